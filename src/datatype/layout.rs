@@ -1,0 +1,279 @@
+//! The summary of a type map that every query needs, computed per constructor in time
+//! independent of the number of entries: size, element count, the span of the data, the spans
+//! of the lower- and upper-bound markers, the largest alignment, and whether the data is one
+//! dense run. Bounds follow the marker equations of MPI-4.1 §5.1.7.
+
+use crate::error::{MpiError, MpiResult};
+
+/// The smallest and largest of a set of displacements (for data: least displacement and
+/// greatest end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// Least value.
+    pub min: i64,
+    /// Greatest value.
+    pub max: i64,
+}
+
+/// Converts an exact intermediate result back to 64 bits.
+pub fn fit(value: i128, what: &str) -> MpiResult<i64> {
+    i64::try_from(value).map_err(|_| MpiError::overflow(what))
+}
+
+/// `a * b` in 64 bits, or an overflow error naming `what`.
+pub fn mul(a: i64, b: i64, what: &str) -> MpiResult<i64> {
+    fit(a as i128 * b as i128, what)
+}
+
+/// `a + b` in 64 bits, or an overflow error naming `what`.
+pub fn add(a: i64, b: i64, what: &str) -> MpiResult<i64> {
+    fit(a as i128 + b as i128, what)
+}
+
+fn shift_span(span: Option<Span>, lo: i64, hi: i64) -> MpiResult<Option<Span>> {
+    span.map(|s| {
+        Ok(Span {
+            min: add(s.min, lo, "a displacement")?,
+            max: add(s.max, hi, "a displacement")?,
+        })
+    })
+    .transpose()
+}
+
+fn union_span(a: Option<Span>, b: Option<Span>) -> Option<Span> {
+    match (a, b) {
+        (None, x) | (x, None) => x,
+        (Some(a), Some(b)) => Some(Span {
+            min: a.min.min(b.min),
+            max: a.max.max(b.max),
+        }),
+    }
+}
+
+/// The summary of a type map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// Total size in bytes of the basic entries.
+    pub size: i64,
+    /// Number of basic entries.
+    pub elements: i64,
+    /// Size in bytes of the basic entries in the external32 representation.
+    pub ext32_size: i64,
+    /// Least displacement and greatest end of the basic entries; `None` if there are none.
+    pub data: Option<Span>,
+    /// Least and greatest displacement of the `lb` markers; `None` if there are none.
+    pub lb_marks: Option<Span>,
+    /// Least and greatest displacement of the `ub` markers; `None` if there are none.
+    pub ub_marks: Option<Span>,
+    /// Largest alignment among the basic entries (1 if there are none).
+    pub align: i64,
+    /// True if the basic entries, in type-map order, fill `[true_lb, true_ub)` exactly, each
+    /// starting where the previous one ended.
+    pub dense: bool,
+}
+
+impl Layout {
+    /// The empty type map: no entries, no markers.
+    pub const EMPTY: Layout = Layout {
+        size: 0,
+        elements: 0,
+        ext32_size: 0,
+        data: None,
+        lb_marks: None,
+        ub_marks: None,
+        align: 1,
+        dense: true,
+    };
+
+    /// The type map `{(basic, 0)}` of a basic type of `size` bytes (`ext32_size` in
+    /// external32) and alignment `align`.
+    pub fn basic(size: i64, align: i64, ext32_size: i64) -> Layout {
+        Layout {
+            size,
+            elements: 1,
+            ext32_size,
+            data: Some(Span { min: 0, max: size }),
+            align,
+            ..Layout::EMPTY
+        }
+    }
+
+    /// The type map `{(lb, 0)}` or `{(ub, 0)}` of a legacy marker type.
+    pub fn marker(upper: bool) -> Layout {
+        let at_zero = Some(Span { min: 0, max: 0 });
+        if upper {
+            Layout {
+                ub_marks: at_zero,
+                ..Layout::EMPTY
+            }
+        } else {
+            Layout {
+                lb_marks: at_zero,
+                ..Layout::EMPTY
+            }
+        }
+    }
+
+    /// True if the type map has no entries at all (neither data nor markers).
+    pub fn is_empty(&self) -> bool {
+        self.data.is_none() && self.lb_marks.is_none() && self.ub_marks.is_none()
+    }
+
+    /// The lower bound: the least `lb` marker if there is one, else the least displacement
+    /// of any entry; 0 for the empty type map.
+    pub fn lb(&self) -> i64 {
+        match self.lb_marks {
+            Some(m) => m.min,
+            None => [self.data.map(|d| d.min), self.ub_marks.map(|m| m.min)]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(0),
+        }
+    }
+
+    /// The upper bound: the greatest `ub` marker if there is one, else the greatest end of
+    /// any entry plus the least padding that makes the extent a multiple of the alignment.
+    pub fn ub(&self) -> i64 {
+        if let Some(m) = self.ub_marks {
+            return m.max;
+        }
+        let raw = [self.data.map(|d| d.max), self.lb_marks.map(|m| m.max)]
+            .into_iter()
+            .flatten()
+            .max();
+        match raw {
+            None => 0,
+            Some(raw) => {
+                let lb = self.lb() as i128;
+                let span = raw as i128 - lb;
+                let align = self.align as i128;
+                let padded = (span + align - 1).div_euclid(align) * align;
+                // The span fits 64 bits and the padding is below the alignment (at most 16).
+                (lb + padded).clamp(i64::MIN as i128, i64::MAX as i128) as i64
+            }
+        }
+    }
+
+    /// `ub - lb`, saturated to the 64-bit range.
+    pub fn extent(&self) -> i64 {
+        (self.ub() as i128 - self.lb() as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64
+    }
+
+    /// The least displacement of the data (0 if there is none).
+    pub fn true_lb(&self) -> i64 {
+        self.data.map_or(0, |d| d.min)
+    }
+
+    /// The greatest end of the data (0 if there is none).
+    pub fn true_ub(&self) -> i64 {
+        self.data.map_or(0, |d| d.max)
+    }
+
+    /// `true_ub - true_lb`.
+    pub fn true_extent(&self) -> i64 {
+        self.true_ub() - self.true_lb()
+    }
+
+    /// This type map moved by `offset` bytes.
+    pub fn shifted(&self, offset: i64) -> MpiResult<Layout> {
+        self.shifted_by(offset, offset)
+    }
+
+    fn shifted_by(&self, lo: i64, hi: i64) -> MpiResult<Layout> {
+        Ok(Layout {
+            data: shift_span(self.data, lo, hi)?,
+            lb_marks: shift_span(self.lb_marks, lo, hi)?,
+            ub_marks: shift_span(self.ub_marks, lo, hi)?,
+            ..*self
+        })
+    }
+
+    /// `count` copies of this type map at displacements `0, step, 2*step, ...`.
+    pub fn repeated(&self, count: i64, step: i64) -> MpiResult<Layout> {
+        if count <= 0 {
+            return Ok(Layout::EMPTY);
+        }
+        let last = mul(count - 1, step, "a displacement")?;
+        let copies = Layout {
+            size: mul(self.size, count, "the datatype size")?,
+            elements: mul(self.elements, count, "the number of elements")?,
+            ext32_size: mul(self.ext32_size, count, "the external32 size")?,
+            dense: self.dense && (count == 1 || self.size == 0 || step == self.size),
+            ..*self
+        };
+        copies.shifted_by(last.min(0), last.max(0))
+    }
+
+    /// The type map of `self` followed by `next` (entries of both, in that order).
+    pub fn followed_by(&self, next: &Layout) -> MpiResult<Layout> {
+        let dense = match (self.data, next.data) {
+            (Some(a), Some(b)) => self.dense && next.dense && a.max == b.min,
+            _ => self.dense && next.dense,
+        };
+        Ok(Layout {
+            size: add(self.size, next.size, "the datatype size")?,
+            elements: add(self.elements, next.elements, "the number of elements")?,
+            ext32_size: add(self.ext32_size, next.ext32_size, "the external32 size")?,
+            data: union_span(self.data, next.data),
+            lb_marks: union_span(self.lb_marks, next.lb_marks),
+            ub_marks: union_span(self.ub_marks, next.ub_marks),
+            align: self.align.max(next.align),
+            dense,
+        })
+    }
+
+    /// This type map with its markers replaced by `lb` and `ub` markers at `lb` and
+    /// `lb + extent` (`MPI_Type_create_resized`).
+    pub fn resized(&self, lb: i64, extent: i64) -> MpiResult<Layout> {
+        let ub = add(lb, extent, "lb + extent")?;
+        Ok(Layout {
+            lb_marks: Some(Span { min: lb, max: lb }),
+            ub_marks: Some(Span { min: ub, max: ub }),
+            ..*self
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn double_char_has_extent_16() {
+        let l = Layout::basic(8, 8, 8)
+            .followed_by(&Layout::basic(1, 1, 1).shifted(8).unwrap())
+            .unwrap();
+        assert_eq!((l.lb(), l.ub(), l.extent()), (0, 16, 16));
+        assert_eq!((l.true_lb(), l.true_ub()), (0, 9));
+        assert!(l.dense);
+    }
+
+    #[test]
+    fn empty_type_map_has_zero_bounds() {
+        let l = Layout::EMPTY;
+        assert_eq!((l.lb(), l.ub(), l.true_lb(), l.true_ub()), (0, 0, 0, 0));
+    }
+
+    #[test]
+    fn negative_steps_move_the_lower_bound() {
+        let l = Layout::basic(4, 4, 4).repeated(3, -8).unwrap();
+        assert_eq!((l.lb(), l.ub()), (-16, 4));
+        assert!(!l.dense);
+    }
+
+    #[test]
+    fn lower_marker_alone_sets_lb_and_padding_rounds_extent() {
+        let l = Layout::marker(false)
+            .shifted(-3)
+            .unwrap()
+            .followed_by(&Layout::basic(4, 4, 4))
+            .unwrap();
+        assert_eq!((l.lb(), l.ub()), (-3, 5));
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        assert!(Layout::basic(8, 8, 8).repeated(i64::MAX / 4, 8).is_err());
+    }
+}

@@ -1,0 +1,198 @@
+//! The safe core: datatype objects, free of raw pointers and handles.
+//!
+//! A [`Datatype`] keeps the constructor that made it with its arguments verbatim (for
+//! `MPI_Type_get_envelope` / `MPI_Type_get_contents`) and a [`Layout`] summary from which every
+//! bound and size query is answered. Datatypes are immutable and shared through `Arc`, so a
+//! type lives as long as any type built from it.
+
+pub mod construct;
+pub mod layout;
+pub mod predefined;
+pub mod typemap;
+
+pub use layout::Layout;
+pub use predefined::{Basic, Predefined, PredefinedKind};
+
+use std::sync::Arc;
+
+/// Element order of a subarray or darray.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Row-major: the last dimension varies fastest (`MPI_ORDER_C`).
+    C,
+    /// Column-major: the first dimension varies fastest (`MPI_ORDER_FORTRAN`).
+    Fortran,
+}
+
+/// Distribution of one darray dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distribution {
+    /// `MPI_DISTRIBUTE_BLOCK`.
+    Block,
+    /// `MPI_DISTRIBUTE_CYCLIC`.
+    Cyclic,
+    /// `MPI_DISTRIBUTE_NONE`.
+    None,
+}
+
+/// The arguments of `MPI_Type_create_darray`, verbatim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DarrayArgs {
+    /// Number of processes in the grid.
+    pub size: i32,
+    /// Rank of the process whose part is described.
+    pub rank: i32,
+    /// Global array size in each dimension.
+    pub gsizes: Vec<i64>,
+    /// Distribution of each dimension.
+    pub distribs: Vec<Distribution>,
+    /// Distribution argument of each dimension (`MPI_DISTRIBUTE_DFLT_DARG` or positive).
+    pub dargs: Vec<i32>,
+    /// Process-grid size in each dimension.
+    pub psizes: Vec<i32>,
+    /// Array element order.
+    pub order: Order,
+}
+
+/// The constructor that made a datatype, with its arguments exactly as they were given.
+#[derive(Debug, Clone)]
+pub enum Combiner {
+    /// A named predefined datatype.
+    Named(&'static Predefined),
+    /// `MPI_Type_dup`.
+    Dup(Arc<Datatype>),
+    /// `MPI_Type_contiguous`.
+    Contiguous { count: i64, old: Arc<Datatype> },
+    /// `MPI_Type_vector` (stride in elements).
+    Vector {
+        count: i64,
+        blocklength: i64,
+        stride: i64,
+        old: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_hvector` (stride in bytes).
+    Hvector {
+        count: i64,
+        blocklength: i64,
+        stride: i64,
+        old: Arc<Datatype>,
+    },
+    /// `MPI_Type_indexed` (displacements in elements).
+    Indexed {
+        blocklengths: Vec<i64>,
+        displacements: Vec<i64>,
+        old: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_hindexed` (displacements in bytes).
+    Hindexed {
+        blocklengths: Vec<i64>,
+        displacements: Vec<i64>,
+        old: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_indexed_block` (displacements in elements).
+    IndexedBlock {
+        blocklength: i64,
+        displacements: Vec<i64>,
+        old: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_hindexed_block` (displacements in bytes).
+    HindexedBlock {
+        blocklength: i64,
+        displacements: Vec<i64>,
+        old: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_struct`.
+    Struct {
+        blocklengths: Vec<i64>,
+        displacements: Vec<i64>,
+        types: Vec<Arc<Datatype>>,
+    },
+    /// `MPI_Type_create_subarray`; `realized` is the equivalent type built from simpler
+    /// constructors, used for layout and packing.
+    Subarray {
+        sizes: Vec<i64>,
+        subsizes: Vec<i64>,
+        starts: Vec<i64>,
+        order: Order,
+        old: Arc<Datatype>,
+        realized: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_darray`; `realized` as for subarrays.
+    Darray {
+        args: DarrayArgs,
+        old: Arc<Datatype>,
+        realized: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_resized`.
+    Resized {
+        lb: i64,
+        extent: i64,
+        old: Arc<Datatype>,
+    },
+}
+
+/// An immutable MPI datatype.
+#[derive(Debug)]
+pub struct Datatype {
+    /// The constructor and its arguments.
+    pub combiner: Combiner,
+    /// True if it was made by a large-count (`_c`) constructor, so that decoding reports its
+    /// arguments as large counts.
+    pub large_count: bool,
+    /// Size, bounds and shape of its type map.
+    pub layout: Layout,
+}
+
+impl Datatype {
+    /// The datatypes this one was built from, in argument order.
+    pub fn children(&self) -> Vec<&Arc<Datatype>> {
+        match &self.combiner {
+            Combiner::Named(_) => vec![],
+            Combiner::Struct { types, .. } => types.iter().collect(),
+            Combiner::Dup(old)
+            | Combiner::Contiguous { old, .. }
+            | Combiner::Vector { old, .. }
+            | Combiner::Hvector { old, .. }
+            | Combiner::Indexed { old, .. }
+            | Combiner::Hindexed { old, .. }
+            | Combiner::IndexedBlock { old, .. }
+            | Combiner::HindexedBlock { old, .. }
+            | Combiner::Subarray { old, .. }
+            | Combiner::Darray { old, .. }
+            | Combiner::Resized { old, .. } => vec![old],
+        }
+    }
+
+    /// The predefined datatype this is, if it is one.
+    pub fn predefined(&self) -> Option<&'static Predefined> {
+        match self.combiner {
+            Combiner::Named(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Size in bytes of the data.
+    pub fn size(&self) -> i64 {
+        self.layout.size
+    }
+    /// Lower bound.
+    pub fn lb(&self) -> i64 {
+        self.layout.lb()
+    }
+    /// Upper bound.
+    pub fn ub(&self) -> i64 {
+        self.layout.ub()
+    }
+    /// Extent (`ub - lb`).
+    pub fn extent(&self) -> i64 {
+        self.layout.extent()
+    }
+    /// Lower bound of the data, ignoring markers.
+    pub fn true_lb(&self) -> i64 {
+        self.layout.true_lb()
+    }
+    /// Extent of the data, ignoring markers and padding.
+    pub fn true_extent(&self) -> i64 {
+        self.layout.true_extent()
+    }
+}

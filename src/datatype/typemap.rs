@@ -1,0 +1,329 @@
+//! The naive reference model: a datatype's type map written out entry by entry, straight from
+//! the standard's definitions of each constructor (MPI-4.1 §5.1), with bounds computed by the
+//! standard's marker equations (§5.1.7). It is slow and exists to check everything else.
+
+use super::predefined::{pair_offset, Basic, PredefinedKind};
+use super::{Combiner, DarrayArgs, Datatype, Distribution, Order};
+use crate::abi::MPI_DISTRIBUTE_DFLT_DARG;
+
+/// What an entry of a type map is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// A basic datatype.
+    Data(Basic),
+    /// The pseudo-type `lb` (lower-bound marker).
+    Lb,
+    /// The pseudo-type `ub` (upper-bound marker).
+    Ub,
+}
+
+/// One `(type, displacement)` pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The type.
+    pub item: Item,
+    /// The byte displacement.
+    pub disp: i64,
+}
+
+/// An explicit type map.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TypeMap {
+    /// The entries in type-map order.
+    pub entries: Vec<Entry>,
+}
+
+impl TypeMap {
+    /// The type map of `dt`, computed from its constructor arguments alone.
+    pub fn of(dt: &Datatype) -> TypeMap {
+        let mut out = TypeMap::default();
+        match &dt.combiner {
+            Combiner::Named(p) => match p.kind {
+                PredefinedKind::Basic(b) => out.push(Item::Data(b), 0),
+                PredefinedKind::LbMarker => out.push(Item::Lb, 0),
+                PredefinedKind::UbMarker => out.push(Item::Ub, 0),
+                PredefinedKind::Pair(a, b) => {
+                    out.push(Item::Data(a), 0);
+                    out.push(Item::Data(b), pair_offset(a, b));
+                }
+            },
+            Combiner::Dup(old) => return TypeMap::of(old),
+            Combiner::Contiguous { count, old } => {
+                let child = TypeMap::of(old);
+                let ex = child.extent();
+                for i in 0..*count {
+                    out.append(&child, i * ex);
+                }
+            }
+            Combiner::Vector {
+                count,
+                blocklength,
+                stride,
+                old,
+            }
+            | Combiner::Hvector {
+                count,
+                blocklength,
+                stride,
+                old,
+            } => {
+                let child = TypeMap::of(old);
+                let ex = child.extent();
+                let step = if matches!(dt.combiner, Combiner::Vector { .. }) {
+                    stride * ex
+                } else {
+                    *stride
+                };
+                for i in 0..*count {
+                    for j in 0..*blocklength {
+                        out.append(&child, i * step + j * ex);
+                    }
+                }
+            }
+            Combiner::Indexed {
+                blocklengths,
+                displacements,
+                old,
+            }
+            | Combiner::Hindexed {
+                blocklengths,
+                displacements,
+                old,
+            } => {
+                let child = TypeMap::of(old);
+                let ex = child.extent();
+                let unit = if matches!(dt.combiner, Combiner::Indexed { .. }) {
+                    ex
+                } else {
+                    1
+                };
+                for (b, d) in blocklengths.iter().zip(displacements) {
+                    for j in 0..*b {
+                        out.append(&child, d * unit + j * ex);
+                    }
+                }
+            }
+            Combiner::IndexedBlock {
+                blocklength,
+                displacements,
+                old,
+            }
+            | Combiner::HindexedBlock {
+                blocklength,
+                displacements,
+                old,
+            } => {
+                let child = TypeMap::of(old);
+                let ex = child.extent();
+                let unit = if matches!(dt.combiner, Combiner::IndexedBlock { .. }) {
+                    ex
+                } else {
+                    1
+                };
+                for d in displacements {
+                    for j in 0..*blocklength {
+                        out.append(&child, d * unit + j * ex);
+                    }
+                }
+            }
+            Combiner::Struct {
+                blocklengths,
+                displacements,
+                types,
+            } => {
+                for ((b, d), t) in blocklengths.iter().zip(displacements).zip(types) {
+                    let child = TypeMap::of(t);
+                    let ex = child.extent();
+                    for j in 0..*b {
+                        out.append(&child, d + j * ex);
+                    }
+                }
+            }
+            Combiner::Resized { lb, extent, old } => {
+                out.push(Item::Lb, *lb);
+                out.append_data(&TypeMap::of(old), 0);
+                out.push(Item::Ub, lb + extent);
+            }
+            Combiner::Subarray {
+                sizes,
+                subsizes,
+                starts,
+                order,
+                old,
+                ..
+            } => {
+                let ranges: Vec<Vec<i64>> = (0..sizes.len())
+                    .map(|d| (starts[d]..starts[d] + subsizes[d]).collect())
+                    .collect();
+                out.array_part(sizes, &ranges, *order, old);
+            }
+            Combiner::Darray { args, old, .. } => {
+                let ranges = darray_indices(args);
+                out.array_part(&args.gsizes, &ranges, args.order, old);
+            }
+        }
+        out
+    }
+
+    fn push(&mut self, item: Item, disp: i64) {
+        self.entries.push(Entry { item, disp });
+    }
+
+    fn append(&mut self, child: &TypeMap, offset: i64) {
+        self.entries.extend(child.entries.iter().map(|e| Entry {
+            item: e.item,
+            disp: e.disp + offset,
+        }));
+    }
+
+    fn append_data(&mut self, child: &TypeMap, offset: i64) {
+        self.entries.extend(
+            child
+                .entries
+                .iter()
+                .filter(|e| matches!(e.item, Item::Data(_)))
+                .map(|e| Entry {
+                    item: e.item,
+                    disp: e.disp + offset,
+                }),
+        );
+    }
+
+    /// The elements of an array of `sizes` (in `order`) whose index in dimension `d` is one of
+    /// `ranges[d]`, in array order, between markers at 0 and the end of the whole array.
+    fn array_part(&mut self, sizes: &[i64], ranges: &[Vec<i64>], order: Order, old: &Datatype) {
+        let child = TypeMap::of(old);
+        let ex = child.extent();
+        let n = sizes.len();
+        let dims: Vec<usize> = match order {
+            Order::C => (0..n).collect(),
+            Order::Fortran => (0..n).rev().collect(),
+        };
+        let mut strides = vec![1i64; n];
+        for k in (0..n - 1).rev() {
+            strides[dims[k]] = strides[dims[k + 1]] * sizes[dims[k + 1]];
+        }
+        self.push(Item::Lb, 0);
+        let mut tuple = vec![0usize; n];
+        if ranges.iter().all(|r| !r.is_empty()) {
+            'outer: loop {
+                let linear: i64 = (0..n).map(|d| ranges[d][tuple[d]] * strides[d]).sum();
+                self.append_data(&child, linear * ex);
+                for k in (0..n).rev() {
+                    let d = dims[k];
+                    tuple[d] += 1;
+                    if tuple[d] < ranges[d].len() {
+                        continue 'outer;
+                    }
+                    tuple[d] = 0;
+                }
+                break;
+            }
+        }
+        self.push(Item::Ub, sizes.iter().product::<i64>() * ex);
+    }
+
+    fn data(&self) -> impl Iterator<Item = (Basic, i64)> + '_ {
+        self.entries.iter().filter_map(|e| match e.item {
+            Item::Data(b) => Some((b, e.disp)),
+            _ => None,
+        })
+    }
+
+    /// The basic entries `(type, displacement)` in type-map order.
+    pub fn data_entries(&self) -> Vec<(Basic, i64)> {
+        self.data().collect()
+    }
+
+    /// Total size of the basic entries.
+    pub fn size(&self) -> i64 {
+        self.data().map(|(b, _)| b.size()).sum()
+    }
+
+    /// `lb(Typemap)` of MPI-4.1 §5.1.7.
+    pub fn lb(&self) -> i64 {
+        let marks: Vec<i64> = self
+            .entries
+            .iter()
+            .filter(|e| e.item == Item::Lb)
+            .map(|e| e.disp)
+            .collect();
+        if let Some(m) = marks.iter().min() {
+            return *m;
+        }
+        self.entries.iter().map(|e| e.disp).min().unwrap_or(0)
+    }
+
+    /// `ub(Typemap)` of MPI-4.1 §5.1.7, with the alignment padding epsilon.
+    pub fn ub(&self) -> i64 {
+        let marks: Vec<i64> = self
+            .entries
+            .iter()
+            .filter(|e| e.item == Item::Ub)
+            .map(|e| e.disp)
+            .collect();
+        if let Some(m) = marks.iter().max() {
+            return *m;
+        }
+        let end = |e: &Entry| match e.item {
+            Item::Data(b) => e.disp + b.size(),
+            _ => e.disp,
+        };
+        let Some(raw) = self.entries.iter().map(end).max() else {
+            return 0;
+        };
+        let k = self.data().map(|(b, _)| b.align()).max().unwrap_or(1);
+        let lb = self.lb();
+        lb + (raw - lb + k - 1).div_euclid(k) * k
+    }
+
+    /// `ub - lb`.
+    pub fn extent(&self) -> i64 {
+        self.ub() - self.lb()
+    }
+
+    /// Least displacement of a basic entry (0 if none).
+    pub fn true_lb(&self) -> i64 {
+        self.data().map(|(_, d)| d).min().unwrap_or(0)
+    }
+
+    /// Greatest end of a basic entry (0 if none).
+    pub fn true_ub(&self) -> i64 {
+        self.data().map(|(b, d)| d + b.size()).max().unwrap_or(0)
+    }
+}
+
+/// For each darray dimension, the global indices the process owns, in increasing order,
+/// computed from the distribution's definition index by index.
+fn darray_indices(args: &DarrayArgs) -> Vec<Vec<i64>> {
+    let n = args.gsizes.len();
+    let mut coords = vec![0i64; n];
+    let mut rest = args.rank as i64;
+    for d in (0..n).rev() {
+        coords[d] = rest % args.psizes[d] as i64;
+        rest /= args.psizes[d] as i64;
+    }
+    (0..n)
+        .map(|d| {
+            let (g, p, darg) = (args.gsizes[d], args.psizes[d] as i64, args.dargs[d]);
+            let default = darg == MPI_DISTRIBUTE_DFLT_DARG;
+            (0..g)
+                .filter(|&i| match args.distribs[d] {
+                    Distribution::None => true,
+                    Distribution::Block => {
+                        let b = if default {
+                            (g + p - 1) / p
+                        } else {
+                            darg as i64
+                        };
+                        i / b == coords[d]
+                    }
+                    Distribution::Cyclic => {
+                        let b = if default { 1 } else { darg as i64 };
+                        (i / b) % p == coords[d]
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}

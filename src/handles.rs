@@ -1,0 +1,239 @@
+//! The handle table: maps `int` datatype handles to shared datatype objects.
+//!
+//! Predefined handles are MPICH's values and resolve through a read-only table. Derived
+//! handles are `0x0c000000 | generation << 20 | slot` (slot >= 1): their top bits are those of
+//! MPICH's invalid-handle kind, so they never collide with a value MPICH defines, and an MPI
+//! library handed one of them rejects it instead of misreading it. Each slot carries a
+//! 6-bit generation that changes when the slot is reused, and freed slots wait in a queue
+//! before reuse, so a freed handle is reported as invalid rather than aliasing a new type.
+//!
+//! Lookups lock only the slot they read (a reader lock), so threads working on different
+//! types never contend and packing with a committed type takes no global lock.
+
+use crate::abi::{MPI_Datatype, MPI_DATATYPE_NULL};
+use crate::datatype::{construct, predefined, Datatype};
+use crate::error::{MpiError, MpiResult};
+use parking_lot::{Mutex, RwLock};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, LazyLock, OnceLock};
+
+const KIND_MASK: i32 = 0xfc00_0000u32 as i32;
+const DERIVED_KIND: i32 = MPI_DATATYPE_NULL;
+const SLOT_BITS: u32 = 20;
+const SLOT_MASK: i32 = (1 << SLOT_BITS) - 1;
+const GENERATION_MASK: i32 = 0x3f;
+const CHUNK: usize = 4096;
+const CHUNKS: usize = (1 << SLOT_BITS) / CHUNK;
+/// Freed slots are reused only once this many are waiting, so stale handles stay invalid.
+const REUSE_AFTER: usize = 4096;
+
+/// Per-handle state: the datatype object and what belongs to the handle, not the type map.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The datatype object (shared with the types built from it).
+    pub datatype: Arc<Datatype>,
+    /// True once `MPI_Type_commit` was called on this handle.
+    pub committed: bool,
+    /// The name set with `MPI_Type_set_name` (empty for a new derived type).
+    pub name: String,
+    /// Cached attributes: `(keyval, value)`.
+    pub attributes: Vec<(i32, usize)>,
+}
+
+#[derive(Default)]
+struct Slot {
+    generation: i32,
+    entry: Option<Entry>,
+}
+
+struct Allocator {
+    next_fresh: usize,
+    freed: VecDeque<usize>,
+}
+
+static CHUNK_TABLE: [OnceLock<Box<[RwLock<Slot>]>>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
+static ALLOCATOR: Mutex<Allocator> = Mutex::new(Allocator {
+    next_fresh: 1,
+    freed: VecDeque::new(),
+});
+
+struct PredefinedEntry {
+    datatype: Arc<Datatype>,
+    state: Mutex<(String, Vec<(i32, usize)>)>,
+}
+
+static PREDEFINED: LazyLock<HashMap<MPI_Datatype, PredefinedEntry>> = LazyLock::new(|| {
+    predefined::all()
+        .map(|p| {
+            let p: &'static predefined::Predefined = Box::leak(Box::new(p));
+            let entry = PredefinedEntry {
+                datatype: construct::named(p),
+                state: Mutex::new((p.name.to_string(), Vec::new())),
+            };
+            (p.handle, entry)
+        })
+        .collect()
+});
+
+fn slot(index: usize) -> &'static RwLock<Slot> {
+    let chunk = CHUNK_TABLE[index / CHUNK]
+        .get_or_init(|| (0..CHUNK).map(|_| RwLock::new(Slot::default())).collect());
+    &chunk[index % CHUNK]
+}
+
+fn handle_of(index: usize, generation: i32) -> MPI_Datatype {
+    DERIVED_KIND | (generation << SLOT_BITS) | index as i32
+}
+
+/// The slot index and generation a derived handle names, if it has the derived form.
+fn decode(handle: MPI_Datatype) -> Option<(usize, i32)> {
+    let index = (handle & SLOT_MASK) as usize;
+    if handle & KIND_MASK != DERIVED_KIND || index == 0 {
+        return None;
+    }
+    Some((index, (handle >> SLOT_BITS) & GENERATION_MASK))
+}
+
+fn invalid(handle: MPI_Datatype) -> MpiError {
+    if handle == MPI_DATATYPE_NULL {
+        MpiError::datatype("the datatype is MPI_DATATYPE_NULL")
+    } else {
+        MpiError::datatype(format!(
+            "{handle:#x} is not a valid datatype handle (never created, or already freed)"
+        ))
+    }
+}
+
+/// True if `handle` is a named predefined datatype.
+pub fn is_predefined(handle: MPI_Datatype) -> bool {
+    PREDEFINED.contains_key(&handle)
+}
+
+/// Registers a new derived datatype and returns its handle.
+pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatype> {
+    let index = {
+        let mut alloc = ALLOCATOR.lock();
+        if alloc.freed.len() > REUSE_AFTER || alloc.next_fresh >= CHUNKS * CHUNK {
+            alloc.freed.pop_front()
+        } else {
+            alloc.next_fresh += 1;
+            Some(alloc.next_fresh - 1)
+        }
+    }
+    .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))?;
+    let mut slot = slot(index).write();
+    slot.entry = Some(Entry {
+        datatype,
+        committed,
+        name: String::new(),
+        attributes: Vec::new(),
+    });
+    Ok(handle_of(index, slot.generation))
+}
+
+/// The handle under which `datatype` can be given back to the caller: the predefined handle
+/// for a named type, a new derived handle otherwise.
+pub fn handle_for_child(datatype: &Arc<Datatype>) -> MpiResult<MPI_Datatype> {
+    match datatype.predefined() {
+        Some(p) => Ok(p.handle),
+        None => insert(datatype.clone(), true),
+    }
+}
+
+/// The datatype object behind `handle`.
+pub fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+    with_entry(handle, |e| e.datatype.clone())
+}
+
+/// Runs `f` on a snapshot of the handle's state.
+pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiResult<R> {
+    if let Some(p) = PREDEFINED.get(&handle) {
+        let state = p.state.lock();
+        let entry = Entry {
+            datatype: p.datatype.clone(),
+            committed: true,
+            name: state.0.clone(),
+            attributes: state.1.clone(),
+        };
+        return Ok(f(&entry));
+    }
+    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let slot = slot(index).read();
+    match &slot.entry {
+        Some(entry) if slot.generation == generation => Ok(f(entry)),
+        _ => Err(invalid(handle)),
+    }
+}
+
+/// Changes the handle's state with `f` (for a predefined type: its name and attributes).
+pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiResult<R> {
+    if let Some(p) = PREDEFINED.get(&handle) {
+        let mut state = p.state.lock();
+        let mut entry = Entry {
+            datatype: p.datatype.clone(),
+            committed: true,
+            name: std::mem::take(&mut state.0),
+            attributes: std::mem::take(&mut state.1),
+        };
+        let result = f(&mut entry);
+        *state = (entry.name, entry.attributes);
+        return Ok(result);
+    }
+    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let mut slot = slot(index).write();
+    let current = slot.generation == generation;
+    match &mut slot.entry {
+        Some(entry) if current => Ok(f(entry)),
+        _ => Err(invalid(handle)),
+    }
+}
+
+/// Removes a derived handle and returns its state. Predefined types cannot be freed.
+pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
+    if is_predefined(handle) {
+        return Err(MpiError::datatype("a predefined datatype cannot be freed"));
+    }
+    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let entry = {
+        let mut slot = slot(index).write();
+        if slot.generation != generation || slot.entry.is_none() {
+            return Err(invalid(handle));
+        }
+        slot.generation = (slot.generation + 1) & GENERATION_MASK;
+        slot.entry.take().expect("checked above")
+    };
+    ALLOCATOR.lock().freed.push_back(index);
+    Ok(entry)
+}
+
+/// Number of derived handles currently alive (for leak checks in tests).
+pub fn live_count() -> usize {
+    let fresh = ALLOCATOR.lock().next_fresh;
+    (1..fresh)
+        .filter(|&i| slot(i).read().entry.is_some())
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::*;
+
+    #[test]
+    fn predefined_handles_resolve() {
+        assert_eq!(get(MPI_INT).unwrap().size(), 4);
+        assert_eq!(get(MPI_DOUBLE_INT).unwrap().extent(), 16);
+        assert!(get(MPI_DATATYPE_NULL).is_err());
+    }
+
+    #[test]
+    fn freed_handles_become_invalid() {
+        let h = insert(get(MPI_INT).unwrap(), false).unwrap();
+        assert_ne!(h, MPI_DATATYPE_NULL);
+        assert!(!is_predefined(h));
+        remove(h).unwrap();
+        assert!(get(h).is_err());
+        assert!(remove(h).is_err());
+        assert!(remove(MPI_INT).is_err());
+    }
+}

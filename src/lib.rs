@@ -1,0 +1,10 @@
+//! mpi-dtype: the datatype chapter of MPI as a standalone library with MPICH's C ABI.
+//!
+//! Data flows one way: C call ([`ffi`]) → handle table ([`handles`]) → immutable
+//! [`datatype::Datatype`] → pack engine ([`pack`]) → bytes.
+
+pub mod abi;
+pub mod datatype;
+pub mod error;
+pub mod handles;
+pub mod pack;

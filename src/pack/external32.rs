@@ -1,0 +1,219 @@
+//! The external32 representation (MPI-4.1 §5.2.2 and §14.5.2): big-endian, IEEE formats, and
+//! the standard's fixed sizes (`MPI_LONG` is 4 bytes, `MPI_LONG_DOUBLE` is IEEE binary128).
+
+use super::check_room;
+use super::walk::{walk, Piece};
+use crate::datatype::layout::mul;
+use crate::datatype::predefined::Scalar;
+use crate::datatype::{Basic, Datatype};
+use crate::error::MpiResult;
+
+/// Bytes that `count` copies of `dt` occupy in external32.
+pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {
+    mul(dt.layout.ext32_size, count, "count * external32 size")
+}
+
+/// Calls `f(displacement, basic)` for every basic entry of `count` copies of `dt`.
+fn for_each_basic(dt: &Datatype, count: i64, mut f: impl FnMut(i64, Basic)) {
+    let extent = dt.extent();
+    for k in 0..count {
+        walk(dt, k.wrapping_mul(extent), true, &mut |disp, piece| {
+            if let Piece::Basic(b) = piece {
+                f(disp, b)
+            }
+        });
+    }
+}
+
+/// Writes one native value of `b` as external32.
+fn encode(b: Basic, native: &[u8], external: &mut [u8]) {
+    let info = b.info();
+    let (np, ep) = (info.part_size() as usize, info.ext32_part as usize);
+    for part in 0..info.parts as usize {
+        let src = &native[part * np..(part + 1) * np];
+        let dst = &mut external[part * ep..(part + 1) * ep];
+        match info.scalar {
+            Scalar::Bytes => dst.copy_from_slice(src),
+            Scalar::Float => {
+                dst.copy_from_slice(src);
+                dst.reverse();
+            }
+            Scalar::Signed | Scalar::Unsigned => {
+                let value = read_le(src, info.scalar == Scalar::Signed);
+                write_be(value, dst);
+            }
+            Scalar::X87Extended => dst.copy_from_slice(&x87_to_binary128(src).to_be_bytes()),
+        }
+    }
+}
+
+/// Reads one external32 value of `b` into native form.
+fn decode(b: Basic, external: &[u8], native: &mut [u8]) {
+    let info = b.info();
+    let (np, ep) = (info.part_size() as usize, info.ext32_part as usize);
+    for part in 0..info.parts as usize {
+        let src = &external[part * ep..(part + 1) * ep];
+        let dst = &mut native[part * np..(part + 1) * np];
+        match info.scalar {
+            Scalar::Bytes => dst.copy_from_slice(src),
+            Scalar::Float => {
+                dst.copy_from_slice(src);
+                dst.reverse();
+            }
+            Scalar::Signed | Scalar::Unsigned => {
+                let value = read_be(src, info.scalar == Scalar::Signed);
+                write_le(value, dst);
+            }
+            Scalar::X87Extended => {
+                let bits = u128::from_be_bytes(src.try_into().expect("binary128 is 16 bytes"));
+                dst.copy_from_slice(&binary128_to_x87(bits));
+            }
+        }
+    }
+}
+
+fn extend(raw: u128, bytes: usize, signed: bool) -> i128 {
+    let shift = 128 - 8 * bytes as u32;
+    if signed {
+        ((raw << shift) as i128) >> shift
+    } else {
+        raw as i128
+    }
+}
+
+fn read_le(bytes: &[u8], signed: bool) -> i128 {
+    let raw = bytes
+        .iter()
+        .rev()
+        .fold(0u128, |acc, &b| acc << 8 | b as u128);
+    extend(raw, bytes.len(), signed)
+}
+
+fn read_be(bytes: &[u8], signed: bool) -> i128 {
+    let raw = bytes.iter().fold(0u128, |acc, &b| acc << 8 | b as u128);
+    extend(raw, bytes.len(), signed)
+}
+
+/// Writes the low `out.len()` bytes of `value`, most significant first.
+fn write_be(value: i128, out: &mut [u8]) {
+    let n = out.len();
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = (value >> (8 * (n - 1 - i))) as u8;
+    }
+}
+
+/// Writes the low `out.len()` bytes of `value`, least significant first.
+fn write_le(value: i128, out: &mut [u8]) {
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = (value >> (8 * i)) as u8;
+    }
+}
+
+/// x87 80-bit extended (little-endian, in 16 bytes) to IEEE binary128 bits. Both formats
+/// have a 15-bit exponent with the same bias; the x87 explicit integer bit is dropped.
+fn x87_to_binary128(native: &[u8]) -> u128 {
+    let mantissa = u64::from_le_bytes(native[0..8].try_into().expect("8 bytes"));
+    let sign_exp = u16::from_le_bytes(native[8..10].try_into().expect("2 bytes")) as u128;
+    let fraction = (mantissa & !(1u64 << 63)) as u128;
+    (sign_exp << 112) | (fraction << 49)
+}
+
+/// IEEE binary128 bits to x87 80-bit extended (little-endian, padded to 16 bytes); the low
+/// 49 fraction bits are truncated.
+fn binary128_to_x87(bits: u128) -> [u8; 16] {
+    let sign_exp = (bits >> 112) as u16;
+    let exponent = sign_exp & 0x7fff;
+    let fraction = (bits >> 49) as u64 & !(1u64 << 63);
+    let integer_bit = if exponent != 0 { 1u64 << 63 } else { 0 };
+    let mut mantissa = integer_bit | fraction;
+    if exponent == 0x7fff && fraction == 0 && bits & ((1u128 << 112) - 1) != 0 {
+        mantissa |= 1 << 62; // a NaN whose payload lived only in the truncated bits
+    }
+    let mut out = [0u8; 16];
+    out[0..8].copy_from_slice(&mantissa.to_le_bytes());
+    out[8..10].copy_from_slice(&sign_exp.to_le_bytes());
+    out
+}
+
+/// Packs `count` copies of `dt` read relative to `inbuf` into external32 at
+/// `outbuf[*position..outsize]` and advances `*position`.
+///
+/// # Safety
+/// As for [`super::pack`].
+pub unsafe fn pack(
+    inbuf: *const u8,
+    count: i64,
+    dt: &Datatype,
+    outbuf: *mut u8,
+    outsize: i64,
+    position: &mut i64,
+) -> MpiResult<()> {
+    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
+    let mut out = outbuf.wrapping_offset(*position as isize);
+    for_each_basic(dt, count, |disp, b| {
+        let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
+        // SAFETY: the caller guarantees the source; the room was checked above.
+        unsafe {
+            let native = std::slice::from_raw_parts(inbuf.wrapping_offset(disp as isize), n);
+            encode(b, native, std::slice::from_raw_parts_mut(out, e));
+            out = out.add(e);
+        }
+    });
+    *position = end;
+    Ok(())
+}
+
+/// Unpacks `count` copies of `dt` from external32 at `inbuf[*position..insize]` into memory
+/// relative to `outbuf` and advances `*position`.
+///
+/// # Safety
+/// As for [`super::unpack`].
+pub unsafe fn unpack(
+    inbuf: *const u8,
+    insize: i64,
+    position: &mut i64,
+    outbuf: *mut u8,
+    count: i64,
+    dt: &Datatype,
+) -> MpiResult<()> {
+    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
+    let mut input = inbuf.wrapping_offset(*position as isize);
+    for_each_basic(dt, count, |disp, b| {
+        let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
+        // SAFETY: the caller guarantees the destination; the input was checked above.
+        unsafe {
+            let native = std::slice::from_raw_parts_mut(outbuf.wrapping_offset(disp as isize), n);
+            decode(b, std::slice::from_raw_parts(input, e), native);
+            input = input.add(e);
+        }
+    });
+    *position = end;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_shrink_and_grow_with_sign() {
+        let mut ext = [0u8; 4];
+        write_be(read_le(&(-2i64).to_le_bytes(), true), &mut ext);
+        assert_eq!(ext, [0xff, 0xff, 0xff, 0xfe]);
+        let mut native = [0u8; 8];
+        write_le(read_be(&ext, true), &mut native);
+        assert_eq!(i64::from_le_bytes(native), -2);
+    }
+
+    #[test]
+    fn x87_round_trips_through_binary128() {
+        // 1.5 in x87: mantissa 0xC000_0000_0000_0000, exponent 0x3fff.
+        let mut x = [0u8; 16];
+        x[0..8].copy_from_slice(&0xC000_0000_0000_0000u64.to_le_bytes());
+        x[8..10].copy_from_slice(&0x3fffu16.to_le_bytes());
+        let q = x87_to_binary128(&x);
+        assert_eq!(q >> 112, 0x3fff);
+        assert_eq!((q >> 111) & 1, 1);
+        assert_eq!(binary128_to_x87(q), x);
+    }
+}

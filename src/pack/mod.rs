@@ -1,0 +1,110 @@
+//! Packing and unpacking: the native representation (`MPI_Pack`/`MPI_Unpack`) and the
+//! canonical big-endian one (`MPI_Pack_external`, in [`external32`]). Both walk the type map
+//! in order ([`walk`]) and check the room they need before they touch a byte, so a failed
+//! call writes nothing.
+
+pub mod external32;
+pub mod walk;
+
+use crate::abi::MPI_ERR_TRUNCATE;
+use crate::datatype::layout::{add, mul};
+use crate::datatype::Datatype;
+use crate::error::{MpiError, MpiResult};
+use walk::{walk, Piece};
+
+/// Bytes that `count` copies of `dt` occupy when packed natively.
+pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {
+    mul(dt.size(), count, "count * size")
+}
+
+/// Checks that `needed` bytes fit in a buffer of `size` bytes after `position`, and returns
+/// where the operation ends.
+pub fn check_room(position: i64, needed: i64, size: i64, what: &str) -> MpiResult<i64> {
+    let end = add(position, needed, "position + packed size")?;
+    if end > size {
+        return Err(MpiError::new(
+            MPI_ERR_TRUNCATE,
+            format!(
+                "{what} needs {needed} bytes at position {position} but the buffer has {size} bytes"
+            ),
+        ));
+    }
+    Ok(end)
+}
+
+/// Calls `f(displacement, length)` for the byte runs of `count` copies of `dt`, in order,
+/// merging runs that continue one another.
+pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
+    let extent = dt.extent();
+    let mut pending: Option<(i64, i64)> = None;
+    for k in 0..count {
+        walk(dt, k.wrapping_mul(extent), false, &mut |disp, piece| {
+            let Piece::Run(len) = piece else { return };
+            match &mut pending {
+                Some((start, run)) if start.wrapping_add(*run) == disp => *run += len,
+                _ => {
+                    if let Some((start, run)) = pending.replace((disp, len)) {
+                        f(start, run as usize);
+                    }
+                }
+            }
+        });
+    }
+    if let Some((start, run)) = pending {
+        f(start, run as usize);
+    }
+}
+
+/// Packs `count` copies of `dt` read relative to `inbuf` into `outbuf[*position..outsize]`
+/// and advances `*position`.
+///
+/// # Safety
+/// Every byte the type map addresses relative to `inbuf` must be readable, and `outbuf` must
+/// be valid for `outsize` bytes.
+pub unsafe fn pack(
+    inbuf: *const u8,
+    count: i64,
+    dt: &Datatype,
+    outbuf: *mut u8,
+    outsize: i64,
+    position: &mut i64,
+) -> MpiResult<()> {
+    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
+    let mut out = outbuf.wrapping_offset(*position as isize);
+    for_each_run(dt, count, |disp, len| {
+        // SAFETY: the caller guarantees the source; the room was checked above.
+        unsafe {
+            std::ptr::copy(inbuf.wrapping_offset(disp as isize), out, len);
+            out = out.add(len);
+        }
+    });
+    *position = end;
+    Ok(())
+}
+
+/// Unpacks `count` copies of `dt` from `inbuf[*position..insize]` into memory relative to
+/// `outbuf` and advances `*position`.
+///
+/// # Safety
+/// `inbuf` must be valid for `insize` bytes and every byte the type map addresses relative to
+/// `outbuf` must be writable.
+pub unsafe fn unpack(
+    inbuf: *const u8,
+    insize: i64,
+    position: &mut i64,
+    outbuf: *mut u8,
+    count: i64,
+    dt: &Datatype,
+) -> MpiResult<()> {
+    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
+    let mut input = inbuf.wrapping_offset(*position as isize);
+    for_each_run(dt, count, |disp, len| {
+        // SAFETY: the caller guarantees the destination; the input was checked above.
+        unsafe {
+            std::ptr::copy(input, outbuf.wrapping_offset(disp as isize), len);
+            input = input.add(len);
+        }
+    });
+    *position = end;
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! Walks a datatype's type map in order, reporting byte runs or basic entries, without
+//! materialising the type map. Dense sub-types are reported as one run.
+
+use crate::datatype::predefined::pair_offset;
+use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
+
+/// What the walk reports at a displacement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece {
+    /// A run of this many bytes that are copied as they are.
+    Run(i64),
+    /// One basic entry (reported only when basic entries are asked for).
+    Basic(Basic),
+}
+
+/// Reports the pieces of one copy of `dt` placed at byte offset `base`, in type-map order.
+/// With `basics == false`, dense sub-types come as single runs and basic entries as runs of
+/// their size; with `basics == true`, every basic entry is reported as [`Piece::Basic`].
+pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece)) {
+    let layout = &dt.layout;
+    if layout.size == 0 {
+        return;
+    }
+    if !basics && layout.dense {
+        f(base.wrapping_add(layout.true_lb()), Piece::Run(layout.size));
+        return;
+    }
+    let mut leaf = |disp: i64, b: Basic| {
+        if basics {
+            f(disp, Piece::Basic(b))
+        } else {
+            f(disp, Piece::Run(b.size()))
+        }
+    };
+    match &dt.combiner {
+        Combiner::Named(p) => match p.kind {
+            PredefinedKind::Basic(b) => leaf(base, b),
+            PredefinedKind::Pair(a, b) => {
+                leaf(base, a);
+                leaf(base.wrapping_add(pair_offset(a, b)), b);
+            }
+            PredefinedKind::LbMarker | PredefinedKind::UbMarker => {}
+        },
+        Combiner::Dup(old) | Combiner::Resized { old, .. } => walk(old, base, basics, f),
+        Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
+            walk(realized, base, basics, f)
+        }
+        Combiner::Contiguous { count, old } => {
+            strided(old, base, *count, 0, 1, basics, f);
+        }
+        Combiner::Vector {
+            count,
+            blocklength,
+            stride,
+            old,
+        } => {
+            let step = stride.wrapping_mul(old.extent());
+            strided(old, base, *count, step, *blocklength, basics, f);
+        }
+        Combiner::Hvector {
+            count,
+            blocklength,
+            stride,
+            old,
+        } => {
+            strided(old, base, *count, *stride, *blocklength, basics, f);
+        }
+        Combiner::Indexed {
+            blocklengths,
+            displacements,
+            old,
+        } => {
+            let ex = old.extent();
+            for (&b, &d) in blocklengths.iter().zip(displacements) {
+                strided(
+                    old,
+                    base.wrapping_add(d.wrapping_mul(ex)),
+                    1,
+                    0,
+                    b,
+                    basics,
+                    f,
+                );
+            }
+        }
+        Combiner::Hindexed {
+            blocklengths,
+            displacements,
+            old,
+        } => {
+            for (&b, &d) in blocklengths.iter().zip(displacements) {
+                strided(old, base.wrapping_add(d), 1, 0, b, basics, f);
+            }
+        }
+        Combiner::IndexedBlock {
+            blocklength,
+            displacements,
+            old,
+        } => {
+            let ex = old.extent();
+            for &d in displacements {
+                strided(
+                    old,
+                    base.wrapping_add(d.wrapping_mul(ex)),
+                    1,
+                    0,
+                    *blocklength,
+                    basics,
+                    f,
+                );
+            }
+        }
+        Combiner::HindexedBlock {
+            blocklength,
+            displacements,
+            old,
+        } => {
+            for &d in displacements {
+                strided(old, base.wrapping_add(d), 1, 0, *blocklength, basics, f);
+            }
+        }
+        Combiner::Struct {
+            blocklengths,
+            displacements,
+            types,
+        } => {
+            for ((&b, &d), t) in blocklengths.iter().zip(displacements).zip(types) {
+                strided(t, base.wrapping_add(d), 1, 0, b, basics, f);
+            }
+        }
+    }
+}
+
+/// `count` blocks `step` bytes apart, each of `blocklength` consecutive copies of `old`.
+fn strided(
+    old: &Datatype,
+    base: i64,
+    count: i64,
+    step: i64,
+    blocklength: i64,
+    basics: bool,
+    f: &mut dyn FnMut(i64, Piece),
+) {
+    let ex = old.extent();
+    // A block of consecutive copies of a dense type whose copies abut is one run.
+    let block_is_run = !basics && old.layout.dense && ex == old.layout.size;
+    for i in 0..count {
+        let start = base.wrapping_add(i.wrapping_mul(step));
+        if block_is_run && blocklength > 0 && old.layout.size > 0 {
+            f(
+                start.wrapping_add(old.true_lb()),
+                Piece::Run(old.layout.size.wrapping_mul(blocklength)),
+            );
+            continue;
+        }
+        for j in 0..blocklength {
+            walk(old, start.wrapping_add(j.wrapping_mul(ex)), basics, f);
+        }
+    }
+}
