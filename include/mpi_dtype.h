@@ -14,6 +14,20 @@
 #define MPI_DTYPE_VERSION_MAJOR 0
 #define MPI_DTYPE_VERSION_MINOR 1
 #define MPI_DTYPE_VERSION_PATCH 0
+/* Handle and integer types of MPICH's ABI on x86-64. */
+typedef int MPI_Datatype;
+typedef int MPI_Comm;
+typedef int MPI_Errhandler;
+typedef long MPI_Aint;
+typedef long MPI_Count;
+typedef long MPI_Offset;
+typedef int MPI_Fint;
+
+/* Callback function types (function types, as in MPICH's mpi.h; parameters of these
+   types are pointers to functions). */
+typedef void (MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype, int, void *, void *, void *, int *);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
 /* Passed where a status is not wanted. */
@@ -392,18 +406,535 @@
 
 
 /*
- Handle of a datatype (MPICH: `int`).
+ The status object of a receive, laid out as MPICH lays it out.
  */
-typedef int MPI_Datatype;
+typedef struct {
+  /*
+   Low 32 bits of the received byte count.
+   */
+  int count_lo;
+  /*
+   High bits of the received byte count (shifted left by one) and the cancelled flag (bit 0).
+   */
+  int count_hi_and_cancelled;
+  /*
+   Rank of the sender.
+   */
+  int MPI_SOURCE;
+  /*
+   Tag of the message.
+   */
+  int MPI_TAG;
+  /*
+   Error code of the operation.
+   */
+  int MPI_ERROR;
+} MPI_Status;
+
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
 
 /*
- Handle of a communicator (MPICH: `int`).
+ The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
  */
-typedef int MPI_Comm;
+int MPIR_Type_dup_fn(MPI_Datatype _oldtype, int _type_keyval, void *_extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 
 /*
- Handle of an error handler (MPICH: `int`).
+ Creates an attribute key for datatypes with the given copy and delete callbacks.
  */
-typedef int MPI_Errhandler;
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
+
+/*
+ Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with it
+ keep working until they are deleted.
+ */
+int MPI_Type_free_keyval(int *type_keyval);
+
+/*
+ Caches `attribute_val` on `datatype` under `type_keyval`, deleting any previous value.
+ */
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+
+/*
+ Retrieves the value cached on `datatype` under `type_keyval`; `*flag` tells whether there is one.
+ */
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+
+/*
+ Deletes the value cached on `datatype` under `type_keyval`, running its delete callback
+ (nothing happens if no value is cached).
+ */
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
+/*
+ Creates a datatype of `count` copies of `oldtype` laid end to end.
+ */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_contiguous`.
+ */
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`
+ extents of `oldtype` apart.
+ */
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_vector`.
+ */
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
+ apart.
+ */
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_hvector`.
+ */
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
+ `array_of_displacements[i]` counted in extents of `oldtype`.
+ */
+int MPI_Type_indexed(int count, const int *array_of_blocklengths, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_indexed`.
+ */
+int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
+ `array_of_displacements[i]`.
+ */
+int MPI_Type_create_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_hindexed`.
+ */
+int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
+ of `oldtype`.
+ */
+int MPI_Type_create_indexed_block(int count, int blocklength, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_indexed_block`.
+ */
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
+ */
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_hindexed_block`.
+ */
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `array_of_blocklengths[i]` copies of `array_of_types[i]` at byte
+ displacements `array_of_displacements[i]`.
+ */
+int MPI_Type_create_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_struct`.
+ */
+int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+
+/*
+ MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
+ */
+int MPI_Type_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+
+/*
+ Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of
+ an `ndims`-dimensional array of `array_of_sizes` elements of `oldtype`.
+ */
+int MPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *array_of_subsizes, const int *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_subarray`.
+ */
+int MPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates the datatype of the part of an `ndims`-dimensional array of `array_of_gsizes`
+ that process `rank` of `size` owns under the given block / cyclic distribution.
+ */
+int MPI_Type_create_darray(int size, int rank, int ndims, const int *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_darray`.
+ */
+int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates a copy of `oldtype` whose lower bound is `lb` and whose extent is `extent`
+ (earlier bound markers are erased).
+ */
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_resized`.
+ */
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
+
+/*
+ Creates a new datatype with the same type map and committed state as `oldtype`; cached
+ attributes are copied through their copy callbacks.
+ */
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ How many arguments of each kind the constructor of `datatype` took, and which constructor.
+ */
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+
+/*
+ Large-count variant of `MPI_Type_get_envelope`, which also reports large counts.
+ */
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
+
+/*
+ The arguments the constructor of `datatype` was called with. Derived datatypes come back
+ as new handles that the caller frees; predefined ones as the predefined handle.
+ */
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Datatype *array_of_datatypes);
+
+/*
+ Large-count variant of `MPI_Type_get_contents`.
+ */
+int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
+
+/*
+ Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
+ */
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
+
+/*
+ Large-count variant of `MPI_Pack`.
+ */
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+
+/*
+ Unpacks `outcount` copies of `datatype` from `inbuf` at `*position` into `outbuf`.
+ */
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
+
+/*
+ Large-count variant of `MPI_Unpack`.
+ */
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+
+/*
+ An upper bound (here: the exact number) of bytes `MPI_Pack` needs for `incount` copies.
+ */
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+/*
+ Large-count variant of `MPI_Pack_size`.
+ */
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+
+/*
+ Packs `incount` copies of `datatype` into the portable external32 representation.
+ */
+int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+
+/*
+ Large-count variant of `MPI_Pack_external`.
+ */
+int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position);
+
+/*
+ Unpacks `outcount` copies of `datatype` from the external32 representation.
+ */
+int MPI_Unpack_external(const char *datarep, const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+
+/*
+ Large-count variant of `MPI_Unpack_external`.
+ */
+int MPI_Unpack_external_c(const char *datarep, const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
+
+/*
+ The number of bytes `MPI_Pack_external` needs for `incount` copies of `datatype`.
+ */
+int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size);
+
+/*
+ Large-count variant of `MPI_Pack_external_size`.
+ */
+int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
+
+/*
+ Initializes MPI (a one-process world when no other MPI is loaded).
+ */
+int MPI_Init(int *argc, char ***argv);
+
+/*
+ Initializes MPI with a thread level; every function of this library is thread-safe, so
+ any level up to `MPI_THREAD_MULTIPLE` is provided as asked.
+ */
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+
+/*
+ Finalizes MPI.
+ */
+int MPI_Finalize(void);
+
+/*
+ Whether `MPI_Init` has been called.
+ */
+int MPI_Initialized(int *flag);
+
+/*
+ Whether `MPI_Finalize` has been called.
+ */
+int MPI_Finalized(int *flag);
+
+/*
+ The thread level MPI was initialized with.
+ */
+int MPI_Query_thread(int *provided);
+
+/*
+ Whether the calling thread is the one that initialized MPI.
+ */
+int MPI_Is_thread_main(int *flag);
+
+/*
+ The rank of this process in `comm` (0 in the one-process world).
+ */
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+
+/*
+ The number of processes in `comm` (1 in the one-process world).
+ */
+int MPI_Comm_size(MPI_Comm comm, int *size);
+
+/*
+ Ends the program with `errorcode`.
+ */
+int MPI_Abort(MPI_Comm comm, int errorcode);
+
+/*
+ Attaches an error handler to `comm`. Errors raised by the datatype functions go to the
+ handler of `MPI_COMM_SELF` if the program set one, else to that of `MPI_COMM_WORLD`.
+ */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+
+/*
+ The error handler attached to `comm`.
+ */
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+/*
+ Makes an error handler from a C function.
+ */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, MPI_Errhandler *errhandler);
+
+/*
+ Releases an error handler handle and sets it to `MPI_ERRHANDLER_NULL`.
+ */
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+/*
+ The error class of an error code (this library returns classes as codes).
+ */
+int MPI_Error_class(int errorcode, int *errorclass);
+
+/*
+ The text of an error code; for the last error this thread raised, it also names the
+ function and the problem.
+ */
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+
+/*
+ Seconds since an arbitrary origin.
+ */
+double MPI_Wtime(void);
+
+/*
+ Resolution of `MPI_Wtime` in seconds.
+ */
+double MPI_Wtick(void);
+
+/*
+ The version of the MPI standard (as MPICH 4.0, whose ABI this library has, reports it).
+ */
+int MPI_Get_version(int *version, int *subversion);
+
+/*
+ A text naming this library and its version.
+ */
+int MPI_Get_library_version(char *version, int *resultlen);
+
+/*
+ Commits a datatype so it can be used to pack and communicate.
+ */
+int MPI_Type_commit(MPI_Datatype *datatype);
+
+/*
+ Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
+ */
+int MPI_Type_free(MPI_Datatype *datatype);
+
+/*
+ The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
+ fit an `int`).
+ */
+int MPI_Type_size(MPI_Datatype datatype, int *size);
+
+/*
+ `MPI_Type_size` with an `MPI_Count` result.
+ */
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+
+/*
+ Large-count variant of `MPI_Type_size`.
+ */
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
+
+/*
+ The lower bound and extent of the datatype.
+ */
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+/*
+ `MPI_Type_get_extent` with `MPI_Count` results.
+ */
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
+/*
+ Large-count variant of `MPI_Type_get_extent`.
+ */
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
+/*
+ The lower bound and extent of the data itself, ignoring markers and padding.
+ */
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+/*
+ `MPI_Type_get_true_extent` with `MPI_Count` results.
+ */
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+/*
+ Large-count variant of `MPI_Type_get_true_extent`.
+ */
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+/*
+ MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+
+/*
+ MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+
+/*
+ MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+
+/*
+ The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
+ set, or the empty string.
+ */
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+
+/*
+ Gives the datatype a name (at most `MPI_MAX_OBJECT_NAME - 1` characters are kept).
+ */
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+
+/*
+ The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
+ */
+int MPI_Get_address(const void *location, MPI_Aint *address);
+
+/*
+ MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
+ */
+int MPI_Address(void *location, MPI_Aint *address);
+
+/*
+ `base + disp` as addresses (wrapping like pointer arithmetic).
+ */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+
+/*
+ `addr1 - addr2` as addresses (wrapping like pointer arithmetic).
+ */
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/*
+ The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
+ */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+/*
+ Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).
+ */
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+/*
+ Large-count variant of `MPI_Get_count`.
+ */
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/*
+ Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
+ */
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+/*
+ `MPI_Get_elements` with an `MPI_Count` result.
+ */
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/*
+ Large-count variant of `MPI_Get_elements`.
+ */
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/*
+ Sets the status so that it reports `count` copies of `datatype` received.
+ */
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+
+/*
+ `MPI_Status_set_elements` with an `MPI_Count` count.
+ */
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
 
 #endif  /* MPI_DTYPE_H */

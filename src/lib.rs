@@ -6,5 +6,6 @@
 pub mod abi;
 pub mod datatype;
 pub mod error;
+pub mod ffi;
 pub mod handles;
 pub mod pack;

@@ -75,7 +75,7 @@ pub fn named(p: &'static Predefined) -> Arc<Datatype> {
 
 /// `MPI_Type_dup`: the same type map under a new, freeable type.
 pub fn dup(old: &Arc<Datatype>) -> Arc<Datatype> {
-    make(Combiner::Dup(old.clone()), old.large_count, old.layout)
+    make(Combiner::Dup(old.clone()), false, old.layout)
 }
 
 /// `blocklength` consecutive copies of `old` (one block of a vector or indexed type).

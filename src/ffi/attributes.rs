@@ -1,0 +1,231 @@
+//! Attribute caching on datatypes: `MPI_Type_create_keyval`, `MPI_Type_free_keyval`,
+//! `MPI_Type_set_attr`, `MPI_Type_get_attr`, `MPI_Type_delete_attr`, and the copy / delete
+//! callbacks run by `MPI_Type_dup` and `MPI_Type_free`.
+
+use super::{check_out, guard, write_out};
+use crate::abi::*;
+use crate::error::{MpiError, MpiResult};
+use crate::handles;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+use std::sync::LazyLock;
+
+#[derive(Clone, Copy)]
+struct Keyval {
+    copy: MPI_Type_copy_attr_function,
+    delete: MPI_Type_delete_attr_function,
+    extra_state: usize,
+    freed: bool,
+}
+
+struct Registry {
+    next: c_int,
+    keyvals: HashMap<c_int, Keyval>,
+}
+
+static KEYVALS: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
+    Mutex::new(Registry {
+        next: MPI_KEYVAL_INVALID + 1,
+        keyvals: HashMap::new(),
+    })
+});
+
+fn keyval(key: c_int, for_new_use: bool) -> MpiResult<Keyval> {
+    match KEYVALS.lock().keyvals.get(&key) {
+        Some(k) if !(for_new_use && k.freed) => Ok(*k),
+        _ => Err(MpiError::new(
+            MPI_ERR_KEYVAL,
+            format!("{key:#x} is not a valid datatype keyval"),
+        )),
+    }
+}
+
+fn callback_error(code: c_int, what: &str) -> MpiError {
+    MpiError::new(
+        code,
+        format!("the attribute {what} callback returned error {code}"),
+    )
+}
+
+/// Runs the delete callback of `key` for `value` cached on `datatype`.
+fn run_delete(datatype: MPI_Datatype, key: c_int, value: usize) -> MpiResult<()> {
+    let k = keyval(key, false)?;
+    if let Some(delete) = k.delete {
+        // SAFETY: the callback was registered by the program for exactly this use.
+        let code = unsafe {
+            delete(
+                datatype,
+                key,
+                value as *mut c_void,
+                k.extra_state as *mut c_void,
+            )
+        };
+        if code != MPI_SUCCESS {
+            return Err(callback_error(code, "delete"));
+        }
+    }
+    Ok(())
+}
+
+/// The attributes `MPI_Type_dup` gives the copy of `datatype`: those whose copy callback
+/// sets its flag, with the values the callback returns.
+pub fn copy_all(datatype: MPI_Datatype) -> MpiResult<Vec<(c_int, usize)>> {
+    let attributes = handles::with_entry(datatype, |e| e.attributes.clone())?;
+    let mut copied = Vec::new();
+    for (key, value) in attributes {
+        let k = keyval(key, false)?;
+        let Some(copy) = k.copy else { continue };
+        let mut out: *mut c_void = std::ptr::null_mut();
+        let mut flag: c_int = 0;
+        // SAFETY: the callback was registered by the program for exactly this use.
+        let code = unsafe {
+            copy(
+                datatype,
+                key,
+                k.extra_state as *mut c_void,
+                value as *mut c_void,
+                &mut out as *mut *mut c_void as *mut c_void,
+                &mut flag,
+            )
+        };
+        if code != MPI_SUCCESS {
+            return Err(callback_error(code, "copy"));
+        }
+        if flag != 0 {
+            copied.push((key, out as usize));
+        }
+    }
+    Ok(copied)
+}
+
+/// Runs the delete callbacks of every attribute in `attributes` (for `MPI_Type_free`).
+pub fn delete_all(datatype: MPI_Datatype, attributes: &[(c_int, usize)]) -> MpiResult<()> {
+    attributes
+        .iter()
+        .try_for_each(|&(key, value)| run_delete(datatype, key, value))
+}
+
+/// The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
+#[no_mangle]
+pub unsafe extern "C" fn MPIR_Type_dup_fn(
+    _oldtype: MPI_Datatype,
+    _type_keyval: c_int,
+    _extra_state: *mut c_void,
+    attribute_val_in: *mut c_void,
+    attribute_val_out: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    *(attribute_val_out as *mut *mut c_void) = attribute_val_in;
+    *flag = 1;
+    MPI_SUCCESS
+}
+
+/// Creates an attribute key for datatypes with the given copy and delete callbacks.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_keyval(
+    type_copy_attr_fn: MPI_Type_copy_attr_function,
+    type_delete_attr_fn: MPI_Type_delete_attr_function,
+    type_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    guard("MPI_Type_create_keyval", || {
+        check_out(type_keyval, "type_keyval")?;
+        let mut registry = KEYVALS.lock();
+        let key = registry.next;
+        registry.next += 1;
+        let k = Keyval {
+            copy: type_copy_attr_fn,
+            delete: type_delete_attr_fn,
+            extra_state: extra_state as usize,
+            freed: false,
+        };
+        registry.keyvals.insert(key, k);
+        write_out(type_keyval, key, "type_keyval")
+    })
+}
+
+/// Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with it
+/// keep working until they are deleted.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
+    guard("MPI_Type_free_keyval", || {
+        check_out(type_keyval, "type_keyval")?;
+        let key = *type_keyval;
+        keyval(key, true)?;
+        if let Some(k) = KEYVALS.lock().keyvals.get_mut(&key) {
+            k.freed = true;
+        }
+        write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval")
+    })
+}
+
+/// Caches `attribute_val` on `datatype` under `type_keyval`, deleting any previous value.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_set_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    guard("MPI_Type_set_attr", || {
+        keyval(type_keyval, true)?;
+        let previous = handles::update(datatype, |e| {
+            let previous = e
+                .attributes
+                .iter()
+                .position(|a| a.0 == type_keyval)
+                .map(|i| e.attributes.remove(i).1);
+            e.attributes.push((type_keyval, attribute_val as usize));
+            previous
+        })?;
+        match previous {
+            Some(value) => run_delete(datatype, type_keyval, value),
+            None => Ok(()),
+        }
+    })
+}
+
+/// Retrieves the value cached on `datatype` under `type_keyval`; `*flag` tells whether there is one.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    guard("MPI_Type_get_attr", || {
+        check_out(attribute_val, "attribute_val")?;
+        check_out(flag, "flag")?;
+        keyval(type_keyval, false)?;
+        let found = handles::with_entry(datatype, |e| {
+            e.attributes
+                .iter()
+                .find(|a| a.0 == type_keyval)
+                .map(|a| a.1)
+        })?;
+        if let Some(value) = found {
+            *(attribute_val as *mut *mut c_void) = value as *mut c_void;
+        }
+        write_out(flag, found.is_some() as c_int, "flag")
+    })
+}
+
+/// Deletes the value cached on `datatype` under `type_keyval`, running its delete callback
+/// (nothing happens if no value is cached).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
+    guard("MPI_Type_delete_attr", || {
+        keyval(type_keyval, false)?;
+        let removed = handles::update(datatype, |e| {
+            e.attributes
+                .iter()
+                .position(|a| a.0 == type_keyval)
+                .map(|i| e.attributes.remove(i).1)
+        })?;
+        match removed {
+            Some(value) => run_delete(datatype, type_keyval, value),
+            None => Ok(()),
+        }
+    })
+}

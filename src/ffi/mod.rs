@@ -1,0 +1,157 @@
+//! The exported `MPI_*` functions, one file per area. Every function has the same shape:
+//! check and convert the arguments with the helpers below, call the safe core, write the
+//! outputs, and return through [`guard`], which maps errors onto the error handler and stops
+//! panics at the boundary.
+//!
+//! Safety: every exported function is `unsafe` for the one reason C functions are: the
+//! pointers it is given must be valid as the MPI standard describes for that argument
+//! (NULL output pointers and bad handles are detected and reported as errors).
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+pub mod attributes;
+pub mod construct;
+pub mod decode;
+pub mod pack;
+pub mod process;
+pub mod query;
+
+use crate::abi::*;
+use crate::datatype::Datatype;
+use crate::error::{self, MpiError, MpiResult};
+use crate::handles;
+use std::cell::RefCell;
+use std::os::raw::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+thread_local! {
+    /// The last error raised on this thread: `(class, function, message)`.
+    static LAST_ERROR: RefCell<Option<(c_int, &'static str, String)>> = const { RefCell::new(None) };
+}
+
+/// The detail of the last error of `class` raised on this thread, as `"function: message"`.
+pub fn last_error_detail(class: c_int) -> Option<String> {
+    LAST_ERROR.with(|last| match &*last.borrow() {
+        Some((c, function, message)) if *c == class => Some(format!("{function}: {message}")),
+        _ => None,
+    })
+}
+
+/// Runs the body of the exported function `function`: returns `MPI_SUCCESS`, or raises the
+/// error (or a caught panic, as `MPI_ERR_INTERN`) on the error handler and returns its class.
+pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
+    let error = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return MPI_SUCCESS,
+        Ok(Err(e)) => e,
+        Err(_) => MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)"),
+    };
+    raise(function, error)
+}
+
+/// Hands `error` from `function` to the error handler in force and returns its class.
+pub fn raise(function: &'static str, error: MpiError) -> c_int {
+    let text = error::class_text(error.class).unwrap_or("error");
+    LAST_ERROR
+        .with(|last| *last.borrow_mut() = Some((error.class, function, error.message.clone())));
+    match error::effective_handler() {
+        MPI_ERRORS_RETURN => error.class,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
+            eprintln!(
+                "Fatal error in {function}: {} ({}: {text})",
+                error.message,
+                error::class_name(error.class)
+            );
+            process::abort_program(error.class.max(1))
+        }
+        other => {
+            process::call_user_errhandler(other, error.class);
+            error.class
+        }
+    }
+}
+
+/// Writes `value` through the output pointer `ptr`, or fails with `MPI_ERR_ARG` if it is NULL.
+///
+/// # Safety
+/// A non-NULL `ptr` must be valid for a write of `T`.
+pub unsafe fn write_out<T>(ptr: *mut T, value: T, name: &str) -> MpiResult<()> {
+    if ptr.is_null() {
+        return Err(MpiError::arg(format!("{name} is a NULL pointer")));
+    }
+    ptr.write(value);
+    Ok(())
+}
+
+/// Checks that an output pointer is not NULL before any work is done.
+pub fn check_out<T>(ptr: *const T, name: &str) -> MpiResult<()> {
+    if ptr.is_null() {
+        return Err(MpiError::arg(format!("{name} is a NULL pointer")));
+    }
+    Ok(())
+}
+
+/// Reads `count` integers from the C array `ptr` as 64-bit values.
+///
+/// # Safety
+/// A non-NULL `ptr` must be valid for `count` reads of `T`.
+pub unsafe fn read_array<T: Copy + Into<i64>>(
+    ptr: *const T,
+    count: i64,
+    name: &str,
+) -> MpiResult<Vec<i64>> {
+    if count < 0 {
+        return Err(MpiError::count(format!(
+            "count must be non-negative, got {count}"
+        )));
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if ptr.is_null() {
+        return Err(MpiError::arg(format!("{name} is a NULL pointer")));
+    }
+    Ok(std::slice::from_raw_parts(ptr, count as usize)
+        .iter()
+        .map(|&v| v.into())
+        .collect())
+}
+
+/// The datatype object behind a handle argument.
+pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+    handles::get(handle)
+}
+
+/// The datatype behind `handle`, which must be committed (for packing).
+pub fn committed_datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+    let (datatype, committed) = handles::with_entry(handle, |e| (e.datatype.clone(), e.committed))?;
+    if !committed {
+        return Err(MpiError::datatype(
+            "the datatype has not been committed (MPI_Type_commit)",
+        ));
+    }
+    Ok(datatype)
+}
+
+/// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator
+/// handles are `MPI_ERR_COMM`.
+pub fn check_comm(comm: MPI_Comm) -> MpiResult<()> {
+    const COMM_KIND_MASK: c_int = 0x3c00_0000;
+    if comm == MPI_COMM_NULL || comm & COMM_KIND_MASK != MPI_COMM_NULL {
+        return Err(MpiError::new(
+            MPI_ERR_COMM,
+            format!("{comm:#x} is not a valid communicator"),
+        ));
+    }
+    Ok(())
+}
+
+/// Converts a 64-bit result to `int` for a non-large-count function, or reports that it
+/// does not fit.
+pub fn to_int(value: i64, what: &str) -> MpiResult<c_int> {
+    c_int::try_from(value).map_err(|_| {
+        MpiError::new(
+            MPI_ERR_VALUE_TOO_LARGE,
+            format!("{what} ({value}) does not fit an int; use the _c variant"),
+        )
+    })
+}

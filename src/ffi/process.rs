@@ -1,0 +1,420 @@
+//! What a datatype-only MPI program needs to run with no other MPI present: init and
+//! finalize, rank and size of a one-process world, error handlers, error classes and
+//! strings, timers and version queries.
+//!
+//! When a real MPI library is loaded behind this one (the program runs with
+//! `LD_PRELOAD=libmpi_dtype.so` over MPICH), each of these functions forwards to that
+//! library's function of the same name, found with `dlsym(RTLD_NEXT, ...)`, so the program's
+//! processes, communicators and error handlers stay the real MPI's.
+
+use super::{check_out, guard, raise, write_out};
+use crate::abi::*;
+use crate::error::{self, MpiError, MpiResult};
+use parking_lot::Mutex;
+use std::ffi::{c_char, CStr};
+use std::os::raw::c_int;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// Looks up the next definition of a symbol after this library (the real MPI's), once.
+fn next_symbol(cell: &OnceLock<usize>, name: &CStr) -> usize {
+    // SAFETY: dlsym with RTLD_NEXT and a NUL-terminated name has no preconditions.
+    *cell.get_or_init(|| unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) as usize })
+}
+
+/// Evaluates to `Some(result)` of calling the real MPI's `$name` with `$args`, or `None` when
+/// no real MPI is loaded behind this library.
+macro_rules! forward {
+    ($name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {{
+        static CELL: OnceLock<usize> = OnceLock::new();
+        let symbol = CStr::from_bytes_with_nul(concat!(stringify!($name), "\0").as_bytes()).expect("no NUL inside");
+        match next_symbol(&CELL, symbol) {
+            0 => None,
+            addr => {
+                // SAFETY: the real MPI's function of this name has this C signature.
+                let f: unsafe extern "C" fn($($ty),*) -> $ret = unsafe { std::mem::transmute(addr) };
+                Some(unsafe { f($($arg),*) })
+            }
+        }
+    }};
+}
+
+static INITIALIZED: AtomicBool = AtomicBool::new(false);
+static FINALIZED: AtomicBool = AtomicBool::new(false);
+static THREAD_LEVEL: AtomicI32 = AtomicI32::new(MPI_THREAD_SINGLE);
+static MAIN_THREAD: OnceLock<std::thread::ThreadId> = OnceLock::new();
+static CLOCK_ORIGIN: OnceLock<Instant> = OnceLock::new();
+
+/// Error handlers made with `MPI_Comm_create_errhandler`; handle = `FIRST_USER_ERRHANDLER + index`.
+static USER_ERRHANDLERS: Mutex<Vec<MPI_Comm_errhandler_function>> = Mutex::new(Vec::new());
+const FIRST_USER_ERRHANDLER: MPI_Errhandler = MPI_ERRORS_ARE_FATAL + 0x10;
+
+fn user_errhandler(handle: MPI_Errhandler) -> Option<MPI_Comm_errhandler_function> {
+    let index = usize::try_from(handle.checked_sub(FIRST_USER_ERRHANDLER)?).ok()?;
+    USER_ERRHANDLERS.lock().get(index).copied()
+}
+
+/// Calls the program's error handler `handle` for an error of `class` (raised on
+/// `MPI_COMM_WORLD`); does nothing for a handler this library does not know.
+pub fn call_user_errhandler(handle: MPI_Errhandler, class: c_int) {
+    if let Some(Some(f)) = user_errhandler(handle) {
+        let (mut comm, mut code) = (MPI_COMM_WORLD, class);
+        // SAFETY: the program registered this function as an error handler.
+        unsafe { f(&mut comm, &mut code) };
+    }
+}
+
+/// Ends the program after a fatal error: through the real MPI's `MPI_Abort` when there is
+/// one, else by exiting with `code`.
+pub fn abort_program(code: c_int) -> ! {
+    forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, MPI_COMM_WORLD, code);
+    std::process::exit(code)
+}
+
+fn check_world_or_self(comm: MPI_Comm) -> MpiResult<()> {
+    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
+        Ok(())
+    } else {
+        Err(MpiError::new(
+            MPI_ERR_COMM,
+            format!("{comm:#x} is not MPI_COMM_WORLD or MPI_COMM_SELF"),
+        ))
+    }
+}
+
+fn initialize(required: c_int) -> MpiResult<c_int> {
+    if INITIALIZED.swap(true, Ordering::SeqCst) {
+        return Err(MpiError::new(MPI_ERR_OTHER, "MPI was already initialized"));
+    }
+    let provided = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
+    THREAD_LEVEL.store(provided, Ordering::SeqCst);
+    MAIN_THREAD.get_or_init(|| std::thread::current().id());
+    CLOCK_ORIGIN.get_or_init(Instant::now);
+    Ok(provided)
+}
+
+/// Initializes MPI (a one-process world when no other MPI is loaded).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
+    if let Some(rc) = forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
+    {
+        return rc;
+    }
+    guard("MPI_Init", || initialize(MPI_THREAD_SINGLE).map(|_| ()))
+}
+
+/// Initializes MPI with a thread level; every function of this library is thread-safe, so
+/// any level up to `MPI_THREAD_MULTIPLE` is provided as asked.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Init_thread(
+    argc: *mut c_int,
+    argv: *mut *mut *mut c_char,
+    required: c_int,
+    provided: *mut c_int,
+) -> c_int {
+    if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
+        argc, argv, required, provided)
+    {
+        return rc;
+    }
+    guard("MPI_Init_thread", || {
+        check_out(provided, "provided")?;
+        let level = initialize(required)?;
+        write_out(provided, level, "provided")
+    })
+}
+
+/// Finalizes MPI.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Finalize() -> c_int {
+    if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
+        return rc;
+    }
+    guard("MPI_Finalize", || {
+        if !INITIALIZED.load(Ordering::SeqCst) || FINALIZED.swap(true, Ordering::SeqCst) {
+            return Err(MpiError::new(
+                MPI_ERR_OTHER,
+                "MPI is not initialized, or already finalized",
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// Whether `MPI_Init` has been called.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Initialized: fn(*mut c_int) -> c_int, flag) {
+        return rc;
+    }
+    guard("MPI_Initialized", || {
+        write_out(flag, INITIALIZED.load(Ordering::SeqCst) as c_int, "flag")
+    })
+}
+
+/// Whether `MPI_Finalize` has been called.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Finalized(flag: *mut c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Finalized: fn(*mut c_int) -> c_int, flag) {
+        return rc;
+    }
+    guard("MPI_Finalized", || {
+        write_out(flag, FINALIZED.load(Ordering::SeqCst) as c_int, "flag")
+    })
+}
+
+/// The thread level MPI was initialized with.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Query_thread: fn(*mut c_int) -> c_int, provided) {
+        return rc;
+    }
+    guard("MPI_Query_thread", || {
+        write_out(provided, THREAD_LEVEL.load(Ordering::SeqCst), "provided")
+    })
+}
+
+/// Whether the calling thread is the one that initialized MPI.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Is_thread_main: fn(*mut c_int) -> c_int, flag) {
+        return rc;
+    }
+    guard("MPI_Is_thread_main", || {
+        let main = MAIN_THREAD
+            .get()
+            .is_none_or(|&id| id == std::thread::current().id());
+        write_out(flag, main as c_int, "flag")
+    })
+}
+
+/// The rank of this process in `comm` (0 in the one-process world).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, rank) {
+        return rc;
+    }
+    guard("MPI_Comm_rank", || {
+        check_world_or_self(comm)?;
+        write_out(rank, 0, "rank")
+    })
+}
+
+/// The number of processes in `comm` (1 in the one-process world).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, size) {
+        return rc;
+    }
+    guard("MPI_Comm_size", || {
+        check_world_or_self(comm)?;
+        write_out(size, 1, "size")
+    })
+}
+
+/// Ends the program with `errorcode`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
+    if let Some(rc) = forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, comm, errorcode) {
+        return rc;
+    }
+    eprintln!("MPI_Abort called with error code {errorcode}");
+    std::process::exit(errorcode)
+}
+
+/// Attaches an error handler to `comm`. Errors raised by the datatype functions go to the
+/// handler of `MPI_COMM_SELF` if the program set one, else to that of `MPI_COMM_WORLD`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_set_errhandler(
+    comm: MPI_Comm,
+    errhandler: MPI_Errhandler,
+) -> c_int {
+    if let Some(rc) =
+        forward!(MPI_Comm_set_errhandler: fn(MPI_Comm, MPI_Errhandler) -> c_int, comm, errhandler)
+    {
+        if rc == MPI_SUCCESS && (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) {
+            error::set_handler(comm, errhandler);
+        }
+        return rc;
+    }
+    guard("MPI_Comm_set_errhandler", || {
+        check_world_or_self(comm)?;
+        let known = matches!(
+            errhandler,
+            MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
+        ) || user_errhandler(errhandler).is_some();
+        if !known {
+            return Err(MpiError::arg(format!(
+                "{errhandler:#x} is not an error handler"
+            )));
+        }
+        error::set_handler(comm, errhandler);
+        Ok(())
+    })
+}
+
+/// The error handler attached to `comm`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_get_errhandler(
+    comm: MPI_Comm,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    if let Some(rc) = forward!(MPI_Comm_get_errhandler: fn(MPI_Comm, *mut MPI_Errhandler) -> c_int, comm, errhandler)
+    {
+        return rc;
+    }
+    guard("MPI_Comm_get_errhandler", || {
+        check_world_or_self(comm)?;
+        write_out(errhandler, error::handler_of(comm), "errhandler")
+    })
+}
+
+/// Makes an error handler from a C function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create_errhandler(
+    comm_errhandler_fn: MPI_Comm_errhandler_function,
+    errhandler: *mut MPI_Errhandler,
+) -> c_int {
+    if let Some(rc) = forward!(MPI_Comm_create_errhandler: fn(MPI_Comm_errhandler_function, *mut MPI_Errhandler) -> c_int,
+        comm_errhandler_fn, errhandler)
+    {
+        return rc;
+    }
+    guard("MPI_Comm_create_errhandler", || {
+        check_out(errhandler, "errhandler")?;
+        if comm_errhandler_fn.is_none() {
+            return Err(MpiError::arg("comm_errhandler_fn is NULL"));
+        }
+        let mut handlers = USER_ERRHANDLERS.lock();
+        handlers.push(comm_errhandler_fn);
+        write_out(
+            errhandler,
+            FIRST_USER_ERRHANDLER + handlers.len() as c_int - 1,
+            "errhandler",
+        )
+    })
+}
+
+/// Releases an error handler handle and sets it to `MPI_ERRHANDLER_NULL`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
+    if let Some(rc) = forward!(MPI_Errhandler_free: fn(*mut MPI_Errhandler) -> c_int, errhandler) {
+        return rc;
+    }
+    guard("MPI_Errhandler_free", || {
+        check_out(errhandler, "errhandler")?;
+        write_out(errhandler, MPI_ERRHANDLER_NULL, "errhandler")
+    })
+}
+
+/// The error class of an error code (this library returns classes as codes).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
+    if error::class_text(errorcode).is_none() {
+        if let Some(rc) =
+            forward!(MPI_Error_class: fn(c_int, *mut c_int) -> c_int, errorcode, errorclass)
+        {
+            return rc;
+        }
+    }
+    guard("MPI_Error_class", || {
+        if error::class_text(errorcode).is_none() {
+            return Err(MpiError::arg(format!("{errorcode} is not an error code")));
+        }
+        write_out(errorclass, errorcode, "errorclass")
+    })
+}
+
+/// The text of an error code; for the last error this thread raised, it also names the
+/// function and the problem.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Error_string(
+    errorcode: c_int,
+    string: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    let Some(text) = error::class_text(errorcode) else {
+        if let Some(rc) = forward!(MPI_Error_string: fn(c_int, *mut c_char, *mut c_int) -> c_int, errorcode, string, resultlen)
+        {
+            return rc;
+        }
+        return raise(
+            "MPI_Error_string",
+            MpiError::arg(format!("{errorcode} is not an error code")),
+        );
+    };
+    guard("MPI_Error_string", || {
+        check_out(string, "string")?;
+        check_out(resultlen, "resultlen")?;
+        let full = match super::last_error_detail(errorcode) {
+            Some(detail) if errorcode != MPI_SUCCESS => format!("{text}, {detail}"),
+            _ => text.to_string(),
+        };
+        let bytes = &full.as_bytes()[..full.len().min(MPI_MAX_ERROR_STRING as usize - 1)];
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), string as *mut u8, bytes.len());
+        *string.add(bytes.len()) = 0;
+        write_out(resultlen, bytes.len() as c_int, "resultlen")
+    })
+}
+
+/// Seconds since an arbitrary origin.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Wtime() -> f64 {
+    if let Some(t) = forward!(MPI_Wtime: fn() -> f64,) {
+        return t;
+    }
+    CLOCK_ORIGIN
+        .get_or_init(Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
+/// Resolution of `MPI_Wtime` in seconds.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Wtick() -> f64 {
+    if let Some(t) = forward!(MPI_Wtick: fn() -> f64,) {
+        return t;
+    }
+    1e-9
+}
+
+/// The version of the MPI standard (as MPICH 4.0, whose ABI this library has, reports it).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
+    if let Some(rc) =
+        forward!(MPI_Get_version: fn(*mut c_int, *mut c_int) -> c_int, version, subversion)
+    {
+        return rc;
+    }
+    guard("MPI_Get_version", || {
+        check_out(subversion, "subversion")?;
+        write_out(version, MPI_VERSION, "version")?;
+        write_out(subversion, MPI_SUBVERSION, "subversion")
+    })
+}
+
+/// A text naming this library and its version.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_library_version(
+    version: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    if let Some(rc) =
+        forward!(MPI_Get_library_version: fn(*mut c_char, *mut c_int) -> c_int, version, resultlen)
+    {
+        return rc;
+    }
+    guard("MPI_Get_library_version", || {
+        check_out(version, "version")?;
+        check_out(resultlen, "resultlen")?;
+        let text = concat!(
+            "mpi-dtype ",
+            env!("CARGO_PKG_VERSION"),
+            ": the MPI datatype chapter with MPICH's ABI"
+        );
+        std::ptr::copy_nonoverlapping(text.as_ptr(), version as *mut u8, text.len());
+        *version.add(text.len()) = 0;
+        write_out(resultlen, text.len() as c_int, "resultlen")
+    })
+}
