@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond the Rust toolchain, gcc, make and python3:
+# cmake, pkg-config and valgrind from Debian's packages, and rustfmt/clippy. Does nothing
+# for what is already there. Needs root (or sudo) for apt-get.
+set -euo pipefail
+
+packages=()
+command -v cmake >/dev/null 2>&1 || packages+=(cmake)
+command -v pkg-config >/dev/null 2>&1 || packages+=(pkg-config)
+command -v valgrind >/dev/null 2>&1 || packages+=(valgrind)
+
+if [ ${#packages[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "installing: ${packages[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null
+fi
+
+cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
