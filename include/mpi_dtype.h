@@ -529,7 +529,7 @@ int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blockl
 /*
  MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
  */
-int MPI_Type_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
  Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
@@ -566,7 +566,7 @@ int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklen
 /*
  MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
  */
-int MPI_Type_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+int MPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
 
 /*
  Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond the Rust toolchain, gcc, make and python3:
-# cmake, pkg-config and valgrind from Debian's packages, and rustfmt/clippy. Does nothing
+# cmake, pkg-config, valgrind and MPICH's headers (libmpich-dev) from Debian's packages, and rustfmt/clippy. Does nothing
 # for what is already there. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -8,6 +8,7 @@ packages=()
 command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v pkg-config >/dev/null 2>&1 || packages+=(pkg-config)
 command -v valgrind >/dev/null 2>&1 || packages+=(valgrind)
+[ -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ] || packages+=(libmpich-dev)
 
 if [ ${#packages[@]} -gt 0 ]; then
   sudo=""

@@ -285,8 +285,8 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_hindexed(
     count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const MPI_Aint,
+    array_of_blocklengths: *mut c_int,
+    array_of_displacements: *mut MPI_Aint,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
@@ -474,9 +474,9 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_struct(
     count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const MPI_Aint,
-    array_of_types: *const MPI_Datatype,
+    array_of_blocklengths: *mut c_int,
+    array_of_displacements: *mut MPI_Aint,
+    array_of_types: *mut MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     guard("MPI_Type_struct", || {
