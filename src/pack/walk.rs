@@ -46,7 +46,7 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
             walk(realized, base, basics, f)
         }
         Combiner::Contiguous { count, old } => {
-            strided(old, base, *count, 0, 1, basics, f);
+            strided(old, base, 1, 0, *count, basics, f);
         }
         Combiner::Vector {
             count,
