@@ -264,54 +264,42 @@ pub struct Predefined {
     pub kind: PredefinedKind,
 }
 
+const SHORT: Basic = Basic(5);
+const INT: Basic = Basic(7);
+const LONG: Basic = Basic(9);
+const FLOAT: Basic = Basic(11);
+const DOUBLE: Basic = Basic(12);
+const LONG_DOUBLE: Basic = Basic(13);
+const REAL: Basic = Basic(20);
+const DOUBLE_PRECISION: Basic = Basic(21);
+const INTEGER: Basic = Basic(22);
+
+const fn pair(
+    handle: MPI_Datatype,
+    name: &'static str,
+    first: Basic,
+    second: Basic,
+) -> (MPI_Datatype, &'static str, PredefinedKind) {
+    (handle, name, PredefinedKind::Pair(first, second))
+}
+
 /// The predefined datatypes that are not a single basic type.
 static COMPOSITES: &[(MPI_Datatype, &str, PredefinedKind)] = &[
     (MPI_LB, "MPI_LB", PredefinedKind::LbMarker),
     (MPI_UB, "MPI_UB", PredefinedKind::UbMarker),
-    (
-        MPI_FLOAT_INT,
-        "MPI_FLOAT_INT",
-        PredefinedKind::Pair(Basic(11), Basic(7)),
-    ),
-    (
-        MPI_DOUBLE_INT,
-        "MPI_DOUBLE_INT",
-        PredefinedKind::Pair(Basic(12), Basic(7)),
-    ),
-    (
-        MPI_LONG_INT,
-        "MPI_LONG_INT",
-        PredefinedKind::Pair(Basic(9), Basic(7)),
-    ),
-    (
-        MPI_SHORT_INT,
-        "MPI_SHORT_INT",
-        PredefinedKind::Pair(Basic(5), Basic(7)),
-    ),
-    (
-        MPI_2INT,
-        "MPI_2INT",
-        PredefinedKind::Pair(Basic(7), Basic(7)),
-    ),
-    (
-        MPI_LONG_DOUBLE_INT,
-        "MPI_LONG_DOUBLE_INT",
-        PredefinedKind::Pair(Basic(13), Basic(7)),
-    ),
-    (
-        MPI_2INTEGER,
-        "MPI_2INTEGER",
-        PredefinedKind::Pair(Basic(22), Basic(22)),
-    ),
-    (
-        MPI_2REAL,
-        "MPI_2REAL",
-        PredefinedKind::Pair(Basic(20), Basic(20)),
-    ),
-    (
+    pair(MPI_FLOAT_INT, "MPI_FLOAT_INT", FLOAT, INT),
+    pair(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", DOUBLE, INT),
+    pair(MPI_LONG_INT, "MPI_LONG_INT", LONG, INT),
+    pair(MPI_SHORT_INT, "MPI_SHORT_INT", SHORT, INT),
+    pair(MPI_2INT, "MPI_2INT", INT, INT),
+    pair(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", LONG_DOUBLE, INT),
+    pair(MPI_2INTEGER, "MPI_2INTEGER", INTEGER, INTEGER),
+    pair(MPI_2REAL, "MPI_2REAL", REAL, REAL),
+    pair(
         MPI_2DOUBLE_PRECISION,
         "MPI_2DOUBLE_PRECISION",
-        PredefinedKind::Pair(Basic(21), Basic(21)),
+        DOUBLE_PRECISION,
+        DOUBLE_PRECISION,
     ),
 ];
 
@@ -349,16 +337,16 @@ mod tests {
 
     #[test]
     fn composite_indices_name_the_intended_basics() {
-        let name = |i: u8| Basic(i).info().name;
-        assert_eq!(name(5), "MPI_SHORT");
-        assert_eq!(name(7), "MPI_INT");
-        assert_eq!(name(9), "MPI_LONG");
-        assert_eq!(name(11), "MPI_FLOAT");
-        assert_eq!(name(12), "MPI_DOUBLE");
-        assert_eq!(name(13), "MPI_LONG_DOUBLE");
-        assert_eq!(name(20), "MPI_REAL");
-        assert_eq!(name(21), "MPI_DOUBLE_PRECISION");
-        assert_eq!(name(22), "MPI_INTEGER");
+        let name = |b: Basic| b.info().name;
+        assert_eq!(name(SHORT), "MPI_SHORT");
+        assert_eq!(name(INT), "MPI_INT");
+        assert_eq!(name(LONG), "MPI_LONG");
+        assert_eq!(name(FLOAT), "MPI_FLOAT");
+        assert_eq!(name(DOUBLE), "MPI_DOUBLE");
+        assert_eq!(name(LONG_DOUBLE), "MPI_LONG_DOUBLE");
+        assert_eq!(name(REAL), "MPI_REAL");
+        assert_eq!(name(DOUBLE_PRECISION), "MPI_DOUBLE_PRECISION");
+        assert_eq!(name(INTEGER), "MPI_INTEGER");
     }
 
     #[test]

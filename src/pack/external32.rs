@@ -1,7 +1,7 @@
 //! The external32 representation (MPI-4.1 §5.2.2 and §14.5.2): big-endian, IEEE formats, and
 //! the standard's fixed sizes (`MPI_LONG` is 4 bytes, `MPI_LONG_DOUBLE` is IEEE binary128).
 
-use super::check_room;
+use super::at_position;
 use super::walk::{walk, Piece};
 use crate::datatype::layout::mul;
 use crate::datatype::predefined::Scalar;
@@ -25,46 +25,32 @@ fn for_each_basic(dt: &Datatype, count: i64, mut f: impl FnMut(i64, Basic)) {
     }
 }
 
-/// Writes one native value of `b` as external32.
-fn encode(b: Basic, native: &[u8], external: &mut [u8]) {
+/// Converts one value of `b` between native form and external32 (`to_external` tells which
+/// way), part by part (a complex number has two parts).
+fn convert(b: Basic, from: &[u8], to: &mut [u8], to_external: bool) {
     let info = b.info();
-    let (np, ep) = (info.part_size() as usize, info.ext32_part as usize);
+    let (native_part, external_part) = (info.part_size() as usize, info.ext32_part as usize);
+    let (from_part, to_part) = if to_external {
+        (native_part, external_part)
+    } else {
+        (external_part, native_part)
+    };
+    let signed = info.scalar == Scalar::Signed;
     for part in 0..info.parts as usize {
-        let src = &native[part * np..(part + 1) * np];
-        let dst = &mut external[part * ep..(part + 1) * ep];
-        match info.scalar {
-            Scalar::Bytes => dst.copy_from_slice(src),
-            Scalar::Float => {
+        let src = &from[part * from_part..(part + 1) * from_part];
+        let dst = &mut to[part * to_part..(part + 1) * to_part];
+        match (info.scalar, to_external) {
+            (Scalar::Bytes, _) => dst.copy_from_slice(src),
+            (Scalar::Float, _) => {
                 dst.copy_from_slice(src);
                 dst.reverse();
             }
-            Scalar::Signed | Scalar::Unsigned => {
-                let value = read_le(src, info.scalar == Scalar::Signed);
-                write_be(value, dst);
+            (Scalar::Signed | Scalar::Unsigned, true) => write_be(read_le(src, signed), dst),
+            (Scalar::Signed | Scalar::Unsigned, false) => write_le(read_be(src, signed), dst),
+            (Scalar::X87Extended, true) => {
+                dst.copy_from_slice(&x87_to_binary128(src).to_be_bytes())
             }
-            Scalar::X87Extended => dst.copy_from_slice(&x87_to_binary128(src).to_be_bytes()),
-        }
-    }
-}
-
-/// Reads one external32 value of `b` into native form.
-fn decode(b: Basic, external: &[u8], native: &mut [u8]) {
-    let info = b.info();
-    let (np, ep) = (info.part_size() as usize, info.ext32_part as usize);
-    for part in 0..info.parts as usize {
-        let src = &external[part * ep..(part + 1) * ep];
-        let dst = &mut native[part * np..(part + 1) * np];
-        match info.scalar {
-            Scalar::Bytes => dst.copy_from_slice(src),
-            Scalar::Float => {
-                dst.copy_from_slice(src);
-                dst.reverse();
-            }
-            Scalar::Signed | Scalar::Unsigned => {
-                let value = read_be(src, info.scalar == Scalar::Signed);
-                write_le(value, dst);
-            }
-            Scalar::X87Extended => {
+            (Scalar::X87Extended, false) => {
                 let bits = u128::from_be_bytes(src.try_into().expect("binary128 is 16 bytes"));
                 dst.copy_from_slice(&binary128_to_x87(bits));
             }
@@ -148,19 +134,29 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> MpiResult<()> {
-    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
-    let mut out = outbuf.wrapping_offset(*position as isize);
-    for_each_basic(dt, count, |disp, b| {
-        let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
-        // SAFETY: the caller guarantees the source; the room was checked above.
-        unsafe {
-            let native = std::slice::from_raw_parts(inbuf.wrapping_offset(disp as isize), n);
-            encode(b, native, std::slice::from_raw_parts_mut(out, e));
-            out = out.add(e);
-        }
-    });
-    *position = end;
-    Ok(())
+    at_position(
+        position,
+        packed_size(dt, count)?,
+        outsize,
+        "packing",
+        |cursor| {
+            for_each_basic(dt, count, |disp, b| {
+                let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
+                // SAFETY: the caller guarantees the source; the room was checked.
+                unsafe {
+                    let native =
+                        std::slice::from_raw_parts(inbuf.wrapping_offset(disp as isize), n);
+                    convert(
+                        b,
+                        native,
+                        std::slice::from_raw_parts_mut(outbuf.add(*cursor), e),
+                        true,
+                    );
+                }
+                *cursor += e;
+            })
+        },
+    )
 }
 
 /// Unpacks `count` copies of `dt` from external32 at `inbuf[*position..insize]` into memory
@@ -176,19 +172,29 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> MpiResult<()> {
-    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
-    let mut input = inbuf.wrapping_offset(*position as isize);
-    for_each_basic(dt, count, |disp, b| {
-        let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
-        // SAFETY: the caller guarantees the destination; the input was checked above.
-        unsafe {
-            let native = std::slice::from_raw_parts_mut(outbuf.wrapping_offset(disp as isize), n);
-            decode(b, std::slice::from_raw_parts(input, e), native);
-            input = input.add(e);
-        }
-    });
-    *position = end;
-    Ok(())
+    at_position(
+        position,
+        packed_size(dt, count)?,
+        insize,
+        "unpacking",
+        |cursor| {
+            for_each_basic(dt, count, |disp, b| {
+                let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
+                // SAFETY: the caller guarantees the destination; the input was checked.
+                unsafe {
+                    let native =
+                        std::slice::from_raw_parts_mut(outbuf.wrapping_offset(disp as isize), n);
+                    convert(
+                        b,
+                        std::slice::from_raw_parts(inbuf.add(*cursor), e),
+                        native,
+                        false,
+                    );
+                }
+                *cursor += e;
+            })
+        },
+    )
 }
 
 #[cfg(test)]

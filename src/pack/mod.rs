@@ -55,6 +55,27 @@ pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
     }
 }
 
+/// Runs `body` with a cursor into a packed buffer of `buffer_size` bytes that starts at
+/// `*position`, after checking that `needed` bytes fit; then advances `*position` past them.
+/// Nothing runs, and `*position` stays, when they do not fit.
+pub fn at_position(
+    position: &mut i64,
+    needed: i64,
+    buffer_size: i64,
+    what: &str,
+    body: impl FnOnce(&mut usize),
+) -> MpiResult<()> {
+    let end = check_room(*position, needed, buffer_size, what)?;
+    let mut cursor = *position as usize;
+    body(&mut cursor);
+    debug_assert_eq!(
+        cursor as i64, end,
+        "the walk moved exactly the bytes checked"
+    );
+    *position = end;
+    Ok(())
+}
+
 /// Packs `count` copies of `dt` read relative to `inbuf` into `outbuf[*position..outsize]`
 /// and advances `*position`.
 ///
@@ -69,17 +90,25 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> MpiResult<()> {
-    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
-    let mut out = outbuf.wrapping_offset(*position as isize);
-    for_each_run(dt, count, |disp, len| {
-        // SAFETY: the caller guarantees the source; the room was checked above.
-        unsafe {
-            std::ptr::copy(inbuf.wrapping_offset(disp as isize), out, len);
-            out = out.add(len);
-        }
-    });
-    *position = end;
-    Ok(())
+    at_position(
+        position,
+        packed_size(dt, count)?,
+        outsize,
+        "packing",
+        |cursor| {
+            for_each_run(dt, count, |disp, len| {
+                // SAFETY: the caller guarantees the source; the room was checked.
+                unsafe {
+                    std::ptr::copy(
+                        inbuf.wrapping_offset(disp as isize),
+                        outbuf.add(*cursor),
+                        len,
+                    )
+                };
+                *cursor += len;
+            })
+        },
+    )
 }
 
 /// Unpacks `count` copies of `dt` from `inbuf[*position..insize]` into memory relative to
@@ -96,15 +125,23 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> MpiResult<()> {
-    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
-    let mut input = inbuf.wrapping_offset(*position as isize);
-    for_each_run(dt, count, |disp, len| {
-        // SAFETY: the caller guarantees the destination; the input was checked above.
-        unsafe {
-            std::ptr::copy(input, outbuf.wrapping_offset(disp as isize), len);
-            input = input.add(len);
-        }
-    });
-    *position = end;
-    Ok(())
+    at_position(
+        position,
+        packed_size(dt, count)?,
+        insize,
+        "unpacking",
+        |cursor| {
+            for_each_run(dt, count, |disp, len| {
+                // SAFETY: the caller guarantees the destination; the input was checked.
+                unsafe {
+                    std::ptr::copy(
+                        inbuf.add(*cursor),
+                        outbuf.wrapping_offset(disp as isize),
+                        len,
+                    )
+                };
+                *cursor += len;
+            })
+        },
+    )
 }
