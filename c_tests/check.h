@@ -184,14 +184,15 @@ static inline int check_err_(int rc, int expected_class, const char *expr, const
 #define CHECK_OK(call) check_ok_((call), #call, __FILE__, __LINE__)
 #define CHECK_ERR(call, cls) check_err_((call), (cls), #call, #cls, __FILE__, __LINE__)
 
-/* Checks size, lb, extent, true_lb and true_extent of `type` (and the _x / _c / MPI-1 queries
-   agree with them). */
+/* Checks size, lb, extent, true_lb and true_extent of `type` through every query that reports
+   them (plain, _x, _c and the MPI-1 MPI_Type_lb / MPI_Type_ub / MPI_Type_extent). */
 static inline int check_bounds_(MPI_Datatype type, long size, long lb, long extent, long true_lb,
                                 long true_extent, const char *et, const char *file, int line)
 {
     int isize = -1;
     MPI_Aint alb = -1, aext = -1, tlb = -1, text = -1, ub1 = -1, lb1 = -1, ext1 = -1;
     MPI_Count csize = -1, clb = -1, cext = -1, ctlb = -1, ctext = -1;
+    MPI_Count xsize = -1, xlb = -1, xext = -1, xtlb = -1, xtext = -1;
     int ok = 1;
     ok &= check_ok_(MPI_Type_size(type, &isize), "MPI_Type_size", file, line);
     ok &= check_ok_(MPI_Type_size_c(type, &csize), "MPI_Type_size_c", file, line);
@@ -201,6 +202,10 @@ static inline int check_bounds_(MPI_Datatype type, long size, long lb, long exte
                     file, line);
     ok &= check_ok_(MPI_Type_get_true_extent_c(type, &ctlb, &ctext),
                     "MPI_Type_get_true_extent_c", file, line);
+    ok &= check_ok_(MPI_Type_size_x(type, &xsize), "MPI_Type_size_x", file, line);
+    ok &= check_ok_(MPI_Type_get_extent_x(type, &xlb, &xext), "MPI_Type_get_extent_x", file, line);
+    ok &= check_ok_(MPI_Type_get_true_extent_x(type, &xtlb, &xtext),
+                    "MPI_Type_get_true_extent_x", file, line);
     ok &= check_ok_(MPI_Type_lb(type, &lb1), "MPI_Type_lb", file, line);
     ok &= check_ok_(MPI_Type_ub(type, &ub1), "MPI_Type_ub", file, line);
     ok &= check_ok_(MPI_Type_extent(type, &ext1), "MPI_Type_extent", file, line);
@@ -216,6 +221,12 @@ static inline int check_bounds_(MPI_Datatype type, long size, long lb, long exte
     ok &= check_eq_long_(cext, extent, "extent (_c)", "expected extent", file, line);
     ok &= check_eq_long_(ctlb, true_lb, "true_lb (_c)", "expected true_lb", file, line);
     ok &= check_eq_long_(ctext, true_extent, "true_extent (_c)", "expected true_extent", file,
+                         line);
+    ok &= check_eq_long_(xsize, size, "MPI_Type_size_x", "expected size", file, line);
+    ok &= check_eq_long_(xlb, lb, "lb (_x)", "expected lb", file, line);
+    ok &= check_eq_long_(xext, extent, "extent (_x)", "expected extent", file, line);
+    ok &= check_eq_long_(xtlb, true_lb, "true_lb (_x)", "expected true_lb", file, line);
+    ok &= check_eq_long_(xtext, true_extent, "true_extent (_x)", "expected true_extent", file,
                          line);
     ok &= check_eq_long_(lb1, lb, "MPI_Type_lb", "expected lb", file, line);
     ok &= check_eq_long_(ub1, lb + extent, "MPI_Type_ub", "expected lb + extent", file, line);

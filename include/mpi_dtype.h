@@ -924,7 +924,7 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
 int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
 /*
- Sets the status so that it reports `count` copies of `datatype` received.
+ Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
  */
 int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 

@@ -1,7 +1,7 @@
 //! Life and queries: commit and free, size and bounds, names, addresses, type matching,
 //! and the element counts of a status.
 
-use super::{check_out, datatype, guard, to_int, write_out};
+use super::{check_out, datatype, guard, write_out};
 use crate::abi::*;
 use crate::datatype::predefined;
 use crate::error::{MpiError, MpiResult};
@@ -357,11 +357,7 @@ pub unsafe extern "C" fn MPI_Get_count(
     guard("MPI_Get_count", || {
         check_out(count, "count")?;
         let n = count_common(status, datatype, false)?;
-        write_out(
-            count,
-            n.map_or(Ok(MPI_UNDEFINED), |n| to_int(n, "the count"))?,
-            "count",
-        )
+        write_out(count, int_or_undefined(n), "count")
     })
 }
 
@@ -389,12 +385,16 @@ pub unsafe extern "C" fn MPI_Get_elements(
     guard("MPI_Get_elements", || {
         check_out(count, "count")?;
         let n = count_common(status, datatype, true)?;
-        write_out(
-            count,
-            n.map_or(Ok(MPI_UNDEFINED), |n| to_int(n, "the element count"))?,
-            "count",
-        )
+        write_out(count, int_or_undefined(n), "count")
     })
+}
+
+/// A count for an `int` output: `MPI_UNDEFINED` if it is undefined or does not fit ("If the
+/// number of entries received exceeds the limits of the count parameter, then MPI_GET_COUNT
+/// sets the value of count to MPI_UNDEFINED").
+fn int_or_undefined(n: Option<i64>) -> c_int {
+    n.and_then(|n| c_int::try_from(n).ok())
+        .unwrap_or(MPI_UNDEFINED)
 }
 
 unsafe fn elements_count(
@@ -431,14 +431,35 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
     })
 }
 
+/// Bytes of the first `count` basic elements of a sequence of copies of `dt`.
+fn element_bytes(dt: &crate::datatype::Datatype, count: i64) -> MpiResult<i64> {
+    let per_copy = dt.layout.elements;
+    if count == 0 {
+        return Ok(0);
+    }
+    if per_copy == 0 {
+        return Err(MpiError::arg("the datatype has no basic elements to count"));
+    }
+    let mut bytes = crate::datatype::layout::mul(count / per_copy, dt.size(), "count * size")?;
+    let mut left = count % per_copy;
+    walk(dt, 0, true, &mut |_, piece| {
+        if let Piece::Basic(b) = piece {
+            if left > 0 {
+                bytes += b.size();
+                left -= 1;
+            }
+        }
+    });
+    Ok(bytes)
+}
+
 unsafe fn set_elements(status: *mut MPI_Status, dt: MPI_Datatype, count: i64) -> MpiResult<()> {
     if count < 0 {
         return Err(MpiError::count(format!(
             "count must be non-negative, got {count}"
         )));
     }
-    let size = datatype(dt)?.size();
-    let bytes = crate::datatype::layout::mul(size, count, "count * size")?;
+    let bytes = element_bytes(&*datatype(dt)?, count)?;
     if status.is_null() || status as usize == 1 {
         return Err(MpiError::arg("status is NULL or MPI_STATUS_IGNORE"));
     }
@@ -446,7 +467,7 @@ unsafe fn set_elements(status: *mut MPI_Status, dt: MPI_Datatype, count: i64) ->
     Ok(())
 }
 
-/// Sets the status so that it reports `count` copies of `datatype` received.
+/// Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Status_set_elements(
     status: *mut MPI_Status,

@@ -1,0 +1,695 @@
+//! Shared helpers for the model-based tests: a description of random nested datatypes
+//! ([`Spec`]), a proptest strategy for it, and the byte-level model of pack / unpack /
+//! external32 derived from `TypeMap::of`.
+#![allow(dead_code)]
+
+use mpi_dtype::abi::*;
+use mpi_dtype::datatype::predefined::Scalar;
+use mpi_dtype::datatype::typemap::{Item, TypeMap};
+use mpi_dtype::datatype::{construct, Basic, DarrayArgs, Datatype, Distribution, Order};
+use mpi_dtype::handles;
+use proptest::prelude::*;
+use std::fmt;
+use std::sync::Arc;
+
+/// The predefined datatype behind `handle`.
+pub fn pre(handle: MPI_Datatype) -> Arc<Datatype> {
+    handles::get(handle).expect("a predefined handle resolves")
+}
+
+/// The basic type of a predefined basic handle.
+pub fn basic(handle: MPI_Datatype) -> Basic {
+    Basic::from_handle(handle).expect("a basic handle")
+}
+
+// ---- random datatype descriptions ------------------------------------------------------------
+
+/// A predefined leaf type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaf {
+    Int,
+    Double,
+    Char,
+    Short,
+    Float,
+    Long,
+    DoubleInt,
+    ShortInt,
+    LongDoubleInt,
+    Lb,
+    Ub,
+}
+
+impl Leaf {
+    pub fn handle(self) -> MPI_Datatype {
+        match self {
+            Leaf::Int => MPI_INT,
+            Leaf::Double => MPI_DOUBLE,
+            Leaf::Char => MPI_CHAR,
+            Leaf::Short => MPI_SHORT,
+            Leaf::Float => MPI_FLOAT,
+            Leaf::Long => MPI_LONG,
+            Leaf::DoubleInt => MPI_DOUBLE_INT,
+            Leaf::ShortInt => MPI_SHORT_INT,
+            Leaf::LongDoubleInt => MPI_LONG_DOUBLE_INT,
+            Leaf::Lb => MPI_LB,
+            Leaf::Ub => MPI_UB,
+        }
+    }
+
+    /// Number of type-map entries of the leaf.
+    fn entries(self) -> u64 {
+        match self {
+            Leaf::DoubleInt | Leaf::ShortInt | Leaf::LongDoubleInt => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// A datatype to build, constructor by constructor, with arguments that are always valid.
+#[derive(Debug, Clone)]
+pub enum Spec {
+    Leaf(Leaf),
+    Dup(Box<Spec>),
+    Contiguous(i64, Box<Spec>),
+    /// `stride_in_bytes` selects hvector.
+    Vector {
+        count: i64,
+        blocklength: i64,
+        stride: i64,
+        stride_in_bytes: bool,
+        old: Box<Spec>,
+    },
+    /// `in_bytes` selects hindexed.
+    Indexed {
+        blocklengths: Vec<i64>,
+        displacements: Vec<i64>,
+        in_bytes: bool,
+        old: Box<Spec>,
+    },
+    /// `in_bytes` selects hindexed_block.
+    IndexedBlock {
+        blocklength: i64,
+        displacements: Vec<i64>,
+        in_bytes: bool,
+        old: Box<Spec>,
+    },
+    /// `(blocklength, displacement, type)` per member.
+    Struct(Vec<(i64, i64, Spec)>),
+    Subarray {
+        sizes: Vec<i64>,
+        subsizes: Vec<i64>,
+        starts: Vec<i64>,
+        order: Order,
+        old: Box<Spec>,
+    },
+    Darray {
+        args: DarrayArgs,
+        old: Box<Spec>,
+    },
+    Resized {
+        lb: i64,
+        extent: i64,
+        old: Box<Spec>,
+    },
+}
+
+/// Builds the datatype a spec describes through `mpi_dtype::datatype::construct`.
+pub fn build(spec: &Spec) -> Arc<Datatype> {
+    match spec {
+        Spec::Leaf(l) => pre(l.handle()),
+        Spec::Dup(old) => construct::dup(&build(old)),
+        Spec::Contiguous(count, old) => construct::contiguous(*count, &build(old), false).unwrap(),
+        Spec::Vector {
+            count,
+            blocklength,
+            stride,
+            stride_in_bytes,
+            old,
+        } => construct::vector(
+            *count,
+            *blocklength,
+            *stride,
+            *stride_in_bytes,
+            &build(old),
+            false,
+        )
+        .unwrap(),
+        Spec::Indexed {
+            blocklengths,
+            displacements,
+            in_bytes,
+            old,
+        } => construct::indexed(
+            blocklengths.clone(),
+            displacements.clone(),
+            *in_bytes,
+            &build(old),
+            false,
+        )
+        .unwrap(),
+        Spec::IndexedBlock {
+            blocklength,
+            displacements,
+            in_bytes,
+            old,
+        } => construct::indexed_block(
+            *blocklength,
+            displacements.clone(),
+            *in_bytes,
+            &build(old),
+            false,
+        )
+        .unwrap(),
+        Spec::Struct(members) => construct::structure(
+            members.iter().map(|m| m.0).collect(),
+            members.iter().map(|m| m.1).collect(),
+            members.iter().map(|m| build(&m.2)).collect(),
+            false,
+        )
+        .unwrap(),
+        Spec::Subarray {
+            sizes,
+            subsizes,
+            starts,
+            order,
+            old,
+        } => construct::subarray(
+            sizes.clone(),
+            subsizes.clone(),
+            starts.clone(),
+            *order,
+            &build(old),
+            false,
+        )
+        .unwrap(),
+        Spec::Darray { args, old } => construct::darray(args.clone(), &build(old), false).unwrap(),
+        Spec::Resized { lb, extent, old } => {
+            construct::resized(&build(old), *lb, *extent, false).unwrap()
+        }
+    }
+}
+
+/// An upper bound on the number of type-map entries (data and markers) of one copy.
+pub fn estimate(spec: &Spec) -> u64 {
+    let (mult, overhead) = multiplier(spec);
+    match spec {
+        Spec::Leaf(l) => l.entries(),
+        Spec::Struct(members) => members
+            .iter()
+            .map(|(b, _, t)| (*b as u64).saturating_mul(estimate(t)))
+            .fold(0u64, |a, b| a.saturating_add(b)),
+        Spec::Dup(old)
+        | Spec::Contiguous(_, old)
+        | Spec::Vector { old, .. }
+        | Spec::Indexed { old, .. }
+        | Spec::IndexedBlock { old, .. }
+        | Spec::Subarray { old, .. }
+        | Spec::Darray { old, .. }
+        | Spec::Resized { old, .. } => mult.saturating_mul(estimate(old)).saturating_add(overhead),
+    }
+}
+
+/// How many copies of its (single) child a node makes, and how many entries it adds itself.
+fn multiplier(spec: &Spec) -> (u64, u64) {
+    let n = |x: i64| x.max(0) as u64;
+    match spec {
+        Spec::Leaf(_) | Spec::Struct(_) => (1, 0),
+        Spec::Dup(_) => (1, 0),
+        Spec::Contiguous(c, _) => (n(*c), 0),
+        Spec::Vector {
+            count, blocklength, ..
+        } => (n(*count) * n(*blocklength), 0),
+        Spec::Indexed { blocklengths, .. } => (blocklengths.iter().map(|&b| n(b)).sum(), 0),
+        Spec::IndexedBlock {
+            blocklength,
+            displacements,
+            ..
+        } => (n(*blocklength) * displacements.len() as u64, 0),
+        Spec::Subarray { subsizes, .. } => (subsizes.iter().map(|&s| n(s)).product(), 2),
+        Spec::Darray { args, .. } => (args.gsizes.iter().map(|&s| n(s)).product(), 2),
+        Spec::Resized { .. } => (1, 2),
+    }
+}
+
+/// Shrinks a spec until [`estimate`] is at most `budget` (at least 2), replacing subtrees that
+/// cannot fit by a leaf.
+pub fn trim(spec: Spec, budget: u64) -> Spec {
+    if estimate(&spec) <= budget {
+        return spec;
+    }
+    let (mult, overhead) = multiplier(&spec);
+    let child_budget = budget.saturating_sub(overhead) / mult.max(1);
+    let sub = |old: Box<Spec>| Box::new(trim(*old, child_budget));
+    if child_budget < 2 {
+        return Spec::Leaf(Leaf::Int);
+    }
+    match spec {
+        Spec::Leaf(l) => Spec::Leaf(l),
+        Spec::Struct(members) => {
+            let n = members.len() as u64;
+            Spec::Struct(
+                members
+                    .into_iter()
+                    .map(|(b, d, t)| {
+                        let per = budget / n / (b.max(1) as u64);
+                        if per < 2 {
+                            (b, d, Spec::Leaf(Leaf::Char))
+                        } else {
+                            (b, d, trim(t, per))
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        Spec::Dup(old) => Spec::Dup(sub(old)),
+        Spec::Contiguous(c, old) => Spec::Contiguous(c, sub(old)),
+        Spec::Vector {
+            count,
+            blocklength,
+            stride,
+            stride_in_bytes,
+            old,
+        } => Spec::Vector {
+            count,
+            blocklength,
+            stride,
+            stride_in_bytes,
+            old: sub(old),
+        },
+        Spec::Indexed {
+            blocklengths,
+            displacements,
+            in_bytes,
+            old,
+        } => Spec::Indexed {
+            blocklengths,
+            displacements,
+            in_bytes,
+            old: sub(old),
+        },
+        Spec::IndexedBlock {
+            blocklength,
+            displacements,
+            in_bytes,
+            old,
+        } => Spec::IndexedBlock {
+            blocklength,
+            displacements,
+            in_bytes,
+            old: sub(old),
+        },
+        Spec::Subarray {
+            sizes,
+            subsizes,
+            starts,
+            order,
+            old,
+        } => Spec::Subarray {
+            sizes,
+            subsizes,
+            starts,
+            order,
+            old: sub(old),
+        },
+        Spec::Darray { args, old } => Spec::Darray {
+            args,
+            old: sub(old),
+        },
+        Spec::Resized { lb, extent, old } => Spec::Resized {
+            lb,
+            extent,
+            old: sub(old),
+        },
+    }
+}
+
+/// The leaves, weighted towards the common basic types.
+pub fn leaf() -> impl Strategy<Value = Leaf> {
+    prop_oneof![
+        4 => Just(Leaf::Int),
+        3 => Just(Leaf::Double),
+        3 => Just(Leaf::Char),
+        2 => Just(Leaf::Short),
+        1 => Just(Leaf::Float),
+        1 => Just(Leaf::Long),
+        2 => Just(Leaf::DoubleInt),
+        2 => Just(Leaf::ShortInt),
+        1 => Just(Leaf::LongDoubleInt),
+        1 => Just(Leaf::Lb),
+        1 => Just(Leaf::Ub),
+    ]
+}
+
+/// The leaves allowed when `lossless` is set: those whose external32 form has the native size
+/// and converts back bit for bit.
+pub fn lossless_leaf() -> impl Strategy<Value = Leaf> {
+    prop_oneof![
+        4 => Just(Leaf::Int),
+        3 => Just(Leaf::Double),
+        3 => Just(Leaf::Char),
+        2 => Just(Leaf::Short),
+        1 => Just(Leaf::Float),
+        2 => Just(Leaf::DoubleInt),
+        2 => Just(Leaf::ShortInt),
+        1 => Just(Leaf::Lb),
+        1 => Just(Leaf::Ub),
+    ]
+}
+
+/// A replication count in 0..4, zero less often than the others.
+fn count() -> impl Strategy<Value = i64> + Clone {
+    prop_oneof![1 => Just(0i64), 12 => 1..4i64]
+}
+
+/// A block length in 0..3, zero less often than the others.
+fn blocklength() -> impl Strategy<Value = i64> + Clone {
+    prop_oneof![1 => Just(0i64), 12 => 1..3i64]
+}
+
+/// A vector of 0..max elements, empty less often than not.
+fn few<S: Strategy + Clone>(element: S, max: usize) -> impl Strategy<Value = Vec<S::Value>> {
+    prop_oneof![
+        1 => prop::collection::vec(element.clone(), 0..=0),
+        12 => prop::collection::vec(element, 1..max),
+    ]
+}
+
+fn order() -> impl Strategy<Value = Order> {
+    prop_oneof![Just(Order::C), Just(Order::Fortran)]
+}
+
+/// One subarray dimension from raw draws: (size, subsize, start), always valid.
+fn subarray_dim(size: i64, a: i64, b: i64) -> (i64, i64, i64) {
+    let subsize = 1 + a % size;
+    let start = b % (size - subsize + 1);
+    (size, subsize, start)
+}
+
+type DarrayDim = (i64, u8, i32, bool, i32);
+
+/// A valid darray argument set from raw draws.
+fn darray_args(dims: Vec<DarrayDim>, rank_seed: i32, order: Order) -> DarrayArgs {
+    let mut args = DarrayArgs {
+        size: 1,
+        rank: 0,
+        gsizes: vec![],
+        distribs: vec![],
+        dargs: vec![],
+        psizes: vec![],
+        order,
+    };
+    for (gsize, dist, psize, default, extra) in dims {
+        let (distrib, psize) = match dist {
+            0 => (Distribution::Block, psize),
+            1 => (Distribution::Cyclic, psize),
+            _ => (Distribution::None, 1),
+        };
+        let darg = if default {
+            MPI_DISTRIBUTE_DFLT_DARG
+        } else {
+            match distrib {
+                // At least ceil(gsize / psize), so that the blocks cover the dimension.
+                Distribution::Block => (gsize as i32 + psize - 1) / psize + extra,
+                _ => 1 + extra,
+            }
+        };
+        args.gsizes.push(gsize);
+        args.distribs.push(distrib);
+        args.dargs.push(darg);
+        args.psizes.push(psize);
+        args.size *= psize;
+    }
+    args.rank = rank_seed % args.size;
+    args
+}
+
+/// Random nested datatype specs over the given leaves, trimmed to about `budget` entries.
+pub fn spec_with(leaves: BoxedStrategy<Leaf>, budget: u64) -> impl Strategy<Value = Spec> {
+    let markers = prop_oneof![Just(Leaf::Lb), Just(Leaf::Ub)].prop_map(Spec::Leaf);
+    leaves
+        .prop_map(Spec::Leaf)
+        .prop_recursive(4, 96, 2, move |inner| {
+            let b = |s: Spec| Box::new(s);
+            let member = prop_oneof![4 => inner.clone(), 1 => markers.clone()];
+            prop_oneof![
+                2 => (count(), inner.clone()).prop_map(move |(c, o)| Spec::Contiguous(c, b(o))),
+                2 => (count(), blocklength(), -3..=3i64, inner.clone()).prop_map(move |(c, bl, s, o)| {
+                    Spec::Vector { count: c, blocklength: bl, stride: s, stride_in_bytes: false, old: b(o) }
+                }),
+                2 => (count(), blocklength(), -40..=40i64, inner.clone()).prop_map(move |(c, bl, s, o)| {
+                    Spec::Vector { count: c, blocklength: bl, stride: s, stride_in_bytes: true, old: b(o) }
+                }),
+                2 => (few((blocklength(), -4..=4i64), 4), inner.clone()).prop_map(
+                    move |(bd, o)| Spec::Indexed {
+                        blocklengths: bd.iter().map(|x| x.0).collect(),
+                        displacements: bd.iter().map(|x| x.1).collect(),
+                        in_bytes: false,
+                        old: b(o),
+                    }
+                ),
+                2 => (few((blocklength(), -40..=40i64), 4), inner.clone()).prop_map(
+                    move |(bd, o)| Spec::Indexed {
+                        blocklengths: bd.iter().map(|x| x.0).collect(),
+                        displacements: bd.iter().map(|x| x.1).collect(),
+                        in_bytes: true,
+                        old: b(o),
+                    }
+                ),
+                1 => (blocklength(), few(-4..=4i64, 4), inner.clone()).prop_map(
+                    move |(bl, d, o)| Spec::IndexedBlock {
+                        blocklength: bl, displacements: d, in_bytes: false, old: b(o)
+                    }
+                ),
+                1 => (blocklength(), few(-40..=40i64, 4), inner.clone()).prop_map(
+                    move |(bl, d, o)| Spec::IndexedBlock {
+                        blocklength: bl, displacements: d, in_bytes: true, old: b(o)
+                    }
+                ),
+                3 => few((blocklength(), -40..=40i64, member), 5)
+                    .prop_map(Spec::Struct),
+                2 => (
+                    prop::collection::vec((1..=4i64, 0..4i64, 0..4i64), 1..=3),
+                    order(),
+                    inner.clone()
+                )
+                    .prop_map(move |(dims, order, o)| {
+                        let dims: Vec<_> =
+                            dims.into_iter().map(|(s, a, c)| subarray_dim(s, a, c)).collect();
+                        Spec::Subarray {
+                            sizes: dims.iter().map(|d| d.0).collect(),
+                            subsizes: dims.iter().map(|d| d.1).collect(),
+                            starts: dims.iter().map(|d| d.2).collect(),
+                            order,
+                            old: b(o),
+                        }
+                    }),
+                2 => (
+                    prop::collection::vec(
+                        (1..=5i64, 0..3u8, 1..=3i32, any::<bool>(), 0..2i32),
+                        1..=2
+                    ),
+                    0..64i32,
+                    order(),
+                    inner.clone()
+                )
+                    .prop_map(move |(dims, rank, order, o)| Spec::Darray {
+                        args: darray_args(dims, rank, order),
+                        old: b(o),
+                    }),
+                2 => (-16..=16i64, -16..=32i64, inner.clone()).prop_map(move |(lb, extent, o)| {
+                    Spec::Resized { lb, extent, old: b(o) }
+                }),
+                1 => inner.clone().prop_map(move |o| Spec::Dup(b(o))),
+            ]
+        })
+        .prop_map(move |s| trim(s, budget))
+}
+
+/// Type-map entries per copy that the strategies aim for.
+pub const BUDGET: u64 = 1200;
+/// Largest span (in bytes) of the buffers a case may need.
+pub const MAX_SPAN: i64 = 1 << 20;
+
+/// A generated datatype with its model type map.
+#[derive(Clone)]
+pub struct Case {
+    pub spec: Spec,
+    pub dt: Arc<Datatype>,
+    pub tm: TypeMap,
+}
+
+impl fmt::Debug for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.spec)
+    }
+}
+
+impl Case {
+    pub fn new(spec: Spec) -> Case {
+        let dt = build(&spec);
+        let tm = TypeMap::of(&dt);
+        Case { spec, dt, tm }
+    }
+}
+
+fn to_case(spec: Spec) -> Option<Case> {
+    let case = Case::new(spec);
+    let g = Geometry::new(&case.tm, 3, 16);
+    (g.len as i64 <= MAX_SPAN).then_some(case)
+}
+
+/// Random datatypes over all leaves.
+pub fn any_case() -> impl Strategy<Value = Case> {
+    spec_with(leaf().boxed(), BUDGET).prop_filter_map("buffer span too large", to_case)
+}
+
+/// Random datatypes whose basic types survive an external32 round trip bit for bit.
+pub fn lossless_case() -> impl Strategy<Value = Case> {
+    spec_with(lossless_leaf().boxed(), BUDGET).prop_filter_map("buffer span too large", to_case)
+}
+
+// ---- the byte-level model ----------------------------------------------------------------------
+
+/// A buffer region: index `i` of the buffer holds displacement `lo + i` from the origin.
+#[derive(Debug, Clone, Copy)]
+pub struct Geometry {
+    pub lo: i64,
+    pub len: usize,
+}
+
+impl Geometry {
+    /// A region that holds the origin, `[min(lb, true_lb), max(ub, true_ub))` and every byte
+    /// of `count` copies (copy `k` at `k * extent`), with `margin` bytes on either side.
+    pub fn new(tm: &TypeMap, count: i64, margin: i64) -> Geometry {
+        let ext = tm.extent();
+        let mut lo = 0.min(tm.lb()).min(tm.true_lb());
+        let mut hi = 0.max(tm.ub()).max(tm.true_ub());
+        for k in 0..count {
+            for (b, d) in tm.data_entries() {
+                lo = lo.min(k * ext + d);
+                hi = hi.max(k * ext + d + b.size());
+            }
+        }
+        Geometry {
+            lo: lo - margin,
+            len: (hi - lo + 2 * margin) as usize,
+        }
+    }
+
+    /// Buffer index of the origin.
+    pub fn origin(&self) -> usize {
+        (-self.lo) as usize
+    }
+
+    /// Buffer index of displacement `disp`.
+    pub fn index(&self, disp: i64) -> usize {
+        (disp - self.lo) as usize
+    }
+}
+
+/// The data entries of `count` copies in type-map order, displacements absolute.
+pub fn copies(tm: &TypeMap, count: i64) -> Vec<(Basic, i64)> {
+    let ext = tm.extent();
+    let one = tm.data_entries();
+    (0..count)
+        .flat_map(|k| one.iter().map(move |&(b, d)| (b, k * ext + d)))
+        .collect()
+}
+
+/// True if no two data entries of `count` copies share a byte.
+pub fn non_overlapping(tm: &TypeMap, count: i64) -> bool {
+    let mut spans: Vec<(i64, i64)> = copies(tm, count)
+        .into_iter()
+        .map(|(b, d)| (d, d + b.size()))
+        .collect();
+    spans.sort();
+    spans.windows(2).all(|w| w[0].1 <= w[1].0)
+}
+
+/// A deterministic stream of pseudo-random bytes (splitmix64).
+pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut state = seed;
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        out.extend_from_slice(&z.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// What `MPI_Pack` must produce: the bytes of every data entry of every copy, in order.
+pub fn model_pack(tm: &TypeMap, count: i64, src: &[u8], g: &Geometry) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (b, d) in copies(tm, count) {
+        let i = g.index(d);
+        out.extend_from_slice(&src[i..i + b.size() as usize]);
+    }
+    out
+}
+
+/// What `MPI_Unpack` of `packed` must leave in `dst`: the packed bytes written entry by
+/// entry, in order (meaningful for type maps without overlapping entries).
+pub fn model_unpack(tm: &TypeMap, count: i64, packed: &[u8], dst: &mut [u8], g: &Geometry) {
+    let mut pos = 0usize;
+    for (b, d) in copies(tm, count) {
+        let (i, n) = (g.index(d), b.size() as usize);
+        dst[i..i + n].copy_from_slice(&packed[pos..pos + n]);
+        pos += n;
+    }
+}
+
+/// `src` restricted to the bytes the type map covers; zero elsewhere.
+pub fn covered_only(tm: &TypeMap, count: i64, src: &[u8], g: &Geometry) -> Vec<u8> {
+    let mut out = vec![0u8; src.len()];
+    for (b, d) in copies(tm, count) {
+        let (i, n) = (g.index(d), b.size() as usize);
+        out[i..i + n].copy_from_slice(&src[i..i + n]);
+    }
+    out
+}
+
+/// The external32 encoding of one native value of `b`, when the test can state it exactly:
+/// big-endian, same-width integers and IEEE floats (per part for complex types), bytes as is.
+/// `None` for conversions that change width or format (`MPI_LONG`, long double).
+pub fn ext32_encode(b: Basic, native: &[u8]) -> Option<Vec<u8>> {
+    let info = b.info();
+    match info.scalar {
+        Scalar::Bytes => Some(native.to_vec()),
+        Scalar::X87Extended => None,
+        Scalar::Signed | Scalar::Unsigned | Scalar::Float => {
+            if info.ext32_part != info.part_size() {
+                return None;
+            }
+            Some(
+                native
+                    .chunks(info.part_size() as usize)
+                    .flat_map(|part| part.iter().rev().copied())
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// The decoding counterpart of [`ext32_encode`] (byte reversal is its own inverse).
+pub fn ext32_decode(b: Basic, external: &[u8]) -> Option<Vec<u8>> {
+    ext32_encode(b, external)
+}
+
+/// Sum of the external32 sizes of the data entries.
+pub fn ext32_size(tm: &TypeMap) -> i64 {
+    tm.data_entries()
+        .iter()
+        .map(|(b, _)| b.info().ext32_size())
+        .sum()
+}
+
+/// True if every entry of the type map is data (no markers).
+pub fn only_data(tm: &TypeMap) -> bool {
+    tm.entries.iter().all(|e| matches!(e.item, Item::Data(_)))
+}
