@@ -173,6 +173,19 @@ pub unsafe extern "C" fn MPI_Type_hvector(
     })
 }
 
+/// Checks `count` and reads the block-length and displacement arrays of a constructor.
+unsafe fn read_blocks<B: Copy + Into<i64>, D: Copy + Into<i64>>(
+    count: i64,
+    blocklengths: *const B,
+    displacements: *const D,
+) -> MpiResult<(Vec<i64>, Vec<i64>)> {
+    construct::check_count(count, "count")?;
+    Ok((
+        read_array(blocklengths, count, "array_of_blocklengths")?,
+        read_array(displacements, count, "array_of_displacements")?,
+    ))
+}
+
 unsafe fn indexed_common<B: Copy + Into<i64>, D: Copy + Into<i64>>(
     count: i64,
     blocklengths: *const B,
@@ -182,9 +195,7 @@ unsafe fn indexed_common<B: Copy + Into<i64>, D: Copy + Into<i64>>(
     newtype: *mut MPI_Datatype,
     large: bool,
 ) -> MpiResult<()> {
-    construct::check_count(count, "count")?;
-    let b = read_array(blocklengths, count, "array_of_blocklengths")?;
-    let d = read_array(displacements, count, "array_of_displacements")?;
+    let (b, d) = read_blocks(count, blocklengths, displacements)?;
     publish(
         newtype,
         construct::indexed(b, d, in_bytes, &datatype(oldtype)?, large),
@@ -417,9 +428,7 @@ unsafe fn struct_common<B: Copy + Into<i64>, D: Copy + Into<i64>>(
     newtype: *mut MPI_Datatype,
     large: bool,
 ) -> MpiResult<()> {
-    construct::check_count(count, "count")?;
-    let b = read_array(blocklengths, count, "array_of_blocklengths")?;
-    let d = read_array(displacements, count, "array_of_displacements")?;
+    let (b, d) = read_blocks(count, blocklengths, displacements)?;
     let t = read_array(types, count, "array_of_types")?
         .into_iter()
         .map(|h| datatype(h as MPI_Datatype))
