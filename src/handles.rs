@@ -142,7 +142,16 @@ pub fn handle_for_child(datatype: &Arc<Datatype>) -> MpiResult<MPI_Datatype> {
 
 /// The datatype object behind `handle`.
 pub fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    with_entry(handle, |e| e.datatype.clone())
+    lookup(handle).map(|(datatype, _)| datatype)
+}
+
+/// The datatype object behind `handle` and whether the handle is committed. This is the
+/// lookup of the pack path: for a predefined type it takes no lock and copies no state.
+pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
+    match PREDEFINED.get(&handle) {
+        Some(p) => Ok((p.datatype.clone(), true)),
+        None => with_entry(handle, |e| (e.datatype.clone(), e.committed)),
+    }
 }
 
 /// Runs `f` on a snapshot of the handle's state.
@@ -204,14 +213,6 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
     };
     ALLOCATOR.lock().freed.push_back(index);
     Ok(entry)
-}
-
-/// Number of derived handles currently alive (for leak checks in tests).
-pub fn live_count() -> usize {
-    let fresh = ALLOCATOR.lock().next_fresh;
-    (1..fresh)
-        .filter(|&i| slot(i).read().entry.is_some())
-        .count()
 }
 
 #[cfg(test)]

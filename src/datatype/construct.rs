@@ -145,6 +145,20 @@ fn blocks_layout<'a>(blocks: impl Iterator<Item = (i64, i64, &'a Datatype)>) -> 
     Ok(layout)
 }
 
+/// Block displacements in bytes: as given when they are byte displacements, else multiplied
+/// by the extent of `old`.
+fn byte_displacements(
+    displacements: &[i64],
+    in_bytes: bool,
+    old: &Datatype,
+) -> MpiResult<Vec<i64>> {
+    let unit = if in_bytes { 1 } else { old.extent() };
+    displacements
+        .iter()
+        .map(|&d| mul(d, unit, "displacement * extent"))
+        .collect()
+}
+
 /// `MPI_Type_indexed` (`displacements_in_bytes == false`) or `MPI_Type_create_hindexed`.
 pub fn indexed(
     blocklengths: Vec<i64>,
@@ -154,19 +168,11 @@ pub fn indexed(
     large: bool,
 ) -> MpiResult<Arc<Datatype>> {
     check_lengths(&blocklengths, &displacements)?;
-    let unit = if displacements_in_bytes {
-        1
-    } else {
-        old.extent()
-    };
-    let byte_displacements = displacements
-        .iter()
-        .map(|&d| mul(d, unit, "displacement * extent"))
-        .collect::<MpiResult<Vec<_>>>()?;
+    let bytes = byte_displacements(&displacements, displacements_in_bytes, old)?;
     let layout = blocks_layout(
         blocklengths
             .iter()
-            .zip(&byte_displacements)
+            .zip(&bytes)
             .map(|(&b, &d)| (b, d, &**old)),
     )?;
     let old = old.clone();
@@ -196,18 +202,8 @@ pub fn indexed_block(
     large: bool,
 ) -> MpiResult<Arc<Datatype>> {
     check_blocklength(blocklength, "blocklength")?;
-    let unit = if displacements_in_bytes {
-        1
-    } else {
-        old.extent()
-    };
-    let mut layout = Layout::EMPTY;
-    if blocklength > 0 {
-        let one = block(old, blocklength)?;
-        for &d in &displacements {
-            layout = layout.followed_by(&one.shifted(mul(d, unit, "displacement * extent")?)?)?;
-        }
-    }
+    let bytes = byte_displacements(&displacements, displacements_in_bytes, old)?;
+    let layout = blocks_layout(bytes.iter().map(|&d| (blocklength, d, &**old)))?;
     let old = old.clone();
     let combiner = if displacements_in_bytes {
         Combiner::HindexedBlock {

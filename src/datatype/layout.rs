@@ -114,11 +114,6 @@ impl Layout {
         }
     }
 
-    /// True if the type map has no entries at all (neither data nor markers).
-    pub fn is_empty(&self) -> bool {
-        self.data.is_none() && self.lb_marks.is_none() && self.ub_marks.is_none()
-    }
-
     /// The lower bound: the least `lb` marker if there is one, else the least displacement
     /// of any entry; 0 for the empty type map.
     pub fn lb(&self) -> i64 {

@@ -144,25 +144,6 @@ pub struct Datatype {
 }
 
 impl Datatype {
-    /// The datatypes this one was built from, in argument order.
-    pub fn children(&self) -> Vec<&Arc<Datatype>> {
-        match &self.combiner {
-            Combiner::Named(_) => vec![],
-            Combiner::Struct { types, .. } => types.iter().collect(),
-            Combiner::Dup(old)
-            | Combiner::Contiguous { old, .. }
-            | Combiner::Vector { old, .. }
-            | Combiner::Hvector { old, .. }
-            | Combiner::Indexed { old, .. }
-            | Combiner::Hindexed { old, .. }
-            | Combiner::IndexedBlock { old, .. }
-            | Combiner::HindexedBlock { old, .. }
-            | Combiner::Subarray { old, .. }
-            | Combiner::Darray { old, .. }
-            | Combiner::Resized { old, .. } => vec![old],
-        }
-    }
-
     /// The predefined datatype this is, if it is one.
     pub fn predefined(&self) -> Option<&'static Predefined> {
         match self.combiner {

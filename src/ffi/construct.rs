@@ -707,7 +707,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
     guard("MPI_Type_dup", || {
         check_out(newtype, "newtype")?;
-        let (old, committed) = handles::with_entry(oldtype, |e| (e.datatype.clone(), e.committed))?;
+        let (old, committed) = handles::lookup(oldtype)?;
         let attributes = super::attributes::copy_all(oldtype)?;
         let handle = handles::insert(construct::dup(&old), committed)?;
         handles::update(handle, |e| e.attributes = attributes)?;

@@ -212,20 +212,23 @@ fn contents(dt: &Datatype) -> Contents {
     c
 }
 
-fn needs_large_counts_error() -> MpiError {
-    MpiError::datatype("the datatype was built with large counts; use the _c variant to decode it")
+/// The decoded arguments of `handle`; the variants without large counts cannot decode a type
+/// that needs them (`MPI_ERR_TYPE`, as MPI-4.1 §5.1.13 says).
+fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype>, Contents)> {
+    let dt = datatype(handle)?;
+    let c = contents(&dt);
+    if !large_variant && !c.large_counts.is_empty() {
+        return Err(MpiError::datatype(
+            "the datatype was built with large counts; use the _c variant to decode it",
+        ));
+    }
+    Ok((dt, c))
 }
 
 /// The envelope of `datatype`: counts of integers, addresses, large counts and datatypes, and
 /// the combiner.
-unsafe fn envelope(
-    handle: MPI_Datatype,
-    large_variant: bool,
-) -> MpiResult<(i64, i64, i64, i64, c_int)> {
-    let c = contents(&*datatype(handle)?);
-    if !large_variant && !c.large_counts.is_empty() {
-        return Err(needs_large_counts_error());
-    }
+fn envelope(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(i64, i64, i64, i64, c_int)> {
+    let (_, c) = decoded(handle, large_variant)?;
     let n = |v: usize| v as i64;
     Ok((
         n(c.ints.len()),
@@ -293,7 +296,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
 }
 
 /// Checks that an output array of `max` elements can take `values` and is not NULL.
-fn check_room<T>(ptr: *const T, max: i64, needed: usize, name: &str) -> MpiResult<()> {
+fn check_capacity<T>(ptr: *const T, max: i64, needed: usize, name: &str) -> MpiResult<()> {
     if max < 0 {
         return Err(MpiError::arg(format!(
             "max for {name} must be non-negative, got {max}"
@@ -312,36 +315,32 @@ fn check_room<T>(ptr: *const T, max: i64, needed: usize, name: &str) -> MpiResul
 
 /// Writes the decoded arguments of `handle` into the caller's arrays.
 #[allow(clippy::too_many_arguments)]
-unsafe fn write_contents<I: TryFrom<i64>>(
+unsafe fn write_contents(
     handle: MPI_Datatype,
     large_variant: bool,
     max: [i64; 4],
-    ints: *mut I,
+    ints: *mut c_int,
     addresses: *mut MPI_Aint,
     large_counts: *mut MPI_Count,
     types: *mut MPI_Datatype,
 ) -> MpiResult<()> {
-    let dt = datatype(handle)?;
+    let (dt, c) = decoded(handle, large_variant)?;
     if dt.predefined().is_some() {
         return Err(MpiError::datatype(
             "MPI_Type_get_contents cannot decode a named predefined datatype",
         ));
     }
-    let c = contents(&dt);
-    if !large_variant && !c.large_counts.is_empty() {
-        return Err(needs_large_counts_error());
-    }
-    check_room(ints, max[0], c.ints.len(), "array_of_integers")?;
-    check_room(addresses, max[1], c.addresses.len(), "array_of_addresses")?;
-    check_room(
+    check_capacity(ints, max[0], c.ints.len(), "array_of_integers")?;
+    check_capacity(addresses, max[1], c.addresses.len(), "array_of_addresses")?;
+    check_capacity(
         large_counts,
         max[2],
         c.large_counts.len(),
         "array_of_large_counts",
     )?;
-    check_room(types, max[3], c.types.len(), "array_of_datatypes")?;
+    check_capacity(types, max[3], c.types.len(), "array_of_datatypes")?;
     for (i, &v) in c.ints.iter().enumerate() {
-        let v = I::try_from(v)
+        let v = c_int::try_from(v)
             .map_err(|_| MpiError::new(MPI_ERR_INTERN, "a decoded integer does not fit"))?;
         ints.add(i).write(v);
     }

@@ -123,7 +123,7 @@ pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
 
 /// The datatype behind `handle`, which must be committed (for packing).
 pub fn committed_datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    let (datatype, committed) = handles::with_entry(handle, |e| (e.datatype.clone(), e.committed))?;
+    let (datatype, committed) = handles::lookup(handle)?;
     if !committed {
         return Err(MpiError::datatype(
             "the datatype has not been committed (MPI_Type_commit)",

@@ -69,12 +69,17 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
             blocklengths,
             displacements,
             old,
+        }
+        | Combiner::Hindexed {
+            blocklengths,
+            displacements,
+            old,
         } => {
-            let ex = old.extent();
+            let unit = displacement_unit(&dt.combiner, old);
             for (&b, &d) in blocklengths.iter().zip(displacements) {
                 strided(
                     old,
-                    base.wrapping_add(d.wrapping_mul(ex)),
+                    base.wrapping_add(d.wrapping_mul(unit)),
                     1,
                     0,
                     b,
@@ -83,40 +88,20 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
                 );
             }
         }
-        Combiner::Hindexed {
-            blocklengths,
-            displacements,
-            old,
-        } => {
-            for (&b, &d) in blocklengths.iter().zip(displacements) {
-                strided(old, base.wrapping_add(d), 1, 0, b, basics, f);
-            }
-        }
         Combiner::IndexedBlock {
             blocklength,
             displacements,
             old,
-        } => {
-            let ex = old.extent();
-            for &d in displacements {
-                strided(
-                    old,
-                    base.wrapping_add(d.wrapping_mul(ex)),
-                    1,
-                    0,
-                    *blocklength,
-                    basics,
-                    f,
-                );
-            }
         }
-        Combiner::HindexedBlock {
+        | Combiner::HindexedBlock {
             blocklength,
             displacements,
             old,
         } => {
+            let unit = displacement_unit(&dt.combiner, old);
             for &d in displacements {
-                strided(old, base.wrapping_add(d), 1, 0, *blocklength, basics, f);
+                let start = base.wrapping_add(d.wrapping_mul(unit));
+                strided(old, start, 1, 0, *blocklength, basics, f);
             }
         }
         Combiner::Struct {
@@ -128,6 +113,15 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
                 strided(t, base.wrapping_add(d), 1, 0, b, basics, f);
             }
         }
+    }
+}
+
+/// Bytes per displacement unit of an indexed-family combiner: the old type's extent for
+/// `Indexed` and `IndexedBlock`, one byte for their `H` variants.
+fn displacement_unit(combiner: &Combiner, old: &Datatype) -> i64 {
+    match combiner {
+        Combiner::Indexed { .. } | Combiner::IndexedBlock { .. } => old.extent(),
+        _ => 1,
     }
 }
 
