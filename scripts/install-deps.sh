@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond the Rust toolchain, gcc, make and python3:
-# cmake, pkg-config, valgrind and MPICH's headers (libmpich-dev) from Debian's packages, and rustfmt/clippy. Does nothing
-# for what is already there. Needs root (or sudo) for apt-get.
+# cmake, pkg-config, valgrind, and the two MPIs the tests compare against (MPICH: mpich and
+# libmpich-dev; Open MPI: openmpi-bin and libopenmpi-dev, with their compiler wrappers
+# mpicc.mpich and mpicc.openmpi) from Debian's packages, and rustfmt/clippy. Does nothing for
+# what is already there. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
 packages=()
@@ -9,6 +11,8 @@ command -v cmake >/dev/null 2>&1 || packages+=(cmake)
 command -v pkg-config >/dev/null 2>&1 || packages+=(pkg-config)
 command -v valgrind >/dev/null 2>&1 || packages+=(valgrind)
 [ -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ] || packages+=(libmpich-dev)
+command -v mpicc.mpich >/dev/null 2>&1 || packages+=(mpich libmpich-dev)
+command -v mpicc.openmpi >/dev/null 2>&1 || packages+=(openmpi-bin libopenmpi-dev)
 
 if [ ${#packages[@]} -gt 0 ]; then
   sudo=""

@@ -1,0 +1,874 @@
+/*
+ * harness.c: the random datatype conformance harness.
+ *
+ * From a seed it builds a random nested datatype through the MPI C API and prints what the
+ * MPI library says about it. The same source is built against mpi-dtype, MPICH and Open MPI;
+ * conformance/driver.py runs the three over the same seeds, compares their answers line by
+ * line and checks mpi-dtype against the naive type-map model (conformance/model.py).
+ *
+ *   harness FIRST_SEED COUNT     the random types of seeds FIRST_SEED, FIRST_SEED + 1, ...
+ *   harness --recipe TYPE        one given type (in the notation below), as seed 0
+ *
+ * For every seed it prints one block:
+ *
+ *   seed S
+ *   recipe T          the type as built, in the decode notation below (library independent)
+ *   region R          a bound on the addresses of 3 elements, from the recipe alone
+ *   size N
+ *   extent LB EXTENT
+ *   true_extent TRUE_LB TRUE_EXTENT
+ *   decode T          the type read back with MPI_Type_get_envelope / MPI_Type_get_contents
+ *   pack C POSITION CRC       for C = 1..3: MPI_Pack of C elements from a patterned buffer
+ *   unpack C POSITION CRC     MPI_Unpack of those bytes into a buffer filled with 0xAA
+ *   end S
+ *
+ * A failing call prints its error class instead of its results ("size error MPI_ERR_TYPE").
+ * Type notation: a named type is its name (MPI_INT); a derived type is
+ * `combiner(i=INTEGERS;a=ADDRESSES;t=TYPE,TYPE)` with the arrays exactly as
+ * MPI_Type_get_contents returns them, except that orders, distributions and the default
+ * darg are written as words (C, FORTRAN, BLOCK, CYCLIC, NONE, DFLT) because their values
+ * differ between MPI libraries.
+ *
+ * The buffer byte at offset o from the origin passed to MPI_Pack holds (o mod 251); CRC is
+ * the CRC-32 (zlib's) of the packed bytes, and for unpack of the whole target buffer, which
+ * spans [-R, R) around the origin. The output is flushed after every seed, so
+ * when a library crashes the driver knows the seed that crashed it.
+ */
+#include <mpi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 3, MAX_BLOCKS = 4, MAX_DIMS = 3 };
+
+/* Bounds that keep every seed small: on the bytes an element can reach and on its entries. */
+static const int64_t REACH_LIMIT = 1 << 15;
+static const int64_t ENTRY_LIMIT = 2048;
+
+/* ---------------------------------------------------------------------------------------
+ * Random numbers: splitmix64, so every seed gives the same type on every library.
+ */
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A uniform integer in [lo, hi]. */
+static int rng_range(int lo, int hi)
+{
+    return lo + (int)(rng_next() % (uint64_t)(hi - lo + 1));
+}
+
+/* True with probability 1/n. */
+static int rng_one_in(int n)
+{
+    return rng_range(1, n) == 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The predefined types the generator uses, and every name the decoder can print.
+ */
+typedef struct {
+    MPI_Datatype type;
+    const char *name;
+    int extent;  /* the C sizeof of the type (of the struct, for the pair types) */
+    int entries; /* basic entries of its type map: 2 for the pair types */
+} named_type;
+
+#define NAMED(t, size) { t, #t, size, 1 }
+#define PAIR(t, size) { t, #t, size, 2 }
+static const named_type NAMED_TYPES[] = {
+    NAMED(MPI_CHAR, 1),         NAMED(MPI_UNSIGNED_CHAR, 1), NAMED(MPI_BYTE, 1),
+    NAMED(MPI_SHORT, 2),        NAMED(MPI_INT, 4),           NAMED(MPI_UNSIGNED, 4),
+    NAMED(MPI_LONG, 8),         NAMED(MPI_LONG_LONG, 8),     NAMED(MPI_FLOAT, 4),
+    NAMED(MPI_DOUBLE, 8),       NAMED(MPI_LONG_DOUBLE, 16),  NAMED(MPI_INT8_T, 1),
+    NAMED(MPI_INT16_T, 2),      NAMED(MPI_UINT32_T, 4),      NAMED(MPI_INT64_T, 8),
+    NAMED(MPI_C_BOOL, 1),       NAMED(MPI_WCHAR, 4),         NAMED(MPI_AINT, 8),
+    NAMED(MPI_C_FLOAT_COMPLEX, 8), NAMED(MPI_C_DOUBLE_COMPLEX, 16),
+    PAIR(MPI_FLOAT_INT, 8),     PAIR(MPI_DOUBLE_INT, 16),    PAIR(MPI_LONG_INT, 16),
+    PAIR(MPI_2INT, 8),          PAIR(MPI_SHORT_INT, 8),      PAIR(MPI_LONG_DOUBLE_INT, 32),
+};
+#undef NAMED
+#undef PAIR
+enum { NAMED_COUNT = sizeof NAMED_TYPES / sizeof NAMED_TYPES[0] };
+
+/* The name of a predefined handle, or NULL. */
+static const char *named_type_name(MPI_Datatype type)
+{
+    for (int i = 0; i < NAMED_COUNT; i++) {
+        if (NAMED_TYPES[i].type == type) {
+            return NAMED_TYPES[i].name;
+        }
+    }
+    return NULL;
+}
+
+/* The symbolic name of an error class (the values differ between libraries). */
+static const char *error_class_name(int code)
+{
+    int cls = code;
+    MPI_Error_class(code, &cls);
+    switch (cls) {
+    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
+    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
+    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
+    case MPI_ERR_COMM: return "MPI_ERR_COMM";
+    case MPI_ERR_RANK: return "MPI_ERR_RANK";
+    case MPI_ERR_ARG: return "MPI_ERR_ARG";
+    case MPI_ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
+    case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
+    case MPI_ERR_INTERN: return "MPI_ERR_INTERN";
+    case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
+    default: return "MPI_ERR_other_class";
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Recipes: a type as its constructor arguments, laid out as MPI_Type_get_contents returns
+ * them, so that printing a recipe and printing a decoded type use one notation.
+ */
+typedef enum {
+    K_NAMED, K_DUP, K_CONTIGUOUS, K_VECTOR, K_HVECTOR, K_INDEXED, K_HINDEXED,
+    K_INDEXED_BLOCK, K_HINDEXED_BLOCK, K_STRUCT, K_SUBARRAY, K_DARRAY, K_RESIZED,
+    K_COUNT
+} kind;
+
+static const char *const KIND_NAMES[K_COUNT] = {
+    "named", "dup", "contiguous", "vector", "hvector", "indexed", "hindexed",
+    "indexed_block", "hindexed_block", "struct", "subarray", "darray", "resized",
+};
+
+enum { MAX_INTS = 4 * MAX_DIMS + 4, MAX_ADDRS = MAX_BLOCKS, MAX_TYPES = MAX_BLOCKS };
+
+typedef struct recipe {
+    kind kind;
+    int named;           /* index into NAMED_TYPES when kind == K_NAMED */
+    int ni, na, nt;
+    int ints[MAX_INTS];
+    MPI_Aint addrs[MAX_ADDRS];
+    struct recipe *types[MAX_TYPES];
+    int64_t reach;       /* no entry or bound of one element is farther than this from 0 */
+    int64_t entries;     /* number of basic entries of one element (pair types count 2) */
+} recipe;
+
+/* The kind of a combiner constant of this library. */
+static kind kind_of_combiner(int combiner)
+{
+    if (combiner == MPI_COMBINER_NAMED) return K_NAMED;
+    if (combiner == MPI_COMBINER_DUP) return K_DUP;
+    if (combiner == MPI_COMBINER_CONTIGUOUS) return K_CONTIGUOUS;
+    if (combiner == MPI_COMBINER_VECTOR) return K_VECTOR;
+    if (combiner == MPI_COMBINER_HVECTOR) return K_HVECTOR;
+    if (combiner == MPI_COMBINER_INDEXED) return K_INDEXED;
+    if (combiner == MPI_COMBINER_HINDEXED) return K_HINDEXED;
+    if (combiner == MPI_COMBINER_INDEXED_BLOCK) return K_INDEXED_BLOCK;
+    if (combiner == MPI_COMBINER_HINDEXED_BLOCK) return K_HINDEXED_BLOCK;
+    if (combiner == MPI_COMBINER_STRUCT) return K_STRUCT;
+    if (combiner == MPI_COMBINER_SUBARRAY) return K_SUBARRAY;
+    if (combiner == MPI_COMBINER_DARRAY) return K_DARRAY;
+    if (combiner == MPI_COMBINER_RESIZED) return K_RESIZED;
+    return K_COUNT;
+}
+
+/* Prints integer `index` of the contents of a `k` type: a word where the value is a
+ * library-specific constant. */
+static void print_int(kind k, const int *ints, int ni, int index)
+{
+    int v = ints[index];
+    int last = index == ni - 1;
+    const char *word = NULL;
+    if ((k == K_SUBARRAY || k == K_DARRAY) && last) {
+        word = v == MPI_ORDER_C ? "C" : v == MPI_ORDER_FORTRAN ? "FORTRAN" : "ORDER?";
+    } else if (k == K_DARRAY && ni >= 3) {
+        int ndims = ints[2];
+        if (index >= 3 + ndims && index < 3 + 2 * ndims) {
+            word = v == MPI_DISTRIBUTE_BLOCK    ? "BLOCK"
+                   : v == MPI_DISTRIBUTE_CYCLIC ? "CYCLIC"
+                   : v == MPI_DISTRIBUTE_NONE   ? "NONE"
+                                                : "DISTRIB?";
+        } else if (index >= 3 + 2 * ndims && index < 3 + 3 * ndims &&
+                   v == MPI_DISTRIBUTE_DFLT_DARG) {
+            word = "DFLT";
+        }
+    }
+    if (word) {
+        fputs(word, stdout);
+    } else {
+        printf("%d", v);
+    }
+}
+
+/* Prints the arrays of one derived node; `print_child(i)` prints child i. */
+static void print_arrays(kind k, const int *ints, int ni, const MPI_Aint *addrs, int na)
+{
+    printf("%s(i=", KIND_NAMES[k]);
+    for (int i = 0; i < ni; i++) {
+        if (i) putchar(',');
+        print_int(k, ints, ni, i);
+    }
+    fputs(";a=", stdout);
+    for (int i = 0; i < na; i++) {
+        printf(i ? ",%ld" : "%ld", (long)addrs[i]);
+    }
+    fputs(";t=", stdout);
+}
+
+static void print_recipe(const recipe *r)
+{
+    if (r->kind == K_NAMED) {
+        fputs(NAMED_TYPES[r->named].name, stdout);
+        return;
+    }
+    print_arrays(r->kind, r->ints, r->ni, r->addrs, r->na);
+    for (int i = 0; i < r->nt; i++) {
+        if (i) putchar(',');
+        print_recipe(r->types[i]);
+    }
+    putchar(')');
+}
+
+/* Prints `type` as the library decodes it; 0 on success, else the failing error code. */
+static int print_decoded(MPI_Datatype type)
+{
+    int ni, na, nt, combiner;
+    int rc = MPI_Type_get_envelope(type, &ni, &na, &nt, &combiner);
+    if (rc != MPI_SUCCESS) return rc;
+    kind k = kind_of_combiner(combiner);
+    if (k == K_NAMED) {
+        const char *name = named_type_name(type);
+        fputs(name ? name : "named?", stdout);
+        return 0;
+    }
+    if (k == K_COUNT || ni > MAX_INTS || na > MAX_ADDRS || nt > MAX_TYPES) {
+        printf("unexpected(combiner=%d,ni=%d,na=%d,nt=%d)", combiner, ni, na, nt);
+        return 0;
+    }
+    int ints[MAX_INTS + 1];
+    MPI_Aint addrs[MAX_ADDRS + 1];
+    MPI_Datatype types[MAX_TYPES + 1];
+    rc = MPI_Type_get_contents(type, ni, na, nt, ints, addrs, types);
+    if (rc != MPI_SUCCESS) return rc;
+    print_arrays(k, ints, ni, addrs, na);
+    for (int i = 0; i < nt && rc == MPI_SUCCESS; i++) {
+        if (i) putchar(',');
+        rc = print_decoded(types[i]);
+    }
+    putchar(')');
+    /* Derived children are new handles the caller frees; named ones are the constants. */
+    for (int i = 0; i < nt; i++) {
+        int cni, cna, cnt, ccombiner;
+        if (MPI_Type_get_envelope(types[i], &cni, &cna, &cnt, &ccombiner) == MPI_SUCCESS &&
+            ccombiner != MPI_COMBINER_NAMED) {
+            MPI_Type_free(&types[i]);
+        }
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The generator.
+ */
+static recipe *new_recipe(kind k)
+{
+    recipe *r = calloc(1, sizeof *r);
+    if (!r) {
+        fputs("out of memory\n", stderr);
+        exit(2);
+    }
+    r->kind = k;
+    return r;
+}
+
+static void free_recipe(recipe *r)
+{
+    for (int i = 0; i < r->nt; i++) free_recipe(r->types[i]);
+    free(r);
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t abs64(int64_t a) { return a < 0 ? -a : a; }
+
+/* Bound on the extent of one element of `r` (it lies within [-reach, reach]). */
+static int64_t extent_bound(const recipe *r) { return 2 * r->reach; }
+
+static int64_t product(const int *values, int n)
+{
+    int64_t p = 1;
+    for (int d = 0; d < n; d++) p *= values[d];
+    return p;
+}
+
+/* Adds to r's bounds a block of `blocklength` elements of `old` starting `disp` bytes from 0. */
+static void measure_block(recipe *r, const recipe *old, int64_t blocklength, int64_t disp)
+{
+    int64_t n = blocklength < 0 ? 0 : blocklength;
+    r->reach = max64(r->reach, abs64(disp) + n * extent_bound(old) + old->reach + 16);
+    r->entries += n * old->entries;
+}
+
+/* Sets r->reach and r->entries from the recipe's arrays (its children are measured). */
+static void measure(recipe *r)
+{
+    const int *i = r->ints;
+    const MPI_Aint *a = r->addrs;
+    const recipe *old = r->nt > 0 ? r->types[0] : NULL;
+    int64_t unit = old ? extent_bound(old) : 0;
+    r->reach = 0;
+    r->entries = 0;
+    switch (r->kind) {
+    case K_NAMED:
+        r->reach = NAMED_TYPES[r->named].extent;
+        r->entries = NAMED_TYPES[r->named].entries;
+        break;
+    case K_DUP:
+        r->reach = old->reach;
+        r->entries = old->entries;
+        break;
+    case K_CONTIGUOUS: measure_block(r, old, i[0], 0); break;
+    case K_VECTOR:
+    case K_HVECTOR: {
+        int64_t step = r->kind == K_VECTOR ? i[2] * unit : a[0];
+        for (int k = 0; k < i[0]; k++) measure_block(r, old, i[1], k * step);
+        break;
+    }
+    case K_INDEXED:
+        for (int k = 0; k < i[0]; k++) measure_block(r, old, i[1 + k], i[1 + i[0] + k] * unit);
+        break;
+    case K_HINDEXED:
+        for (int k = 0; k < i[0]; k++) measure_block(r, old, i[1 + k], a[k]);
+        break;
+    case K_INDEXED_BLOCK:
+        for (int k = 0; k < i[0]; k++) measure_block(r, old, i[1], i[2 + k] * unit);
+        break;
+    case K_HINDEXED_BLOCK:
+        for (int k = 0; k < i[0]; k++) measure_block(r, old, i[1], a[k]);
+        break;
+    case K_STRUCT:
+        for (int k = 0; k < i[0]; k++) measure_block(r, r->types[k], i[1 + k], a[k]);
+        break;
+    case K_SUBARRAY:
+        r->reach = product(i + 1, i[0]) * unit + old->reach + 16;
+        r->entries = product(i + 1 + i[0], i[0]) * old->entries;
+        break;
+    case K_DARRAY:
+        r->reach = product(i + 3, i[2]) * unit + old->reach + 16;
+        r->entries = product(i + 3, i[2]) * old->entries;
+        break;
+    case K_RESIZED:
+        r->reach = max64(old->reach, abs64(a[0]) + abs64(a[1]));
+        r->entries = old->entries;
+        break;
+    default:
+        break;
+    }
+}
+
+static recipe *random_named(void)
+{
+    recipe *r = new_recipe(K_NAMED);
+    r->named = rng_range(0, NAMED_COUNT - 1);
+    measure(r);
+    return r;
+}
+
+/* A count or block length: mostly small and positive, sometimes zero. */
+static int random_count(int max)
+{
+    return rng_one_in(8) ? 0 : rng_range(1, max);
+}
+
+/* A byte displacement or stride: mostly a multiple of 4, sometimes any byte, either sign. */
+static int random_bytes(int lo, int hi)
+{
+    int v = rng_range(lo, hi);
+    return rng_one_in(4) ? v : v / 4 * 4;
+}
+
+static recipe *random_recipe(int depth);
+
+/* Subarray: ndims, sizes, subsizes, starts, order. */
+static void random_subarray(recipe *r)
+{
+    int n = rng_range(1, MAX_DIMS);
+    r->ni = 3 * n + 2;
+    r->ints[0] = n;
+    for (int d = 0; d < n; d++) {
+        int size = rng_range(1, 4);
+        int subsize = rng_range(1, size);
+        r->ints[1 + d] = size;
+        r->ints[1 + n + d] = subsize;
+        r->ints[1 + 2 * n + d] = rng_range(0, size - subsize);
+    }
+    r->ints[r->ni - 1] = rng_one_in(2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+}
+
+/* Darray: size, rank, ndims, gsizes, distribs, dargs, psizes, order. */
+static void random_darray(recipe *r)
+{
+    int n = rng_range(1, MAX_DIMS);
+    r->ni = 4 * n + 4;
+    r->ints[2] = n;
+    int size = 1;
+    for (int d = 0; d < n; d++) {
+        int gsize = rng_range(1, 6);
+        int psize = rng_range(1, 3);
+        int distrib = MPI_DISTRIBUTE_NONE;
+        int darg = MPI_DISTRIBUTE_DFLT_DARG;
+        switch (rng_range(0, 2)) {
+        case 0:
+            distrib = MPI_DISTRIBUTE_BLOCK;
+            if (rng_one_in(2)) darg = (gsize + psize - 1) / psize + rng_range(0, 2);
+            break;
+        case 1:
+            distrib = MPI_DISTRIBUTE_CYCLIC;
+            if (rng_one_in(2)) darg = rng_range(1, 3);
+            break;
+        default:
+            /* Not distributed: mostly over one process, sometimes replicated over more. */
+            if (!rng_one_in(4)) psize = 1;
+            break;
+        }
+        r->ints[3 + d] = gsize;
+        r->ints[3 + n + d] = distrib;
+        r->ints[3 + 2 * n + d] = darg;
+        r->ints[3 + 3 * n + d] = psize;
+        size *= psize;
+    }
+    r->ints[0] = size;
+    r->ints[1] = rng_range(0, size - 1);
+    r->ints[r->ni - 1] = rng_one_in(2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+}
+
+/* Block lengths and displacements of the indexed family; `bytes` for the h- variants. */
+static void random_blocks(recipe *r, int blocked, int bytes)
+{
+    int count = random_count(MAX_BLOCKS);
+    int common = random_count(3);
+    r->ints[r->ni++] = count;
+    if (blocked) r->ints[r->ni++] = common;
+    if (!blocked) {
+        for (int k = 0; k < count; k++) r->ints[r->ni++] = random_count(3);
+    }
+    for (int k = 0; k < count; k++) {
+        if (bytes) r->addrs[r->na++] = random_bytes(-48, 48);
+        else r->ints[r->ni++] = rng_range(-6, 6);
+    }
+}
+
+static recipe *random_derived(kind k, int depth)
+{
+    recipe *r = new_recipe(k);
+    if (k != K_STRUCT) {
+        r->nt = 1;
+        r->types[0] = random_recipe(depth - 1);
+    }
+    switch (k) {
+    case K_CONTIGUOUS:
+        r->ni = 1;
+        r->ints[0] = random_count(4);
+        break;
+    case K_VECTOR:
+        r->ni = 3;
+        r->ints[0] = random_count(4);
+        r->ints[1] = random_count(3);
+        r->ints[2] = rng_range(-4, 4);
+        break;
+    case K_HVECTOR:
+        r->ni = 2;
+        r->ints[0] = random_count(4);
+        r->ints[1] = random_count(3);
+        r->na = 1;
+        r->addrs[0] = random_bytes(-64, 64);
+        break;
+    case K_INDEXED: random_blocks(r, 0, 0); break;
+    case K_HINDEXED: random_blocks(r, 0, 1); break;
+    case K_INDEXED_BLOCK: random_blocks(r, 1, 0); break;
+    case K_HINDEXED_BLOCK: random_blocks(r, 1, 1); break;
+    case K_STRUCT: {
+        int count = rng_one_in(10) ? 0 : rng_range(1, MAX_BLOCKS);
+        r->ni = 1 + count;
+        r->ints[0] = count;
+        r->na = r->nt = count;
+        for (int k = 0; k < count; k++) {
+            r->types[k] = random_recipe(depth - 1);
+            r->ints[1 + k] = random_count(3);
+            r->addrs[k] = random_bytes(-32, 64);
+        }
+        break;
+    }
+    case K_SUBARRAY: random_subarray(r); break;
+    case K_DARRAY: random_darray(r); break;
+    case K_RESIZED:
+        r->na = 2;
+        r->addrs[0] = random_bytes(-24, 16);
+        r->addrs[1] = rng_one_in(8) ? 0 : random_bytes(1, 64);
+        break;
+    default:
+        break;
+    }
+    measure(r);
+    return r;
+}
+
+/* A random type of at most `depth` levels of constructors, within the size limits. */
+static recipe *random_recipe(int depth)
+{
+    if (depth <= 0 || rng_one_in(depth == MAX_DEPTH ? 12 : 3)) {
+        return random_named();
+    }
+    kind k = (kind)rng_range(K_DUP, K_RESIZED);
+    recipe *r = random_derived(k, depth);
+    if (r->reach > REACH_LIMIT || r->entries > ENTRY_LIMIT) {
+        free_recipe(r);
+        return random_named();
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Reading a recipe back from its notation (for reproducers: `harness --recipe TEXT`).
+ */
+typedef struct {
+    const char *text;
+    const char *at;
+    int failed;
+} reader;
+
+static int read_word(reader *rd, char *word, size_t room)
+{
+    size_t n = 0;
+    while ((rd->at[n] >= 'A' && rd->at[n] <= 'Z') || (rd->at[n] >= 'a' && rd->at[n] <= 'z') ||
+           (rd->at[n] >= '0' && rd->at[n] <= '9') || rd->at[n] == '_') {
+        n++;
+    }
+    if (n == 0 || n >= room) return 0;
+    memcpy(word, rd->at, n);
+    word[n] = '\0';
+    rd->at += n;
+    return 1;
+}
+
+static void expect_char(reader *rd, char c)
+{
+    if (*rd->at == c) rd->at++;
+    else rd->failed = 1;
+}
+
+/* One integer of a list: a number, or a word standing for a library constant. */
+static long read_value(reader *rd)
+{
+    static const struct { const char *word; int value; } WORD_VALUES[] = {
+        {"C", MPI_ORDER_C},          {"FORTRAN", MPI_ORDER_FORTRAN},
+        {"BLOCK", MPI_DISTRIBUTE_BLOCK}, {"CYCLIC", MPI_DISTRIBUTE_CYCLIC},
+        {"NONE", MPI_DISTRIBUTE_NONE},   {"DFLT", MPI_DISTRIBUTE_DFLT_DARG},
+    };
+    if (*rd->at == '-' || (*rd->at >= '0' && *rd->at <= '9')) {
+        char *end;
+        long v = strtol(rd->at, &end, 10);
+        rd->at = end;
+        return v;
+    }
+    char word[16];
+    if (read_word(rd, word, sizeof word)) {
+        for (size_t k = 0; k < sizeof WORD_VALUES / sizeof WORD_VALUES[0]; k++) {
+            if (strcmp(word, WORD_VALUES[k].word) == 0) return WORD_VALUES[k].value;
+        }
+    }
+    rd->failed = 1;
+    return 0;
+}
+
+/* Reads `key=` and a comma-separated list ended by `stop` into `out`; returns its length. */
+static int read_list(reader *rd, char key, char stop, long *out, int room)
+{
+    expect_char(rd, key);
+    expect_char(rd, '=');
+    int n = 0;
+    while (!rd->failed && *rd->at != stop) {
+        if (n > 0) expect_char(rd, ',');
+        if (n == room) rd->failed = 1;
+        if (!rd->failed) out[n++] = read_value(rd);
+    }
+    expect_char(rd, stop);
+    return n;
+}
+
+/* Whether the array lengths are the ones MPI_Type_get_envelope gives for the combiner. */
+static int arrays_fit(const recipe *r)
+{
+    int n = r->ni > 0 ? r->ints[0] : 0;
+    int ni = 0, na = 0, nt = 1;
+    switch (r->kind) {
+    case K_NAMED: return 1;
+    case K_DUP: break;
+    case K_CONTIGUOUS: ni = 1; break;
+    case K_VECTOR: ni = 3; break;
+    case K_HVECTOR: ni = 2; na = 1; break;
+    case K_INDEXED: ni = 1 + 2 * n; break;
+    case K_HINDEXED: ni = 1 + n; na = n; break;
+    case K_INDEXED_BLOCK: ni = 2 + n; break;
+    case K_HINDEXED_BLOCK: ni = 2; na = n; break;
+    case K_STRUCT: ni = 1 + n; na = nt = n; break;
+    case K_SUBARRAY: ni = 3 * n + 2; break;
+    case K_DARRAY: ni = r->ni > 2 ? 4 * r->ints[2] + 4 : -1; break;
+    case K_RESIZED: na = 2; break;
+    default: return 0;
+    }
+    return n >= 0 && r->ni == ni && r->na == na && r->nt == nt;
+}
+
+static recipe *read_recipe(reader *rd)
+{
+    char word[32];
+    if (!read_word(rd, word, sizeof word)) {
+        rd->failed = 1;
+        return new_recipe(K_NAMED);
+    }
+    recipe *r = NULL;
+    if (*rd->at != '(') {
+        r = new_recipe(K_NAMED);
+        for (int k = 0; k < NAMED_COUNT; k++) {
+            if (strcmp(word, NAMED_TYPES[k].name) == 0) r->named = k;
+        }
+        if (strcmp(word, NAMED_TYPES[r->named].name) != 0) rd->failed = 1;
+    } else {
+        kind k = K_DUP;
+        while (k < K_COUNT && strcmp(word, KIND_NAMES[k]) != 0) k++;
+        if (k == K_COUNT) rd->failed = 1;
+        r = new_recipe(k == K_COUNT ? K_DUP : k);
+        expect_char(rd, '(');
+        long values[MAX_INTS];
+        r->ni = read_list(rd, 'i', ';', values, MAX_INTS);
+        for (int v = 0; v < r->ni; v++) r->ints[v] = (int)values[v];
+        r->na = read_list(rd, 'a', ';', values, MAX_ADDRS);
+        for (int v = 0; v < r->na; v++) r->addrs[v] = values[v];
+        expect_char(rd, 't');
+        expect_char(rd, '=');
+        while (!rd->failed && *rd->at != ')') {
+            if (r->nt > 0) expect_char(rd, ',');
+            if (r->nt == MAX_TYPES) rd->failed = 1;
+            if (!rd->failed) r->types[r->nt++] = read_recipe(rd);
+        }
+        expect_char(rd, ')');
+    }
+    if (!rd->failed && !arrays_fit(r)) rd->failed = 1;
+    if (!rd->failed) measure(r);
+    return r;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Building a recipe through the MPI API.
+ */
+static int build(const recipe *r, MPI_Datatype *out)
+{
+    if (r->kind == K_NAMED) {
+        *out = NAMED_TYPES[r->named].type;
+        return MPI_SUCCESS;
+    }
+    MPI_Datatype types[MAX_TYPES] = {MPI_DATATYPE_NULL};
+    int rc = MPI_SUCCESS, built = 0;
+    for (; built < r->nt && rc == MPI_SUCCESS; built++) {
+        rc = build(r->types[built], &types[built]);
+    }
+    if (rc != MPI_SUCCESS) {
+        built--;
+    } else {
+        const int *i = r->ints;
+        const MPI_Aint *a = r->addrs;
+        MPI_Datatype old = types[0];
+        switch (r->kind) {
+        case K_DUP: rc = MPI_Type_dup(old, out); break;
+        case K_CONTIGUOUS: rc = MPI_Type_contiguous(i[0], old, out); break;
+        case K_VECTOR: rc = MPI_Type_vector(i[0], i[1], i[2], old, out); break;
+        case K_HVECTOR: rc = MPI_Type_create_hvector(i[0], i[1], a[0], old, out); break;
+        case K_INDEXED: rc = MPI_Type_indexed(i[0], i + 1, i + 1 + i[0], old, out); break;
+        case K_HINDEXED: rc = MPI_Type_create_hindexed(i[0], i + 1, a, old, out); break;
+        case K_INDEXED_BLOCK:
+            rc = MPI_Type_create_indexed_block(i[0], i[1], i + 2, old, out);
+            break;
+        case K_HINDEXED_BLOCK:
+            rc = MPI_Type_create_hindexed_block(i[0], i[1], a, old, out);
+            break;
+        case K_STRUCT: rc = MPI_Type_create_struct(i[0], i + 1, a, types, out); break;
+        case K_SUBARRAY: {
+            int n = i[0];
+            rc = MPI_Type_create_subarray(n, i + 1, i + 1 + n, i + 1 + 2 * n, i[3 * n + 1], old,
+                                          out);
+            break;
+        }
+        case K_DARRAY: {
+            int n = i[2];
+            rc = MPI_Type_create_darray(i[0], i[1], n, i + 3, i + 3 + n, i + 3 + 2 * n,
+                                        i + 3 + 3 * n, i[3 + 4 * n], old, out);
+            break;
+        }
+        case K_RESIZED: rc = MPI_Type_create_resized(old, a[0], a[1], out); break;
+        default: rc = MPI_ERR_INTERN; break;
+        }
+    }
+    for (int k = 0; k < built; k++) {
+        if (r->types[k]->kind != K_NAMED) MPI_Type_free(&types[k]);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Running one seed.
+ */
+static uint32_t crc_table[256];
+
+static void crc_init(void)
+{
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        crc_table[n] = c;
+    }
+}
+
+static uint32_t crc32_of(const unsigned char *bytes, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ bytes[i]) & 0xff] ^ (c >> 8);
+    return c ^ 0xffffffffu;
+}
+
+/* Prints the pack and unpack lines for `count` elements; `region` bounds the addresses. */
+static void pack_and_unpack(MPI_Datatype type, int count, int64_t region, unsigned char *source,
+                            unsigned char *target)
+{
+    size_t span = (size_t)(2 * region);
+    int room = 0;
+    int rc = MPI_Pack_size(count, type, MPI_COMM_WORLD, &room);
+    if (rc != MPI_SUCCESS) {
+        printf("pack %d error %s\n", count, error_class_name(rc));
+        return;
+    }
+    /* Filled first, so that bytes a library leaves unwritten are the same on every run. */
+    unsigned char *packed = malloc((size_t)room + 1);
+    memset(packed, 0x55, (size_t)room + 1);
+    int position = 0;
+    rc = MPI_Pack(source + region, count, type, packed, room, &position, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        printf("pack %d error %s\n", count, error_class_name(rc));
+        free(packed);
+        return;
+    }
+    printf("pack %d %d %08x\n", count, position, (unsigned)crc32_of(packed, (size_t)position));
+    memset(target, 0xaa, span);
+    int read = 0;
+    rc = MPI_Unpack(packed, position, &read, target + region, count, type, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        printf("unpack %d error %s\n", count, error_class_name(rc));
+    } else {
+        printf("unpack %d %d %08x\n", count, read, (unsigned)crc32_of(target, span));
+    }
+    free(packed);
+}
+
+/* Builds `r` through the MPI API and prints the block of lines described at the top. */
+static void run_recipe(const recipe *r)
+{
+    fputs("recipe ", stdout);
+    print_recipe(r);
+    /* Three elements stay within [-region, region) of the origin. */
+    int64_t region = r->reach + 2 * extent_bound(r) + 16;
+    printf("\nregion %lld\n", (long long)region);
+    fflush(stdout);
+
+    MPI_Datatype type;
+    int rc = build(r, &type);
+    if (rc == MPI_SUCCESS && r->kind != K_NAMED) rc = MPI_Type_commit(&type);
+    if (rc != MPI_SUCCESS) {
+        printf("build error %s\n", error_class_name(rc));
+        return;
+    }
+    int size;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    rc = MPI_Type_size(type, &size);
+    if (rc == MPI_SUCCESS) printf("size %d\n", size);
+    else printf("size error %s\n", error_class_name(rc));
+    rc = MPI_Type_get_extent(type, &lb, &extent);
+    if (rc == MPI_SUCCESS) printf("extent %ld %ld\n", (long)lb, (long)extent);
+    else printf("extent error %s\n", error_class_name(rc));
+    rc = MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    if (rc == MPI_SUCCESS) printf("true_extent %ld %ld\n", (long)true_lb, (long)true_extent);
+    else printf("true_extent error %s\n", error_class_name(rc));
+    fputs("decode ", stdout);
+    rc = print_decoded(type);
+    if (rc != MPI_SUCCESS) printf(" error %s", error_class_name(rc));
+    putchar('\n');
+    fflush(stdout);
+
+    unsigned char *source = malloc((size_t)(2 * region));
+    unsigned char *target = malloc((size_t)(2 * region));
+    for (int64_t o = -region; o < region; o++) {
+        source[o + region] = (unsigned char)(((o % 251) + 251) % 251);
+    }
+    for (int count = 1; count <= 3; count++) {
+        pack_and_unpack(type, count, region, source, target);
+        fflush(stdout);
+    }
+    free(source);
+    free(target);
+    if (r->kind != K_NAMED) MPI_Type_free(&type);
+}
+
+static void run_seed(uint64_t seed)
+{
+    rng_state = seed * 0x2545f4914f6cdd1dULL + 1;
+    recipe *r = random_recipe(MAX_DEPTH);
+    printf("seed %llu\n", (unsigned long long)seed);
+    run_recipe(r);
+    printf("end %llu\n", (unsigned long long)seed);
+    fflush(stdout);
+    free_recipe(r);
+}
+
+/* Runs one recipe given in the type notation, as seed 0. */
+static int run_text(const char *text)
+{
+    reader rd = {text, text, 0};
+    recipe *r = read_recipe(&rd);
+    int ok = !rd.failed && *rd.at == '\0';
+    if (ok) {
+        puts("seed 0");
+        run_recipe(r);
+        puts("end 0");
+    } else {
+        fprintf(stderr, "cannot read the recipe at offset %d: %s\n", (int)(rd.at - text), text);
+    }
+    free_recipe(r);
+    return ok ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+    int from_text = argc == 3 && strcmp(argv[1], "--recipe") == 0;
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s FIRST_SEED COUNT | --recipe TYPE\n", argv[0]);
+        return 2;
+    }
+    const char *text = argv[2];
+    unsigned long long first = from_text ? 0 : strtoull(argv[1], NULL, 10);
+    unsigned long long count = from_text ? 0 : strtoull(argv[2], NULL, 10);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    crc_init();
+    static char out_buffer[1 << 16];
+    setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
+    int status = from_text ? run_text(text) : 0;
+    for (unsigned long long s = first; s < first + count; s++) {
+        run_seed(s);
+    }
+    MPI_Finalize();
+    return status;
+}
