@@ -34,6 +34,9 @@ import model  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# Seeds run and compared at a time.
+BATCH = 20000
+
 # Environment for the MPI libraries' singleton runs (Open MPI refuses root without it).
 MPI_ENV = dict(
     os.environ,
@@ -179,8 +182,9 @@ class Comparison:
     unexplained: list = dataclasses.field(default_factory=list)
 
 
-def compare_library(library, ours, theirs, deviations):
-    result = Comparison(library)
+def compare_library(result, ours, theirs, deviations):
+    """Adds one batch of seeds to `result`."""
+    library = result.library
     for seed, our_lines in sorted(ours.items()):
         other = theirs.get(seed, Failure("crash", "no output"))
         result.seeds += 1
@@ -216,7 +220,6 @@ def compare_library(library, ours, theirs, deviations):
         else:
             for dev in used:
                 result.explained[dev] += 1
-    return result
 
 
 def run_recipe(path, text):
@@ -297,24 +300,27 @@ def main():
     started = time.time()
     libraries = [(name, path) for name, path in (("mpich", args.mpich), ("openmpi", args.openmpi)) if path]
     deviations = {name: load_deviations(name) for name in ("mpich", "openmpi")}
+    comparisons = [Comparison(name) for name, _ in libraries]
     problems = []
 
-    ours = run_harness(args.mpi_dtype, args.first, args.seeds, args.jobs)
-    check_against_model(ours, problems)
-    print(f"mpi-dtype: {args.seeds} types checked against the model, {len(problems)} problems")
+    # Batches keep the memory small on long runs.
+    for batch_first in range(args.first, args.first + args.seeds, BATCH):
+        batch = min(BATCH, args.first + args.seeds - batch_first)
+        ours = run_harness(args.mpi_dtype, batch_first, batch, args.jobs)
+        check_against_model(ours, problems)
+        for comp, (name, path) in zip(comparisons, libraries):
+            theirs = run_harness(path, batch_first, batch, args.jobs)
+            compare_library(comp, ours, theirs, deviations[name])
 
-    comparisons = []
-    for name, path in libraries:
-        theirs = run_harness(path, args.first, args.seeds, args.jobs)
-        comp = compare_library(name, ours, theirs, deviations[name])
-        comparisons.append(comp)
+    print(f"mpi-dtype: {args.seeds} types checked against the model, {len(problems)} problems")
+    for comp in comparisons:
         problems += comp.unexplained
         known = comp.seeds - comp.agreeing - len(comp.failures) - len(comp.unexplained)
         print(
-            f"{name}: {comp.agreeing} agree, {known} differ as known deviations, "
+            f"{comp.library}: {comp.agreeing} agree, {known} differ as known deviations, "
             f"{len(comp.failures)} crashed or hung, {len(comp.unexplained)} unexplained"
         )
-        for dev in deviations[name]:
+        for dev in deviations[comp.library]:
             print(f"    {comp.explained.get(dev.id, 0):6d}  {dev.id}")
         for seed, failure in sorted(comp.failures.items())[:5]:
             print(f"    seed {seed}: {failure.what}: {failure.detail}")
