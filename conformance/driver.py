@@ -59,6 +59,20 @@ def field(line: str) -> str:
     return line.split(" ", 1)[0]
 
 
+def parse_blocks(stdout: str):
+    """The complete `seed S` ... `end S` blocks of a harness's output: {S: lines between}."""
+    blocks, current, lines = {}, None, []
+    for line in stdout.split("\n"):
+        if line.startswith("seed "):
+            current, lines = int(line.split()[1]), []
+        elif line.startswith("end ") and current is not None:
+            blocks[current] = lines
+            current = None
+        elif current is not None:
+            lines.append(line)
+    return blocks
+
+
 def run_chunk(path: str, first: int, count: int, timeout: float):
     """Runs one harness over seeds [first, first + count). Returns {seed: lines or Failure}.
     After a crash or hang the remaining seeds are run by a new process."""
@@ -78,15 +92,9 @@ def run_chunk(path: str, first: int, count: int, timeout: float):
         except subprocess.TimeoutExpired as exc:
             stdout = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
             code, stderr = None, "timed out"
-        current, lines, last_done = None, [], start - 1
-        for line in stdout.split("\n"):
-            if line.startswith("seed "):
-                current, lines = int(line.split()[1]), []
-            elif line.startswith("end ") and current is not None:
-                results[current] = lines
-                last_done, current = current, None
-            elif current is not None:
-                lines.append(line)
+        blocks = parse_blocks(stdout)
+        results.update(blocks)
+        last_done = max(blocks, default=start - 1)
         if code == 0 and last_done == first + count - 1:
             break
         broken = last_done + 1
@@ -181,6 +189,15 @@ class Comparison:
     failures: dict = dataclasses.field(default_factory=dict)  # seed -> Failure
     unexplained: list = dataclasses.field(default_factory=list)
 
+    def summary(self) -> str:
+        """One sentence with the counts of the run."""
+        known = self.seeds - self.agreeing - len(self.failures) - len(self.unexplained)
+        return (
+            f"{self.agreeing} of {self.seeds} types agree with mpi-dtype on every line; "
+            f"{known} differ as known deviations, {len(self.unexplained)} differ unexplained; "
+            f"{len(self.failures)} crashed or hung the library."
+        )
+
 
 def compare_library(result, ours, theirs, deviations):
     """Adds one batch of seeds to `result`."""
@@ -223,11 +240,9 @@ def compare_library(result, ours, theirs, deviations):
 
 
 def run_recipe(path, text):
+    """The lines a harness prints for one type (`--recipe`), or None if it crashed."""
     proc = subprocess.run([path, "--recipe", text], capture_output=True, text=True, env=MPI_ENV, timeout=60)
-    lines = proc.stdout.split("\n")
-    if proc.returncode != 0 or "end 0" not in lines:
-        return None
-    return lines[1 : lines.index("end 0")]
+    return parse_blocks(proc.stdout).get(0) if proc.returncode == 0 else None
 
 
 def check_reproducers(library, path, ours_path, deviations, problems):
@@ -264,12 +279,7 @@ def report(comparisons, seeds, first, elapsed, deviations):
     for comp in comparisons:
         out.append(f"### {comp.library}")
         out.append("")
-        differing = comp.seeds - comp.agreeing - len(comp.failures)
-        out.append(
-            f"{comp.agreeing} of {comp.seeds} types agree with mpi-dtype on every line; "
-            f"{differing - len(comp.unexplained)} differ as known deviations, {len(comp.unexplained)} differ unexplained; "
-            f"{len(comp.failures)} crashed or hung the library."
-        )
+        out.append(comp.summary())
         out.append("")
         out.append("| deviation | verdict | types affected |")
         out.append("|---|---|---|")
@@ -315,11 +325,7 @@ def main():
     print(f"mpi-dtype: {args.seeds} types checked against the model, {len(problems)} problems")
     for comp in comparisons:
         problems += comp.unexplained
-        known = comp.seeds - comp.agreeing - len(comp.failures) - len(comp.unexplained)
-        print(
-            f"{comp.library}: {comp.agreeing} agree, {known} differ as known deviations, "
-            f"{len(comp.failures)} crashed or hung, {len(comp.unexplained)} unexplained"
-        )
+        print(f"{comp.library}: {comp.summary()}")
         for dev in deviations[comp.library]:
             print(f"    {comp.explained.get(dev.id, 0):6d}  {dev.id}")
         for seed, failure in sorted(comp.failures.items())[:5]:

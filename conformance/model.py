@@ -6,14 +6,15 @@ constructor (MPI-4.1 §5.1), computes bounds with the standard's marker equation
 and predicts every line the harness prints: size, bounds, true bounds, the decoded type
 (which is the recipe itself) and the bytes MPI_Pack writes and MPI_Unpack restores.
 
-`Semantics` switches on the documented ways in which MPICH and Open MPI depart from the
-standard (conformance/deviations/*.toml), so that the driver can tell whether a library's
-answer is exactly one of those known departures.
+`features` names the constructs of a type that the documented departures of MPICH and
+Open MPI from the standard depend on (conformance/deviations/*.toml), so that the driver can
+tell whether a library's difference is one of them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import zlib
 
@@ -125,19 +126,6 @@ def parse(text: str):
     return result
 
 
-@dataclasses.dataclass(frozen=True)
-class Semantics:
-    """Which documented departures from the standard to apply (all off: the standard)."""
-
-    flags: frozenset = frozenset()
-
-    def has(self, flag: str) -> bool:
-        return flag in self.flags
-
-
-STANDARD = Semantics()
-
-
 class TypeMap:
     """A type map: (kind, displacement, basic name) entries in order."""
 
@@ -182,15 +170,17 @@ class TypeMap:
         return max((d + BASIC[n][0] for d, n in self.data()), default=0)
 
 
-def type_map(t, sem: Semantics = STANDARD) -> TypeMap:
-    """The type map of `t` by the standard's definitions."""
+@functools.lru_cache(maxsize=4096)
+def type_map(t) -> TypeMap:
+    """The type map of `t` by the standard's definitions (cached: `features` asks for every
+    node's map, and the callers never modify one)."""
     if isinstance(t, Named):
         if t.name in PAIRS:
             value, offset = PAIRS[t.name]
             return TypeMap([(DATA, 0, value), (DATA, offset, "MPI_INT")])
         return TypeMap([(DATA, 0, t.name)])
     c, i, a = t.combiner, t.ints, t.addrs
-    children = [type_map(child, sem) for child in t.types]
+    children = [type_map(child) for child in t.types]
     out = []
     if c == "dup":
         return children[0]
@@ -317,10 +307,10 @@ def pack_lines(tm: TypeMap, count: int, region: int):
     ]
 
 
-def predict(recipe_text: str, region: int, sem: Semantics = STANDARD):
+def predict(recipe_text: str, region: int):
     """Every line the harness prints between `region` and `end`, as the model sees them."""
     t = parse(recipe_text)
-    tm = type_map(t, sem)
+    tm = type_map(t)
     lines = [
         f"size {tm.size()}",
         f"extent {tm.lb()} {tm.extent()}",
