@@ -2,7 +2,8 @@
 # Installs what the test suite needs beyond the Rust toolchain, gcc, make and python3:
 # cmake, pkg-config, valgrind, and the two MPIs the tests compare against (MPICH: mpich and
 # libmpich-dev; Open MPI: openmpi-bin and libopenmpi-dev, with their compiler wrappers
-# mpicc.mpich and mpicc.openmpi) from Debian's packages, and rustfmt/clippy. Does nothing for
+# mpicc.mpich and mpicc.openmpi), HDF5 (serial and built on MPICH, for the h5s_mpio port's
+# tests) from Debian's packages, and rustfmt/clippy. Does nothing for
 # what is already there. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
@@ -13,6 +14,8 @@ command -v valgrind >/dev/null 2>&1 || packages+=(valgrind)
 [ -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ] || packages+=(libmpich-dev)
 command -v mpicc.mpich >/dev/null 2>&1 || packages+=(mpich libmpich-dev)
 command -v mpicc.openmpi >/dev/null 2>&1 || packages+=(openmpi-bin libopenmpi-dev)
+[ -f /usr/include/hdf5/mpich/hdf5.h ] || packages+=(libhdf5-mpich-dev)
+[ -f /usr/include/hdf5/serial/hdf5.h ] || packages+=(libhdf5-dev)
 
 if [ ${#packages[@]} -gt 0 ]; then
   sudo=""

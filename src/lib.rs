@@ -9,3 +9,4 @@ pub mod error;
 pub mod ffi;
 pub mod handles;
 pub mod pack;
+pub mod plan;
