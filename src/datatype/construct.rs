@@ -178,14 +178,14 @@ pub fn indexed(
     let old = old.clone();
     let combiner = if displacements_in_bytes {
         Combiner::Hindexed {
-            blocklengths,
-            displacements,
+            blocklengths: blocklengths.into(),
+            displacements: displacements.into(),
             old,
         }
     } else {
         Combiner::Indexed {
-            blocklengths,
-            displacements,
+            blocklengths: blocklengths.into(),
+            displacements: displacements.into(),
             old,
         }
     };
@@ -208,13 +208,13 @@ pub fn indexed_block(
     let combiner = if displacements_in_bytes {
         Combiner::HindexedBlock {
             blocklength,
-            displacements,
+            displacements: displacements.into(),
             old,
         }
     } else {
         Combiner::IndexedBlock {
             blocklength,
-            displacements,
+            displacements: displacements.into(),
             old,
         }
     };
@@ -243,8 +243,8 @@ pub fn structure(
     )?;
     Ok(make(
         Combiner::Struct {
-            blocklengths,
-            displacements,
+            blocklengths: blocklengths.into(),
+            displacements: displacements.into(),
             types,
         },
         large,

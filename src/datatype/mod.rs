@@ -6,6 +6,8 @@
 //! type lives as long as any type built from it.
 
 pub mod construct;
+mod dismantle;
+pub mod elements;
 pub mod layout;
 pub mod predefined;
 pub mod typemap;
@@ -14,6 +16,46 @@ pub use layout::Layout;
 pub use predefined::{Basic, Predefined, PredefinedKind};
 
 use std::sync::Arc;
+
+/// An immutable, shared array of 64-bit constructor arguments (block lengths or
+/// displacements). The pack plan shares it with the constructor's verbatim arguments instead
+/// of copying it, so a type with millions of blocks keeps one copy of its arrays.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct Array(Arc<Vec<i64>>);
+
+impl Array {
+    /// True if both name the same shared storage.
+    pub fn same(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl From<Vec<i64>> for Array {
+    fn from(values: Vec<i64>) -> Array {
+        Array(Arc::new(values))
+    }
+}
+
+impl std::ops::Deref for Array {
+    type Target = [i64];
+    fn deref(&self) -> &[i64] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a Array {
+    type Item = &'a i64;
+    type IntoIter = std::slice::Iter<'a, i64>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
 
 /// Element order of a subarray or darray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,32 +121,32 @@ pub enum Combiner {
     },
     /// `MPI_Type_indexed` (displacements in elements).
     Indexed {
-        blocklengths: Vec<i64>,
-        displacements: Vec<i64>,
+        blocklengths: Array,
+        displacements: Array,
         old: Arc<Datatype>,
     },
     /// `MPI_Type_create_hindexed` (displacements in bytes).
     Hindexed {
-        blocklengths: Vec<i64>,
-        displacements: Vec<i64>,
+        blocklengths: Array,
+        displacements: Array,
         old: Arc<Datatype>,
     },
     /// `MPI_Type_create_indexed_block` (displacements in elements).
     IndexedBlock {
         blocklength: i64,
-        displacements: Vec<i64>,
+        displacements: Array,
         old: Arc<Datatype>,
     },
     /// `MPI_Type_create_hindexed_block` (displacements in bytes).
     HindexedBlock {
         blocklength: i64,
-        displacements: Vec<i64>,
+        displacements: Array,
         old: Arc<Datatype>,
     },
     /// `MPI_Type_create_struct`.
     Struct {
-        blocklengths: Vec<i64>,
-        displacements: Vec<i64>,
+        blocklengths: Array,
+        displacements: Array,
         types: Vec<Arc<Datatype>>,
     },
     /// `MPI_Type_create_subarray`; `realized` is the equivalent type built from simpler
@@ -131,8 +173,7 @@ pub enum Combiner {
     },
 }
 
-/// An immutable MPI datatype.
-#[derive(Debug)]
+/// An immutable MPI datatype. (`Drop` and `Debug` are in `dismantle.rs`: neither recurses.)
 pub struct Datatype {
     /// The constructor and its arguments.
     pub combiner: Combiner,
