@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use mpi_dtype::abi::MPI_ERR_TRUNCATE;
+use mpi_dtype::datatype::elements;
 use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::pack;
 use mpi_dtype::pack::external32;
@@ -30,6 +31,29 @@ const SENTINEL: u8 = 0xa5;
 
 proptest! {
     #![proptest_config(config())]
+
+    /// Element counting in the packed stream (`MPI_Get_elements`, `MPI_Status_set_elements`)
+    /// agrees with the model's signature at every byte of three copies: the number of whole
+    /// elements at each element boundary, "not whole" inside an element, and the bytes of
+    /// every prefix of elements.
+    #[test]
+    fn element_counts_match_model(case in any_case()) {
+        let dt = &case.dt;
+        let sizes: Vec<i64> = copies(&case.tm, 3).iter().map(|(b, _)| b.size()).collect();
+        let mut bytes = 0i64;
+        for (k, &size) in sizes.iter().enumerate() {
+            prop_assert_eq!(elements::elements_in_bytes(dt, bytes), Some(k as i64), "at {} bytes", bytes);
+            prop_assert_eq!(elements::bytes_of_elements(dt, k as i64), Ok(bytes), "{} elements", k);
+            for inside in 1..size {
+                prop_assert_eq!(elements::elements_in_bytes(dt, bytes + inside), None, "at {} bytes", bytes + inside);
+            }
+            bytes += size;
+        }
+        prop_assert_eq!(elements::elements_in_bytes(dt, bytes), Some(sizes.len() as i64));
+        if !sizes.is_empty() {
+            prop_assert_eq!(elements::bytes_of_elements(dt, sizes.len() as i64), Ok(bytes));
+        }
+    }
 
     /// Size, bounds, extent, true bounds, element count and external32 size all equal the
     /// model's.

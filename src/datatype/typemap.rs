@@ -34,8 +34,13 @@ pub struct TypeMap {
 }
 
 impl TypeMap {
-    /// The type map of `dt`, computed from its constructor arguments alone.
+    /// The type map of `dt`, computed from its constructor arguments alone. The recursion
+    /// through the children grows the stack on the heap as needed, so any depth works.
     pub fn of(dt: &Datatype) -> TypeMap {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || TypeMap::of_node(dt))
+    }
+
+    fn of_node(dt: &Datatype) -> TypeMap {
         let mut out = TypeMap::default();
         match &dt.combiner {
             Combiner::Named(p) => match p.kind {

@@ -3,10 +3,9 @@
 
 use super::{check_out, datatype, guard, write_out};
 use crate::abi::*;
-use crate::datatype::predefined;
+use crate::datatype::{elements, predefined};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
-use crate::pack::walk::{walk, Piece};
 use std::ffi::{c_char, c_void, CStr};
 use std::os::raw::c_int;
 
@@ -309,30 +308,6 @@ fn whole_copies(bytes: i64, size: i64) -> Option<i64> {
     }
 }
 
-/// Number of basic elements in `bytes` bytes of `dt` data, or `None` if they end inside an
-/// element.
-fn basic_elements(dt: &crate::datatype::Datatype, bytes: i64) -> Option<i64> {
-    let size = dt.size();
-    if size == 0 {
-        return Some(0);
-    }
-    let full = bytes / size;
-    let mut left = bytes % size;
-    let mut elements = full.checked_mul(dt.layout.elements)?;
-    let mut short = false;
-    walk(dt, 0, true, &mut |_, piece| {
-        if let Piece::Basic(b) = piece {
-            if !short && left >= b.size() {
-                left -= b.size();
-                elements += 1;
-            } else {
-                short = true;
-            }
-        }
-    });
-    (left == 0).then_some(elements)
-}
-
 unsafe fn count_common(
     status: *const MPI_Status,
     dt: MPI_Datatype,
@@ -341,7 +316,7 @@ unsafe fn count_common(
     let bytes = status_bytes(status_ref(status)?);
     let t = datatype(dt)?;
     Ok(if elements {
-        basic_elements(&t, bytes)
+        elements::elements_in_bytes(&t, bytes)
     } else {
         whole_copies(bytes, t.size())
     })
@@ -431,35 +406,13 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
     })
 }
 
-/// Bytes of the first `count` basic elements of a sequence of copies of `dt`.
-fn element_bytes(dt: &crate::datatype::Datatype, count: i64) -> MpiResult<i64> {
-    let per_copy = dt.layout.elements;
-    if count == 0 {
-        return Ok(0);
-    }
-    if per_copy == 0 {
-        return Err(MpiError::arg("the datatype has no basic elements to count"));
-    }
-    let mut bytes = crate::datatype::layout::mul(count / per_copy, dt.size(), "count * size")?;
-    let mut left = count % per_copy;
-    walk(dt, 0, true, &mut |_, piece| {
-        if let Piece::Basic(b) = piece {
-            if left > 0 {
-                bytes += b.size();
-                left -= 1;
-            }
-        }
-    });
-    Ok(bytes)
-}
-
 unsafe fn set_elements(status: *mut MPI_Status, dt: MPI_Datatype, count: i64) -> MpiResult<()> {
     if count < 0 {
         return Err(MpiError::count(format!(
             "count must be non-negative, got {count}"
         )));
     }
-    let bytes = element_bytes(&*datatype(dt)?, count)?;
+    let bytes = elements::bytes_of_elements(&*datatype(dt)?, count)?;
     if status.is_null() || status as usize == 1 {
         return Err(MpiError::arg("status is NULL or MPI_STATUS_IGNORE"));
     }
