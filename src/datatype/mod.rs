@@ -8,6 +8,7 @@
 pub mod construct;
 mod dismantle;
 pub mod elements;
+pub mod keyvals;
 pub mod layout;
 pub mod predefined;
 pub mod typemap;

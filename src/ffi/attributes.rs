@@ -4,43 +4,11 @@
 
 use super::{check_out, guard, write_out};
 use crate::abi::*;
+use crate::datatype::keyvals::{self, Keyval};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
-use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::os::raw::c_int;
-use std::sync::LazyLock;
-
-#[derive(Clone, Copy)]
-struct Keyval {
-    copy: MPI_Type_copy_attr_function,
-    delete: MPI_Type_delete_attr_function,
-    extra_state: usize,
-    freed: bool,
-}
-
-struct Registry {
-    next: c_int,
-    keyvals: HashMap<c_int, Keyval>,
-}
-
-static KEYVALS: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
-    Mutex::new(Registry {
-        next: MPI_KEYVAL_INVALID + 1,
-        keyvals: HashMap::new(),
-    })
-});
-
-fn keyval(key: c_int, for_new_use: bool) -> MpiResult<Keyval> {
-    match KEYVALS.lock().keyvals.get(&key) {
-        Some(k) if !(for_new_use && k.freed) => Ok(*k),
-        _ => Err(MpiError::new(
-            MPI_ERR_KEYVAL,
-            format!("{key:#x} is not a valid datatype keyval"),
-        )),
-    }
-}
 
 fn callback_error(code: c_int, what: &str) -> MpiError {
     MpiError::new(
@@ -51,7 +19,7 @@ fn callback_error(code: c_int, what: &str) -> MpiError {
 
 /// Runs the delete callback of `key` for `value` cached on `datatype`.
 fn run_delete(datatype: MPI_Datatype, key: c_int, value: usize) -> MpiResult<()> {
-    let k = keyval(key, false)?;
+    let k = keyvals::get_cached(key)?;
     if let Some(delete) = k.delete {
         // SAFETY: the callback was registered by the program for exactly this use.
         let code = unsafe {
@@ -70,12 +38,25 @@ fn run_delete(datatype: MPI_Datatype, key: c_int, value: usize) -> MpiResult<()>
 }
 
 /// The attributes `MPI_Type_dup` gives the copy of `datatype`: those whose copy callback
-/// sets its flag, with the values the callback returns.
+/// sets its flag, with the values the callback returns. Each counts as a use of its key
+/// until [`released`] is called for it.
 pub fn copy_all(datatype: MPI_Datatype) -> MpiResult<Vec<(c_int, usize)>> {
     let attributes = handles::with_entry(datatype, |e| e.attributes.clone())?;
     let mut copied = Vec::new();
-    for (key, value) in attributes {
-        let k = keyval(key, false)?;
+    let result = copy_each(datatype, &attributes, &mut copied);
+    if result.is_err() {
+        released(&copied);
+    }
+    result.map(|()| copied)
+}
+
+fn copy_each(
+    datatype: MPI_Datatype,
+    attributes: &[(c_int, usize)],
+    copied: &mut Vec<(c_int, usize)>,
+) -> MpiResult<()> {
+    for &(key, value) in attributes {
+        let k: Keyval = keyvals::get_cached(key)?;
         let Some(copy) = k.copy else { continue };
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
@@ -94,10 +75,18 @@ pub fn copy_all(datatype: MPI_Datatype) -> MpiResult<Vec<(c_int, usize)>> {
             return Err(callback_error(code, "copy"));
         }
         if flag != 0 {
+            keyvals::retain(key, false)?;
             copied.push((key, out as usize));
         }
     }
-    Ok(copied)
+    Ok(())
+}
+
+/// Records that the attributes of a freed datatype (or a failed dup) no longer use their keys.
+pub fn released(attributes: &[(c_int, usize)]) {
+    for &(key, _) in attributes {
+        keyvals::release(key);
+    }
 }
 
 /// Runs the delete callbacks of every attribute in `attributes` (for `MPI_Type_free`).
@@ -117,8 +106,14 @@ pub unsafe extern "C" fn MPIR_Type_dup_fn(
     attribute_val_out: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    *(attribute_val_out as *mut *mut c_void) = attribute_val_in;
-    *flag = 1;
+    if attribute_val_out.is_null() || flag.is_null() {
+        return MPI_ERR_ARG;
+    }
+    // SAFETY: both checked non-NULL; MPI passes the address of a `void *` and of an int.
+    unsafe {
+        *(attribute_val_out as *mut *mut c_void) = attribute_val_in;
+        *flag = 1;
+    }
     MPI_SUCCESS
 }
 
@@ -132,31 +127,23 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
 ) -> c_int {
     guard("MPI_Type_create_keyval", || {
         check_out(type_keyval, "type_keyval")?;
-        let mut registry = KEYVALS.lock();
-        let key = registry.next;
-        registry.next += 1;
-        let k = Keyval {
+        let key = keyvals::create(Keyval {
             copy: type_copy_attr_fn,
             delete: type_delete_attr_fn,
             extra_state: extra_state as usize,
-            freed: false,
-        };
-        registry.keyvals.insert(key, k);
+        })?;
         write_out(type_keyval, key, "type_keyval")
     })
 }
 
-/// Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with it
-/// keep working until they are deleted.
+/// Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`. The key is invalid from now on
+/// in every call; attributes still cached with it keep their callbacks, which run when their
+/// datatypes are duplicated or freed.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
     guard("MPI_Type_free_keyval", || {
         check_out(type_keyval, "type_keyval")?;
-        let key = *type_keyval;
-        keyval(key, true)?;
-        if let Some(k) = KEYVALS.lock().keyvals.get_mut(&key) {
-            k.freed = true;
-        }
+        keyvals::free(*type_keyval)?;
         write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval")
     })
 }
@@ -169,7 +156,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     attribute_val: *mut c_void,
 ) -> c_int {
     guard("MPI_Type_set_attr", || {
-        keyval(type_keyval, true)?;
+        keyvals::retain(type_keyval, true)?;
         let previous = handles::update(datatype, |e| {
             let previous = e
                 .attributes
@@ -178,9 +165,14 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
                 .map(|i| e.attributes.remove(i).1);
             e.attributes.push((type_keyval, attribute_val as usize));
             previous
-        })?;
+        });
+        let previous = previous.inspect_err(|_| keyvals::release(type_keyval))?;
         match previous {
-            Some(value) => run_delete(datatype, type_keyval, value),
+            Some(value) => {
+                // The new value replaces the old one: the key has one use, not two.
+                keyvals::release(type_keyval);
+                run_delete(datatype, type_keyval, value)
+            }
             None => Ok(()),
         }
     })
@@ -197,7 +189,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     guard("MPI_Type_get_attr", || {
         check_out(attribute_val, "attribute_val")?;
         check_out(flag, "flag")?;
-        keyval(type_keyval, false)?;
+        keyvals::get(type_keyval)?;
         let found = handles::with_entry(datatype, |e| {
             e.attributes
                 .iter()
@@ -216,7 +208,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
     guard("MPI_Type_delete_attr", || {
-        keyval(type_keyval, false)?;
+        keyvals::get(type_keyval)?;
         let removed = handles::update(datatype, |e| {
             e.attributes
                 .iter()
@@ -224,7 +216,11 @@ pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyva
                 .map(|i| e.attributes.remove(i).1)
         })?;
         match removed {
-            Some(value) => run_delete(datatype, type_keyval, value),
+            Some(value) => {
+                let deleted = run_delete(datatype, type_keyval, value);
+                keyvals::release(type_keyval);
+                deleted
+            }
             None => Ok(()),
         }
     })

@@ -30,6 +30,7 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         let attributes = handles::with_entry(handle, |e| e.attributes.clone())?;
         super::attributes::delete_all(handle, &attributes)?;
         handles::remove(handle)?;
+        super::attributes::released(&attributes);
         write_out(datatype, MPI_DATATYPE_NULL, "datatype")
     })
 }

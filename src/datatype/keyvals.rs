@@ -1,0 +1,182 @@
+//! The registry of datatype attribute keys (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`).
+//!
+//! A key stays in the registry while the program may use it or while an attribute cached on
+//! some datatype uses it: "the actual free does not transpire until after all references (in
+//! other [objects] on the process) to the key have been freed" (MPI-4.1 §7.7.2). So each key
+//! counts the attributes cached with it; once it is freed and that count is zero, its entry
+//! goes. A freed key is invalid for every call the program makes with it (`MPI_ERR_KEYVAL`),
+//! while the copy and delete callbacks of attributes still cached with it keep running.
+//!
+//! The callbacks are kept as the program gave them; running them is the FFI layer's job.
+
+use crate::abi::{
+    MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, MPI_ERR_KEYVAL, MPI_KEYVAL_INVALID,
+};
+use crate::error::{MpiError, MpiResult};
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::os::raw::c_int;
+use std::sync::LazyLock;
+
+/// The callbacks and extra state of a key.
+#[derive(Debug, Clone, Copy)]
+pub struct Keyval {
+    /// Run by `MPI_Type_dup` for each attribute with this key.
+    pub copy: MPI_Type_copy_attr_function,
+    /// Run when an attribute with this key is deleted or its datatype freed.
+    pub delete: MPI_Type_delete_attr_function,
+    /// The `extra_state` argument of both callbacks (an address the program gave).
+    pub extra_state: usize,
+}
+
+struct Record {
+    keyval: Keyval,
+    /// True once `MPI_Type_free_keyval` was called.
+    freed: bool,
+    /// Number of attributes cached with this key.
+    uses: usize,
+}
+
+struct Registry {
+    next: c_int,
+    keys: HashMap<c_int, Record>,
+}
+
+static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
+    Mutex::new(Registry {
+        next: MPI_KEYVAL_INVALID + 1,
+        keys: HashMap::new(),
+    })
+});
+
+fn invalid(key: c_int) -> MpiError {
+    MpiError::new(
+        MPI_ERR_KEYVAL,
+        format!("{key:#x} is not a valid datatype keyval (never created, or already freed)"),
+    )
+}
+
+/// Registers a new key and returns it.
+pub fn create(keyval: Keyval) -> MpiResult<c_int> {
+    let mut registry = REGISTRY.lock();
+    let first = MPI_KEYVAL_INVALID + 1;
+    // Keys count up; after the last int they start again, skipping those still registered.
+    let mut key = registry.next;
+    for _ in 0..=registry.keys.len() {
+        if !registry.keys.contains_key(&key) {
+            break;
+        }
+        key = key.checked_add(1).unwrap_or(first);
+    }
+    registry.next = key.checked_add(1).unwrap_or(first);
+    registry.keys.insert(
+        key,
+        Record {
+            keyval,
+            freed: false,
+            uses: 0,
+        },
+    );
+    Ok(key)
+}
+
+/// The callbacks of a key the program names: an unknown or freed key is `MPI_ERR_KEYVAL`.
+pub fn get(key: c_int) -> MpiResult<Keyval> {
+    match REGISTRY.lock().keys.get(&key) {
+        Some(r) if !r.freed => Ok(r.keyval),
+        _ => Err(invalid(key)),
+    }
+}
+
+/// The callbacks of the key of an attribute that is cached (the key may have been freed).
+pub fn get_cached(key: c_int) -> MpiResult<Keyval> {
+    match REGISTRY.lock().keys.get(&key) {
+        Some(r) => Ok(r.keyval),
+        None => Err(invalid(key)),
+    }
+}
+
+/// Frees a key the program names; its entry goes once no attribute uses it.
+pub fn free(key: c_int) -> MpiResult<()> {
+    let mut registry = REGISTRY.lock();
+    match registry.keys.get_mut(&key) {
+        Some(r) if !r.freed => {
+            r.freed = true;
+            if r.uses == 0 {
+                registry.keys.remove(&key);
+            }
+            Ok(())
+        }
+        _ => Err(invalid(key)),
+    }
+}
+
+/// Records a new attribute cached with `key`. `by_program` is true when the program caches
+/// it (`MPI_Type_set_attr`: the key must not be freed) and false when a copy callback made it
+/// (`MPI_Type_dup` of a type whose attribute's key may have been freed since).
+pub fn retain(key: c_int, by_program: bool) -> MpiResult<()> {
+    match REGISTRY.lock().keys.get_mut(&key) {
+        Some(r) if !(by_program && r.freed) => {
+            r.uses += 1;
+            Ok(())
+        }
+        _ => Err(invalid(key)),
+    }
+}
+
+/// Records that an attribute cached with `key` is gone.
+pub fn release(key: c_int) {
+    let mut registry = REGISTRY.lock();
+    if let Some(r) = registry.keys.get_mut(&key) {
+        r.uses = r.uses.saturating_sub(1);
+        if r.freed && r.uses == 0 {
+            registry.keys.remove(&key);
+        }
+    }
+}
+
+/// The number of keys in the registry (created and not freed, or still used).
+pub fn registered() -> usize {
+    REGISTRY.lock().keys.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NONE: Keyval = Keyval {
+        copy: None,
+        delete: None,
+        extra_state: 0,
+    };
+
+    #[test]
+    fn freed_keys_leave_the_registry() {
+        let before = registered();
+        for _ in 0..100_000 {
+            let k = create(NONE).unwrap();
+            free(k).unwrap();
+        }
+        // Other tests may create keys at the same time, but not 100,000 of them.
+        assert!(registered() < before + 100);
+    }
+
+    #[test]
+    fn a_used_key_stays_until_its_last_attribute_goes() {
+        let k = create(NONE).unwrap();
+        retain(k, true).unwrap();
+        free(k).unwrap();
+        assert!(get(k).is_err(), "freed keys are invalid for the program");
+        assert!(
+            get_cached(k).is_ok(),
+            "but cached attributes still use them"
+        );
+        assert!(retain(k, true).is_err());
+        retain(k, false).unwrap();
+        release(k);
+        assert!(get_cached(k).is_ok());
+        release(k);
+        assert!(get_cached(k).is_err());
+        assert!(free(k).is_err());
+    }
+}
