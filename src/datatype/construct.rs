@@ -14,6 +14,7 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
         combiner,
         large_count,
         layout,
+        plan: Default::default(),
     })
 }
 

@@ -1,7 +1,8 @@
-//! Packing and unpacking: the native representation (`MPI_Pack`/`MPI_Unpack`) and the
-//! canonical big-endian one (`MPI_Pack_external`, in [`external32`]). Both walk the type map
-//! in order ([`walk`]) and check the room they need before they touch a byte, so a failed
-//! call writes nothing.
+//! Packing and unpacking: the native representation (`MPI_Pack`/`MPI_Unpack`), run by the
+//! type's compiled plan ([`crate::plan`]), and the canonical big-endian one
+//! (`MPI_Pack_external`, in [`external32`]). Both check the room they need before they touch
+//! a byte, so a failed call writes nothing. [`walk`] visits a type map entry by entry
+//! without a plan: the reference the plan is tested against.
 
 pub mod external32;
 pub mod walk;
@@ -10,6 +11,7 @@ use crate::abi::MPI_ERR_TRUNCATE;
 use crate::datatype::layout::{add, mul};
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
+use crate::plan;
 use walk::{walk, Piece};
 
 /// Bytes that `count` copies of `dt` occupy when packed natively.
@@ -90,25 +92,11 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> MpiResult<()> {
-    at_position(
-        position,
-        packed_size(dt, count)?,
-        outsize,
-        "packing",
-        |cursor| {
-            for_each_run(dt, count, |disp, len| {
-                // SAFETY: the caller guarantees the source; the room was checked.
-                unsafe {
-                    std::ptr::copy(
-                        inbuf.wrapping_offset(disp as isize),
-                        outbuf.add(*cursor),
-                        len,
-                    )
-                };
-                *cursor += len;
-            })
-        },
-    )
+    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
+    // SAFETY: the caller guarantees the source; the room was checked.
+    unsafe { plan::pack_all(dt, count, inbuf, outbuf.add(*position as usize)) };
+    *position = end;
+    Ok(())
 }
 
 /// Unpacks `count` copies of `dt` from `inbuf[*position..insize]` into memory relative to
@@ -125,23 +113,9 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> MpiResult<()> {
-    at_position(
-        position,
-        packed_size(dt, count)?,
-        insize,
-        "unpacking",
-        |cursor| {
-            for_each_run(dt, count, |disp, len| {
-                // SAFETY: the caller guarantees the destination; the input was checked.
-                unsafe {
-                    std::ptr::copy(
-                        inbuf.add(*cursor),
-                        outbuf.wrapping_offset(disp as isize),
-                        len,
-                    )
-                };
-                *cursor += len;
-            })
-        },
-    )
+    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
+    // SAFETY: the caller guarantees the destination; the input was checked.
+    unsafe { plan::unpack_all(dt, count, inbuf.add(*position as usize), outbuf) };
+    *position = end;
+    Ok(())
 }

@@ -1,35 +1,74 @@
 //! Commit-time compilation of a datatype into a pack plan, and the range-based pack / unpack
-//! entry points every walk of a type map goes through.
+//! entry points every copy of a type's bytes goes through.
+//!
+//! [`compile`] turns a type into a small tree of [`node::Node`]s (runs, repetitions, block
+//! lists, sequences), normalised so that the common shapes (vectors, faces and tiles of
+//! grids, gathers, arrays of structs) become one or two levels that [`exec`] runs with the
+//! size-specialised loops of [`kernels`]. The plan is built once per type, by
+//! `MPI_Type_commit` or by the first pack, and cached on the datatype.
 //!
 //! The packed stream of `count` copies of a type is addressed by byte offset: any range of it
-//! can be packed or unpacked on its own, so a caller can stop and resume anywhere.
+//! can be packed or unpacked on its own, so a caller can stop and resume anywhere, and the
+//! seek to a range's start costs O(depth of the plan).
+
+pub mod compile;
+mod exec;
+pub mod iov;
+mod kernels;
+pub mod node;
 
 use crate::datatype::Datatype;
-use crate::pack::for_each_run;
+use node::Node;
+use std::sync::Arc;
+
+/// Stack kept free before compiling one more level of a deeply nested type.
+const STACK_RED_ZONE: usize = 64 * 1024;
+/// Stack allocated when compiling a deep type needs more.
+const STACK_GROWTH: usize = 1024 * 1024;
+
+/// The plan of one copy of `dt`, compiled on first use and cached on the datatype.
+pub fn plan_of(dt: &Datatype) -> &Arc<Node> {
+    dt.plan
+        .get_or_init(|| stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(dt)))
+}
+
+/// The plan of `count` copies of `dt`, one extent apart.
+pub fn copies(dt: &Datatype, count: i64) -> Node {
+    compile::repeat(count, dt.extent(), plan_of(dt))
+}
+
+/// Checks that `[offset, offset + len)` lies inside the packed stream of `node`.
+fn check_range(node: &Node, offset: i64, len: usize) {
+    let end = offset.checked_add(len as i64);
+    assert!(
+        offset >= 0 && end.is_some_and(|e| e <= node.size()),
+        "byte range {offset}+{len} outside a packed stream of {} bytes",
+        node.size()
+    );
+}
 
 /// Packs the bytes `[offset, offset + out.len())` of the packed stream of `count` copies of
 /// `dt` read relative to `inbuf` into `out`.
 ///
 /// # Safety
 /// Every byte the type map addresses relative to `inbuf` in that range must be readable.
+///
+/// # Panics
+/// If the range is not inside the packed stream.
 pub unsafe fn pack_range(dt: &Datatype, count: i64, inbuf: *const u8, offset: i64, out: &mut [u8]) {
-    let end = offset + out.len() as i64;
-    let mut stream = 0i64;
-    for_each_run(dt, count, |disp, len| {
-        let (lo, hi) = (stream.max(offset), (stream + len as i64).min(end));
-        if lo < hi {
-            let skip = (lo - stream) as isize;
-            // SAFETY: the caller guarantees the source; `lo..hi` lies inside `out`'s range.
-            unsafe {
-                std::ptr::copy(
-                    inbuf.wrapping_offset(disp as isize + skip),
-                    out.as_mut_ptr().add((lo - offset) as usize),
-                    (hi - lo) as usize,
-                )
-            };
-        }
-        stream += len as i64;
-    });
+    let node = copies(dt, count);
+    check_range(&node, offset, out.len());
+    let mut stream = out.as_mut_ptr();
+    // SAFETY: the caller guarantees the source; `out` holds the range.
+    unsafe {
+        exec::range::<true>(
+            &node,
+            inbuf as *mut u8,
+            offset,
+            out.len() as i64,
+            &mut stream,
+        )
+    }
 }
 
 /// Unpacks `input`, the bytes `[offset, offset + input.len())` of the packed stream of
@@ -37,22 +76,39 @@ pub unsafe fn pack_range(dt: &Datatype, count: i64, inbuf: *const u8, offset: i6
 ///
 /// # Safety
 /// Every byte the type map addresses relative to `outbuf` in that range must be writable.
+///
+/// # Panics
+/// If the range is not inside the packed stream.
 pub unsafe fn unpack_range(dt: &Datatype, count: i64, outbuf: *mut u8, offset: i64, input: &[u8]) {
-    let end = offset + input.len() as i64;
-    let mut stream = 0i64;
-    for_each_run(dt, count, |disp, len| {
-        let (lo, hi) = (stream.max(offset), (stream + len as i64).min(end));
-        if lo < hi {
-            let skip = (lo - stream) as isize;
-            // SAFETY: the caller guarantees the destination; `lo..hi` lies inside `input`.
-            unsafe {
-                std::ptr::copy(
-                    input.as_ptr().add((lo - offset) as usize),
-                    outbuf.wrapping_offset(disp as isize + skip),
-                    (hi - lo) as usize,
-                )
-            };
-        }
-        stream += len as i64;
-    });
+    let node = copies(dt, count);
+    check_range(&node, offset, input.len());
+    let mut stream = input.as_ptr() as *mut u8;
+    // SAFETY: the caller guarantees the destination; the stream is only read.
+    unsafe { exec::range::<false>(&node, outbuf, offset, input.len() as i64, &mut stream) }
+}
+
+/// Packs all of `count` copies of `dt` read relative to `inbuf` into `out`, which must hold
+/// exactly their packed size.
+///
+/// # Safety
+/// Every byte the type map addresses relative to `inbuf` must be readable, and `out` must be
+/// valid for writes of the packed size.
+pub unsafe fn pack_all(dt: &Datatype, count: i64, inbuf: *const u8, out: *mut u8) {
+    let node = copies(dt, count);
+    let mut stream = out;
+    // SAFETY: forwarded contract.
+    unsafe { exec::full::<true>(&node, inbuf as *mut u8, &mut stream) }
+}
+
+/// Unpacks all of `count` copies of `dt` from `input` (their packed size in bytes) into
+/// memory relative to `outbuf`.
+///
+/// # Safety
+/// Every byte the type map addresses relative to `outbuf` must be writable, and `input` must
+/// be valid for reads of the packed size.
+pub unsafe fn unpack_all(dt: &Datatype, count: i64, input: *const u8, outbuf: *mut u8) {
+    let node = copies(dt, count);
+    let mut stream = input as *mut u8;
+    // SAFETY: forwarded contract; the stream is only read.
+    unsafe { exec::full::<false>(&node, outbuf, &mut stream) }
 }

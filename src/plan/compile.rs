@@ -1,0 +1,277 @@
+//! Compiles a datatype into a normalised plan. Each constructor becomes a node built through
+//! the smart constructors below, which keep the plan small and regular:
+//!
+//! - count-1 and empty levels disappear, and adjacent runs merge;
+//! - a repetition of a dense run whose copies abut is one run (a vector of dense blocks is one
+//!   block), and a repetition of a repetition that continues it is one repetition (nested
+//!   strides fold);
+//! - indexed displacements that turn out to be regular become a repetition, and a struct whose
+//!   members are congruent and evenly spaced becomes one;
+//! - each type's plan is compiled once and shared, so repeated subtrees are not copied, and the
+//!   block arrays of indexed types are shared with the constructor's arguments.
+
+use super::node::{Blocks, Counts, Node, CHECKPOINT_EVERY};
+use super::plan_of;
+use crate::datatype::predefined::pair_offset;
+use crate::datatype::{Array, Combiner, Datatype, PredefinedKind};
+use std::sync::Arc;
+
+/// Block lists up to this long are compiled into sequences, where neighbouring blocks can
+/// merge; longer ones keep their arrays.
+const SMALL_BLOCK_LIST: usize = 8;
+/// Nested sequences up to this long are flattened into their parent.
+const SMALL_SEQUENCE: usize = 32;
+
+/// Compiles the plan of one copy of `dt`, placed at displacement 0.
+pub fn compile(dt: &Datatype) -> Arc<Node> {
+    let node = match &dt.combiner {
+        Combiner::Named(p) => match p.kind {
+            PredefinedKind::Basic(b) => Node::Run {
+                disp: 0,
+                len: b.size(),
+            },
+            PredefinedKind::Pair(a, b) => sequence(vec![
+                Node::Run {
+                    disp: 0,
+                    len: a.size(),
+                },
+                Node::Run {
+                    disp: pair_offset(a, b),
+                    len: b.size(),
+                },
+            ]),
+            PredefinedKind::LbMarker | PredefinedKind::UbMarker => Node::EMPTY,
+        },
+        Combiner::Dup(old) | Combiner::Resized { old, .. } => return plan_of(old).clone(),
+        Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
+            return plan_of(realized).clone()
+        }
+        Combiner::Contiguous { count, old } => repeat(*count, old.extent(), plan_of(old)),
+        Combiner::Vector {
+            count,
+            blocklength,
+            stride,
+            old,
+        } => strided(*count, stride.wrapping_mul(old.extent()), *blocklength, old),
+        Combiner::Hvector {
+            count,
+            blocklength,
+            stride,
+            old,
+        } => strided(*count, *stride, *blocklength, old),
+        Combiner::Indexed {
+            blocklengths,
+            displacements,
+            old,
+        } => blocks(
+            displacements,
+            old.extent(),
+            Counts::PerBlock(blocklengths.clone()),
+            old,
+        ),
+        Combiner::Hindexed {
+            blocklengths,
+            displacements,
+            old,
+        } => blocks(
+            displacements,
+            1,
+            Counts::PerBlock(blocklengths.clone()),
+            old,
+        ),
+        Combiner::IndexedBlock {
+            blocklength,
+            displacements,
+            old,
+        } => blocks(
+            displacements,
+            old.extent(),
+            Counts::Uniform(*blocklength),
+            old,
+        ),
+        Combiner::HindexedBlock {
+            blocklength,
+            displacements,
+            old,
+        } => blocks(displacements, 1, Counts::Uniform(*blocklength), old),
+        Combiner::Struct {
+            blocklengths,
+            displacements,
+            types,
+        } => sequence(
+            blocklengths
+                .iter()
+                .zip(displacements)
+                .zip(types)
+                .map(|((&b, &d), t)| repeat(b, t.extent(), plan_of(t)).shifted(d))
+                .collect(),
+        ),
+    };
+    Arc::new(node)
+}
+
+/// `count` blocks `stride` bytes apart of `blocklength` consecutive copies of `old`.
+fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
+    let block = repeat(blocklength, old.extent(), plan_of(old));
+    repeat(count, stride, &Arc::new(block))
+}
+
+/// `count` copies of `child`, `stride` bytes apart.
+pub fn repeat(count: i64, stride: i64, child: &Arc<Node>) -> Node {
+    if count <= 0 || child.size() == 0 {
+        return Node::EMPTY;
+    }
+    match &**child {
+        _ if count == 1 && !matches!(**child, Node::Seq { .. } | Node::Blocks(_)) => {
+            (**child).clone()
+        }
+        Node::Run { disp, len } if *len == stride => Node::Run {
+            disp: *disp,
+            len: len.wrapping_mul(count),
+        },
+        Node::Repeat {
+            disp,
+            count: inner,
+            stride: inner_stride,
+            child: grandchild,
+            size,
+        } if inner.wrapping_mul(*inner_stride) == stride => Node::Repeat {
+            disp: *disp,
+            count: count.wrapping_mul(*inner),
+            stride: *inner_stride,
+            child: grandchild.clone(),
+            size: size.wrapping_mul(count),
+        },
+        _ => Node::Repeat {
+            disp: 0,
+            count,
+            stride,
+            child: child.clone(),
+            size: child.size().wrapping_mul(count),
+        },
+    }
+}
+
+/// The parts one after the other: nested small sequences are flattened, empty parts dropped,
+/// abutting runs merged, and evenly spaced congruent parts turned into a repetition.
+pub fn sequence(parts: Vec<Node>) -> Node {
+    let mut flat: Vec<Node> = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            Node::Seq {
+                disp, parts: inner, ..
+            } if inner.len() <= SMALL_SEQUENCE => {
+                for p in inner {
+                    push_merging(&mut flat, p.shifted(disp));
+                }
+            }
+            p => push_merging(&mut flat, p),
+        }
+    }
+    match flat.len() {
+        0 => return Node::EMPTY,
+        1 => return flat.pop().expect("one part"),
+        _ => {}
+    }
+    if let Some(regular) = as_repetition(&flat) {
+        return regular;
+    }
+    let mut starts = Vec::with_capacity(flat.len() + 1);
+    let mut offset = 0i64;
+    for p in &flat {
+        starts.push(offset);
+        offset = offset.wrapping_add(p.size());
+    }
+    starts.push(offset);
+    Node::Seq {
+        disp: 0,
+        parts: flat,
+        starts,
+    }
+}
+
+/// Appends `part` to `parts`, merging it into the last part when both are runs that abut.
+fn push_merging(parts: &mut Vec<Node>, part: Node) {
+    if part.size() == 0 {
+        return;
+    }
+    if let (Some(Node::Run { disp, len }), Node::Run { disp: d, len: l }) =
+        (parts.last_mut(), &part)
+    {
+        if disp.wrapping_add(*len) == *d {
+            *len = len.wrapping_add(*l);
+            return;
+        }
+    }
+    parts.push(part);
+}
+
+/// The parts as one repetition, if they are congruent and evenly spaced.
+fn as_repetition(parts: &[Node]) -> Option<Node> {
+    let first = &parts[0];
+    let step = parts[1].disp().wrapping_sub(first.disp());
+    let regular = parts
+        .windows(2)
+        .all(|w| w[0].congruent(&w[1]) && w[1].disp().wrapping_sub(w[0].disp()) == step);
+    if !regular {
+        return None;
+    }
+    let origin = first.disp();
+    let unit = Arc::new(first.clone().shifted(origin.wrapping_neg()));
+    Some(repeat(parts.len() as i64, step, &unit).shifted(origin))
+}
+
+/// Blocks of copies of `old` at `displs[k] * scale` bytes.
+fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
+    let child = plan_of(old);
+    let child_stride = old.extent();
+    let n = displs.len();
+    if n == 0 || child.size() == 0 {
+        return Node::EMPTY;
+    }
+    let block = |k: usize| {
+        repeat(counts.get(k), child_stride, child).shifted(displs[k].wrapping_mul(scale))
+    };
+    if n <= SMALL_BLOCK_LIST {
+        return sequence((0..n).map(block).collect());
+    }
+    let uniform = match &counts {
+        Counts::Uniform(c) => Some(*c),
+        Counts::PerBlock(a) => a.iter().all(|&c| c == a[0]).then_some(a[0]),
+    };
+    if let Some(c) = uniform {
+        let step = displs[1].wrapping_sub(displs[0]);
+        if displs.windows(2).all(|w| w[1].wrapping_sub(w[0]) == step) {
+            let one = Arc::new(repeat(c, child_stride, child));
+            return repeat(n as i64, step.wrapping_mul(scale), &one)
+                .shifted(displs[0].wrapping_mul(scale));
+        }
+    }
+    let counts = match uniform {
+        Some(c) => Counts::Uniform(c),
+        None => counts,
+    };
+    let child_size = child.size();
+    let mut checkpoints = Vec::with_capacity(n / CHECKPOINT_EVERY + 1);
+    let mut size = 0i64;
+    for k in 0..n {
+        if k % CHECKPOINT_EVERY == 0 {
+            checkpoints.push(size);
+        }
+        size = size.wrapping_add(counts.get(k).wrapping_mul(child_size));
+    }
+    if size == 0 {
+        return Node::EMPTY;
+    }
+    Node::Blocks(Box::new(Blocks {
+        disp: 0,
+        displs: displs.clone(),
+        scale,
+        counts,
+        child: child.clone(),
+        child_stride,
+        child_size,
+        size,
+        checkpoints,
+    }))
+}

@@ -1,0 +1,286 @@
+//! Runs a plan: moves the bytes of a node between user memory and the packed stream, either
+//! all of them ([`full`]) or any byte range of the node's packed stream ([`range`]). A range
+//! starts with a seek that descends the tree once (O(depth), plus a binary search in
+//! irregular block lists), never by skipping bytes one block at a time.
+//!
+//! # Safety
+//! As for [`super::kernels`]: every byte the plan addresses relative to `mem`, and the bytes
+//! moved at `*stream`, must be valid for the access the direction makes.
+
+use super::kernels::{self, at};
+use super::node::{Blocks, Counts, Node};
+use std::sync::Arc;
+
+/// Struct members up to this many runs are moved by the array-of-structs kernel.
+const SMALL_STRUCT: usize = 16;
+/// Stack space kept free before descending one more level of a deep plan.
+const STACK_RED_ZONE: usize = 64 * 1024;
+/// Stack allocated when a deep plan needs more.
+const STACK_GROWTH: usize = 1024 * 1024;
+
+/// Moves every byte of `node` placed at `mem`.
+pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mut u8) {
+    // SAFETY (all arms): module contract, forwarded to the kernels.
+    match node {
+        Node::Run { disp, len } => unsafe {
+            kernels::any::<PACK>(at(mem, *disp), *stream, *len as usize);
+            *stream = stream.add(*len as usize);
+        },
+        Node::Repeat {
+            disp,
+            count,
+            stride,
+            child,
+            ..
+        } => unsafe { repeat_full::<PACK>(at(mem, *disp), *count, *stride, child, stream) },
+        Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
+        Node::Seq { disp, parts, .. } => {
+            let base = at(mem, *disp);
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
+                for part in parts {
+                    // SAFETY: module contract.
+                    unsafe { full::<PACK>(part, base, stream) };
+                }
+            })
+        }
+    }
+}
+
+/// The runs of a small sequence of runs, copied to the stack, if `node` is one.
+fn small_runs(node: &Node) -> Option<([(i64, i64); SMALL_STRUCT], usize)> {
+    let Node::Seq { disp, parts, .. } = node else {
+        return None;
+    };
+    if parts.len() > SMALL_STRUCT {
+        return None;
+    }
+    let mut runs = [(0i64, 0i64); SMALL_STRUCT];
+    for (slot, part) in runs.iter_mut().zip(parts) {
+        let Node::Run { disp: d, len } = part else {
+            return None;
+        };
+        *slot = (disp.wrapping_add(*d), *len);
+    }
+    Some((runs, parts.len()))
+}
+
+/// Moves `count` copies of `child`, `stride` bytes apart from `base`.
+unsafe fn repeat_full<const PACK: bool>(
+    base: *mut u8,
+    count: i64,
+    stride: i64,
+    child: &Arc<Node>,
+    stream: &mut *mut u8,
+) {
+    // SAFETY (all arms): module contract, forwarded to the kernels.
+    match &**child {
+        Node::Run { disp, len } => unsafe {
+            kernels::strided::<PACK>(at(base, *disp), count, stride, *len, stream)
+        },
+        Node::Repeat {
+            disp,
+            count: inner,
+            stride: inner_stride,
+            child: leaf,
+            ..
+        } if matches!(**leaf, Node::Run { .. }) => {
+            let Node::Run { disp: d, len } = **leaf else {
+                unreachable!("matched above")
+            };
+            let first = at(base, disp.wrapping_add(d));
+            for k in 0..count {
+                unsafe {
+                    kernels::strided::<PACK>(
+                        first.wrapping_offset(k.wrapping_mul(stride) as isize),
+                        *inner,
+                        *inner_stride,
+                        len,
+                        stream,
+                    )
+                }
+            }
+        }
+        other => {
+            if let Some((runs, n)) = small_runs(other) {
+                unsafe { kernels::struct_array::<PACK>(base, count, stride, &runs[..n], stream) };
+                return;
+            }
+            for k in 0..count {
+                let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
+                unsafe { full::<PACK>(other, copy, stream) };
+            }
+        }
+    }
+}
+
+/// Moves blocks `from..to` of `b` placed at `mem`.
+unsafe fn blocks_full<const PACK: bool>(
+    b: &Blocks,
+    mem: *mut u8,
+    from: usize,
+    to: usize,
+    stream: &mut *mut u8,
+) {
+    let base = at(mem, b.disp);
+    let displs = &b.displs[from..to];
+    // SAFETY (all arms): module contract, forwarded to the kernels.
+    match (&*b.child, &b.counts) {
+        (Node::Run { disp, len }, Counts::Uniform(c)) if *len == b.child_stride => unsafe {
+            kernels::gather::<PACK>(at(base, *disp), displs, b.scale, c * len, stream)
+        },
+        (Node::Run { disp, len }, Counts::PerBlock(counts)) if *len == b.child_stride => unsafe {
+            kernels::gather_lengths::<PACK>(
+                at(base, *disp),
+                displs,
+                b.scale,
+                &counts[from..to],
+                *len,
+                stream,
+            )
+        },
+        _ => {
+            for k in from..to {
+                let block = at(mem, b.block_disp(k));
+                unsafe {
+                    repeat_full::<PACK>(block, b.counts.get(k), b.child_stride, &b.child, stream)
+                }
+            }
+        }
+    }
+}
+
+/// Moves the bytes `[skip, skip + want)` of the packed stream of `node` placed at `mem`
+/// (`0 <= skip`, `skip + want <= node.size()`).
+pub unsafe fn range<const PACK: bool>(
+    node: &Node,
+    mem: *mut u8,
+    skip: i64,
+    want: i64,
+    stream: &mut *mut u8,
+) {
+    if want <= 0 {
+        return;
+    }
+    if skip == 0 && want == node.size() {
+        // SAFETY: module contract.
+        return unsafe { full::<PACK>(node, mem, stream) };
+    }
+    // SAFETY (all arms): module contract; every sub-range lies inside the node's stream.
+    match node {
+        Node::Run { disp, .. } => unsafe {
+            kernels::any::<PACK>(at(mem, disp.wrapping_add(skip)), *stream, want as usize);
+            *stream = stream.add(want as usize);
+        },
+        Node::Repeat {
+            disp,
+            count,
+            stride,
+            child,
+            ..
+        } => unsafe {
+            repeat_range::<PACK>(at(mem, *disp), *count, *stride, child, skip, want, stream)
+        },
+        Node::Blocks(b) => unsafe { blocks_range::<PACK>(b, mem, skip, want, stream) },
+        Node::Seq {
+            disp,
+            parts,
+            starts,
+        } => {
+            let base = at(mem, *disp);
+            let mut i = starts.partition_point(|&s| s <= skip) - 1;
+            let (mut skip, mut want) = (skip - starts[i], want);
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
+                while want > 0 {
+                    let take = (parts[i].size() - skip).min(want);
+                    unsafe { range::<PACK>(&parts[i], base, skip, take, stream) };
+                    want -= take;
+                    skip = 0;
+                    i += 1;
+                }
+            })
+        }
+    }
+}
+
+/// Moves the bytes `[skip, skip + want)` of `count` copies of `child` `stride` bytes apart.
+#[allow(clippy::too_many_arguments)]
+unsafe fn repeat_range<const PACK: bool>(
+    base: *mut u8,
+    count: i64,
+    stride: i64,
+    child: &Arc<Node>,
+    skip: i64,
+    mut want: i64,
+    stream: &mut *mut u8,
+) {
+    let size = child.size();
+    let mut k = skip / size;
+    let offset = skip % size;
+    let copy = |k: i64| base.wrapping_offset(k.wrapping_mul(stride) as isize);
+    // SAFETY (all calls): module contract; each piece lies inside the copies' stream.
+    if offset > 0 {
+        let take = (size - offset).min(want);
+        unsafe { range::<PACK>(child, copy(k), offset, take, stream) };
+        want -= take;
+        k += 1;
+    }
+    let whole = (want / size).min(count - k);
+    if whole > 0 {
+        unsafe { repeat_full::<PACK>(copy(k), whole, stride, child, stream) };
+        want -= whole * size;
+        k += whole;
+    }
+    if want > 0 {
+        unsafe { range::<PACK>(child, copy(k), 0, want, stream) };
+    }
+}
+
+/// Moves the bytes `[skip, skip + want)` of the blocks of `b` placed at `mem`.
+unsafe fn blocks_range<const PACK: bool>(
+    b: &Blocks,
+    mem: *mut u8,
+    skip: i64,
+    mut want: i64,
+    stream: &mut *mut u8,
+) {
+    let (mut k, start) = b.seek(skip);
+    let offset = skip - start;
+    // SAFETY (all calls): module contract; each piece lies inside the blocks' stream.
+    if offset > 0 {
+        let take = (b.block_size(k) - offset).min(want);
+        let block = at(mem, b.block_disp(k));
+        unsafe {
+            repeat_range::<PACK>(
+                block,
+                b.counts.get(k),
+                b.child_stride,
+                &b.child,
+                offset,
+                take,
+                stream,
+            )
+        };
+        want -= take;
+        k += 1;
+    }
+    let first_whole = k;
+    while k < b.len() && b.block_size(k) <= want {
+        want -= b.block_size(k);
+        k += 1;
+    }
+    unsafe { blocks_full::<PACK>(b, mem, first_whole, k, stream) };
+    if want > 0 {
+        let block = at(mem, b.block_disp(k));
+        unsafe {
+            repeat_range::<PACK>(
+                block,
+                b.counts.get(k),
+                b.child_stride,
+                &b.child,
+                0,
+                want,
+                stream,
+            )
+        };
+    }
+}

@@ -1,0 +1,258 @@
+//! The copy loops a plan runs, specialised at compile time by block size and by loop shape.
+//!
+//! Every kernel moves bytes between user memory (`mem`, addressed by displacements) and the
+//! packed stream (`*stream`, consecutive, advanced past what was moved). The const parameter
+//! `PACK` gives the direction: `true` copies memory to the stream (pack), `false` the stream
+//! to memory (unpack). Small blocks are moved as fixed-size unaligned loads and stores, read
+//! before they are written, so no call to `memcpy` is made for them.
+//!
+//! # Safety
+//! Every kernel requires that the bytes it addresses in `mem` (at the displacements it is
+//! given) and the bytes it moves at `*stream` are valid for the access its direction makes.
+
+use std::ptr::{read_unaligned, write_unaligned};
+
+/// `mem + disp`, without assuming the result stays inside one allocation (displacements are
+/// relative to an address the caller chose, such as `MPI_BOTTOM`).
+#[inline(always)]
+pub fn at(mem: *mut u8, disp: i64) -> *mut u8 {
+    mem.wrapping_offset(disp as isize)
+}
+
+/// Moves exactly `N` bytes.
+#[inline(always)]
+unsafe fn fixed<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8) {
+    // SAFETY: the caller guarantees both ranges of N bytes (module contract).
+    unsafe {
+        if PACK {
+            write_unaligned(
+                stream as *mut [u8; N],
+                read_unaligned(mem as *const [u8; N]),
+            )
+        } else {
+            write_unaligned(
+                mem as *mut [u8; N],
+                read_unaligned(stream as *const [u8; N]),
+            )
+        }
+    }
+}
+
+/// Moves `len` bytes (`N <= len <= 2 * N`) as two possibly overlapping `N`-byte pieces, both
+/// read before either is written.
+#[inline(always)]
+unsafe fn pair<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8, len: usize) {
+    let (src, dst) = if PACK { (mem, stream) } else { (stream, mem) };
+    // SAFETY: both pieces lie inside the `len` bytes the caller guarantees.
+    unsafe {
+        let head = read_unaligned(src as *const [u8; N]);
+        let tail = read_unaligned(src.add(len - N) as *const [u8; N]);
+        write_unaligned(dst as *mut [u8; N], head);
+        write_unaligned(dst.add(len - N) as *mut [u8; N], tail);
+    }
+}
+
+/// Moves `len` bytes of any length: fixed-size moves up to 32 bytes, `memmove` beyond.
+#[inline(always)]
+pub unsafe fn any<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
+    // SAFETY: the caller guarantees the `len` bytes on both sides.
+    unsafe {
+        match len {
+            0 => {}
+            1 => fixed::<PACK, 1>(mem, stream),
+            2 => fixed::<PACK, 2>(mem, stream),
+            3 => pair::<PACK, 2>(mem, stream, 3),
+            4 => fixed::<PACK, 4>(mem, stream),
+            5..=7 => pair::<PACK, 4>(mem, stream, len),
+            8 => fixed::<PACK, 8>(mem, stream),
+            9..=15 => pair::<PACK, 8>(mem, stream, len),
+            16 => fixed::<PACK, 16>(mem, stream),
+            17..=32 => pair::<PACK, 16>(mem, stream, len),
+            _ if PACK => std::ptr::copy(mem, stream, len),
+            _ => std::ptr::copy(stream, mem, len),
+        }
+    }
+}
+
+/// A block mover whose size is fixed when the kernel is instantiated.
+trait Block {
+    /// Bytes per block.
+    fn len(&self) -> usize;
+    /// Moves one block.
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8);
+}
+
+/// Blocks of exactly `N` bytes.
+struct Fixed<const N: usize>;
+impl<const N: usize> Block for Fixed<N> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        N
+    }
+    #[inline(always)]
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { fixed::<PACK, N>(mem, stream) }
+    }
+}
+
+/// Blocks of `self.0` bytes (`N <= len <= 2N`), moved as two overlapping `N`-byte pieces.
+struct Pair<const N: usize>(usize);
+impl<const N: usize> Block for Pair<N> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0
+    }
+    #[inline(always)]
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { pair::<PACK, N>(mem, stream, self.0) }
+    }
+}
+
+/// Blocks of `self.0` bytes of any length.
+struct Any(usize);
+impl Block for Any {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0
+    }
+    #[inline(always)]
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { any::<PACK>(mem, stream, self.0) }
+    }
+}
+
+/// Calls `$kernel::<PACK, _>($args.., block)` with the block mover that fits `$len`: a
+/// fixed-size one for the common sizes of basic types and small structs, else a general one.
+macro_rules! by_block_size {
+    ($len:expr, $kernel:ident ( $($arg:expr),* )) => {{
+        let len = $len as usize;
+        match len {
+            1 => $kernel::<PACK, _>($($arg,)* Fixed::<1>),
+            2 => $kernel::<PACK, _>($($arg,)* Fixed::<2>),
+            4 => $kernel::<PACK, _>($($arg,)* Fixed::<4>),
+            8 => $kernel::<PACK, _>($($arg,)* Fixed::<8>),
+            12 => $kernel::<PACK, _>($($arg,)* Pair::<8>(12)),
+            16 => $kernel::<PACK, _>($($arg,)* Fixed::<16>),
+            24 => $kernel::<PACK, _>($($arg,)* Pair::<16>(24)),
+            32 => $kernel::<PACK, _>($($arg,)* Fixed::<32>),
+            _ => $kernel::<PACK, _>($($arg,)* Any(len)),
+        }
+    }};
+}
+
+#[inline(always)]
+unsafe fn strided_with<const PACK: bool, B: Block>(
+    mem: *mut u8,
+    count: i64,
+    stride: i64,
+    stream: &mut *mut u8,
+    block: B,
+) {
+    let len = block.len();
+    let mut m = mem;
+    let mut s = *stream;
+    for _ in 0..count {
+        // SAFETY: module contract: each block and its stream bytes are valid.
+        unsafe { block.mv::<PACK>(m, s) };
+        m = m.wrapping_offset(stride as isize);
+        // SAFETY: the stream holds `count * len` bytes from its start.
+        s = unsafe { s.add(len) };
+    }
+    *stream = s;
+}
+
+/// `count` blocks of `len` bytes, `stride` bytes apart from `mem`.
+pub unsafe fn strided<const PACK: bool>(
+    mem: *mut u8,
+    count: i64,
+    stride: i64,
+    len: i64,
+    stream: &mut *mut u8,
+) {
+    if stride == len {
+        // SAFETY: the blocks abut: one range of count * len bytes.
+        unsafe { any::<PACK>(mem, *stream, (count * len) as usize) };
+        // SAFETY: as above.
+        *stream = unsafe { stream.add((count * len) as usize) };
+        return;
+    }
+    // SAFETY: forwarded contract.
+    unsafe { by_block_size!(len, strided_with(mem, count, stride, stream)) }
+}
+
+#[inline(always)]
+unsafe fn gather_with<const PACK: bool, B: Block>(
+    mem: *mut u8,
+    displs: &[i64],
+    scale: i64,
+    stream: &mut *mut u8,
+    block: B,
+) {
+    let len = block.len();
+    let mut s = *stream;
+    for &d in displs {
+        // SAFETY: module contract.
+        unsafe { block.mv::<PACK>(at(mem, d.wrapping_mul(scale)), s) };
+        // SAFETY: the stream holds `displs.len() * len` bytes from its start.
+        s = unsafe { s.add(len) };
+    }
+    *stream = s;
+}
+
+/// Blocks of `len` bytes at `mem + displs[k] * scale`.
+pub unsafe fn gather<const PACK: bool>(
+    mem: *mut u8,
+    displs: &[i64],
+    scale: i64,
+    len: i64,
+    stream: &mut *mut u8,
+) {
+    // SAFETY: forwarded contract.
+    unsafe { by_block_size!(len, gather_with(mem, displs, scale, stream)) }
+}
+
+/// Blocks of `counts[k] * unit` bytes at `mem + displs[k] * scale`.
+pub unsafe fn gather_lengths<const PACK: bool>(
+    mem: *mut u8,
+    displs: &[i64],
+    scale: i64,
+    counts: &[i64],
+    unit: i64,
+    stream: &mut *mut u8,
+) {
+    let mut s = *stream;
+    for (&d, &c) in displs.iter().zip(counts) {
+        let len = c.wrapping_mul(unit) as usize;
+        // SAFETY: module contract.
+        unsafe { any::<PACK>(at(mem, d.wrapping_mul(scale)), s, len) };
+        // SAFETY: the stream holds the sum of the lengths.
+        s = unsafe { s.add(len) };
+    }
+    *stream = s;
+}
+
+/// `count` copies, `stride` bytes apart, of a few runs `(disp, len)` (an array of small
+/// structs).
+pub unsafe fn struct_array<const PACK: bool>(
+    mem: *mut u8,
+    count: i64,
+    stride: i64,
+    runs: &[(i64, i64)],
+    stream: &mut *mut u8,
+) {
+    let mut m = mem;
+    let mut s = *stream;
+    for _ in 0..count {
+        for &(disp, len) in runs {
+            // SAFETY: module contract.
+            unsafe { any::<PACK>(at(m, disp), s, len as usize) };
+            // SAFETY: the stream holds every run of every copy.
+            s = unsafe { s.add(len as usize) };
+        }
+        m = m.wrapping_offset(stride as isize);
+    }
+    *stream = s;
+}

@@ -1,0 +1,189 @@
+//! The pack plan's nodes: a normalised, byte-level description of where the bytes of a type
+//! map lie, in type-map order. Every node knows how many bytes it packs, so any packed byte
+//! offset can be found by descending the tree.
+
+use crate::datatype::Array;
+use std::sync::Arc;
+
+/// Block counts of a [`Blocks`] node: one for all blocks, or one per block.
+#[derive(Debug, Clone)]
+pub enum Counts {
+    /// Every block holds this many copies of the child.
+    Uniform(i64),
+    /// Block `k` holds `counts[k]` copies of the child.
+    PerBlock(Array),
+}
+
+impl Counts {
+    /// The number of copies in block `k`.
+    #[inline(always)]
+    pub fn get(&self, k: usize) -> i64 {
+        match self {
+            Counts::Uniform(c) => *c,
+            Counts::PerBlock(a) => a[k],
+        }
+    }
+}
+
+/// How many blocks lie between two packed-offset checkpoints of a [`Blocks`] node.
+pub const CHECKPOINT_EVERY: usize = 64;
+
+/// Blocks at irregular displacements: block `k` holds `counts.get(k)` copies of `child`,
+/// `child_stride` bytes apart, starting at `disp + displs[k] * scale`.
+#[derive(Debug, Clone)]
+pub struct Blocks {
+    /// Displacement added to every block.
+    pub disp: i64,
+    /// Block displacements, in units of `scale` bytes (shared with the constructor).
+    pub displs: Array,
+    /// Bytes per displacement unit.
+    pub scale: i64,
+    /// Copies of the child per block.
+    pub counts: Counts,
+    /// The node each copy packs.
+    pub child: Arc<Node>,
+    /// Bytes between consecutive copies of the child inside a block.
+    pub child_stride: i64,
+    /// Packed bytes of one copy of the child.
+    pub child_size: i64,
+    /// Packed bytes of all blocks.
+    pub size: i64,
+    /// Packed offset at which block `j * CHECKPOINT_EVERY` starts (for seeking).
+    pub checkpoints: Vec<i64>,
+}
+
+impl Blocks {
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.displs.len()
+    }
+
+    /// True if there are no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.displs.is_empty()
+    }
+
+    /// Byte displacement of block `k`.
+    #[inline(always)]
+    pub fn block_disp(&self, k: usize) -> i64 {
+        self.disp
+            .wrapping_add(self.displs[k].wrapping_mul(self.scale))
+    }
+
+    /// Packed bytes of block `k`.
+    #[inline(always)]
+    pub fn block_size(&self, k: usize) -> i64 {
+        self.counts.get(k).wrapping_mul(self.child_size)
+    }
+
+    /// The block holding packed offset `offset` (less than `size`) and the packed offset at
+    /// which that block starts.
+    pub fn seek(&self, offset: i64) -> (usize, i64) {
+        let j = self.checkpoints.partition_point(|&c| c <= offset) - 1;
+        let mut k = j * CHECKPOINT_EVERY;
+        let mut start = self.checkpoints[j];
+        loop {
+            let next = start + self.block_size(k);
+            if next > offset {
+                return (k, start);
+            }
+            start = next;
+            k += 1;
+        }
+    }
+}
+
+/// One node of a pack plan. Displacements are bytes relative to the base address the node
+/// is executed at.
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// `len` contiguous bytes at `disp` (`len == 0` is the empty plan).
+    Run {
+        /// Where the bytes start.
+        disp: i64,
+        /// How many bytes.
+        len: i64,
+    },
+    /// `count` copies of `child`, the `k`-th at `disp + k * stride`.
+    Repeat {
+        /// Where the first copy is placed.
+        disp: i64,
+        /// Number of copies.
+        count: i64,
+        /// Bytes between consecutive copies.
+        stride: i64,
+        /// The repeated node.
+        child: Arc<Node>,
+        /// Packed bytes of all copies.
+        size: i64,
+    },
+    /// Blocks at irregular displacements.
+    Blocks(Box<Blocks>),
+    /// Parts packed one after the other, each placed at `disp` plus its own displacement.
+    Seq {
+        /// Displacement added to every part.
+        disp: i64,
+        /// The parts, in type-map order, none of them empty.
+        parts: Vec<Node>,
+        /// Packed offset at which each part starts, and the total at the end.
+        starts: Vec<i64>,
+    },
+}
+
+impl Node {
+    /// The empty plan: no bytes.
+    pub const EMPTY: Node = Node::Run { disp: 0, len: 0 };
+
+    /// Packed bytes of this node.
+    #[inline(always)]
+    pub fn size(&self) -> i64 {
+        match self {
+            Node::Run { len, .. } => *len,
+            Node::Repeat { size, .. } => *size,
+            Node::Blocks(b) => b.size,
+            Node::Seq { starts, .. } => *starts.last().expect("a sequence has an end offset"),
+        }
+    }
+
+    /// The displacement of the node's placement.
+    pub fn disp(&self) -> i64 {
+        match self {
+            Node::Run { disp, .. } | Node::Repeat { disp, .. } | Node::Seq { disp, .. } => *disp,
+            Node::Blocks(b) => b.disp,
+        }
+    }
+
+    /// This node moved by `offset` bytes.
+    pub fn shifted(mut self, offset: i64) -> Node {
+        match &mut self {
+            Node::Run { disp, .. } | Node::Repeat { disp, .. } | Node::Seq { disp, .. } => {
+                *disp = disp.wrapping_add(offset)
+            }
+            Node::Blocks(b) => b.disp = b.disp.wrapping_add(offset),
+        }
+        self
+    }
+
+    /// True if `self` and `other` pack the same shape of bytes, differing at most in the
+    /// displacement of their placement.
+    pub fn congruent(&self, other: &Node) -> bool {
+        match (self, other) {
+            (Node::Run { len: a, .. }, Node::Run { len: b, .. }) => a == b,
+            (
+                Node::Repeat {
+                    count: c1,
+                    stride: s1,
+                    child: k1,
+                    ..
+                },
+                Node::Repeat {
+                    count: c2,
+                    stride: s2,
+                    child: k2,
+                    ..
+                },
+            ) => c1 == c2 && s1 == s2 && Arc::ptr_eq(k1, k2),
+            _ => false,
+        }
+    }
+}
