@@ -183,6 +183,9 @@ pub struct Datatype {
     pub large_count: bool,
     /// Size, bounds and shape of its type map.
     pub layout: Layout,
+    /// The compiled pack plan of one copy, built by the first commit or pack
+    /// ([`crate::plan::plan_of`]).
+    pub plan: std::sync::OnceLock<Arc<crate::plan::node::Node>>,
 }
 
 impl Datatype {
