@@ -1,8 +1,21 @@
-//! Errors: the error value the core returns, the texts of the error classes, and the error
-//! handler state that decides whether an error aborts the program or is returned.
+//! Errors: the error value the core returns, the texts of the error classes, the error codes
+//! handed to the program, and the error handler state that decides whether an error aborts the
+//! program or is returned.
+//!
+//! # Error codes
+//!
+//! Every error raised gets its own code, as in MPICH, so that `MPI_Error_string` on any code a
+//! call returned gives that error's own message, not only the latest one. A code has MPICH's
+//! layout: the class in the low 7 bits (so `MPI_Error_class`, ours or MPICH's, maps it to its
+//! class), then in bits 8-18 a generic-message index that MPICH never uses (all ones, marking
+//! the code as ours), and in bits 19-29 the slot of a ring of the [`RING`] most recent errors
+//! that holds the message. Memory stays bounded: a code older than the last [`RING`] errors
+//! still maps to its class, but its message may have been replaced by a newer one of the same
+//! class in the same slot.
 
 use crate::abi::*;
 use parking_lot::Mutex;
+use std::sync::LazyLock;
 use std::os::raw::c_int;
 
 /// An MPI error: its class (an `MPI_ERR_*` value) and a message that names the problem.
@@ -68,7 +81,7 @@ pub fn class_text(class: c_int) -> Option<&'static str> {
         MPI_ERR_IN_STATUS => "See the MPI_ERROR field in MPI_Status for the error code",
         MPI_ERR_PENDING => "Pending request (no error)",
         MPI_ERR_REQUEST => "Invalid MPI_Request",
-        MPI_ERR_ACCESS => "Premission denied",
+        MPI_ERR_ACCESS => "Permission denied",
         MPI_ERR_AMODE => "Invalid amode value in MPI_File_open",
         MPI_ERR_BAD_FILE => "Invalid file name",
         MPI_ERR_CONVERSION => "An error occurred in a user-supplied data conversion function",
@@ -91,7 +104,7 @@ pub fn class_text(class: c_int) -> Option<&'static str> {
         MPI_ERR_READ_ONLY => "Read-only file or filesystem name",
         MPI_ERR_SERVICE => "Attempt to lookup an unknown service name",
         MPI_ERR_SPAWN => "Error in spawn call",
-        MPI_ERR_UNSUPPORTED_DATAREP => "Unsupported datarep passed to MPI_File_set_view",
+        MPI_ERR_UNSUPPORTED_DATAREP => "Unsupported data representation",
         MPI_ERR_UNSUPPORTED_OPERATION => "Operation not supported",
         MPI_ERR_WIN => "Invalid MPI_Win",
         MPI_ERR_BASE => "Invalid base address",
@@ -110,6 +123,66 @@ pub fn class_text(class: c_int) -> Option<&'static str> {
         MPI_ERR_PROC_ABORTED => "Operation failed because a remote process has aborted",
         MPI_ERR_VALUE_TOO_LARGE => "Value is too large to store",
         _ => return None,
+    })
+}
+
+/// Number of recent errors whose messages are kept.
+pub const RING: usize = 1 << RING_BITS;
+const RING_BITS: u32 = 11;
+const RING_SHIFT: u32 = 19;
+const CLASS_MASK: c_int = 0x7f;
+/// MPICH's generic-message index field, all ones: the mark of a code made here.
+const OUR_MARK: c_int = 0x7ff << 8;
+const MARK_MASK: c_int = 0x7ff << 8 | 0x80 | 0x4000_0000 | i32::MIN;
+
+struct Recent {
+    next: usize,
+    messages: Vec<Option<(c_int, String)>>,
+}
+
+static RECENT: LazyLock<Mutex<Recent>> = LazyLock::new(|| {
+    Mutex::new(Recent {
+        next: 0,
+        messages: vec![None; RING],
+    })
+});
+
+/// Records an error of `class` raised by `function` and returns its new error code. A value
+/// that is not an error class (the code a program's callback returned) is returned as it is.
+pub fn new_code(class: c_int, function: &str, message: &str) -> c_int {
+    if class == MPI_SUCCESS || class & !CLASS_MASK != 0 || class_text(class).is_none() {
+        return class;
+    }
+    let mut recent = RECENT.lock();
+    let slot = recent.next;
+    recent.next = (slot + 1) % RING;
+    let code = class | OUR_MARK | (slot as c_int) << RING_SHIFT;
+    recent.messages[slot] = Some((code, format!("{function}: {message}")));
+    code
+}
+
+/// The class of an error code this library knows: a bare error class, or a code it made.
+pub fn class_of(code: c_int) -> Option<c_int> {
+    if class_text(code).is_some() {
+        return Some(code);
+    }
+    let class = code & CLASS_MASK;
+    (code & MARK_MASK == OUR_MARK && class != MPI_SUCCESS && class_text(class).is_some())
+        .then_some(class)
+}
+
+/// The text of an error code this library knows: the text of its class, followed for a code
+/// of a recent error by the function and the problem.
+pub fn code_text(code: c_int) -> Option<String> {
+    let class = class_of(code)?;
+    let text = class_text(class)?;
+    if class == code {
+        return Some(text.to_string());
+    }
+    let slot = ((code >> RING_SHIFT) as usize) & (RING - 1);
+    Some(match &RECENT.lock().messages[slot] {
+        Some((c, detail)) if *c == code => format!("{text}, {detail}"),
+        _ => text.to_string(),
     })
 }
 
@@ -179,5 +252,28 @@ pub fn handler_of(comm: MPI_Comm) -> MPI_Errhandler {
         h.self_.unwrap_or(MPI_ERRORS_ARE_FATAL)
     } else {
         h.world
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_has_its_own_code_and_message() {
+        let a = new_code(MPI_ERR_ARG, "MPI_Type_indexed", "array_of_blocklengths[0] is -3");
+        let b = new_code(MPI_ERR_TYPE, "MPI_Type_size", "bad handle");
+        assert_ne!(a, b);
+        assert_ne!(a, MPI_ERR_ARG);
+        assert_eq!(class_of(a), Some(MPI_ERR_ARG));
+        assert_eq!(class_of(b), Some(MPI_ERR_TYPE));
+        assert_eq!(a & 0x7f, MPI_ERR_ARG, "MPICH's MPI_Error_class reads the low bits");
+        assert!(a > 0 && a <= MPI_ERR_LASTCODE);
+        let text = code_text(a).unwrap();
+        assert!(text.contains("MPI_Type_indexed: array_of_blocklengths[0] is -3"), "{text}");
+        assert_eq!(code_text(MPI_ERR_ARG).as_deref(), Some("Invalid argument"));
+        assert_eq!(class_of(0x1234_5678 & !OUR_MARK), None);
+        // A code a program's callback returned is not ours to translate.
+        assert_eq!(new_code(1000, "f", "m"), 1000);
     }
 }

@@ -19,26 +19,12 @@ use crate::abi::*;
 use crate::datatype::Datatype;
 use crate::error::{self, MpiError, MpiResult};
 use crate::handles;
-use std::cell::RefCell;
 use std::os::raw::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-thread_local! {
-    /// The last error raised on this thread: `(class, function, message)`.
-    static LAST_ERROR: RefCell<Option<(c_int, &'static str, String)>> = const { RefCell::new(None) };
-}
-
-/// The detail of the last error of `class` raised on this thread, as `"function: message"`.
-pub fn last_error_detail(class: c_int) -> Option<String> {
-    LAST_ERROR.with(|last| match &*last.borrow() {
-        Some((c, function, message)) if *c == class => Some(format!("{function}: {message}")),
-        _ => None,
-    })
-}
-
 /// Runs the body of the exported function `function`: returns `MPI_SUCCESS`, or raises the
-/// error (or a caught panic, as `MPI_ERR_INTERN`) on the error handler and returns its class.
+/// error (or a caught panic, as `MPI_ERR_INTERN`) on the error handler and returns its code.
 pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
     let error = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => return MPI_SUCCESS,
@@ -48,13 +34,13 @@ pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_
     raise(function, error)
 }
 
-/// Hands `error` from `function` to the error handler in force and returns its class.
+/// Hands `error` from `function` to the error handler in force and returns its error code (a
+/// new code for each error; `MPI_Error_class` maps it to its class).
 pub fn raise(function: &'static str, error: MpiError) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
-    LAST_ERROR
-        .with(|last| *last.borrow_mut() = Some((error.class, function, error.message.clone())));
+    let code = error::new_code(error.class, function, &error.message);
     match error::effective_handler() {
-        MPI_ERRORS_RETURN => error.class,
+        MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
             eprintln!(
                 "Fatal error in {function}: {} ({}: {text})",
@@ -64,8 +50,8 @@ pub fn raise(function: &'static str, error: MpiError) -> c_int {
             process::abort_program(error.class.max(1))
         }
         other => {
-            process::call_user_errhandler(other, error.class);
-            error.class
+            process::call_user_errhandler(other, code);
+            code
         }
     }
 }

@@ -55,11 +55,11 @@ fn user_errhandler(handle: MPI_Errhandler) -> Option<MPI_Comm_errhandler_functio
     USER_ERRHANDLERS.lock().get(index).copied()
 }
 
-/// Calls the program's error handler `handle` for an error of `class` (raised on
+/// Calls the program's error handler `handle` for the error `code` (raised on
 /// `MPI_COMM_WORLD`); does nothing for a handler this library does not know.
-pub fn call_user_errhandler(handle: MPI_Errhandler, class: c_int) {
+pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int) {
     if let Some(Some(f)) = user_errhandler(handle) {
-        let (mut comm, mut code) = (MPI_COMM_WORLD, class);
+        let (mut comm, mut code) = (MPI_COMM_WORLD, code);
         // SAFETY: the program registered this function as an error handler.
         unsafe { f(&mut comm, &mut code) };
     }
@@ -308,10 +308,11 @@ pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) ->
     })
 }
 
-/// The error class of an error code (this library returns classes as codes).
+/// The error class of an error code: the class this library's codes carry; codes of another
+/// MPI library loaded behind this one go to it.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
-    if error::class_text(errorcode).is_none() {
+    if error::class_of(errorcode).is_none() {
         if let Some(rc) =
             forward!(MPI_Error_class: fn(c_int, *mut c_int) -> c_int, errorcode, errorclass)
         {
@@ -319,14 +320,13 @@ pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_in
         }
     }
     guard("MPI_Error_class", || {
-        if error::class_text(errorcode).is_none() {
-            return Err(MpiError::arg(format!("{errorcode} is not an error code")));
-        }
-        write_out(errorclass, errorcode, "errorclass")
+        let class = error::class_of(errorcode)
+            .ok_or_else(|| MpiError::arg(format!("{errorcode} is not an error code")))?;
+        write_out(errorclass, class, "errorclass")
     })
 }
 
-/// The text of an error code; for the last error this thread raised, it also names the
+/// The text of an error code: the text of its class and, for a code a call returned, the
 /// function and the problem.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Error_string(
@@ -334,7 +334,7 @@ pub unsafe extern "C" fn MPI_Error_string(
     string: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let Some(text) = error::class_text(errorcode) else {
+    let Some(full) = error::code_text(errorcode) else {
         if let Some(rc) = forward!(MPI_Error_string: fn(c_int, *mut c_char, *mut c_int) -> c_int, errorcode, string, resultlen)
         {
             return rc;
@@ -347,10 +347,6 @@ pub unsafe extern "C" fn MPI_Error_string(
     guard("MPI_Error_string", || {
         check_out(string, "string")?;
         check_out(resultlen, "resultlen")?;
-        let full = match super::last_error_detail(errorcode) {
-            Some(detail) if errorcode != MPI_SUCCESS => format!("{text}, {detail}"),
-            _ => text.to_string(),
-        };
         let bytes = &full.as_bytes()[..full.len().min(MPI_MAX_ERROR_STRING as usize - 1)];
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), string as *mut u8, bytes.len());
         *string.add(bytes.len()) = 0;
