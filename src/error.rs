@@ -15,8 +15,8 @@
 
 use crate::abi::*;
 use parking_lot::Mutex;
-use std::sync::LazyLock;
 use std::os::raw::c_int;
+use std::sync::LazyLock;
 
 /// An MPI error: its class (an `MPI_ERR_*` value) and a message that names the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -261,16 +261,27 @@ mod tests {
 
     #[test]
     fn each_error_has_its_own_code_and_message() {
-        let a = new_code(MPI_ERR_ARG, "MPI_Type_indexed", "array_of_blocklengths[0] is -3");
+        let a = new_code(
+            MPI_ERR_ARG,
+            "MPI_Type_indexed",
+            "array_of_blocklengths[0] is -3",
+        );
         let b = new_code(MPI_ERR_TYPE, "MPI_Type_size", "bad handle");
         assert_ne!(a, b);
         assert_ne!(a, MPI_ERR_ARG);
         assert_eq!(class_of(a), Some(MPI_ERR_ARG));
         assert_eq!(class_of(b), Some(MPI_ERR_TYPE));
-        assert_eq!(a & 0x7f, MPI_ERR_ARG, "MPICH's MPI_Error_class reads the low bits");
+        assert_eq!(
+            a & 0x7f,
+            MPI_ERR_ARG,
+            "MPICH's MPI_Error_class reads the low bits"
+        );
         assert!(a > 0 && a <= MPI_ERR_LASTCODE);
         let text = code_text(a).unwrap();
-        assert!(text.contains("MPI_Type_indexed: array_of_blocklengths[0] is -3"), "{text}");
+        assert!(
+            text.contains("MPI_Type_indexed: array_of_blocklengths[0] is -3"),
+            "{text}"
+        );
         assert_eq!(code_text(MPI_ERR_ARG).as_deref(), Some("Invalid argument"));
         assert_eq!(class_of(0x1234_5678 & !OUR_MARK), None);
         // A code a program's callback returned is not ours to translate.
