@@ -11,6 +11,8 @@ pub mod elements;
 pub mod keyvals;
 pub mod layout;
 pub mod predefined;
+/// The naive reference model: compiled for the tests and with the feature `model` only.
+#[cfg(any(test, feature = "model"))]
 pub mod typemap;
 
 pub use layout::Layout;
