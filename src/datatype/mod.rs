@@ -6,6 +6,7 @@
 //! type lives as long as any type built from it.
 
 pub mod construct;
+pub mod contents;
 mod dismantle;
 pub mod elements;
 pub mod keyvals;
@@ -186,8 +187,8 @@ pub struct Datatype {
     /// Size, bounds and shape of its type map.
     pub layout: Layout,
     /// The compiled pack plan of one copy, built by the first commit or pack
-    /// ([`crate::plan::plan_of`]).
-    pub plan: std::sync::OnceLock<Arc<crate::plan::node::Node>>,
+    /// ([`crate::plan::compiled`]).
+    pub plan: std::sync::OnceLock<crate::plan::Plan>,
 }
 
 impl Datatype {

@@ -118,11 +118,16 @@ pub fn committed_datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     Ok(datatype)
 }
 
+/// True if `comm` has the form of a communicator handle other than `MPI_COMM_NULL`.
+pub fn is_comm(comm: MPI_Comm) -> bool {
+    const COMM_KIND_MASK: c_int = 0x3c00_0000;
+    comm != MPI_COMM_NULL && comm & COMM_KIND_MASK == MPI_COMM_NULL
+}
+
 /// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator
 /// handles are `MPI_ERR_COMM`.
 pub fn check_comm(comm: MPI_Comm) -> MpiResult<()> {
-    const COMM_KIND_MASK: c_int = 0x3c00_0000;
-    if comm == MPI_COMM_NULL || comm & COMM_KIND_MASK != MPI_COMM_NULL {
+    if !is_comm(comm) {
         return Err(MpiError::new(
             MPI_ERR_COMM,
             format!("{comm:#x} is not a valid communicator"),

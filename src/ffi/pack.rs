@@ -2,9 +2,10 @@
 //! A call without enough room or input fails with `MPI_ERR_TRUNCATE`, writes nothing and
 //! leaves `position` unchanged.
 
-use super::{check_comm, check_out, committed_datatype, datatype, guard, to_int, write_out};
+use super::{check_comm, check_out, datatype, guard, is_comm, to_int, write_out};
 use crate::abi::*;
 use crate::error::{MpiError, MpiResult};
+use crate::handles;
 use crate::pack;
 use std::ffi::{c_char, c_void, CStr};
 use std::os::raw::c_int;
@@ -74,14 +75,13 @@ unsafe fn pack_common(
     position: &mut i64,
 ) -> MpiResult<()> {
     check_buffer_args(incount, outsize, *position, outbuf, "output")?;
-    let t = committed_datatype(dt)?;
     let (inp, out) = (inbuf as *const u8, outbuf as *mut u8);
-    match rep {
-        Representation::Native => pack::pack(inp, incount, &t, out, outsize, position),
+    handles::with_committed(dt, |t| match rep {
+        Representation::Native => pack::pack(inp, incount, t, out, outsize, position),
         Representation::External32 => {
-            pack::external32::pack(inp, incount, &t, out, outsize, position)
+            pack::external32::pack(inp, incount, t, out, outsize, position)
         }
-    }
+    })?
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -95,14 +95,13 @@ unsafe fn unpack_common(
     dt: MPI_Datatype,
 ) -> MpiResult<()> {
     check_buffer_args(outcount, insize, *position, inbuf, "input")?;
-    let t = committed_datatype(dt)?;
     let (inp, out) = (inbuf as *const u8, outbuf as *mut u8);
-    match rep {
-        Representation::Native => pack::unpack(inp, insize, position, out, outcount, &t),
+    handles::with_committed(dt, |t| match rep {
+        Representation::Native => pack::unpack(inp, insize, position, out, outcount, t),
         Representation::External32 => {
-            pack::external32::unpack(inp, insize, position, out, outcount, &t)
+            pack::external32::unpack(inp, insize, position, out, outcount, t)
         }
-    }
+    })?
 }
 
 /// Runs `f` on a 64-bit copy of the `int` position and writes it back on success.
@@ -127,6 +126,48 @@ unsafe fn with_position(
     write_out(position, p, "position")
 }
 
+/// The success path of a native pack (`PACK`) or unpack of `count` copies of `dt` between
+/// user memory `mem` and the packed buffer `buffer` of `size` bytes at `position`, with no
+/// error plumbing: it returns the new position, or `None` without touching anything when any
+/// argument is unusual, and the caller then takes the checked path, which reports the error.
+///
+/// # Safety
+/// As for `MPI_Pack` / `MPI_Unpack`.
+unsafe fn fast_native<const PACK: bool>(
+    mem: *mut u8,
+    count: i64,
+    dt: MPI_Datatype,
+    buffer: *mut u8,
+    size: i64,
+    position: i64,
+    comm: MPI_Comm,
+) -> Option<i64> {
+    if count < 0 || size < 0 || position < 0 || position > size || buffer.is_null() {
+        return None;
+    }
+    if !is_comm(comm) {
+        return None;
+    }
+    handles::try_with_committed(dt, |t| {
+        let end = t.size().checked_mul(count)?.checked_add(position)?;
+        if end > size {
+            return None;
+        }
+        // SAFETY: the caller's buffers as MPI_Pack requires them; the room was checked.
+        unsafe {
+            let stream = buffer.add(position as usize);
+            if PACK {
+                crate::plan::pack_all(t, count, mem, stream)
+            } else {
+                crate::plan::unpack_all(t, count, stream, mem)
+            }
+        }
+        Some(end)
+    })
+    .ok()
+    .flatten()
+}
+
 /// Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Pack(
@@ -138,6 +179,15 @@ pub unsafe extern "C" fn MPI_Pack(
     position: *mut c_int,
     comm: MPI_Comm,
 ) -> c_int {
+    if !position.is_null() {
+        let (mem, buffer) = (inbuf as *mut u8, outbuf as *mut u8);
+        let at = (*position).into();
+        let fast = fast_native::<true>(mem, incount.into(), datatype, buffer, outsize.into(), at, comm);
+        if let Some(end) = fast {
+            *position = end as c_int; // end <= outsize, an int
+            return MPI_SUCCESS;
+        }
+    }
     guard("MPI_Pack", || {
         check_comm(comm)?;
         with_int_position(position, |p| {
@@ -165,6 +215,14 @@ pub unsafe extern "C" fn MPI_Pack_c(
     position: *mut MPI_Count,
     comm: MPI_Comm,
 ) -> c_int {
+    if !position.is_null() {
+        let (mem, buffer) = (inbuf as *mut u8, outbuf as *mut u8);
+        let fast = fast_native::<true>(mem, incount, datatype, buffer, outsize, *position, comm);
+        if let Some(end) = fast {
+            *position = end;
+            return MPI_SUCCESS;
+        }
+    }
     guard("MPI_Pack_c", || {
         check_comm(comm)?;
         with_position(position, |p| {
@@ -192,6 +250,15 @@ pub unsafe extern "C" fn MPI_Unpack(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
+    if !position.is_null() {
+        let (mem, buffer) = (outbuf as *mut u8, inbuf as *mut u8);
+        let at = (*position).into();
+        let fast = fast_native::<false>(mem, outcount.into(), datatype, buffer, insize.into(), at, comm);
+        if let Some(end) = fast {
+            *position = end as c_int; // end <= insize, an int
+            return MPI_SUCCESS;
+        }
+    }
     guard("MPI_Unpack", || {
         check_comm(comm)?;
         with_int_position(position, |p| {
@@ -219,6 +286,14 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
+    if !position.is_null() {
+        let (mem, buffer) = (outbuf as *mut u8, inbuf as *mut u8);
+        let fast = fast_native::<false>(mem, outcount, datatype, buffer, insize, *position, comm);
+        if let Some(end) = fast {
+            *position = end;
+            return MPI_SUCCESS;
+        }
+    }
     guard("MPI_Unpack_c", || {
         check_comm(comm)?;
         with_position(position, |p| {

@@ -14,11 +14,8 @@ use std::os::raw::c_int;
 pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     guard("MPI_Type_commit", || {
         check_out(datatype, "datatype")?;
-        let dt = handles::update(*datatype, |e| {
-            e.committed = true;
-            e.datatype.clone()
-        })?;
-        crate::plan::plan_of(&dt);
+        let dt = handles::commit(*datatype)?;
+        crate::plan::compiled(&dt);
         Ok(())
     })
 }

@@ -21,6 +21,8 @@ use std::sync::Arc;
 const SMALL_BLOCK_LIST: usize = 8;
 /// Nested sequences up to this long are flattened into their parent.
 const SMALL_SEQUENCE: usize = 32;
+/// Sequences of up to this many runs are run by the array-of-structs kernel.
+const SMALL_STRUCT: usize = 16;
 
 /// Compiles the plan of one copy of `dt`, placed at displacement 0.
 pub fn compile(dt: &Datatype) -> Arc<Node> {
@@ -183,10 +185,26 @@ pub fn sequence(parts: Vec<Node>) -> Node {
         offset = offset.wrapping_add(p.size());
     }
     starts.push(offset);
+    let runs = if flat.len() <= SMALL_STRUCT {
+        flat.iter()
+            .map_while(|p| match p {
+                Node::Run { disp, len } => Some((*disp, *len)),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let runs = if runs.len() == flat.len() {
+        runs
+    } else {
+        Vec::new()
+    };
     Node::Seq {
         disp: 0,
         parts: flat,
         starts,
+        runs,
     }
 }
 

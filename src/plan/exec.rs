@@ -11,8 +11,6 @@ use super::kernels::{self, at};
 use super::node::{Blocks, Counts, Node};
 use std::sync::Arc;
 
-/// Struct members up to this many runs are moved by the array-of-structs kernel.
-const SMALL_STRUCT: usize = 16;
 /// Stack space kept free before descending one more level of a deep plan.
 const STACK_RED_ZONE: usize = 64 * 1024;
 /// Stack allocated when a deep plan needs more.
@@ -34,6 +32,9 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
             ..
         } => unsafe { repeat_full::<PACK>(at(mem, *disp), *count, *stride, child, stream) },
         Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
+        Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
+            kernels::struct_array::<PACK>(at(mem, *disp), 1, 0, runs, stream)
+        },
         Node::Seq { disp, parts, .. } => {
             let base = at(mem, *disp);
             stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
@@ -46,22 +47,22 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
     }
 }
 
-/// The runs of a small sequence of runs, copied to the stack, if `node` is one.
-fn small_runs(node: &Node) -> Option<([(i64, i64); SMALL_STRUCT], usize)> {
-    let Node::Seq { disp, parts, .. } = node else {
-        return None;
-    };
-    if parts.len() > SMALL_STRUCT {
-        return None;
+/// Moves every byte of `count` copies of `root`, `extent` bytes apart from `mem`.
+pub unsafe fn copies_full<const PACK: bool>(
+    root: &Arc<Node>,
+    mem: *mut u8,
+    count: i64,
+    extent: i64,
+    stream: &mut *mut u8,
+) {
+    // SAFETY: module contract.
+    unsafe {
+        if count == 1 {
+            full::<PACK>(root, mem, stream)
+        } else {
+            repeat_full::<PACK>(mem, count, extent, root, stream)
+        }
     }
-    let mut runs = [(0i64, 0i64); SMALL_STRUCT];
-    for (slot, part) in runs.iter_mut().zip(parts) {
-        let Node::Run { disp: d, len } = part else {
-            return None;
-        };
-        *slot = (disp.wrapping_add(*d), *len);
-    }
-    Some((runs, parts.len()))
 }
 
 /// Moves `count` copies of `child`, `stride` bytes apart from `base`.
@@ -100,11 +101,10 @@ unsafe fn repeat_full<const PACK: bool>(
                 }
             }
         }
+        Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
+            kernels::struct_array::<PACK>(at(base, *disp), count, stride, runs, stream)
+        },
         other => {
-            if let Some((runs, n)) = small_runs(other) {
-                unsafe { kernels::struct_array::<PACK>(base, count, stride, &runs[..n], stream) };
-                return;
-            }
             for k in 0..count {
                 let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
                 unsafe { full::<PACK>(other, copy, stream) };
@@ -185,6 +185,7 @@ pub unsafe fn range<const PACK: bool>(
             disp,
             parts,
             starts,
+            ..
         } => {
             let base = at(mem, *disp);
             let mut i = starts.partition_point(|&s| s <= skip) - 1;

@@ -52,7 +52,7 @@ unsafe fn pair<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8, 
     }
 }
 
-/// Moves `len` bytes of any length: fixed-size moves up to 32 bytes, `memmove` beyond.
+/// Moves `len` bytes of any length: fixed-size moves up to 64 bytes, `memmove` beyond.
 #[inline(always)]
 pub unsafe fn any<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
     // SAFETY: the caller guarantees the `len` bytes on both sides.
@@ -67,7 +67,9 @@ pub unsafe fn any<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
             8 => fixed::<PACK, 8>(mem, stream),
             9..=15 => pair::<PACK, 8>(mem, stream, len),
             16 => fixed::<PACK, 16>(mem, stream),
-            17..=32 => pair::<PACK, 16>(mem, stream, len),
+            17..=31 => pair::<PACK, 16>(mem, stream, len),
+            32 => fixed::<PACK, 32>(mem, stream),
+            33..=64 => pair::<PACK, 32>(mem, stream, len),
             _ if PACK => std::ptr::copy(mem, stream, len),
             _ => std::ptr::copy(stream, mem, len),
         }
@@ -234,19 +236,19 @@ pub unsafe fn gather_lengths<const PACK: bool>(
     *stream = s;
 }
 
-/// `count` copies, `stride` bytes apart, of a few runs `(disp, len)` (an array of small
-/// structs).
-pub unsafe fn struct_array<const PACK: bool>(
+#[inline(always)]
+unsafe fn struct_array_of<const PACK: bool, const R: usize>(
     mem: *mut u8,
     count: i64,
     stride: i64,
     runs: &[(i64, i64)],
     stream: &mut *mut u8,
 ) {
+    let runs: [(i64, i64); R] = runs.try_into().expect("R runs");
     let mut m = mem;
     let mut s = *stream;
     for _ in 0..count {
-        for &(disp, len) in runs {
+        for &(disp, len) in &runs {
             // SAFETY: module contract.
             unsafe { any::<PACK>(at(m, disp), s, len as usize) };
             // SAFETY: the stream holds every run of every copy.
@@ -255,4 +257,37 @@ pub unsafe fn struct_array<const PACK: bool>(
         m = m.wrapping_offset(stride as isize);
     }
     *stream = s;
+}
+
+/// `count` copies, `stride` bytes apart, of a few runs `(disp, len)` (an array of small
+/// structs). Up to four runs get a loop unrolled for their number, so each run's move is
+/// predicted on its own.
+pub unsafe fn struct_array<const PACK: bool>(
+    mem: *mut u8,
+    count: i64,
+    stride: i64,
+    runs: &[(i64, i64)],
+    stream: &mut *mut u8,
+) {
+    // SAFETY (all arms): forwarded contract.
+    unsafe {
+        match runs.len() {
+            1 => struct_array_of::<PACK, 1>(mem, count, stride, runs, stream),
+            2 => struct_array_of::<PACK, 2>(mem, count, stride, runs, stream),
+            3 => struct_array_of::<PACK, 3>(mem, count, stride, runs, stream),
+            4 => struct_array_of::<PACK, 4>(mem, count, stride, runs, stream),
+            _ => {
+                let mut m = mem;
+                let mut s = *stream;
+                for _ in 0..count {
+                    for &(disp, len) in runs {
+                        any::<PACK>(at(m, disp), s, len as usize);
+                        s = s.add(len as usize);
+                    }
+                    m = m.wrapping_offset(stride as isize);
+                }
+                *stream = s;
+            }
+        }
+    }
 }

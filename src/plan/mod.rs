@@ -26,15 +26,32 @@ const STACK_RED_ZONE: usize = 64 * 1024;
 /// Stack allocated when compiling a deep type needs more.
 const STACK_GROWTH: usize = 1024 * 1024;
 
-/// The plan of one copy of `dt`, compiled on first use and cached on the datatype.
+/// A compiled type: the plan of one copy and the extent between copies.
+#[derive(Debug)]
+pub struct Plan {
+    /// The plan of one copy, placed at displacement 0.
+    pub root: Arc<Node>,
+    /// The type's extent: copy `k` of a count is placed at `k * extent`.
+    pub extent: i64,
+}
+
+/// The compiled plan of `dt`, built on first use and cached on the datatype.
+pub fn compiled(dt: &Datatype) -> &Plan {
+    dt.plan.get_or_init(|| Plan {
+        root: stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(dt)),
+        extent: dt.extent(),
+    })
+}
+
+/// The plan of one copy of `dt`.
 pub fn plan_of(dt: &Datatype) -> &Arc<Node> {
-    dt.plan
-        .get_or_init(|| stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(dt)))
+    &compiled(dt).root
 }
 
 /// The plan of `count` copies of `dt`, one extent apart.
 pub fn copies(dt: &Datatype, count: i64) -> Node {
-    compile::repeat(count, dt.extent(), plan_of(dt))
+    let plan = compiled(dt);
+    compile::repeat(count, plan.extent, &plan.root)
 }
 
 /// Checks that `[offset, offset + len)` lies inside the packed stream of `node`.
@@ -94,10 +111,18 @@ pub unsafe fn unpack_range(dt: &Datatype, count: i64, outbuf: *mut u8, offset: i
 /// Every byte the type map addresses relative to `inbuf` must be readable, and `out` must be
 /// valid for writes of the packed size.
 pub unsafe fn pack_all(dt: &Datatype, count: i64, inbuf: *const u8, out: *mut u8) {
-    let node = copies(dt, count);
+    let plan = compiled(dt);
     let mut stream = out;
     // SAFETY: forwarded contract.
-    unsafe { exec::full::<true>(&node, inbuf as *mut u8, &mut stream) }
+    unsafe {
+        exec::copies_full::<true>(
+            &plan.root,
+            inbuf as *mut u8,
+            count,
+            plan.extent,
+            &mut stream,
+        )
+    }
 }
 
 /// Unpacks all of `count` copies of `dt` from `input` (their packed size in bytes) into
@@ -107,8 +132,8 @@ pub unsafe fn pack_all(dt: &Datatype, count: i64, inbuf: *const u8, out: *mut u8
 /// Every byte the type map addresses relative to `outbuf` must be writable, and `input` must
 /// be valid for reads of the packed size.
 pub unsafe fn unpack_all(dt: &Datatype, count: i64, input: *const u8, outbuf: *mut u8) {
-    let node = copies(dt, count);
+    let plan = compiled(dt);
     let mut stream = input as *mut u8;
     // SAFETY: forwarded contract; the stream is only read.
-    unsafe { exec::full::<false>(&node, outbuf, &mut stream) }
+    unsafe { exec::copies_full::<false>(&plan.root, outbuf, count, plan.extent, &mut stream) }
 }

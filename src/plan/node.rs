@@ -127,6 +127,9 @@ pub enum Node {
         parts: Vec<Node>,
         /// Packed offset at which each part starts, and the total at the end.
         starts: Vec<i64>,
+        /// When every part is a run and there are few of them: their `(disp, len)`, for the
+        /// array-of-structs kernel; empty otherwise.
+        runs: Vec<(i64, i64)>,
     },
 }
 
