@@ -25,7 +25,6 @@ typedef struct {
 struct h5s_node {
     size_t refs;
     size_t nspans;
-    size_t id;        /* 0 .. nnodes - 1 within its tree, for per-call memo tables */
     uint64_t npoints; /* elements selected by one instance of this list */
     uint64_t hash;
     h5s_span spans[];
@@ -58,6 +57,19 @@ struct h5s_space {
 };
 
 void h5s_node_release(h5s_node *node);
+
+/* A hash map from pointer pairs to pointers (open addressing; the key (NULL, NULL) is not
+ * allowed). Start from {NULL, 0, 0}; free(map.e) when done. */
+typedef struct {
+    const void *k1, *k2;
+    void *val;
+} h5s_pmap_entry;
+typedef struct {
+    h5s_pmap_entry *e;
+    size_t cap, n;
+} h5s_pmap;
+int h5s_pmap_find(const h5s_pmap *m, const void *k1, const void *k2, void **val);
+int h5s_pmap_put(h5s_pmap *m, const void *k1, const void *k2, void *val);
 
 /* Calls fn(ctx, linear element index) for every selected element of a hyperslab selection in
  * row-major order, the offset applied; stops and returns fn's value when it is non-zero. */

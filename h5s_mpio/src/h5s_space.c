@@ -64,7 +64,6 @@ static h5s_node *node_new(const h5s_span *spans, size_t n, uint64_t hash) {
     }
     node->refs = 1;
     node->nspans = n;
-    node->id = 0;
     node->npoints = total;
     node->hash = hash;
     memcpy(node->spans, spans, n * sizeof(h5s_span));
@@ -74,23 +73,13 @@ static h5s_node *node_new(const h5s_span *spans, size_t n, uint64_t hash) {
 /* ---------------------------------------------------------------------------------------- */
 /* Hash tables: a map from pointer pairs to nodes, and a set of nodes by content            */
 
-typedef struct {
-    const void *k1, *k2;
-    h5s_node *val;
-} pmap_entry;
-
-typedef struct {
-    pmap_entry *e;
-    size_t cap, n;
-} pmap;
-
 static uint64_t pair_hash(const void *k1, const void *k2) {
     return mix64((uint64_t)(uintptr_t)k1 * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)(uintptr_t)k2);
 }
 
-static int pmap_grow(pmap *m) {
+static int pmap_grow(h5s_pmap *m) {
     size_t cap = m->cap ? m->cap * 2 : 64;
-    pmap_entry *e = calloc(cap, sizeof *e);
+    h5s_pmap_entry *e = calloc(cap, sizeof *e);
     if (e == NULL)
         return -1;
     for (size_t i = 0; i < m->cap; i++) {
@@ -108,31 +97,32 @@ static int pmap_grow(pmap *m) {
 }
 
 /* Key (NULL, NULL) is never stored. Returns the entry of the key or the empty slot for it. */
-static pmap_entry *pmap_slot(const pmap *m, const void *k1, const void *k2) {
+static h5s_pmap_entry *pmap_slot(const h5s_pmap *m, const void *k1, const void *k2) {
     size_t j = pair_hash(k1, k2) & (m->cap - 1);
     while ((m->e[j].k1 != NULL || m->e[j].k2 != NULL) && (m->e[j].k1 != k1 || m->e[j].k2 != k2))
         j = (j + 1) & (m->cap - 1);
     return &m->e[j];
 }
 
-static int pmap_find(const pmap *m, const void *k1, const void *k2, h5s_node **val) {
+int h5s_pmap_find(const h5s_pmap *m, const void *k1, const void *k2, void **val) {
     if (m->cap == 0)
         return 0;
-    const pmap_entry *s = pmap_slot(m, k1, k2);
+    const h5s_pmap_entry *s = pmap_slot(m, k1, k2);
     if (s->k1 == NULL && s->k2 == NULL)
         return 0;
     *val = s->val;
     return 1;
 }
 
-static int pmap_put(pmap *m, const void *k1, const void *k2, h5s_node *val) {
+int h5s_pmap_put(h5s_pmap *m, const void *k1, const void *k2, void *val) {
     if ((m->n + 1) * 2 > m->cap && pmap_grow(m) < 0)
         return -1;
-    pmap_entry *s = pmap_slot(m, k1, k2);
+    h5s_pmap_entry *s = pmap_slot(m, k1, k2);
+    if (s->k1 == NULL && s->k2 == NULL)
+        m->n++;
     s->k1 = k1;
     s->k2 = k2;
     s->val = val;
-    m->n++;
     return 0;
 }
 
@@ -200,11 +190,27 @@ static h5s_node *intern(nodeset *s, const h5s_span *spans, size_t n) {
 /* ---------------------------------------------------------------------------------------- */
 /* Set operations on span trees                                                              */
 
+/* A new reference to the node of the set equal to node, which is put in the set when it has
+ * no equal there; NULL when out of memory. */
+static h5s_node *canonical_or_insert(nodeset *s, h5s_node *node) {
+    if ((s->n + 1) * 2 > s->cap && nodeset_grow(s) < 0)
+        return NULL;
+    size_t j = node->hash & (s->cap - 1);
+    while (s->e[j] != NULL) {
+        if (s->e[j] == node || (s->e[j]->hash == node->hash && nodes_equal(s->e[j], node->spans, node->nspans)))
+            return node_ref(s->e[j]);
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->e[j] = node_ref(node);
+    s->n++;
+    return node_ref(node);
+}
+
 typedef struct {
     h5s_seloper op;
     int rank;
     int err;
-    pmap memo;     /* (a, b) -> result of op(a, b), holding a reference */
+    h5s_pmap memo; /* (a, b) -> result of op(a, b), holding a reference */
     nodeset nodes; /* every node made by this operation */
 } op_ctx;
 
@@ -252,11 +258,16 @@ static int span_push(span_vec *sv, uint64_t low, uint64_t high, h5s_node *down) 
 
 /* op(a, b) on the lists of dimension dim (NULL: nothing selected). Returns a new reference, or
  * NULL for an empty result or an error (ctx->err set). */
-static h5s_node *tree_op(op_ctx *ctx, const h5s_node *a, const h5s_node *b, int dim) {
+static h5s_node *tree_op(op_ctx *ctx, h5s_node *a, h5s_node *b, int dim) {
     if (a == NULL && b == NULL)
         return NULL;
-    h5s_node *found;
-    if (pmap_find(&ctx->memo, a, b, &found))
+    /* an empty side: the other side itself (its representative among equal nodes), or nothing */
+    if (b == NULL)
+        return (ctx->op == H5S_OP_OR || ctx->op == H5S_OP_XOR || ctx->op == H5S_OP_NOTB) ? node_ref(a) : NULL;
+    if (a == NULL)
+        return (ctx->op == H5S_OP_OR || ctx->op == H5S_OP_XOR || ctx->op == H5S_OP_NOTA) ? node_ref(b) : NULL;
+    void *found;
+    if (h5s_pmap_find(&ctx->memo, a, b, &found))
         return node_ref(found);
     const int leaf = dim == ctx->rank - 1;
     const size_t na = a ? a->nspans : 0, nb = b ? b->nspans : 0;
@@ -307,7 +318,7 @@ static h5s_node *tree_op(op_ctx *ctx, const h5s_node *a, const h5s_node *b, int 
     for (size_t k = 0; k < out.n; k++)
         h5s_node_release(out.v[k].down);
     free(out.v);
-    if (!ctx->err && pmap_put(&ctx->memo, a, b, node_ref(result)) < 0) {
+    if (!ctx->err && h5s_pmap_put(&ctx->memo, a, b, node_ref(result)) < 0) {
         h5s_node_release(result);
         ctx->err = 1;
     }
@@ -318,13 +329,68 @@ static h5s_node *tree_op(op_ctx *ctx, const h5s_node *a, const h5s_node *b, int 
     return result;
 }
 
-/* op(a, b) as a new tree whose equal subtrees are shared; *ok = 0 on error. */
-static h5s_node *tree_combine(h5s_seloper op, int rank, const h5s_node *a, const h5s_node *b, int *ok) {
+/* The representative of node's subtree in the operation's set: the subtree itself, with equal
+ * nodes (within it or already in the set) replaced by one of them, so that results built from
+ * it compare by pointer. Memoised by pointer; returns a new reference or NULL on error. */
+static h5s_node *canon_tree(op_ctx *ctx, h5s_pmap *seen, h5s_node *node) {
+    void *found;
+    if (h5s_pmap_find(seen, node, NULL, &found))
+        return node_ref(found);
+    int same = 1;
+    h5s_span *spans = NULL;
+    if (node->spans[0].down != NULL) {
+        spans = malloc(node->nspans * sizeof *spans);
+        if (spans == NULL)
+            return NULL;
+        for (size_t i = 0; i < node->nspans; i++) {
+            spans[i] = node->spans[i];
+            if (i > 0 && node->spans[i].down == node->spans[i - 1].down)
+                spans[i].down = node_ref(spans[i - 1].down);
+            else
+                spans[i].down = canon_tree(ctx, seen, node->spans[i].down);
+            if (spans[i].down == NULL) {
+                for (size_t k = 0; k < i; k++)
+                    h5s_node_release(spans[k].down);
+                free(spans);
+                return NULL;
+            }
+            same &= spans[i].down == node->spans[i].down;
+        }
+    }
+    h5s_node *result;
+    if (same) {
+        for (size_t i = 0; spans != NULL && i < node->nspans; i++)
+            h5s_node_release(spans[i].down);
+        result = canonical_or_insert(&ctx->nodes, node);
+    } else {
+        result = intern(&ctx->nodes, spans, node->nspans);
+    }
+    free(spans);
+    if (result != NULL && h5s_pmap_put(seen, node, NULL, node_ref(result)) < 0) {
+        h5s_node_release(result);
+        h5s_node_release(result);
+        return NULL;
+    }
+    return result;
+}
+
+/* op(a, b) as a tree whose equal subtrees are shared (with the operands' too); *ok = 0 on error. */
+static h5s_node *tree_combine(h5s_seloper op, int rank, h5s_node *a, h5s_node *b, int *ok) {
     op_ctx ctx = {op, rank, 0, {NULL, 0, 0}, {NULL, 0, 0}};
-    h5s_node *result = tree_op(&ctx, a, b, 0);
+    h5s_pmap seen = {NULL, 0, 0};
+    h5s_node *ca = a ? canon_tree(&ctx, &seen, a) : NULL, *cb = b ? canon_tree(&ctx, &seen, b) : NULL;
+    if ((a && !ca) || (b && !cb))
+        ctx.err = 1;
+    h5s_node *result = ctx.err ? NULL : tree_op(&ctx, ca, cb, 0);
+    h5s_node_release(ca);
+    h5s_node_release(cb);
+    for (size_t k = 0; k < seen.cap; k++)
+        if (seen.e[k].k1 != NULL)
+            h5s_node_release((h5s_node *)seen.e[k].val);
+    free(seen.e);
     for (size_t k = 0; k < ctx.memo.cap; k++)
         if (ctx.memo.e[k].k1 != NULL || ctx.memo.e[k].k2 != NULL)
-            h5s_node_release(ctx.memo.e[k].val);
+            h5s_node_release((h5s_node *)ctx.memo.e[k].val);
     for (size_t k = 0; k < ctx.nodes.cap; k++)
         h5s_node_release(ctx.nodes.e[k]);
     free(ctx.memo.e);
@@ -487,7 +553,7 @@ int h5s_select_elements(h5s_space *space, h5s_seloper op, size_t num_elem, const
 /* Numbers the distinct nodes of the tree, finds its bounding box and whether it is regular. */
 static int finish_tree(h5s_space *s) {
     const int rank = s->rank;
-    pmap seen = {NULL, 0, 0};
+    h5s_pmap seen = {NULL, 0, 0};
     h5s_node **stack = NULL;
     size_t nstack = 0, capstack = 0, nnodes = 0;
     for (int u = 0; u < rank; u++) {
@@ -496,8 +562,8 @@ static int finish_tree(h5s_space *s) {
     }
     /* Depth-first walk; a node's depth is the length of its chain of children. */
     int rc = 0;
-    h5s_node *dummy;
-    if (pmap_put(&seen, s->tree, NULL, s->tree) < 0)
+    void *dummy;
+    if (h5s_pmap_put(&seen, s->tree, NULL, s->tree) < 0)
         return -1;
     capstack = 64;
     stack = malloc(capstack * sizeof *stack);
@@ -511,16 +577,17 @@ static int finish_tree(h5s_space *s) {
         int depth = rank - 1;
         for (const h5s_node *n = node; n->spans[0].down != NULL; n = n->spans[0].down)
             depth--;
-        node->id = nnodes++;
+        nnodes++;
         if (node->spans[0].low < s->lo[depth])
             s->lo[depth] = node->spans[0].low;
         if (node->spans[node->nspans - 1].high > s->hi[depth])
             s->hi[depth] = node->spans[node->nspans - 1].high;
         for (size_t i = 0; i < node->nspans; i++) {
             h5s_node *down = node->spans[i].down;
-            if (down == NULL || pmap_find(&seen, down, NULL, &dummy))
+            if (down == NULL || (i > 0 && down == node->spans[i - 1].down) ||
+                h5s_pmap_find(&seen, down, NULL, &dummy))
                 continue;
-            if (pmap_put(&seen, down, NULL, down) < 0) {
+            if (h5s_pmap_put(&seen, down, NULL, down) < 0) {
                 rc = -1;
                 break;
             }

@@ -296,13 +296,16 @@ typedef struct {
     MPI_Datatype elem;
     MPI_Aint elmt;
     MPI_Aint row[H5S_MPIO_MAX_RANK]; /* bytes per index step of each dimension */
-    MPI_Datatype *memo;              /* by node id; MPI_DATATYPE_NULL until built */
+    h5s_pmap index;                  /* node -> 1 + its slot in memo */
+    MPI_Datatype *memo;              /* the type of each node built so far */
+    size_t nmemo;
 } span_ctx;
 
 /* The type of one instance of node (dimension dim), built once per distinct node. */
 static int node_type(span_ctx *c, const h5s_node *node, int dim, MPI_Datatype *out) {
-    if (c->memo[node->id] != MPI_DATATYPE_NULL) {
-        *out = c->memo[node->id];
+    void *slot;
+    if (h5s_pmap_find(&c->index, node, NULL, &slot)) {
+        *out = c->memo[(uintptr_t)slot - 1];
         return 0;
     }
     const size_t n = node->nspans;
@@ -341,7 +344,11 @@ static int node_type(span_ctx *c, const h5s_node *node, int dim, MPI_Datatype *o
     free(lens);
     if (rc < 0)
         return -1;
-    c->memo[node->id] = t;
+    if (c->nmemo == SIZE_MAX || h5s_pmap_put(&c->index, node, NULL, (void *)(uintptr_t)(c->nmemo + 1)) < 0) {
+        free_type(&t);
+        return -1;
+    }
+    c->memo[c->nmemo++] = t;
     *out = t;
     return 0;
 }
@@ -357,20 +364,22 @@ static int span_type(uint64_t big, const h5s_space *s, MPI_Datatype elem, MPI_Ai
         c.row[u] = row;
         row *= (MPI_Aint)s->dims[u];
     }
-    c.memo = malloc(s->tree_nnodes * sizeof *c.memo);
+    c.index.e = NULL;
+    c.index.cap = c.index.n = 0;
+    c.nmemo = 0;
+    c.memo = malloc((s->tree_nnodes ? s->tree_nnodes : 1) * sizeof *c.memo);
     if (c.memo == NULL)
         return -1;
-    for (size_t i = 0; i < s->tree_nnodes; i++)
-        c.memo[i] = MPI_DATATYPE_NULL;
     MPI_Datatype root;
     int rc = node_type(&c, s->tree, 0, &root);
     if (rc == 0) {
-        *out = root;
-        c.memo[s->tree->id] = MPI_DATATYPE_NULL;
+        *out = root; /* the last one built */
+        c.nmemo--;
     }
-    for (size_t i = 0; i < s->tree_nnodes; i++)
+    for (size_t i = 0; i < c.nmemo; i++)
         free_type(&c.memo[i]);
     free(c.memo);
+    free(c.index.e);
     return rc;
 }
 
