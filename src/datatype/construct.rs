@@ -44,10 +44,10 @@ fn check_lengths(blocklengths: &[i64], displacements: &[i64]) -> MpiResult<()> {
             "blocklength and displacement arrays differ in length",
         ));
     }
-    for (i, &b) in blocklengths.iter().enumerate() {
-        check_blocklength(b, &format!("array_of_blocklengths[{i}]"))?;
+    match blocklengths.iter().position(|&b| b < 0) {
+        Some(i) => check_blocklength(blocklengths[i], &format!("array_of_blocklengths[{i}]")),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn basic_layout(b: Basic) -> Layout {
@@ -134,30 +134,136 @@ pub fn vector(
     Ok(make(combiner, large, layout))
 }
 
-/// The layout of blocks of (possibly different) types at byte displacements, in order.
+/// The layout of blocks of (possibly different) types at byte displacements, in order:
+/// the fold of [`Layout::followed_by`] over the blocks, computed in one pass without building
+/// a layout per block (a block list may have millions of entries).
 fn blocks_layout<'a>(blocks: impl Iterator<Item = (i64, i64, &'a Datatype)>) -> MpiResult<Layout> {
-    let mut layout = Layout::EMPTY;
+    let mut acc = BlockListLayout::default();
     for (blocklength, displacement, old) in blocks {
-        if blocklength == 0 {
-            continue;
+        if blocklength > 0 {
+            acc.push(blocklength, displacement as i128, &old.layout, old.extent())?;
         }
-        layout = layout.followed_by(&block(old, blocklength)?.shifted(displacement)?)?;
     }
-    Ok(layout)
+    acc.finish()
 }
 
-/// Block displacements in bytes: as given when they are byte displacements, else multiplied
-/// by the extent of `old`.
-fn byte_displacements(
+/// A running [`blocks_layout`]: totals in 128 bits, spans as `(min, max)`.
+struct BlockListLayout {
+    size: i128,
+    elements: i128,
+    ext32_size: i128,
+    data: Option<(i128, i128)>,
+    lb_marks: Option<(i128, i128)>,
+    ub_marks: Option<(i128, i128)>,
+    align: i64,
+    dense: bool,
+}
+
+impl Default for BlockListLayout {
+    fn default() -> Self {
+        BlockListLayout {
+            size: 0,
+            elements: 0,
+            ext32_size: 0,
+            data: None,
+            lb_marks: None,
+            ub_marks: None,
+            align: 1,
+            dense: true,
+        }
+    }
+}
+
+/// `span` moved by `lo` at its minimum and `hi` at its maximum, united with `into`; fails if
+/// the moved span leaves the 64-bit range.
+fn extend_span(
+    into: &mut Option<(i128, i128)>,
+    span: Option<super::layout::Span>,
+    lo: i128,
+    hi: i128,
+) -> MpiResult<()> {
+    if let Some(s) = span {
+        let (min, max) = (s.min as i128 + lo, s.max as i128 + hi);
+        if min < i64::MIN as i128 || max > i64::MAX as i128 {
+            return Err(MpiError::overflow("a displacement"));
+        }
+        *into = Some(match *into {
+            None => (min, max),
+            Some((a, b)) => (a.min(min), b.max(max)),
+        });
+    }
+    Ok(())
+}
+
+impl BlockListLayout {
+    /// Appends `blocklength` (> 0) copies of a type of layout `old` and extent `extent` at
+    /// byte displacement `disp`.
+    fn push(&mut self, blocklength: i64, disp: i128, old: &Layout, extent: i64) -> MpiResult<()> {
+        let n = blocklength as i128;
+        let last = (n - 1) * extent as i128;
+        let (lo, hi) = (disp + last.min(0), disp + last.max(0));
+        let block_dense = old.dense && (blocklength == 1 || old.size == 0 || extent == old.size);
+        let starts_where_data_ends = match (self.data, old.data) {
+            (Some((_, end)), Some(d)) => end == d.min as i128 + lo,
+            _ => true,
+        };
+        self.dense = self.dense && block_dense && starts_where_data_ends;
+        extend_span(&mut self.data, old.data, lo, hi)?;
+        extend_span(&mut self.lb_marks, old.lb_marks, lo, hi)?;
+        extend_span(&mut self.ub_marks, old.ub_marks, lo, hi)?;
+        self.size += old.size as i128 * n;
+        self.elements += old.elements as i128 * n;
+        self.ext32_size += old.ext32_size as i128 * n;
+        if self.size > i64::MAX as i128 || self.elements > i64::MAX as i128 {
+            return Err(MpiError::overflow("the datatype size"));
+        }
+        if self.ext32_size > i64::MAX as i128 {
+            return Err(MpiError::overflow("the external32 size"));
+        }
+        self.align = self.align.max(old.align);
+        Ok(())
+    }
+
+    fn finish(self) -> MpiResult<Layout> {
+        let span = |s: Option<(i128, i128)>| {
+            s.map(|(min, max)| super::layout::Span {
+                min: min as i64,
+                max: max as i64,
+            })
+        };
+        Ok(Layout {
+            size: self.size as i64,
+            elements: self.elements as i64,
+            ext32_size: self.ext32_size as i64,
+            data: span(self.data),
+            lb_marks: span(self.lb_marks),
+            ub_marks: span(self.ub_marks),
+            align: self.align,
+            dense: self.dense,
+        })
+    }
+}
+
+/// The layout of blocks of `old` with the given lengths at `displacements` counted in bytes
+/// (`in_bytes`) or in extents of `old`. Every displacement must convert to 64-bit bytes.
+fn indexed_layout(
+    lengths: impl Iterator<Item = i64>,
     displacements: &[i64],
     in_bytes: bool,
     old: &Datatype,
-) -> MpiResult<Vec<i64>> {
+) -> MpiResult<Layout> {
     let unit = if in_bytes { 1 } else { old.extent() };
-    displacements
-        .iter()
-        .map(|&d| mul(d, unit, "displacement * extent"))
-        .collect()
+    let (extent, mut acc) = (old.extent(), BlockListLayout::default());
+    for (blocklength, &d) in lengths.zip(displacements) {
+        let disp = d as i128 * unit as i128;
+        if disp < i64::MIN as i128 || disp > i64::MAX as i128 {
+            return Err(MpiError::overflow("displacement * extent"));
+        }
+        if blocklength > 0 {
+            acc.push(blocklength, disp, &old.layout, extent)?;
+        }
+    }
+    acc.finish()
 }
 
 /// `MPI_Type_indexed` (`displacements_in_bytes == false`) or `MPI_Type_create_hindexed`.
@@ -169,12 +275,11 @@ pub fn indexed(
     large: bool,
 ) -> MpiResult<Arc<Datatype>> {
     check_lengths(&blocklengths, &displacements)?;
-    let bytes = byte_displacements(&displacements, displacements_in_bytes, old)?;
-    let layout = blocks_layout(
-        blocklengths
-            .iter()
-            .zip(&bytes)
-            .map(|(&b, &d)| (b, d, &**old)),
+    let layout = indexed_layout(
+        blocklengths.iter().copied(),
+        &displacements,
+        displacements_in_bytes,
+        old,
     )?;
     let old = old.clone();
     let combiner = if displacements_in_bytes {
@@ -203,8 +308,12 @@ pub fn indexed_block(
     large: bool,
 ) -> MpiResult<Arc<Datatype>> {
     check_blocklength(blocklength, "blocklength")?;
-    let bytes = byte_displacements(&displacements, displacements_in_bytes, old)?;
-    let layout = blocks_layout(bytes.iter().map(|&d| (blocklength, d, &**old)))?;
+    let layout = indexed_layout(
+        std::iter::repeat(blocklength),
+        &displacements,
+        displacements_in_bytes,
+        old,
+    )?;
     let old = old.clone();
     let combiner = if displacements_in_bytes {
         Combiner::HindexedBlock {
