@@ -582,7 +582,7 @@ static int finish_tree(h5s_space *s) {
             s->lo[depth] = node->spans[0].low;
         if (node->spans[node->nspans - 1].high > s->hi[depth])
             s->hi[depth] = node->spans[node->nspans - 1].high;
-        for (size_t i = 0; i < node->nspans; i++) {
+        for (size_t i = 0; node->spans[0].down != NULL && i < node->nspans; i++) {
             h5s_node *down = node->spans[i].down;
             if (down == NULL || (i > 0 && down == node->spans[i - 1].down) ||
                 h5s_pmap_find(&seen, down, NULL, &dummy))

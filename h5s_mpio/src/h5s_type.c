@@ -133,9 +133,15 @@ static int hindexed_large(uint64_t big, size_t n, const uint64_t *lens, const MP
         return -1;
     int rc = 0;
     if (small && n <= big) {
-        for (size_t i = 0; i < n; i++)
+        int uniform = 1;
+        for (size_t i = 0; i < n; i++) {
             blens[i] = (int)lens[i];
-        rc = MPI_Type_create_hindexed((int)n, blens, disps, old, out) == MPI_SUCCESS ? 0 : -1;
+            uniform &= lens[i] == lens[0];
+        }
+        if (uniform && n > 0) /* one block length: the cheaper hindexed_block */
+            rc = MPI_Type_create_hindexed_block((int)n, blens[0], disps, old, out) == MPI_SUCCESS ? 0 : -1;
+        else
+            rc = MPI_Type_create_hindexed((int)n, blens, disps, old, out) == MPI_SUCCESS ? 0 : -1;
         free(blens);
         return rc;
     }
@@ -328,7 +334,9 @@ static int node_type(span_ctx *c, const h5s_node *node, int dim, MPI_Datatype *o
             MPI_Datatype child;
             ones[made] = 1;
             rc = node_type(c, node->spans[made].down, dim + 1, &child);
-            if (rc == 0)
+            if (rc == 0 && lens[made] == 1)
+                types[made] = child; /* one row: the child itself, no vector of one */
+            else if (rc == 0)
                 rc = hvector_large(c->big, lens[made], c->row[dim], child, &types[made]);
             if (rc < 0)
                 break;
@@ -336,7 +344,8 @@ static int node_type(span_ctx *c, const h5s_node *node, int dim, MPI_Datatype *o
         if (rc == 0)
             rc = struct_large(c->big, n, ones, disps, types, &t);
         for (size_t i = 0; i < made; i++)
-            free_type(&types[i]);
+            if (lens[i] != 1)
+                free_type(&types[i]);
         free(types);
         free(ones);
     }
