@@ -1,0 +1,882 @@
+/*
+ * api_fuzz.c: a hostile-input fuzzer of mpi-dtype's exported C API.
+ *
+ * Each input is a program of calls decoded from bytes. Every call gets valid arguments
+ * except, sometimes, exactly one hostile one: a garbage, freed, uncommitted or NULL datatype
+ * handle, a NULL output pointer, a negative or overflowing count, a negative block length,
+ * a buffer one byte too short, a position outside the buffer, an unknown data
+ * representation, a bad communicator or keyval. With MPI_ERRORS_RETURN set, a call with no
+ * hostile argument must succeed, and a call with one must return an error of the class the
+ * standard (and docs/semantics.md) gives for it; no call may crash, write outside its
+ * buffers (guard bytes around every buffer, and AddressSanitizer) or hang. Types are also
+ * nested thousands of levels deep and then queried, decoded, packed and freed.
+ *
+ * Built two ways (c_tests/fuzz/CMakeLists.txt):
+ *   api_fuzz_libfuzzer   clang -fsanitize=fuzzer: LLVMFuzzerTestOneInput below
+ *   api_fuzz_driver      any compiler: main() runs --iterations N pseudo-random inputs from
+ *                        --seed S (deterministic, for ctest), or replays the files it is given
+ */
+#include <mpi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------
+ * Reading the input.
+ */
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t at;
+} reader;
+
+static unsigned rd_u8(reader *r)
+{
+    return r->at < r->size ? r->data[r->at++] : (r->at++, 0u);
+}
+
+static unsigned rd_below(reader *r, unsigned n)
+{
+    unsigned v = rd_u8(r);
+    if (n > 256) v = v << 8 | rd_u8(r);
+    return v % n;
+}
+
+static int rd_range(reader *r, int lo, int hi)
+{
+    return lo + (int)rd_below(r, (unsigned)(hi - lo + 1));
+}
+
+static int rd_one_in(reader *r, unsigned n)
+{
+    return rd_below(r, n) == 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Failures: printed with the call, then abort (libFuzzer and ctest both see the crash).
+ */
+static unsigned long checks;
+static MPI_Datatype last_bad_type; /* for messages */
+
+static void fail(const char *call, const char *what, int rc)
+{
+    int cls = rc;
+    MPI_Error_class(rc, &cls);
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) strcpy(text, "?");
+    fprintf(stderr, "api_fuzz: %s: %s (returned %d, class %d: %s; last bad handle %#x)\n", call,
+            what, rc, cls, text, (unsigned)last_bad_type);
+    abort();
+}
+
+/* Hostile-argument kinds and the error classes each must give. */
+enum {
+    OK = 0,
+    BAD_TYPE,     /* garbage, freed or MPI_DATATYPE_NULL handle: MPI_ERR_TYPE */
+    NULL_PTR,     /* NULL output or input array: MPI_ERR_ARG */
+    NEG_COUNT,    /* negative count: MPI_ERR_COUNT */
+    NEG_LENGTH,   /* negative block length: MPI_ERR_ARG */
+    SHORT_BUF,    /* buffer or input one byte short: MPI_ERR_TRUNCATE */
+    BAD_POSITION, /* position < 0 or past the buffer: MPI_ERR_ARG or MPI_ERR_TRUNCATE */
+    BAD_DATAREP,  /* not "external32": MPI_ERR_UNSUPPORTED_DATAREP or MPI_ERR_ARG */
+    BAD_COMM,     /* not a communicator: MPI_ERR_COMM */
+    BAD_KEYVAL,   /* garbage or freed keyval: MPI_ERR_KEYVAL */
+    OVERFLOW,     /* a size beyond 64 bits or beyond the int result: MPI_ERR_ARG,
+                     MPI_ERR_COUNT or MPI_ERR_VALUE_TOO_LARGE */
+    BAD_ARG,      /* another argument out of range: MPI_ERR_ARG */
+};
+
+static int class_allowed(int hostile, int cls)
+{
+    switch (hostile) {
+    case OK: return cls == MPI_SUCCESS;
+    case BAD_TYPE: return cls == MPI_ERR_TYPE;
+    case NULL_PTR: return cls == MPI_ERR_ARG;
+    case NEG_COUNT: return cls == MPI_ERR_COUNT;
+    case NEG_LENGTH: return cls == MPI_ERR_ARG;
+    case SHORT_BUF: return cls == MPI_ERR_TRUNCATE;
+    case BAD_POSITION: return cls == MPI_ERR_ARG || cls == MPI_ERR_TRUNCATE;
+    case BAD_DATAREP: return cls == MPI_ERR_UNSUPPORTED_DATAREP || cls == MPI_ERR_ARG;
+    case BAD_COMM: return cls == MPI_ERR_COMM;
+    case BAD_KEYVAL: return cls == MPI_ERR_KEYVAL;
+    case OVERFLOW:
+        return cls == MPI_ERR_ARG || cls == MPI_ERR_COUNT
+#ifdef MPI_ERR_VALUE_TOO_LARGE
+               || cls == MPI_ERR_VALUE_TOO_LARGE
+#endif
+            ;
+    case BAD_ARG: return cls == MPI_ERR_ARG;
+    default: return 0;
+    }
+}
+
+static const char *const HOSTILE_NAMES[] = {
+    "no hostile argument", "a bad datatype handle", "a NULL pointer", "a negative count",
+    "a negative block length", "a short buffer", "a bad position", "a bad datarep",
+    "a bad communicator", "a bad keyval", "an overflowing size", "an out-of-range argument",
+};
+
+/* Checks the class of `rc` against the hostile argument the call was given. */
+static void expect(const char *call, int hostile, int rc)
+{
+    checks++;
+    int cls = rc;
+    if (MPI_Error_class(rc, &cls) != MPI_SUCCESS) fail(call, "MPI_Error_class refused the code", rc);
+    if (!class_allowed(hostile, cls)) {
+        char what[160];
+        snprintf(what, sizeof what, "wrong result for %s", HOSTILE_NAMES[hostile]);
+        fail(call, what, rc);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Guarded buffers: 16 guard bytes on each side, checked after every call.
+ */
+enum { GUARD = 16 };
+
+typedef struct {
+    unsigned char *base;
+    size_t size;
+} guarded;
+
+static unsigned char *guarded_new(guarded *g, size_t size, unsigned char fill)
+{
+    g->size = size;
+    g->base = malloc(size + 2 * GUARD);
+    if (!g->base) abort();
+    memset(g->base, 0xfd, GUARD);
+    memset(g->base + GUARD, fill, size);
+    memset(g->base + GUARD + size, 0xfd, GUARD);
+    return g->base + GUARD;
+}
+
+static void guarded_free(guarded *g, const char *call)
+{
+    for (size_t i = 0; i < GUARD; i++) {
+        if (g->base[i] != 0xfd || g->base[GUARD + g->size + i] != 0xfd) {
+            fail(call, "wrote outside the buffer", MPI_SUCCESS);
+        }
+    }
+    free(g->base);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The handle pool of one input.
+ */
+enum { POOL = 12, FREED = 8 };
+
+typedef struct {
+    reader *r;
+    MPI_Datatype live[POOL];
+    int committed[POOL];
+    int nlive;
+    MPI_Datatype freed[FREED];
+    int nfreed;
+    int keyvals[4];
+    int nkeyvals;
+    int freed_keyval;
+} state;
+
+static const MPI_Datatype BASICS[] = {
+    MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_SHORT, MPI_LONG, MPI_LONG_DOUBLE, MPI_BYTE,
+    MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_2INT, MPI_C_DOUBLE_COMPLEX, MPI_UINT64_T, MPI_PACKED,
+};
+enum { NBASICS = sizeof BASICS / sizeof BASICS[0] };
+
+/* A datatype handle that is not a valid one. */
+static MPI_Datatype bad_type_(state *s);
+
+static MPI_Datatype bad_type(state *s)
+{
+    last_bad_type = bad_type_(s);
+    return last_bad_type;
+}
+
+static MPI_Datatype bad_type_(state *s)
+{
+    reader *r = s->r;
+    switch (rd_below(r, 6)) {
+    case 0: return MPI_DATATYPE_NULL;
+    case 1:
+        if (s->nfreed > 0) return s->freed[rd_below(r, (unsigned)s->nfreed)];
+        return (MPI_Datatype)0x7fffffff;
+    case 2: return (MPI_Datatype)(0x4c000000 | rd_below(r, 256) << 16); /* not a predefined */
+    case 3: return (MPI_Datatype)(0x8c000000u | (rd_u8(r) << 8) | 0x77); /* derived-looking */
+    case 4: return (MPI_Datatype)(int)(rd_u8(r) | rd_u8(r) << 8 | rd_u8(r) << 16 | 0x10000000);
+    default: return (MPI_Datatype)-1;
+    }
+}
+
+/* A valid datatype: a basic one or one of the pool's; `*is_committed` says if it may be
+ * used to pack. */
+static MPI_Datatype good_type(state *s, int *is_committed)
+{
+    reader *r = s->r;
+    if (s->nlive > 0 && rd_below(r, 3) != 0) {
+        int i = (int)rd_below(r, (unsigned)s->nlive);
+        if (is_committed) *is_committed = s->committed[i];
+        return s->live[i];
+    }
+    if (is_committed) *is_committed = 1;
+    return BASICS[rd_below(r, NBASICS)];
+}
+
+static void remember(state *s, MPI_Datatype t, int committed)
+{
+    if (s->nlive == POOL) {
+        MPI_Datatype old = s->live[0];
+        int rc = MPI_Type_free(&old);
+        expect("MPI_Type_free (pool)", OK, rc);
+        if (s->nfreed < FREED) s->freed[s->nfreed++] = s->live[0];
+        memmove(s->live, s->live + 1, (POOL - 1) * sizeof s->live[0]);
+        memmove(s->committed, s->committed + 1, (POOL - 1) * sizeof s->committed[0]);
+        s->nlive--;
+    }
+    s->live[s->nlive] = t;
+    s->committed[s->nlive] = committed;
+    s->nlive++;
+}
+
+/* Picks the hostile argument of a call among `n` offered (listed in `kinds`), or OK. */
+static int pick_hostile(state *s, const int *kinds, int n)
+{
+    if (rd_below(s->r, 3) != 0) return OK;
+    return kinds[rd_below(s->r, (unsigned)n)];
+}
+
+static int small_count(reader *r)
+{
+    return rd_range(r, 0, 4);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The operations.
+ */
+static void op_constructor(state *s)
+{
+    reader *r = s->r;
+    static const int kinds[] = {BAD_TYPE, NULL_PTR, NEG_COUNT, NEG_LENGTH, OVERFLOW};
+    int hostile = pick_hostile(s, kinds, 5);
+    MPI_Datatype old = hostile == BAD_TYPE ? bad_type(s) : good_type(s, NULL);
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Datatype *out = hostile == NULL_PTR ? NULL : &t;
+    int count = hostile == NEG_COUNT ? -rd_range(r, 1, 3) : small_count(r);
+    int blen = hostile == NEG_LENGTH ? -rd_range(r, 1, 3) : small_count(r);
+    int ints_b[4], ints_d[4];
+    MPI_Aint addrs[4];
+    MPI_Count cb[4], cd[4];
+    MPI_Datatype types[4];
+    for (int k = 0; k < 4; k++) {
+        ints_b[k] = hostile == NEG_LENGTH ? blen : small_count(r);
+        ints_d[k] = rd_range(r, -8, 8);
+        addrs[k] = rd_range(r, -64, 64);
+        cb[k] = ints_b[k];
+        cd[k] = addrs[k];
+        types[k] = hostile == BAD_TYPE && k == 1 ? old : good_type(s, NULL);
+    }
+    if (hostile == BAD_TYPE) types[0] = old;
+    int rc;
+    const char *call;
+    int which = (int)rd_below(r, 12);
+    if (hostile == NEG_LENGTH && (which == 0 || which >= 9)) hostile = OK, blen = 1;
+    if (hostile == NEG_LENGTH && which != 1 && which != 2 && count == 0) count = 1;
+    if (hostile == NEG_LENGTH && (which == 1 || which == 2 || which == 5 || which == 6) && count == 0) count = 1;
+    if (hostile == OVERFLOW) {
+        /* A size or extent beyond 64 bits, or a count beyond the int results. */
+        switch (which % 4) {
+        case 0:
+            call = "MPI_Type_contiguous_c";
+            rc = MPI_Type_contiguous_c((MPI_Count)1 << 62, MPI_DOUBLE, out);
+            break;
+        case 1:
+            call = "MPI_Type_vector_c";
+            rc = MPI_Type_vector_c((MPI_Count)1 << 40, (MPI_Count)1 << 40, 1, MPI_INT, out);
+            break;
+        case 2:
+            call = "MPI_Type_create_hvector_c";
+            rc = MPI_Type_create_hvector_c(3, 1, (MPI_Count)1 << 62, MPI_INT, out);
+            break;
+        default:
+            /* lb and extent fit 64 bits; ub = lb + extent does not. */
+            call = "MPI_Type_create_resized";
+            rc = MPI_Type_create_resized(MPI_INT, (MPI_Aint)1 << 62, (MPI_Aint)1 << 62, out);
+            break;
+        }
+        if (rc == MPI_SUCCESS && out) MPI_Type_free(out);
+        expect(call, OVERFLOW, rc);
+        return;
+    }
+    switch (which) {
+    case 0: call = "MPI_Type_contiguous"; rc = MPI_Type_contiguous(count, old, out); break;
+    case 1:
+        call = "MPI_Type_vector";
+        rc = MPI_Type_vector(count, blen, rd_range(r, -3, 3), old, out);
+        break;
+    case 2:
+        call = "MPI_Type_create_hvector_c";
+        rc = MPI_Type_create_hvector_c(count, blen, rd_range(r, -40, 40), old, out);
+        break;
+    case 3: call = "MPI_Type_indexed"; rc = MPI_Type_indexed(count, ints_b, ints_d, old, out); break;
+    case 4:
+        call = "MPI_Type_create_hindexed";
+        rc = MPI_Type_create_hindexed(count, ints_b, addrs, old, out);
+        break;
+    case 5:
+        call = "MPI_Type_create_indexed_block_c";
+        rc = MPI_Type_create_indexed_block_c(count, blen, cd, old, out);
+        break;
+    case 6:
+        call = "MPI_Type_create_hindexed_block";
+        rc = MPI_Type_create_hindexed_block(count, blen, addrs, old, out);
+        break;
+    case 7:
+        call = "MPI_Type_create_struct";
+        if (hostile == BAD_TYPE && count == 0) count = 1;
+        rc = MPI_Type_create_struct(count, ints_b, addrs, types, out);
+        break;
+    case 8:
+        call = "MPI_Type_create_struct_c";
+        if (hostile == BAD_TYPE && count == 0) count = 1;
+        rc = MPI_Type_create_struct_c(count, cb, cd, types, out);
+        break;
+    case 9:
+        call = "MPI_Type_create_resized";
+        if (hostile == NEG_COUNT || hostile == NEG_LENGTH) hostile = OK;
+        rc = MPI_Type_create_resized(old, rd_range(r, -16, 16), rd_range(r, 0, 32), out);
+        break;
+    case 10:
+        call = "MPI_Type_dup";
+        if (hostile == NEG_COUNT || hostile == NEG_LENGTH) hostile = OK;
+        rc = MPI_Type_dup(old, out);
+        break;
+    default: {
+        call = "MPI_Type_create_subarray";
+        int sizes[2] = {rd_range(r, 1, 4), rd_range(r, 1, 4)};
+        int subs[2] = {1, 1};
+        int starts[2] = {0, sizes[1] - 1};
+        if (hostile == NEG_COUNT || hostile == NEG_LENGTH) {
+            subs[1] = hostile == NEG_COUNT ? 0 : sizes[1] + 1; /* out of range */
+            hostile = BAD_ARG;
+        }
+        rc = MPI_Type_create_subarray(2, sizes, subs, starts,
+                                      rd_one_in(r, 2) ? MPI_ORDER_C : MPI_ORDER_FORTRAN, old, out);
+        break;
+    }
+    }
+    /* A marker as oldtype of a non-struct constructor may be accepted or refused. */
+    if (hostile == OK && rc != MPI_SUCCESS && (old == MPI_LB || old == MPI_UB)) return;
+    expect(call, hostile, rc);
+    if (rc == MPI_SUCCESS) {
+        int commit = rd_one_in(r, 2);
+        if (commit) expect("MPI_Type_commit", OK, MPI_Type_commit(&t));
+        remember(s, t, commit);
+    }
+}
+
+static void op_queries(state *s)
+{
+    reader *r = s->r;
+    static const int kinds[] = {BAD_TYPE, NULL_PTR};
+    int hostile = pick_hostile(s, kinds, 2);
+    MPI_Datatype t = hostile == BAD_TYPE ? bad_type(s) : good_type(s, NULL);
+    int null = hostile == NULL_PTR;
+    int size;
+    MPI_Count csize, clb, cext;
+    MPI_Aint lb, ext;
+    char name[MPI_MAX_OBJECT_NAME];
+    int len;
+    int ni, na, nt, combiner;
+    MPI_Count cni, cna, cnc, cnt;
+    switch (rd_below(r, 10)) {
+    case 0: expect("MPI_Type_size", hostile, MPI_Type_size(t, null ? NULL : &size)); break;
+    case 1: expect("MPI_Type_size_c", hostile, MPI_Type_size_c(t, null ? NULL : &csize)); break;
+    case 2: expect("MPI_Type_get_extent", hostile, MPI_Type_get_extent(t, &lb, null ? NULL : &ext)); break;
+    case 3:
+        expect("MPI_Type_get_true_extent_c", hostile,
+               MPI_Type_get_true_extent_c(t, null ? NULL : &clb, &cext));
+        break;
+    case 4: expect("MPI_Type_get_extent_x", hostile, MPI_Type_get_extent_x(t, &clb, null ? NULL : &cext)); break;
+    case 5: expect("MPI_Type_get_name", hostile, MPI_Type_get_name(t, null ? NULL : name, &len)); break;
+    case 6:
+        if (hostile == OK && !s->nlive) break;
+        if (hostile == OK) t = s->live[rd_below(r, (unsigned)s->nlive)];
+        expect("MPI_Type_set_name", hostile, MPI_Type_set_name(t, null ? NULL : "fuzzed name"));
+        break;
+    case 7:
+        if (hostile == OK && MPI_Type_get_envelope_c(t, &cni, &cna, &cnc, &cnt, &combiner) == MPI_SUCCESS &&
+            cnc > 0) {
+            hostile = BAD_TYPE; /* built with large counts: only the _c variant decodes it */
+        }
+        expect("MPI_Type_get_envelope", hostile,
+               MPI_Type_get_envelope(t, &ni, &na, &nt, null ? NULL : &combiner));
+        break;
+    case 8:
+        expect("MPI_Type_get_envelope_c", hostile,
+               MPI_Type_get_envelope_c(t, &cni, &cna, null ? NULL : &cnc, &cnt, &combiner));
+        break;
+    default: expect("MPI_Type_size_x", hostile, MPI_Type_size_x(t, null ? NULL : &csize)); break;
+    }
+}
+
+/* Decodes a pool type with arrays that are exact (guarded) or, hostile, too short. */
+static void op_decode(state *s)
+{
+    reader *r = s->r;
+    if (s->nlive == 0) return;
+    MPI_Datatype t = s->live[rd_below(r, (unsigned)s->nlive)];
+    MPI_Count ni, na, nc, nt;
+    int combiner;
+    expect("MPI_Type_get_envelope_c", OK, MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nt, &combiner));
+    guarded gi, ga, gc, gt;
+    int *ints = (int *)guarded_new(&gi, (size_t)ni * sizeof(int), 0);
+    MPI_Aint *addrs = (MPI_Aint *)guarded_new(&ga, (size_t)na * sizeof(MPI_Aint), 0);
+    MPI_Count *counts = (MPI_Count *)guarded_new(&gc, (size_t)nc * sizeof(MPI_Count), 0);
+    MPI_Datatype *types = (MPI_Datatype *)guarded_new(&gt, (size_t)nt * sizeof(MPI_Datatype), 0);
+    int hostile = OK;
+    MPI_Count mi = ni, ma = na, mc = nc, mt = nt;
+    if (rd_one_in(r, 3)) {
+        /* A max_* below what the envelope said: the call must refuse, not write past it. */
+        hostile = BAD_ARG;
+        switch (rd_below(r, 4)) {
+        case 0: if (mi > 0) mi--; else hostile = OK; break;
+        case 1: if (ma > 0) ma--; else hostile = OK; break;
+        case 2: if (mc > 0) mc--; else hostile = OK; break;
+        default: if (mt > 0) mt--; else hostile = OK; break;
+        }
+    }
+    int rc = MPI_Type_get_contents_c(t, mi, ma, mc, mt, ints, addrs, counts, types);
+    expect("MPI_Type_get_contents_c", hostile, rc);
+    if (rc == MPI_SUCCESS) {
+        for (MPI_Count k = 0; k < nt; k++) {
+            int cni, cna, cnt2, comb;
+            expect("MPI_Type_get_envelope (child)", OK,
+                   MPI_Type_get_envelope(types[k], &cni, &cna, &cnt2, &comb) == MPI_SUCCESS
+                       ? MPI_SUCCESS
+                       : MPI_Type_get_envelope_c(types[k], &(MPI_Count){0}, &(MPI_Count){0},
+                                                 &(MPI_Count){0}, &(MPI_Count){0}, &comb));
+            if (comb != MPI_COMBINER_NAMED) expect("MPI_Type_free (child)", OK, MPI_Type_free(&types[k]));
+        }
+    }
+    guarded_free(&gi, "MPI_Type_get_contents_c ints");
+    guarded_free(&ga, "MPI_Type_get_contents_c addresses");
+    guarded_free(&gc, "MPI_Type_get_contents_c large counts");
+    guarded_free(&gt, "MPI_Type_get_contents_c types");
+}
+
+/* Packs and unpacks a committed type (native or external32) with exact, short or
+ * misplaced buffers. */
+static void op_pack(state *s)
+{
+    reader *r = s->r;
+    static const int kinds[] = {BAD_TYPE, NEG_COUNT, SHORT_BUF, BAD_POSITION, BAD_COMM, BAD_DATAREP, NULL_PTR};
+    int hostile = pick_hostile(s, kinds, 7);
+    int committed = 1;
+    MPI_Datatype t = good_type(s, &committed);
+    if (!committed) {
+        /* Packing needs a committed type (a dup may already be committed: commit again). */
+        MPI_Datatype c = t;
+        expect("MPI_Type_commit (before packing)", OK, MPI_Type_commit(&c));
+        for (int i = 0; i < s->nlive; i++) {
+            if (s->live[i] == t) s->committed[i] = 1;
+        }
+    }
+    int external = rd_one_in(r, 3);
+    if (hostile == BAD_COMM && external) hostile = OK;
+    if (hostile == BAD_DATAREP && !external) hostile = OK;
+    int count = rd_range(r, 0, 3);
+    MPI_Aint lb, extent, tlb, text;
+    expect("MPI_Type_get_extent", OK, MPI_Type_get_extent(t, &lb, &extent));
+    expect("MPI_Type_get_true_extent", OK, MPI_Type_get_true_extent(t, &tlb, &text));
+    /* The source region: count copies of the true extent, around the origin. */
+    MPI_Aint ext_abs = extent < 0 ? -extent : extent;
+    MPI_Aint reach = (tlb < 0 ? -tlb : tlb) + text + 3 * ext_abs + 64;
+    if (reach > (1 << 20) || t == MPI_PACKED) return;
+    MPI_Aint need = 0;
+    int rc;
+    if (external) {
+        rc = MPI_Pack_external_size("external32", count, t, &need);
+    } else {
+        int n = 0;
+        rc = MPI_Pack_size(count, t, MPI_COMM_WORLD, &n);
+        need = n;
+    }
+    if (rc != MPI_SUCCESS) return; /* too large for an int: fine */
+    guarded gsrc, gout, gback;
+    unsigned char *src = guarded_new(&gsrc, (size_t)(2 * reach), 0x5a);
+    unsigned char *out = guarded_new(&gout, (size_t)need + 8, 0);
+    unsigned char *back = guarded_new(&gback, (size_t)(2 * reach), 0);
+    MPI_Datatype use = hostile == BAD_TYPE ? bad_type(s) : t;
+    int use_count = hostile == NEG_COUNT ? -1 : count;
+    if (hostile == SHORT_BUF && need == 0) hostile = OK;
+    int outsize = (int)need + (hostile == SHORT_BUF ? -1 : rd_range(r, 0, 8));
+    int position = hostile == BAD_POSITION ? (rd_one_in(r, 2) ? -1 : outsize + 1) : 0;
+    if (hostile == NULL_PTR) position = -2; /* stands for &position = NULL below */
+    if (external) {
+        MPI_Aint pos = position;
+        const char *rep = hostile == BAD_DATAREP ? (rd_one_in(r, 2) ? "native" : "") : "external32";
+        rc = MPI_Pack_external(rep, src + reach, use_count, use, out, outsize,
+                               hostile == NULL_PTR ? NULL : &pos);
+        expect("MPI_Pack_external", hostile, rc);
+        if (rc == MPI_SUCCESS) {
+            if (pos != need) fail("MPI_Pack_external", "position is not the packed size", rc);
+            MPI_Aint in = 0;
+            expect("MPI_Unpack_external", OK,
+                   MPI_Unpack_external("external32", out, pos, &in, back + reach, count, t));
+            in = 0;
+            if (need > 0) {
+                expect("MPI_Unpack_external (short input)", SHORT_BUF,
+                       MPI_Unpack_external("external32", out, pos - 1, &in, back + reach, count, t));
+                if (in != 0) fail("MPI_Unpack_external", "moved position on failure", rc);
+            }
+        }
+    } else {
+        MPI_Comm comm = hostile == BAD_COMM ? (MPI_Comm)(rd_one_in(r, 2) ? 0x12345 : MPI_COMM_NULL)
+                                            : MPI_COMM_WORLD;
+        int before = position;
+        rc = MPI_Pack(src + reach, use_count, use, out, outsize, hostile == NULL_PTR ? NULL : &position,
+                      comm);
+        expect("MPI_Pack", hostile, rc);
+        if (rc != MPI_SUCCESS && hostile != NULL_PTR && position != before) {
+            fail("MPI_Pack", "moved position on failure", rc);
+        }
+        if (rc == MPI_SUCCESS) {
+            if (position != need) fail("MPI_Pack", "position is not the packed size", rc);
+            int in = 0;
+            expect("MPI_Unpack", OK,
+                   MPI_Unpack(out, position, &in, back + reach, count, t, MPI_COMM_WORLD));
+            MPI_Count cin = 0;
+            expect("MPI_Unpack_c", OK,
+                   MPI_Unpack_c(out, position, &cin, back + reach, count, t, MPI_COMM_WORLD));
+            if (need > 0) {
+                cin = 0;
+                expect("MPI_Unpack_c (short input)", SHORT_BUF,
+                       MPI_Unpack_c(out, position - 1, &cin, back + reach, count, t, MPI_COMM_WORLD));
+            }
+            /* Everything packed again from the unpacked copy gives the same bytes. */
+            unsigned char *again = malloc((size_t)need + 1);
+            int pos2 = 0;
+            expect("MPI_Pack (again)", OK,
+                   MPI_Pack(back + reach, count, t, again, (int)need, &pos2, MPI_COMM_WORLD));
+            free(again);
+        }
+    }
+    guarded_free(&gsrc, "pack source");
+    guarded_free(&gout, "pack output");
+    guarded_free(&gback, "unpack target");
+}
+
+static void op_status(state *s)
+{
+    reader *r = s->r;
+    static const int kinds[] = {BAD_TYPE, NULL_PTR, NEG_COUNT};
+    int hostile = pick_hostile(s, kinds, 3);
+    MPI_Datatype t = hostile == BAD_TYPE ? bad_type(s) : good_type(s, NULL);
+    MPI_Status st;
+    memset(&st, 0, sizeof st);
+    int n = rd_range(r, 0, 40);
+    int size = 1;
+    if (hostile == OK && MPI_Type_size(t, &size) == MPI_SUCCESS && size == 0 && n > 0) {
+        hostile = BAD_ARG; /* no basic elements to count */
+    }
+    int rc = MPI_Status_set_elements(hostile == NULL_PTR ? NULL : &st, t, hostile == NEG_COUNT ? -n - 1 : n);
+    expect("MPI_Status_set_elements", hostile, rc);
+    if (rc != MPI_SUCCESS) return;
+    int count;
+    MPI_Count big;
+    expect("MPI_Get_elements", OK, MPI_Get_elements(&st, t, &count));
+    expect("MPI_Get_count", OK, MPI_Get_count(&st, t, &count));
+    expect("MPI_Get_elements_x", OK, MPI_Get_elements_x(&st, t, &big));
+    expect("MPI_Get_count_c", OK, MPI_Get_count_c(&st, t, &big));
+    expect("MPI_Get_elements (NULL status)", NULL_PTR, MPI_Get_elements(NULL, t, &count));
+    expect("MPI_Get_count (MPI_STATUS_IGNORE)", NULL_PTR, MPI_Get_count(MPI_STATUS_IGNORE, t, &count));
+    expect("MPI_Status_set_elements_x", OK, MPI_Status_set_elements_x(&st, MPI_BYTE, rd_range(r, 0, 1000)));
+    expect("MPI_Get_elements_c", OK, MPI_Get_elements_c(&st, t, &big));
+}
+
+static int copy_calls;
+
+static int count_copy(MPI_Datatype t, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)t;
+    (void)keyval;
+    (void)extra;
+    copy_calls++;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static void op_attributes(state *s)
+{
+    reader *r = s->r;
+    if (s->nlive == 0) return;
+    MPI_Datatype t = s->live[rd_below(r, (unsigned)s->nlive)];
+    switch (rd_below(r, 5)) {
+    case 0:
+        if (s->nkeyvals < 4) {
+            int kv;
+            expect("MPI_Type_create_keyval", OK,
+                   MPI_Type_create_keyval(rd_one_in(r, 2) ? count_copy : MPI_TYPE_DUP_FN,
+                                          MPI_TYPE_NULL_DELETE_FN, &kv, NULL));
+            s->keyvals[s->nkeyvals++] = kv;
+        }
+        break;
+    case 1:
+        if (s->nkeyvals > 0) {
+            int kv = s->keyvals[rd_below(r, (unsigned)s->nkeyvals)];
+            expect("MPI_Type_set_attr", OK, MPI_Type_set_attr(t, kv, (void *)(intptr_t)rd_u8(r)));
+        }
+        break;
+    case 2: {
+        int kv = s->nkeyvals > 0 ? s->keyvals[rd_below(r, (unsigned)s->nkeyvals)] : MPI_KEYVAL_INVALID;
+        int hostile = s->nkeyvals > 0 ? OK : BAD_KEYVAL;
+        void *v;
+        int flag;
+        expect("MPI_Type_get_attr", hostile, MPI_Type_get_attr(t, kv, &v, &flag));
+        if (s->nkeyvals > 0) {
+            expect("MPI_Type_get_attr (NULL flag)", NULL_PTR, MPI_Type_get_attr(t, kv, &v, NULL));
+        }
+        break;
+    }
+    case 3:
+        if (s->nkeyvals > 0) {
+            int i = (int)rd_below(r, (unsigned)s->nkeyvals);
+            int kv = s->keyvals[i];
+            expect("MPI_Type_free_keyval", OK, MPI_Type_free_keyval(&kv));
+            s->freed_keyval = s->keyvals[i];
+            s->keyvals[i] = s->keyvals[--s->nkeyvals];
+        }
+        break;
+    default: {
+        /* Garbage keyvals (a freed one is checked only with MPI_DTYPE_FUZZ_STRICT=1: known). */
+        int kv = rd_one_in(r, 2) ? 0x7654321 : MPI_KEYVAL_INVALID;
+        if (s->freed_keyval && getenv("MPI_DTYPE_FUZZ_STRICT")) kv = s->freed_keyval;
+        void *v;
+        int flag;
+        expect("MPI_Type_set_attr (bad keyval)", BAD_KEYVAL, MPI_Type_set_attr(t, kv, NULL));
+        expect("MPI_Type_get_attr (bad keyval)", BAD_KEYVAL, MPI_Type_get_attr(t, kv, &v, &flag));
+        expect("MPI_Type_delete_attr (bad keyval)", BAD_KEYVAL, MPI_Type_delete_attr(t, kv));
+        break;
+    }
+    }
+}
+
+static void op_misc(state *s)
+{
+    reader *r = s->r;
+    char text[MPI_MAX_ERROR_STRING];
+    int len, cls;
+    MPI_Aint a;
+    MPI_Datatype t;
+    switch (rd_below(r, 8)) {
+    case 0: {
+        /* Any code: never a crash; the text is NUL-terminated within the buffer. */
+        int code = (int)(rd_u8(r) | rd_u8(r) << 8) - 100;
+        if (MPI_Error_string(code, text, &len) == MPI_SUCCESS &&
+            (len < 0 || len >= MPI_MAX_ERROR_STRING || text[len] != '\0')) {
+            fail("MPI_Error_string", "length out of range", code);
+        }
+        MPI_Error_class(code, &cls);
+        break;
+    }
+    case 1: expect("MPI_Get_address (NULL)", NULL_PTR, MPI_Get_address(text, NULL)); break;
+    case 2:
+        expect("MPI_Type_match_size (bad typeclass)", BAD_ARG,
+               MPI_Type_match_size(rd_range(r, 100, 200), 4, &t));
+        break;
+    case 3:
+        expect("MPI_Type_match_size (no such size)", BAD_ARG, MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, &t));
+        break;
+    case 4: {
+        int rank;
+        expect("MPI_Comm_rank (bad comm)", BAD_COMM, MPI_Comm_rank((MPI_Comm)0x1234567, &rank));
+        break;
+    }
+    case 5: {
+        int size;
+        expect("MPI_Pack_size (bad comm)", BAD_COMM, MPI_Pack_size(1, MPI_INT, MPI_COMM_NULL, &size));
+        expect("MPI_Pack_size (overflow)", OVERFLOW,
+               MPI_Pack_size(0x7fffffff, MPI_LONG_DOUBLE, MPI_COMM_WORLD, &size));
+        break;
+    }
+    case 6: {
+        MPI_Aint sz;
+        expect("MPI_Pack_external_size (bad datarep)", BAD_DATAREP,
+               MPI_Pack_external_size("little-endian", 1, MPI_INT, &sz));
+        break;
+    }
+    default:
+        a = MPI_Aint_add((MPI_Aint)rd_u8(r), -5);
+        (void)MPI_Aint_diff(a, 7);
+        break;
+    }
+}
+
+/* Builds a chain `depth` levels deep of contiguous / dup / resized / struct over MPI_INT,
+ * then queries, decodes one level, packs and frees it. */
+static void op_deep(state *s)
+{
+    reader *r = s->r;
+    int depth = 100 + (int)rd_below(r, 4000);
+    MPI_Datatype t = MPI_INT;
+    for (int i = 0; i < depth; i++) {
+        MPI_Datatype next;
+        int rc;
+        switch ((rd_u8(r) + i) % 4) {
+        case 0: rc = MPI_Type_contiguous(1, t, &next); break;
+        case 1: rc = MPI_Type_dup(t, &next); break;
+        case 2: rc = MPI_Type_create_resized(t, 0, 4, &next); break;
+        default: {
+            int one = 1;
+            MPI_Aint zero = 0;
+            rc = MPI_Type_create_struct(1, &one, &zero, &t, &next);
+            break;
+        }
+        }
+        expect("deep chain constructor", OK, rc);
+        if (t != MPI_INT) expect("MPI_Type_free (deep chain)", OK, MPI_Type_free(&t));
+        t = next;
+    }
+    expect("MPI_Type_commit (deep)", OK, MPI_Type_commit(&t));
+    int size;
+    expect("MPI_Type_size (deep)", OK, MPI_Type_size(t, &size));
+    if (size != 4) fail("MPI_Type_size (deep)", "size is not 4", MPI_SUCCESS);
+    int value = 0x1234567, back = 0, position = 0;
+    unsigned char packed[4];
+    expect("MPI_Pack (deep)", OK, MPI_Pack(&value, 1, t, packed, 4, &position, MPI_COMM_WORLD));
+    position = 0;
+    expect("MPI_Unpack (deep)", OK, MPI_Unpack(packed, 4, &position, &back, 1, t, MPI_COMM_WORLD));
+    if (back != value) fail("MPI_Unpack (deep)", "value differs", MPI_SUCCESS);
+    MPI_Status st;
+    expect("MPI_Status_set_elements (deep)", OK, MPI_Status_set_elements(&st, t, 1));
+    MPI_Datatype dup;
+    expect("MPI_Type_dup (deep)", OK, MPI_Type_dup(t, &dup));
+    expect("MPI_Type_free (deep)", OK, MPI_Type_free(&t));
+    remember(s, dup, 1);
+}
+
+static void op_free(state *s)
+{
+    reader *r = s->r;
+    static const int kinds[] = {BAD_TYPE, NULL_PTR};
+    int hostile = s->nlive == 0 ? BAD_TYPE : pick_hostile(s, kinds, 2);
+    if (hostile == OK) {
+        int i = (int)rd_below(r, (unsigned)s->nlive);
+        MPI_Datatype t = s->live[i];
+        int rc = MPI_Type_free(&t);
+        expect("MPI_Type_free", OK, rc);
+        if (t != MPI_DATATYPE_NULL) fail("MPI_Type_free", "handle not set to MPI_DATATYPE_NULL", rc);
+        if (s->nfreed < FREED) s->freed[s->nfreed++] = s->live[i];
+        s->live[i] = s->live[s->nlive - 1];
+        s->committed[i] = s->committed[s->nlive - 1];
+        s->nlive--;
+    } else if (hostile == NULL_PTR) {
+        expect("MPI_Type_free (NULL)", NULL_PTR, MPI_Type_free(NULL));
+    } else {
+        MPI_Datatype t = rd_one_in(r, 3) ? BASICS[rd_below(r, NBASICS)] : bad_type(s);
+        /* Freeing a predefined type is an error too (class MPI_ERR_TYPE). */
+        expect("MPI_Type_free (bad handle)", BAD_TYPE, MPI_Type_free(&t));
+        MPI_Datatype c = bad_type(s);
+        expect("MPI_Type_commit (bad handle)", BAD_TYPE, MPI_Type_commit(&c));
+    }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * One input.
+ */
+static void setup(void)
+{
+    static int done;
+    if (done) return;
+    done = 1;
+    int flag = 0;
+    MPI_Initialized(&flag);
+    if (!flag) MPI_Init(NULL, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    setup();
+    reader r = {data, size, 0};
+    state s;
+    memset(&s, 0, sizeof s);
+    s.r = &r;
+    for (int step = 0; step < 64 && r.at < size; step++) {
+        switch (rd_below(&r, 16)) {
+        case 0: case 1: case 2: case 3: op_constructor(&s); break;
+        case 4: case 5: op_queries(&s); break;
+        case 6: op_decode(&s); break;
+        case 7: case 8: case 9: op_pack(&s); break;
+        case 10: op_status(&s); break;
+        case 11: op_attributes(&s); break;
+        case 12: op_misc(&s); break;
+        case 13: if (rd_one_in(&r, 4)) op_deep(&s); break;
+        default: op_free(&s); break;
+        }
+    }
+    for (int i = 0; i < s.nlive; i++) expect("MPI_Type_free (end)", OK, MPI_Type_free(&s.live[i]));
+    for (int i = 0; i < s.nkeyvals; i++) expect("MPI_Type_free_keyval (end)", OK, MPI_Type_free_keyval(&s.keyvals[i]));
+    return 0;
+}
+
+#ifndef API_FUZZ_LIBFUZZER
+/* The seeded driver: --iterations N --seed S runs N pseudo-random inputs of up to 1 KiB;
+ * any other arguments are files to replay. */
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+int main(int argc, char **argv)
+{
+    unsigned long iterations = 10000;
+    uint64_t seed = 1;
+    int files = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) {
+            iterations = strtoul(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            seed = strtoull(argv[++i], NULL, 10);
+        } else {
+            FILE *f = fopen(argv[i], "rb");
+            if (!f) {
+                perror(argv[i]);
+                return 2;
+            }
+            static uint8_t buffer[1 << 20];
+            size_t n = fread(buffer, 1, sizeof buffer, f);
+            fclose(f);
+            LLVMFuzzerTestOneInput(buffer, n);
+            files++;
+        }
+    }
+    if (files > 0) {
+        printf("api_fuzz: %d inputs replayed, %lu checks passed\n", files, checks);
+        return 0;
+    }
+    uint64_t state = seed;
+    static uint8_t input[1024];
+    for (unsigned long it = 0; it < iterations; it++) {
+        size_t n = 1 + splitmix(&state) % sizeof input;
+        for (size_t k = 0; k < n; k += 8) {
+            uint64_t v = splitmix(&state);
+            for (size_t b = 0; b < 8 && k + b < n; b++) input[k + b] = (uint8_t)(v >> (8 * b));
+        }
+        LLVMFuzzerTestOneInput(input, n);
+    }
+    printf("api_fuzz: %lu inputs from seed %llu, %lu checks passed\n", iterations,
+           (unsigned long long)seed, checks);
+    MPI_Finalize();
+    return 0;
+}
+#endif
