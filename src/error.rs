@@ -255,6 +255,28 @@ pub fn handler_of(comm: MPI_Comm) -> MPI_Errhandler {
     }
 }
 
+/// Error handlers made with `MPI_Comm_create_errhandler`: handle
+/// `FIRST_USER_HANDLER + index`.
+static USER_HANDLERS: Mutex<Vec<MPI_Comm_errhandler_function>> = Mutex::new(Vec::new());
+const FIRST_USER_HANDLER: MPI_Errhandler = MPI_ERRORS_ARE_FATAL + 0x10;
+
+/// Registers an error handler function and returns its handle.
+pub fn add_user_handler(f: MPI_Comm_errhandler_function) -> MpiResult<MPI_Errhandler> {
+    let mut handlers = USER_HANDLERS.lock();
+    let handle = c_int::try_from(handlers.len())
+        .ok()
+        .and_then(|i| FIRST_USER_HANDLER.checked_add(i))
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))?;
+    handlers.push(f);
+    Ok(handle)
+}
+
+/// The function of an error handler made with `MPI_Comm_create_errhandler`.
+pub fn user_handler(handle: MPI_Errhandler) -> Option<MPI_Comm_errhandler_function> {
+    let index = usize::try_from(handle.checked_sub(FIRST_USER_HANDLER)?).ok()?;
+    USER_HANDLERS.lock().get(index).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! `MPI_Type_set_attr`, `MPI_Type_get_attr`, `MPI_Type_delete_attr`, and the copy / delete
 //! callbacks run by `MPI_Type_dup` and `MPI_Type_free`.
 
-use super::{check_out, guard, write_out};
+use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::datatype::keyvals::{self, Keyval};
 use crate::error::{MpiError, MpiResult};
@@ -132,7 +132,8 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
             delete: type_delete_attr_fn,
             extra_state: extra_state as usize,
         })?;
-        write_out(type_keyval, key, "type_keyval")
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(type_keyval, key, "type_keyval") }
     })
 }
 
@@ -143,8 +144,10 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
     guard("MPI_Type_free_keyval", || {
         check_out(type_keyval, "type_keyval")?;
-        keyvals::free(*type_keyval)?;
-        write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval")
+        // SAFETY: the caller's in-out argument.
+        keyvals::free(unsafe { read_in(type_keyval, "type_keyval")? })?;
+        // SAFETY: as above.
+        unsafe { write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval") }
     })
 }
 
@@ -197,9 +200,15 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
                 .map(|a| a.1)
         })?;
         if let Some(value) = found {
-            *(attribute_val as *mut *mut c_void) = value as *mut c_void;
+            // SAFETY: checked non-NULL; MPI passes the address of a `void *` here.
+            unsafe {
+                attribute_val
+                    .cast::<*mut c_void>()
+                    .write(value as *mut c_void)
+            };
         }
-        write_out(flag, found.is_some() as c_int, "flag")
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(flag, found.is_some() as c_int, "flag") }
     })
 }
 

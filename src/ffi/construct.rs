@@ -1,7 +1,9 @@
 //! Type constructors: `MPI_Type_contiguous` ... `MPI_Type_create_resized`, their large-count
-//! `_c` variants, `MPI_Type_dup`, and the MPI-1 names MPICH still exports.
+//! `_c` variants, `MPI_Type_dup`, and the MPI-1 names MPICH still exports. Each constructor
+//! has one definition, generic over the C type of its counts ([`CountArg`]); the `int`
+//! function, its `_c` variant and its MPI-1 name call it.
 
-use super::{check_out, datatype, guard, read_array, write_out};
+use super::{check_out, datatype, guard, read_array, write_out, CountArg};
 use crate::abi::*;
 use crate::datatype::{construct, DarrayArgs, Datatype, Distribution, Order};
 use crate::error::{MpiError, MpiResult};
@@ -10,10 +12,14 @@ use std::os::raw::c_int;
 use std::sync::Arc;
 
 /// Registers `made` and writes its handle to `newtype`.
+///
+/// # Safety
+/// A non-NULL `newtype` must be valid for a write.
 unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) -> MpiResult<()> {
     check_out(newtype, "newtype")?;
     let handle = handles::insert(made?, false)?;
-    write_out(newtype, handle, "newtype")
+    // SAFETY: the caller's contract.
+    unsafe { write_out(newtype, handle, "newtype") }
 }
 
 fn order(value: c_int) -> MpiResult<Order> {
@@ -46,6 +52,23 @@ fn check_ndims(ndims: c_int) -> MpiResult<i64> {
     Ok(ndims as i64)
 }
 
+// ---- contiguous -------------------------------------------------------------------------
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn contiguous<C: CountArg>(
+    function: &'static str,
+    count: C,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    guard(function, || {
+        let made = construct::contiguous(count.into(), &datatype(oldtype)?, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
+    })
+}
+
 /// Creates a datatype of `count` copies of `oldtype` laid end to end.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_contiguous(
@@ -53,12 +76,8 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_contiguous", || {
-        publish(
-            newtype,
-            construct::contiguous(count.into(), &datatype(oldtype)?, false),
-        )
-    })
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_contiguous`.
@@ -68,11 +87,34 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_contiguous_c", || {
-        publish(
-            newtype,
-            construct::contiguous(count, &datatype(oldtype)?, true),
-        )
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
+}
+
+// ---- vector and hvector -----------------------------------------------------------------
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn vector<C: CountArg>(
+    function: &'static str,
+    count: C,
+    blocklength: C,
+    stride: i64,
+    stride_in_bytes: bool,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    guard(function, || {
+        let made = construct::vector(
+            count.into(),
+            blocklength.into(),
+            stride,
+            stride_in_bytes,
+            &datatype(oldtype)?,
+            C::LARGE,
+        );
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
     })
 }
 
@@ -86,20 +128,19 @@ pub unsafe extern "C" fn MPI_Type_vector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_vector", || {
-        let old = datatype(oldtype)?;
-        publish(
+    let stride = stride.into();
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe {
+        vector(
+            "MPI_Type_vector",
+            count,
+            blocklength,
+            stride,
+            false,
+            oldtype,
             newtype,
-            construct::vector(
-                count.into(),
-                blocklength.into(),
-                stride.into(),
-                false,
-                &old,
-                false,
-            ),
         )
-    })
+    }
 }
 
 /// Large-count variant of `MPI_Type_vector`.
@@ -111,12 +152,18 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_vector_c", || {
-        publish(
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe {
+        vector(
+            "MPI_Type_vector_c",
+            count,
+            blocklength,
+            stride,
+            false,
+            oldtype,
             newtype,
-            construct::vector(count, blocklength, stride, false, &datatype(oldtype)?, true),
         )
-    })
+    }
 }
 
 /// Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
@@ -129,13 +176,9 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_hvector", || {
-        let old = datatype(oldtype)?;
-        publish(
-            newtype,
-            construct::vector(count.into(), blocklength.into(), stride, true, &old, false),
-        )
-    })
+    let name = "MPI_Type_create_hvector";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_hvector`.
@@ -147,12 +190,9 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_hvector_c", || {
-        publish(
-            newtype,
-            construct::vector(count, blocklength, stride, true, &datatype(oldtype)?, true),
-        )
-    })
+    let name = "MPI_Type_create_hvector_c";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
 }
 
 /// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
@@ -164,42 +204,47 @@ pub unsafe extern "C" fn MPI_Type_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_hvector", || {
-        let old = datatype(oldtype)?;
-        publish(
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe {
+        vector(
+            "MPI_Type_hvector",
+            count,
+            blocklength,
+            stride,
+            true,
+            oldtype,
             newtype,
-            construct::vector(count.into(), blocklength.into(), stride, true, &old, false),
         )
-    })
+    }
 }
 
-/// Checks `count` and reads the block-length and displacement arrays of a constructor.
-unsafe fn read_blocks<B: Copy + Into<i64>, D: Copy + Into<i64>>(
-    count: i64,
-    blocklengths: *const B,
-    displacements: *const D,
-) -> MpiResult<(Vec<i64>, Vec<i64>)> {
-    construct::check_count(count, "count")?;
-    Ok((
-        read_array(blocklengths, count, "array_of_blocklengths")?,
-        read_array(displacements, count, "array_of_displacements")?,
-    ))
-}
+// ---- indexed and hindexed ---------------------------------------------------------------
 
-unsafe fn indexed_common<B: Copy + Into<i64>, D: Copy + Into<i64>>(
-    count: i64,
-    blocklengths: *const B,
+/// # Safety
+/// As for the exported functions: both arrays hold `count` values.
+unsafe fn indexed<C: CountArg, D: Copy + Into<i64>>(
+    function: &'static str,
+    count: C,
+    blocklengths: *const C,
     displacements: *const D,
     in_bytes: bool,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-    large: bool,
-) -> MpiResult<()> {
-    let (b, d) = read_blocks(count, blocklengths, displacements)?;
-    publish(
-        newtype,
-        construct::indexed(b, d, in_bytes, &datatype(oldtype)?, large),
-    )
+) -> c_int {
+    guard(function, || {
+        let count = count.into();
+        construct::check_count(count, "count")?;
+        // SAFETY: the caller's arrays of `count` values.
+        let (b, d) = unsafe {
+            (
+                read_array(blocklengths, count, "array_of_blocklengths")?,
+                read_array(displacements, count, "array_of_displacements")?,
+            )
+        };
+        let made = construct::indexed(b, d, in_bytes, &datatype(oldtype)?, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
+    })
 }
 
 /// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
@@ -212,17 +257,9 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_indexed", || {
-        indexed_common(
-            count.into(),
-            array_of_blocklengths,
-            array_of_displacements,
-            false,
-            oldtype,
-            newtype,
-            false,
-        )
-    })
+    let (b, d) = (array_of_blocklengths, array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_indexed`.
@@ -234,17 +271,9 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_indexed_c", || {
-        indexed_common(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
-            false,
-            oldtype,
-            newtype,
-            true,
-        )
-    })
+    let (b, d) = (array_of_blocklengths, array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
 }
 
 /// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
@@ -257,17 +286,19 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_hindexed", || {
-        indexed_common(
-            count.into(),
-            array_of_blocklengths,
-            array_of_displacements,
+    let (b, d) = (array_of_blocklengths, array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe {
+        indexed(
+            "MPI_Type_create_hindexed",
+            count,
+            b,
+            d,
             true,
             oldtype,
             newtype,
-            false,
         )
-    })
+    }
 }
 
 /// Large-count variant of `MPI_Type_create_hindexed`.
@@ -279,17 +310,19 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_hindexed_c", || {
-        indexed_common(
+    let (b, d) = (array_of_blocklengths, array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe {
+        indexed(
+            "MPI_Type_create_hindexed_c",
             count,
-            array_of_blocklengths,
-            array_of_displacements,
+            b,
+            d,
             true,
             oldtype,
             newtype,
-            true,
         )
-    })
+    }
 }
 
 /// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
@@ -301,34 +334,34 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_hindexed", || {
-        indexed_common(
-            count.into(),
-            array_of_blocklengths,
-            array_of_displacements,
-            true,
-            oldtype,
-            newtype,
-            false,
-        )
-    })
+    let (b, d) = (array_of_blocklengths, array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
 }
 
-unsafe fn indexed_block_common<D: Copy + Into<i64>>(
-    count: i64,
-    blocklength: i64,
+// ---- indexed_block and hindexed_block ---------------------------------------------------
+
+/// # Safety
+/// As for the exported functions: `displacements` holds `count` values.
+unsafe fn indexed_block<C: CountArg, D: Copy + Into<i64>>(
+    function: &'static str,
+    count: C,
+    blocklength: C,
     displacements: *const D,
     in_bytes: bool,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-    large: bool,
-) -> MpiResult<()> {
-    construct::check_count(count, "count")?;
-    let d = read_array(displacements, count, "array_of_displacements")?;
-    publish(
-        newtype,
-        construct::indexed_block(blocklength, d, in_bytes, &datatype(oldtype)?, large),
-    )
+) -> c_int {
+    guard(function, || {
+        let count = count.into();
+        construct::check_count(count, "count")?;
+        // SAFETY: the caller's array of `count` values.
+        let d = unsafe { read_array(displacements, count, "array_of_displacements")? };
+        let old = datatype(oldtype)?;
+        let made = construct::indexed_block(blocklength.into(), d, in_bytes, &old, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
+    })
 }
 
 /// Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
@@ -341,17 +374,9 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_indexed_block", || {
-        indexed_block_common(
-            count.into(),
-            blocklength.into(),
-            array_of_displacements,
-            false,
-            oldtype,
-            newtype,
-            false,
-        )
-    })
+    let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_indexed_block`.
@@ -363,17 +388,9 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_indexed_block_c", || {
-        indexed_block_common(
-            count,
-            blocklength,
-            array_of_displacements,
-            false,
-            oldtype,
-            newtype,
-            true,
-        )
-    })
+    let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
 }
 
 /// Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
@@ -385,17 +402,9 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_hindexed_block", || {
-        indexed_block_common(
-            count.into(),
-            blocklength.into(),
-            array_of_displacements,
-            true,
-            oldtype,
-            newtype,
-            false,
-        )
-    })
+    let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_hindexed_block`.
@@ -407,33 +416,42 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_hindexed_block_c", || {
-        indexed_block_common(
-            count,
-            blocklength,
-            array_of_displacements,
-            true,
-            oldtype,
-            newtype,
-            true,
-        )
-    })
+    let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
 }
 
-unsafe fn struct_common<B: Copy + Into<i64>, D: Copy + Into<i64>>(
-    count: i64,
-    blocklengths: *const B,
+// ---- struct -----------------------------------------------------------------------------
+
+/// # Safety
+/// As for the exported functions: the three arrays hold `count` values.
+unsafe fn structure<C: CountArg, D: Copy + Into<i64>>(
+    function: &'static str,
+    count: C,
+    blocklengths: *const C,
     displacements: *const D,
     types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
-    large: bool,
-) -> MpiResult<()> {
-    let (b, d) = read_blocks(count, blocklengths, displacements)?;
-    let t = read_array(types, count, "array_of_types")?
-        .into_iter()
-        .map(|h| datatype(h as MPI_Datatype))
-        .collect::<MpiResult<Vec<_>>>()?;
-    publish(newtype, construct::structure(b, d, t, large))
+) -> c_int {
+    guard(function, || {
+        let count = count.into();
+        construct::check_count(count, "count")?;
+        // SAFETY: the caller's arrays of `count` values.
+        let (b, d, t) = unsafe {
+            (
+                read_array(blocklengths, count, "array_of_blocklengths")?,
+                read_array(displacements, count, "array_of_displacements")?,
+                read_array(types, count, "array_of_types")?,
+            )
+        };
+        let t = t
+            .into_iter()
+            .map(|h| datatype(h as MPI_Datatype))
+            .collect::<MpiResult<Vec<_>>>()?;
+        let made = construct::structure(b, d, t, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
+    })
 }
 
 /// Creates blocks of `array_of_blocklengths[i]` copies of `array_of_types[i]` at byte
@@ -446,16 +464,13 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_struct", || {
-        struct_common(
-            count.into(),
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-            newtype,
-            false,
-        )
-    })
+    let (b, d, t) = (
+        array_of_blocklengths,
+        array_of_displacements,
+        array_of_types,
+    );
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { structure("MPI_Type_create_struct", count, b, d, t, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_struct`.
@@ -467,16 +482,13 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_struct_c", || {
-        struct_common(
-            count,
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-            newtype,
-            true,
-        )
-    })
+    let (b, d, t) = (
+        array_of_blocklengths,
+        array_of_displacements,
+        array_of_types,
+    );
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { structure("MPI_Type_create_struct_c", count, b, d, t, newtype) }
 }
 
 /// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
@@ -488,38 +500,46 @@ pub unsafe extern "C" fn MPI_Type_struct(
     array_of_types: *mut MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_struct", || {
-        struct_common(
-            count.into(),
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-            newtype,
-            false,
-        )
-    })
+    let (b, d, t) = (
+        array_of_blocklengths,
+        array_of_displacements,
+        array_of_types,
+    );
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { structure("MPI_Type_struct", count, b, d, t, newtype) }
 }
 
+// ---- subarray ---------------------------------------------------------------------------
+
+/// # Safety
+/// As for the exported functions: the three arrays hold `ndims` values.
 #[allow(clippy::too_many_arguments)]
-unsafe fn subarray_common<T: Copy + Into<i64>>(
+unsafe fn subarray<C: CountArg>(
+    function: &'static str,
     ndims: c_int,
-    sizes: *const T,
-    subsizes: *const T,
-    starts: *const T,
+    sizes: *const C,
+    subsizes: *const C,
+    starts: *const C,
     order_value: c_int,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-    large: bool,
-) -> MpiResult<()> {
-    let n = check_ndims(ndims)?;
-    let sizes = read_array(sizes, n, "array_of_sizes")?;
-    let subsizes = read_array(subsizes, n, "array_of_subsizes")?;
-    let starts = read_array(starts, n, "array_of_starts")?;
-    let order = order(order_value)?;
-    publish(
-        newtype,
-        construct::subarray(sizes, subsizes, starts, order, &datatype(oldtype)?, large),
-    )
+) -> c_int {
+    guard(function, || {
+        let n = check_ndims(ndims)?;
+        // SAFETY: the caller's arrays of `ndims` values.
+        let (sizes, subsizes, starts) = unsafe {
+            (
+                read_array(sizes, n, "array_of_sizes")?,
+                read_array(subsizes, n, "array_of_subsizes")?,
+                read_array(starts, n, "array_of_starts")?,
+            )
+        };
+        let order = order(order_value)?;
+        let old = datatype(oldtype)?;
+        let made = construct::subarray(sizes, subsizes, starts, order, &old, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
+    })
 }
 
 /// Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of
@@ -534,18 +554,10 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_subarray", || {
-        subarray_common(
-            ndims,
-            array_of_sizes,
-            array_of_subsizes,
-            array_of_starts,
-            order,
-            oldtype,
-            newtype,
-            false,
-        )
-    })
+    let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
+    let (sub, st) = (array_of_subsizes, array_of_starts);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_subarray`.
@@ -559,50 +571,63 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_subarray_c", || {
-        subarray_common(
-            ndims,
-            array_of_sizes,
-            array_of_subsizes,
-            array_of_starts,
-            order,
-            oldtype,
-            newtype,
-            true,
-        )
-    })
+    let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
+    let (sub, st) = (array_of_subsizes, array_of_starts);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
 }
 
-#[allow(clippy::too_many_arguments)]
-unsafe fn darray_common<G: Copy + Into<i64>>(
+// ---- darray -----------------------------------------------------------------------------
+
+/// The arguments of `MPI_Type_create_darray` other than the global sizes.
+struct DarrayCall {
     size: c_int,
     rank: c_int,
     ndims: c_int,
-    gsizes: *const G,
     distribs: *const c_int,
     dargs: *const c_int,
     psizes: *const c_int,
-    order_value: c_int,
+    order: c_int,
+}
+
+/// # Safety
+/// As for the exported functions: the four arrays hold `ndims` values.
+unsafe fn darray<C: CountArg>(
+    function: &'static str,
+    call: DarrayCall,
+    gsizes: *const C,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
-    large: bool,
-) -> MpiResult<()> {
-    let n = check_ndims(ndims)?;
-    let narrow = |v: Vec<i64>| v.into_iter().map(|x| x as i32).collect::<Vec<_>>();
-    let args = DarrayArgs {
-        size,
-        rank,
-        gsizes: read_array(gsizes, n, "array_of_gsizes")?,
-        distribs: read_array(distribs, n, "array_of_distribs")?
-            .into_iter()
-            .enumerate()
-            .map(|(d, v)| distribution(v as c_int, d))
-            .collect::<MpiResult<Vec<_>>>()?,
-        dargs: narrow(read_array(dargs, n, "array_of_dargs")?),
-        psizes: narrow(read_array(psizes, n, "array_of_psizes")?),
-        order: order(order_value)?,
-    };
-    publish(newtype, construct::darray(args, &datatype(oldtype)?, large))
+) -> c_int {
+    guard(function, || {
+        let n = check_ndims(call.ndims)?;
+        let narrow = |v: Vec<i64>| v.into_iter().map(|x| x as i32).collect::<Vec<_>>();
+        // SAFETY: the caller's arrays of `ndims` values.
+        let (gsizes, distribs, dargs, psizes) = unsafe {
+            (
+                read_array(gsizes, n, "array_of_gsizes")?,
+                read_array(call.distribs, n, "array_of_distribs")?,
+                read_array(call.dargs, n, "array_of_dargs")?,
+                read_array(call.psizes, n, "array_of_psizes")?,
+            )
+        };
+        let args = DarrayArgs {
+            size: call.size,
+            rank: call.rank,
+            gsizes,
+            distribs: distribs
+                .into_iter()
+                .enumerate()
+                .map(|(d, v)| distribution(v as c_int, d))
+                .collect::<MpiResult<Vec<_>>>()?,
+            dargs: narrow(dargs),
+            psizes: narrow(psizes),
+            order: order(call.order)?,
+        };
+        let made = construct::darray(args, &datatype(oldtype)?, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
+    })
 }
 
 /// Creates the datatype of the part of an `ndims`-dimensional array of `array_of_gsizes`
@@ -620,21 +645,18 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_darray", || {
-        darray_common(
-            size,
-            rank,
-            ndims,
-            array_of_gsizes,
-            array_of_distribs,
-            array_of_dargs,
-            array_of_psizes,
-            order,
-            oldtype,
-            newtype,
-            false,
-        )
-    })
+    let call = DarrayCall {
+        size,
+        rank,
+        ndims,
+        distribs: array_of_distribs,
+        dargs: array_of_dargs,
+        psizes: array_of_psizes,
+        order,
+    };
+    let name = "MPI_Type_create_darray";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_darray`.
@@ -651,20 +673,35 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_darray_c", || {
-        darray_common(
-            size,
-            rank,
-            ndims,
-            array_of_gsizes,
-            array_of_distribs,
-            array_of_dargs,
-            array_of_psizes,
-            order,
-            oldtype,
-            newtype,
-            true,
-        )
+    let call = DarrayCall {
+        size,
+        rank,
+        ndims,
+        distribs: array_of_distribs,
+        dargs: array_of_dargs,
+        psizes: array_of_psizes,
+        order,
+    };
+    let name = "MPI_Type_create_darray_c";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
+}
+
+// ---- resized and dup --------------------------------------------------------------------
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn resized<C: CountArg>(
+    function: &'static str,
+    oldtype: MPI_Datatype,
+    lb: i64,
+    extent: i64,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    guard(function, || {
+        let made = construct::resized(&datatype(oldtype)?, lb, extent, C::LARGE);
+        // SAFETY: the caller's pointer, valid by the contract of the exported function.
+        unsafe { publish(newtype, made) }
     })
 }
 
@@ -677,12 +714,9 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
     extent: MPI_Aint,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_resized", || {
-        publish(
-            newtype,
-            construct::resized(&datatype(oldtype)?, lb, extent, false),
-        )
-    })
+    let name = "MPI_Type_create_resized";
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
 }
 
 /// Large-count variant of `MPI_Type_create_resized`.
@@ -693,12 +727,9 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
     extent: MPI_Count,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Type_create_resized_c", || {
-        publish(
-            newtype,
-            construct::resized(&datatype(oldtype)?, lb, extent, true),
-        )
-    })
+    let name = "MPI_Type_create_resized_c";
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }
 }
 
 /// Creates a new datatype with the same type map and committed state as `oldtype`; cached
@@ -712,6 +743,7 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         let handle = handles::insert(construct::dup(&old), committed)
             .inspect_err(|_| super::attributes::released(&attributes))?;
         handles::update(handle, |e| e.attributes = attributes)?;
-        write_out(newtype, handle, "newtype")
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(newtype, handle, "newtype") }
     })
 }

@@ -1,216 +1,15 @@
 //! Decoding: `MPI_Type_get_envelope` and `MPI_Type_get_contents` (and `_c`), which give back
-//! the constructor and its arguments exactly as they were passed, laid out as in the table of
-//! MPI-4.1 §5.1.13; types made by `_c` constructors report their counts as large counts.
+//! the constructor and its arguments exactly as they were passed; the core
+//! ([`contents`](crate::datatype::contents)) lays them out, this file writes them.
 
-use super::{check_out, datatype, guard, write_out};
+use super::{check_out, datatype, guard, write_out, CountArg};
 use crate::abi::*;
-use crate::datatype::{Combiner, Datatype, Distribution, Order};
+use crate::datatype::contents::{contents, Contents};
+use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::os::raw::c_int;
 use std::sync::Arc;
-
-/// The decoded arguments of one constructor call.
-struct Contents {
-    combiner: c_int,
-    ints: Vec<i64>,
-    addresses: Vec<i64>,
-    large_counts: Vec<i64>,
-    types: Vec<Arc<Datatype>>,
-}
-
-fn order_value(order: Order) -> i64 {
-    match order {
-        Order::C => MPI_ORDER_C as i64,
-        Order::Fortran => MPI_ORDER_FORTRAN as i64,
-    }
-}
-
-fn distribution_value(d: Distribution) -> i64 {
-    (match d {
-        Distribution::Block => MPI_DISTRIBUTE_BLOCK,
-        Distribution::Cyclic => MPI_DISTRIBUTE_CYCLIC,
-        Distribution::None => MPI_DISTRIBUTE_NONE,
-    }) as i64
-}
-
-fn cat(parts: &[&[i64]]) -> Vec<i64> {
-    parts.concat()
-}
-
-/// Integer arguments go to `ints` for ordinary constructors and to `large_counts` for `_c` ones.
-fn counts(large: bool, values: Vec<i64>) -> (Vec<i64>, Vec<i64>) {
-    if large {
-        (vec![], values)
-    } else {
-        (values, vec![])
-    }
-}
-
-fn contents(dt: &Datatype) -> Contents {
-    let large = dt.large_count;
-    let mut c = Contents {
-        combiner: MPI_COMBINER_NAMED,
-        ints: vec![],
-        addresses: vec![],
-        large_counts: vec![],
-        types: vec![],
-    };
-    let split =
-        |c: &mut Contents, values: Vec<i64>| (c.ints, c.large_counts) = counts(large, values);
-    // Byte displacements are addresses for ordinary constructors and large counts for `_c` ones.
-    let with_addresses = |c: &mut Contents, ints: Vec<i64>, addresses: &[i64]| {
-        if large {
-            c.large_counts = cat(&[&ints, addresses]);
-        } else {
-            c.ints = ints;
-            c.addresses = addresses.to_vec();
-        }
-    };
-    match &dt.combiner {
-        Combiner::Named(_) => {}
-        Combiner::Dup(old) => {
-            c.combiner = MPI_COMBINER_DUP;
-            c.types = vec![old.clone()];
-        }
-        Combiner::Contiguous { count, old } => {
-            c.combiner = MPI_COMBINER_CONTIGUOUS;
-            split(&mut c, vec![*count]);
-            c.types = vec![old.clone()];
-        }
-        Combiner::Vector {
-            count,
-            blocklength,
-            stride,
-            old,
-        } => {
-            c.combiner = MPI_COMBINER_VECTOR;
-            split(&mut c, vec![*count, *blocklength, *stride]);
-            c.types = vec![old.clone()];
-        }
-        Combiner::Hvector {
-            count,
-            blocklength,
-            stride,
-            old,
-        } => {
-            c.combiner = MPI_COMBINER_HVECTOR;
-            with_addresses(&mut c, vec![*count, *blocklength], &[*stride]);
-            c.types = vec![old.clone()];
-        }
-        Combiner::Indexed {
-            blocklengths,
-            displacements,
-            old,
-        } => {
-            c.combiner = MPI_COMBINER_INDEXED;
-            split(
-                &mut c,
-                cat(&[&[blocklengths.len() as i64], blocklengths, displacements]),
-            );
-            c.types = vec![old.clone()];
-        }
-        Combiner::Hindexed {
-            blocklengths,
-            displacements,
-            old,
-        } => {
-            c.combiner = MPI_COMBINER_HINDEXED;
-            with_addresses(
-                &mut c,
-                cat(&[&[blocklengths.len() as i64], blocklengths]),
-                displacements,
-            );
-            c.types = vec![old.clone()];
-        }
-        Combiner::IndexedBlock {
-            blocklength,
-            displacements,
-            old,
-        } => {
-            c.combiner = MPI_COMBINER_INDEXED_BLOCK;
-            split(
-                &mut c,
-                cat(&[&[displacements.len() as i64, *blocklength], displacements]),
-            );
-            c.types = vec![old.clone()];
-        }
-        Combiner::HindexedBlock {
-            blocklength,
-            displacements,
-            old,
-        } => {
-            c.combiner = MPI_COMBINER_HINDEXED_BLOCK;
-            with_addresses(
-                &mut c,
-                vec![displacements.len() as i64, *blocklength],
-                displacements,
-            );
-            c.types = vec![old.clone()];
-        }
-        Combiner::Struct {
-            blocklengths,
-            displacements,
-            types,
-        } => {
-            c.combiner = MPI_COMBINER_STRUCT;
-            with_addresses(
-                &mut c,
-                cat(&[&[blocklengths.len() as i64], blocklengths]),
-                displacements,
-            );
-            c.types = types.clone();
-        }
-        Combiner::Subarray {
-            sizes,
-            subsizes,
-            starts,
-            order,
-            old,
-            ..
-        } => {
-            c.combiner = MPI_COMBINER_SUBARRAY;
-            let ndims = sizes.len() as i64;
-            if large {
-                c.ints = vec![ndims, order_value(*order)];
-                c.large_counts = cat(&[sizes, subsizes, starts]);
-            } else {
-                c.ints = cat(&[&[ndims], sizes, subsizes, starts, &[order_value(*order)]]);
-            }
-            c.types = vec![old.clone()];
-        }
-        Combiner::Darray { args, old, .. } => {
-            c.combiner = MPI_COMBINER_DARRAY;
-            let widen = |v: &[i32]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
-            let distribs: Vec<i64> = args
-                .distribs
-                .iter()
-                .map(|&d| distribution_value(d))
-                .collect();
-            let head = [args.size as i64, args.rank as i64, args.gsizes.len() as i64];
-            let tail = [
-                &distribs[..],
-                &widen(&args.dargs),
-                &widen(&args.psizes),
-                &[order_value(args.order)],
-            ]
-            .concat();
-            if large {
-                c.ints = cat(&[&head, &tail]);
-                c.large_counts = args.gsizes.clone();
-            } else {
-                c.ints = cat(&[&head, &args.gsizes, &tail]);
-            }
-            c.types = vec![old.clone()];
-        }
-        Combiner::Resized { lb, extent, old } => {
-            c.combiner = MPI_COMBINER_RESIZED;
-            with_addresses(&mut c, vec![], &[*lb, *extent]);
-            c.types = vec![old.clone()];
-        }
-    }
-    c
-}
 
 /// The decoded arguments of `handle`; the variants without large counts cannot decode a type
 /// that needs them (`MPI_ERR_TYPE`, as MPI-4.1 §5.1.13 says).
@@ -239,6 +38,41 @@ fn envelope(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(i64, i64, i
     ))
 }
 
+/// # Safety
+/// As for the exported functions.
+unsafe fn get_envelope<C: CountArg>(
+    function: &'static str,
+    datatype: MPI_Datatype,
+    counts: [*mut C; 4],
+    combiner: *mut c_int,
+) -> c_int {
+    guard(function, || {
+        let names = [
+            "num_integers",
+            "num_addresses",
+            "num_large_counts",
+            "num_datatypes",
+        ];
+        for (i, &p) in counts.iter().enumerate() {
+            // The variant without large counts has no num_large_counts argument.
+            if i != 2 || C::LARGE {
+                check_out(p, names[i])?;
+            }
+        }
+        check_out(combiner, "combiner")?;
+        let (ni, na, nc, nd, comb) = envelope(datatype, C::LARGE)?;
+        for (i, n) in [ni, na, nc, nd].into_iter().enumerate() {
+            if i != 2 || C::LARGE {
+                let n = C::from_count(n, "an envelope count")?;
+                // SAFETY: the caller's pointer, checked non-NULL above.
+                unsafe { write_out(counts[i], n, names[i])? };
+            }
+        }
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(combiner, comb, "combiner") }
+    })
+}
+
 /// How many arguments of each kind the constructor of `datatype` took, and which constructor.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_get_envelope(
@@ -248,22 +82,14 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
     num_datatypes: *mut c_int,
     combiner: *mut c_int,
 ) -> c_int {
-    guard("MPI_Type_get_envelope", || {
-        for (p, name) in [
-            (num_integers, "num_integers"),
-            (num_addresses, "num_addresses"),
-            (num_datatypes, "num_datatypes"),
-            (combiner, "combiner"),
-        ] {
-            check_out(p, name)?;
-        }
-        let (ni, na, _, nd, comb) = envelope(datatype, false)?;
-        let int = |v: i64| super::to_int(v, "an envelope count");
-        write_out(num_integers, int(ni)?, "num_integers")?;
-        write_out(num_addresses, int(na)?, "num_addresses")?;
-        write_out(num_datatypes, int(nd)?, "num_datatypes")?;
-        write_out(combiner, comb, "combiner")
-    })
+    let counts = [
+        num_integers,
+        num_addresses,
+        std::ptr::null_mut(),
+        num_datatypes,
+    ];
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_envelope("MPI_Type_get_envelope", datatype, counts, combiner) }
 }
 
 /// Large-count variant of `MPI_Type_get_envelope`, which also reports large counts.
@@ -276,23 +102,9 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
     num_datatypes: *mut MPI_Count,
     combiner: *mut c_int,
 ) -> c_int {
-    guard("MPI_Type_get_envelope_c", || {
-        for (p, name) in [
-            (num_integers, "num_integers"),
-            (num_addresses, "num_addresses"),
-            (num_large_counts, "num_large_counts"),
-            (num_datatypes, "num_datatypes"),
-        ] {
-            check_out(p, name)?;
-        }
-        check_out(combiner, "combiner")?;
-        let (ni, na, nc, nd, comb) = envelope(datatype, true)?;
-        write_out(num_integers, ni, "num_integers")?;
-        write_out(num_addresses, na, "num_addresses")?;
-        write_out(num_large_counts, nc, "num_large_counts")?;
-        write_out(num_datatypes, nd, "num_datatypes")?;
-        write_out(combiner, comb, "combiner")
-    })
+    let counts = [num_integers, num_addresses, num_large_counts, num_datatypes];
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_envelope("MPI_Type_get_envelope_c", datatype, counts, combiner) }
 }
 
 /// Checks that an output array of `max` elements can take `values` and is not NULL.
@@ -313,7 +125,21 @@ fn check_capacity<T>(ptr: *const T, max: i64, needed: usize, name: &str) -> MpiR
     Ok(())
 }
 
+/// Copies `values` to the C array `out`.
+///
+/// # Safety
+/// `out` must be valid for `values.len()` writes (it may be NULL only if `values` is empty).
+unsafe fn copy_out<T: Copy>(values: &[T], out: *mut T) {
+    if !values.is_empty() {
+        // SAFETY: the caller's contract.
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), out, values.len()) };
+    }
+}
+
 /// Writes the decoded arguments of `handle` into the caller's arrays.
+///
+/// # Safety
+/// Each array must be valid for its `max` writes.
 #[allow(clippy::too_many_arguments)]
 unsafe fn write_contents(
     handle: MPI_Datatype,
@@ -339,20 +165,28 @@ unsafe fn write_contents(
         "array_of_large_counts",
     )?;
     check_capacity(types, max[3], c.types.len(), "array_of_datatypes")?;
-    for (i, &v) in c.ints.iter().enumerate() {
-        let v = c_int::try_from(v)
-            .map_err(|_| MpiError::new(MPI_ERR_INTERN, "a decoded integer does not fit"))?;
-        ints.add(i).write(v);
+    let ints_out = c
+        .ints
+        .iter()
+        .map(|&v| {
+            c_int::try_from(v)
+                .map_err(|_| MpiError::new(MPI_ERR_INTERN, "a decoded integer does not fit"))
+        })
+        .collect::<MpiResult<Vec<_>>>()?;
+    // SAFETY: each array is the caller's, checked above to be non-NULL with room for the
+    // values written (the caller's contract: `max_*` values are writable).
+    unsafe {
+        copy_out(&ints_out, ints);
+        copy_out(&c.addresses, addresses);
+        copy_out(&c.large_counts, large_counts);
     }
-    for (i, &v) in c.addresses.iter().enumerate() {
-        addresses.add(i).write(v);
-    }
-    for (i, &v) in c.large_counts.iter().enumerate() {
-        large_counts.add(i).write(v);
-    }
-    for (i, t) in c.types.iter().enumerate() {
-        types.add(i).write(handles::handle_for_child(t)?);
-    }
+    let children = c
+        .types
+        .iter()
+        .map(handles::handle_for_child)
+        .collect::<MpiResult<Vec<_>>>()?;
+    // SAFETY: as above.
+    unsafe { copy_out(&children, types) };
     Ok(())
 }
 
@@ -375,15 +209,18 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
             0,
             max_datatypes.into(),
         ];
-        write_contents(
-            datatype,
-            false,
-            max,
-            array_of_integers,
-            array_of_addresses,
-            std::ptr::null_mut(),
-            array_of_datatypes,
-        )
+        // SAFETY: the caller's arrays, passed on under the same contract.
+        unsafe {
+            write_contents(
+                datatype,
+                false,
+                max,
+                array_of_integers,
+                array_of_addresses,
+                std::ptr::null_mut(),
+                array_of_datatypes,
+            )
+        }
     })
 }
 
@@ -402,14 +239,17 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
 ) -> c_int {
     guard("MPI_Type_get_contents_c", || {
         let max = [max_integers, max_addresses, max_large_counts, max_datatypes];
-        write_contents(
-            datatype,
-            true,
-            max,
-            array_of_integers,
-            array_of_addresses,
-            array_of_large_counts,
-            array_of_datatypes,
-        )
+        // SAFETY: the caller's arrays, passed on under the same contract.
+        unsafe {
+            write_contents(
+                datatype,
+                true,
+                max,
+                array_of_integers,
+                array_of_addresses,
+                array_of_large_counts,
+                array_of_datatypes,
+            )
+        }
     })
 }

@@ -3,22 +3,33 @@
 //! outputs, and return through [`guard`], which maps errors onto the error handler and stops
 //! panics at the boundary.
 //!
+//! Each pair of an `int` function and its large-count `_c` variant (or `_x` variant) has one
+//! definition: a helper generic over [`CountArg`], the C type of its counts, that the two
+//! exported functions call with their own name. (The exported functions themselves stay
+//! written out, so that cbindgen, which does not expand macros, puts them in the header.)
+//!
 //! Safety: every exported function is `unsafe` for the one reason C functions are: the
 //! pointers it is given must be valid as the MPI standard describes for that argument
-//! (NULL output pointers and bad handles are detected and reported as errors).
+//! (NULL pointers, `MPI_STATUS_IGNORE` where a status is read, and bad handles are detected
+//! and reported as errors). Every exported function checks each pointer it writes through
+//! before writing, through [`write_out`] or [`check_out`].
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+pub mod address;
 pub mod attributes;
 pub mod construct;
 pub mod decode;
+pub mod names;
 pub mod pack;
 pub mod process;
 pub mod query;
+pub mod status;
 
 use crate::abi::*;
 use crate::datatype::Datatype;
 use crate::error::{self, MpiError, MpiResult};
 use crate::handles;
+use std::ffi::c_char;
 use std::os::raw::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
@@ -61,11 +72,43 @@ pub fn raise(function: &'static str, error: MpiError) -> c_int {
 /// # Safety
 /// A non-NULL `ptr` must be valid for a write of `T`.
 pub unsafe fn write_out<T>(ptr: *mut T, value: T, name: &str) -> MpiResult<()> {
-    if ptr.is_null() {
-        return Err(MpiError::arg(format!("{name} is a NULL pointer")));
-    }
-    ptr.write(value);
+    check_out(ptr, name)?;
+    // SAFETY: not NULL, and valid for a write by the caller's contract.
+    unsafe { ptr.write(value) };
     Ok(())
+}
+
+/// Reads the value of the in-out argument `ptr`, or fails with `MPI_ERR_ARG` if it is NULL.
+///
+/// # Safety
+/// A non-NULL `ptr` must be valid for a read of `T`.
+pub unsafe fn read_in<T: Copy>(ptr: *const T, name: &str) -> MpiResult<T> {
+    check_out(ptr, name)?;
+    // SAFETY: not NULL, and valid for a read by the caller's contract.
+    Ok(unsafe { ptr.read() })
+}
+
+/// Writes `text`, cut to `max - 1` bytes, as a NUL-terminated string into `string` and its
+/// length into `resultlen` (the names, error strings and version texts of MPI).
+///
+/// # Safety
+/// Non-NULL `string` must be valid for `max` bytes and non-NULL `resultlen` for an int.
+pub unsafe fn write_c_string(
+    string: *mut c_char,
+    resultlen: *mut c_int,
+    text: &str,
+    max: c_int,
+) -> MpiResult<()> {
+    check_out(string, "string")?;
+    check_out(resultlen, "resultlen")?;
+    let bytes = &text.as_bytes()[..text.len().min(max as usize - 1)];
+    // SAFETY: `string` is not NULL and has room for `max` bytes, more than `bytes.len() + 1`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), string.cast::<u8>(), bytes.len());
+        string.add(bytes.len()).write(0);
+    }
+    // SAFETY: checked non-NULL above; valid by the caller's contract.
+    unsafe { write_out(resultlen, bytes.len() as c_int, "resultlen") }
 }
 
 /// Checks that an output pointer is not NULL before any work is done.
@@ -93,13 +136,12 @@ pub unsafe fn read_array<T: Copy + Into<i64>>(
     if count == 0 {
         return Ok(Vec::new());
     }
-    if ptr.is_null() {
-        return Err(MpiError::arg(format!("{name} is a NULL pointer")));
-    }
-    Ok(std::slice::from_raw_parts(ptr, count as usize)
-        .iter()
-        .map(|&v| v.into())
-        .collect())
+    check_out(ptr, name)?;
+    let count = usize::try_from(count)
+        .map_err(|_| MpiError::count(format!("count {count} is too large")))?;
+    // SAFETY: not NULL, and valid for `count` reads by the caller's contract.
+    let values = unsafe { std::slice::from_raw_parts(ptr, count) };
+    Ok(values.iter().map(|&v| v.into()).collect())
 }
 
 /// The datatype object behind a handle argument.
@@ -134,6 +176,42 @@ pub fn check_comm(comm: MPI_Comm) -> MpiResult<()> {
         ));
     }
     Ok(())
+}
+
+/// The C type of the counts of an exported function: `int` in the MPI functions, `MPI_Count`
+/// in their large-count `_c` (and `_x`) variants. The helper shared by such a pair is generic
+/// over it.
+pub trait CountArg: Copy + Into<i64> {
+    /// True for `MPI_Count`: the function is a large-count variant.
+    const LARGE: bool;
+    /// A 64-bit result as this type, or `MPI_ERR_VALUE_TOO_LARGE` if it does not fit.
+    fn from_count(value: i64, what: &str) -> MpiResult<Self>;
+    /// A count that may be undefined, for a status query: `MPI_UNDEFINED` if it is undefined
+    /// or does not fit ("If the number of entries received exceeds the limits of the count
+    /// parameter, then MPI_GET_COUNT sets the value of count to MPI_UNDEFINED").
+    fn or_undefined(value: Option<i64>) -> Self;
+}
+
+impl CountArg for c_int {
+    const LARGE: bool = false;
+    fn from_count(value: i64, what: &str) -> MpiResult<c_int> {
+        to_int(value, what)
+    }
+    fn or_undefined(value: Option<i64>) -> c_int {
+        value
+            .and_then(|n| c_int::try_from(n).ok())
+            .unwrap_or(MPI_UNDEFINED)
+    }
+}
+
+impl CountArg for MPI_Count {
+    const LARGE: bool = true;
+    fn from_count(value: i64, _: &str) -> MpiResult<MPI_Count> {
+        Ok(value)
+    }
+    fn or_undefined(value: Option<i64>) -> MPI_Count {
+        value.unwrap_or(MPI_UNDEFINED.into())
+    }
 }
 
 /// Converts a 64-bit result to `int` for a non-large-count function, or reports that it

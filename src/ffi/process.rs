@@ -7,10 +7,9 @@
 //! library's function of the same name, found with `dlsym(RTLD_NEXT, ...)`, so the program's
 //! processes, communicators and error handlers stay the real MPI's.
 
-use super::{check_out, guard, raise, write_out};
+use super::{check_out, guard, raise, write_c_string, write_out};
 use crate::abi::*;
 use crate::error::{self, MpiError, MpiResult};
-use parking_lot::Mutex;
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -34,6 +33,8 @@ macro_rules! forward {
             addr => {
                 // SAFETY: the real MPI's function of this name has this C signature.
                 let f: unsafe extern "C" fn($($ty),*) -> $ret = unsafe { std::mem::transmute(addr) };
+                // SAFETY: the arguments are the caller's, passed on unchanged to the function
+                // of the same name and contract.
                 Some(unsafe { f($($arg),*) })
             }
         }
@@ -46,19 +47,10 @@ static THREAD_LEVEL: AtomicI32 = AtomicI32::new(MPI_THREAD_SINGLE);
 static MAIN_THREAD: OnceLock<std::thread::ThreadId> = OnceLock::new();
 static CLOCK_ORIGIN: OnceLock<Instant> = OnceLock::new();
 
-/// Error handlers made with `MPI_Comm_create_errhandler`; handle = `FIRST_USER_ERRHANDLER + index`.
-static USER_ERRHANDLERS: Mutex<Vec<MPI_Comm_errhandler_function>> = Mutex::new(Vec::new());
-const FIRST_USER_ERRHANDLER: MPI_Errhandler = MPI_ERRORS_ARE_FATAL + 0x10;
-
-fn user_errhandler(handle: MPI_Errhandler) -> Option<MPI_Comm_errhandler_function> {
-    let index = usize::try_from(handle.checked_sub(FIRST_USER_ERRHANDLER)?).ok()?;
-    USER_ERRHANDLERS.lock().get(index).copied()
-}
-
 /// Calls the program's error handler `handle` for the error `code` (raised on
 /// `MPI_COMM_WORLD`); does nothing for a handler this library does not know.
 pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int) {
-    if let Some(Some(f)) = user_errhandler(handle) {
+    if let Some(Some(f)) = error::user_handler(handle) {
         let (mut comm, mut code) = (MPI_COMM_WORLD, code);
         // SAFETY: the program registered this function as an error handler.
         unsafe { f(&mut comm, &mut code) };
@@ -121,7 +113,8 @@ pub unsafe extern "C" fn MPI_Init_thread(
     guard("MPI_Init_thread", || {
         check_out(provided, "provided")?;
         let level = initialize(required)?;
-        write_out(provided, level, "provided")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(provided, level, "provided") }
     })
 }
 
@@ -149,7 +142,8 @@ pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
         return rc;
     }
     guard("MPI_Initialized", || {
-        write_out(flag, INITIALIZED.load(Ordering::SeqCst) as c_int, "flag")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(flag, INITIALIZED.load(Ordering::SeqCst) as c_int, "flag") }
     })
 }
 
@@ -160,7 +154,8 @@ pub unsafe extern "C" fn MPI_Finalized(flag: *mut c_int) -> c_int {
         return rc;
     }
     guard("MPI_Finalized", || {
-        write_out(flag, FINALIZED.load(Ordering::SeqCst) as c_int, "flag")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(flag, FINALIZED.load(Ordering::SeqCst) as c_int, "flag") }
     })
 }
 
@@ -171,7 +166,8 @@ pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
         return rc;
     }
     guard("MPI_Query_thread", || {
-        write_out(provided, THREAD_LEVEL.load(Ordering::SeqCst), "provided")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(provided, THREAD_LEVEL.load(Ordering::SeqCst), "provided") }
     })
 }
 
@@ -185,7 +181,8 @@ pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
         let main = MAIN_THREAD
             .get()
             .is_none_or(|&id| id == std::thread::current().id());
-        write_out(flag, main as c_int, "flag")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(flag, main as c_int, "flag") }
     })
 }
 
@@ -197,7 +194,8 @@ pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_in
     }
     guard("MPI_Comm_rank", || {
         check_world_or_self(comm)?;
-        write_out(rank, 0, "rank")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(rank, 0, "rank") }
     })
 }
 
@@ -209,7 +207,8 @@ pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_in
     }
     guard("MPI_Comm_size", || {
         check_world_or_self(comm)?;
-        write_out(size, 1, "size")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(size, 1, "size") }
     })
 }
 
@@ -243,7 +242,7 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
         let known = matches!(
             errhandler,
             MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-        ) || user_errhandler(errhandler).is_some();
+        ) || error::user_handler(errhandler).is_some();
         if !known {
             return Err(MpiError::arg(format!(
                 "{errhandler:#x} is not an error handler"
@@ -266,7 +265,8 @@ pub unsafe extern "C" fn MPI_Comm_get_errhandler(
     }
     guard("MPI_Comm_get_errhandler", || {
         check_world_or_self(comm)?;
-        write_out(errhandler, error::handler_of(comm), "errhandler")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(errhandler, error::handler_of(comm), "errhandler") }
     })
 }
 
@@ -286,13 +286,9 @@ pub unsafe extern "C" fn MPI_Comm_create_errhandler(
         if comm_errhandler_fn.is_none() {
             return Err(MpiError::arg("comm_errhandler_fn is NULL"));
         }
-        let mut handlers = USER_ERRHANDLERS.lock();
-        handlers.push(comm_errhandler_fn);
-        write_out(
-            errhandler,
-            FIRST_USER_ERRHANDLER + handlers.len() as c_int - 1,
-            "errhandler",
-        )
+        let handle = error::add_user_handler(comm_errhandler_fn)?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(errhandler, handle, "errhandler") }
     })
 }
 
@@ -304,7 +300,8 @@ pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) ->
     }
     guard("MPI_Errhandler_free", || {
         check_out(errhandler, "errhandler")?;
-        write_out(errhandler, MPI_ERRHANDLER_NULL, "errhandler")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(errhandler, MPI_ERRHANDLER_NULL, "errhandler") }
     })
 }
 
@@ -322,7 +319,8 @@ pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_in
     guard("MPI_Error_class", || {
         let class = error::class_of(errorcode)
             .ok_or_else(|| MpiError::arg(format!("{errorcode} is not an error code")))?;
-        write_out(errorclass, class, "errorclass")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(errorclass, class, "errorclass") }
     })
 }
 
@@ -345,12 +343,9 @@ pub unsafe extern "C" fn MPI_Error_string(
         );
     };
     guard("MPI_Error_string", || {
-        check_out(string, "string")?;
-        check_out(resultlen, "resultlen")?;
-        let bytes = &full.as_bytes()[..full.len().min(MPI_MAX_ERROR_STRING as usize - 1)];
-        std::ptr::copy_nonoverlapping(bytes.as_ptr(), string as *mut u8, bytes.len());
-        *string.add(bytes.len()) = 0;
-        write_out(resultlen, bytes.len() as c_int, "resultlen")
+        // SAFETY: the caller's buffer of MPI_MAX_ERROR_STRING bytes and int; both are
+        // checked for NULL.
+        unsafe { write_c_string(string, resultlen, &full, MPI_MAX_ERROR_STRING) }
     })
 }
 
@@ -385,8 +380,10 @@ pub unsafe extern "C" fn MPI_Get_version(version: *mut c_int, subversion: *mut c
     }
     guard("MPI_Get_version", || {
         check_out(subversion, "subversion")?;
-        write_out(version, MPI_VERSION, "version")?;
-        write_out(subversion, MPI_SUBVERSION, "subversion")
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(version, MPI_VERSION, "version")? };
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(subversion, MPI_SUBVERSION, "subversion") }
     })
 }
 
@@ -402,15 +399,13 @@ pub unsafe extern "C" fn MPI_Get_library_version(
         return rc;
     }
     guard("MPI_Get_library_version", || {
-        check_out(version, "version")?;
-        check_out(resultlen, "resultlen")?;
         let text = concat!(
             "mpi-dtype ",
             env!("CARGO_PKG_VERSION"),
             ": the MPI datatype chapter with MPICH's ABI"
         );
-        std::ptr::copy_nonoverlapping(text.as_ptr(), version as *mut u8, text.len());
-        *version.add(text.len()) = 0;
-        write_out(resultlen, text.len() as c_int, "resultlen")
+        // SAFETY: the caller's buffer of MPI_MAX_LIBRARY_VERSION_STRING bytes and int; both
+        // are checked for NULL.
+        unsafe { write_c_string(version, resultlen, text, MPI_MAX_LIBRARY_VERSION_STRING) }
     })
 }

@@ -1,0 +1,81 @@
+//! Addresses and type matching: `MPI_Get_address` (and the MPI-1 `MPI_Address`),
+//! `MPI_Aint_add`, `MPI_Aint_diff` and `MPI_Type_match_size`.
+//!
+//! An address is a pointer's address with its provenance exposed
+//! ([`pointer::expose_provenance`]), so that memory reached through it later (an absolute
+//! displacement from `MPI_BOTTOM`) is accessed with that provenance
+//! ([`std::ptr::with_exposed_provenance`]).
+
+use super::{check_out, guard, write_out};
+use crate::abi::*;
+use crate::datatype::predefined;
+use crate::error::MpiError;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn get_address(
+    function: &'static str,
+    location: *const c_void,
+    address: *mut MPI_Aint,
+) -> c_int {
+    guard(function, || {
+        let value = location.expose_provenance() as MPI_Aint;
+        // SAFETY: the caller's pointer; write_out checks it for NULL.
+        unsafe { write_out(address, value, "address") }
+    })
+}
+
+/// The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int {
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { get_address("MPI_Get_address", location, address) }
+}
+
+/// MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { get_address("MPI_Address", location, address) }
+}
+
+/// `base + disp` as addresses (wrapping like pointer arithmetic).
+#[no_mangle]
+pub extern "C" fn MPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint {
+    base.wrapping_add(disp)
+}
+
+/// `addr1 - addr2` as addresses (wrapping like pointer arithmetic).
+#[no_mangle]
+pub extern "C" fn MPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
+    addr1.wrapping_sub(addr2)
+}
+
+/// The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_match_size(
+    typeclass: c_int,
+    size: c_int,
+    datatype: *mut MPI_Datatype,
+) -> c_int {
+    guard("MPI_Type_match_size", || {
+        check_out(datatype, "datatype")?;
+        if !matches!(
+            typeclass,
+            MPI_TYPECLASS_REAL | MPI_TYPECLASS_INTEGER | MPI_TYPECLASS_COMPLEX
+        ) {
+            return Err(MpiError::arg(format!(
+                "typeclass {typeclass} is not an MPI_TYPECLASS_* value"
+            )));
+        }
+        let found = predefined::match_size(typeclass, size.into()).ok_or_else(|| {
+            MpiError::arg(format!(
+                "no predefined type of class {typeclass} has {size} bytes"
+            ))
+        })?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(datatype, found, "datatype") }
+    })
+}

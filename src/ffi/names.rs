@@ -1,0 +1,40 @@
+//! Datatype names: `MPI_Type_get_name` and `MPI_Type_set_name`.
+
+use super::{check_out, guard, write_c_string};
+use crate::abi::*;
+use crate::handles;
+use std::ffi::{c_char, CStr};
+use std::os::raw::c_int;
+
+/// The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
+/// set, or the empty string.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_name(
+    datatype: MPI_Datatype,
+    type_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    guard("MPI_Type_get_name", || {
+        check_out(type_name, "type_name")?;
+        check_out(resultlen, "resultlen")?;
+        let name = handles::with_entry(datatype, |e| e.name.clone())?;
+        // SAFETY: the caller's buffer of MPI_MAX_OBJECT_NAME bytes and int, checked non-NULL.
+        unsafe { write_c_string(type_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
+    })
+}
+
+/// Gives the datatype a name (at most `MPI_MAX_OBJECT_NAME - 1` characters are kept).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_set_name(
+    datatype: MPI_Datatype,
+    type_name: *const c_char,
+) -> c_int {
+    guard("MPI_Type_set_name", || {
+        check_out(type_name, "type_name")?;
+        // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.
+        let bytes = unsafe { CStr::from_ptr(type_name) }.to_bytes();
+        let kept = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME as usize - 1)];
+        let name = String::from_utf8_lossy(kept).into_owned();
+        handles::update(datatype, |e| e.name = name)
+    })
+}

@@ -1,0 +1,185 @@
+//! Element counts of a status: `MPI_Get_count`, `MPI_Get_elements` (with `_x` and `_c`) and
+//! `MPI_Status_set_elements` (with `_x`). The counting itself is the core's
+//! ([`elements`](crate::datatype::elements)); `count` in `MPI_Status_set_elements` is a
+//! number of basic elements (docs/semantics.md).
+
+use super::{check_out, datatype, guard, write_out, CountArg};
+use crate::abi::*;
+use crate::datatype::elements;
+use crate::error::{MpiError, MpiResult};
+use std::os::raw::c_int;
+
+fn status_bytes(status: &MPI_Status) -> i64 {
+    ((status.count_hi_and_cancelled as u32 >> 1) as i64) << 32 | status.count_lo as u32 as i64
+}
+
+fn set_status_bytes(status: &mut MPI_Status, bytes: i64) {
+    status.count_lo = bytes as u32 as c_int;
+    status.count_hi_and_cancelled =
+        (status.count_hi_and_cancelled & 1) | (((bytes >> 32) as c_int) << 1);
+}
+
+/// Rejects NULL and `MPI_STATUS_IGNORE` where a status is needed.
+fn check_status(status: *const MPI_Status) -> MpiResult<()> {
+    if status.is_null() || status.addr() == 1 {
+        return Err(MpiError::arg("status is NULL or MPI_STATUS_IGNORE"));
+    }
+    Ok(())
+}
+
+/// Number of whole copies of a type of `size` bytes in `bytes`, if it is whole.
+fn whole_copies(bytes: i64, size: i64) -> Option<i64> {
+    match size {
+        0 => Some(0),
+        s if bytes % s == 0 => Some(bytes / s),
+        _ => None,
+    }
+}
+
+/// What a status query counts.
+#[derive(Clone, Copy)]
+enum Counted {
+    /// Whole copies of the datatype (`MPI_Get_count`).
+    Copies,
+    /// Basic elements (`MPI_Get_elements`).
+    Elements,
+}
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn get_count<C: CountArg>(
+    function: &'static str,
+    status: *const MPI_Status,
+    dt: MPI_Datatype,
+    count: *mut C,
+    what: Counted,
+) -> c_int {
+    guard(function, || {
+        check_out(count, "count")?;
+        check_status(status)?;
+        // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
+        let bytes = status_bytes(unsafe { &*status });
+        let t = datatype(dt)?;
+        let n = match what {
+            Counted::Copies => whole_copies(bytes, t.size()),
+            Counted::Elements => elements::elements_in_bytes(&t, bytes),
+        };
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(count, C::or_undefined(n), "count") }
+    })
+}
+
+/// Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_count(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut c_int,
+) -> c_int {
+    let (f, what) = ("MPI_Get_count", Counted::Copies);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_count(f, status, datatype, count, what) }
+}
+
+/// Large-count variant of `MPI_Get_count`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_count_c(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut MPI_Count,
+) -> c_int {
+    let (f, what) = ("MPI_Get_count_c", Counted::Copies);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_count(f, status, datatype, count, what) }
+}
+
+/// Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_elements(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut c_int,
+) -> c_int {
+    let (f, what) = ("MPI_Get_elements", Counted::Elements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_count(f, status, datatype, count, what) }
+}
+
+/// `MPI_Get_elements` with an `MPI_Count` result.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_elements_x(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut MPI_Count,
+) -> c_int {
+    let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_count(f, status, datatype, count, what) }
+}
+
+/// Large-count variant of `MPI_Get_elements`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_elements_c(
+    status: *const MPI_Status,
+    datatype: MPI_Datatype,
+    count: *mut MPI_Count,
+) -> c_int {
+    let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { get_count(f, status, datatype, count, what) }
+}
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn set_elements<C: CountArg>(
+    function: &'static str,
+    status: *mut MPI_Status,
+    dt: MPI_Datatype,
+    count: C,
+) -> c_int {
+    guard(function, || {
+        let count = count.into();
+        crate::datatype::construct::check_count(count, "count")?;
+        let bytes = elements::bytes_of_elements(&*datatype(dt)?, count)?;
+        check_status(status)?;
+        // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
+        set_status_bytes(unsafe { &mut *status }, bytes);
+        Ok(())
+    })
+}
+
+/// Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Status_set_elements(
+    status: *mut MPI_Status,
+    datatype: MPI_Datatype,
+    count: c_int,
+) -> c_int {
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { set_elements("MPI_Status_set_elements", status, datatype, count) }
+}
+
+/// `MPI_Status_set_elements` with an `MPI_Count` count.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Status_set_elements_x(
+    status: *mut MPI_Status,
+    datatype: MPI_Datatype,
+    count: MPI_Count,
+) -> c_int {
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_byte_count_round_trips() {
+        let mut s = MPI_Status::default();
+        for bytes in [0i64, 1, 0x7fff_ffff, 0x1_0000_0000, 0x7_1234_5678] {
+            set_status_bytes(&mut s, bytes);
+            assert_eq!(status_bytes(&s), bytes);
+        }
+    }
+}
