@@ -16,6 +16,12 @@ cmake --build "$build/tests" -j2 >/dev/null
 ctest --test-dir "$build/tests" --output-on-failure -j2 --timeout 240
 grep -h "cases:" "$build"/tests/Testing/Temporary/LastTest.log | sed 's/^/  /' || true
 
+echo "== h5s_mpio tests under AddressSanitizer and UBSan (ctest)"
+cmake -S h5s_mpio/tests -B "$build/tests_sanitize" -DCMAKE_PREFIX_PATH="$prefix" -DH5S_MPIO_SANITIZE=ON \
+      -DH5S_CASES=2000 >/dev/null
+cmake --build "$build/tests_sanitize" -j2 >/dev/null
+ASAN_OPTIONS=detect_leaks=1 ctest --test-dir "$build/tests_sanitize" --output-on-failure -j2 --timeout 240
+
 echo "== h5s_mpio with pkg-config"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 example=$(ls "$build"/tests/doc_examples/*.c | head -n1)

@@ -41,6 +41,9 @@ h5s_space *h5s_copy(const h5s_space *space);
 void h5s_close(h5s_space *space);
 /** Rank of the space, or negative on NULL. */
 int h5s_get_rank(const h5s_space *space);
+/** Writes the rank entries of the extent to dims (may be NULL) and returns the rank; negative
+ *  on a NULL space. */
+int h5s_get_simple_extent_dims(const h5s_space *space, uint64_t *dims);
 
 int h5s_select_all(h5s_space *space);
 int h5s_select_none(h5s_space *space);

@@ -493,6 +493,14 @@ void h5s_close(h5s_space *space) {
 
 int h5s_get_rank(const h5s_space *space) { return space == NULL ? -1 : space->rank; }
 
+int h5s_get_simple_extent_dims(const h5s_space *space, uint64_t *dims) {
+    if (space == NULL)
+        return -1;
+    for (int u = 0; dims != NULL && u < space->rank; u++)
+        dims[u] = space->dims[u];
+    return space->rank;
+}
+
 int h5s_select_all(h5s_space *space) {
     if (space == NULL)
         return -1;

@@ -389,12 +389,46 @@ static uint64_t fnv(uint64_t h, const unsigned char *p, size_t n) {
         goto done;                                                                                                     \
     } while (0)
 
+/* The bytes MPI_Pack gives with the space's type (points in their own order) over a patterned
+ * extent, or NULL when the space has no type (invalid) or selects nothing. */
+static unsigned char *pack_of(const h5s_space *s, size_t *nbytes) {
+    uint64_t dims[H5S_MPIO_MAX_RANK];
+    const int rank = h5s_get_simple_extent_dims(s, dims);
+    uint64_t total = 1;
+    for (int u = 0; u < rank; u++)
+        total *= dims[u];
+    const int64_t np = h5s_get_select_npoints(s);
+    MPI_Datatype t;
+    int count, derived;
+    *nbytes = (size_t)(np > 0 ? np : 0) * 2;
+    if (np <= 0 || h5s_mpio_space_type(s, 2, &t, &count, &derived, 0, NULL, NULL) < 0)
+        return NULL;
+    unsigned char *src = malloc((size_t)total * 2), *out = malloc(*nbytes);
+    for (size_t i = 0; i < (size_t)total * 2; i++)
+        src[i] = (unsigned char)(i * 31 + 7);
+    int pos = 0;
+    MPI_Pack(src, count, t, out, (int)*nbytes, &pos, MPI_COMM_SELF);
+    if (derived) {
+        MPI_Type_free(&t);
+        hc_live--;
+    }
+    free(src);
+    return out;
+}
+
+/* Same selection: counts, validity, regularity, and the same bytes packed in the same order. */
 static int same_space(const h5s_space *a, const h5s_space *b) {
     if (h5s_get_select_npoints(a) != h5s_get_select_npoints(b) || h5s_select_valid(a) != h5s_select_valid(b) ||
         h5s_select_is_regular_hyperslab(a) != h5s_select_is_regular_hyperslab(b))
         return 0;
-    return 1;
+    size_t na, nb;
+    unsigned char *pa = pack_of(a, &na), *pb = pack_of(b, &nb);
+    const int same = (pa == NULL) == (pb == NULL) && na == nb && (pa == NULL || memcmp(pa, pb, na) == 0);
+    free(pa);
+    free(pb);
+    return same;
 }
+
 
 /* Whether HDF5's hyperslab blocks (moved by the offset) are exactly the model's elements; where
  * HDF5's selection is wrong, its gather may read far outside the extent, so it is not run. */
