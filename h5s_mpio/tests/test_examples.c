@@ -426,6 +426,35 @@ static void example_bigio(void) {
     CHECK(h5s_mpio_set_bigio_count(old) == ((uint64_t)1 << 31) - 1);
 }
 
+/* Counts really past 2^31 with the default threshold: the types are only built and measured
+ * (size, true extent), nothing is packed. */
+static void example_real_bigio(void) {
+    const uint64_t n = ((uint64_t)3 << 30) + 5;
+    h5s_space *s = h5s_create_simple(1, &n);
+    MPI_Datatype t;
+    int count, derived;
+    MPI_Count size, lb, extent;
+    CHECK(h5s_mpio_space_type(s, 1, &t, &count, &derived, 0, NULL, NULL) == 0);
+    CHECK(count == 1 && derived == 1);
+    MPI_Type_size_x(t, &size);
+    MPI_Type_get_true_extent_x(t, &lb, &extent);
+    CHECK(size == (MPI_Count)n && lb == 0 && extent == (MPI_Count)n);
+    MPI_Type_free(&t);
+    /* a regular selection of 2^31 + 3 elements of 2 bytes, every other one */
+    const uint64_t big = ((uint64_t)2 << 31) + 8, start = 1, stride = 2, cnt = ((uint64_t)1 << 31) + 3;
+    h5s_space *r = h5s_create_simple(1, &big);
+    CHECK(h5s_select_hyperslab(r, H5S_OP_SET, &start, &stride, &cnt, NULL) == 0);
+    CHECK(h5s_get_select_npoints(r) == (int64_t)cnt);
+    CHECK(h5s_mpio_space_type(r, 2, &t, &count, &derived, 0, NULL, NULL) == 0);
+    MPI_Type_size_x(t, &size);
+    MPI_Type_get_true_extent_x(t, &lb, &extent);
+    CHECK(size == (MPI_Count)(2 * cnt));
+    CHECK(lb == 2 && extent == (MPI_Count)(2 * (2 * (cnt - 1) + 1))); /* first to last element */
+    MPI_Type_free(&t);
+    h5s_close(r);
+    h5s_close(s);
+}
+
 /* Every error returns a negative value and leaves the space as it was. */
 static void bad_input(void) {
     const uint64_t dims[2] = {4, 5}, start[2] = {0, 0}, count[2] = {2, 2}, zero[2] = {0, 0};
@@ -531,6 +560,7 @@ int main(int argc, char **argv) {
     example_points();
     example_interleaved_or();
     example_bigio();
+    example_real_bigio();
     bad_input();
     if (hc_live != 0) {
         fprintf(stderr, "%ld MPI handles left\n", hc_live);
