@@ -1,5 +1,11 @@
 //! The external32 representation (MPI-4.1 §5.2.2 and §14.5.2): big-endian, IEEE formats, and
 //! the standard's fixed sizes (`MPI_LONG` is 4 bytes, `MPI_LONG_DOUBLE` is IEEE binary128).
+//!
+//! A type whose signature is short ([`crate::plan::signature`]: one basic type throughout,
+//! or an array of small structs) is converted in chunks: the compiled plan packs (or unpacks)
+//! a few kilobytes of the native stream at a time, resuming at the chunk's byte offset, and
+//! runs of equal basic types are byte-swapped in place. Other types are converted element by
+//! element as the reference walk visits them.
 
 use super::at_position;
 use super::walk::{walk, Piece};
@@ -22,6 +28,214 @@ fn for_each_basic(dt: &Datatype, count: i64, mut f: impl FnMut(i64, Basic)) {
                 f(disp, b)
             }
         });
+    }
+}
+
+/// Native bytes converted per chunk.
+const CHUNK: usize = 4096;
+/// Signature runs per chunk.
+const BATCHES: usize = 64;
+
+/// A position in the signature of `count` copies of a type.
+struct SignatureCursor<'a> {
+    signature: &'a [(Basic, i64)],
+    run: usize,
+    used: i64,
+    copies_left: i64,
+}
+
+impl SignatureCursor<'_> {
+    /// The next run of at most `room` native bytes of equal basic types: `(basic, count)`.
+    fn next_batch(&mut self, room: usize) -> Option<(Basic, i64)> {
+        if self.copies_left == 0 || self.signature.is_empty() {
+            return None;
+        }
+        let (b, total) = self.signature[self.run];
+        let n = (total - self.used).min((room / b.size() as usize) as i64);
+        if n == 0 {
+            return None;
+        }
+        self.used += n;
+        if self.used == total {
+            self.used = 0;
+            self.run += 1;
+            if self.run == self.signature.len() {
+                self.run = 0;
+                self.copies_left -= 1;
+            }
+        }
+        Some((b, n))
+    }
+
+    /// Fills `batches` with the runs of the next chunk and returns how many, and the chunk's
+    /// native bytes.
+    fn next_chunk(&mut self, batches: &mut [(Basic, i64); BATCHES]) -> (usize, usize) {
+        let (mut count, mut bytes) = (0, 0);
+        while count < BATCHES {
+            let Some((b, n)) = self.next_batch(CHUNK - bytes) else {
+                break;
+            };
+            batches[count] = (b, n);
+            bytes += (n * b.size()) as usize;
+            count += 1;
+        }
+        (count, bytes)
+    }
+}
+
+/// Converts `n` consecutive values of `b` between native form and external32.
+fn convert_run(b: Basic, n: usize, from: &[u8], to: &mut [u8], to_external: bool) {
+    let info = b.info();
+    let native_part = info.part_size() as usize;
+    let swaps = native_part == info.ext32_part as usize
+        && matches!(
+            info.scalar,
+            Scalar::Float | Scalar::Signed | Scalar::Unsigned
+        );
+    match (info.scalar, native_part) {
+        (Scalar::Bytes, _) | (_, 1) if swaps || info.scalar == Scalar::Bytes => {
+            to.copy_from_slice(from)
+        }
+        (_, 2) if swaps => swap_parts::<2, u16>(from, to, u16::swap_bytes),
+        (_, 4) if swaps => swap_parts::<4, u32>(from, to, u32::swap_bytes),
+        (_, 8) if swaps => swap_parts::<8, u64>(from, to, u64::swap_bytes),
+        _ => {
+            let (from_size, to_size) = if to_external {
+                (b.size() as usize, info.ext32_size() as usize)
+            } else {
+                (info.ext32_size() as usize, b.size() as usize)
+            };
+            for k in 0..n {
+                convert(
+                    b,
+                    &from[k * from_size..(k + 1) * from_size],
+                    &mut to[k * to_size..(k + 1) * to_size],
+                    to_external,
+                );
+            }
+        }
+    }
+}
+
+/// Reverses the bytes of every `N`-byte part of `from` into `to`.
+fn swap_parts<const N: usize, T: FromBytes<N>>(from: &[u8], to: &mut [u8], swap: fn(T) -> T) {
+    for (src, dst) in from.chunks_exact(N).zip(to.chunks_exact_mut(N)) {
+        let value = T::from_ne(src.try_into().expect("N bytes"));
+        dst.copy_from_slice(&T::to_ne(swap(value)));
+    }
+}
+
+/// Unsigned integers read from and written as native-endian bytes.
+trait FromBytes<const N: usize> {
+    fn from_ne(bytes: [u8; N]) -> Self;
+    fn to_ne(self) -> [u8; N];
+}
+
+macro_rules! from_bytes {
+    ($($t:ty: $n:literal),*) => {$(
+        impl FromBytes<$n> for $t {
+            fn from_ne(bytes: [u8; $n]) -> Self {
+                <$t>::from_ne_bytes(bytes)
+            }
+            fn to_ne(self) -> [u8; $n] {
+                self.to_ne_bytes()
+            }
+        }
+    )*};
+}
+from_bytes!(u16: 2, u32: 4, u64: 8);
+
+/// Packs `count` copies of `dt` with signature `signature` into external32 at `out`, a chunk
+/// of the native stream at a time.
+///
+/// # Safety
+/// As for [`pack`]; `out` must be valid for the external32 size.
+unsafe fn pack_chunked(
+    dt: &Datatype,
+    count: i64,
+    signature: &[(Basic, i64)],
+    inbuf: *const u8,
+    out: *mut u8,
+) {
+    let mut cursor = SignatureCursor {
+        signature,
+        run: 0,
+        used: 0,
+        copies_left: count,
+    };
+    let Some(&(first, _)) = signature.first() else {
+        return;
+    };
+    let mut native = [0u8; CHUNK];
+    let mut batches = [(first, 0i64); BATCHES];
+    let (mut native_offset, mut written) = (0i64, 0usize);
+    loop {
+        let (n, bytes) = cursor.next_chunk(&mut batches);
+        if bytes == 0 {
+            break;
+        }
+        // SAFETY: the caller guarantees the source; the chunk lies inside the native stream.
+        unsafe { crate::plan::pack_range(dt, count, inbuf, native_offset, &mut native[..bytes]) };
+        let mut at = 0;
+        for &(b, k) in &batches[..n] {
+            let (from, to) = (
+                (k * b.size()) as usize,
+                (k * b.info().ext32_size()) as usize,
+            );
+            // SAFETY: the caller guarantees room for the whole external32 stream.
+            let ext = unsafe { std::slice::from_raw_parts_mut(out.add(written), to) };
+            convert_run(b, k as usize, &native[at..at + from], ext, true);
+            at += from;
+            written += to;
+        }
+        native_offset += bytes as i64;
+    }
+}
+
+/// Unpacks `count` copies of `dt` with signature `signature` from external32 at `input`, a
+/// chunk of the native stream at a time.
+///
+/// # Safety
+/// As for [`unpack`]; `input` must be valid for the external32 size.
+unsafe fn unpack_chunked(
+    dt: &Datatype,
+    count: i64,
+    signature: &[(Basic, i64)],
+    input: *const u8,
+    outbuf: *mut u8,
+) {
+    let mut cursor = SignatureCursor {
+        signature,
+        run: 0,
+        used: 0,
+        copies_left: count,
+    };
+    let Some(&(first, _)) = signature.first() else {
+        return;
+    };
+    let mut native = [0u8; CHUNK];
+    let mut batches = [(first, 0i64); BATCHES];
+    let (mut native_offset, mut read) = (0i64, 0usize);
+    loop {
+        let (n, bytes) = cursor.next_chunk(&mut batches);
+        if bytes == 0 {
+            break;
+        }
+        let mut at = 0;
+        for &(b, k) in &batches[..n] {
+            let (to, from) = (
+                (k * b.size()) as usize,
+                (k * b.info().ext32_size()) as usize,
+            );
+            // SAFETY: the caller guarantees the whole external32 stream.
+            let ext = unsafe { std::slice::from_raw_parts(input.add(read), from) };
+            convert_run(b, k as usize, ext, &mut native[at..at + to], false);
+            at += to;
+            read += from;
+        }
+        // SAFETY: the caller guarantees the destination; the chunk lies inside the stream.
+        unsafe { crate::plan::unpack_range(dt, count, outbuf, native_offset, &native[..bytes]) };
+        native_offset += bytes as i64;
     }
 }
 
@@ -140,6 +354,12 @@ pub unsafe fn pack(
         outsize,
         "packing",
         |cursor| {
+            if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
+                // SAFETY: the caller guarantees the source; the room was checked.
+                unsafe { pack_chunked(dt, count, signature, inbuf, outbuf.add(*cursor)) };
+                *cursor += packed_size(dt, count).expect("checked by at_position") as usize;
+                return;
+            }
             for_each_basic(dt, count, |disp, b| {
                 let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
                 // SAFETY: the caller guarantees the source; the room was checked.
@@ -178,6 +398,12 @@ pub unsafe fn unpack(
         insize,
         "unpacking",
         |cursor| {
+            if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
+                // SAFETY: the caller guarantees the destination; the input was checked.
+                unsafe { unpack_chunked(dt, count, signature, inbuf.add(*cursor), outbuf) };
+                *cursor += packed_size(dt, count).expect("checked by at_position") as usize;
+                return;
+            }
             for_each_basic(dt, count, |disp, b| {
                 let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
                 // SAFETY: the caller guarantees the destination; the input was checked.

@@ -16,15 +16,19 @@ mod exec;
 pub mod iov;
 mod kernels;
 pub mod node;
+pub mod signature;
 
-use crate::datatype::Datatype;
+use crate::datatype::{Basic, Datatype};
 use node::Node;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Stack kept free before compiling one more level of a deeply nested type.
 const STACK_RED_ZONE: usize = 64 * 1024;
 /// Stack allocated when compiling a deep type needs more.
 const STACK_GROWTH: usize = 1024 * 1024;
+
+/// A type signature as `(basic, count)` runs.
+pub type Signature = Box<[(Basic, i64)]>;
 
 /// A compiled type: the plan of one copy and the extent between copies.
 #[derive(Debug)]
@@ -33,6 +37,19 @@ pub struct Plan {
     pub root: Arc<Node>,
     /// The type's extent: copy `k` of a count is placed at `k * extent`.
     pub extent: i64,
+    /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
+    /// it has too many runs to keep.
+    signature: OnceLock<Option<Signature>>,
+}
+
+impl Plan {
+    /// The signature of one copy of `dt` (whose plan this is) as `(basic, count)` runs, if it
+    /// is short enough to keep ([`signature::signature`]).
+    pub fn signature(&self, dt: &Datatype) -> Option<&[(Basic, i64)]> {
+        self.signature
+            .get_or_init(|| signature::signature(dt).map(Vec::into_boxed_slice))
+            .as_deref()
+    }
 }
 
 /// The compiled plan of `dt`, built on first use and cached on the datatype.
@@ -40,6 +57,7 @@ pub fn compiled(dt: &Datatype) -> &Plan {
     dt.plan.get_or_init(|| Plan {
         root: stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(dt)),
         extent: dt.extent(),
+        signature: OnceLock::new(),
     })
 }
 

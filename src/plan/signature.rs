@@ -1,0 +1,97 @@
+//! The type signature of one copy of a type as runs of equal basic types, `(basic, count)`
+//! in type-map order: what the external32 conversion needs to know about the bytes of a
+//! packed stream. Types with one basic type throughout are recognised from the constructor
+//! tree without visiting their entries; others are walked once, and their signature is kept
+//! only when it has few runs (an array of structs, say).
+
+use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
+use crate::pack::walk::{walk, Piece};
+
+/// Signatures with more runs than this are not kept.
+pub const MAX_RUNS: usize = 256;
+/// Types of mixed basic types with more entries than this are not walked for a signature.
+pub const MAX_WALKED_ENTRIES: i64 = 1 << 16;
+
+/// What the basic entries of a type are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Uniformity {
+    /// No basic entries.
+    Empty,
+    /// Every basic entry has this type.
+    One(Basic),
+    /// Basic entries of more than one type.
+    Mixed,
+}
+
+impl Uniformity {
+    fn and(self, other: Uniformity) -> Uniformity {
+        match (self, other) {
+            (Uniformity::Empty, x) | (x, Uniformity::Empty) => x,
+            (Uniformity::One(a), Uniformity::One(b)) if a == b => self,
+            _ => Uniformity::Mixed,
+        }
+    }
+}
+
+/// The uniformity of `dt`'s basic entries, from its constructor tree.
+fn uniformity(dt: &Datatype) -> Uniformity {
+    if dt.layout.elements == 0 {
+        return Uniformity::Empty;
+    }
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match &dt.combiner {
+        Combiner::Named(p) => match p.kind {
+            PredefinedKind::Basic(b) => Uniformity::One(b),
+            PredefinedKind::Pair(a, b) => Uniformity::One(a).and(Uniformity::One(b)),
+            PredefinedKind::LbMarker | PredefinedKind::UbMarker => Uniformity::Empty,
+        },
+        Combiner::Dup(old)
+        | Combiner::Resized { old, .. }
+        | Combiner::Contiguous { old, .. }
+        | Combiner::Vector { old, .. }
+        | Combiner::Hvector { old, .. }
+        | Combiner::Indexed { old, .. }
+        | Combiner::Hindexed { old, .. }
+        | Combiner::IndexedBlock { old, .. }
+        | Combiner::HindexedBlock { old, .. } => uniformity(old),
+        Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
+            uniformity(realized)
+        }
+        Combiner::Struct {
+            blocklengths,
+            types,
+            ..
+        } => blocklengths
+            .iter()
+            .zip(types)
+            .filter(|(&b, _)| b > 0)
+            .fold(Uniformity::Empty, |u, (_, t)| u.and(uniformity(t))),
+    })
+}
+
+/// The signature of one copy of `dt` as `(basic, count)` runs, or `None` when it has more than
+/// [`MAX_RUNS`] runs.
+pub fn signature(dt: &Datatype) -> Option<Vec<(Basic, i64)>> {
+    match uniformity(dt) {
+        Uniformity::Empty => return Some(Vec::new()),
+        Uniformity::One(b) => return Some(vec![(b, dt.layout.elements)]),
+        Uniformity::Mixed if dt.layout.elements > MAX_WALKED_ENTRIES => return None,
+        Uniformity::Mixed => {}
+    }
+    let mut runs: Vec<(Basic, i64)> = Vec::new();
+    let mut too_long = false;
+    walk(dt, 0, true, &mut |_, piece| {
+        let Piece::Basic(b) = piece else { return };
+        if let Some((last, n)) = runs.last_mut() {
+            if *last == b {
+                *n += 1;
+                return;
+            }
+        }
+        if runs.len() == MAX_RUNS {
+            too_long = true;
+        } else {
+            runs.push((b, 1));
+        }
+    });
+    (!too_long).then_some(runs)
+}
