@@ -3,6 +3,8 @@
 //! Data flows one way: C call ([`ffi`]) → handle table ([`handles`]) → immutable
 //! [`datatype::Datatype`] → pack engine ([`pack`]) → bytes.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod abi;
 pub mod datatype;
 pub mod error;

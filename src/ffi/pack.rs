@@ -1,8 +1,14 @@
 //! `MPI_Pack`, `MPI_Unpack`, `MPI_Pack_size`, the external32 variants, and their `_c` forms.
 //! A call without enough room or input fails with `MPI_ERR_TRUNCATE`, writes nothing and
-//! leaves `position` unchanged.
+//! leaves `position` unchanged. Each `int` function and its `_c` variant share one generic
+//! definition ([`CountArg`]).
+//!
+//! A user buffer that is `MPI_BOTTOM` (the null pointer) is addressed by absolute
+//! displacements, which are addresses from `MPI_Get_address`: it becomes a pointer with
+//! exposed provenance ([`std::ptr::with_exposed_provenance`]), so the memory reached from it
+//! is accessed with the provenance `MPI_Get_address` exposed.
 
-use super::{check_comm, check_out, datatype, guard, is_comm, to_int, write_out};
+use super::{check_comm, check_out, guard, is_comm, read_in, write_out, CountArg};
 use crate::abi::*;
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
@@ -15,6 +21,16 @@ use std::os::raw::c_int;
 enum Representation {
     Native,
     External32,
+}
+
+/// The user memory of a pack or unpack call: `MPI_BOTTOM` becomes the origin of the address
+/// space with exposed provenance, any other pointer stays as it is.
+fn user_memory(buffer: *const c_void) -> *mut u8 {
+    if buffer.is_null() {
+        std::ptr::with_exposed_provenance_mut(0)
+    } else {
+        buffer.cast_mut().cast()
+    }
 }
 
 fn check_datarep(datarep: *const c_char) -> MpiResult<()> {
@@ -64,6 +80,9 @@ fn check_buffer_args(
     Ok(())
 }
 
+/// # Safety
+/// As for `MPI_Pack` / `MPI_Pack_external`: the type map relative to `inbuf` is readable and
+/// `outbuf` holds `outsize` bytes.
 #[allow(clippy::too_many_arguments)]
 unsafe fn pack_common(
     rep: Representation,
@@ -75,15 +94,20 @@ unsafe fn pack_common(
     position: &mut i64,
 ) -> MpiResult<()> {
     check_buffer_args(incount, outsize, *position, outbuf, "output")?;
-    let (inp, out) = (inbuf as *const u8, outbuf as *mut u8);
+    let (inp, out) = (user_memory(inbuf).cast_const(), outbuf.cast::<u8>());
     handles::with_committed(dt, |t| match rep {
-        Representation::Native => pack::pack(inp, incount, t, out, outsize, position),
-        Representation::External32 => {
+        // SAFETY: the caller's buffers; the arguments were checked above.
+        Representation::Native => unsafe { pack::pack(inp, incount, t, out, outsize, position) },
+        // SAFETY: as above.
+        Representation::External32 => unsafe {
             pack::external32::pack(inp, incount, t, out, outsize, position)
-        }
+        },
     })?
 }
 
+/// # Safety
+/// As for `MPI_Unpack` / `MPI_Unpack_external`: `inbuf` holds `insize` bytes and the type map
+/// relative to `outbuf` is writable.
 #[allow(clippy::too_many_arguments)]
 unsafe fn unpack_common(
     rep: Representation,
@@ -95,35 +119,31 @@ unsafe fn unpack_common(
     dt: MPI_Datatype,
 ) -> MpiResult<()> {
     check_buffer_args(outcount, insize, *position, inbuf, "input")?;
-    let (inp, out) = (inbuf as *const u8, outbuf as *mut u8);
+    let (inp, out) = (inbuf.cast::<u8>(), user_memory(outbuf));
     handles::with_committed(dt, |t| match rep {
-        Representation::Native => pack::unpack(inp, insize, position, out, outcount, t),
-        Representation::External32 => {
+        // SAFETY: the caller's buffers; the arguments were checked above.
+        Representation::Native => unsafe { pack::unpack(inp, insize, position, out, outcount, t) },
+        // SAFETY: as above.
+        Representation::External32 => unsafe {
             pack::external32::unpack(inp, insize, position, out, outcount, t)
-        }
+        },
     })?
 }
 
-/// Runs `f` on a 64-bit copy of the `int` position and writes it back on success.
-unsafe fn with_int_position(
-    position: *mut c_int,
+/// Runs `f` on a 64-bit copy of the position and writes it back on success.
+///
+/// # Safety
+/// A non-NULL `position` must be valid for a read and a write.
+unsafe fn with_position<P: CountArg>(
+    position: *mut P,
     f: impl FnOnce(&mut i64) -> MpiResult<()>,
 ) -> MpiResult<()> {
-    check_out(position, "position")?;
-    let mut p = *position as i64;
+    // SAFETY: the caller's contract; read_in checks for NULL.
+    let mut p = unsafe { read_in(position, "position")? }.into();
     f(&mut p)?;
-    write_out(position, to_int(p, "the new position")?, "position")
-}
-
-/// Runs `f` on the 64-bit position and writes it back on success.
-unsafe fn with_position(
-    position: *mut i64,
-    f: impl FnOnce(&mut i64) -> MpiResult<()>,
-) -> MpiResult<()> {
-    check_out(position, "position")?;
-    let mut p = *position;
-    f(&mut p)?;
-    write_out(position, p, "position")
+    let p = P::from_count(p, "the new position")?;
+    // SAFETY: as above.
+    unsafe { write_out(position, p, "position") }
 }
 
 /// The success path of a native pack (`PACK`) or unpack of `count` copies of `dt` between
@@ -168,6 +188,54 @@ unsafe fn fast_native<const PACK: bool>(
     .flatten()
 }
 
+/// `MPI_Pack` and `MPI_Pack_c`.
+///
+/// # Safety
+/// As for the exported functions.
+#[allow(clippy::too_many_arguments)]
+unsafe fn pack_native<C: CountArg>(
+    function: &'static str,
+    inbuf: *const c_void,
+    incount: C,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: C,
+    position: *mut C,
+    comm: MPI_Comm,
+) -> c_int {
+    if !position.is_null() {
+        let (mem, buffer) = (user_memory(inbuf), outbuf.cast::<u8>());
+        // SAFETY: the caller's position, not NULL.
+        let at = unsafe { position.read() }.into();
+        let (count, size) = (incount.into(), outsize.into());
+        // SAFETY: the caller's buffers, as MPI_Pack requires them.
+        let fast = unsafe { fast_native::<true>(mem, count, datatype, buffer, size, at, comm) };
+        if let Some(end) = fast.and_then(|end| C::from_count(end, "").ok()) {
+            // SAFETY: as above (end <= outsize, so it fits the position's type).
+            unsafe { position.write(end) };
+            return MPI_SUCCESS;
+        }
+    }
+    guard(function, || {
+        check_comm(comm)?;
+        let (count, size) = (incount.into(), outsize.into());
+        // SAFETY: the caller's position and buffers, as MPI_Pack requires them.
+        unsafe {
+            with_position(position, |p| {
+                pack_common(
+                    Representation::Native,
+                    inbuf,
+                    count,
+                    datatype,
+                    outbuf,
+                    size,
+                    p,
+                )
+            })
+        }
+    })
+}
+
 /// Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Pack(
@@ -179,29 +247,9 @@ pub unsafe extern "C" fn MPI_Pack(
     position: *mut c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    if !position.is_null() {
-        let (mem, buffer) = (inbuf as *mut u8, outbuf as *mut u8);
-        let at = (*position).into();
-        let fast = fast_native::<true>(mem, incount.into(), datatype, buffer, outsize.into(), at, comm);
-        if let Some(end) = fast {
-            *position = end as c_int; // end <= outsize, an int
-            return MPI_SUCCESS;
-        }
-    }
-    guard("MPI_Pack", || {
-        check_comm(comm)?;
-        with_int_position(position, |p| {
-            pack_common(
-                Representation::Native,
-                inbuf,
-                incount.into(),
-                datatype,
-                outbuf,
-                outsize.into(),
-                p,
-            )
-        })
-    })
+    let f = "MPI_Pack";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
 }
 
 /// Large-count variant of `MPI_Pack`.
@@ -215,27 +263,56 @@ pub unsafe extern "C" fn MPI_Pack_c(
     position: *mut MPI_Count,
     comm: MPI_Comm,
 ) -> c_int {
+    let f = "MPI_Pack_c";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
+}
+
+/// `MPI_Unpack` and `MPI_Unpack_c`.
+///
+/// # Safety
+/// As for the exported functions.
+#[allow(clippy::too_many_arguments)]
+unsafe fn unpack_native<C: CountArg>(
+    function: &'static str,
+    inbuf: *const c_void,
+    insize: C,
+    position: *mut C,
+    outbuf: *mut c_void,
+    outcount: C,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
     if !position.is_null() {
-        let (mem, buffer) = (inbuf as *mut u8, outbuf as *mut u8);
-        let fast = fast_native::<true>(mem, incount, datatype, buffer, outsize, *position, comm);
-        if let Some(end) = fast {
-            *position = end;
+        let (mem, buffer) = (user_memory(outbuf), inbuf.cast_mut().cast::<u8>());
+        // SAFETY: the caller's position, not NULL.
+        let at = unsafe { position.read() }.into();
+        let (count, size) = (outcount.into(), insize.into());
+        // SAFETY: the caller's buffers, as MPI_Unpack requires them.
+        let fast = unsafe { fast_native::<false>(mem, count, datatype, buffer, size, at, comm) };
+        if let Some(end) = fast.and_then(|end| C::from_count(end, "").ok()) {
+            // SAFETY: as above (end <= insize, so it fits the position's type).
+            unsafe { position.write(end) };
             return MPI_SUCCESS;
         }
     }
-    guard("MPI_Pack_c", || {
+    guard(function, || {
         check_comm(comm)?;
-        with_position(position, |p| {
-            pack_common(
-                Representation::Native,
-                inbuf,
-                incount,
-                datatype,
-                outbuf,
-                outsize,
-                p,
-            )
-        })
+        let (count, size) = (outcount.into(), insize.into());
+        // SAFETY: the caller's position and buffers, as MPI_Unpack requires them.
+        unsafe {
+            with_position(position, |p| {
+                unpack_common(
+                    Representation::Native,
+                    inbuf,
+                    size,
+                    p,
+                    outbuf,
+                    count,
+                    datatype,
+                )
+            })
+        }
     })
 }
 
@@ -250,29 +327,9 @@ pub unsafe extern "C" fn MPI_Unpack(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    if !position.is_null() {
-        let (mem, buffer) = (outbuf as *mut u8, inbuf as *mut u8);
-        let at = (*position).into();
-        let fast = fast_native::<false>(mem, outcount.into(), datatype, buffer, insize.into(), at, comm);
-        if let Some(end) = fast {
-            *position = end as c_int; // end <= insize, an int
-            return MPI_SUCCESS;
-        }
-    }
-    guard("MPI_Unpack", || {
-        check_comm(comm)?;
-        with_int_position(position, |p| {
-            unpack_common(
-                Representation::Native,
-                inbuf,
-                insize.into(),
-                p,
-                outbuf,
-                outcount.into(),
-                datatype,
-            )
-        })
-    })
+    let f = "MPI_Unpack";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { unpack_native(f, inbuf, insize, position, outbuf, outcount, datatype, comm) }
 }
 
 /// Large-count variant of `MPI_Unpack`.
@@ -286,41 +343,44 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    if !position.is_null() {
-        let (mem, buffer) = (outbuf as *mut u8, inbuf as *mut u8);
-        let fast = fast_native::<false>(mem, outcount, datatype, buffer, insize, *position, comm);
-        if let Some(end) = fast {
-            *position = end;
-            return MPI_SUCCESS;
-        }
-    }
-    guard("MPI_Unpack_c", || {
-        check_comm(comm)?;
-        with_position(position, |p| {
-            unpack_common(
-                Representation::Native,
-                inbuf,
-                insize,
-                p,
-                outbuf,
-                outcount,
-                datatype,
-            )
-        })
-    })
+    let f = "MPI_Unpack_c";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { unpack_native(f, inbuf, insize, position, outbuf, outcount, datatype, comm) }
 }
 
-unsafe fn size_common(rep: Representation, incount: i64, dt: MPI_Datatype) -> MpiResult<i64> {
+/// The packed size of `incount` copies of `dt` in `rep`.
+fn size_common(rep: Representation, incount: i64, dt: MPI_Datatype) -> MpiResult<i64> {
     if incount < 0 {
         return Err(MpiError::count(format!(
             "incount must be non-negative, got {incount}"
         )));
     }
-    let t = datatype(dt)?;
+    let t = super::datatype(dt)?;
     match rep {
         Representation::Native => pack::packed_size(&t, incount),
         Representation::External32 => pack::external32::packed_size(&t, incount),
     }
+}
+
+/// `MPI_Pack_size` and `MPI_Pack_size_c`.
+///
+/// # Safety
+/// As for the exported functions.
+unsafe fn pack_size<C: CountArg>(
+    function: &'static str,
+    incount: C,
+    datatype: MPI_Datatype,
+    comm: MPI_Comm,
+    size: *mut C,
+) -> c_int {
+    guard(function, || {
+        check_comm(comm)?;
+        check_out(size, "size")?;
+        let bytes = size_common(Representation::Native, incount.into(), datatype)?;
+        let bytes = C::from_count(bytes, "the packed size")?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(size, bytes, "size") }
+    })
 }
 
 /// An upper bound (here: the exact number) of bytes `MPI_Pack` needs for `incount` copies.
@@ -331,12 +391,8 @@ pub unsafe extern "C" fn MPI_Pack_size(
     comm: MPI_Comm,
     size: *mut c_int,
 ) -> c_int {
-    guard("MPI_Pack_size", || {
-        check_comm(comm)?;
-        check_out(size, "size")?;
-        let bytes = size_common(Representation::Native, incount.into(), datatype)?;
-        write_out(size, to_int(bytes, "the packed size")?, "size")
-    })
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { pack_size("MPI_Pack_size", incount, datatype, comm, size) }
 }
 
 /// Large-count variant of `MPI_Pack_size`.
@@ -347,14 +403,34 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
     comm: MPI_Comm,
     size: *mut MPI_Count,
 ) -> c_int {
-    guard("MPI_Pack_size_c", || {
-        check_comm(comm)?;
-        check_out(size, "size")?;
-        write_out(
-            size,
-            size_common(Representation::Native, incount, datatype)?,
-            "size",
-        )
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { pack_size("MPI_Pack_size_c", incount, datatype, comm, size) }
+}
+
+/// `MPI_Pack_external` and `MPI_Pack_external_c`.
+///
+/// # Safety
+/// As for the exported functions.
+#[allow(clippy::too_many_arguments)]
+unsafe fn pack_external<C: CountArg>(
+    function: &'static str,
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    incount: C,
+    datatype: MPI_Datatype,
+    outbuf: *mut c_void,
+    outsize: i64,
+    position: *mut i64,
+) -> c_int {
+    guard(function, || {
+        check_datarep(datarep)?;
+        let (rep, count) = (Representation::External32, incount.into());
+        // SAFETY: the caller's position and buffers, as MPI_Pack_external requires them.
+        unsafe {
+            with_position(position, |p| {
+                pack_common(rep, inbuf, count, datatype, outbuf, outsize, p)
+            })
+        }
     })
 }
 
@@ -369,20 +445,9 @@ pub unsafe extern "C" fn MPI_Pack_external(
     outsize: MPI_Aint,
     position: *mut MPI_Aint,
 ) -> c_int {
-    guard("MPI_Pack_external", || {
-        check_datarep(datarep)?;
-        with_position(position, |p| {
-            pack_common(
-                Representation::External32,
-                inbuf,
-                incount.into(),
-                datatype,
-                outbuf,
-                outsize,
-                p,
-            )
-        })
-    })
+    let (f, d) = ("MPI_Pack_external", datarep);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
 }
 
 /// Large-count variant of `MPI_Pack_external`.
@@ -396,19 +461,35 @@ pub unsafe extern "C" fn MPI_Pack_external_c(
     outsize: MPI_Count,
     position: *mut MPI_Count,
 ) -> c_int {
-    guard("MPI_Pack_external_c", || {
+    let (f, d) = ("MPI_Pack_external_c", datarep);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
+}
+
+/// `MPI_Unpack_external` and `MPI_Unpack_external_c`.
+///
+/// # Safety
+/// As for the exported functions.
+#[allow(clippy::too_many_arguments)]
+unsafe fn unpack_external<C: CountArg>(
+    function: &'static str,
+    datarep: *const c_char,
+    inbuf: *const c_void,
+    insize: i64,
+    position: *mut i64,
+    outbuf: *mut c_void,
+    outcount: C,
+    datatype: MPI_Datatype,
+) -> c_int {
+    guard(function, || {
         check_datarep(datarep)?;
-        with_position(position, |p| {
-            pack_common(
-                Representation::External32,
-                inbuf,
-                incount,
-                datatype,
-                outbuf,
-                outsize,
-                p,
-            )
-        })
+        let (rep, count) = (Representation::External32, outcount.into());
+        // SAFETY: the caller's position and buffers, as MPI_Unpack_external requires them.
+        unsafe {
+            with_position(position, |p| {
+                unpack_common(rep, inbuf, insize, p, outbuf, count, datatype)
+            })
+        }
     })
 }
 
@@ -423,20 +504,9 @@ pub unsafe extern "C" fn MPI_Unpack_external(
     outcount: c_int,
     datatype: MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Unpack_external", || {
-        check_datarep(datarep)?;
-        with_position(position, |p| {
-            unpack_common(
-                Representation::External32,
-                inbuf,
-                insize,
-                p,
-                outbuf,
-                outcount.into(),
-                datatype,
-            )
-        })
-    })
+    let (f, d) = ("MPI_Unpack_external", datarep);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
 }
 
 /// Large-count variant of `MPI_Unpack_external`.
@@ -450,19 +520,28 @@ pub unsafe extern "C" fn MPI_Unpack_external_c(
     outcount: MPI_Count,
     datatype: MPI_Datatype,
 ) -> c_int {
-    guard("MPI_Unpack_external_c", || {
+    let (f, d) = ("MPI_Unpack_external_c", datarep);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
+}
+
+/// `MPI_Pack_external_size` and `MPI_Pack_external_size_c`.
+///
+/// # Safety
+/// As for the exported functions.
+unsafe fn pack_external_size<C: CountArg>(
+    function: &'static str,
+    datarep: *const c_char,
+    incount: C,
+    datatype: MPI_Datatype,
+    size: *mut i64,
+) -> c_int {
+    guard(function, || {
         check_datarep(datarep)?;
-        with_position(position, |p| {
-            unpack_common(
-                Representation::External32,
-                inbuf,
-                insize,
-                p,
-                outbuf,
-                outcount,
-                datatype,
-            )
-        })
+        check_out(size, "size")?;
+        let bytes = size_common(Representation::External32, incount.into(), datatype)?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(size, bytes, "size") }
     })
 }
 
@@ -474,15 +553,9 @@ pub unsafe extern "C" fn MPI_Pack_external_size(
     datatype: MPI_Datatype,
     size: *mut MPI_Aint,
 ) -> c_int {
-    guard("MPI_Pack_external_size", || {
-        check_datarep(datarep)?;
-        check_out(size, "size")?;
-        write_out(
-            size,
-            size_common(Representation::External32, incount.into(), datatype)?,
-            "size",
-        )
-    })
+    let f = "MPI_Pack_external_size";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { pack_external_size(f, datarep, incount, datatype, size) }
 }
 
 /// Large-count variant of `MPI_Pack_external_size`.
@@ -493,13 +566,7 @@ pub unsafe extern "C" fn MPI_Pack_external_size_c(
     datatype: MPI_Datatype,
     size: *mut MPI_Count,
 ) -> c_int {
-    guard("MPI_Pack_external_size_c", || {
-        check_datarep(datarep)?;
-        check_out(size, "size")?;
-        write_out(
-            size,
-            size_common(Representation::External32, incount, datatype)?,
-            "size",
-        )
-    })
+    let f = "MPI_Pack_external_size_c";
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    unsafe { pack_external_size(f, datarep, incount, datatype, size) }
 }
