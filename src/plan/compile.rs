@@ -118,10 +118,29 @@ fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
     repeat(count, stride, &Arc::new(block))
 }
 
+/// `node` as a displacement and the node placed there: a single copy of a sequence or block
+/// list is kept as a one-copy repetition (so the sequence is shared, not copied); this looks
+/// through it.
+fn unwrap_single(node: &Arc<Node>) -> (i64, &Arc<Node>) {
+    match &**node {
+        Node::Repeat {
+            disp,
+            count: 1,
+            child,
+            ..
+        } => (*disp, child),
+        _ => (0, node),
+    }
+}
+
 /// `count` copies of `child`, `stride` bytes apart.
 pub fn repeat(count: i64, stride: i64, child: &Arc<Node>) -> Node {
     if count <= 0 || child.size() == 0 {
         return Node::EMPTY;
+    }
+    let (offset, inner) = unwrap_single(child);
+    if count > 1 && !Arc::ptr_eq(inner, child) {
+        return repeat(count, stride, inner).shifted(offset);
     }
     match &**child {
         _ if count == 1 && !matches!(**child, Node::Seq { .. } | Node::Blocks(_)) => {
@@ -241,14 +260,15 @@ fn as_repetition(parts: &[Node]) -> Option<Node> {
 
 /// Blocks of copies of `old` at `displs[k] * scale` bytes.
 fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
-    let child = plan_of(old);
+    let (offset, child) = unwrap_single(plan_of(old));
     let child_stride = old.extent();
     let n = displs.len();
     if n == 0 || child.size() == 0 {
         return Node::EMPTY;
     }
     let block = |k: usize| {
-        repeat(counts.get(k), child_stride, child).shifted(displs[k].wrapping_mul(scale))
+        repeat(counts.get(k), child_stride, child)
+            .shifted(displs[k].wrapping_mul(scale).wrapping_add(offset))
     };
     if n <= SMALL_BLOCK_LIST {
         return sequence((0..n).map(block).collect());
@@ -262,7 +282,7 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
         if displs.windows(2).all(|w| w[1].wrapping_sub(w[0]) == step) {
             let one = Arc::new(repeat(c, child_stride, child));
             return repeat(n as i64, step.wrapping_mul(scale), &one)
-                .shifted(displs[0].wrapping_mul(scale));
+                .shifted(displs[0].wrapping_mul(scale).wrapping_add(offset));
         }
     }
     let counts = match uniform {
@@ -282,7 +302,7 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
         return Node::EMPTY;
     }
     Node::Blocks(Box::new(Blocks {
-        disp: 0,
+        disp: offset,
         displs: displs.clone(),
         scale,
         counts,
