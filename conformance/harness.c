@@ -20,6 +20,13 @@
  *   decode T          the type read back with MPI_Type_get_envelope / MPI_Type_get_contents
  *   pack C POSITION CRC       for C = 1..3: MPI_Pack of C elements from a patterned buffer
  *   unpack C POSITION CRC     MPI_Unpack of those bytes into a buffer filled with 0xAA
+ * With HARNESS_EXTRA_LINES=N in the environment, for seeds that are multiples of N, also:
+ *   ext C POSITION CRC        for C = 1..3: the same with MPI_Pack_external ("external32")
+ *   unext C POSITION CRC      and MPI_Unpack_external of those bytes
+ *   elements K N C            (if size > 0) MPI_Get_elements and MPI_Get_count on a status
+ *                             of K bytes (MPI_Status_set_elements of MPI_BYTE), for
+ *                             K = size / 2, size + 4 and 2 * size - 8; N and C are numbers
+ *                             or `undefined` (MPI_UNDEFINED)
  *   end S
  *
  * A failing call prints its error class instead of its results ("size error MPI_ERR_TYPE").
@@ -710,6 +717,12 @@ static int build(const recipe *r, MPI_Datatype *out)
  */
 static uint32_t crc_table[256];
 
+/* The ext, unext and elements lines are printed for the seeds that are multiples of
+ * HARNESS_EXTRA_LINES=N in the environment (and for --recipe); conformance/driver.py sets it
+ * for mpi-dtype, and with --extra-lines for MPICH and Open MPI too. */
+static int extra_every;
+static int extra_lines;
+
 static void crc_init(void)
 {
     for (uint32_t n = 0; n < 256; n++) {
@@ -757,6 +770,55 @@ static void pack_and_unpack(MPI_Datatype type, int count, int64_t region, unsign
         printf("unpack %d %d %08x\n", count, read, (unsigned)crc32_of(target, span));
     }
     free(packed);
+    if (!extra_lines) return;
+
+    /* The same through MPI_Pack_external / MPI_Unpack_external ("external32"). */
+    MPI_Aint esize = 0;
+    rc = MPI_Pack_external_size("external32", count, type, &esize);
+    if (rc != MPI_SUCCESS) {
+        printf("ext %d error %s\n", count, error_class_name(rc));
+        return;
+    }
+    unsigned char *external = malloc((size_t)esize + 1);
+    memset(external, 0x55, (size_t)esize + 1);
+    MPI_Aint epos = 0;
+    rc = MPI_Pack_external("external32", source + region, count, type, external, esize, &epos);
+    if (rc != MPI_SUCCESS) {
+        printf("ext %d error %s\n", count, error_class_name(rc));
+        free(external);
+        return;
+    }
+    printf("ext %d %ld %08x\n", count, (long)epos, (unsigned)crc32_of(external, (size_t)epos));
+    memset(target, 0xaa, span);
+    MPI_Aint eread = 0;
+    rc = MPI_Unpack_external("external32", external, epos, &eread, target + region, count, type);
+    if (rc != MPI_SUCCESS) {
+        printf("unext %d error %s\n", count, error_class_name(rc));
+    } else {
+        printf("unext %d %ld %08x\n", count, (long)eread, (unsigned)crc32_of(target, span));
+    }
+    free(external);
+}
+
+/* MPI_Get_elements and MPI_Get_count on a status that says `bytes` bytes arrived (set with
+ * MPI_Status_set_elements of MPI_BYTE, which every library stores as a byte count). */
+static void elements_line(MPI_Datatype type, int bytes)
+{
+    MPI_Status status;
+    memset(&status, 0, sizeof status);
+    int rc = MPI_Status_set_elements(&status, MPI_BYTE, bytes);
+    int elements = 0, count = 0;
+    if (rc == MPI_SUCCESS) rc = MPI_Get_elements(&status, type, &elements);
+    if (rc == MPI_SUCCESS) rc = MPI_Get_count(&status, type, &count);
+    if (rc != MPI_SUCCESS) {
+        printf("elements %d error %s\n", bytes, error_class_name(rc));
+        return;
+    }
+    printf("elements %d ", bytes);
+    if (elements == MPI_UNDEFINED) fputs("undefined ", stdout);
+    else printf("%d ", elements);
+    if (count == MPI_UNDEFINED) puts("undefined");
+    else printf("%d\n", count);
 }
 
 /* Builds `r` through the MPI API and prints the block of lines described at the top. */
@@ -776,7 +838,7 @@ static void run_recipe(const recipe *r)
         printf("build error %s\n", error_class_name(rc));
         return;
     }
-    int size;
+    int size = 0;
     MPI_Aint lb, extent, true_lb, true_extent;
     rc = MPI_Type_size(type, &size);
     if (rc == MPI_SUCCESS) printf("size %d\n", size);
@@ -802,6 +864,13 @@ static void run_recipe(const recipe *r)
         pack_and_unpack(type, count, region, source, target);
         fflush(stdout);
     }
+    /* Partial data: half an element, one element and a few bytes, two elements less a few. */
+    if (size > 0 && extra_lines) {
+        elements_line(type, size / 2);
+        elements_line(type, size + 4);
+        elements_line(type, 2 * size - 8 > 0 ? 2 * size - 8 : 0);
+        fflush(stdout);
+    }
     free(source);
     free(target);
     if (r->kind != K_NAMED) MPI_Type_free(&type);
@@ -810,6 +879,7 @@ static void run_recipe(const recipe *r)
 static void run_seed(uint64_t seed)
 {
     rng_state = seed * 0x2545f4914f6cdd1dULL + 1;
+    extra_lines = extra_every > 0 && seed % (uint64_t)extra_every == 0;
     recipe *r = random_recipe(MAX_DEPTH);
     printf("seed %llu\n", (unsigned long long)seed);
     run_recipe(r);
@@ -849,6 +919,9 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     crc_init();
+    const char *extra = getenv("HARNESS_EXTRA_LINES");
+    extra_every = extra != NULL ? atoi(extra) : 0;
+    extra_lines = extra_every > 0;
     static char out_buffer[1 << 16];
     setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
     int status = from_text ? run_text(text) : 0;

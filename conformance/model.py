@@ -307,8 +307,119 @@ def pack_lines(tm: TypeMap, count: int, region: int):
     ]
 
 
-def predict(recipe_text: str, region: int):
-    """Every line the harness prints between `region` and `end`, as the model sees them."""
+# External32 (MPI-4.1 §14.5.2, table 14.5): how each basic type is written: ("int", width,
+# signed) for integers (big-endian, narrowed or widened to the width), ("float", part size)
+# for IEEE floats and complex numbers (each part big-endian), ("bytes",) as they are, and
+# ("x87",) for the x87 long double, written as IEEE binary128.
+EXTERNAL32 = {
+    "MPI_CHAR": ("bytes",),
+    "MPI_UNSIGNED_CHAR": ("bytes",),
+    "MPI_BYTE": ("bytes",),
+    "MPI_INT8_T": ("bytes",),
+    "MPI_C_BOOL": ("bytes",),
+    "MPI_SHORT": ("int", 2, True),
+    "MPI_INT16_T": ("int", 2, True),
+    "MPI_INT": ("int", 4, True),
+    "MPI_UNSIGNED": ("int", 4, False),
+    "MPI_UINT32_T": ("int", 4, False),
+    "MPI_LONG": ("int", 4, True),
+    "MPI_LONG_LONG": ("int", 8, True),
+    "MPI_INT64_T": ("int", 8, True),
+    "MPI_AINT": ("int", 8, True),
+    "MPI_WCHAR": ("int", 2, False),
+    "MPI_FLOAT": ("float", 4),
+    "MPI_DOUBLE": ("float", 8),
+    "MPI_C_FLOAT_COMPLEX": ("float", 4),
+    "MPI_C_DOUBLE_COMPLEX": ("float", 8),
+    "MPI_LONG_DOUBLE": ("x87",),
+}
+
+
+def external32_size(name):
+    form = EXTERNAL32[name]
+    native = BASIC[name][0]
+    if form[0] == "int":
+        return form[1]
+    return native
+
+
+def to_external32(name, native: bytes) -> bytes:
+    form = EXTERNAL32[name]
+    if form[0] == "bytes":
+        return native
+    if form[0] == "int":
+        value = int.from_bytes(native, "little", signed=form[2])
+        return (value & ((1 << (8 * form[1])) - 1)).to_bytes(form[1], "big")
+    if form[0] == "float":
+        part = form[1]
+        return b"".join(native[i : i + part][::-1] for i in range(0, len(native), part))
+    mantissa = int.from_bytes(native[0:8], "little")
+    sign_exp = int.from_bytes(native[8:10], "little")
+    fraction = mantissa & ~(1 << 63)
+    return ((sign_exp << 112) | (fraction << 49)).to_bytes(16, "big")
+
+
+def from_external32(name, external: bytes) -> bytes:
+    form = EXTERNAL32[name]
+    native = BASIC[name][0]
+    if form[0] == "bytes":
+        return external
+    if form[0] == "int":
+        value = int.from_bytes(external, "big", signed=form[2])
+        return (value & ((1 << (8 * native)) - 1)).to_bytes(native, "little")
+    if form[0] == "float":
+        part = form[1]
+        return b"".join(external[i : i + part][::-1] for i in range(0, len(external), part))
+    bits = int.from_bytes(external, "big")
+    sign_exp = bits >> 112
+    exponent = sign_exp & 0x7FFF
+    fraction = (bits >> 49) & ((1 << 63) - 1)
+    mantissa = (1 << 63 if exponent else 0) | fraction
+    if exponent == 0x7FFF and fraction == 0 and bits & ((1 << 112) - 1):
+        mantissa |= 1 << 62
+    return mantissa.to_bytes(8, "little") + sign_exp.to_bytes(2, "little") + bytes(6)
+
+
+def external_lines(tm: TypeMap, count: int, region: int):
+    """The `ext` and `unext` lines for `count` elements of `tm`."""
+    ext = tm.extent()
+    packed = bytearray()
+    target = bytearray(b"\xaa") * (2 * region)
+    for k in range(count):
+        for disp, name in tm.data():
+            where = disp + k * ext
+            size = BASIC[name][0]
+            form = to_external32(name, _pattern(where, size))
+            packed += form
+            target[where + region : where + region + size] = from_external32(name, form)
+    n = len(packed)
+    return [
+        f"ext {count} {n} {zlib.crc32(packed):08x}",
+        f"unext {count} {n} {zlib.crc32(target):08x}",
+    ]
+
+
+def elements_line(tm: TypeMap, nbytes: int):
+    """MPI_Get_elements and MPI_Get_count on a status of `nbytes` bytes: the basic elements
+    of the copies that fill it, `undefined` if it ends inside a basic element (§5.1.11), and
+    the whole copies, `undefined` if it is not a whole number of them (§3.2.5)."""
+    size = tm.size()
+    sizes = [BASIC[name][0] for _, name in tm.data()]
+    whole, rest = divmod(nbytes, size)
+    elements = whole * len(sizes)
+    for s in sizes:
+        if rest < s:
+            break
+        rest -= s
+        elements += 1
+    shown = str(elements) if rest == 0 else "undefined"
+    copies = str(whole) if nbytes % size == 0 else "undefined"
+    return f"elements {nbytes} {shown} {copies}"
+
+
+def predict(recipe_text: str, region: int, extra: bool = True):
+    """Every line the harness prints between `region` and `end`, as the model sees them
+    (with `extra`, the ext, unext and elements lines too)."""
     t = parse(recipe_text)
     tm = type_map(t)
     lines = [
@@ -319,6 +430,12 @@ def predict(recipe_text: str, region: int):
     ]
     for count in (1, 2, 3):
         lines += pack_lines(tm, count, region)
+        if extra:
+            lines += external_lines(tm, count, region)
+    size = tm.size()
+    if size > 0 and extra:
+        for nbytes in (size // 2, size + 4, max(2 * size - 8, 0)):
+            lines.append(elements_line(tm, nbytes))
     return lines
 
 
