@@ -1,12 +1,87 @@
-//! Generates `include/mpi_dtype.h` from the exported functions and constants with cbindgen,
-//! configured by `cbindgen.toml`, and stamps the crate version into it.
+//! Generates `mpi_dtype.h` into `OUT_DIR`: the exported functions and structs with cbindgen
+//! (configured by `cbindgen.toml`), the crate version from `Cargo.toml`, and the constants of
+//! MPICH's ABI from their one table, `src/abi_constants.rs`, which this script reads through
+//! its own definition of the table's macro (the library reads it through another).
+//!
+//! Nothing is written outside `OUT_DIR`. The header committed as `include/mpi_dtype.h` must
+//! equal the generated one: `cargo test --test header` checks it, and
+//! `MPI_DTYPE_BLESS=1 cargo test --test header` copies the generated header there.
 
 use std::env;
+use std::fmt::Write as _;
 use std::path::PathBuf;
+
+/// The C types of the table's values, as in `src/abi.rs`.
+#[allow(non_camel_case_types, dead_code)]
+mod c_types {
+    pub type c_int = i32;
+    pub type MPI_Datatype = i32;
+    pub type MPI_Comm = i32;
+    pub type MPI_Errhandler = i32;
+    pub type MPI_Aint = i64;
+    pub type MPI_Count = i64;
+}
+
+/// One constant of the table.
+struct Constant {
+    name: &'static str,
+    /// The Rust type name, which is also the C type name (`c_int` is `int`).
+    ty: &'static str,
+    value: i64,
+    /// The value as written in the table: a number, or the name of the constant it aliases.
+    written: &'static str,
+    doc: &'static str,
+}
+
+/// Reads the table into a list of [`Constant`]s.
+macro_rules! abi_constants {
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $value:expr;)*) => {
+        #[allow(non_upper_case_globals, dead_code, clippy::unnecessary_cast)]
+        fn table() -> Vec<Constant> {
+            use c_types::*;
+            $(const $name: $ty = $value;)*
+            vec![$(Constant {
+                name: stringify!($name),
+                ty: stringify!($ty),
+                value: $name as i64,
+                written: stringify!($value),
+                doc: concat!($($doc),*),
+            }),*]
+        }
+    };
+}
+
+include!("src/abi_constants.rs");
+
+/// The `#define` of each constant, written the way MPICH's `mpi.h` writes it: handles as
+/// `((TYPE)0x...)`, other numbers parenthesized, aliases by name; the doc comment above each
+/// becomes a C comment.
+fn abi_defines() -> String {
+    let mut out = String::from("/* Constants of MPICH's ABI (from src/abi_constants.rs). */\n");
+    for c in table() {
+        let is_alias = c.written.starts_with(|ch: char| ch.is_ascii_alphabetic());
+        let text = if is_alias {
+            c.written.to_string()
+        } else if c.ty != "c_int" {
+            format!("(({}){:#010x})", c.ty, c.value as u32)
+        } else if c.written.starts_with("0x") {
+            format!("({:#x})", c.value)
+        } else {
+            format!("({})", c.value)
+        };
+        let doc = c.doc.trim().replace("*/", "* /");
+        if !doc.is_empty() {
+            let _ = writeln!(out, "/* {doc} */");
+        }
+        let _ = writeln!(out, "#define {} {}", c.name, text);
+    }
+    out
+}
 
 fn main() {
     let crate_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets the manifest dir"));
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let version = env::var("CARGO_PKG_VERSION").expect("cargo sets the version");
     let major = env::var("CARGO_PKG_VERSION_MAJOR").expect("cargo sets the version");
     let minor = env::var("CARGO_PKG_VERSION_MINOR").expect("cargo sets the version");
@@ -23,63 +98,27 @@ fn main() {
          #define MPI_DTYPE_VERSION_MINOR {minor}\n\
          #define MPI_DTYPE_VERSION_PATCH {patch}\n"
     );
-    let abi =
-        std::fs::read_to_string(crate_dir.join("src/abi.rs")).expect("src/abi.rs is readable");
     config.after_includes = Some(format!(
         "{}{}\n{}",
         stamp,
         config.after_includes.unwrap_or_default(),
-        abi_defines(&abi)
+        abi_defines()
     ));
 
+    let header = out_dir.join("mpi_dtype.h");
     match cbindgen::Builder::new()
         .with_crate(&crate_dir)
         .with_config(config)
         .generate()
     {
         Ok(bindings) => {
-            bindings.write_to_file(crate_dir.join("include").join("mpi_dtype.h"));
+            bindings.write_to_file(&header);
         }
-        Err(e) => panic!("cbindgen could not generate include/mpi_dtype.h: {e}"),
+        Err(e) => panic!("cbindgen could not generate mpi_dtype.h: {e}"),
     }
-}
-
-/// Turns every `pub const NAME: TYPE = VALUE;` of `src/abi.rs` into a `#define` written the way
-/// MPICH's `mpi.h` writes it: handles as `((TYPE)0x...)`, other numbers parenthesized, aliases
-/// by name; the doc comment above each constant becomes a C comment.
-fn abi_defines(abi: &str) -> String {
-    let mut out = String::from("/* Constants of MPICH's ABI (from src/abi.rs). */\n");
-    let mut doc = Vec::new();
-    for line in abi.lines().map(str::trim) {
-        if let Some(text) = line.strip_prefix("///") {
-            doc.push(text.trim().replace("*/", "* /"));
-            continue;
-        }
-        let Some(rest) = line.strip_prefix("pub const ") else {
-            doc.clear();
-            continue;
-        };
-        let (name, rest) = rest.split_once(':').expect("pub const NAME: TYPE = VALUE;");
-        let (ty, value) = rest.split_once('=').expect("pub const NAME: TYPE = VALUE;");
-        let (ty, value) = (ty.trim(), value.trim().trim_end_matches(';').trim());
-        let value = value
-            .split(" as ")
-            .next()
-            .expect("a value")
-            .trim_end_matches("u32");
-        let is_number = value.starts_with(|c: char| c.is_ascii_digit() || c == '-');
-        let text = if !is_number {
-            value.to_string()
-        } else if value.starts_with("0x") && ty != "c_int" {
-            format!("(({ty}){value})")
-        } else {
-            format!("({value})")
-        };
-        if !doc.is_empty() {
-            out.push_str(&format!("/* {} */\n", doc.join(" ")));
-        }
-        out.push_str(&format!("#define {} {}\n", name.trim(), text));
-        doc.clear();
-    }
-    out
+    // Where the tests find the generated header.
+    println!(
+        "cargo:rustc-env=MPI_DTYPE_GENERATED_HEADER={}",
+        header.display()
+    );
 }

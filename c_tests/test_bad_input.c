@@ -1,6 +1,6 @@
 /*
  * test_bad_input.c: invalid arguments give the right error class (with MPI_ERRORS_RETURN on
- * MPI_COMM_WORLD), never a crash, and failed calls leave their outputs alone where DESIGN.md
+ * MPI_COMM_WORLD), never a crash, and failed calls leave their outputs alone where docs/semantics.md
  * says so (MPI_Pack / MPI_Unpack with too little room write nothing and keep `position`).
  * Also: a datatype stays alive while types built from it use it.
  */

@@ -1,7 +1,7 @@
 /*
  * test_decode_roundtrip.c: MPI_Type_get_envelope / MPI_Type_get_contents (and _c) for every
- * combiner, built with the ordinary and the large-count (_c) constructors (seed 003 and its
- * table; MPI-4.1 section 5.1.13).
+ * combiner, built with the ordinary and the large-count (_c) constructors (the table of
+ * MPI-4.1 section 5.1.13).
  *
  * For each type: the envelope gives the combiner and the argument counts of the table; the
  * contents give the constructor arguments back verbatim; rebuilding the type from the decoded

@@ -1,7 +1,7 @@
 /*
- * test_markers.c: bounds of datatypes: the legacy MPI_LB / MPI_UB markers (seed 004, built
+ * test_markers.c: bounds of datatypes: the legacy MPI_LB / MPI_UB markers (built
  * with the MPI-1 MPI_Type_struct), MPI_Type_create_resized, empty types and zero counts
- * (seed 002 and DESIGN.md), and alignment padding (seed 002 and DESIGN.md).
+ * (docs/semantics.md), and alignment padding (docs/semantics.md).
  *
  * The rules checked (MPI's bound equations):
  *   lb = least data displacement, or, if the type map has MPI_LB markers, the least of those
@@ -495,8 +495,8 @@ static void test_alignment(void)
 }
 
 /* Every basic C type pads to its C alignment: {(T, 0), (char, sizeof T)} has extent
-   sizeof T + 1 rounded up to alignof(T) (DESIGN.md: "x86-64 C alignments: alignof of the C
-   type"). */
+   sizeof T + 1 rounded up to alignof(T) (docs/semantics.md: "using the x86-64 C
+   alignments (`alignof`: ...)"). */
 #define ALIGN_CASE(mpi, ctype) {mpi, #mpi, (long)sizeof(ctype), (long)_Alignof(ctype)}
 static void test_basic_alignments(void)
 {
@@ -563,7 +563,7 @@ static void test_basic_alignments(void)
 }
 
 /* Subarray and darray end in a resize to [0, product of sizes * extent of oldtype), whatever
-   the lb of oldtype (DESIGN.md; the standard defines them through MPI_TYPE_CREATE_RESIZED). */
+   the lb of oldtype (docs/semantics.md; the standard defines them through MPI_TYPE_CREATE_RESIZED). */
 static void test_subarray_darray_bounds(void)
 {
     MPI_Datatype r = MPI_DATATYPE_NULL, t = MPI_DATATYPE_NULL;

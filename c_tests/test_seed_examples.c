@@ -255,7 +255,7 @@ static void test_struct(void)
     CHECK_OK(MPI_Type_free(&type1));
 }
 
-/* The general hvector / hindexed formulas of seed 001, on a basic type. */
+/* The general hvector / hindexed formulas of MPI-4.1 §5.1, on a basic type. */
 static void test_general_formulas(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;

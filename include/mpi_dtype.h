@@ -46,7 +46,7 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 #define MPI_AINT_FMT_DEC_SPEC "%ld"
 #define MPI_AINT_FMT_HEX_SPEC "%lx"
 
-/* Constants of MPICH's ABI (from src/abi.rs). */
+/* Constants of MPICH's ABI (from src/abi_constants.rs). */
 /* The null datatype handle. */
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
 /* The null communicator handle. */
@@ -406,6 +406,20 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 
 
 /*
+ One contiguous segment of a datatype (MPICH's `MPIX_Iov`).
+ */
+typedef struct {
+  /*
+   Start of the segment, relative to address 0.
+   */
+  void *iov_base;
+  /*
+   Length of the segment in bytes.
+   */
+  MPI_Aint iov_len;
+} MPIX_Iov;
+
+/*
  The status object of a receive, laid out as MPICH lays it out.
  */
 typedef struct {
@@ -436,6 +450,31 @@ extern "C" {
 #endif // __cplusplus
 
 /*
+ The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
+ */
+int MPI_Get_address(const void *location, MPI_Aint *address);
+
+/*
+ MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
+ */
+int MPI_Address(void *location, MPI_Aint *address);
+
+/*
+ `base + disp` as addresses (wrapping like pointer arithmetic).
+ */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+
+/*
+ `addr1 - addr2` as addresses (wrapping like pointer arithmetic).
+ */
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/*
+ The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
+ */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+/*
  The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
  */
 int MPIR_Type_dup_fn(MPI_Datatype _oldtype, int _type_keyval, void *_extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -446,8 +485,9 @@ int MPIR_Type_dup_fn(MPI_Datatype _oldtype, int _type_keyval, void *_extra_state
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
 
 /*
- Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with it
- keep working until they are deleted.
+ Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`. The key is invalid from now on
+ in every call; attributes still cached with it keep their callbacks, which run when their
+ datatypes are duplicated or freed.
  */
 int MPI_Type_free_keyval(int *type_keyval);
 
@@ -629,6 +669,29 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
 int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
 
 /*
+ The number of whole segments of one copy of `datatype`, from its start, whose bytes add up
+ to at most `max_iov_bytes`, and those bytes.
+ */
+int MPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
+
+/*
+ Writes up to `max_iov_len` segments of one copy of `datatype` into `iov`, starting with
+ segment number `iov_offset`, and their number into `actual_iov_len`.
+ */
+int MPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
+
+/*
+ The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
+ set, or the empty string.
+ */
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+
+/*
+ Gives the datatype a name (at most `MPI_MAX_OBJECT_NAME - 1` characters are kept).
+ */
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+
+/*
  Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
  */
 int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
@@ -761,12 +824,13 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, 
 int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 
 /*
- The error class of an error code (this library returns classes as codes).
+ The error class of an error code: the class this library's codes carry; codes of another
+ MPI library loaded behind this one go to it.
  */
 int MPI_Error_class(int errorcode, int *errorclass);
 
 /*
- The text of an error code; for the last error this thread raised, it also names the
+ The text of an error code: the text of its class and, for a code a call returned, the
  function and the problem.
  */
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
@@ -861,42 +925,6 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
  MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
  */
 int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
-
-/*
- The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
- set, or the empty string.
- */
-int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
-
-/*
- Gives the datatype a name (at most `MPI_MAX_OBJECT_NAME - 1` characters are kept).
- */
-int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
-
-/*
- The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
- */
-int MPI_Get_address(const void *location, MPI_Aint *address);
-
-/*
- MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
- */
-int MPI_Address(void *location, MPI_Aint *address);
-
-/*
- `base + disp` as addresses (wrapping like pointer arithmetic).
- */
-MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
-
-/*
- `addr1 - addr2` as addresses (wrapping like pointer arithmetic).
- */
-MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
-
-/*
- The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
- */
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 
 /*
  Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).

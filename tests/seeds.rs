@@ -1,5 +1,5 @@
-//! The worked examples of the standard's constructor section (seed 001) and the marker and
-//! empty-type rules of DESIGN.md, each checked twice: the model `TypeMap::of` must give the
+//! The worked examples of the standard's constructor section (MPI-4.1 §5.1) and the marker and
+//! empty-type rules of docs/semantics.md, each checked twice: the model `TypeMap::of` must give the
 //! type map the standard prints, and the library's layout must give the bounds derived from it.
 
 mod common;
@@ -88,7 +88,7 @@ fn data(h: MPI_Datatype, disp: i64) -> Entry {
     }
 }
 
-// ---- seed 001: the worked examples ---------------------------------------------------------
+// ---- the worked examples of MPI-4.1 §5.1 ---------------------------------------------------------
 
 #[test]
 fn type1_is_double_char_with_extent_16() {

@@ -20,6 +20,7 @@ pub mod address;
 pub mod attributes;
 pub mod construct;
 pub mod decode;
+pub mod iov;
 pub mod names;
 pub mod pack;
 pub mod process;

@@ -1,0 +1,385 @@
+// The constants of MPICH's ABI: one table that both the library (`src/abi.rs`) and the
+// header generator (`build.rs`) read through their own definition of the `abi_constants!`
+// macro. Each entry is `NAME: TYPE = VALUE;` with its doc comment; a VALUE that is another
+// constant's NAME is an alias (the header defines it by name).
+abi_constants! {
+    // ---- null handles -------------------------------------------------------------------------
+
+    /// The null datatype handle.
+    MPI_DATATYPE_NULL: MPI_Datatype = 0x0c000000;
+    /// The null communicator handle.
+    MPI_COMM_NULL: MPI_Comm = 0x04000000;
+    /// The null error handler handle.
+    MPI_ERRHANDLER_NULL: MPI_Errhandler = 0x14000000;
+
+    // ---- predefined datatypes -----------------------------------------------------------------
+
+    /// C `char`.
+    MPI_CHAR: MPI_Datatype = 0x4c000101;
+    /// C `signed char`.
+    MPI_SIGNED_CHAR: MPI_Datatype = 0x4c000118;
+    /// C `unsigned char`.
+    MPI_UNSIGNED_CHAR: MPI_Datatype = 0x4c000102;
+    /// Untyped byte.
+    MPI_BYTE: MPI_Datatype = 0x4c00010d;
+    /// C `wchar_t`.
+    MPI_WCHAR: MPI_Datatype = 0x4c00040e;
+    /// C `short`.
+    MPI_SHORT: MPI_Datatype = 0x4c000203;
+    /// C `unsigned short`.
+    MPI_UNSIGNED_SHORT: MPI_Datatype = 0x4c000204;
+    /// C `int`.
+    MPI_INT: MPI_Datatype = 0x4c000405;
+    /// C `unsigned int`.
+    MPI_UNSIGNED: MPI_Datatype = 0x4c000406;
+    /// C `long`.
+    MPI_LONG: MPI_Datatype = 0x4c000807;
+    /// C `unsigned long`.
+    MPI_UNSIGNED_LONG: MPI_Datatype = 0x4c000808;
+    /// C `float`.
+    MPI_FLOAT: MPI_Datatype = 0x4c00040a;
+    /// C `double`.
+    MPI_DOUBLE: MPI_Datatype = 0x4c00080b;
+    /// C `long double`.
+    MPI_LONG_DOUBLE: MPI_Datatype = 0x4c00100c;
+    /// C `long long`.
+    MPI_LONG_LONG_INT: MPI_Datatype = 0x4c000809;
+    /// C `long long` (alias of `MPI_LONG_LONG_INT`).
+    MPI_LONG_LONG: MPI_Datatype = MPI_LONG_LONG_INT;
+    /// C `unsigned long long`.
+    MPI_UNSIGNED_LONG_LONG: MPI_Datatype = 0x4c000819;
+    /// Packed bytes.
+    MPI_PACKED: MPI_Datatype = 0x4c00010f;
+    /// Legacy lower-bound marker (MPI-1).
+    MPI_LB: MPI_Datatype = 0x4c000010;
+    /// Legacy upper-bound marker (MPI-1).
+    MPI_UB: MPI_Datatype = 0x4c000011;
+    /// `struct { float; int; }`.
+    MPI_FLOAT_INT: MPI_Datatype = 0x8c000000u32 as MPI_Datatype;
+    /// `struct { double; int; }`.
+    MPI_DOUBLE_INT: MPI_Datatype = 0x8c000001u32 as MPI_Datatype;
+    /// `struct { long; int; }`.
+    MPI_LONG_INT: MPI_Datatype = 0x8c000002u32 as MPI_Datatype;
+    /// `struct { short; int; }`.
+    MPI_SHORT_INT: MPI_Datatype = 0x8c000003u32 as MPI_Datatype;
+    /// `struct { int; int; }`.
+    MPI_2INT: MPI_Datatype = 0x4c000816;
+    /// `struct { long double; int; }`.
+    MPI_LONG_DOUBLE_INT: MPI_Datatype = 0x8c000004u32 as MPI_Datatype;
+    /// Fortran `COMPLEX`.
+    MPI_COMPLEX: MPI_Datatype = 0x4c00081e;
+    /// Fortran `DOUBLE COMPLEX`.
+    MPI_DOUBLE_COMPLEX: MPI_Datatype = 0x4c001022;
+    /// Fortran `LOGICAL`.
+    MPI_LOGICAL: MPI_Datatype = 0x4c00041d;
+    /// Fortran `REAL`.
+    MPI_REAL: MPI_Datatype = 0x4c00041c;
+    /// Fortran `DOUBLE PRECISION`.
+    MPI_DOUBLE_PRECISION: MPI_Datatype = 0x4c00081f;
+    /// Fortran `INTEGER`.
+    MPI_INTEGER: MPI_Datatype = 0x4c00041b;
+    /// Pair of Fortran `INTEGER`.
+    MPI_2INTEGER: MPI_Datatype = 0x4c000820;
+    /// Pair of Fortran `REAL`.
+    MPI_2REAL: MPI_Datatype = 0x4c000821;
+    /// Pair of Fortran `DOUBLE PRECISION`.
+    MPI_2DOUBLE_PRECISION: MPI_Datatype = 0x4c001023;
+    /// Fortran `CHARACTER`.
+    MPI_CHARACTER: MPI_Datatype = 0x4c00011a;
+    /// Fortran `REAL*4`.
+    MPI_REAL4: MPI_Datatype = 0x4c000427;
+    /// Fortran `REAL*8`.
+    MPI_REAL8: MPI_Datatype = 0x4c000829;
+    /// Fortran `REAL*16`.
+    MPI_REAL16: MPI_Datatype = 0x4c00102b;
+    /// Fortran `COMPLEX*8`.
+    MPI_COMPLEX8: MPI_Datatype = 0x4c000828;
+    /// Fortran `COMPLEX*16`.
+    MPI_COMPLEX16: MPI_Datatype = 0x4c00102a;
+    /// Fortran `COMPLEX*32`.
+    MPI_COMPLEX32: MPI_Datatype = 0x4c00202c;
+    /// Fortran `INTEGER*1`.
+    MPI_INTEGER1: MPI_Datatype = 0x4c00012d;
+    /// Fortran `INTEGER*2`.
+    MPI_INTEGER2: MPI_Datatype = 0x4c00022f;
+    /// Fortran `INTEGER*4`.
+    MPI_INTEGER4: MPI_Datatype = 0x4c000430;
+    /// Fortran `INTEGER*8`.
+    MPI_INTEGER8: MPI_Datatype = 0x4c000831;
+    /// Fortran `INTEGER*16` (not supported by MPICH on this platform: the null handle).
+    MPI_INTEGER16: MPI_Datatype = MPI_DATATYPE_NULL;
+    /// C `int8_t`.
+    MPI_INT8_T: MPI_Datatype = 0x4c000137;
+    /// C `int16_t`.
+    MPI_INT16_T: MPI_Datatype = 0x4c000238;
+    /// C `int32_t`.
+    MPI_INT32_T: MPI_Datatype = 0x4c000439;
+    /// C `int64_t`.
+    MPI_INT64_T: MPI_Datatype = 0x4c00083a;
+    /// C `uint8_t`.
+    MPI_UINT8_T: MPI_Datatype = 0x4c00013b;
+    /// C `uint16_t`.
+    MPI_UINT16_T: MPI_Datatype = 0x4c00023c;
+    /// C `uint32_t`.
+    MPI_UINT32_T: MPI_Datatype = 0x4c00043d;
+    /// C `uint64_t`.
+    MPI_UINT64_T: MPI_Datatype = 0x4c00083e;
+    /// C `_Bool`.
+    MPI_C_BOOL: MPI_Datatype = 0x4c00013f;
+    /// C `float _Complex`.
+    MPI_C_FLOAT_COMPLEX: MPI_Datatype = 0x4c000840;
+    /// C `float _Complex` (alias of `MPI_C_FLOAT_COMPLEX`).
+    MPI_C_COMPLEX: MPI_Datatype = MPI_C_FLOAT_COMPLEX;
+    /// C `double _Complex`.
+    MPI_C_DOUBLE_COMPLEX: MPI_Datatype = 0x4c001041;
+    /// C `long double _Complex`.
+    MPI_C_LONG_DOUBLE_COMPLEX: MPI_Datatype = 0x4c002042;
+    /// C `_Float16` (MPICH extension).
+    MPIX_C_FLOAT16: MPI_Datatype = 0x4c000246;
+    /// `MPI_Aint`.
+    MPI_AINT: MPI_Datatype = 0x4c000843;
+    /// `MPI_Offset`.
+    MPI_OFFSET: MPI_Datatype = 0x4c000844;
+    /// `MPI_Count`.
+    MPI_COUNT: MPI_Datatype = 0x4c000845;
+    /// C++ `bool`.
+    MPI_CXX_BOOL: MPI_Datatype = 0x4c000133;
+    /// C++ `std::complex<float>`.
+    MPI_CXX_FLOAT_COMPLEX: MPI_Datatype = 0x4c000834;
+    /// C++ `std::complex<double>`.
+    MPI_CXX_DOUBLE_COMPLEX: MPI_Datatype = 0x4c001035;
+    /// C++ `std::complex<long double>`.
+    MPI_CXX_LONG_DOUBLE_COMPLEX: MPI_Datatype = 0x4c002036;
+
+    // ---- type classes for MPI_Type_match_size -------------------------------------------------
+
+    /// Type class of real (floating-point) types.
+    MPI_TYPECLASS_REAL: c_int = 1;
+    /// Type class of integer types.
+    MPI_TYPECLASS_INTEGER: c_int = 2;
+    /// Type class of complex types.
+    MPI_TYPECLASS_COMPLEX: c_int = 3;
+
+    // ---- communicators and error handlers -----------------------------------------------------
+
+    /// The communicator of all processes.
+    MPI_COMM_WORLD: MPI_Comm = 0x44000000;
+    /// The communicator of this process alone.
+    MPI_COMM_SELF: MPI_Comm = 0x44000001;
+    /// Error handler that prints the error and aborts (the default).
+    MPI_ERRORS_ARE_FATAL: MPI_Errhandler = 0x54000000;
+    /// Error handler that returns the error code to the caller.
+    MPI_ERRORS_RETURN: MPI_Errhandler = 0x54000001;
+    /// Error handler that aborts the processes of the communicator (MPI-4).
+    MPI_ERRORS_ABORT: MPI_Errhandler = 0x54000003;
+
+    // ---- combiners ----------------------------------------------------------------------------
+
+    /// A named predefined datatype.
+    MPI_COMBINER_NAMED: c_int = 1;
+    /// `MPI_Type_dup`.
+    MPI_COMBINER_DUP: c_int = 2;
+    /// `MPI_Type_contiguous`.
+    MPI_COMBINER_CONTIGUOUS: c_int = 3;
+    /// `MPI_Type_vector`.
+    MPI_COMBINER_VECTOR: c_int = 4;
+    /// `MPI_TYPE_HVECTOR` called from Fortran (never produced by this C library).
+    MPI_COMBINER_HVECTOR_INTEGER: c_int = 5;
+    /// `MPI_Type_create_hvector` (and the MPI-1 `MPI_Type_hvector`).
+    MPI_COMBINER_HVECTOR: c_int = 6;
+    /// `MPI_Type_indexed`.
+    MPI_COMBINER_INDEXED: c_int = 7;
+    /// `MPI_TYPE_HINDEXED` called from Fortran (never produced by this C library).
+    MPI_COMBINER_HINDEXED_INTEGER: c_int = 8;
+    /// `MPI_Type_create_hindexed` (and the MPI-1 `MPI_Type_hindexed`).
+    MPI_COMBINER_HINDEXED: c_int = 9;
+    /// `MPI_Type_create_indexed_block`.
+    MPI_COMBINER_INDEXED_BLOCK: c_int = 10;
+    /// `MPI_TYPE_STRUCT` called from Fortran (never produced by this C library).
+    MPI_COMBINER_STRUCT_INTEGER: c_int = 11;
+    /// `MPI_Type_create_struct` (and the MPI-1 `MPI_Type_struct`).
+    MPI_COMBINER_STRUCT: c_int = 12;
+    /// `MPI_Type_create_subarray`.
+    MPI_COMBINER_SUBARRAY: c_int = 13;
+    /// `MPI_Type_create_darray`.
+    MPI_COMBINER_DARRAY: c_int = 14;
+    /// `MPI_Type_create_f90_real`.
+    MPI_COMBINER_F90_REAL: c_int = 15;
+    /// `MPI_Type_create_f90_complex`.
+    MPI_COMBINER_F90_COMPLEX: c_int = 16;
+    /// `MPI_Type_create_f90_integer`.
+    MPI_COMBINER_F90_INTEGER: c_int = 17;
+    /// `MPI_Type_create_resized`.
+    MPI_COMBINER_RESIZED: c_int = 18;
+    /// `MPI_Type_create_hindexed_block`.
+    MPI_COMBINER_HINDEXED_BLOCK: c_int = 19;
+
+    // ---- subarray and darray ------------------------------------------------------------------
+
+    /// Row-major array order.
+    MPI_ORDER_C: c_int = 56;
+    /// Column-major array order.
+    MPI_ORDER_FORTRAN: c_int = 57;
+    /// Block distribution of a darray dimension.
+    MPI_DISTRIBUTE_BLOCK: c_int = 121;
+    /// Cyclic distribution of a darray dimension.
+    MPI_DISTRIBUTE_CYCLIC: c_int = 122;
+    /// No distribution of a darray dimension.
+    MPI_DISTRIBUTE_NONE: c_int = 123;
+    /// Default distribution argument of a darray dimension.
+    MPI_DISTRIBUTE_DFLT_DARG: c_int = -49767;
+
+    // ---- miscellaneous constants --------------------------------------------------------------
+
+    /// Returned where a value is undefined (for example a size that does not fit an `int`).
+    MPI_UNDEFINED: c_int = -32766;
+    /// Longest datatype or communicator name, including the terminating NUL.
+    MPI_MAX_OBJECT_NAME: c_int = 128;
+    /// Longest error string, including the terminating NUL.
+    MPI_MAX_ERROR_STRING: c_int = 512;
+    /// Longest library version string, including the terminating NUL.
+    MPI_MAX_LIBRARY_VERSION_STRING: c_int = 8192;
+    /// Longest processor name.
+    MPI_MAX_PROCESSOR_NAME: c_int = 128;
+    /// The invalid attribute key.
+    MPI_KEYVAL_INVALID: c_int = 0x24000000;
+    /// Version of the MPI standard implemented (as MPICH 4.0 reports it).
+    MPI_VERSION: c_int = 4;
+    /// Subversion of the MPI standard implemented.
+    MPI_SUBVERSION: c_int = 0;
+    /// Only one thread will execute.
+    MPI_THREAD_SINGLE: c_int = 0;
+    /// Only the main thread makes MPI calls.
+    MPI_THREAD_FUNNELED: c_int = 1;
+    /// Only one thread at a time makes MPI calls.
+    MPI_THREAD_SERIALIZED: c_int = 2;
+    /// Any thread may call MPI at any time.
+    MPI_THREAD_MULTIPLE: c_int = 3;
+
+    // ---- error classes ------------------------------------------------------------------------
+
+    /// Successful return code.
+    MPI_SUCCESS: c_int = 0;
+    /// Invalid buffer pointer.
+    MPI_ERR_BUFFER: c_int = 1;
+    /// Invalid count argument.
+    MPI_ERR_COUNT: c_int = 2;
+    /// Invalid datatype argument.
+    MPI_ERR_TYPE: c_int = 3;
+    /// Invalid tag argument.
+    MPI_ERR_TAG: c_int = 4;
+    /// Invalid communicator.
+    MPI_ERR_COMM: c_int = 5;
+    /// Invalid rank.
+    MPI_ERR_RANK: c_int = 6;
+    /// Invalid root.
+    MPI_ERR_ROOT: c_int = 7;
+    /// Invalid group.
+    MPI_ERR_GROUP: c_int = 8;
+    /// Invalid operation.
+    MPI_ERR_OP: c_int = 9;
+    /// Invalid topology.
+    MPI_ERR_TOPOLOGY: c_int = 10;
+    /// Invalid dimension argument.
+    MPI_ERR_DIMS: c_int = 11;
+    /// Invalid argument of some other kind.
+    MPI_ERR_ARG: c_int = 12;
+    /// Unknown error.
+    MPI_ERR_UNKNOWN: c_int = 13;
+    /// Message truncated (also: not enough room to pack or data to unpack).
+    MPI_ERR_TRUNCATE: c_int = 14;
+    /// Known error not in this list.
+    MPI_ERR_OTHER: c_int = 15;
+    /// Internal MPI (implementation) error.
+    MPI_ERR_INTERN: c_int = 16;
+    /// Error code is in status.
+    MPI_ERR_IN_STATUS: c_int = 17;
+    /// Pending request.
+    MPI_ERR_PENDING: c_int = 18;
+    /// Invalid request handle.
+    MPI_ERR_REQUEST: c_int = 19;
+    /// Permission denied.
+    MPI_ERR_ACCESS: c_int = 20;
+    /// Error related to the amode passed to `MPI_File_open`.
+    MPI_ERR_AMODE: c_int = 21;
+    /// Invalid file name.
+    MPI_ERR_BAD_FILE: c_int = 22;
+    /// An error occurred in a user-supplied data conversion function.
+    MPI_ERR_CONVERSION: c_int = 23;
+    /// Conversion functions could not be registered because the data representation exists.
+    MPI_ERR_DUP_DATAREP: c_int = 24;
+    /// File exists.
+    MPI_ERR_FILE_EXISTS: c_int = 25;
+    /// File operation could not be completed, the file is in use.
+    MPI_ERR_FILE_IN_USE: c_int = 26;
+    /// Invalid file handle.
+    MPI_ERR_FILE: c_int = 27;
+    /// Invalid info object.
+    MPI_ERR_INFO: c_int = 28;
+    /// Key longer than `MPI_MAX_INFO_KEY`.
+    MPI_ERR_INFO_KEY: c_int = 29;
+    /// Value longer than `MPI_MAX_INFO_VAL`.
+    MPI_ERR_INFO_VALUE: c_int = 30;
+    /// Invalid key passed to `MPI_Info_delete`.
+    MPI_ERR_INFO_NOKEY: c_int = 31;
+    /// Other I/O error.
+    MPI_ERR_IO: c_int = 32;
+    /// Invalid service name.
+    MPI_ERR_NAME: c_int = 33;
+    /// Memory could not be allocated.
+    MPI_ERR_NO_MEM: c_int = 34;
+    /// Collective argument not identical on all processes.
+    MPI_ERR_NOT_SAME: c_int = 35;
+    /// Not enough space.
+    MPI_ERR_NO_SPACE: c_int = 36;
+    /// File does not exist.
+    MPI_ERR_NO_SUCH_FILE: c_int = 37;
+    /// Invalid port name.
+    MPI_ERR_PORT: c_int = 38;
+    /// Quota exceeded.
+    MPI_ERR_QUOTA: c_int = 39;
+    /// Read-only file or file system.
+    MPI_ERR_READ_ONLY: c_int = 40;
+    /// Error in publishing or unpublishing a service name.
+    MPI_ERR_SERVICE: c_int = 41;
+    /// Error in spawning processes.
+    MPI_ERR_SPAWN: c_int = 42;
+    /// Unsupported data representation.
+    MPI_ERR_UNSUPPORTED_DATAREP: c_int = 43;
+    /// Unsupported operation.
+    MPI_ERR_UNSUPPORTED_OPERATION: c_int = 44;
+    /// Invalid window.
+    MPI_ERR_WIN: c_int = 45;
+    /// Invalid base.
+    MPI_ERR_BASE: c_int = 46;
+    /// Invalid lock type.
+    MPI_ERR_LOCKTYPE: c_int = 47;
+    /// Invalid attribute key.
+    MPI_ERR_KEYVAL: c_int = 48;
+    /// Conflicting accesses to a window.
+    MPI_ERR_RMA_CONFLICT: c_int = 49;
+    /// Wrong synchronization of RMA calls.
+    MPI_ERR_RMA_SYNC: c_int = 50;
+    /// Invalid size argument.
+    MPI_ERR_SIZE: c_int = 51;
+    /// Invalid displacement argument.
+    MPI_ERR_DISP: c_int = 52;
+    /// Invalid assert argument.
+    MPI_ERR_ASSERT: c_int = 53;
+    /// Target memory is not part of the window.
+    MPI_ERR_RMA_RANGE: c_int = 55;
+    /// Memory cannot be attached.
+    MPI_ERR_RMA_ATTACH: c_int = 56;
+    /// Memory cannot be shared.
+    MPI_ERR_RMA_SHARED: c_int = 57;
+    /// Passed window has the wrong flavor.
+    MPI_ERR_RMA_FLAVOR: c_int = 58;
+    /// Invalid session handle.
+    MPI_ERR_SESSION: c_int = 75;
+    /// Communication with an aborted process.
+    MPI_ERR_PROC_ABORTED: c_int = 76;
+    /// A value is too large to store.
+    MPI_ERR_VALUE_TOO_LARGE: c_int = 77;
+    /// Last valid error code of a predefined error class.
+    MPI_ERR_LASTCODE: c_int = 0x3fffffff;
+}
