@@ -2,8 +2,8 @@
  * Types nested 2x10^5 and 10^6 levels deep (chains of contiguous, struct, resized, dup and
  * hindexed constructors, each level freed as soon as the next is built) work with every
  * function that takes a datatype: commit, size and bounds queries, decoding, element counts,
- * dup and free. Freeing the last handle frees the whole chain, which must not recurse on the
- * stack once per level.
+ * pack, unpack and external32, dup and free. Freeing the last handle frees the whole chain,
+ * which must not recurse on the stack once per level.
  */
 #include "check.h"
 
@@ -74,6 +74,23 @@ static void deep_chain(enum chain_kind kind, long depth)
         CHECK_OK(MPI_Status_set_elements(&status, MPI_BYTE, 6));
         CHECK_OK(MPI_Get_elements(&status, t, &elements));
         CHECK_EQ_LONG(elements, MPI_UNDEFINED);
+    }
+    {
+        int in[3] = {7, 8, 9}, out[3] = {0, 0, 0}, back[3] = {0, 0, 0};
+        int position = 0;
+        MPI_Aint external_position = 0;
+        unsigned char external[12];
+        static const unsigned char expected[12] = {0, 0, 0, 7, 0, 0, 0, 8, 0, 0, 0, 9};
+        CHECK_OK(MPI_Pack(in, 3, t, out, (int)sizeof out, &position, MPI_COMM_WORLD));
+        CHECK_EQ_LONG(position, 12);
+        CHECK_EQ_MEM(out, in, sizeof in);
+        position = 0;
+        CHECK_OK(MPI_Unpack(out, (int)sizeof out, &position, back, 3, t, MPI_COMM_WORLD));
+        CHECK_EQ_MEM(back, in, sizeof in);
+        CHECK_OK(MPI_Pack_external("external32", in, 3, t, external, sizeof external,
+                                   &external_position));
+        CHECK_EQ_LONG(external_position, 12);
+        CHECK_EQ_MEM(external, expected, sizeof expected);
     }
     CHECK_OK(MPI_Type_dup(t, &copy));
     CHECK_OK(MPI_Type_free(&t));
