@@ -12,9 +12,9 @@ use super::predefined::PredefinedKind;
 use super::{Combiner, Datatype};
 use crate::error::{MpiError, MpiResult};
 
-/// The blocks of one level of the packed stream: `(copies, child)` in type-map order. A
-/// block of `copies` copies of `child` occupies `copies * child.size()` bytes of the stream
-/// and holds `copies * child.layout.elements` basic elements.
+/// The children of one level of the packed stream, in type-map order. A block of `n` copies
+/// of a child occupies `n * child.size()` bytes of the stream and holds
+/// `n * child.layout.elements` basic elements; only the block where a prefix ends is entered.
 enum Blocks<'a> {
     /// Consecutive copies of one child.
     Uniform(&'a Datatype),
