@@ -1,8 +1,9 @@
 //! The registry of datatype attribute keys (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`).
 //!
 //! A key stays in the registry while the program may use it or while an attribute cached on
-//! some datatype uses it: "the actual free does not transpire until after all references (in
-//! other [objects] on the process) to the key have been freed" (MPI-4.1 §7.7.2). So each key
+//! some datatype uses it. The standard says it of communicator keys, and datatype keys work
+//! the same way: "the actual free does not transpire until after all references (in other
+//! communicators on the process) to the key have been freed" (MPI-4.1 §7.7.2). So each key
 //! counts the attributes cached with it; once it is freed and that count is zero, its entry
 //! goes. A freed key is invalid for every call the program makes with it (`MPI_ERR_KEYVAL`),
 //! while the copy and delete callbacks of attributes still cached with it keep running.

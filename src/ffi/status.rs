@@ -1,7 +1,6 @@
 //! Element counts of a status: `MPI_Get_count`, `MPI_Get_elements` (with `_x` and `_c`) and
-//! `MPI_Status_set_elements` (with `_x`). The counting itself is the core's
-//! ([`elements`](crate::datatype::elements)); `count` in `MPI_Status_set_elements` is a
-//! number of basic elements (docs/semantics.md).
+//! `MPI_Status_set_elements` (with `_x`). The counting itself is the core's ([`elements`]);
+//! `count` in `MPI_Status_set_elements` is a number of basic elements (docs/semantics.md).
 
 use super::{check_out, datatype, guard, write_out, CountArg};
 use crate::abi::*;
