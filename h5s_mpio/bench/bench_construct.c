@@ -135,8 +135,9 @@ int main(int argc, char **argv) {
                     best = dt;
             }
             const size_t bytes = (size_t)(rows * cols) * elmt, nbytes = (size_t)np * elmt;
-            char *src = malloc(bytes), *dst = malloc(nbytes);
-            memset(src, 1, bytes);
+            unsigned char *src = malloc(bytes), *dst = malloc(nbytes), *want = malloc(nbytes);
+            for (size_t i = 0; i < bytes; i++)
+                src[i] = (unsigned char)(i * 7 + i / 251);
             double pbest = 1e30;
             for (int rep = 0; rep < 3; rep++) {
                 int pos = 0;
@@ -147,6 +148,24 @@ int main(int argc, char **argv) {
                     pbest = dt;
             }
             MPI_Type_free(&t);
+            /* check the packed bytes against the slabs applied to a bitmap */
+            unsigned char *in = calloc(rows * cols, 1);
+            for (size_t k = 0; k < nslabs; k++)
+                for (uint64_t a = 0; a < v[k].count[0]; a++)
+                    for (uint64_t b = 0; b < v[k].count[1]; b++)
+                        in[(v[k].start[0] + a * v[k].stride[0]) * cols + v[k].start[1] + b * v[k].stride[1]] = 1;
+            size_t at = 0;
+            for (size_t i = 0; i < rows * cols; i++)
+                if (in[i]) {
+                    memcpy(want + at, src + i * elmt, elmt);
+                    at += elmt;
+                }
+            free(in);
+            if (at != nbytes || memcmp(want, dst, nbytes) != 0) {
+                fprintf(stderr, "%s, %ld spans: MPI_Pack with the port's type gives wrong bytes\n", names[kind], spans);
+                return 1;
+            }
+            free(want);
             /* spans: the runs of the selection in each row */
             printf("| %s | %lld | %.1f | %.2f | %.2f, %.0f |", names[kind],
                    (long long)(kind == CHECKER ? np : np), t_select * 1e3, best * 1e3, pbest * 1e3,
