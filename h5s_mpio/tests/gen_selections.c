@@ -12,6 +12,7 @@
  *     above the bigio threshold, and matches the packed bytes;
  *   - the memory-side type of a permuted point selection moves each memory element to its point;
  *   - no MPI handle is left behind.
+ * One case in 30 has a larger extent (up to 4000 elements in 1-D, 100 x 100, 24^3, ...).
  * Where HDF5 disagrees with the model, HDF5 is wrong by set semantics (a documented HDF5 1.10
  * merge bug); those cases are counted and reported, the port must still match the model.
  * Usage: gen_selections [ncases [first_seed [digest_file]]]. The digest file gets one line per
@@ -292,9 +293,11 @@ static void gen_case(uint64_t seed, scase *c) {
     rng r = {seed * UINT64_C(0x2545f4914f6cdd1d) + 1};
     memset(c, 0, sizeof *c);
     static const uint64_t maxdim[MAXR + 1] = {1, 40, 14, 7, 5, 4};
+    static const uint64_t bigdim[MAXR + 1] = {1, 4000, 100, 24, 10, 7}; /* one case in 30 */
     c->rank = (int)below(&r, 6);
+    const int big = below(&r, 30) == 0;
     for (int u = 0; u < c->rank; u++) {
-        c->dims[u] = 1 + below(&r, maxdim[c->rank]);
+        c->dims[u] = 1 + below(&r, big ? bigdim[c->rank] : maxdim[c->rank]);
         if (below(&r, 80) == 0)
             c->dims[u] = 0;
     }
