@@ -1,4 +1,5 @@
-//! The registry of datatype attribute keys (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`).
+//! The registry of datatype attribute keys (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`)
+//! and the list of attributes cached on one datatype handle.
 //!
 //! A key stays in the registry while the program may use it or while an attribute cached on
 //! some datatype uses it. The standard says it of communicator keys, and datatype keys work
@@ -141,6 +142,27 @@ pub fn registered() -> usize {
     REGISTRY.lock().keys.len()
 }
 
+/// The attributes cached on one datatype handle: `(key, value)` in the order they were set.
+pub type Attributes = Vec<(c_int, usize)>;
+
+/// Caches `value` under `key`, replacing (and returning) the value cached before.
+pub fn cache(attributes: &mut Attributes, key: c_int, value: usize) -> Option<usize> {
+    let previous = uncache(attributes, key);
+    attributes.push((key, value));
+    previous
+}
+
+/// The value cached under `key`.
+pub fn cached(attributes: &[(c_int, usize)], key: c_int) -> Option<usize> {
+    attributes.iter().find(|a| a.0 == key).map(|a| a.1)
+}
+
+/// Removes (and returns) the value cached under `key`.
+pub fn uncache(attributes: &mut Attributes, key: c_int) -> Option<usize> {
+    let i = attributes.iter().position(|a| a.0 == key)?;
+    Some(attributes.remove(i).1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +182,18 @@ mod tests {
         }
         // Other tests may create keys at the same time, but not 100,000 of them.
         assert!(registered() < before + 100);
+    }
+
+    #[test]
+    fn cached_values_replace_each_other() {
+        let mut a = Attributes::new();
+        assert_eq!(cache(&mut a, 5, 50), None);
+        assert_eq!(cache(&mut a, 6, 60), None);
+        assert_eq!(cache(&mut a, 5, 51), Some(50));
+        assert_eq!(cached(&a, 5), Some(51));
+        assert_eq!(uncache(&mut a, 6), Some(60));
+        assert_eq!(uncache(&mut a, 6), None);
+        assert_eq!(a, vec![(5, 51)]);
     }
 
     #[test]

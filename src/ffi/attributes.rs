@@ -160,14 +160,9 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
 ) -> c_int {
     guard("MPI_Type_set_attr", || {
         keyvals::retain(type_keyval, true)?;
+        let value = attribute_val as usize;
         let previous = handles::update(datatype, |e| {
-            let previous = e
-                .attributes
-                .iter()
-                .position(|a| a.0 == type_keyval)
-                .map(|i| e.attributes.remove(i).1);
-            e.attributes.push((type_keyval, attribute_val as usize));
-            previous
+            keyvals::cache(&mut e.attributes, type_keyval, value)
         });
         let previous = previous.inspect_err(|_| keyvals::release(type_keyval))?;
         match previous {
@@ -193,12 +188,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
         check_out(attribute_val, "attribute_val")?;
         check_out(flag, "flag")?;
         keyvals::get(type_keyval)?;
-        let found = handles::with_entry(datatype, |e| {
-            e.attributes
-                .iter()
-                .find(|a| a.0 == type_keyval)
-                .map(|a| a.1)
-        })?;
+        let found = handles::with_entry(datatype, |e| keyvals::cached(&e.attributes, type_keyval))?;
         if let Some(value) = found {
             // SAFETY: checked non-NULL; MPI passes the address of a `void *` here.
             unsafe {
@@ -219,10 +209,7 @@ pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyva
     guard("MPI_Type_delete_attr", || {
         keyvals::get(type_keyval)?;
         let removed = handles::update(datatype, |e| {
-            e.attributes
-                .iter()
-                .position(|a| a.0 == type_keyval)
-                .map(|i| e.attributes.remove(i).1)
+            keyvals::uncache(&mut e.attributes, type_keyval)
         })?;
         match removed {
             Some(value) => {
