@@ -658,7 +658,7 @@ static void run_case(uint64_t seed, FILE *digest) {
         cases_large++;
     if (m.kind == M_NONE || pn == 0) {
         if (t != MPI_BYTE || count != 0 || derived != 0)
-            FAIL("none: type %d count %d derived %d", (int)t, count, derived);
+            FAIL("none: MPI_BYTE %d count %d derived %d", t == MPI_BYTE, count, derived);
     } else if (m.kind == M_ALL && nbytes <= (c.bigio ? (c.bigio < 2 ? 2 : c.bigio) : UINT64_C(1) << 30)) {
         if (t != MPI_BYTE || (size_t)count != nbytes || derived != 0)
             FAIL("all: count %d derived %d", count, derived);
