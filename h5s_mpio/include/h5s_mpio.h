@@ -74,9 +74,9 @@ int h5s_select_is_regular_hyperslab(const h5s_space *space);
 int h5s_mpio_space_type(const h5s_space *space, size_t elmt_size, MPI_Datatype *new_type,
                         int *count, int *is_derived_type, int do_permute,
                         uint64_t **permute_map, int *is_permuted);
-/** Sets the bigio threshold (no count passed to an MPI constructor exceeds it) and returns the
- *  previous one. 0 or a value above 2^31 - 1 changes nothing and returns the current one.
- *  Default 2^30. Process-wide and atomic. */
+/** Sets the bigio threshold (no count passed to an MPI constructor exceeds it; a threshold of 1
+ *  acts as 2) and returns the previous one. 0 or a value above 2^31 - 1 changes nothing and
+ *  returns the current one. Default 2^30. Process-wide and atomic. */
 uint64_t h5s_mpio_set_bigio_count(uint64_t new_count);
 
 #ifdef __cplusplus
