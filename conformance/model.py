@@ -475,6 +475,12 @@ def features(recipe_text: str) -> set:
         if isinstance(t, Named):
             if t.name in ("MPI_LONG_DOUBLE", "MPI_LONG_DOUBLE_INT"):
                 found.add("long_double")
+            if t.name in PAIRS:
+                found.add("pair_type")
+            if t.name in ("MPI_LONG", "MPI_LONG_INT"):
+                found.add("long")
+            if t.name == "MPI_WCHAR":
+                found.add("wchar")
             return tm
         if any(isinstance(child, Named) and child.name in PADDED_PAIRS for child in t.types):
             found.add("padded_pair")
@@ -514,6 +520,11 @@ def features(recipe_text: str) -> set:
     whole = visit(parse(recipe_text))
     if _is_empty(whole):
         found.add("empty_type")
+    size = whole.size()
+    if size > 0 and any(
+        elements_line(whole, n).split()[2] == "undefined" for n in (size // 2, size + 4, max(2 * size - 8, 0))
+    ):
+        found.add("partial_element")
     return found
 
 
