@@ -525,8 +525,8 @@ int h5s_mpio_space_type(const h5s_space *space, size_t elmt_size, MPI_Datatype *
                         int *is_derived_type, int do_permute, uint64_t **permute_map, int *is_permuted) {
     if (space == NULL || new_type == NULL || count == NULL || is_derived_type == NULL || elmt_size == 0)
         return -1;
-    if (do_permute && (permute_map == NULL || is_permuted == NULL))
-        return -1;
+    if (do_permute && space->kind == H5S_KIND_POINTS && (permute_map == NULL || is_permuted == NULL))
+        return -1; /* do_permute means nothing for other selections */
     const int memory_side = !do_permute && is_permuted != NULL && *is_permuted == 1;
     if (memory_side && (permute_map == NULL || *permute_map == NULL))
         return -1;

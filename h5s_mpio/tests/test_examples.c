@@ -179,6 +179,9 @@ static void example_regular(void) {
     int c, d;
     CHECK(h5s_mpio_space_type(s, 4, &t, &c, &d, 0, NULL, NULL) == 0);
     CHECK(combiner(t) == MPI_COMBINER_RESIZED);
+    MPI_Datatype t2;
+    CHECK(h5s_mpio_space_type(s, 4, &t2, &c, &d, 1, NULL, NULL) == 0); /* do_permute: nothing here */
+    MPI_Type_free(&t2);
     MPI_Aint lb, ext;
     MPI_Type_get_extent(t, &lb, &ext);
     CHECK(lb == 0 && ext == 6 * 8 * 4);
