@@ -1,9 +1,9 @@
 //! mpi-dtype: the datatype chapter of MPI as a standalone library with MPICH's C ABI.
 //!
 //! Data flows one way: C call ([`ffi`]) → handle table ([`handles`]) → immutable
-//! [`datatype::Datatype`] → pack engine ([`pack`]) → bytes.
+//! [`datatype::Datatype`] → compiled pack plan ([`plan`]) → bytes ([`pack`]).
 
-#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod abi;
 pub mod datatype;

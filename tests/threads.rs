@@ -14,6 +14,7 @@ fn worker(seed: i32) {
         let blocklength = 1 + (seed + round) % 5;
         let mut column: MPI_Datatype = MPI_DATATYPE_NULL;
         let mut row: MPI_Datatype = MPI_DATATYPE_NULL;
+        // SAFETY: every pointer passed is to a live local of the right type.
         unsafe {
             assert_eq!(
                 MPI_Type_contiguous(blocklength, MPI_INT, &mut row),

@@ -14,7 +14,6 @@
 //! and reported as errors). Every exported function checks each pointer it writes through
 //! before writing, through [`write_out`] or [`check_out`].
 #![allow(non_snake_case, clippy::missing_safety_doc)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod address;
 pub mod attributes;

@@ -18,8 +18,8 @@ const STACK_GROWTH: usize = 1024 * 1024;
 
 /// Moves every byte of `node` placed at `mem`.
 pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mut u8) {
-    // SAFETY (all arms): module contract, forwarded to the kernels.
     match node {
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Run { disp, len } => unsafe {
             kernels::any::<PACK>(at(mem, *disp), *stream, *len as usize);
             *stream = stream.add(*len as usize);
@@ -30,8 +30,11 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
             stride,
             child,
             ..
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         } => unsafe { repeat_full::<PACK>(at(mem, *disp), *count, *stride, child, stream) },
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
             kernels::struct_array::<PACK>(at(mem, *disp), 1, 0, runs, stream)
         },
@@ -73,8 +76,8 @@ unsafe fn repeat_full<const PACK: bool>(
     child: &Arc<Node>,
     stream: &mut *mut u8,
 ) {
-    // SAFETY (all arms): module contract, forwarded to the kernels.
     match &**child {
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Run { disp, len } => unsafe {
             kernels::strided::<PACK>(at(base, *disp), count, stride, *len, stream)
         },
@@ -90,6 +93,7 @@ unsafe fn repeat_full<const PACK: bool>(
             };
             let first = at(base, disp.wrapping_add(d));
             for k in 0..count {
+                // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                 unsafe {
                     kernels::strided::<PACK>(
                         first.wrapping_offset(k.wrapping_mul(stride) as isize),
@@ -101,12 +105,14 @@ unsafe fn repeat_full<const PACK: bool>(
                 }
             }
         }
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
             kernels::struct_array::<PACK>(at(base, *disp), count, stride, runs, stream)
         },
         other => {
             for k in 0..count {
                 let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
+                // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                 unsafe { full::<PACK>(other, copy, stream) };
             }
         }
@@ -123,11 +129,12 @@ unsafe fn blocks_full<const PACK: bool>(
 ) {
     let base = at(mem, b.disp);
     let displs = &b.displs[from..to];
-    // SAFETY (all arms): module contract, forwarded to the kernels.
     match (&*b.child, &b.counts) {
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         (Node::Run { disp, len }, Counts::Uniform(c)) if *len == b.child_stride => unsafe {
             kernels::gather::<PACK>(at(base, *disp), displs, b.scale, c * len, stream)
         },
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         (Node::Run { disp, len }, Counts::PerBlock(counts)) if *len == b.child_stride => unsafe {
             kernels::gather_lengths::<PACK>(
                 at(base, *disp),
@@ -141,6 +148,7 @@ unsafe fn blocks_full<const PACK: bool>(
         _ => {
             for k in from..to {
                 let block = at(mem, b.block_disp(k));
+                // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                 unsafe {
                     repeat_full::<PACK>(block, b.counts.get(k), b.child_stride, &b.child, stream)
                 }
@@ -165,8 +173,8 @@ pub unsafe fn range<const PACK: bool>(
         // SAFETY: module contract.
         return unsafe { full::<PACK>(node, mem, stream) };
     }
-    // SAFETY (all arms): module contract; every sub-range lies inside the node's stream.
     match node {
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Run { disp, .. } => unsafe {
             kernels::any::<PACK>(at(mem, disp.wrapping_add(skip)), *stream, want as usize);
             *stream = stream.add(want as usize);
@@ -177,9 +185,11 @@ pub unsafe fn range<const PACK: bool>(
             stride,
             child,
             ..
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         } => unsafe {
             repeat_range::<PACK>(at(mem, *disp), *count, *stride, child, skip, want, stream)
         },
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_range::<PACK>(b, mem, skip, want, stream) },
         Node::Seq {
             disp,
@@ -193,6 +203,7 @@ pub unsafe fn range<const PACK: bool>(
             stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
                 while want > 0 {
                     let take = (parts[i].size() - skip).min(want);
+                    // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                     unsafe { range::<PACK>(&parts[i], base, skip, take, stream) };
                     want -= take;
                     skip = 0;
@@ -218,20 +229,22 @@ unsafe fn repeat_range<const PACK: bool>(
     let mut k = skip / size;
     let offset = skip % size;
     let copy = |k: i64| base.wrapping_offset(k.wrapping_mul(stride) as isize);
-    // SAFETY (all calls): module contract; each piece lies inside the copies' stream.
     if offset > 0 {
         let take = (size - offset).min(want);
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         unsafe { range::<PACK>(child, copy(k), offset, take, stream) };
         want -= take;
         k += 1;
     }
     let whole = (want / size).min(count - k);
     if whole > 0 {
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         unsafe { repeat_full::<PACK>(copy(k), whole, stride, child, stream) };
         want -= whole * size;
         k += whole;
     }
     if want > 0 {
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         unsafe { range::<PACK>(child, copy(k), 0, want, stream) };
     }
 }
@@ -246,10 +259,10 @@ unsafe fn blocks_range<const PACK: bool>(
 ) {
     let (mut k, start) = b.seek(skip);
     let offset = skip - start;
-    // SAFETY (all calls): module contract; each piece lies inside the blocks' stream.
     if offset > 0 {
         let take = (b.block_size(k) - offset).min(want);
         let block = at(mem, b.block_disp(k));
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         unsafe {
             repeat_range::<PACK>(
                 block,
@@ -269,9 +282,11 @@ unsafe fn blocks_range<const PACK: bool>(
         want -= b.block_size(k);
         k += 1;
     }
+    // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
     unsafe { blocks_full::<PACK>(b, mem, first_whole, k, stream) };
     if want > 0 {
         let block = at(mem, b.block_disp(k));
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         unsafe {
             repeat_range::<PACK>(
                 block,

@@ -269,7 +269,7 @@ pub unsafe fn struct_array<const PACK: bool>(
     runs: &[(i64, i64)],
     stream: &mut *mut u8,
 ) {
-    // SAFETY (all arms): forwarded contract.
+    // SAFETY: in every arm, forwarded contract.
     unsafe {
         match runs.len() {
             1 => struct_array_of::<PACK, 1>(mem, count, stride, runs, stream),
