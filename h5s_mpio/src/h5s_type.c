@@ -239,7 +239,7 @@ static int regular_type(uint64_t big, const h5s_space *s, MPI_Datatype elem, MPI
         }
         k--;
     }
-    MPI_Datatype inner = elem, outer, moved;
+    MPI_Datatype inner = elem, outer = MPI_DATATYPE_NULL, moved = MPI_DATATYPE_NULL;
     MPI_Aint inner_ext = elmt;
     int rc = 0;
     for (int u = k - 1; u >= 0 && rc == 0; u--) {
@@ -275,6 +275,7 @@ static int regular_type(uint64_t big, const h5s_space *s, MPI_Datatype elem, MPI
         MPI_Aint lb, ext;
         rc = MPI_Type_get_extent(outer, &lb, &ext) == MPI_SUCCESS ? 0 : -1;
         if (rc == 0 && (lb != 0 || ext != row)) {
+            moved = MPI_DATATYPE_NULL; /* stays so if the call fails */
             rc = MPI_Type_create_resized(outer, 0, row, &moved) == MPI_SUCCESS ? 0 : -1;
             free_type(&outer);
             outer = moved;
