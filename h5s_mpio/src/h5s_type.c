@@ -575,10 +575,12 @@ int h5s_mpio_space_type(const h5s_space *space, size_t elmt_size, MPI_Datatype *
     if (contig_large(big, elmt_size, MPI_BYTE, 1, &elem) < 0)
         return -1;
     int rc;
+    uint64_t *map = NULL; /* a permutation made here, handed out only on success */
+    int permuted = 0;
     if (memory_side)
         rc = permute_type(big, space, elem, elmt, *permute_map, &t);
     else if (space->kind == H5S_KIND_POINTS)
-        rc = point_type(big, space, elem, elmt, do_permute, permute_map, is_permuted, &t);
+        rc = point_type(big, space, elem, elmt, do_permute, &map, &permuted, &t);
     else if (space->regular)
         rc = regular_type(big, space, elem, elmt, &t);
     else
@@ -588,7 +590,12 @@ int h5s_mpio_space_type(const h5s_space *space, size_t elmt_size, MPI_Datatype *
         rc = -1;
     if (rc < 0) {
         free_type(&t);
+        free(map);
         return -1;
+    }
+    if (permuted) {
+        *permute_map = map;
+        *is_permuted = 1;
     }
     if (memory_side) {
         free(*permute_map);

@@ -10,6 +10,7 @@
 
 long hc_live;
 long hc_made[16];
+long hc_fail_at, hc_calls;
 
 enum { ROWS = 8, COLS = 16, PHASES = 3 };
 

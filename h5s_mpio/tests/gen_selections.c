@@ -28,6 +28,7 @@
 
 long hc_live;
 long hc_made[16];
+long hc_fail_at, hc_calls;
 
 #define MAXR 5
 #define MARGIN 6

@@ -19,6 +19,7 @@ extern hsize_t H5_mpi_set_bigio_count(hsize_t new_count);
 
 long hc_live;
 long hc_made[16];
+long hc_fail_at, hc_calls;
 
 enum { PAD = 1 << 16 }; /* room on both sides for a type that reaches outside the buffer */
 

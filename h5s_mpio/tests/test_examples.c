@@ -14,6 +14,7 @@
 
 long hc_live;
 long hc_made[HC_KINDS];
+long hc_fail_at, hc_calls;
 
 static int failures;
 
@@ -458,6 +459,62 @@ static void example_real_bigio(void) {
     h5s_close(s);
 }
 
+/* Each MPI call of a build failing in turn: the build returns an error and frees everything it
+ * made, and leaves the permutation arguments as they were. */
+static void failures_of_mpi(void) {
+    const uint64_t dims[2] = {6, 40};
+    h5s_space *sp[5];
+    for (int k = 0; k < 5; k++)
+        sp[k] = h5s_create_simple(2, dims);
+    const uint64_t a0[2] = {0, 0}, ast[2] = {1, 4}, ac[2] = {2, 10}, b0[2] = {3, 5}, bc[2] = {2, 17};
+    const uint64_t r0[2] = {1, 1}, rst[2] = {2, 3}, rc[2] = {3, 12}, rb[2] = {1, 2};
+    h5s_select_hyperslab(sp[0], H5S_OP_SET, a0, ast, ac, NULL); /* irregular */
+    h5s_select_hyperslab(sp[0], H5S_OP_OR, b0, NULL, bc, NULL);
+    h5s_select_hyperslab(sp[1], H5S_OP_SET, r0, rst, rc, rb); /* regular */
+    uint64_t pts[2 * 20];
+    for (int i = 0; i < 20; i++) {
+        pts[2 * i] = (uint64_t)(i * 5 % 6);
+        pts[2 * i + 1] = (uint64_t)(i * 7 % 40);
+    }
+    h5s_select_elements(sp[2], H5S_OP_SET, 20, pts); /* points, out of order */
+    /* sp[3]: all (a large type past a threshold of 3) */
+    const uint64_t m0[2] = {0, 0}, mc[2] = {1, 20};
+    h5s_select_hyperslab(sp[4], H5S_OP_SET, m0, NULL, mc, NULL); /* memory side of sp[2] */
+    const uint64_t old = h5s_mpio_set_bigio_count(3);
+    for (int k = 0; k < 5; k++) {
+        for (long n = 1;; n++) {
+            MPI_Datatype t;
+            int count, derived, permuted = k == 4;
+            uint64_t *map = NULL;
+            if (k == 4) { /* a valid map for the memory side */
+                map = malloc(20 * sizeof *map);
+                for (uint64_t i = 0; i < 20; i++)
+                    map[i] = (i * 3) % 20;
+            }
+            const long live = hc_live;
+            hc_calls = 0;
+            hc_fail_at = n;
+            const int rc_type = h5s_mpio_space_type(sp[k], 4, &t, &count, &derived, k == 2, &map, &permuted);
+            hc_fail_at = 0;
+            if (rc_type == 0) { /* no call left to fail */
+                CHECK(n > 1 && hc_live == live + derived);
+                if (derived)
+                    MPI_Type_free(&t);
+                free(map);
+                break;
+            }
+            CHECK(hc_live == live);
+            CHECK(k == 4 ? (map != NULL && permuted == 1) : (map == NULL && permuted == 0));
+            free(map);
+            if (n > 100000)
+                break;
+        }
+    }
+    h5s_mpio_set_bigio_count(old);
+    for (int k = 0; k < 5; k++)
+        h5s_close(sp[k]);
+}
+
 /* Every error returns a negative value and leaves the space as it was. */
 static void bad_input(void) {
     const uint64_t dims[2] = {4, 5}, start[2] = {0, 0}, count[2] = {2, 2}, zero[2] = {0, 0};
@@ -564,6 +621,7 @@ int main(int argc, char **argv) {
     example_interleaved_or();
     example_bigio();
     example_real_bigio();
+    failures_of_mpi();
     bad_input();
     if (hc_live != 0) {
         fprintf(stderr, "%ld MPI handles left\n", hc_live);
