@@ -23,10 +23,14 @@
  * With HARNESS_EXTRA_LINES=N in the environment, for seeds that are multiples of N, also:
  *   ext C POSITION CRC        for C = 1..3: the same with MPI_Pack_external ("external32")
  *   unext C POSITION CRC      and MPI_Unpack_external of those bytes
+ *   size_c N, extent_c LB EXTENT, true_extent_c TRUE_LB TRUE_EXTENT, pack_c 2 POSITION CRC,
+ *   unpack_c 2 POSITION CRC   the large-count (_c) queries, MPI_Pack_c and MPI_Unpack_c of
+ *                             2 elements (only from MPI-4 libraries: not Open MPI 4.1)
  *   elements K N C            (if size > 0) MPI_Get_elements and MPI_Get_count on a status
  *                             of K bytes (MPI_Status_set_elements of MPI_BYTE), for
  *                             K = size / 2, size + 4 and 2 * size - 8; N and C are numbers
- *                             or `undefined` (MPI_UNDEFINED)
+ *                             or `undefined` (MPI_UNDEFINED); MPI-4 libraries follow each
+ *                             with `elements_c K N C` from MPI_Get_elements_c / _count_c
  *   end S
  *
  * A failing call prints its error class instead of its results ("size error MPI_ERR_TYPE").
@@ -800,6 +804,49 @@ static void pack_and_unpack(MPI_Datatype type, int count, int64_t region, unsign
     free(external);
 }
 
+#if MPI_VERSION >= 4
+/* The large-count (_c) queries, pack and unpack of `count` elements (MPI-4 libraries). */
+static void large_count_lines(MPI_Datatype type, int64_t region, unsigned char *source,
+                              unsigned char *target)
+{
+    MPI_Count size, lb, extent, true_lb, true_extent;
+    int rc = MPI_Type_size_c(type, &size);
+    if (rc == MPI_SUCCESS) printf("size_c %lld\n", (long long)size);
+    else printf("size_c error %s\n", error_class_name(rc));
+    rc = MPI_Type_get_extent_c(type, &lb, &extent);
+    if (rc == MPI_SUCCESS) printf("extent_c %lld %lld\n", (long long)lb, (long long)extent);
+    else printf("extent_c error %s\n", error_class_name(rc));
+    rc = MPI_Type_get_true_extent_c(type, &true_lb, &true_extent);
+    if (rc == MPI_SUCCESS) printf("true_extent_c %lld %lld\n", (long long)true_lb, (long long)true_extent);
+    else printf("true_extent_c error %s\n", error_class_name(rc));
+    const int count = 2;
+    MPI_Count room = 0;
+    rc = MPI_Pack_size_c(count, type, MPI_COMM_WORLD, &room);
+    if (rc != MPI_SUCCESS) {
+        printf("pack_c %d error %s\n", count, error_class_name(rc));
+        return;
+    }
+    unsigned char *packed = malloc((size_t)room + 1);
+    memset(packed, 0x55, (size_t)room + 1);
+    MPI_Count position = 0;
+    rc = MPI_Pack_c(source + region, count, type, packed, room, &position, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        printf("pack_c %d error %s\n", count, error_class_name(rc));
+        free(packed);
+        return;
+    }
+    printf("pack_c %d %lld %08x\n", count, (long long)position,
+           (unsigned)crc32_of(packed, (size_t)position));
+    memset(target, 0xaa, (size_t)(2 * region));
+    MPI_Count read = 0;
+    rc = MPI_Unpack_c(packed, position, &read, target + region, count, type, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) printf("unpack_c %d error %s\n", count, error_class_name(rc));
+    else printf("unpack_c %d %lld %08x\n", count, (long long)read,
+                (unsigned)crc32_of(target, (size_t)(2 * region)));
+    free(packed);
+}
+#endif
+
 /* MPI_Get_elements and MPI_Get_count on a status that says `bytes` bytes arrived (set with
  * MPI_Status_set_elements of MPI_BYTE, which every library stores as a byte count). */
 static void elements_line(MPI_Datatype type, int bytes)
@@ -819,6 +866,20 @@ static void elements_line(MPI_Datatype type, int bytes)
     else printf("%d ", elements);
     if (count == MPI_UNDEFINED) puts("undefined");
     else printf("%d\n", count);
+#if MPI_VERSION >= 4
+    MPI_Count big_elements = 0, big_count = 0;
+    rc = MPI_Get_elements_c(&status, type, &big_elements);
+    if (rc == MPI_SUCCESS) rc = MPI_Get_count_c(&status, type, &big_count);
+    if (rc != MPI_SUCCESS) {
+        printf("elements_c %d error %s\n", bytes, error_class_name(rc));
+        return;
+    }
+    printf("elements_c %d ", bytes);
+    if (big_elements == MPI_UNDEFINED) fputs("undefined ", stdout);
+    else printf("%lld ", (long long)big_elements);
+    if (big_count == MPI_UNDEFINED) puts("undefined");
+    else printf("%lld\n", (long long)big_count);
+#endif
 }
 
 /* Builds `r` through the MPI API and prints the block of lines described at the top. */
@@ -864,6 +925,9 @@ static void run_recipe(const recipe *r)
         pack_and_unpack(type, count, region, source, target);
         fflush(stdout);
     }
+#if MPI_VERSION >= 4
+    if (extra_lines) large_count_lines(type, region, source, target);
+#endif
     /* Partial data: half an element, one element and a few bytes, two elements less a few. */
     if (size > 0 && extra_lines) {
         elements_line(type, size / 2);

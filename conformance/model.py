@@ -433,9 +433,18 @@ def predict(recipe_text: str, region: int, extra: bool = True):
         if extra:
             lines += external_lines(tm, count, region)
     size = tm.size()
+    if extra:
+        # The large-count lines repeat the answers of the int ones.
+        lines += [
+            f"size_c {size}",
+            "extent_c " + lines[1].split(" ", 1)[1],
+            "true_extent_c " + lines[2].split(" ", 1)[1],
+        ]
+        lines += [line.replace("pack 2 ", "pack_c 2 ", 1) for line in pack_lines(tm, 2, region)]
     if size > 0 and extra:
         for nbytes in (size // 2, size + 4, max(2 * size - 8, 0)):
-            lines.append(elements_line(tm, nbytes))
+            line = elements_line(tm, nbytes)
+            lines += [line, line.replace("elements", "elements_c", 1)]
     return lines
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the fuzzers for a bounded time (see docs/fuzzing.md):
 #  - each cargo-fuzz target of fuzz/ (nightly toolchain, AddressSanitizer) for
-#    MPI_DTYPE_FUZZ_SECONDS seconds (default 30), starting from the committed corpus
+#    MPI_DTYPE_FUZZ_SECONDS seconds (default 20), starting from the committed corpus
 #    (fuzz/corpus/<target>, copied: new inputs stay in the build directory);
 #  - the C hostile-input fuzzer of the exported API (c_tests/fuzz/api_fuzz.c) as a libFuzzer
 #    target under AddressSanitizer and UBSan when clang has libFuzzer, and its deterministic
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-seconds=${MPI_DTYPE_FUZZ_SECONDS:-30}
+seconds=${MPI_DTYPE_FUZZ_SECONDS:-20}
 work="$root/build/fuzz"
 mkdir -p "$work"
 
@@ -72,7 +72,7 @@ cmake -S c_tests/fuzz -B "$work/c" -DCMAKE_PREFIX_PATH="$prefix" -DMPI_DTYPE_SAN
 cmake --build "$work/c" -j2 >/dev/null
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-"$work/c/api_fuzz_driver" --iterations 20000 --seed 1
+"$work/c/api_fuzz_driver" --iterations 10000 --seed 1
 if [ -x "$work/c/api_fuzz_libfuzzer" ]; then
   corpus="$work/corpus/api_fuzz"
   mkdir -p "$corpus" "$work/artifacts/api_fuzz"
