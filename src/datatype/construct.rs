@@ -18,6 +18,12 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
     })
 }
 
+/// [`make`] for a constructed type, which is rejected if its bounds leave the 64-bit range.
+fn make_checked(combiner: Combiner, large_count: bool, layout: Layout) -> MpiResult<Arc<Datatype>> {
+    layout.check_bounds()?;
+    Ok(make(combiner, large_count, layout))
+}
+
 /// Rejects a negative replication count with `MPI_ERR_COUNT`.
 pub fn check_count(value: i64, name: &str) -> MpiResult<()> {
     if value < 0 {
@@ -88,14 +94,14 @@ fn block(old: &Datatype, blocklength: i64) -> MpiResult<Layout> {
 pub fn contiguous(count: i64, old: &Arc<Datatype>, large: bool) -> MpiResult<Arc<Datatype>> {
     check_count(count, "count")?;
     let layout = block(old, count)?;
-    Ok(make(
+    make_checked(
         Combiner::Contiguous {
             count,
             old: old.clone(),
         },
         large,
         layout,
-    ))
+    )
 }
 
 /// `MPI_Type_vector` (`stride_in_bytes == false`) or `MPI_Type_create_hvector`.
@@ -131,7 +137,7 @@ pub fn vector(
             old,
         }
     };
-    Ok(make(combiner, large, layout))
+    make_checked(combiner, large, layout)
 }
 
 /// The layout of blocks of (possibly different) types at byte displacements, in order:
@@ -295,7 +301,7 @@ pub fn indexed(
             old,
         }
     };
-    Ok(make(combiner, large, layout))
+    make_checked(combiner, large, layout)
 }
 
 /// `MPI_Type_create_indexed_block` (`displacements_in_bytes == false`) or
@@ -328,7 +334,7 @@ pub fn indexed_block(
             old,
         }
     };
-    Ok(make(combiner, large, layout))
+    make_checked(combiner, large, layout)
 }
 
 /// `MPI_Type_create_struct` (and the MPI-1 `MPI_Type_struct`).
@@ -351,7 +357,7 @@ pub fn structure(
             .zip(&types)
             .map(|((&b, &d), t)| (b, d, &**t)),
     )?;
-    Ok(make(
+    make_checked(
         Combiner::Struct {
             blocklengths: blocklengths.into(),
             displacements: displacements.into(),
@@ -359,13 +365,13 @@ pub fn structure(
         },
         large,
         layout,
-    ))
+    )
 }
 
 /// `MPI_Type_create_resized`.
 pub fn resized(old: &Arc<Datatype>, lb: i64, extent: i64, large: bool) -> MpiResult<Arc<Datatype>> {
     let layout = old.layout.resized(lb, extent)?;
-    Ok(make(
+    make_checked(
         Combiner::Resized {
             lb,
             extent,
@@ -373,7 +379,7 @@ pub fn resized(old: &Arc<Datatype>, lb: i64, extent: i64, large: bool) -> MpiRes
         },
         large,
         layout,
-    ))
+    )
 }
 
 /// Places `t` at the given `(start, length)` index ranges of a dimension of `dim_size`
@@ -457,7 +463,7 @@ pub fn subarray(
         old: old.clone(),
         realized: t,
     };
-    Ok(make(combiner, large, layout))
+    make_checked(combiner, large, layout)
 }
 
 /// The index ranges of a darray dimension of `gsize` elements that process coordinate
@@ -574,7 +580,7 @@ pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> MpiResult<A
         t = embed_in_dimension(&t, &ranges, args.gsizes[d])?;
     }
     let layout = t.layout;
-    Ok(make(
+    make_checked(
         Combiner::Darray {
             args,
             old: old.clone(),
@@ -582,5 +588,5 @@ pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> MpiResult<A
         },
         large,
         layout,
-    ))
+    )
 }

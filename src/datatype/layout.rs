@@ -129,9 +129,15 @@ impl Layout {
 
     /// The upper bound: the greatest `ub` marker if there is one, else the greatest end of
     /// any entry plus the least padding that makes the extent a multiple of the alignment.
+    /// Saturated to the 64-bit range (constructors reject types whose bounds leave it).
     pub fn ub(&self) -> i64 {
+        self.exact_ub().clamp(i64::MIN as i128, i64::MAX as i128) as i64
+    }
+
+    /// [`Layout::ub`] without saturation.
+    fn exact_ub(&self) -> i128 {
         if let Some(m) = self.ub_marks {
-            return m.max;
+            return m.max as i128;
         }
         let raw = [self.data.map(|d| d.max), self.lb_marks.map(|m| m.max)]
             .into_iter()
@@ -143,11 +149,26 @@ impl Layout {
                 let lb = self.lb() as i128;
                 let span = raw as i128 - lb;
                 let align = self.align as i128;
-                let padded = (span + align - 1).div_euclid(align) * align;
-                // The span fits 64 bits and the padding is below the alignment (at most 16).
-                (lb + padded).clamp(i64::MIN as i128, i64::MAX as i128) as i64
+                lb + (span + align - 1).div_euclid(align) * align
             }
         }
+    }
+
+    /// Fails with an overflow error if the upper bound, the extent or the true extent of
+    /// this type map leaves the 64-bit range of `MPI_Aint`.
+    pub fn check_bounds(&self) -> MpiResult<()> {
+        let range = i64::MIN as i128..=i64::MAX as i128;
+        let ub = self.exact_ub();
+        if !range.contains(&ub) {
+            return Err(MpiError::overflow("the upper bound"));
+        }
+        if !range.contains(&(ub - self.lb() as i128)) {
+            return Err(MpiError::overflow("the extent (ub - lb)"));
+        }
+        if !range.contains(&(self.true_ub() as i128 - self.true_lb() as i128)) {
+            return Err(MpiError::overflow("the true extent"));
+        }
+        Ok(())
     }
 
     /// `ub - lb`, saturated to the 64-bit range.
