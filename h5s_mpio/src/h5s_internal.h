@@ -35,6 +35,12 @@ typedef struct {
     uint64_t start, stride, count, block;
 } h5s_dim;
 
+/* A hash set of nodes by content (their stored hash), open addressing. */
+typedef struct {
+    h5s_node **e;
+    size_t cap, n;
+} h5s_nodeset;
+
 typedef enum { H5S_KIND_NONE, H5S_KIND_ALL, H5S_KIND_POINTS, H5S_KIND_HYPER } h5s_kind;
 
 struct h5s_space {
@@ -51,6 +57,7 @@ struct h5s_space {
     uint64_t hyper_npoints;
     h5s_node *tree;
     size_t tree_nnodes;
+    h5s_nodeset index; /* the distinct nodes of tree (no references held), or empty: rebuilt on use */
     uint64_t lo[H5S_MPIO_MAX_RANK], hi[H5S_MPIO_MAX_RANK];
     int regular;
     h5s_dim diminfo[H5S_MPIO_MAX_RANK];

@@ -126,10 +126,7 @@ int h5s_pmap_put(h5s_pmap *m, const void *k1, const void *k2, void *val) {
     return 0;
 }
 
-typedef struct {
-    h5s_node **e;
-    size_t cap, n;
-} nodeset;
+typedef h5s_nodeset nodeset;
 
 static int nodes_equal(const h5s_node *a, const h5s_span *spans, size_t n) {
     if (a->nspans != n)
@@ -160,11 +157,47 @@ static int nodeset_grow(nodeset *s) {
     return 0;
 }
 
+/* The node of the set equal to node (the same pointer or the same content), or NULL. */
+static h5s_node *nodeset_find(const nodeset *s, const h5s_node *node) {
+    if (s == NULL || s->cap == 0)
+        return NULL;
+    size_t j = node->hash & (s->cap - 1);
+    while (s->e[j] != NULL) {
+        if (s->e[j] == node || (s->e[j]->hash == node->hash && nodes_equal(s->e[j], node->spans, node->nspans)))
+            return s->e[j];
+        j = (j + 1) & (s->cap - 1);
+    }
+    return NULL;
+}
+
+/* Adds a node known not to be in the set; no reference is taken. */
+static int nodeset_add(nodeset *s, h5s_node *node) {
+    if ((s->n + 1) * 2 > s->cap && nodeset_grow(s) < 0)
+        return -1;
+    size_t j = node->hash & (s->cap - 1);
+    while (s->e[j] != NULL)
+        j = (j + 1) & (s->cap - 1);
+    s->e[j] = node;
+    s->n++;
+    return 0;
+}
+
 /* The node with these spans: an existing equal one (its children's references in spans are
  * then released) or a new one. The set keeps one reference to each of its nodes. Returns a
  * new reference, or NULL on error. */
-static h5s_node *intern(nodeset *s, const h5s_span *spans, size_t n) {
+static h5s_node *intern(const nodeset *base, nodeset *s, const h5s_span *spans, size_t n) {
     uint64_t hash = spans_hash(spans, n);
+    if (base != NULL && base->cap > 0) { /* a node of the first operand */
+        size_t j = hash & (base->cap - 1);
+        while (base->e[j] != NULL) {
+            if (base->e[j]->hash == hash && nodes_equal(base->e[j], spans, n)) {
+                for (size_t i = 0; i < n; i++)
+                    h5s_node_release(spans[i].down);
+                return node_ref(base->e[j]);
+            }
+            j = (j + 1) & (base->cap - 1);
+        }
+    }
     if ((s->n + 1) * 2 > s->cap && nodeset_grow(s) < 0) {
         for (size_t i = 0; i < n; i++)
             h5s_node_release(spans[i].down);
@@ -192,7 +225,10 @@ static h5s_node *intern(nodeset *s, const h5s_span *spans, size_t n) {
 
 /* A new reference to the node of the set equal to node, which is put in the set when it has
  * no equal there; NULL when out of memory. */
-static h5s_node *canonical_or_insert(nodeset *s, h5s_node *node) {
+static h5s_node *canonical_or_insert(const nodeset *base, nodeset *s, h5s_node *node) {
+    h5s_node *in_base = nodeset_find(base, node);
+    if (in_base != NULL)
+        return node_ref(in_base);
     if ((s->n + 1) * 2 > s->cap && nodeset_grow(s) < 0)
         return NULL;
     size_t j = node->hash & (s->cap - 1);
@@ -210,6 +246,7 @@ typedef struct {
     h5s_seloper op;
     int rank;
     int err;
+    const nodeset *base; /* every node of the first operand (which is canonical) */
     h5s_pmap memo; /* (a, b) -> result of op(a, b), holding a reference */
     nodeset nodes; /* every node made by this operation */
 } op_ctx;
@@ -310,7 +347,7 @@ static h5s_node *tree_op(op_ctx *ctx, h5s_node *a, h5s_node *b, int dim) {
     }
     h5s_node *result = NULL;
     if (!ctx->err && out.n > 0) {
-        result = intern(&ctx->nodes, out.v, out.n);
+        result = intern(ctx->base, &ctx->nodes, out.v, out.n);
         out.n = 0;
         if (result == NULL)
             ctx->err = 1;
@@ -361,9 +398,9 @@ static h5s_node *canon_tree(op_ctx *ctx, h5s_pmap *seen, h5s_node *node) {
     if (same) {
         for (size_t i = 0; spans != NULL && i < node->nspans; i++)
             h5s_node_release(spans[i].down);
-        result = canonical_or_insert(&ctx->nodes, node);
+        result = canonical_or_insert(ctx->base, &ctx->nodes, node);
     } else {
-        result = intern(&ctx->nodes, spans, node->nspans);
+        result = intern(ctx->base, &ctx->nodes, spans, node->nspans);
     }
     free(spans);
     if (result != NULL && h5s_pmap_put(seen, node, NULL, node_ref(result)) < 0) {
@@ -374,12 +411,13 @@ static h5s_node *canon_tree(op_ctx *ctx, h5s_pmap *seen, h5s_node *node) {
     return result;
 }
 
-/* op(a, b) as a tree whose equal subtrees are shared (with the operands' too); *ok = 0 on error. */
-static h5s_node *tree_combine(h5s_seloper op, int rank, h5s_node *a, h5s_node *b, int *ok) {
-    op_ctx ctx = {op, rank, 0, {NULL, 0, 0}, {NULL, 0, 0}};
+/* op(a, b) as a tree whose equal subtrees are shared (with the operands' too); a_index holds
+ * every node of a. *ok = 0 on error. */
+static h5s_node *tree_combine(h5s_seloper op, int rank, h5s_node *a, const nodeset *a_index, h5s_node *b, int *ok) {
+    op_ctx ctx = {op, rank, 0, a_index, {NULL, 0, 0}, {NULL, 0, 0}};
     h5s_pmap seen = {NULL, 0, 0};
-    h5s_node *ca = a ? canon_tree(&ctx, &seen, a) : NULL, *cb = b ? canon_tree(&ctx, &seen, b) : NULL;
-    if ((a && !ca) || (b && !cb))
+    h5s_node *ca = node_ref(a), *cb = b ? canon_tree(&ctx, &seen, b) : NULL;
+    if (b && !cb)
         ctx.err = 1;
     h5s_node *result = ctx.err ? NULL : tree_op(&ctx, ca, cb, 0);
     h5s_node_release(ca);
@@ -439,6 +477,9 @@ static void clear_selection(h5s_space *s) {
     h5s_node_release(s->tree);
     s->tree = NULL;
     s->tree_nnodes = 0;
+    free(s->index.e);
+    s->index.e = NULL;
+    s->index.cap = s->index.n = 0;
     s->regular = 0;
     s->hyper_npoints = 0;
 }
@@ -471,6 +512,8 @@ h5s_space *h5s_copy(const h5s_space *space) {
     if (s == NULL)
         return NULL;
     *s = *space;
+    s->index.e = NULL; /* a cache, rebuilt when needed */
+    s->index.cap = s->index.n = 0;
     if (space->coords != NULL) {
         size_t bytes = space->npoints * (size_t)space->rank * sizeof(uint64_t);
         s->coords = malloc(bytes);
@@ -558,66 +601,72 @@ int h5s_select_elements(h5s_space *space, h5s_seloper op, size_t num_elem, const
     return 0;
 }
 
-/* Numbers the distinct nodes of the tree, finds its bounding box and whether it is regular. */
-static int finish_tree(h5s_space *s) {
-    const int rank = s->rank;
-    h5s_pmap seen = {NULL, 0, 0};
-    h5s_node **stack = NULL;
-    size_t nstack = 0, capstack = 0, nnodes = 0;
-    for (int u = 0; u < rank; u++) {
-        s->lo[u] = UINT64_MAX;
-        s->hi[u] = 0;
+/* Puts every distinct node of a canonical tree in index (no references taken) and, when lo / hi
+ * are given, finds the bounding box per dimension; returns the number of nodes or -1. */
+static long index_tree(h5s_node *tree, int rank, nodeset *index, uint64_t *lo, uint64_t *hi) {
+    for (int u = 0; lo != NULL && u < rank; u++) {
+        lo[u] = UINT64_MAX;
+        hi[u] = 0;
     }
-    /* Depth-first walk; a node's depth is the length of its chain of children. */
-    int rc = 0;
-    void *dummy;
-    if (h5s_pmap_put(&seen, s->tree, NULL, s->tree) < 0)
-        return -1;
-    capstack = 64;
-    stack = malloc(capstack * sizeof *stack);
-    if (stack == NULL) {
-        free(seen.e);
+    if (tree == NULL)
+        return 0;
+    size_t nstack = 0, capstack = 64;
+    long nnodes = 0;
+    h5s_node **stack = malloc(capstack * sizeof *stack);
+    if (stack == NULL || nodeset_add(index, tree) < 0) {
+        free(stack);
         return -1;
     }
-    stack[nstack++] = s->tree;
+    stack[nstack++] = tree;
     while (nstack > 0) {
         h5s_node *node = stack[--nstack];
-        int depth = rank - 1;
-        for (const h5s_node *n = node; n->spans[0].down != NULL; n = n->spans[0].down)
-            depth--;
         nnodes++;
-        if (node->spans[0].low < s->lo[depth])
-            s->lo[depth] = node->spans[0].low;
-        if (node->spans[node->nspans - 1].high > s->hi[depth])
-            s->hi[depth] = node->spans[node->nspans - 1].high;
+        if (lo != NULL) { /* a node's depth is the length of its chain of children */
+            int depth = rank - 1;
+            for (const h5s_node *n = node; n->spans[0].down != NULL; n = n->spans[0].down)
+                depth--;
+            if (node->spans[0].low < lo[depth])
+                lo[depth] = node->spans[0].low;
+            if (node->spans[node->nspans - 1].high > hi[depth])
+                hi[depth] = node->spans[node->nspans - 1].high;
+        }
         for (size_t i = 0; node->spans[0].down != NULL && i < node->nspans; i++) {
             h5s_node *down = node->spans[i].down;
-            if (down == NULL || (i > 0 && down == node->spans[i - 1].down) ||
-                h5s_pmap_find(&seen, down, NULL, &dummy))
+            if ((i > 0 && down == node->spans[i - 1].down) || nodeset_find(index, down) != NULL)
                 continue;
-            if (h5s_pmap_put(&seen, down, NULL, down) < 0) {
-                rc = -1;
-                break;
+            if (nodeset_add(index, down) < 0) {
+                free(stack);
+                return -1;
             }
             if (nstack == capstack) {
                 h5s_node **st = realloc(stack, 2 * capstack * sizeof *st);
                 if (st == NULL) {
-                    rc = -1;
-                    break;
+                    free(stack);
+                    return -1;
                 }
                 stack = st;
                 capstack *= 2;
             }
             stack[nstack++] = down;
         }
-        if (rc < 0)
-            break;
     }
     free(stack);
-    free(seen.e);
-    if (rc < 0)
+    return nnodes;
+}
+
+/* Indexes the distinct nodes of the tree, finds its bounding box and whether it is regular. */
+static int finish_tree(h5s_space *s) {
+    const int rank = s->rank;
+    s->index.e = NULL;
+    s->index.cap = s->index.n = 0;
+    const long nnodes = index_tree(s->tree, rank, &s->index, s->lo, s->hi);
+    if (nnodes < 0) {
+        free(s->index.e);
+        s->index.e = NULL;
+        s->index.cap = s->index.n = 0;
         return -1;
-    s->tree_nnodes = nnodes;
+    }
+    s->tree_nnodes = (size_t)nnodes;
     /* Regular: one distinct list per dimension, its spans equally long and equally spaced. */
     s->regular = 1;
     const h5s_node *node = s->tree;
@@ -726,13 +775,32 @@ int h5s_select_hyperslab(h5s_space *space, h5s_seloper op, const uint64_t *start
     } else if ((current = tree_regular(rank, space->diminfo)) == NULL) {
         return -1;
     }
+    /* the index of the current tree's nodes: the space's own, or one made for this call */
+    nodeset temp = {NULL, 0, 0};
+    nodeset *index = &temp;
+    if (current != NULL && current == space->tree) {
+        if (space->index.n == 0 && index_tree(current, rank, &space->index, NULL, NULL) < 0) {
+            free(space->index.e);
+            space->index.e = NULL;
+            space->index.cap = space->index.n = 0;
+            h5s_node_release(current);
+            return -1;
+        }
+        index = &space->index;
+    } else if (index_tree(current, rank, &temp, NULL, NULL) < 0) {
+        free(temp.e);
+        h5s_node_release(current);
+        return -1;
+    }
     h5s_node *added = tree_regular(rank, d);
     if (added == NULL) {
+        free(temp.e);
         h5s_node_release(current);
         return -1;
     }
     int ok;
-    h5s_node *result = tree_combine(op, rank, current, added, &ok);
+    h5s_node *result = tree_combine(op, rank, current, index, added, &ok);
+    free(temp.e);
     h5s_node_release(current);
     h5s_node_release(added);
     if (!ok)

@@ -605,6 +605,16 @@ static void run_case(uint64_t seed, FILE *digest) {
             h5s_close(before);
             FAIL("action %d failed and changed the space", k);
         }
+        /* carry on with a copy after every other action (a copy shares the span tree) */
+        if (k % 2 == 1) {
+            h5s_space *copy = h5s_copy(ps);
+            if (copy == NULL) {
+                h5s_close(before);
+                FAIL("h5s_copy");
+            }
+            h5s_close(ps);
+            ps = copy;
+        }
         h5s_close(before);
     }
 
