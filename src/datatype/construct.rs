@@ -252,24 +252,69 @@ impl BlockListLayout {
 
 /// The layout of blocks of `old` with the given lengths at `displacements` counted in bytes
 /// (`in_bytes`) or in extents of `old`. Every displacement must convert to 64-bit bytes.
+///
+/// All blocks repeat one type, so the result is that type's layout spread over the least
+/// and greatest block placement: one pass keeps those two, the total count and whether each
+/// block's data starts where the previous block's ended.
 fn indexed_layout(
     lengths: impl Iterator<Item = i64>,
     displacements: &[i64],
     in_bytes: bool,
     old: &Datatype,
 ) -> MpiResult<Layout> {
-    let unit = if in_bytes { 1 } else { old.extent() };
-    let (extent, mut acc) = (old.extent(), BlockListLayout::default());
+    let unit = if in_bytes { 1 } else { old.extent() } as i128;
+    let (extent, child) = (old.extent() as i128, &old.layout);
+    let (mut copies, mut lowest, mut highest) = (0i128, i128::MAX, i128::MIN);
+    let mut dense = child.dense;
+    let mut data_end: Option<i128> = None;
     for (blocklength, &d) in lengths.zip(displacements) {
-        let disp = d as i128 * unit as i128;
+        let disp = d as i128 * unit;
         if disp < i64::MIN as i128 || disp > i64::MAX as i128 {
             return Err(MpiError::overflow("displacement * extent"));
         }
-        if blocklength > 0 {
-            acc.push(blocklength, disp, &old.layout, extent)?;
+        if blocklength <= 0 {
+            continue;
+        }
+        let last = (blocklength as i128 - 1) * extent;
+        let (lo, hi) = (disp + last.min(0), disp + last.max(0));
+        lowest = lowest.min(lo);
+        highest = highest.max(hi);
+        copies += blocklength as i128;
+        if dense {
+            let block_dense = blocklength == 1 || child.size == 0 || extent == child.size as i128;
+            if let Some(span) = child.data {
+                let start = lo + span.min as i128;
+                dense = block_dense && data_end.is_none_or(|end| end == start);
+                data_end = Some(hi + span.max as i128);
+            } else {
+                dense = block_dense;
+            }
         }
     }
-    acc.finish()
+    if copies == 0 {
+        return Ok(Layout::EMPTY);
+    }
+    let copies = i64::try_from(copies).map_err(|_| MpiError::overflow("the number of copies"))?;
+    let fit = |v: i128| i64::try_from(v).map_err(|_| MpiError::overflow("a displacement"));
+    let spread = |span: Option<super::layout::Span>| -> MpiResult<Option<super::layout::Span>> {
+        span.map(|s| {
+            Ok(super::layout::Span {
+                min: fit(lowest + s.min as i128)?,
+                max: fit(highest + s.max as i128)?,
+            })
+        })
+        .transpose()
+    };
+    Ok(Layout {
+        size: mul(child.size, copies, "the datatype size")?,
+        elements: mul(child.elements, copies, "the number of elements")?,
+        ext32_size: mul(child.ext32_size, copies, "the external32 size")?,
+        data: spread(child.data)?,
+        lb_marks: spread(child.lb_marks)?,
+        ub_marks: spread(child.ub_marks)?,
+        align: child.align,
+        dense,
+    })
 }
 
 /// `MPI_Type_indexed` (`displacements_in_bytes == false`) or `MPI_Type_create_hindexed`.
