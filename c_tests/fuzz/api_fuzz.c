@@ -87,6 +87,7 @@ enum {
     OVERFLOW,     /* a size beyond 64 bits or beyond the int result: MPI_ERR_ARG,
                      MPI_ERR_COUNT or MPI_ERR_VALUE_TOO_LARGE */
     BAD_ARG,      /* another argument out of range: MPI_ERR_ARG */
+    BAD_RANK,     /* a rank outside the process grid: MPI_ERR_RANK or MPI_ERR_ARG */
 };
 
 static int class_allowed(int hostile, int cls)
@@ -109,6 +110,7 @@ static int class_allowed(int hostile, int cls)
 #endif
             ;
     case BAD_ARG: return cls == MPI_ERR_ARG;
+    case BAD_RANK: return cls == MPI_ERR_RANK || cls == MPI_ERR_ARG;
     default: return 0;
     }
 }
@@ -117,6 +119,7 @@ static const char *const HOSTILE_NAMES[] = {
     "no hostile argument", "a bad datatype handle", "a NULL pointer", "a negative count",
     "a negative block length", "a short buffer", "a bad position", "a bad datarep",
     "a bad communicator", "a bad keyval", "an overflowing size", "an out-of-range argument",
+    "a rank outside the grid",
 };
 
 /* Checks the class of `rc` against the hostile argument the call was given. */
@@ -466,6 +469,17 @@ static void op_decode(state *s)
     guarded_free(&gt, "MPI_Type_get_contents_c types");
 }
 
+/* Commits a pool type (packing and the iov functions need a committed type; a dup of a
+ * committed type may already be committed: committing again is allowed). */
+static void ensure_committed(state *s, MPI_Datatype t)
+{
+    MPI_Datatype c = t;
+    expect("MPI_Type_commit (before use)", OK, MPI_Type_commit(&c));
+    for (int i = 0; i < s->nlive; i++) {
+        if (s->live[i] == t) s->committed[i] = 1;
+    }
+}
+
 /* Packs and unpacks a committed type (native or external32) with exact, short or
  * misplaced buffers. */
 static void op_pack(state *s)
@@ -475,14 +489,7 @@ static void op_pack(state *s)
     int hostile = pick_hostile(s, kinds, 7);
     int committed = 1;
     MPI_Datatype t = good_type(s, &committed);
-    if (!committed) {
-        /* Packing needs a committed type (a dup may already be committed: commit again). */
-        MPI_Datatype c = t;
-        expect("MPI_Type_commit (before packing)", OK, MPI_Type_commit(&c));
-        for (int i = 0; i < s->nlive; i++) {
-            if (s->live[i] == t) s->committed[i] = 1;
-        }
-    }
+    if (!committed) ensure_committed(s, t);
     int external = rd_one_in(r, 3);
     if (hostile == BAD_COMM && external) hostile = OK;
     if (hostile == BAD_DATAREP && !external) hostile = OK;
@@ -715,6 +722,245 @@ static void op_misc(state *s)
     }
 }
 
+static void my_errhandler(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+}
+
+/* The remaining exported functions: MPI-1 names, the _c variants of pack, darray, the
+ * iov extension, process and error-handler functions, MPIR_Type_dup_fn. */
+static void op_more(state *s)
+{
+    reader *r = s->r;
+    int committed = 1;
+    MPI_Datatype t = good_type(s, &committed);
+    if (!committed && rd_one_in(r, 2)) {
+        ensure_committed(s, t);
+        committed = 1;
+    }
+    MPI_Datatype bad = bad_type(s);
+    MPI_Datatype n = MPI_DATATYPE_NULL;
+    int bl[3] = {1, 2, 1};
+    MPI_Aint ad[3] = {0, 16, 40};
+    MPI_Count cb[3] = {1, 2, 1}, cd[3] = {0, 16, 40};
+    MPI_Datatype ty[3] = {MPI_INT, t, MPI_CHAR};
+    MPI_Aint a = 0;
+    MPI_Count c = 0, c2 = 0;
+    int i = 0, j = 0;
+    switch (rd_below(r, 24)) {
+    case 0:
+        expect("MPI_Type_hvector (negative count)", NEG_COUNT, MPI_Type_hvector(-1, 1, 8, t, &n));
+        expect("MPI_Type_hvector", OK, MPI_Type_hvector(2, 1, 24, t, &n));
+        break;
+    case 1:
+        expect("MPI_Type_hindexed (bad type)", BAD_TYPE, MPI_Type_hindexed(3, bl, ad, bad, &n));
+        expect("MPI_Type_hindexed", OK, MPI_Type_hindexed(3, bl, ad, t, &n));
+        break;
+    case 2:
+        ty[1] = bad;
+        expect("MPI_Type_struct (bad type)", BAD_TYPE, MPI_Type_struct(3, bl, ad, ty, &n));
+        ty[1] = t;
+        expect("MPI_Type_struct (NULL types)", NULL_PTR, MPI_Type_struct(3, bl, ad, NULL, &n));
+        expect("MPI_Type_struct", OK, MPI_Type_struct(3, bl, ad, ty, &n));
+        break;
+    case 3:
+        expect("MPI_Type_extent (bad type)", BAD_TYPE, MPI_Type_extent(bad, &a));
+        expect("MPI_Type_lb (NULL)", NULL_PTR, MPI_Type_lb(t, NULL));
+        expect("MPI_Type_ub", OK, MPI_Type_ub(t, &a));
+        expect("MPI_Address (NULL)", NULL_PTR, MPI_Address(&i, NULL));
+        expect("MPI_Address", OK, MPI_Address(&i, &a));
+        break;
+    case 4: {
+        /* A rank outside the process grid: MPI_ERR_RANK (or MPI_ERR_ARG). */
+        int gsizes[2] = {4, 4}, distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+        int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 1}, psizes[2] = {2, 1};
+        int rc = MPI_Type_create_darray(2, rd_one_in(r, 2) ? 2 : -1, 2, gsizes, distribs, dargs,
+                                        psizes, MPI_ORDER_C, t, &n);
+        expect("MPI_Type_create_darray (bad rank)", BAD_RANK, rc);
+        break;
+    }
+    case 5: {
+        int gsizes[2] = {rd_range(r, 1, 6), rd_range(r, 1, 6)};
+        int distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+        int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, rd_range(r, 1, 2)};
+        int psizes[2] = {2, 1};
+        MPI_Count cg[2] = {gsizes[0], gsizes[1]};
+        int rank = rd_range(r, 0, 1);
+        if (rd_one_in(r, 2)) {
+            expect("MPI_Type_create_darray", OK,
+                   MPI_Type_create_darray(2, rank, 2, gsizes, distribs, dargs, psizes,
+                                          MPI_ORDER_FORTRAN, t, &n));
+        } else {
+            expect("MPI_Type_create_darray_c", OK,
+                   MPI_Type_create_darray_c(2, rank, 2, cg, distribs, dargs, psizes, MPI_ORDER_C, t, &n));
+        }
+        break;
+    }
+    case 6:
+        expect("MPI_Type_create_hindexed_c (negative length)", NEG_LENGTH,
+               MPI_Type_create_hindexed_c(3, (MPI_Count[]){1, -1, 1}, cd, t, &n));
+        expect("MPI_Type_create_hindexed_c", OK, MPI_Type_create_hindexed_c(3, cb, cd, t, &n));
+        break;
+    case 7:
+        expect("MPI_Type_create_hindexed_block_c (negative count)", NEG_COUNT,
+               MPI_Type_create_hindexed_block_c(-3, 1, cd, t, &n));
+        expect("MPI_Type_create_hindexed_block_c", OK, MPI_Type_create_hindexed_block_c(3, 2, cd, t, &n));
+        break;
+    case 8:
+        expect("MPI_Type_indexed_c (NULL displacements)", NULL_PTR, MPI_Type_indexed_c(3, cb, NULL, t, &n));
+        expect("MPI_Type_indexed_c", OK, MPI_Type_indexed_c(3, cb, (MPI_Count[]){0, 3, 9}, t, &n));
+        break;
+    case 9:
+        expect("MPI_Type_create_indexed_block (bad type)", BAD_TYPE,
+               MPI_Type_create_indexed_block(2, 1, bl, bad, &n));
+        expect("MPI_Type_create_hvector", OK, MPI_Type_create_hvector(2, 2, -40, t, &n));
+        break;
+    case 10:
+        expect("MPI_Type_create_resized_c (bad type)", BAD_TYPE, MPI_Type_create_resized_c(bad, 0, 8, &n));
+        expect("MPI_Type_create_resized_c", OK, MPI_Type_create_resized_c(t, -8, 24, &n));
+        break;
+    case 11: {
+        MPI_Count sizes[2] = {4, 5}, subs[2] = {2, 3}, starts[2] = {1, 2};
+        starts[1] = rd_one_in(r, 3) ? 3 : 2; /* 3 + 3 > 5: out of range */
+        expect("MPI_Type_create_subarray_c", starts[1] == 3 ? BAD_ARG : OK,
+               MPI_Type_create_subarray_c(2, sizes, subs, starts, MPI_ORDER_FORTRAN, t, &n));
+        break;
+    }
+    case 12:
+        expect("MPI_Type_get_extent_c (bad type)", BAD_TYPE, MPI_Type_get_extent_c(bad, &c, &c2));
+        expect("MPI_Type_get_true_extent_x (NULL)", NULL_PTR, MPI_Type_get_true_extent_x(t, NULL, &c2));
+        expect("MPI_Type_get_true_extent_x", OK, MPI_Type_get_true_extent_x(t, &c, &c2));
+        break;
+    case 13:
+        expect("MPI_Pack_size_c (negative count)", NEG_COUNT, MPI_Pack_size_c(-1, t, MPI_COMM_WORLD, &c));
+        expect("MPI_Pack_external_size_c (bad type)", BAD_TYPE,
+               MPI_Pack_external_size_c("external32", 1, bad, &c));
+        expect("MPI_Pack_external_size_c (overflow)", OVERFLOW,
+               MPI_Pack_external_size_c("external32", (MPI_Count)1 << 62, MPI_LONG_DOUBLE, &c));
+        break;
+    case 14: {
+        if (!committed) break;
+        MPI_Count need = 0, pos = 0;
+        if (MPI_Pack_size_c(1, t, MPI_COMM_WORLD, &need) != MPI_SUCCESS || need > 4096) break;
+        MPI_Aint lb, ext;
+        MPI_Type_get_true_extent(t, &lb, &ext);
+        if (lb < -4096 || lb + ext > 4096) break;
+        guarded gs, go;
+        unsigned char *src = guarded_new(&gs, 8192, 1);
+        unsigned char *out = guarded_new(&go, (size_t)need, 0);
+        expect("MPI_Pack_c (short)", need > 0 ? SHORT_BUF : OK,
+               MPI_Pack_c(src + 4096, 1, t, out, need > 0 ? need - 1 : 0, &pos, MPI_COMM_WORLD));
+        pos = 0;
+        expect("MPI_Pack_c", OK, MPI_Pack_c(src + 4096, 1, t, out, need, &pos, MPI_COMM_WORLD));
+        guarded_free(&gs, "MPI_Pack_c source");
+        guarded_free(&go, "MPI_Pack_c output");
+        break;
+    }
+    case 15: {
+        if (!committed) break;
+        MPI_Count need = 0, pos = 0;
+        if (MPI_Pack_external_size_c("external32", 1, t, &need) != MPI_SUCCESS || need > 4096) break;
+        MPI_Aint lb, ext;
+        MPI_Type_get_true_extent(t, &lb, &ext);
+        if (lb < -4096 || lb + ext > 4096) break;
+        guarded gs, go;
+        unsigned char *src = guarded_new(&gs, 8192, 1);
+        unsigned char *out = guarded_new(&go, (size_t)need, 0);
+        expect("MPI_Pack_external_c", OK, MPI_Pack_external_c("external32", src + 4096, 1, t, out, need, &pos));
+        pos = rd_one_in(r, 2) ? -1 : need + 1;
+        expect("MPI_Unpack_external_c (bad position)", BAD_POSITION,
+               MPI_Unpack_external_c("external32", out, need, &pos, src + 4096, 1, t));
+        pos = 0;
+        expect("MPI_Unpack_external_c", OK, MPI_Unpack_external_c("external32", out, need, &pos, src + 4096, 1, t));
+        guarded_free(&gs, "MPI_Pack_external_c source");
+        guarded_free(&go, "MPI_Pack_external_c output");
+        break;
+    }
+    case 16: {
+        /* The int get_contents of a type made with int arguments. */
+        MPI_Datatype v;
+        expect("MPI_Type_vector", OK, MPI_Type_vector(2, 1, 3, t, &v));
+        int ints[3];
+        MPI_Datatype kids[1];
+        expect("MPI_Type_get_contents (max_integers too small)", BAD_ARG,
+               MPI_Type_get_contents(v, 2, 0, 1, ints, NULL, kids));
+        expect("MPI_Type_get_contents", OK, MPI_Type_get_contents(v, 3, 0, 1, ints, &a, kids));
+        int ni, na, nt, comb;
+        MPI_Type_get_envelope(kids[0], &ni, &na, &nt, &comb);
+        if (comb != MPI_COMBINER_NAMED) MPI_Type_free(&kids[0]);
+        expect("MPI_Type_get_contents (named type)", BAD_TYPE,
+               MPI_Type_get_contents(MPI_INT, 0, 0, 0, ints, &a, kids));
+        MPI_Type_free(&v);
+        break;
+    }
+    case 17: {
+        /* The copy function behind MPI_TYPE_DUP_FN. */
+        void *out = NULL;
+        int flag = 0;
+        expect("MPIR_Type_dup_fn", OK, MPIR_Type_dup_fn(t, 0, NULL, (void *)&i, &out, &flag));
+        if (out != (void *)&i || flag != 1) fail("MPIR_Type_dup_fn", "did not copy the value", MPI_SUCCESS);
+        expect("MPIR_Type_dup_fn (NULL out)", NULL_PTR, MPIR_Type_dup_fn(t, 0, NULL, &i, NULL, &flag));
+        expect("MPIR_Type_dup_fn (NULL flag)", NULL_PTR, MPIR_Type_dup_fn(t, 0, NULL, &i, &out, NULL));
+        break;
+    }
+    case 18: {
+        MPI_Errhandler eh = MPI_ERRHANDLER_NULL, got = MPI_ERRHANDLER_NULL;
+        expect("MPI_Comm_create_errhandler", OK, MPI_Comm_create_errhandler(my_errhandler, &eh));
+        expect("MPI_Comm_get_errhandler", OK, MPI_Comm_get_errhandler(MPI_COMM_WORLD, &got));
+        expect("MPI_Comm_get_errhandler (bad comm)", BAD_COMM, MPI_Comm_get_errhandler((MPI_Comm)0x1234, &got));
+        expect("MPI_Errhandler_free", OK, MPI_Errhandler_free(&eh));
+        if (got != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&got);
+        expect("MPI_Errhandler_free (NULL)", NULL_PTR, MPI_Errhandler_free(NULL));
+        break;
+    }
+    case 19: {
+        char version[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = -1;
+        expect("MPI_Get_library_version", OK, MPI_Get_library_version(version, &len));
+        if (len < 0 || len >= MPI_MAX_LIBRARY_VERSION_STRING || version[len] != '\0') {
+            fail("MPI_Get_library_version", "length out of range", MPI_SUCCESS);
+        }
+        expect("MPI_Get_version", OK, MPI_Get_version(&i, &j));
+        expect("MPI_Get_version (NULL)", NULL_PTR, MPI_Get_version(NULL, &j));
+        break;
+    }
+    case 20:
+        expect("MPI_Query_thread", OK, MPI_Query_thread(&i));
+        expect("MPI_Is_thread_main", OK, MPI_Is_thread_main(&i));
+        expect("MPI_Comm_size", OK, MPI_Comm_size(MPI_COMM_SELF, &i));
+        expect("MPI_Comm_size (bad comm)", BAD_COMM, MPI_Comm_size((MPI_Comm)0x1234, &i));
+        expect("MPI_Finalized", OK, MPI_Finalized(&i));
+        if (MPI_Wtime() < 0 || MPI_Wtick() <= 0) fail("MPI_Wtime", "negative time or tick", MPI_SUCCESS);
+        break;
+    case 21: {
+        MPI_Count len = 0, bytes = 0;
+        if (!committed) ensure_committed(s, t);
+        expect("MPIX_Type_iov_len (bad type)", BAD_TYPE, MPIX_Type_iov_len(bad, 100, &len, &bytes));
+        expect("MPIX_Type_iov_len (NULL)", NULL_PTR, MPIX_Type_iov_len(t, 100, NULL, &bytes));
+        expect("MPIX_Type_iov_len", OK, MPIX_Type_iov_len(t, rd_range(r, 0, 200), &len, &bytes));
+        break;
+    }
+    case 22: {
+        MPI_Count max = rd_range(r, 0, 6), got = 0;
+        if (!committed) ensure_committed(s, t);
+        guarded g;
+        MPIX_Iov *iov = (MPIX_Iov *)guarded_new(&g, (size_t)max * sizeof(MPIX_Iov), 0);
+        expect("MPIX_Type_iov", OK, MPIX_Type_iov(t, rd_range(r, 0, 3), iov, max, &got));
+        if (got < 0 || got > max) fail("MPIX_Type_iov", "more segments than asked for", MPI_SUCCESS);
+        guarded_free(&g, "MPIX_Type_iov");
+        expect("MPIX_Type_iov (NULL iov)", NULL_PTR, MPIX_Type_iov(t, 0, NULL, 4, &got));
+        expect("MPIX_Type_iov (bad type)", BAD_TYPE, MPIX_Type_iov(bad, 0, iov, 0, &got));
+        break;
+    }
+    default:
+        expect("MPI_Type_match_size", OK, MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &n));
+        n = MPI_DATATYPE_NULL;
+        break;
+    }
+    if (n != MPI_DATATYPE_NULL) remember(s, n, 0);
+}
+
 /* Builds a chain `depth` levels deep of contiguous / dup / resized / struct over MPI_INT,
  * then queries, decodes one level, packs and frees it. */
 static void op_deep(state *s)
@@ -817,7 +1063,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 10: op_status(&s); break;
         case 11: op_attributes(&s); break;
         case 12: op_misc(&s); break;
-        case 13: if (rd_one_in(&r, 4)) op_deep(&s); break;
+        case 13: if (rd_one_in(&r, 4)) op_deep(&s); else op_more(&s); break;
+        case 14: op_more(&s); break;
         default: op_free(&s); break;
         }
     }
