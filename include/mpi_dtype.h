@@ -648,6 +648,30 @@ int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count exte
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
+ The predefined datatype of a Fortran `INTEGER(KIND=SELECTED_INT_KIND(r))`: it has the type
+ map of the smallest of `MPI_INTEGER1` ... `MPI_INTEGER8` with a decimal range of at least
+ `r`, its envelope is `MPI_COMBINER_F90_INTEGER` with the integer `r`, every call with the
+ same `r` returns the same handle, and it cannot be freed.
+ */
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+
+/*
+ The predefined datatype of a Fortran `REAL(KIND=SELECTED_REAL_KIND(p, r))`: the type map of
+ the smallest of `MPI_REAL4`, `MPI_REAL8`, `MPI_REAL16` with a precision of at least `p`
+ digits and a decimal exponent range of at least `r` (either may be `MPI_UNDEFINED`, not
+ both); envelope `MPI_COMBINER_F90_REAL` with the integers `p`, `r`; the same handle for the
+ same arguments; it cannot be freed.
+ */
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+
+/*
+ The predefined datatype of a Fortran `COMPLEX(KIND=SELECTED_REAL_KIND(p, r))`: as
+ `MPI_Type_create_f90_real`, with `MPI_COMPLEX8`, `MPI_COMPLEX16`, `MPI_COMPLEX32` and
+ the envelope `MPI_COMBINER_F90_COMPLEX`.
+ */
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+
+/*
  How many arguments of each kind the constructor of `datatype` took, and which constructor.
  */
 int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);

@@ -15,7 +15,7 @@
 //! fixed table indexed by the handle's low byte.
 
 use crate::abi::{MPI_Datatype, MPI_DATATYPE_NULL};
-use crate::datatype::{construct, predefined, Datatype};
+use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use arc_swap::ArcSwapOption;
 use parking_lot::{Mutex, RwLock};
@@ -151,6 +151,47 @@ pub fn is_predefined(handle: MPI_Datatype) -> bool {
     PREDEFINED.contains_key(&handle)
 }
 
+/// The handles of the types `MPI_Type_create_f90_*` returned, by their arguments.
+type F90Key = (F90Class, i32, i32);
+static F90_TYPES: LazyLock<Mutex<HashMap<F90Key, MPI_Datatype>>> = LazyLock::new(Default::default);
+
+fn f90_key(datatype: &Datatype) -> Option<F90Key> {
+    match datatype.combiner {
+        Combiner::F90 {
+            class,
+            precision,
+            range,
+            ..
+        } => Some((class, precision, range)),
+        _ => None,
+    }
+}
+
+/// The handle of the predefined type `MPI_Type_create_f90_*` returns for `class`,
+/// `precision` and `range`: made (committed, with the type map of `base`) by the first call,
+/// and the same handle for every later call with the same arguments.
+pub fn f90(
+    class: F90Class,
+    precision: i32,
+    range: i32,
+    base: MPI_Datatype,
+) -> MpiResult<MPI_Datatype> {
+    let mut table = F90_TYPES.lock();
+    if let Some(&handle) = table.get(&(class, precision, range)) {
+        return Ok(handle);
+    }
+    let made = construct::f90(class, precision, range, &get(base)?);
+    let handle = insert(made, true)?;
+    table.insert((class, precision, range), handle);
+    Ok(handle)
+}
+
+/// True if `handle` is predefined: named, or returned by `MPI_Type_create_f90_*` (the
+/// standard calls those predefined too; neither can be freed).
+pub fn is_builtin(handle: MPI_Datatype) -> bool {
+    is_predefined(handle) || with_entry(handle, |e| f90_key(&e.datatype).is_some()).unwrap_or(false)
+}
+
 /// Registers a new derived datatype and returns its handle.
 pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatype> {
     let index = {
@@ -179,10 +220,15 @@ pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatyp
 /// The handle under which `datatype` can be given back to the caller: the predefined handle
 /// for a named type, a new derived handle otherwise.
 pub fn handle_for_child(datatype: &Arc<Datatype>) -> MpiResult<MPI_Datatype> {
-    match datatype.predefined() {
-        Some(p) => Ok(p.handle),
-        None => insert(datatype.clone(), true),
+    if let Some(p) = datatype.predefined() {
+        return Ok(p.handle);
     }
+    if let Some(key) = f90_key(datatype) {
+        if let Some(&handle) = F90_TYPES.lock().get(&key) {
+            return Ok(handle);
+        }
+    }
+    insert(datatype.clone(), true)
 }
 
 /// The datatype object behind `handle`.
@@ -337,7 +383,7 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
 
 /// Removes a derived handle and returns its state. Predefined types cannot be freed.
 pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
-    if is_predefined(handle) {
+    if is_builtin(handle) {
         return Err(MpiError::datatype("a predefined datatype cannot be freed"));
     }
     let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;

@@ -4,7 +4,7 @@
 
 use super::layout::{mul, Layout};
 use super::predefined::{pair_offset, Basic, Predefined, PredefinedKind};
-use super::{Combiner, DarrayArgs, Datatype, Distribution, Order};
+use super::{Combiner, DarrayArgs, Datatype, Distribution, F90Class, Order};
 use crate::abi::MPI_DISTRIBUTE_DFLT_DARG;
 use crate::error::{MpiError, MpiResult};
 use std::sync::Arc;
@@ -83,6 +83,21 @@ pub fn named(p: &'static Predefined) -> Arc<Datatype> {
 /// `MPI_Type_dup`: the same type map under a new, freeable type.
 pub fn dup(old: &Arc<Datatype>) -> Arc<Datatype> {
     make(Combiner::Dup(old.clone()), false, old.layout)
+}
+
+/// `MPI_Type_create_f90_*`: the predefined type with the type map of `base`, the named
+/// Fortran type [`super::predefined::f90_select`] chose for the arguments `precision` and `range`.
+pub fn f90(class: F90Class, precision: i32, range: i32, base: &Arc<Datatype>) -> Arc<Datatype> {
+    make(
+        Combiner::F90 {
+            class,
+            precision,
+            range,
+            base: base.clone(),
+        },
+        false,
+        base.layout,
+    )
 }
 
 /// `blocklength` consecutive copies of `old` (one block of a vector or indexed type).

@@ -4,7 +4,7 @@
 //! constructor itself is decoded (its children are not visited), so decoding costs the same
 //! at any depth.
 
-use super::{Combiner, Datatype, Distribution, Order};
+use super::{Combiner, Datatype, Distribution, F90Class, Order};
 use crate::abi::*;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -214,6 +214,27 @@ pub fn contents(dt: &Datatype) -> Contents {
             with_addresses(&mut c, vec![], &[*lb, *extent]);
             c.types = vec![old.clone()];
         }
+        // "MPI_COMBINER_F90_REAL: p, r" and likewise for complex; "MPI_COMBINER_F90_INTEGER:
+        // r" (MPI-4.1 §5.1.13). The type the arguments select is not a child: nd is 0.
+        Combiner::F90 {
+            class,
+            precision,
+            range,
+            ..
+        } => match class {
+            F90Class::Integer => {
+                c.combiner = MPI_COMBINER_F90_INTEGER;
+                c.ints = vec![*range as i64];
+            }
+            F90Class::Real | F90Class::Complex => {
+                c.combiner = if *class == F90Class::Real {
+                    MPI_COMBINER_F90_REAL
+                } else {
+                    MPI_COMBINER_F90_COMPLEX
+                };
+                c.ints = vec![*precision as i64, *range as i64];
+            }
+        },
     }
     c
 }

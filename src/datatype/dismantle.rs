@@ -7,7 +7,7 @@
 //! first and frees them from a work list, and `Debug` prints one level only.
 
 use super::predefined::{Predefined, PredefinedKind};
-use super::{Combiner, Datatype};
+use super::{Combiner, Datatype, F90Class};
 use crate::abi::MPI_DATATYPE_NULL;
 use std::fmt;
 use std::sync::Arc;
@@ -32,7 +32,8 @@ fn detach_children(combiner: &mut Combiner, out: &mut Vec<Arc<Datatype>>) {
         | Combiner::Hindexed { old, .. }
         | Combiner::IndexedBlock { old, .. }
         | Combiner::HindexedBlock { old, .. }
-        | Combiner::Resized { old, .. } => out.push(old),
+        | Combiner::Resized { old, .. }
+        | Combiner::F90 { base: old, .. } => out.push(old),
         Combiner::Struct { types, .. } => out.extend(types),
         Combiner::Subarray { old, realized, .. } | Combiner::Darray { old, realized, .. } => {
             out.push(old);
@@ -72,6 +73,18 @@ impl Combiner {
             Combiner::Subarray { .. } => "SUBARRAY",
             Combiner::Darray { .. } => "DARRAY",
             Combiner::Resized { .. } => "RESIZED",
+            Combiner::F90 {
+                class: F90Class::Integer,
+                ..
+            } => "F90_INTEGER",
+            Combiner::F90 {
+                class: F90Class::Real,
+                ..
+            } => "F90_REAL",
+            Combiner::F90 {
+                class: F90Class::Complex,
+                ..
+            } => "F90_COMPLEX",
         }
     }
 }

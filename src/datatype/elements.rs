@@ -42,7 +42,9 @@ fn level(dt: &Datatype) -> Level<'_> {
             PredefinedKind::Pair(a, b) => Level::Leaf([a.size(), b.size()], 2),
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => Level::Leaf([0, 0], 0),
         },
-        Combiner::Dup(old) | Combiner::Resized { old, .. } => Level::Blocks(Blocks::Uniform(old)),
+        Combiner::Dup(old) | Combiner::Resized { old, .. } | Combiner::F90 { base: old, .. } => {
+            Level::Blocks(Blocks::Uniform(old))
+        }
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
             Level::Blocks(Blocks::Uniform(realized))
         }

@@ -100,6 +100,17 @@ pub struct DarrayArgs {
     pub order: Order,
 }
 
+/// The Fortran type class an `MPI_Type_create_f90_*` function was called for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum F90Class {
+    /// `MPI_Type_create_f90_integer(r, ...)`.
+    Integer,
+    /// `MPI_Type_create_f90_real(p, r, ...)`.
+    Real,
+    /// `MPI_Type_create_f90_complex(p, r, ...)`.
+    Complex,
+}
+
 /// The constructor that made a datatype, with its arguments exactly as they were given.
 #[derive(Debug, Clone)]
 pub enum Combiner {
@@ -174,6 +185,16 @@ pub enum Combiner {
         lb: i64,
         extent: i64,
         old: Arc<Datatype>,
+    },
+    /// `MPI_Type_create_f90_integer` / `_real` / `_complex`: a predefined (unnamed) type
+    /// with the type map of `base`, the named Fortran type its arguments select.
+    /// `precision` is the `p` argument (`MPI_UNDEFINED` for the integer class, which has
+    /// none) and `range` the `r` argument, both verbatim.
+    F90 {
+        class: F90Class,
+        precision: i32,
+        range: i32,
+        base: Arc<Datatype>,
     },
 }
 

@@ -326,6 +326,57 @@ pub fn match_size(typeclass: i32, size: i64) -> Option<MPI_Datatype> {
         .find(|&h| Basic::from_handle(h).map(|b| b.size()) == Some(size))
 }
 
+/// The Fortran `KIND` models of x86-64 Linux compilers (gfortran) that the predefined
+/// size-specific types stand for, smallest first: `(type, precision, exponent range)` as
+/// `PRECISION(x)` and `RANGE(x)` report them. `MPI_REAL16` is the 16-byte x87 extended
+/// type here (the one `MPI_LONG_DOUBLE` is), so its precision is 18 digits. There is no
+/// `MPI_INTEGER16` in MPICH's ABI (it is `MPI_DATATYPE_NULL`), so ranges beyond 18 digits
+/// have no integer type.
+const F90_INTEGERS: &[(MPI_Datatype, i32)] = &[
+    (MPI_INTEGER1, 2),
+    (MPI_INTEGER2, 4),
+    (MPI_INTEGER4, 9),
+    (MPI_INTEGER8, 18),
+];
+const F90_REALS: &[(MPI_Datatype, i32, i32)] = &[
+    (MPI_REAL4, 6, 37),
+    (MPI_REAL8, 15, 307),
+    (MPI_REAL16, 18, 4931),
+];
+const F90_COMPLEXES: &[(MPI_Datatype, i32, i32)] = &[
+    (MPI_COMPLEX8, 6, 37),
+    (MPI_COMPLEX16, 15, 307),
+    (MPI_COMPLEX32, 18, 4931),
+];
+
+/// The named type an `MPI_Type_create_f90_*` call selects, as Fortran's
+/// `SELECTED_INT_KIND(r)` / `SELECTED_REAL_KIND(p, r)` would: the smallest type whose decimal
+/// range is at least `range` and, for real and complex types, whose precision is at least
+/// `precision`; `MPI_UNDEFINED` stands for an omitted `p` or `r` (not both). `None` if no
+/// type fits or both are omitted.
+pub fn f90_select(class: super::F90Class, precision: i32, range: i32) -> Option<MPI_Datatype> {
+    use super::F90Class;
+    if class == F90Class::Integer {
+        return F90_INTEGERS
+            .iter()
+            .find(|&&(_, r)| range <= r)
+            .map(|&(h, _)| h);
+    }
+    if precision == MPI_UNDEFINED && range == MPI_UNDEFINED {
+        return None;
+    }
+    let models = if class == F90Class::Real {
+        F90_REALS
+    } else {
+        F90_COMPLEXES
+    };
+    let fits = |wanted: i32, have: i32| wanted == MPI_UNDEFINED || wanted <= have;
+    models
+        .iter()
+        .find(|&&(_, p, r)| fits(precision, p) && fits(range, r))
+        .map(|&(h, _, _)| h)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,6 +393,24 @@ mod tests {
         assert_eq!(name(REAL), "MPI_REAL");
         assert_eq!(name(DOUBLE_PRECISION), "MPI_DOUBLE_PRECISION");
         assert_eq!(name(INTEGER), "MPI_INTEGER");
+    }
+
+    #[test]
+    fn f90_selection_follows_the_kind_models() {
+        use crate::datatype::F90Class::*;
+        assert_eq!(f90_select(Integer, MPI_UNDEFINED, -1), Some(MPI_INTEGER1));
+        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 2), Some(MPI_INTEGER1));
+        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 3), Some(MPI_INTEGER2));
+        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 9), Some(MPI_INTEGER4));
+        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 18), Some(MPI_INTEGER8));
+        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 19), None);
+        assert_eq!(f90_select(Real, 6, MPI_UNDEFINED), Some(MPI_REAL4));
+        assert_eq!(f90_select(Real, MPI_UNDEFINED, 38), Some(MPI_REAL8));
+        assert_eq!(f90_select(Real, 16, 10), Some(MPI_REAL16));
+        assert_eq!(f90_select(Real, 19, MPI_UNDEFINED), None);
+        assert_eq!(f90_select(Real, MPI_UNDEFINED, MPI_UNDEFINED), None);
+        assert_eq!(f90_select(Complex, 7, 0), Some(MPI_COMPLEX16));
+        assert_eq!(f90_select(Complex, 1, 4932), None);
     }
 
     #[test]

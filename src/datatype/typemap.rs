@@ -52,7 +52,7 @@ impl TypeMap {
                     out.push(Item::Data(b), pair_offset(a, b));
                 }
             },
-            Combiner::Dup(old) => return TypeMap::of(old),
+            Combiner::Dup(old) | Combiner::F90 { base: old, .. } => return TypeMap::of(old),
             Combiner::Contiguous { count, old } => {
                 let child = TypeMap::of(old);
                 let ex = child.extent();

@@ -5,7 +5,7 @@
 
 use super::{check_out, datatype, guard, read_array, write_out, CountArg};
 use crate::abi::*;
-use crate::datatype::{construct, DarrayArgs, Datatype, Distribution, Order};
+use crate::datatype::{construct, predefined, DarrayArgs, Datatype, Distribution, F90Class, Order};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::os::raw::c_int;
@@ -746,4 +746,76 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(newtype, handle, "newtype") }
     })
+}
+
+// ---- Fortran 90 parameterized types -------------------------------------------------------
+
+/// # Safety
+/// As for the exported functions.
+unsafe fn f90(
+    function: &'static str,
+    class: F90Class,
+    precision: c_int,
+    range: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    guard(function, || {
+        check_out(newtype, "newtype")?;
+        let base = predefined::f90_select(class, precision, range).ok_or_else(|| {
+            MpiError::arg(match class {
+                F90Class::Integer => format!("no predefined integer type has a range of {range}"),
+                _ if precision == MPI_UNDEFINED && range == MPI_UNDEFINED => {
+                    "p and r cannot both be MPI_UNDEFINED".to_string()
+                }
+                _ => format!("no predefined type has precision {precision} and range {range}"),
+            })
+        })?;
+        let handle = handles::f90(class, precision, range, base)?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(newtype, handle, "newtype") }
+    })
+}
+
+/// The predefined datatype of a Fortran `INTEGER(KIND=SELECTED_INT_KIND(r))`: it has the type
+/// map of the smallest of `MPI_INTEGER1` ... `MPI_INTEGER8` with a decimal range of at least
+/// `r`, its envelope is `MPI_COMBINER_F90_INTEGER` with the integer `r`, every call with the
+/// same `r` returns the same handle, and it cannot be freed.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_f90_integer(
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    let name = "MPI_Type_create_f90_integer";
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { f90(name, F90Class::Integer, MPI_UNDEFINED, r, newtype) }
+}
+
+/// The predefined datatype of a Fortran `REAL(KIND=SELECTED_REAL_KIND(p, r))`: the type map of
+/// the smallest of `MPI_REAL4`, `MPI_REAL8`, `MPI_REAL16` with a precision of at least `p`
+/// digits and a decimal exponent range of at least `r` (either may be `MPI_UNDEFINED`, not
+/// both); envelope `MPI_COMBINER_F90_REAL` with the integers `p`, `r`; the same handle for the
+/// same arguments; it cannot be freed.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_f90_real(
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    let name = "MPI_Type_create_f90_real";
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { f90(name, F90Class::Real, p, r, newtype) }
+}
+
+/// The predefined datatype of a Fortran `COMPLEX(KIND=SELECTED_REAL_KIND(p, r))`: as
+/// `MPI_Type_create_f90_real`, with `MPI_COMPLEX8`, `MPI_COMPLEX16`, `MPI_COMPLEX32` and
+/// the envelope `MPI_COMBINER_F90_COMPLEX`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_f90_complex(
+    p: c_int,
+    r: c_int,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    let name = "MPI_Type_create_f90_complex";
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { f90(name, F90Class::Complex, p, r, newtype) }
 }

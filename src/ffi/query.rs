@@ -27,7 +27,7 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     guard("MPI_Type_free", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
-        if handles::is_predefined(handle) {
+        if handles::is_builtin(handle) {
             return Err(MpiError::datatype("a predefined datatype cannot be freed"));
         }
         let attributes = handles::with_entry(handle, |e| e.attributes.clone())?;

@@ -41,7 +41,9 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
             }
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => {}
         },
-        Combiner::Dup(old) | Combiner::Resized { old, .. } => walk(old, base, basics, f),
+        Combiner::Dup(old) | Combiner::Resized { old, .. } | Combiner::F90 { base: old, .. } => {
+            walk(old, base, basics, f)
+        }
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
             walk(realized, base, basics, f)
         }

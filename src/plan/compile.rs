@@ -44,7 +44,9 @@ pub fn compile(dt: &Datatype) -> Arc<Node> {
             ]),
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => Node::EMPTY,
         },
-        Combiner::Dup(old) | Combiner::Resized { old, .. } => return plan_of(old).clone(),
+        Combiner::Dup(old) | Combiner::Resized { old, .. } | Combiner::F90 { base: old, .. } => {
+            return plan_of(old).clone()
+        }
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
             return plan_of(realized).clone()
         }

@@ -45,6 +45,7 @@ fn uniformity(dt: &Datatype) -> Uniformity {
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => Uniformity::Empty,
         },
         Combiner::Dup(old)
+        | Combiner::F90 { base: old, .. }
         | Combiner::Resized { old, .. }
         | Combiner::Contiguous { old, .. }
         | Combiner::Vector { old, .. }
