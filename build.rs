@@ -78,6 +78,65 @@ fn abi_defines() -> String {
     out
 }
 
+/// The exported `MPI_*` / `MPIX_*` functions of the header (cbindgen writes each prototype
+/// on one line: `int MPI_Type_size(MPI_Datatype datatype, int *size);`): each line as
+/// written and the function's name.
+fn prototypes(header: &str) -> Vec<(&str, &str)> {
+    header
+        .lines()
+        .filter(|line| line.ends_with(");"))
+        .filter_map(|line| {
+            let (head, _) = line.split_once('(')?;
+            let name = head.rsplit([' ', '*']).next()?;
+            let exported = name.starts_with("MPI_") || name.starts_with("MPIX_");
+            (exported && !head.starts_with("#")).then_some((line, name))
+        })
+        .collect()
+}
+
+/// The header with the prototype of `PMPI_<name>` for every exported `MPI_<name>` /
+/// `MPIX_<name>` (MPI-4.1 §15.2, the profiling interface), and the names of those functions.
+fn with_profiling_prototypes(header: &str) -> (String, Vec<String>) {
+    let found = prototypes(header);
+    let names: Vec<String> = found.iter().map(|(_, name)| name.to_string()).collect();
+    let mut block = String::from(
+        "/*\n Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same\n \
+         name, at the same address (a tool that defines MPI_X can call PMPI_X).\n */\n",
+    );
+    for (line, name) in &found {
+        let _ = writeln!(block, "{}", line.replacen(name, &format!("P{name}"), 1));
+    }
+    block.push('\n');
+    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
+    let at = header
+        .rfind(end)
+        .expect("cbindgen closes the extern \"C\" block at the end");
+    (
+        format!("{}{}{}", &header[..at], block, &header[at..]),
+        names,
+    )
+}
+
+/// Makes `PMPI_<name>` a second name of each exported function of the shared library: the
+/// linker defines it at the function's address and exports it (a version script of its
+/// own, next to the one rustc writes). A profiling tool that defines `MPI_<name>` and calls
+/// `PMPI_<name>` so reaches this library's function directly.
+fn profiling_aliases(names: &[String]) {
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let script = out_dir.join("pmpi.ver");
+    let mut text = String::from("{\n  global:\n");
+    for name in names {
+        let _ = writeln!(text, "    P{name};");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym=P{name}={name}");
+    }
+    text.push_str("};\n");
+    std::fs::write(&script, text).expect("OUT_DIR is writable");
+    println!(
+        "cargo:rustc-cdylib-link-arg=-Wl,--version-script={}",
+        script.display()
+    );
+}
+
 fn main() {
     let crate_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets the manifest dir"));
@@ -106,16 +165,19 @@ fn main() {
     ));
 
     let header = out_dir.join("mpi_dtype.h");
+    let mut text = Vec::new();
     match cbindgen::Builder::new()
         .with_crate(&crate_dir)
         .with_config(config)
         .generate()
     {
-        Ok(bindings) => {
-            bindings.write_to_file(&header);
-        }
+        Ok(bindings) => bindings.write(&mut text),
         Err(e) => panic!("cbindgen could not generate mpi_dtype.h: {e}"),
     }
+    let text = String::from_utf8(text).expect("cbindgen writes UTF-8");
+    let (text, names) = with_profiling_prototypes(&text);
+    std::fs::write(&header, text).expect("OUT_DIR is writable");
+    profiling_aliases(&names);
     // Where the tests find the generated header.
     println!(
         "cargo:rustc-env=MPI_DTYPE_GENERATED_HEADER={}",
