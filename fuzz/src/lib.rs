@@ -807,12 +807,15 @@ pub fn true_ub(tm: &TypeMap) -> i64 {
 /// Compares the queries of `dt` with the model (when the model can write it out) and with
 /// one another.
 pub fn check_queries(dt: &Datatype, info: &Info, what: &str) {
-    if !spans_fit(dt) && !strict() {
-        // Known: a type whose extent or true extent does not fit 64 bits is accepted and
-        // reports a saturated extent or a wrapped, negative true extent (docs/fuzzing.md);
-        // MPI_DTYPE_FUZZ_STRICT=1 reports it.
-        return;
-    }
+    assert!(
+        spans_fit(dt),
+        "{what}: accepted, but ub - lb or true_ub - true_lb does not fit 64 bits (lb {}, \
+         ub {}, true_lb {}, true_extent {})",
+        dt.lb(),
+        dt.ub(),
+        dt.true_lb(),
+        dt.true_extent()
+    );
     assert_eq!(
         Some(dt.extent()),
         dt.ub().checked_sub(dt.lb()),
@@ -867,11 +870,6 @@ pub fn check_queries(dt: &Datatype, info: &Info, what: &str) {
 /// failed with MPI_ERR_ARG).
 pub fn spans_fit(dt: &Datatype) -> bool {
     dt.ub().checked_sub(dt.lb()).is_some() && dt.true_extent() >= 0
-}
-
-/// Whether known library defects are reported too (`MPI_DTYPE_FUZZ_STRICT=1`).
-pub fn strict() -> bool {
-    std::env::var_os("MPI_DTYPE_FUZZ_STRICT").is_some_and(|v| v == "1")
 }
 
 // ---- the byte-level model ---------------------------------------------------------------------
