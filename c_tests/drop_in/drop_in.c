@@ -9,8 +9,9 @@
  *   drop_in_mpich_preload   the same binary run with LD_PRELOAD=libmpi_dtype.so: the datatype,
  *                           decode and pack calls reach mpi-dtype; MPI_Init, MPI_Comm_rank,
  *                           MPI_Comm_size, MPI_Finalize, ... reach mpi-dtype's wrappers, which
- *                           forward them to MPICH (dlsym(RTLD_NEXT)); MPI_Send, MPI_Recv,
- *                           MPI_Sendrecv, which mpi-dtype does not define, are MPICH's.
+ *                           forward them to MPICH (found among the loaded objects, see
+ *                           docs/drop-in.md); MPI_Send, MPI_Recv, MPI_Sendrecv, which
+ *                           mpi-dtype does not define, are MPICH's.
  *                           Argument "standard".
  *   drop_in_standalone      built against mpi-dtype's own mpi.h and linked only with
  *                           -lmpi_dtype: no communication functions exist, the packed bytes
