@@ -126,6 +126,27 @@ impl Block for Any {
     }
 }
 
+/// Blocks of `self.0` (> 64) bytes, each moved by one call to `memcpy`.
+struct Large(usize);
+impl Block for Large {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0
+    }
+    #[inline(always)]
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8) {
+        // SAFETY: forwarded contract; the user memory and the packed stream are distinct
+        // buffers.
+        unsafe {
+            if PACK {
+                std::ptr::copy_nonoverlapping(mem, stream, self.0)
+            } else {
+                std::ptr::copy_nonoverlapping(stream, mem, self.0)
+            }
+        }
+    }
+}
+
 /// Calls `$kernel::<PACK, _>($args.., block)` with the block mover that fits `$len`: a
 /// fixed-size one for the common sizes of basic types and small structs, else a general one.
 macro_rules! by_block_size {
@@ -140,6 +161,7 @@ macro_rules! by_block_size {
             16 => $kernel::<PACK, _>($($arg,)* Fixed::<16>),
             24 => $kernel::<PACK, _>($($arg,)* Pair::<16>(24)),
             32 => $kernel::<PACK, _>($($arg,)* Fixed::<32>),
+            65.. => $kernel::<PACK, _>($($arg,)* Large(len)),
             _ => $kernel::<PACK, _>($($arg,)* Any(len)),
         }
     }};
