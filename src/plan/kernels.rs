@@ -161,6 +161,9 @@ macro_rules! by_block_size {
             16 => $kernel::<PACK, _>($($arg,)* Fixed::<16>),
             24 => $kernel::<PACK, _>($($arg,)* Pair::<16>(24)),
             32 => $kernel::<PACK, _>($($arg,)* Fixed::<32>),
+            40 => $kernel::<PACK, _>($($arg,)* Pair::<32>(40)),
+            48 => $kernel::<PACK, _>($($arg,)* Pair::<32>(48)),
+            64 => $kernel::<PACK, _>($($arg,)* Fixed::<64>),
             65.. => $kernel::<PACK, _>($($arg,)* Large(len)),
             _ => $kernel::<PACK, _>($($arg,)* Any(len)),
         }
