@@ -41,18 +41,21 @@ static int compare_doubles(const void *a, const void *b) {
 /* One operation to time: `run(ctx)` moves `bytes` bytes. */
 typedef void (*operation)(void *ctx);
 
-/* Median over `trials` of the seconds per call, each trial repeating the call until it has
- * run at least 20 ms. */
+/* Median over `trials` of the seconds per call, each trial repeating the call in growing
+ * batches until it has run at least 20 ms. */
 static double seconds_per_call(operation run, void *ctx) {
     double samples[64];
     int n = trials < 64 ? trials : 64;
     run(ctx); /* warm the caches and the library's plan */
     for (int t = 0; t < n; t++) {
-        long reps = 0;
+        long reps = 0, batch = 1;
         double start = now(), elapsed;
-        do {
-            run(ctx);
-            reps++;
+        do { /* the clock is read once per batch, so it costs nothing per call */
+            for (long i = 0; i < batch; i++)
+                run(ctx);
+            reps += batch;
+            if (batch < (1L << 16))
+                batch *= 2;
             elapsed = now() - start;
         } while (elapsed < 0.02);
         samples[t] = elapsed / (double)reps;
