@@ -5,16 +5,18 @@ GB/s of packed bytes for pack and unpack of every pattern, with the ratios ours 
 ours / hand-written loop and ours / memcpy, then per-call latency, construction time and
 memory, and thread scaling.
 
-    python3 benches/run.py [--trials N] [--output FILE]
+    python3 benches/run.py [--trials N] [--rounds R] [--output FILE]
 
 Needs cargo, gcc, mpicc.mpich and mpicc.openmpi (scripts/install-deps.sh installs them).
-Each figure is the median of N trials (default 7), each trial repeating the operation for at
-least 20 ms. Small allocations are counted with glibc's thread cache off, so that the heap
+The three programs run one after the other, R times over (default 3), so that a slow spell
+of the machine does not fall on one library only; each figure is the median over the rounds
+of the median of N trials (default 5), each trial repeating the operation for at least 20 ms. Small allocations are counted with glibc's thread cache off, so that the heap
 figures see them.
 """
 import argparse
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -44,18 +46,19 @@ def build():
     return programs
 
 
-def run(programs, trials):
+def run(programs, trials, rounds):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
-    results = {}
-    for name, program in programs.items():
-        out = subprocess.run(["timeout", "900", str(program), name, str(trials)], env=env,
-                             check=True, capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            pattern, op, rest = line.split(" ", 2)
-            impl, value, unit = rest.rsplit(" ", 2)
-            results[(pattern, op, impl)] = (float(value), unit)
-    return results
+    samples = {}
+    for _ in range(rounds):
+        for name, program in programs.items():
+            out = subprocess.run(["timeout", "900", str(program), name, str(trials)], env=env,
+                                 check=True, capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                pattern, op, rest = line.split(" ", 2)
+                impl, value, unit = rest.rsplit(" ", 2)
+                samples.setdefault((pattern, op, impl), ([], unit))[0].append(float(value))
+    return {key: (statistics.median(values), unit) for key, (values, unit) in samples.items()}
 
 
 def ratio(a, b):
@@ -109,15 +112,17 @@ def table(results):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trials", type=int, default=7)
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--output", type=Path)
     args = parser.parse_args()
     programs = build()
-    results = run(programs, args.trials)
+    results = run(programs, args.trials, args.rounds)
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                 if l.startswith("model name")), platform.processor())
     text = (f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} "
-            f"{platform.release()}; medians of {args.trials} trials.\n\n" + table(results))
+            f"{platform.release()}; medians over {args.rounds} rounds of medians of "
+            f"{args.trials} trials.\n\n" + table(results))
     print(text)
     if args.output:
         args.output.write_text(text + "\n")
