@@ -11,19 +11,9 @@ use mpi_dtype::pack;
 use mpi_dtype::pack::external32;
 use proptest::prelude::*;
 
-/// 2048 cases per property (the whole file runs in well under a second); `PROPTEST_CASES=n`
-/// runs more or fewer.
+/// 2048 cases per property (`PROPTEST_CASES=n` runs more or fewer).
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2048);
-    ProptestConfig {
-        cases,
-        // Some properties only apply to type maps without overlapping entries or with data.
-        max_global_rejects: cases.saturating_mul(2).max(1024),
-        ..ProptestConfig::default()
-    }
+    proptest_config(2048)
 }
 
 /// Bytes of the output buffer outside the written range keep this value.

@@ -9,17 +9,9 @@ use mpi_dtype::pack::for_each_run;
 use mpi_dtype::plan::{self, iov};
 use proptest::prelude::*;
 
-/// 1024 cases per property; `PROPTEST_CASES=n` runs more or fewer.
+/// 1024 cases per property (`PROPTEST_CASES=n` runs more or fewer).
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1024);
-    ProptestConfig {
-        cases,
-        max_global_rejects: cases.saturating_mul(2).max(1024),
-        ..ProptestConfig::default()
-    }
+    proptest_config(1024)
 }
 
 /// Cut points of a stream of `n` bytes: every offset for short streams, else the ends, some

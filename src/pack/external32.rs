@@ -145,96 +145,65 @@ macro_rules! from_bytes {
 }
 from_bytes!(u16: 2, u32: 4, u64: 8);
 
-/// Packs `count` copies of `dt` with signature `signature` into external32 at `out`, a chunk
-/// of the native stream at a time.
+/// Packs (`PACK`) `count` copies of `dt`, of signature `signature`, from user memory `user`
+/// into the external32 stream at `external`, or unpacks them from it, a chunk of the native
+/// stream at a time: the plan packs a chunk which is then converted, or a converted chunk is
+/// unpacked by the plan.
 ///
 /// # Safety
-/// As for [`pack`]; `out` must be valid for the external32 size.
-unsafe fn pack_chunked(
+/// As for [`pack`] / [`unpack`]; `external` must be valid for the external32 size.
+unsafe fn convert_chunked<const PACK: bool>(
     dt: &Datatype,
     count: i64,
     signature: &[(Basic, i64)],
-    inbuf: *const u8,
-    out: *mut u8,
+    user: *mut u8,
+    external: *mut u8,
 ) {
+    let Some(&(first, _)) = signature.first() else {
+        return;
+    };
     let mut cursor = SignatureCursor {
         signature,
         run: 0,
         used: 0,
         copies_left: count,
     };
-    let Some(&(first, _)) = signature.first() else {
-        return;
-    };
     let mut native = [0u8; CHUNK];
     let mut batches = [(first, 0i64); BATCHES];
-    let (mut native_offset, mut written) = (0i64, 0usize);
+    let (mut native_offset, mut done) = (0i64, 0usize);
     loop {
         let (n, bytes) = cursor.next_chunk(&mut batches);
         if bytes == 0 {
             break;
         }
-        // SAFETY: the caller guarantees the source; the chunk lies inside the native stream.
-        unsafe { crate::plan::pack_range(dt, count, inbuf, native_offset, &mut native[..bytes]) };
-        let mut at = 0;
-        for &(b, k) in &batches[..n] {
-            let (from, to) = (
-                (k * b.size()) as usize,
-                (k * b.info().ext32_size()) as usize,
-            );
-            // SAFETY: the caller guarantees room for the whole external32 stream.
-            let ext = unsafe { std::slice::from_raw_parts_mut(out.add(written), to) };
-            convert_run(b, k as usize, &native[at..at + from], ext, true);
-            at += from;
-            written += to;
-        }
-        native_offset += bytes as i64;
-    }
-}
-
-/// Unpacks `count` copies of `dt` with signature `signature` from external32 at `input`, a
-/// chunk of the native stream at a time.
-///
-/// # Safety
-/// As for [`unpack`]; `input` must be valid for the external32 size.
-unsafe fn unpack_chunked(
-    dt: &Datatype,
-    count: i64,
-    signature: &[(Basic, i64)],
-    input: *const u8,
-    outbuf: *mut u8,
-) {
-    let mut cursor = SignatureCursor {
-        signature,
-        run: 0,
-        used: 0,
-        copies_left: count,
-    };
-    let Some(&(first, _)) = signature.first() else {
-        return;
-    };
-    let mut native = [0u8; CHUNK];
-    let mut batches = [(first, 0i64); BATCHES];
-    let (mut native_offset, mut read) = (0i64, 0usize);
-    loop {
-        let (n, bytes) = cursor.next_chunk(&mut batches);
-        if bytes == 0 {
-            break;
+        if PACK {
+            let chunk = &mut native[..bytes];
+            // SAFETY: the caller guarantees the source; the chunk lies inside the stream.
+            unsafe { crate::plan::pack_range(dt, count, user, native_offset, chunk) };
         }
         let mut at = 0;
         for &(b, k) in &batches[..n] {
-            let (to, from) = (
+            let (native_len, ext_len) = (
                 (k * b.size()) as usize,
                 (k * b.info().ext32_size()) as usize,
             );
-            // SAFETY: the caller guarantees the whole external32 stream.
-            let ext = unsafe { std::slice::from_raw_parts(input.add(read), from) };
-            convert_run(b, k as usize, ext, &mut native[at..at + to], false);
-            at += to;
-            read += from;
+            let native_part = &mut native[at..at + native_len];
+            if PACK {
+                // SAFETY: the caller guarantees the whole external32 stream, writable.
+                let ext = unsafe { std::slice::from_raw_parts_mut(external.add(done), ext_len) };
+                convert_run(b, k as usize, native_part, ext, true);
+            } else {
+                // SAFETY: the caller guarantees the whole external32 stream.
+                let ext = unsafe { std::slice::from_raw_parts(external.add(done), ext_len) };
+                convert_run(b, k as usize, ext, native_part, false);
+            }
+            at += native_len;
+            done += ext_len;
         }
-        // SAFETY: the caller guarantees the destination; the chunk lies inside the stream.
-        unsafe { crate::plan::unpack_range(dt, count, outbuf, native_offset, &native[..bytes]) };
+        if !PACK {
+            // SAFETY: the caller guarantees the destination; the chunk lies inside the stream.
+            unsafe { crate::plan::unpack_range(dt, count, user, native_offset, &native[..bytes]) };
+        }
         native_offset += bytes as i64;
     }
 }
@@ -356,7 +325,10 @@ pub unsafe fn pack(
         |cursor| {
             if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
                 // SAFETY: the caller guarantees the source; the room was checked.
-                unsafe { pack_chunked(dt, count, signature, inbuf, outbuf.add(*cursor)) };
+                unsafe {
+                    let (user, external) = (inbuf as *mut u8, outbuf.add(*cursor));
+                    convert_chunked::<true>(dt, count, signature, user, external)
+                };
                 *cursor += packed_size(dt, count).expect("checked by at_position") as usize;
                 return;
             }
@@ -400,7 +372,10 @@ pub unsafe fn unpack(
         |cursor| {
             if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
                 // SAFETY: the caller guarantees the destination; the input was checked.
-                unsafe { unpack_chunked(dt, count, signature, inbuf.add(*cursor), outbuf) };
+                unsafe {
+                    let external = inbuf.add(*cursor) as *mut u8;
+                    convert_chunked::<false>(dt, count, signature, outbuf, external)
+                };
                 *cursor += packed_size(dt, count).expect("checked by at_position") as usize;
                 return;
             }

@@ -258,22 +258,17 @@ unsafe fn blocks_range<const PACK: bool>(
     stream: &mut *mut u8,
 ) {
     let (mut k, start) = b.seek(skip);
+    // Moves `[skip, skip + take)` of block `k`'s stream.
+    let block_range = |k: usize, skip: i64, take: i64, stream: &mut *mut u8| {
+        let block = at(mem, b.block_disp(k));
+        let (count, stride) = (b.counts.get(k), b.child_stride);
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+        unsafe { repeat_range::<PACK>(block, count, stride, &b.child, skip, take, stream) }
+    };
     let offset = skip - start;
     if offset > 0 {
         let take = (b.block_size(k) - offset).min(want);
-        let block = at(mem, b.block_disp(k));
-        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        unsafe {
-            repeat_range::<PACK>(
-                block,
-                b.counts.get(k),
-                b.child_stride,
-                &b.child,
-                offset,
-                take,
-                stream,
-            )
-        };
+        block_range(k, offset, take, stream);
         want -= take;
         k += 1;
     }
@@ -285,18 +280,6 @@ unsafe fn blocks_range<const PACK: bool>(
     // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
     unsafe { blocks_full::<PACK>(b, mem, first_whole, k, stream) };
     if want > 0 {
-        let block = at(mem, b.block_disp(k));
-        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        unsafe {
-            repeat_range::<PACK>(
-                block,
-                b.counts.get(k),
-                b.child_stride,
-                &b.child,
-                0,
-                want,
-                stream,
-            )
-        };
+        block_range(k, 0, want, stream);
     }
 }

@@ -693,3 +693,18 @@ pub fn ext32_size(tm: &TypeMap) -> i64 {
 pub fn only_data(tm: &TypeMap) -> bool {
     tm.entries.iter().all(|e| matches!(e.item, Item::Data(_)))
 }
+
+/// The proptest configuration of the model-based tests: `default_cases` cases per property,
+/// or `PROPTEST_CASES=n`; some properties only apply to type maps without overlapping entries
+/// or with data, so rejections are allowed in proportion.
+pub fn proptest_config(default_cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default_cases);
+    ProptestConfig {
+        cases,
+        max_global_rejects: cases.saturating_mul(2).max(1024),
+        ..ProptestConfig::default()
+    }
+}
