@@ -25,7 +25,8 @@
  *   unext C POSITION CRC      and MPI_Unpack_external of those bytes
  *   size_c N, extent_c LB EXTENT, true_extent_c TRUE_LB TRUE_EXTENT, pack_c 2 POSITION CRC,
  *   unpack_c 2 POSITION CRC   the large-count (_c) queries, MPI_Pack_c and MPI_Unpack_c of
- *                             2 elements (only from MPI-4 libraries: not Open MPI 4.1)
+ *                             2 elements, on the type built again through the large-count
+ *                             (_c) constructors (only from MPI-4 libraries: not Open MPI 4.1)
  *   elements K N C            (if size > 0) MPI_Get_elements and MPI_Get_count on a status
  *                             of K bytes (MPI_Status_set_elements of MPI_BYTE), for
  *                             K = size / 2, size + 4 and 2 * size - 8; N and C are numbers
@@ -716,6 +717,67 @@ static int build(const recipe *r, MPI_Datatype *out)
     return rc;
 }
 
+#if MPI_VERSION >= 4
+/* Builds a recipe as build() does, through the large-count (_c) constructors: every count,
+ * block length, stride, displacement and array size goes in as an MPI_Count. */
+static int build_large(const recipe *r, MPI_Datatype *out)
+{
+    if (r->kind == K_NAMED) {
+        *out = NAMED_TYPES[r->named].type;
+        return MPI_SUCCESS;
+    }
+    MPI_Datatype types[MAX_TYPES] = {MPI_DATATYPE_NULL};
+    int rc = MPI_SUCCESS, built = 0;
+    for (; built < r->nt && rc == MPI_SUCCESS; built++) {
+        rc = build_large(r->types[built], &types[built]);
+    }
+    if (rc != MPI_SUCCESS) {
+        built--;
+    } else {
+        MPI_Count c[MAX_INTS + MAX_ADDRS];
+        const int *i = r->ints;
+        const MPI_Aint *a = r->addrs;
+        MPI_Datatype old = types[0];
+        for (int k = 0; k < r->ni; k++) c[k] = i[k];
+        MPI_Count *ca = c + r->ni; /* the addresses, as MPI_Count */
+        for (int k = 0; k < r->na; k++) ca[k] = a[k];
+        switch (r->kind) {
+        case K_DUP: rc = MPI_Type_dup(old, out); break;
+        case K_CONTIGUOUS: rc = MPI_Type_contiguous_c(c[0], old, out); break;
+        case K_VECTOR: rc = MPI_Type_vector_c(c[0], c[1], c[2], old, out); break;
+        case K_HVECTOR: rc = MPI_Type_create_hvector_c(c[0], c[1], ca[0], old, out); break;
+        case K_INDEXED: rc = MPI_Type_indexed_c(c[0], c + 1, c + 1 + i[0], old, out); break;
+        case K_HINDEXED: rc = MPI_Type_create_hindexed_c(c[0], c + 1, ca, old, out); break;
+        case K_INDEXED_BLOCK:
+            rc = MPI_Type_create_indexed_block_c(c[0], c[1], c + 2, old, out);
+            break;
+        case K_HINDEXED_BLOCK:
+            rc = MPI_Type_create_hindexed_block_c(c[0], c[1], ca, old, out);
+            break;
+        case K_STRUCT: rc = MPI_Type_create_struct_c(c[0], c + 1, ca, types, out); break;
+        case K_SUBARRAY: {
+            int n = i[0];
+            rc = MPI_Type_create_subarray_c(n, c + 1, c + 1 + n, c + 1 + 2 * n, i[3 * n + 1], old,
+                                            out);
+            break;
+        }
+        case K_DARRAY: {
+            int n = i[2];
+            rc = MPI_Type_create_darray_c(i[0], i[1], n, c + 3, i + 3 + n, i + 3 + 2 * n,
+                                          i + 3 + 3 * n, i[3 + 4 * n], old, out);
+            break;
+        }
+        case K_RESIZED: rc = MPI_Type_create_resized_c(old, ca[0], ca[1], out); break;
+        default: rc = MPI_ERR_INTERN; break;
+        }
+    }
+    for (int k = 0; k < built; k++) {
+        if (r->types[k]->kind != K_NAMED) MPI_Type_free(&types[k]);
+    }
+    return rc;
+}
+#endif
+
 /* ---------------------------------------------------------------------------------------
  * Running one seed.
  */
@@ -805,9 +867,28 @@ static void pack_and_unpack(MPI_Datatype type, int count, int64_t region, unsign
 }
 
 #if MPI_VERSION >= 4
-/* The large-count (_c) queries, pack and unpack of `count` elements (MPI-4 libraries). */
-static void large_count_lines(MPI_Datatype type, int64_t region, unsigned char *source,
+static void large_count_queries(MPI_Datatype type, int64_t region, unsigned char *source,
+                                unsigned char *target);
+
+/* The large-count (_c) queries, pack and unpack of `count` elements (MPI-4 libraries), on
+ * the type built again from the recipe through the large-count constructors. */
+static void large_count_lines(const recipe *r, int64_t region, unsigned char *source,
                               unsigned char *target)
+{
+    MPI_Datatype type;
+    int rc = build_large(r, &type);
+    if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&type);
+    if (rc != MPI_SUCCESS) {
+        printf("build_c error %s\n", error_class_name(rc));
+        return;
+    }
+    large_count_queries(type, region, source, target);
+    if (r->kind != K_NAMED) MPI_Type_free(&type);
+}
+
+/* The lines of large_count_lines() for one type. */
+static void large_count_queries(MPI_Datatype type, int64_t region, unsigned char *source,
+                                unsigned char *target)
 {
     MPI_Count size, lb, extent, true_lb, true_extent;
     int rc = MPI_Type_size_c(type, &size);
@@ -926,7 +1007,7 @@ static void run_recipe(const recipe *r)
         fflush(stdout);
     }
 #if MPI_VERSION >= 4
-    if (extra_lines) large_count_lines(type, region, source, target);
+    if (extra_lines) large_count_lines(r, region, source, target);
 #endif
     /* Partial data: half an element, one element and a few bytes, two elements less a few. */
     if (size > 0 && extra_lines) {
