@@ -8,16 +8,14 @@
 //! before reuse, so a freed handle is reported as invalid rather than aliasing a new type.
 //!
 //! Lookups lock only the slot they read (a reader lock), so threads working on different
-//! types never contend. The pack path takes no lock at all: a committed type is published in
-//! its slot through an atomically swappable pointer, and each thread keeps the last committed
-//! type it used ([`with_committed`]): a hit costs a thread-local read and one load of a
-//! global counter of frees, with no write to shared memory. Predefined types resolve through a
-//! fixed table indexed by the handle's low byte.
+//! types never contend. The pack path takes no lock in the steady state: each thread keeps the
+//! committed types it used last ([`with_committed`]), so a hit costs a thread-local read and
+//! one load of a global counter of frees, with no write to shared memory; predefined types
+//! resolve through a fixed table indexed by the handle's low byte.
 
 use crate::abi::{MPI_Datatype, MPI_DATATYPE_NULL};
 use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
-use arc_swap::ArcSwapOption;
 use parking_lot::{Mutex, RwLock};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -53,27 +51,12 @@ struct Slot {
     entry: Option<Entry>,
 }
 
-/// A committed type as the pack path sees it: the slot generation it belongs to and the
-/// datatype object.
-struct Published {
-    generation: i32,
-    datatype: Arc<Datatype>,
-}
-
-/// One handle slot: its state behind a lock, and its committed type published for lock-free
-/// readers.
-#[derive(Default)]
-struct Cell {
-    slot: RwLock<Slot>,
-    published: ArcSwapOption<Published>,
-}
-
 struct Allocator {
     next_fresh: usize,
     freed: VecDeque<usize>,
 }
 
-static CHUNK_TABLE: [OnceLock<Box<[Cell]>>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
+static CHUNK_TABLE: [OnceLock<Box<[RwLock<Slot>]>>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
 static ALLOCATOR: Mutex<Allocator> = Mutex::new(Allocator {
     next_fresh: 1,
     freed: VecDeque::new(),
@@ -97,11 +80,11 @@ static PREDEFINED: LazyLock<HashMap<MPI_Datatype, PredefinedEntry>> = LazyLock::
         .collect()
 });
 
-/// Predefined types by the low byte of their handle (MPICH's index of the type), for the
-/// pack path; a handle whose low byte another type took first is found in [`PREDEFINED`].
 /// A predefined handle and its datatype object.
 type NamedType = (MPI_Datatype, Arc<Datatype>);
 
+/// Predefined types by the low byte of their handle (MPICH's index of the type), for the
+/// pack path; a handle whose low byte another type took first is found in [`PREDEFINED`].
 static PREDEFINED_BY_INDEX: LazyLock<Vec<Option<NamedType>>> = LazyLock::new(|| {
     let mut table = vec![None; 256];
     for (&handle, entry) in PREDEFINED.iter() {
@@ -113,14 +96,10 @@ static PREDEFINED_BY_INDEX: LazyLock<Vec<Option<NamedType>>> = LazyLock::new(|| 
     table
 });
 
-fn cell(index: usize) -> &'static Cell {
-    let chunk =
-        CHUNK_TABLE[index / CHUNK].get_or_init(|| (0..CHUNK).map(|_| Cell::default()).collect());
-    &chunk[index % CHUNK]
-}
-
 fn slot(index: usize) -> &'static RwLock<Slot> {
-    &cell(index).slot
+    let chunk = CHUNK_TABLE[index / CHUNK]
+        .get_or_init(|| (0..CHUNK).map(|_| RwLock::new(Slot::default())).collect());
+    &chunk[index % CHUNK]
 }
 
 fn handle_of(index: usize, generation: i32) -> MPI_Datatype {
@@ -205,9 +184,6 @@ pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatyp
     }
     .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))?;
     let mut slot = slot(index).write();
-    if committed {
-        publish(index, slot.generation, &datatype);
-    }
     slot.entry = Some(Entry {
         datatype,
         committed,
@@ -245,91 +221,70 @@ pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
     }
 }
 
-fn publish(index: usize, generation: i32, datatype: &Arc<Datatype>) {
-    cell(index).published.store(Some(Arc::new(Published {
-        generation,
-        datatype: datatype.clone(),
-    })));
-}
-
 /// Marks the handle committed and returns its datatype object (`MPI_Type_commit`).
 pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    if let Some(p) = PREDEFINED.get(&handle) {
-        return Ok(p.datatype.clone());
-    }
-    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
-    let mut slot = slot(index).write();
-    let current = slot.generation == generation;
-    match &mut slot.entry {
-        Some(entry) if current => {
-            if !entry.committed {
-                entry.committed = true;
-                publish(index, generation, &entry.datatype);
-            }
-            Ok(entry.datatype.clone())
-        }
-        _ => Err(invalid(handle)),
-    }
+    update(handle, |entry| {
+        entry.committed = true;
+        entry.datatype.clone()
+    })
 }
 
-/// Counts the derived handles ever freed; a thread's cached type is valid while the count
+/// Counts the derived handles ever freed; a thread's cached types are valid while the count
 /// has not moved.
 static FREES: AtomicU64 = AtomicU64::new(0);
 
-/// The last committed derived type a thread packed with: `(handle, frees at that time, type)`.
+/// How many committed types each thread keeps (by slot index modulo this), so that a thread
+/// packing with a few types in turn (the faces of a halo exchange) keeps hitting.
+const CACHED_TYPES: usize = 4;
+
+/// A committed derived type a thread packed with: `(handle, frees at that time, type)`.
 type CachedType = Option<(MPI_Datatype, u64, Arc<Datatype>)>;
 
 thread_local! {
-    static LAST_COMMITTED: RefCell<CachedType> = const { RefCell::new(None) };
+    static RECENT_COMMITTED: RefCell<[CachedType; CACHED_TYPES]> =
+        const { RefCell::new([const { None }; CACHED_TYPES]) };
 }
 
 /// Runs `f` on the datatype behind `handle`, which must be committed: the lookup of the pack
-/// path. It takes no lock, allocates nothing and writes no shared memory for a committed
-/// derived type or a predefined one.
+/// path. For a predefined type, or a committed derived type this thread used recently, it
+/// takes no lock, allocates nothing and writes no shared memory; otherwise it reads the
+/// handle's slot once and remembers the type.
 pub fn with_committed<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
-    match try_with_committed(handle, f) {
-        Ok(result) => Ok(result),
-        Err(f) => committed_fallback(handle, f),
-    }
-}
-
-/// [`with_committed`] without the locked table: runs `f` if `handle` is a predefined type, or
-/// a committed derived type this thread used last or whose slot publishes it; otherwise gives
-/// `f` back.
-pub fn try_with_committed<R, F: FnOnce(&Datatype) -> R>(
-    handle: MPI_Datatype,
-    f: F,
-) -> Result<R, F> {
-    let Some((index, generation)) = decode(handle) else {
+    let Some((index, _)) = decode(handle) else {
         return match PREDEFINED_BY_INDEX.get((handle & 0xff) as usize) {
             Some(Some((h, datatype))) if *h == handle => Ok(f(datatype)),
-            _ => Err(f),
+            _ => {
+                let (datatype, committed) = lookup(handle)?;
+                run_if_committed(datatype, committed, f)
+            }
         };
     };
     let frees = FREES.load(Ordering::Acquire);
+    let way = index % CACHED_TYPES;
     let mut f = Some(f);
-    let hit = LAST_COMMITTED.with(|last| match &*last.borrow() {
+    let hit = RECENT_COMMITTED.with(|recent| match &recent.borrow()[way] {
         Some((h, seen, datatype)) if *h == handle && *seen == frees => {
             f.take().map(|f| f(datatype))
         }
         _ => None,
     });
-    let f = match (hit, f) {
-        (Some(result), _) => return Ok(result),
-        (None, Some(f)) => f,
-        (None, None) => unreachable!("f runs only on a hit"),
-    };
-    let datatype = match cell(index).published.load_full() {
-        Some(p) if p.generation == generation => p.datatype.clone(),
-        _ => return Err(f),
-    };
-    LAST_COMMITTED.with(|last| *last.borrow_mut() = Some((handle, frees, datatype.clone())));
-    Ok(f(&datatype))
+    if let Some(result) = hit {
+        return Ok(result);
+    }
+    let (datatype, committed) = lookup(handle)?;
+    if committed {
+        RECENT_COMMITTED
+            .with(|recent| recent.borrow_mut()[way] = Some((handle, frees, datatype.clone())));
+    }
+    run_if_committed(datatype, committed, f.expect("f runs only on a hit"))
 }
 
-/// [`with_committed`] through the locked table.
-fn committed_fallback<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
-    let (datatype, committed) = lookup(handle)?;
+/// Runs `f` on `datatype` if it is committed.
+fn run_if_committed<R>(
+    datatype: Arc<Datatype>,
+    committed: bool,
+    f: impl FnOnce(&Datatype) -> R,
+) -> MpiResult<R> {
     if !committed {
         return Err(MpiError::datatype(
             "the datatype has not been committed (MPI_Type_commit)",
@@ -392,7 +347,6 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
         if slot.generation != generation || slot.entry.is_none() {
             return Err(invalid(handle));
         }
-        cell(index).published.store(None);
         FREES.fetch_add(1, Ordering::AcqRel);
         slot.generation = (slot.generation + 1) & GENERATION_MASK;
         slot.entry.take().expect("checked above")

@@ -147,35 +147,40 @@ unsafe fn with_position<P: CountArg>(
 }
 
 /// The success path of a native pack (`PACK`) or unpack of `count` copies of `dt` between
-/// user memory `mem` and the packed buffer `buffer` of `size` bytes at `position`, with no
-/// error plumbing: it returns the new position, or `None` without touching anything when any
-/// argument is unusual, and the caller then takes the checked path, which reports the error.
+/// user memory `mem` and the packed buffer `buffer` of `size` bytes at `*position`, without
+/// the error handler: it packs, advances `*position` and returns true, or returns false
+/// without touching anything when any argument is unusual, and the caller then takes the
+/// checked path, which reports the error.
 ///
 /// # Safety
 /// As for `MPI_Pack` / `MPI_Unpack`.
-unsafe fn fast_native<const PACK: bool>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn try_fast_native<const PACK: bool, C: CountArg>(
     mem: *mut u8,
-    count: i64,
+    count: C,
     dt: MPI_Datatype,
     buffer: *mut u8,
-    size: i64,
-    position: i64,
+    size: C,
+    position: *mut C,
     comm: MPI_Comm,
-) -> Option<i64> {
-    if count < 0 || size < 0 || position < 0 || position > size || buffer.is_null() {
-        return None;
+) -> bool {
+    if position.is_null() || buffer.is_null() || !is_comm(comm) {
+        return false;
     }
-    if !is_comm(comm) {
-        return None;
+    // SAFETY: the caller's position, not NULL.
+    let at: i64 = unsafe { position.read() }.into();
+    let (count, size): (i64, i64) = (count.into(), size.into());
+    if count < 0 || size < 0 || at < 0 || at > size {
+        return false;
     }
-    handles::try_with_committed(dt, |t| {
-        let end = t.size().checked_mul(count)?.checked_add(position)?;
+    let end = handles::with_committed(dt, |t| {
+        let end = t.size().checked_mul(count)?.checked_add(at)?;
         if end > size {
             return None;
         }
         // SAFETY: the caller's buffers as MPI_Pack requires them; the room was checked.
         unsafe {
-            let stream = buffer.add(position as usize);
+            let stream = buffer.add(at as usize);
             if PACK {
                 crate::plan::pack_all(t, count, mem, stream)
             } else {
@@ -183,9 +188,20 @@ unsafe fn fast_native<const PACK: bool>(
             }
         }
         Some(end)
-    })
-    .ok()
-    .flatten()
+    });
+    // end <= size, so it fits the position's type.
+    match end
+        .ok()
+        .flatten()
+        .and_then(|end| C::from_count(end, "").ok())
+    {
+        Some(end) => {
+            // SAFETY: the caller's position, not NULL.
+            unsafe { position.write(end) };
+            true
+        }
+        None => false,
+    }
 }
 
 /// `MPI_Pack` and `MPI_Pack_c`.
@@ -203,18 +219,12 @@ unsafe fn pack_native<C: CountArg>(
     position: *mut C,
     comm: MPI_Comm,
 ) -> c_int {
-    if !position.is_null() {
-        let (mem, buffer) = (user_memory(inbuf), outbuf.cast::<u8>());
-        // SAFETY: the caller's position, not NULL.
-        let at = unsafe { position.read() }.into();
-        let (count, size) = (incount.into(), outsize.into());
-        // SAFETY: the caller's buffers, as MPI_Pack requires them.
-        let fast = unsafe { fast_native::<true>(mem, count, datatype, buffer, size, at, comm) };
-        if let Some(end) = fast.and_then(|end| C::from_count(end, "").ok()) {
-            // SAFETY: as above (end <= outsize, so it fits the position's type).
-            unsafe { position.write(end) };
-            return MPI_SUCCESS;
-        }
+    let (mem, buffer) = (user_memory(inbuf), outbuf.cast::<u8>());
+    // SAFETY: the caller's pointers, as MPI_Pack requires them.
+    if unsafe {
+        try_fast_native::<true, C>(mem, incount, datatype, buffer, outsize, position, comm)
+    } {
+        return MPI_SUCCESS;
     }
     guard(function, || {
         check_comm(comm)?;
@@ -283,18 +293,12 @@ unsafe fn unpack_native<C: CountArg>(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    if !position.is_null() {
-        let (mem, buffer) = (user_memory(outbuf), inbuf.cast_mut().cast::<u8>());
-        // SAFETY: the caller's position, not NULL.
-        let at = unsafe { position.read() }.into();
-        let (count, size) = (outcount.into(), insize.into());
-        // SAFETY: the caller's buffers, as MPI_Unpack requires them.
-        let fast = unsafe { fast_native::<false>(mem, count, datatype, buffer, size, at, comm) };
-        if let Some(end) = fast.and_then(|end| C::from_count(end, "").ok()) {
-            // SAFETY: as above (end <= insize, so it fits the position's type).
-            unsafe { position.write(end) };
-            return MPI_SUCCESS;
-        }
+    let (mem, buffer) = (user_memory(outbuf), inbuf.cast_mut().cast::<u8>());
+    // SAFETY: the caller's pointers, as MPI_Unpack requires them.
+    if unsafe {
+        try_fast_native::<false, C>(mem, outcount, datatype, buffer, insize, position, comm)
+    } {
+        return MPI_SUCCESS;
     }
     guard(function, || {
         check_comm(comm)?;
