@@ -29,7 +29,7 @@ proptest! {
     #[test]
     fn element_counts_match_model(case in any_case()) {
         let dt = &case.dt;
-        let sizes: Vec<i64> = copies(&case.tm, 3).iter().map(|(b, _)| b.size()).collect();
+        let sizes: Vec<i64> = case.tm.copies(3).iter().map(|(b, _)| b.size()).collect();
         let mut bytes = 0i64;
         for (k, &size) in sizes.iter().enumerate() {
             prop_assert_eq!(elements::elements_in_bytes(dt, bytes), Some(k as i64), "at {} bytes", bytes);
@@ -89,7 +89,7 @@ proptest! {
         let (dt, tm) = (&case.dt, &case.tm);
         let g = Geometry::new(tm, count, 16);
         let src = random_bytes(seed, g.len);
-        let expected = model_pack(tm, count, &src, &g);
+        let expected = tm.pack_bytes(count, &src, g.origin());
         prop_assert_eq!(expected.len() as i64, count * tm.size());
 
         let outsize = start + expected.len() as i64 + 8;
@@ -132,12 +132,12 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let (dt, tm) = (&case.dt, &case.tm);
-        prop_assume!(non_overlapping(tm, count));
+        prop_assume!(tm.non_overlapping(count));
         let g = Geometry::new(tm, count, 16);
         let n = (count * tm.size()) as usize;
         let stream = random_bytes(seed, n);
         let mut want = vec![0u8; g.len];
-        model_unpack(tm, count, &stream, &mut want, &g);
+        tm.unpack_bytes(count, &stream, &mut want, g.origin());
         let mut dst = vec![0u8; g.len];
         let mut position = 0;
         // SAFETY: the geometry covers every byte of the type map relative to the origin.
@@ -226,7 +226,7 @@ proptest! {
         prop_assert_eq!(position, n);
         prop_assert!(out[n as usize..].iter().all(|&x| x == SENTINEL), "wrote past the end");
         let mut at = 0usize;
-        for (idx, (b, d)) in copies(tm, count).into_iter().enumerate() {
+        for (idx, (b, d)) in tm.copies(count).into_iter().enumerate() {
             let e = b.info().ext32_size() as usize;
             let i = g.index(d);
             if let Some(want) = ext32_encode(b, &src[i..i + b.size() as usize]) {
@@ -273,11 +273,11 @@ proptest! {
                 g.lo + i as i64, dst[i], want[i]);
         }
 
-        if non_overlapping(tm, count) {
+        if tm.non_overlapping(count) {
             let stream = random_bytes(seed ^ 0x55, n as usize);
             let mut want = vec![0u8; g.len];
             let mut at = 0usize;
-            for (b, d) in copies(tm, count) {
+            for (b, d) in tm.copies(count) {
                 let (i, s) = (g.index(d), b.size() as usize);
                 let native = ext32_decode(b, &stream[at..at + s]).expect("lossless leaf");
                 want[i..i + s].copy_from_slice(&native);
@@ -324,7 +324,7 @@ fn pack_simple_shapes() {
         for count in 1..=2 {
             let g = Geometry::new(&tm, count, 8);
             let src = random_bytes(7, g.len);
-            let want = model_pack(&tm, count, &src, &g);
+            let want = tm.pack_bytes(count, &src, g.origin());
             let mut out = vec![0u8; want.len()];
             let mut position = 0;
             // SAFETY: the geometry covers the type map.
@@ -371,7 +371,7 @@ fn every_predefined_type_matches_model() {
             assert_eq!(dt.layout.ext32_size, ext32_size(&tm), "{what}");
             let g = Geometry::new(&tm, 2, 16);
             let src = random_bytes(p.handle as u64, g.len);
-            let want = model_pack(&tm, 2, &src, &g);
+            let want = tm.pack_bytes(2, &src, g.origin());
             let mut out = vec![0u8; want.len()];
             let mut position = 0;
             // SAFETY: the geometry covers the type map.
@@ -404,7 +404,7 @@ fn every_predefined_type_matches_model() {
                 .unwrap()
             };
             let mut at = 0usize;
-            for (b, d) in copies(&tm, 2) {
+            for (b, d) in tm.copies(2) {
                 let e = b.info().ext32_size() as usize;
                 let i = g.index(d);
                 if let Some(w) = ext32_encode(b, &src[i..i + b.size() as usize]) {

@@ -132,7 +132,7 @@ fn check_pack_cuts(case: &Case, count: i64, seed: u64) -> Result<(), TestCaseErr
         let (dt, tm) = (&case.dt, &case.tm);
         let g = Geometry::new(tm, count, 16);
         let src = random_bytes(seed, g.len);
-        let expected = model_pack(tm, count, &src, &g);
+        let expected = tm.pack_bytes(count, &src, g.origin());
         let n = expected.len();
         for cut in cuts(n, seed) {
             let mut out = vec![0x5au8; n];
@@ -154,7 +154,7 @@ fn check_unpack_cuts(case: &Case, count: i64, seed: u64) -> Result<(), TestCaseE
         let (dt, tm) = (&case.dt, &case.tm);
         let g = Geometry::new(tm, count, 16);
         let src = random_bytes(seed, g.len);
-        let stream = model_pack(tm, count, &src, &g);
+        let stream = tm.pack_bytes(count, &src, g.origin());
         let want = covered_only(tm, count, &src, &g);
         let n = stream.len();
         let points = cuts(n, seed ^ 7);

@@ -6,29 +6,23 @@
 
 use libfuzzer_sys::fuzz_target;
 use mpi_dtype::abi::MPI_ERR_TRUNCATE;
-use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::pack::external32;
 use mpi_dtype_fuzz::*;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let prog = Program::decode(&mut b);
-    let made = build(&prog);
-    let Some(m) = made
-        .iter()
-        .rev()
-        .find(|m| m.dt.is_some() && m.info.modelable())
+    let Some(MemoryCase {
+        dt,
+        tm,
+        count,
+        region,
+        src,
+    }) = MemoryCase::decode(&mut b)
     else {
         return;
     };
-    let dt = m.dt.as_ref().expect("made");
-    let tm = TypeMap::of(dt);
-    let count = b.range(0, 3);
-    let Some(region) = Region::new(&tm, count, 1 << 20) else {
-        return;
-    };
-    let src = pattern(b.u64(), region.len);
-    let entries = copies(&tm, count);
+    let dt = &dt;
+    let entries = tm.copies(count);
     let total: i64 = entries.iter().map(|(e, _)| e.info().ext32_size()).sum();
     assert_eq!(
         external32::packed_size(dt, count).ok(),
@@ -101,7 +95,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(out.iter().all(|&x| x == 0x11));
     }
 
-    if non_overlapping(&tm, count) {
+    if tm.non_overlapping(count) {
         let back = unpack(&packed);
         for &(basic, disp) in &entries {
             let i = region.index(disp);

@@ -6,30 +6,23 @@
 
 use libfuzzer_sys::fuzz_target;
 use mpi_dtype::abi::MPI_ERR_TRUNCATE;
-use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::{pack, plan};
 use mpi_dtype_fuzz::*;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let prog = Program::decode(&mut b);
-    let made = build(&prog);
-    // The newest type the model can write out.
-    let Some(m) = made
-        .iter()
-        .rev()
-        .find(|m| m.dt.is_some() && m.info.modelable())
+    let Some(MemoryCase {
+        dt,
+        tm,
+        count,
+        region,
+        src,
+    }) = MemoryCase::decode(&mut b)
     else {
         return;
     };
-    let dt = m.dt.as_ref().expect("made");
-    let tm = TypeMap::of(dt);
-    let count = b.range(0, 3);
-    let Some(region) = Region::new(&tm, count, 1 << 20) else {
-        return;
-    };
-    let src = pattern(b.u64(), region.len);
-    let expected = model_pack(&tm, count, &src, &region);
+    let dt = &dt;
+    let expected = tm.pack_bytes(count, &src, region.origin());
     let total = expected.len();
     let inbuf = src[region.origin()..].as_ptr();
 
@@ -109,9 +102,9 @@ fuzz_target!(|data: &[u8]| {
         split, whole,
         "unpack split at {points:?} differs from the whole unpack"
     );
-    if non_overlapping(&tm, count) {
+    if tm.non_overlapping(count) {
         let mut model = vec![0xaau8; region.len];
-        model_unpack(&tm, count, &expected, &mut model, &region);
+        tm.unpack_bytes(count, &expected, &mut model, region.origin());
         assert_eq!(whole, model, "unpacked bytes");
         // Pieces in any order give the same result when no two entries share a byte.
         let mut shuffled = vec![0xaau8; region.len];

@@ -887,7 +887,7 @@ impl Region {
     pub fn new(tm: &TypeMap, count: i64, limit: i64) -> Option<Region> {
         let mut lo = 0i64;
         let mut hi = 0i64;
-        for (b, d) in copies(tm, count) {
+        for (b, d) in tm.copies(count) {
             lo = lo.min(d);
             hi = hi.max(d + b.size());
         }
@@ -907,24 +907,7 @@ impl Region {
     }
 }
 
-/// The data entries of `count` copies in type-map order, displacements absolute.
-pub fn copies(tm: &TypeMap, count: i64) -> Vec<(Basic, i64)> {
-    let extent = tm.extent();
-    let one = tm.data_entries();
-    (0..count)
-        .flat_map(|k| one.iter().map(move |&(b, d)| (b, k * extent + d)))
-        .collect()
-}
 
-/// True if no two data entries of `count` copies share a byte.
-pub fn non_overlapping(tm: &TypeMap, count: i64) -> bool {
-    let mut spans: Vec<(i64, i64)> = copies(tm, count)
-        .into_iter()
-        .map(|(b, d)| (d, d + b.size()))
-        .collect();
-    spans.sort();
-    spans.windows(2).all(|w| w[0].1 <= w[1].0)
-}
 
 /// Pseudo-random bytes (splitmix64) from a seed.
 pub fn pattern(seed: u64, len: usize) -> Vec<u8> {
@@ -942,25 +925,7 @@ pub fn pattern(seed: u64, len: usize) -> Vec<u8> {
     out
 }
 
-/// What packing `count` copies must give: the bytes of every data entry, in order.
-pub fn model_pack(tm: &TypeMap, count: i64, src: &[u8], region: &Region) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (b, d) in copies(tm, count) {
-        let i = region.index(d);
-        out.extend_from_slice(&src[i..i + b.size() as usize]);
-    }
-    out
-}
 
-/// What unpacking `packed` must leave in `dst`: the packed bytes written entry by entry.
-pub fn model_unpack(tm: &TypeMap, count: i64, packed: &[u8], dst: &mut [u8], region: &Region) {
-    let mut at = 0usize;
-    for (b, d) in copies(tm, count) {
-        let (i, n) = (region.index(d), b.size() as usize);
-        dst[i..i + n].copy_from_slice(&packed[at..at + n]);
-        at += n;
-    }
-}
 
 /// The external32 form of one native value, when it is a plain byte reversal per part (or
 /// the bytes as they are); `None` for conversions that change the width or the format.
@@ -1004,4 +969,39 @@ pub fn cuts(b: &mut Bytes, total: usize) -> Vec<usize> {
     points.push(total);
     points.sort_unstable();
     points
+}
+
+/// A fuzz case over user memory: the newest type of a program the model can write out, its
+/// type map, a count of 0 to 3 and a patterned buffer covering every byte of that many copies.
+pub struct MemoryCase {
+    pub dt: Arc<Datatype>,
+    pub tm: TypeMap,
+    pub count: i64,
+    pub region: Region,
+    pub src: Vec<u8>,
+}
+
+impl MemoryCase {
+    /// Decodes a program and the rest of the case from `b`, or `None` if the program made no
+    /// type the model can write out within a buffer of 1 MiB.
+    pub fn decode(b: &mut Bytes) -> Option<MemoryCase> {
+        let prog = Program::decode(b);
+        let made = build(&prog);
+        let m = made
+            .iter()
+            .rev()
+            .find(|m| m.dt.is_some() && m.info.modelable())?;
+        let dt = m.dt.clone().expect("found with a type");
+        let tm = TypeMap::of(&dt);
+        let count = b.range(0, 3);
+        let region = Region::new(&tm, count, 1 << 20)?;
+        let src = pattern(b.u64(), region.len);
+        Some(MemoryCase {
+            dt,
+            tm,
+            count,
+            region,
+            src,
+        })
+    }
 }

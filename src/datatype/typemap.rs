@@ -240,6 +240,48 @@ impl TypeMap {
         self.data().collect()
     }
 
+    /// The basic entries of `count` copies, copy `k` moved by `k` extents, in order.
+    pub fn copies(&self, count: i64) -> Vec<(Basic, i64)> {
+        let extent = self.extent();
+        let one = self.data_entries();
+        (0..count)
+            .flat_map(|k| one.iter().map(move |&(b, d)| (b, k * extent + d)))
+            .collect()
+    }
+
+    /// True if no two basic entries of `count` copies share a byte.
+    pub fn non_overlapping(&self, count: i64) -> bool {
+        let mut spans: Vec<(i64, i64)> = self
+            .copies(count)
+            .into_iter()
+            .map(|(b, d)| (d, d + b.size()))
+            .collect();
+        spans.sort();
+        spans.windows(2).all(|w| w[0].1 <= w[1].0)
+    }
+
+    /// What packing `count` copies from `memory` must give, displacement 0 being
+    /// `memory[origin]`: the bytes of every basic entry, in order.
+    pub fn pack_bytes(&self, count: i64, memory: &[u8], origin: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (b, d) in self.copies(count) {
+            let i = (origin as i64 + d) as usize;
+            out.extend_from_slice(&memory[i..i + b.size() as usize]);
+        }
+        out
+    }
+
+    /// What unpacking `packed` as `count` copies must leave in `memory`, displacement 0 being
+    /// `memory[origin]`: the packed bytes written entry by entry, in order.
+    pub fn unpack_bytes(&self, count: i64, packed: &[u8], memory: &mut [u8], origin: usize) {
+        let mut at = 0usize;
+        for (b, d) in self.copies(count) {
+            let (i, n) = ((origin as i64 + d) as usize, b.size() as usize);
+            memory[i..i + n].copy_from_slice(&packed[at..at + n]);
+            at += n;
+        }
+    }
+
     /// Total size of the basic entries.
     pub fn size(&self) -> i64 {
         self.data().map(|(b, _)| b.size()).sum()

@@ -588,25 +588,6 @@ impl Geometry {
     }
 }
 
-/// The data entries of `count` copies in type-map order, displacements absolute.
-pub fn copies(tm: &TypeMap, count: i64) -> Vec<(Basic, i64)> {
-    let ext = tm.extent();
-    let one = tm.data_entries();
-    (0..count)
-        .flat_map(|k| one.iter().map(move |&(b, d)| (b, k * ext + d)))
-        .collect()
-}
-
-/// True if no two data entries of `count` copies share a byte.
-pub fn non_overlapping(tm: &TypeMap, count: i64) -> bool {
-    let mut spans: Vec<(i64, i64)> = copies(tm, count)
-        .into_iter()
-        .map(|(b, d)| (d, d + b.size()))
-        .collect();
-    spans.sort();
-    spans.windows(2).all(|w| w[0].1 <= w[1].0)
-}
-
 /// A deterministic stream of pseudo-random bytes (splitmix64).
 pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
     let mut state = seed;
@@ -623,31 +604,10 @@ pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
     out
 }
 
-/// What `MPI_Pack` must produce: the bytes of every data entry of every copy, in order.
-pub fn model_pack(tm: &TypeMap, count: i64, src: &[u8], g: &Geometry) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (b, d) in copies(tm, count) {
-        let i = g.index(d);
-        out.extend_from_slice(&src[i..i + b.size() as usize]);
-    }
-    out
-}
-
-/// What `MPI_Unpack` of `packed` must leave in `dst`: the packed bytes written entry by
-/// entry, in order (meaningful for type maps without overlapping entries).
-pub fn model_unpack(tm: &TypeMap, count: i64, packed: &[u8], dst: &mut [u8], g: &Geometry) {
-    let mut pos = 0usize;
-    for (b, d) in copies(tm, count) {
-        let (i, n) = (g.index(d), b.size() as usize);
-        dst[i..i + n].copy_from_slice(&packed[pos..pos + n]);
-        pos += n;
-    }
-}
-
 /// `src` restricted to the bytes the type map covers; zero elsewhere.
 pub fn covered_only(tm: &TypeMap, count: i64, src: &[u8], g: &Geometry) -> Vec<u8> {
     let mut out = vec![0u8; src.len()];
-    for (b, d) in copies(tm, count) {
+    for (b, d) in tm.copies(count) {
         let (i, n) = (g.index(d), b.size() as usize);
         out[i..i + n].copy_from_slice(&src[i..i + n]);
     }
