@@ -7,7 +7,7 @@
 //! runs of equal basic types are byte-swapped in place. Other types are converted element by
 //! element as the reference walk visits them.
 
-use super::at_position;
+use super::check_room;
 use super::walk::{walk, Piece};
 use crate::datatype::layout::mul;
 use crate::datatype::predefined::Scalar;
@@ -304,6 +304,44 @@ fn binary128_to_x87(bits: u128) -> [u8; 16] {
     out
 }
 
+/// Packs (`PACK`) `count` copies of `dt` from user memory `user` into the external32 stream
+/// at `external`, or unpacks them from it: a chunk of the native stream at a time when the
+/// type's signature is short, else element by element as the reference walk visits them.
+///
+/// # Safety
+/// As for [`pack`] / [`unpack`]; `external` must be valid for the external32 size (writable
+/// when packing).
+unsafe fn convert_all<const PACK: bool>(
+    dt: &Datatype,
+    count: i64,
+    user: *mut u8,
+    external: *mut u8,
+) {
+    if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
+        // SAFETY: forwarded contract.
+        return unsafe { convert_chunked::<PACK>(dt, count, signature, user, external) };
+    }
+    let mut at = 0usize;
+    for_each_basic(dt, count, |disp, b| {
+        let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
+        let (mem, ext) = (
+            user.wrapping_offset(disp as isize),
+            external.wrapping_add(at),
+        );
+        // SAFETY: the caller guarantees the entry's bytes in user memory and the stream.
+        unsafe {
+            if PACK {
+                let native = std::slice::from_raw_parts(mem, n);
+                convert(b, native, std::slice::from_raw_parts_mut(ext, e), true);
+            } else {
+                let native = std::slice::from_raw_parts_mut(mem, n);
+                convert(b, std::slice::from_raw_parts(ext, e), native, false);
+            }
+        }
+        at += e;
+    })
+}
+
 /// Packs `count` copies of `dt` read relative to `inbuf` into external32 at
 /// `outbuf[*position..outsize]` and advances `*position`.
 ///
@@ -317,38 +355,11 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> MpiResult<()> {
-    at_position(
-        position,
-        packed_size(dt, count)?,
-        outsize,
-        "packing",
-        |cursor| {
-            if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
-                // SAFETY: the caller guarantees the source; the room was checked.
-                unsafe {
-                    let (user, external) = (inbuf as *mut u8, outbuf.add(*cursor));
-                    convert_chunked::<true>(dt, count, signature, user, external)
-                };
-                *cursor += packed_size(dt, count).expect("checked by at_position") as usize;
-                return;
-            }
-            for_each_basic(dt, count, |disp, b| {
-                let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
-                // SAFETY: the caller guarantees the source; the room was checked.
-                unsafe {
-                    let native =
-                        std::slice::from_raw_parts(inbuf.wrapping_offset(disp as isize), n);
-                    convert(
-                        b,
-                        native,
-                        std::slice::from_raw_parts_mut(outbuf.add(*cursor), e),
-                        true,
-                    );
-                }
-                *cursor += e;
-            })
-        },
-    )
+    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
+    // SAFETY: the caller guarantees the source; the room was checked.
+    unsafe { convert_all::<true>(dt, count, inbuf.cast_mut(), outbuf.add(*position as usize)) };
+    *position = end;
+    Ok(())
 }
 
 /// Unpacks `count` copies of `dt` from external32 at `inbuf[*position..insize]` into memory
@@ -364,38 +375,12 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> MpiResult<()> {
-    at_position(
-        position,
-        packed_size(dt, count)?,
-        insize,
-        "unpacking",
-        |cursor| {
-            if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
-                // SAFETY: the caller guarantees the destination; the input was checked.
-                unsafe {
-                    let external = inbuf.add(*cursor) as *mut u8;
-                    convert_chunked::<false>(dt, count, signature, outbuf, external)
-                };
-                *cursor += packed_size(dt, count).expect("checked by at_position") as usize;
-                return;
-            }
-            for_each_basic(dt, count, |disp, b| {
-                let (n, e) = (b.size() as usize, b.info().ext32_size() as usize);
-                // SAFETY: the caller guarantees the destination; the input was checked.
-                unsafe {
-                    let native =
-                        std::slice::from_raw_parts_mut(outbuf.wrapping_offset(disp as isize), n);
-                    convert(
-                        b,
-                        std::slice::from_raw_parts(inbuf.add(*cursor), e),
-                        native,
-                        false,
-                    );
-                }
-                *cursor += e;
-            })
-        },
-    )
+    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
+    // SAFETY: the caller guarantees the destination; the input was checked, and unpacking
+    // only reads the stream.
+    unsafe { convert_all::<false>(dt, count, outbuf, inbuf.add(*position as usize).cast_mut()) };
+    *position = end;
+    Ok(())
 }
 
 #[cfg(test)]

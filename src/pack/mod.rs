@@ -12,6 +12,7 @@ use crate::datatype::layout::{add, mul};
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 use crate::plan;
+#[cfg(any(test, feature = "model"))]
 use walk::{walk, Piece};
 
 /// Bytes that `count` copies of `dt` occupy when packed natively.
@@ -35,7 +36,9 @@ pub fn check_room(position: i64, needed: i64, size: i64, what: &str) -> MpiResul
 }
 
 /// Calls `f(displacement, length)` for the byte runs of `count` copies of `dt`, in order,
-/// merging runs that continue one another.
+/// merging runs that continue one another: the reference the plan's segments are tested
+/// against.
+#[cfg(any(test, feature = "model"))]
 pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
     let extent = dt.extent();
     let mut pending: Option<(i64, i64)> = None;
@@ -55,27 +58,6 @@ pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
     if let Some((start, run)) = pending {
         f(start, run as usize);
     }
-}
-
-/// Runs `body` with a cursor into a packed buffer of `buffer_size` bytes that starts at
-/// `*position`, after checking that `needed` bytes fit; then advances `*position` past them.
-/// Nothing runs, and `*position` stays, when they do not fit.
-pub fn at_position(
-    position: &mut i64,
-    needed: i64,
-    buffer_size: i64,
-    what: &str,
-    body: impl FnOnce(&mut usize),
-) -> MpiResult<()> {
-    let end = check_room(*position, needed, buffer_size, what)?;
-    let mut cursor = *position as usize;
-    body(&mut cursor);
-    debug_assert_eq!(
-        cursor as i64, end,
-        "the walk moved exactly the bytes checked"
-    );
-    *position = end;
-    Ok(())
 }
 
 /// Packs `count` copies of `dt` read relative to `inbuf` into `outbuf[*position..outsize]`

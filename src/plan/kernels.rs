@@ -261,19 +261,19 @@ pub unsafe fn gather_lengths<const PACK: bool>(
     *stream = s;
 }
 
+/// The array-of-structs loop over `runs`, a slice or (for the unrolled forms) an array.
 #[inline(always)]
-unsafe fn struct_array_of<const PACK: bool, const R: usize>(
+unsafe fn struct_array_of<const PACK: bool, Runs: AsRef<[(i64, i64)]>>(
     mem: *mut u8,
     count: i64,
     stride: i64,
-    runs: &[(i64, i64)],
+    runs: Runs,
     stream: &mut *mut u8,
 ) {
-    let runs: [(i64, i64); R] = runs.try_into().expect("R runs");
     let mut m = mem;
     let mut s = *stream;
     for _ in 0..count {
-        for &(disp, len) in &runs {
+        for &(disp, len) in runs.as_ref() {
             // SAFETY: module contract.
             unsafe { any::<PACK>(at(m, disp), s, len as usize) };
             // SAFETY: the stream holds every run of every copy.
@@ -294,25 +294,18 @@ pub unsafe fn struct_array<const PACK: bool>(
     runs: &[(i64, i64)],
     stream: &mut *mut u8,
 ) {
-    // SAFETY: in every arm, forwarded contract.
+    /// The runs as an array of `R`, whose length the loop is compiled for.
+    fn fixed<const R: usize>(runs: &[(i64, i64)]) -> [(i64, i64); R] {
+        runs.try_into().expect("R runs")
+    }
+    // SAFETY: forwarded contract, in every arm.
     unsafe {
         match runs.len() {
-            1 => struct_array_of::<PACK, 1>(mem, count, stride, runs, stream),
-            2 => struct_array_of::<PACK, 2>(mem, count, stride, runs, stream),
-            3 => struct_array_of::<PACK, 3>(mem, count, stride, runs, stream),
-            4 => struct_array_of::<PACK, 4>(mem, count, stride, runs, stream),
-            _ => {
-                let mut m = mem;
-                let mut s = *stream;
-                for _ in 0..count {
-                    for &(disp, len) in runs {
-                        any::<PACK>(at(m, disp), s, len as usize);
-                        s = s.add(len as usize);
-                    }
-                    m = m.wrapping_offset(stride as isize);
-                }
-                *stream = s;
-            }
+            1 => struct_array_of::<PACK, _>(mem, count, stride, fixed::<1>(runs), stream),
+            2 => struct_array_of::<PACK, _>(mem, count, stride, fixed::<2>(runs), stream),
+            3 => struct_array_of::<PACK, _>(mem, count, stride, fixed::<3>(runs), stream),
+            4 => struct_array_of::<PACK, _>(mem, count, stride, fixed::<4>(runs), stream),
+            _ => struct_array_of::<PACK, _>(mem, count, stride, runs, stream),
         }
     }
 }
