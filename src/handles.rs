@@ -212,8 +212,7 @@ pub fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     lookup(handle).map(|(datatype, _)| datatype)
 }
 
-/// The datatype object behind `handle` and whether the handle is committed. This is the
-/// lookup of the pack path: for a predefined type it takes no lock and copies no state.
+/// The datatype object behind `handle` and whether the handle is committed.
 pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
     match PREDEFINED.get(&handle) {
         Some(p) => Ok((p.datatype.clone(), true)),
