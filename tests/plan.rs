@@ -128,88 +128,82 @@ proptest! {
 }
 
 fn check_pack_cuts(case: &Case, count: i64, seed: u64) -> Result<(), TestCaseError> {
-    {
-        let (dt, tm) = (&case.dt, &case.tm);
-        let g = Geometry::new(tm, count, 16);
-        let src = random_bytes(seed, g.len);
-        let expected = tm.pack_bytes(count, &src, g.origin());
-        let n = expected.len();
-        for cut in cuts(n, seed) {
-            let mut out = vec![0x5au8; n];
-            let (head, tail) = out.split_at_mut(cut);
-            // SAFETY: the geometry covers every byte of the type map relative to the origin.
-            unsafe {
-                let inbuf = src.as_ptr().add(g.origin());
-                plan::pack_range(dt, count, inbuf, 0, head);
-                plan::pack_range(dt, count, inbuf, cut as i64, tail);
-            }
-            prop_assert_eq!(&out[..], &expected[..], "cut at {}", cut);
+    let (dt, tm) = (&case.dt, &case.tm);
+    let g = Geometry::new(tm, count, 16);
+    let src = random_bytes(seed, g.len);
+    let expected = tm.pack_bytes(count, &src, g.origin());
+    let n = expected.len();
+    for cut in cuts(n, seed) {
+        let mut out = vec![0x5au8; n];
+        let (head, tail) = out.split_at_mut(cut);
+        // SAFETY: the geometry covers every byte of the type map relative to the origin.
+        unsafe {
+            let inbuf = src.as_ptr().add(g.origin());
+            plan::pack_range(dt, count, inbuf, 0, head);
+            plan::pack_range(dt, count, inbuf, cut as i64, tail);
         }
+        prop_assert_eq!(&out[..], &expected[..], "cut at {}", cut);
     }
     Ok(())
 }
 
 fn check_unpack_cuts(case: &Case, count: i64, seed: u64) -> Result<(), TestCaseError> {
-    {
-        let (dt, tm) = (&case.dt, &case.tm);
-        let g = Geometry::new(tm, count, 16);
-        let src = random_bytes(seed, g.len);
-        let stream = tm.pack_bytes(count, &src, g.origin());
-        let want = covered_only(tm, count, &src, &g);
-        let n = stream.len();
-        let points = cuts(n, seed ^ 7);
-        for (i, &a) in points.iter().enumerate().step_by(3) {
-            let b = points[(i + points.len() / 2) % points.len()].max(a);
-            let mut dst = vec![0u8; g.len];
-            // SAFETY: as above.
-            unsafe {
-                let outbuf = dst.as_mut_ptr().add(g.origin());
-                plan::unpack_range(dt, count, outbuf, 0, &stream[..a]);
-                plan::unpack_range(dt, count, outbuf, a as i64, &stream[a..b]);
-                plan::unpack_range(dt, count, outbuf, b as i64, &stream[b..]);
-            }
-            if let Some(j) = (0..g.len).find(|&j| dst[j] != want[j]) {
-                prop_assert!(
-                    false,
-                    "cuts {} and {}: byte at displacement {} is {:#x}, expected {:#x}",
-                    a,
-                    b,
-                    g.lo + j as i64,
-                    dst[j],
-                    want[j]
-                );
-            }
+    let (dt, tm) = (&case.dt, &case.tm);
+    let g = Geometry::new(tm, count, 16);
+    let src = random_bytes(seed, g.len);
+    let stream = tm.pack_bytes(count, &src, g.origin());
+    let want = covered_only(tm, count, &src, &g);
+    let n = stream.len();
+    let points = cuts(n, seed ^ 7);
+    for (i, &a) in points.iter().enumerate().step_by(3) {
+        let b = points[(i + points.len() / 2) % points.len()].max(a);
+        let mut dst = vec![0u8; g.len];
+        // SAFETY: as above.
+        unsafe {
+            let outbuf = dst.as_mut_ptr().add(g.origin());
+            plan::unpack_range(dt, count, outbuf, 0, &stream[..a]);
+            plan::unpack_range(dt, count, outbuf, a as i64, &stream[a..b]);
+            plan::unpack_range(dt, count, outbuf, b as i64, &stream[b..]);
+        }
+        if let Some(j) = (0..g.len).find(|&j| dst[j] != want[j]) {
+            prop_assert!(
+                false,
+                "cuts {} and {}: byte at displacement {} is {:#x}, expected {:#x}",
+                a,
+                b,
+                g.lo + j as i64,
+                dst[j],
+                want[j]
+            );
         }
     }
     Ok(())
 }
 
 fn check_segments(case: &Case, count: i64) -> Result<(), TestCaseError> {
-    {
-        let dt = &case.dt;
-        let mut walked = Vec::new();
-        for_each_run(dt, count, |d, l| walked.push((d, l as i64)));
-        let mut planned = Vec::new();
-        iov::for_each_segment(&plan::copies(dt, count), |d, l| {
-            planned.push((d, l));
-            true
-        });
-        prop_assert_eq!(&planned, &walked);
+    let dt = &case.dt;
+    let mut walked = Vec::new();
+    for_each_run(dt, count, |d, l| walked.push((d, l as i64)));
+    let mut planned = Vec::new();
+    iov::for_each_segment(&plan::copies(dt, count), |d, l| {
+        planned.push((d, l));
+        true
+    });
+    prop_assert_eq!(&planned, &walked);
 
-        // Counting and listing agree with the full list at every limit.
-        let node = plan::copies(dt, count);
-        let total: i64 = walked.iter().map(|s| s.1).sum();
-        let (all, bytes) = iov::segments_within(&node, total);
-        prop_assert_eq!((all, bytes), (walked.len() as i64, total));
-        if let Some(&(_, first)) = walked.first() {
-            prop_assert_eq!(iov::segments_within(&node, first - 1), (0, 0));
-        }
-        let skip = walked.len() as i64 / 2;
-        let mut listed = Vec::new();
-        let n = iov::segments(&node, skip, 3, |d, l| listed.push((d, l)));
-        let end = (skip as usize + 3).min(walked.len());
-        prop_assert_eq!(n as usize, end - skip as usize);
-        prop_assert_eq!(&listed[..], &walked[skip as usize..end]);
+    // Counting and listing agree with the full list at every limit.
+    let node = plan::copies(dt, count);
+    let total: i64 = walked.iter().map(|s| s.1).sum();
+    let (all, bytes) = iov::segments_within(&node, total);
+    prop_assert_eq!((all, bytes), (walked.len() as i64, total));
+    if let Some(&(_, first)) = walked.first() {
+        prop_assert_eq!(iov::segments_within(&node, first - 1), (0, 0));
     }
+    let skip = walked.len() as i64 / 2;
+    let mut listed = Vec::new();
+    let n = iov::segments(&node, skip, 3, |d, l| listed.push((d, l)));
+    let end = (skip as usize + 3).min(walked.len());
+    prop_assert_eq!(n as usize, end - skip as usize);
+    prop_assert_eq!(&listed[..], &walked[skip as usize..end]);
     Ok(())
 }
