@@ -7,6 +7,11 @@
 //! 6-bit generation that changes when the slot is reused, and freed slots wait in a queue
 //! before reuse, so a freed handle is reported as invalid rather than aliasing a new type.
 //!
+//! In drop-in mode ([`crate::twin`]) the program is given, instead, the handle of each type's
+//! twin in the MPI library behind, which that library encodes as `0x8c000000 | index` or
+//! `0xcc000000 | index`: a map from those numbers to slots resolves them. A handle of that
+//! form not in the map is one that library made itself ([`is_foreign`]).
+//!
 //! Lookups lock only the slot they read (a reader lock), so threads working on different
 //! types never contend. The pack path takes no lock in the steady state: each thread keeps the
 //! committed types it used last ([`with_committed`]), so a hit costs a thread-local read and
@@ -43,6 +48,40 @@ pub struct Entry {
     pub name: String,
     /// Cached attributes: `(keyval, value)`.
     pub attributes: Vec<(i32, usize)>,
+    /// The handle of its twin in the MPI library behind, which is the handle the program
+    /// holds (drop-in mode only).
+    pub twin: Option<MPI_Datatype>,
+}
+
+/// The kinds of MPICH's handles of derived datatypes (direct and indirect).
+const BEHIND_KINDS: [i32; 2] = [0x8c00_0000u32 as i32, 0xcc00_0000u32 as i32];
+/// MPICH's kind of predefined datatype handles.
+const PREDEFINED_KIND: i32 = 0x4c00_0000;
+
+/// The slot handle of each twin handle the program holds.
+static TWINS: LazyLock<RwLock<HashMap<MPI_Datatype, MPI_Datatype>>> =
+    LazyLock::new(Default::default);
+
+fn has_behind_form(handle: MPI_Datatype) -> bool {
+    BEHIND_KINDS.contains(&(handle & KIND_MASK))
+}
+
+/// The slot handle a program's handle stands for (itself unless it is a twin).
+fn internal(handle: MPI_Datatype) -> MPI_Datatype {
+    if has_behind_form(handle) {
+        if let Some(&slot_handle) = TWINS.read().get(&handle) {
+            return slot_handle;
+        }
+    }
+    handle
+}
+
+/// True if `handle` is a datatype handle of the MPI library behind this one that this
+/// library did not make (a type that library made itself): calls with it go to that library.
+pub fn is_foreign(handle: MPI_Datatype) -> bool {
+    has_behind_form(handle)
+        && !TWINS.read().contains_key(&handle)
+        && crate::behind::backend().is_some()
 }
 
 #[derive(Default)]
@@ -171,9 +210,67 @@ pub fn is_builtin(handle: MPI_Datatype) -> bool {
     is_predefined(handle) || with_entry(handle, |e| f90_key(&e.datatype).is_some()).unwrap_or(false)
 }
 
-/// Registers a new derived datatype and returns its handle.
+/// Registers a new derived datatype and returns its handle (in drop-in mode, the handle of a
+/// new twin).
 pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatype> {
-    let index = {
+    let twin = crate::twin::new_handle(&datatype, committed)?;
+    insert_with_twin(datatype, committed, twin)
+}
+
+/// Registers the datatype `MPI_Type_dup` made of `old`; in drop-in mode its handle is the MPI
+/// behind's duplicate of `old`, so that library copies its own attributes.
+pub fn insert_dup(
+    datatype: Arc<Datatype>,
+    committed: bool,
+    old: MPI_Datatype,
+) -> MpiResult<MPI_Datatype> {
+    let source = match is_predefined(old) {
+        true => Some(old),
+        false => with_entry(old, |e| e.twin)?,
+    };
+    let twin = match source {
+        Some(source) => crate::twin::dup_handle(source, committed)?,
+        None => crate::twin::new_handle(&datatype, committed)?,
+    };
+    insert_with_twin(datatype, committed, twin)
+}
+
+fn insert_with_twin(
+    datatype: Arc<Datatype>,
+    committed: bool,
+    twin: Option<MPI_Datatype>,
+) -> MpiResult<MPI_Datatype> {
+    let allocated = allocate();
+    let index = match allocated {
+        Ok(index) => index,
+        Err(e) => {
+            if let Some(twin) = twin {
+                crate::twin::release(twin);
+            }
+            return Err(e);
+        }
+    };
+    let mut slot = slot(index).write();
+    slot.entry = Some(Entry {
+        datatype,
+        committed,
+        name: String::new(),
+        attributes: Vec::new(),
+        twin,
+    });
+    let slot_handle = handle_of(index, slot.generation);
+    drop(slot);
+    match twin {
+        Some(twin) => {
+            TWINS.write().insert(twin, slot_handle);
+            Ok(twin)
+        }
+        None => Ok(slot_handle),
+    }
+}
+
+fn allocate() -> MpiResult<usize> {
+    {
         let mut alloc = ALLOCATOR.lock();
         if alloc.freed.len() > REUSE_AFTER || alloc.next_fresh >= CHUNKS * CHUNK {
             alloc.freed.pop_front()
@@ -182,15 +279,7 @@ pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatyp
             Some(alloc.next_fresh - 1)
         }
     }
-    .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))?;
-    let mut slot = slot(index).write();
-    slot.entry = Some(Entry {
-        datatype,
-        committed,
-        name: String::new(),
-        attributes: Vec::new(),
-    });
-    Ok(handle_of(index, slot.generation))
+    .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))
 }
 
 /// The handle under which `datatype` can be given back to the caller: the predefined handle
@@ -222,10 +311,14 @@ pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
 
 /// Marks the handle committed and returns its datatype object (`MPI_Type_commit`).
 pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    update(handle, |entry| {
+    let (datatype, twin) = update(handle, |entry| {
         entry.committed = true;
-        entry.datatype.clone()
-    })
+        (entry.datatype.clone(), entry.twin)
+    })?;
+    if let Some(twin) = twin {
+        crate::twin::commit(twin)?;
+    }
+    Ok(datatype)
 }
 
 /// Counts the derived handles ever freed; a thread's cached types are valid while the count
@@ -249,7 +342,7 @@ thread_local! {
 /// takes no lock, allocates nothing and writes no shared memory; otherwise it reads the
 /// handle's slot once and remembers the type.
 pub fn with_committed<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
-    let Some((index, _)) = decode(handle) else {
+    if handle & KIND_MASK == PREDEFINED_KIND {
         return match PREDEFINED_BY_INDEX.get((handle & 0xff) as usize) {
             Some(Some((h, datatype))) if *h == handle => Ok(f(datatype)),
             _ => {
@@ -257,9 +350,9 @@ pub fn with_committed<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -
                 run_if_committed(datatype, committed, f)
             }
         };
-    };
+    }
     let frees = FREES.load(Ordering::Acquire);
-    let way = index % CACHED_TYPES;
+    let way = handle as usize % CACHED_TYPES;
     let mut f = Some(f);
     let hit = RECENT_COMMITTED.with(|recent| match &recent.borrow()[way] {
         Some((h, seen, datatype)) if *h == handle && *seen == frees => {
@@ -301,10 +394,11 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiRe
             committed: true,
             name: state.0.clone(),
             attributes: state.1.clone(),
+            twin: None,
         };
         return Ok(f(&entry));
     }
-    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
     let slot = slot(index).read();
     match &slot.entry {
         Some(entry) if slot.generation == generation => Ok(f(entry)),
@@ -321,12 +415,13 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
             committed: true,
             name: std::mem::take(&mut state.0),
             attributes: std::mem::take(&mut state.1),
+            twin: None,
         };
         let result = f(&mut entry);
         *state = (entry.name, entry.attributes);
         return Ok(result);
     }
-    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
     let mut slot = slot(index).write();
     let current = slot.generation == generation;
     match &mut slot.entry {
@@ -335,12 +430,13 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
     }
 }
 
-/// Removes a derived handle and returns its state. Predefined types cannot be freed.
+/// Removes a derived handle and returns its state (whose twin the caller releases).
+/// Predefined types cannot be freed.
 pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
     if is_builtin(handle) {
         return Err(MpiError::datatype("a predefined datatype cannot be freed"));
     }
-    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
     let entry = {
         let mut slot = slot(index).write();
         if slot.generation != generation || slot.entry.is_none() {
@@ -350,6 +446,9 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
         slot.generation = (slot.generation + 1) & GENERATION_MASK;
         slot.entry.take().expect("checked above")
     };
+    if let Some(twin) = entry.twin {
+        TWINS.write().remove(&twin);
+    }
     ALLOCATOR.lock().freed.push_back(index);
     Ok(entry)
 }

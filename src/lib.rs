@@ -6,9 +6,11 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod abi;
+pub mod behind;
 pub mod datatype;
 pub mod error;
 pub mod ffi;
 pub mod handles;
 pub mod pack;
 pub mod plan;
+pub mod twin;

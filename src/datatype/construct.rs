@@ -15,6 +15,7 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
         large_count,
         layout,
         plan: Default::default(),
+        shadow: Default::default(),
     })
 }
 

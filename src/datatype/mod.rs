@@ -210,6 +210,25 @@ pub struct Datatype {
     /// The compiled pack plan of one copy, built by the first commit or pack
     /// ([`crate::plan::compiled`]).
     pub plan: std::sync::OnceLock<crate::plan::Plan>,
+    /// The type with the same type map in the MPI library behind this one, made the first time
+    /// it is needed ([`crate::twin`]) and released with the datatype.
+    pub shadow: std::sync::OnceLock<Shadow>,
+}
+
+/// A reference to a datatype of another MPI library, held by a [`Datatype`] and given back
+/// through `release` when the datatype goes.
+#[derive(Debug)]
+pub struct Shadow {
+    /// The other library's handle.
+    pub handle: i32,
+    /// Gives the reference back (does nothing for a type that cannot be freed).
+    pub release: fn(i32),
+}
+
+impl Drop for Shadow {
+    fn drop(&mut self) {
+        (self.release)(self.handle)
+    }
 }
 
 impl Datatype {

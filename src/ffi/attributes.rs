@@ -4,11 +4,20 @@
 
 use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
+use crate::behind::forward;
 use crate::datatype::keyvals::{self, Keyval};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::ffi::c_void;
 use std::os::raw::c_int;
+
+/// True if `key` has the form of a keyval of the MPI library behind this one (MPICH encodes
+/// its keyvals as `0xa4000000 | index` or `0xe4000000 | index`; this library's keyvals are
+/// `0x24000000 | n`, a form MPICH never gives out): calls with it go to that library.
+fn behind_keyval(key: c_int) -> bool {
+    matches!(key as u32 & 0xfc00_0000, 0xa400_0000 | 0xe400_0000)
+        && crate::behind::backend().is_some()
+}
 
 fn callback_error(code: c_int, what: &str) -> MpiError {
     MpiError::new(
@@ -125,6 +134,14 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
+    if crate::twin::enabled() {
+        // Drop-in mode: the program's datatypes are the MPI behind's too, so are its keys.
+        let made = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut c_void) -> c_int,
+            type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
+        if let Some(rc) = made {
+            return rc;
+        }
+    }
     guard("MPI_Type_create_keyval", || {
         check_out(type_keyval, "type_keyval")?;
         let key = keyvals::create(Keyval {
@@ -142,6 +159,12 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
 /// datatypes are duplicated or freed.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
+    // SAFETY: the caller's in-out argument, read if it is not NULL.
+    if !type_keyval.is_null() && behind_keyval(unsafe { type_keyval.read() }) {
+        if let Some(rc) = forward!(PMPI_Type_free_keyval: fn(*mut c_int) -> c_int, type_keyval) {
+            return rc;
+        }
+    }
     guard("MPI_Type_free_keyval", || {
         check_out(type_keyval, "type_keyval")?;
         // SAFETY: the caller's in-out argument.
@@ -158,6 +181,13 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
+    if behind_keyval(type_keyval) {
+        let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut c_void) -> c_int,
+            datatype, type_keyval, attribute_val);
+        if let Some(rc) = rc {
+            return rc;
+        }
+    }
     guard("MPI_Type_set_attr", || {
         keyvals::retain(type_keyval, true)?;
         let value = attribute_val as usize;
@@ -184,6 +214,13 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
+    if behind_keyval(type_keyval) {
+        let rc = forward!(PMPI_Type_get_attr: fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int,
+            datatype, type_keyval, attribute_val, flag);
+        if let Some(rc) = rc {
+            return rc;
+        }
+    }
     guard("MPI_Type_get_attr", || {
         check_out(attribute_val, "attribute_val")?;
         check_out(flag, "flag")?;
@@ -206,6 +243,12 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
 /// (nothing happens if no value is cached).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
+    if behind_keyval(type_keyval) {
+        let rc = forward!(PMPI_Type_delete_attr: fn(MPI_Datatype, c_int) -> c_int, datatype, type_keyval);
+        if let Some(rc) = rc {
+            return rc;
+        }
+    }
     guard("MPI_Type_delete_attr", || {
         keyvals::get(type_keyval)?;
         let removed = handles::update(datatype, |e| {

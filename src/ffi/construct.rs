@@ -740,7 +740,7 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         check_out(newtype, "newtype")?;
         let (old, committed) = handles::lookup(oldtype)?;
         let attributes = super::attributes::copy_all(oldtype)?;
-        let handle = handles::insert(construct::dup(&old), committed)
+        let handle = handles::insert_dup(construct::dup(&old), committed, oldtype)
             .inspect_err(|_| super::attributes::released(&attributes))?;
         handles::update(handle, |e| e.attributes = attributes)?;
         // SAFETY: the caller's pointer, checked non-NULL above.

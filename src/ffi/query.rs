@@ -32,8 +32,12 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         }
         let attributes = handles::with_entry(handle, |e| e.attributes.clone())?;
         super::attributes::delete_all(handle, &attributes)?;
-        handles::remove(handle)?;
+        let entry = handles::remove(handle)?;
         super::attributes::released(&attributes);
+        // The twin goes last: the MPI behind runs the delete callbacks of its attributes.
+        if let Some(twin) = entry.twin {
+            crate::twin::release(twin);
+        }
         // SAFETY: as above.
         unsafe { write_out(datatype, MPI_DATATYPE_NULL, "datatype") }
     })

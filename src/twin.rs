@@ -1,0 +1,263 @@
+//! Twins: the datatypes of the MPI library behind this one that stand for mpi-dtype's.
+//!
+//! In drop-in mode (an MPI library of MPICH's ABI is loaded, initialized and not finalized),
+//! every datatype handle mpi-dtype gives the program is a handle of that library: a datatype
+//! there with the same type map as mpi-dtype's. So `MPI_Send`, the collectives, one-sided
+//! calls and file views, which the program calls in that library directly, accept it, while
+//! every datatype function of mpi-dtype keys its own object by the same number
+//! ([`crate::handles`]).
+//!
+//! Each datatype object gets its twin the first time it is needed and keeps it (a [`Shadow`])
+//! until it goes. The twin is rebuilt level by level with the other library's constructor of
+//! the same kind, from the twins of the children, and each level is resized to mpi-dtype's
+//! bounds when that library computes others, so the type map is the same at every level
+//! whatever that library's rules for bounds. Subarrays and darrays are rebuilt from the
+//! equivalent type mpi-dtype realizes them with, so the other library's own darray rules play
+//! no part; a type without data becomes an empty type with mpi-dtype's bounds. Every handle
+//! the program holds is a duplicate of its object's twin, made for that handle (so that
+//! freeing it frees only it, and the other library runs the delete callbacks of its own
+//! attributes then); `MPI_Type_dup` duplicates the program's handle, so that library copies
+//! its attributes as the standard says.
+
+use crate::abi::*;
+use crate::behind::{self, forward};
+use crate::datatype::{Combiner, Datatype, Shadow};
+use crate::error::{MpiError, MpiResult};
+use std::os::raw::c_int;
+
+/// The count type of the large-count (`_c`) constructors of the MPI behind.
+type Count = MPI_Count;
+
+/// True when new datatype handles get twins: an MPI library of MPICH's ABI is behind this one,
+/// initialized and not finalized.
+pub fn enabled() -> bool {
+    if behind::backend().is_none() {
+        return false;
+    }
+    let (mut initialized, mut finalized) = (0, 1);
+    forward!(PMPI_Initialized: fn(*mut c_int) -> c_int, &mut initialized);
+    if initialized == 0 {
+        return false;
+    }
+    forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
+    finalized == 0
+}
+
+/// Maps the result of a call of the MPI behind to an error.
+fn check(function: &str, rc: Option<c_int>) -> MpiResult<()> {
+    match rc {
+        Some(MPI_SUCCESS) => Ok(()),
+        Some(code) => Err(MpiError::new(
+            MPI_ERR_INTERN,
+            format!("the MPI library behind failed {function} for a twin (error code {code})"),
+        )),
+        None => Err(MpiError::new(
+            MPI_ERR_INTERN,
+            format!("the MPI library behind has no {function}"),
+        )),
+    }
+}
+
+/// Calls a constructor of the MPI behind (its last argument, the new handle, is added) and
+/// holds the datatype it made.
+macro_rules! make {
+    ($name:ident : fn($($ty:ty),*), $($arg:expr),*) => {{
+        let mut made: MPI_Datatype = MPI_DATATYPE_NULL;
+        let rc = forward!($name: fn($($ty,)* *mut MPI_Datatype) -> c_int, $($arg,)* &mut made);
+        check(stringify!($name), rc).map(|()| Held(made))
+    }};
+}
+
+/// A datatype of the MPI behind that this module holds a reference to, freed on drop.
+struct Held(MPI_Datatype);
+
+impl Held {
+    /// Gives up the reference to the caller.
+    fn into_raw(self) -> MPI_Datatype {
+        let handle = self.0;
+        std::mem::forget(self);
+        handle
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        release(self.0)
+    }
+}
+
+/// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
+/// its datatypes are gone already).
+pub fn release(handle: MPI_Datatype) {
+    let mut finalized = 1;
+    forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
+    if finalized == 0 {
+        let mut handle = handle;
+        forward!(PMPI_Type_free: fn(*mut MPI_Datatype) -> c_int, &mut handle);
+    }
+}
+
+/// Commits a handle of the MPI behind.
+pub fn commit(handle: MPI_Datatype) -> MpiResult<()> {
+    let mut handle = handle;
+    let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut handle);
+    check("PMPI_Type_commit", rc)
+}
+
+/// A new handle of the MPI behind for a new handle of `datatype` (committed if `committed`),
+/// or `None` when twins are not enabled.
+pub fn new_handle(datatype: &Datatype, committed: bool) -> MpiResult<Option<MPI_Datatype>> {
+    if !enabled() {
+        return Ok(None);
+    }
+    let twin = of(datatype)?;
+    duplicate(twin, committed).map(Some)
+}
+
+/// The handle of the MPI behind for `MPI_Type_dup` of the program's handle `old` (a handle of
+/// that library): its duplicate, with that library's attributes copied by their callbacks.
+/// `None` when twins are not enabled.
+pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Datatype>> {
+    if !enabled() {
+        return Ok(None);
+    }
+    duplicate(old, committed).map(Some)
+}
+
+fn duplicate(handle: MPI_Datatype, committed: bool) -> MpiResult<MPI_Datatype> {
+    let copy = make!(PMPI_Type_dup: fn(MPI_Datatype), handle)?;
+    if committed {
+        commit(copy.0)?;
+    }
+    Ok(copy.into_raw())
+}
+
+/// The twin of `datatype` in the MPI behind: the predefined handle of a named type, else a
+/// type made the first time and kept with `datatype`.
+fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
+    if let Some(p) = datatype.predefined() {
+        return Ok(p.handle);
+    }
+    if let Combiner::F90 { base, .. } = &datatype.combiner {
+        return of(base);
+    }
+    if let Some(shadow) = datatype.shadow.get() {
+        return Ok(shadow.handle);
+    }
+    let handle = stacker::maybe_grow(64 * 1024, 1024 * 1024, || build(datatype))?.into_raw();
+    // Another thread may have made one meanwhile: the one kept wins, the other is released.
+    drop(datatype.shadow.set(Shadow { handle, release }));
+    Ok(datatype.shadow.get().expect("set above").handle)
+}
+
+/// Makes the twin of one level of `datatype` from its children's twins, bounds fitted.
+fn build(datatype: &Datatype) -> MpiResult<Held> {
+    let level = if datatype.size() == 0 {
+        make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), 0, MPI_BYTE)?
+    } else {
+        level(datatype)?
+    };
+    fit_bounds(level, datatype)
+}
+
+/// The other library's constructor of the same kind, called on the children's twins.
+fn level(datatype: &Datatype) -> MpiResult<Held> {
+    type Ptr = *const Count;
+    match &datatype.combiner {
+        Combiner::Named(_) | Combiner::F90 { .. } => Err(MpiError::new(
+            MPI_ERR_INTERN,
+            "a predefined type is its own twin",
+        )),
+        Combiner::Dup(old) => make!(PMPI_Type_dup: fn(MPI_Datatype), of(old)?),
+        Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
+            make!(PMPI_Type_dup: fn(MPI_Datatype), of(realized)?)
+        }
+        Combiner::Contiguous { count, old } => {
+            make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), *count, of(old)?)
+        }
+        Combiner::Vector {
+            count,
+            blocklength,
+            stride,
+            old,
+        } => make!(PMPI_Type_vector_c: fn(Count, Count, Count, MPI_Datatype),
+            *count, *blocklength, *stride, of(old)?),
+        Combiner::Hvector {
+            count,
+            blocklength,
+            stride,
+            old,
+        } => make!(PMPI_Type_create_hvector_c: fn(Count, Count, Count, MPI_Datatype),
+            *count, *blocklength, *stride, of(old)?),
+        Combiner::Indexed {
+            blocklengths,
+            displacements,
+            old,
+        } => make!(PMPI_Type_indexed_c: fn(Count, Ptr, Ptr, MPI_Datatype),
+            blocklengths.len() as Count, blocklengths.as_ptr(), displacements.as_ptr(), of(old)?),
+        Combiner::Hindexed {
+            blocklengths,
+            displacements,
+            old,
+        } => make!(PMPI_Type_create_hindexed_c: fn(Count, Ptr, Ptr, MPI_Datatype),
+            blocklengths.len() as Count, blocklengths.as_ptr(), displacements.as_ptr(), of(old)?),
+        Combiner::IndexedBlock {
+            blocklength,
+            displacements,
+            old,
+        } => make!(PMPI_Type_create_indexed_block_c: fn(Count, Count, Ptr, MPI_Datatype),
+            displacements.len() as Count, *blocklength, displacements.as_ptr(), of(old)?),
+        Combiner::HindexedBlock {
+            blocklength,
+            displacements,
+            old,
+        } => make!(PMPI_Type_create_hindexed_block_c: fn(Count, Count, Ptr, MPI_Datatype),
+            displacements.len() as Count, *blocklength, displacements.as_ptr(), of(old)?),
+        Combiner::Struct {
+            blocklengths,
+            displacements,
+            types,
+        } => {
+            // Members without data change no byte of the type map, and the bounds are
+            // fitted afterwards: they are left out.
+            let (mut lengths, mut places, mut twins) = (vec![], vec![], vec![]);
+            for ((&length, &place), member) in blocklengths.iter().zip(displacements).zip(types) {
+                if length > 0 && member.size() > 0 {
+                    lengths.push(length);
+                    places.push(place);
+                    twins.push(of(member)?);
+                }
+            }
+            make!(PMPI_Type_create_struct_c: fn(Count, Ptr, Ptr, *const MPI_Datatype),
+                lengths.len() as Count, lengths.as_ptr(), places.as_ptr(), twins.as_ptr())
+        }
+        Combiner::Resized { lb, extent, old } => {
+            make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count), of(old)?, *lb, *extent)
+        }
+    }
+}
+
+/// Resizes `level` to the bounds of `datatype` if the other library computed others, after
+/// checking that it holds as many bytes of data.
+fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
+    let (mut lb, mut extent, mut size): (Count, Count, Count) = (0, 0, 0);
+    let rc = forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut Count, *mut Count) -> c_int,
+        level.0, &mut lb, &mut extent);
+    check("PMPI_Type_get_extent_c", rc)?;
+    let rc = forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut Count) -> c_int, level.0, &mut size);
+    check("PMPI_Type_size_c", rc)?;
+    if size != datatype.size() {
+        return Err(MpiError::new(
+            MPI_ERR_INTERN,
+            format!(
+                "the twin in the MPI library behind has {size} bytes of data, not {}",
+                datatype.size()
+            ),
+        ));
+    }
+    if (lb, extent) == (datatype.lb(), datatype.extent()) {
+        return Ok(level);
+    }
+    make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count),
+        level.0, datatype.lb(), datatype.extent())
+}
