@@ -1,0 +1,324 @@
+/* mpiio: MPI-IO with derived file and memory types.
+ *  - An 8x12 global array of doubles, one 4x6 block per rank of a 2x2 grid: file view with
+ *    etype MPI_DOUBLE and a subarray filetype, written with MPI_File_write_all from the
+ *    interior of a local array with ghost cells (subarray memory type), read back with
+ *    MPI_File_read_all into the same layout (the ghosts must keep their sentinels), and the
+ *    whole file read on rank 0 with a plain view and checked element by element.
+ *  - MPI_File_get_view: displacement, etype, datarep, and the filetype decoded with
+ *    MPI_Type_get_envelope/MPI_Type_get_contents (MPI_COMBINER_SUBARRAY and its integers,
+ *    under any layers that keep the type map, such as MPI_COMBINER_DUP or a contiguous of
+ *    count 1: the standard asks only for new types with equal type maps);
+ *    derived types returned are freed, predefined ones are not.
+ *  - A view with datarep "external32", a derived etype (2 MPI_INT) and a resized vector
+ *    filetype interleaving the ranks: written, read back through the view, and the raw file
+ *    on rank 0 decoded as big-endian 4-byte integers.
+ * The files live in a fresh directory under $TMPDIR (else /tmp) made by rank 0 and are
+ * removed at the end. */
+#define _GNU_SOURCE
+#include "check_mpi.h"
+#include <unistd.h>
+
+#define GR 8
+#define GC 12
+
+static double gval(int r, int c) { return r * 100.0 + c + 0.5; }
+static int xval(int rank, int k) { return rank * 1000 + k * 17 - 50; }
+
+static int is_named(MPI_Datatype t)
+{
+    int ni, na, nd, comb;
+    MPI_CHECK(MPI_Type_get_envelope(t, &ni, &na, &nd, &comb));
+    return comb == MPI_COMBINER_NAMED;
+}
+
+/* MPI_File_get_view returns new types with the type maps of the view's types; how they are
+ * built is the implementation's choice (ROMIO returns MPI_Type_contiguous(1, t)).  Decodes
+ * through any layers that leave the type map as it is (MPI_COMBINER_DUP, and
+ * MPI_COMBINER_CONTIGUOUS of count 1), freeing each handle it leaves, and returns the first
+ * other type (the caller frees it unless it is predefined). */
+static MPI_Datatype unwrap(MPI_Datatype t)
+{
+    for (;;) {
+        int ni, na, nd, comb, count = 0;
+        MPI_Aint none[1];
+        MPI_Datatype old;
+        MPI_CHECK(MPI_Type_get_envelope(t, &ni, &na, &nd, &comb));
+        if (comb == MPI_COMBINER_DUP) {
+            CHECK(ni == 0 && na == 0 && nd == 1, "mpiio: envelope of a MPI_COMBINER_DUP type",
+                  "ni %d na %d nd %d", ni, na, nd);
+            MPI_CHECK(MPI_Type_get_contents(t, 0, 0, 1, &count, none, &old));
+        } else if (comb == MPI_COMBINER_CONTIGUOUS && ni == 1 && na == 0 && nd == 1) {
+            MPI_CHECK(MPI_Type_get_contents(t, 1, 0, 1, &count, none, &old));
+            if (count != 1) {
+                if (!is_named(old))
+                    MPI_CHECK(MPI_Type_free(&old));
+                return t;
+            }
+        } else
+            return t;
+        MPI_CHECK(MPI_Type_free(&t));
+        t = old;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, i, r, c;
+    int dims[2] = {0, 0}, pr, pc, LR, LC;
+    char dir[256], path[300], path2[300];
+    MPI_File fh;
+    MPI_Status st;
+    MPI_Datatype ftype, mtype;
+    double *loc, *want;
+
+    start(&argc, &argv, "mpiio", &rank, &size);
+
+    memset(dir, 0, sizeof dir);
+    if (rank == 0) {
+        const char *tmp = getenv("TMPDIR");
+        if (!tmp || !*tmp || strlen(tmp) > 150)
+            tmp = "/tmp";
+        snprintf(dir, sizeof dir, "%s/mpi-dtype-mpiio-%ld-XXXXXX", tmp, (long)getpid());
+        if (!mkdtemp(dir)) {
+            perror("mpiio: mkdtemp");
+            dir[0] = 0;
+        }
+    }
+    MPI_CHECK(MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD));
+    if (dir[0] == 0)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    snprintf(path, sizeof path, "%s/array.dat", dir);
+    snprintf(path2, sizeof path2, "%s/external32.dat", dir);
+
+    MPI_CHECK(MPI_Dims_create(size, 2, dims));
+    pr = rank / dims[1];
+    pc = rank % dims[1];
+    LR = GR / dims[0];
+    LC = GC / dims[1];
+
+    {
+        int gs[2] = {GR, GC}, ss[2] = {LR, LC}, st0[2] = {pr * LR, pc * LC};
+        int ms[2] = {LR + 2, LC + 2}, mst[2] = {1, 1};
+        MPI_CHECK(MPI_Type_create_subarray(2, gs, ss, st0, MPI_ORDER_C, MPI_DOUBLE, &ftype));
+        MPI_CHECK(MPI_Type_commit(&ftype));
+        MPI_CHECK(MPI_Type_create_subarray(2, ms, ss, mst, MPI_ORDER_C, MPI_DOUBLE, &mtype));
+        MPI_CHECK(MPI_Type_commit(&mtype));
+    }
+    loc = malloc((LR + 2) * (LC + 2) * sizeof(double));
+    want = malloc((LR + 2) * (LC + 2) * sizeof(double));
+
+    /* Write the blocks. */
+    for (r = 0; r < LR + 2; r++)
+        for (c = 0; c < LC + 2; c++) {
+            int in = r >= 1 && r <= LR && c >= 1 && c <= LC;
+            loc[r * (LC + 2) + c] = in ? gval(pr * LR + r - 1, pc * LC + c - 1) : -1.0 - r * 100 - c;
+        }
+    MPI_CHECK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+    MPI_CHECK(MPI_File_set_view(fh, 0, MPI_DOUBLE, ftype, "native", MPI_INFO_NULL));
+    MPI_CHECK(MPI_File_write_all(fh, loc, 1, mtype, &st));
+    {
+        int n;
+        MPI_CHECK(MPI_Get_count(&st, mtype, &n));
+        CHECK_INT(n, 1, "mpiio: MPI_Get_count after MPI_File_write_all");
+        MPI_CHECK(MPI_Get_elements(&st, mtype, &n));
+        CHECK_INT(n, LR * LC, "mpiio: MPI_Get_elements after MPI_File_write_all");
+    }
+
+    /* MPI_File_get_view and the decoded filetype. */
+    {
+        MPI_Offset disp;
+        MPI_Datatype et, ft;
+        char rep[MPI_MAX_DATAREP_STRING + 1];
+        int ni, na, nd, comb, sz;
+        MPI_CHECK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+        CHECK_INT(disp, 0, "mpiio: MPI_File_get_view displacement");
+        CHECK(strcmp(rep, "native") == 0, "mpiio: MPI_File_get_view datarep", "got \"%s\"", rep);
+        CHECK(is_named(et), "mpiio: MPI_File_get_view etype is predefined", "combiner not NAMED");
+        MPI_CHECK(MPI_Type_size(et, &sz));
+        CHECK_INT(sz, sizeof(double), "mpiio: size of the returned etype");
+        MPI_CHECK(MPI_Type_size(ft, &sz));
+        CHECK_INT(sz, LR * LC * sizeof(double), "mpiio: size of the returned filetype");
+        {
+            MPI_Aint lb, ext;
+            MPI_CHECK(MPI_Type_get_extent(ft, &lb, &ext));
+            CHECK_INT(lb, 0, "mpiio: lower bound of the returned filetype");
+            CHECK_INT(ext, GR * GC * sizeof(double), "mpiio: extent of the returned filetype");
+        }
+        ft = unwrap(ft);
+        MPI_CHECK(MPI_Type_get_envelope(ft, &ni, &na, &nd, &comb));
+        CHECK_INT(comb, MPI_COMBINER_SUBARRAY, "mpiio: combiner of the returned filetype");
+        CHECK_INT(ni, 8, "mpiio: number of integers of the subarray filetype");
+        CHECK_INT(na, 0, "mpiio: number of addresses of the subarray filetype");
+        CHECK_INT(nd, 1, "mpiio: number of datatypes of the subarray filetype");
+        if (comb == MPI_COMBINER_SUBARRAY && ni == 8 && na == 0 && nd == 1) {
+            int ints[8], wi[8] = {2, GR, GC, LR, LC, pr * LR, pc * LC, MPI_ORDER_C};
+            MPI_Aint addrs[1];
+            MPI_Datatype types[1];
+            MPI_CHECK(MPI_Type_get_contents(ft, 8, 0, 1, ints, addrs, types));
+            CHECK_INTS(ints, wi, 8, "mpiio: integers of the subarray filetype");
+            CHECK(is_named(types[0]), "mpiio: old type of the filetype is predefined", "not NAMED");
+            MPI_CHECK(MPI_Type_size(types[0], &sz));
+            CHECK_INT(sz, sizeof(double), "mpiio: size of the filetype's old type");
+            if (!is_named(types[0]))
+                MPI_CHECK(MPI_Type_free(&types[0]));
+        }
+        if (!is_named(et))
+            MPI_CHECK(MPI_Type_free(&et));
+        if (!is_named(ft))
+            MPI_CHECK(MPI_Type_free(&ft));
+    }
+
+    /* Read back through the view. */
+    MPI_CHECK(MPI_File_sync(fh));
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_CHECK(MPI_File_sync(fh));
+    for (r = 0; r < LR + 2; r++)
+        for (c = 0; c < LC + 2; c++) {
+            int in = r >= 1 && r <= LR && c >= 1 && c <= LC;
+            want[r * (LC + 2) + c] = loc[r * (LC + 2) + c];
+            loc[r * (LC + 2) + c] = in ? -7.25 : -1.0 - r * 100 - c;
+        }
+    MPI_CHECK(MPI_File_seek(fh, 0, MPI_SEEK_SET));
+    MPI_CHECK(MPI_File_read_all(fh, loc, 1, mtype, &st));
+    CHECK_DOUBLES(loc, want, (LR + 2) * (LC + 2), "mpiio: MPI_File_read_all through the subarray view");
+    {
+        int n;
+        MPI_CHECK(MPI_Get_elements(&st, mtype, &n));
+        CHECK_INT(n, LR * LC, "mpiio: MPI_Get_elements after MPI_File_read_all");
+    }
+    MPI_CHECK(MPI_File_close(&fh));
+
+    /* The whole file on rank 0 with a plain view. */
+    if (rank == 0) {
+        double all[GR * GC], wall[GR * GC];
+        MPI_Offset fsize;
+        MPI_File f0;
+        MPI_CHECK(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &f0));
+        MPI_CHECK(MPI_File_get_size(f0, &fsize));
+        CHECK_INT(fsize, GR * GC * sizeof(double), "mpiio: size of the array file");
+        MPI_CHECK(MPI_File_set_view(f0, 0, MPI_DOUBLE, MPI_DOUBLE, "native", MPI_INFO_NULL));
+        for (i = 0; i < GR * GC; i++)
+            all[i] = -3.0;
+        MPI_CHECK(MPI_File_read_at(f0, 0, all, GR * GC, MPI_DOUBLE, &st));
+        for (r = 0; r < GR; r++)
+            for (c = 0; c < GC; c++)
+                wall[r * GC + c] = gval(r, c);
+        CHECK_DOUBLES(all, wall, GR * GC, "mpiio: global layout of the array file");
+        MPI_CHECK(MPI_File_close(&f0));
+    }
+
+    /* external32 with a derived etype and filetype. */
+    {
+        MPI_Datatype pair, vec, ft32;
+        int out[20], in[20], wi[20];
+        MPI_Offset disp;
+        MPI_Datatype et, ft;
+        char rep[MPI_MAX_DATAREP_STRING + 1];
+        MPI_CHECK(MPI_Type_contiguous(2, MPI_INT, &pair));
+        MPI_CHECK(MPI_Type_commit(&pair));
+        MPI_CHECK(MPI_Type_vector(5, 1, 4, pair, &vec));
+        MPI_CHECK(MPI_Type_create_resized(vec, 0, 20 * 8, &ft32)); /* 20 pairs of 8 bytes */
+        MPI_CHECK(MPI_Type_commit(&ft32));
+        for (i = 0; i < 20; i++)
+            out[i] = wi[i] = xval(rank, i);
+        MPI_CHECK(MPI_File_open(MPI_COMM_WORLD, path2, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                                MPI_INFO_NULL, &fh));
+        MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+        MPI_CHECK(MPI_File_set_view(fh, rank * 8, pair, ft32, "external32", MPI_INFO_NULL));
+        MPI_CHECK(MPI_File_write_all(fh, out, 20, MPI_INT, &st));
+        MPI_CHECK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+        CHECK_INT(disp, rank * 8, "mpiio: external32 view displacement");
+        CHECK(strcmp(rep, "external32") == 0, "mpiio: external32 view datarep", "got \"%s\"", rep);
+        et = unwrap(et);
+        ft = unwrap(ft);
+        {
+            int ni, na, nd, comb;
+            MPI_CHECK(MPI_Type_get_envelope(et, &ni, &na, &nd, &comb));
+            CHECK_INT(comb, MPI_COMBINER_CONTIGUOUS, "mpiio: combiner of the external32 etype");
+            if (comb == MPI_COMBINER_CONTIGUOUS && ni == 1 && na == 0 && nd == 1) {
+                int count = 0, sz;
+                MPI_Aint none[1];
+                MPI_Datatype old;
+                MPI_CHECK(MPI_Type_get_contents(et, 1, 0, 1, &count, none, &old));
+                CHECK_INT(count, 2, "mpiio: count of the external32 etype");
+                CHECK(is_named(old), "mpiio: old type of the external32 etype is predefined", "not NAMED");
+                MPI_CHECK(MPI_Type_size(old, &sz));
+                CHECK_INT(sz, 4, "mpiio: size of the old type of the external32 etype");
+                if (!is_named(old))
+                    MPI_CHECK(MPI_Type_free(&old));
+            }
+            MPI_CHECK(MPI_Type_get_envelope(ft, &ni, &na, &nd, &comb));
+            CHECK_INT(comb, MPI_COMBINER_RESIZED, "mpiio: combiner of the external32 filetype");
+            if (comb == MPI_COMBINER_RESIZED && ni == 0 && na == 2 && nd == 1) {
+                int none[1];
+                MPI_Aint lbext[2];
+                MPI_Datatype old;
+                MPI_CHECK(MPI_Type_get_contents(ft, 0, 2, 1, none, lbext, &old));
+                CHECK_INT(lbext[0], 0, "mpiio: lower bound of the external32 filetype");
+                CHECK_INT(lbext[1], 160, "mpiio: extent of the external32 filetype");
+                MPI_CHECK(MPI_Type_get_envelope(old, &ni, &na, &nd, &comb));
+                CHECK_INT(comb, MPI_COMBINER_VECTOR, "mpiio: combiner under the resized filetype");
+                if (comb != MPI_COMBINER_NAMED)
+                    MPI_CHECK(MPI_Type_free(&old));
+            }
+        }
+        if (!is_named(et))
+            MPI_CHECK(MPI_Type_free(&et));
+        if (!is_named(ft))
+            MPI_CHECK(MPI_Type_free(&ft));
+        MPI_CHECK(MPI_File_sync(fh));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        MPI_CHECK(MPI_File_sync(fh));
+        for (i = 0; i < 20; i++)
+            in[i] = -1;
+        MPI_CHECK(MPI_File_read_at_all(fh, 0, in, 20, MPI_INT, &st));
+        CHECK_INTS(in, wi, 20, "mpiio: external32 read back through the view");
+        MPI_CHECK(MPI_File_close(&fh));
+
+        if (rank == 0) {
+            unsigned char raw[320 + 8];
+            int k, got;
+            MPI_Offset fsize;
+            MPI_File f0;
+            MPI_CHECK(MPI_File_open(MPI_COMM_SELF, path2, MPI_MODE_RDONLY, MPI_INFO_NULL, &f0));
+            MPI_CHECK(MPI_File_get_size(f0, &fsize));
+            CHECK_INT(fsize, 320, "mpiio: size of the external32 file");
+            memset(raw, 0xAA, sizeof raw);
+            MPI_CHECK(MPI_File_read_at(f0, 0, raw, 320, MPI_BYTE, &st));
+            MPI_CHECK(MPI_Get_count(&st, MPI_BYTE, &got));
+            CHECK_INT(got, 320, "mpiio: bytes read from the external32 file");
+            {
+                unsigned char wraw[320 + 8];
+                memset(wraw, 0xAA, sizeof wraw);
+                for (r = 0; r < 4; r++)
+                    for (k = 0; k < 20; k++) { /* int k of rank r: pair k/2, element k%2 */
+                        int pj = k / 2, tile = pj / 5, j = pj % 5;
+                        long off = (long)(tile * 20 + 4 * j + r) * 8 + (k % 2) * 4;
+                        unsigned int v = (unsigned int)xval(r, k);
+                        wraw[off] = (unsigned char)(v >> 24);
+                        wraw[off + 1] = (unsigned char)(v >> 16);
+                        wraw[off + 2] = (unsigned char)(v >> 8);
+                        wraw[off + 3] = (unsigned char)v;
+                    }
+                CHECK_BYTES(raw, wraw, sizeof raw, "mpiio: external32 file holds big-endian ints in the interleaved layout");
+            }
+            MPI_CHECK(MPI_File_close(&f0));
+        }
+        MPI_CHECK(MPI_Type_free(&pair));
+        MPI_CHECK(MPI_Type_free(&vec));
+        MPI_CHECK(MPI_Type_free(&ft32));
+    }
+
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank == 0) {
+        MPI_CHECK(MPI_File_delete(path, MPI_INFO_NULL));
+        MPI_CHECK(MPI_File_delete(path2, MPI_INFO_NULL));
+        CHECK(rmdir(dir) == 0, "mpiio: removing the temporary directory", "rmdir %s failed", dir);
+    }
+    MPI_CHECK(MPI_Type_free(&ftype));
+    MPI_CHECK(MPI_Type_free(&mtype));
+    free(loc);
+    free(want);
+    return finish();
+}
