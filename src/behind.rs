@@ -235,3 +235,46 @@ macro_rules! forward {
     }};
 }
 pub(crate) use forward;
+
+/// Returns from the enclosing exported function the answer of the MPI behind's function
+/// `$name` called with the same arguments, when `$foreign` holds: a datatype handle among
+/// them is one that library made itself ([`crate::handles::is_foreign`]). The parameters
+/// are listed once, as the exported function declares them.
+macro_rules! foreign_call {
+    ($name:ident ( $($arg:ident : $ty:ty),* $(,)? ) if $foreign:expr) => {
+        if $foreign {
+            let answer = $crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*);
+            if let Some(rc) = answer {
+                return rc;
+            }
+        }
+    };
+}
+pub(crate) use foreign_call;
+
+/// The handle behind an in-out handle argument (`MPI_DATATYPE_NULL` for a NULL pointer), to
+/// tell whether it is foreign.
+///
+/// # Safety
+/// A non-NULL `handle` must be valid for a read.
+pub unsafe fn read_handle(handle: *const crate::abi::MPI_Datatype) -> crate::abi::MPI_Datatype {
+    if handle.is_null() {
+        return crate::abi::MPI_DATATYPE_NULL;
+    }
+    // SAFETY: not NULL, and valid for a read by the caller's contract.
+    unsafe { handle.read() }
+}
+
+/// True if one of the `count` handles at `types` is foreign (for the struct constructors).
+///
+/// # Safety
+/// A non-NULL `types` must be valid for `count` reads.
+pub unsafe fn any_foreign(count: impl Into<i64>, types: *const crate::abi::MPI_Datatype) -> bool {
+    let count: i64 = count.into();
+    if types.is_null() || count <= 0 || crate::handles::no_foreign_possible() {
+        return false;
+    }
+    // SAFETY: not NULL, and valid for `count` reads by the caller's contract.
+    let types = unsafe { std::slice::from_raw_parts(types, count as usize) };
+    types.iter().any(|&t| crate::handles::is_foreign(t))
+}

@@ -80,8 +80,14 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 /// library did not make (a type that library made itself): calls with it go to that library.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
     has_behind_form(handle)
+        && !used_recently(handle)
         && !TWINS.read().contains_key(&handle)
         && crate::behind::backend().is_some()
+}
+
+/// True when no handle can be foreign: no MPI library is behind this one (standalone mode).
+pub fn no_foreign_possible() -> bool {
+    crate::behind::backend().is_none()
 }
 
 #[derive(Default)]
@@ -335,6 +341,23 @@ type CachedType = Option<(MPI_Datatype, u64, Arc<Datatype>)>;
 thread_local! {
     static RECENT_COMMITTED: RefCell<[CachedType; CACHED_TYPES]> =
         const { RefCell::new([const { None }; CACHED_TYPES]) };
+}
+
+/// Empties this thread's cache of recently used types, releasing the types (and their twins)
+/// that no handle holds any more: `MPI_Finalize` calls it before the MPI behind finalizes.
+pub fn forget_recent() {
+    let recent = RECENT_COMMITTED.with(|recent| std::mem::take(&mut *recent.borrow_mut()));
+    drop(recent);
+}
+
+/// True if this thread packed with the committed type `handle` recently and it was not freed
+/// since (a lookup with no lock).
+fn used_recently(handle: MPI_Datatype) -> bool {
+    let frees = FREES.load(Ordering::Acquire);
+    RECENT_COMMITTED.with(|recent| {
+        matches!(&recent.borrow()[handle as usize % CACHED_TYPES],
+            Some((h, seen, _)) if *h == handle && *seen == frees)
+    })
 }
 
 /// Runs `f` on the datatype behind `handle`, which must be committed: the lookup of the pack

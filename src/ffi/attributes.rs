@@ -181,7 +181,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    if behind_keyval(type_keyval) {
+    if behind_keyval(type_keyval) || handles::is_foreign(datatype) {
         let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut c_void) -> c_int,
             datatype, type_keyval, attribute_val);
         if let Some(rc) = rc {
@@ -214,7 +214,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    if behind_keyval(type_keyval) {
+    if behind_keyval(type_keyval) || handles::is_foreign(datatype) {
         let rc = forward!(PMPI_Type_get_attr: fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int,
             datatype, type_keyval, attribute_val, flag);
         if let Some(rc) = rc {
@@ -243,7 +243,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
 /// (nothing happens if no value is cached).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-    if behind_keyval(type_keyval) {
+    if behind_keyval(type_keyval) || handles::is_foreign(datatype) {
         let rc = forward!(PMPI_Type_delete_attr: fn(MPI_Datatype, c_int) -> c_int, datatype, type_keyval);
         if let Some(rc) = rc {
             return rc;

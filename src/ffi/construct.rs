@@ -5,6 +5,7 @@
 
 use super::{check_out, datatype, guard, read_array, write_out, CountArg};
 use crate::abi::*;
+use crate::behind;
 use crate::datatype::{construct, predefined, DarrayArgs, Datatype, Distribution, F90Class, Order};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
@@ -76,6 +77,10 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
 }
@@ -87,6 +92,10 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
 }
@@ -128,6 +137,10 @@ pub unsafe extern "C" fn MPI_Type_vector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let stride = stride.into();
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -152,6 +165,10 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
         vector(
@@ -176,6 +193,10 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let name = "MPI_Type_create_hvector";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
@@ -190,6 +211,10 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let name = "MPI_Type_create_hvector_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
@@ -204,6 +229,10 @@ pub unsafe extern "C" fn MPI_Type_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
         vector(
@@ -257,6 +286,10 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
@@ -271,6 +304,10 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
@@ -286,6 +323,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -310,6 +351,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -334,6 +379,10 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
@@ -374,6 +423,10 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
@@ -388,6 +441,10 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
@@ -402,6 +459,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
@@ -416,6 +477,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
@@ -464,6 +529,11 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+        // SAFETY: the caller's array of count handles, as the function requires it.
+        if unsafe { behind::any_foreign(count, array_of_types) }
+    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -482,6 +552,11 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+        // SAFETY: the caller's array of count handles, as the function requires it.
+        if unsafe { behind::any_foreign(count, array_of_types) }
+    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -500,6 +575,11 @@ pub unsafe extern "C" fn MPI_Type_struct(
     array_of_types: *mut MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
+        // SAFETY: the caller's array of count handles, as the function requires it.
+        if unsafe { behind::any_foreign(count, array_of_types) }
+    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -554,6 +634,10 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -571,6 +655,10 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -645,6 +733,10 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let call = DarrayCall {
         size,
         rank,
@@ -673,6 +765,10 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let call = DarrayCall {
         size,
         rank,
@@ -714,6 +810,10 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
     extent: MPI_Aint,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let name = "MPI_Type_create_resized";
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
@@ -727,6 +827,10 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
     extent: MPI_Count,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     let name = "MPI_Type_create_resized_c";
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }
@@ -736,6 +840,10 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 /// attributes are copied through their copy callbacks.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if handles::is_foreign(oldtype)
+    );
     guard("MPI_Type_dup", || {
         check_out(newtype, "newtype")?;
         let (old, committed) = handles::lookup(oldtype)?;

@@ -4,6 +4,7 @@
 
 use super::{check_out, datatype, guard, write_out, CountArg};
 use crate::abi::*;
+use crate::behind;
 use crate::datatype::contents::{contents, Contents};
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
@@ -82,6 +83,10 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
     num_datatypes: *mut c_int,
     combiner: *mut c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     let counts = [
         num_integers,
         num_addresses,
@@ -102,6 +107,10 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
     num_datatypes: *mut MPI_Count,
     combiner: *mut c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     let counts = [num_integers, num_addresses, num_large_counts, num_datatypes];
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { get_envelope("MPI_Type_get_envelope_c", datatype, counts, combiner) }
@@ -202,6 +211,10 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
     array_of_addresses: *mut MPI_Aint,
     array_of_datatypes: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype)
+        if handles::is_foreign(datatype)
+    );
     guard("MPI_Type_get_contents", || {
         let max = [
             max_integers.into(),
@@ -237,6 +250,10 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
     array_of_large_counts: *mut MPI_Count,
     array_of_datatypes: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype)
+        if handles::is_foreign(datatype)
+    );
     guard("MPI_Type_get_contents_c", || {
         let max = [max_integers, max_addresses, max_large_counts, max_datatypes];
         // SAFETY: the caller's arrays, passed on under the same contract.

@@ -5,7 +5,9 @@
 
 use super::{check_out, committed_datatype, guard, write_out};
 use crate::abi::*;
+use crate::behind;
 use crate::error::{MpiError, MpiResult};
+use crate::handles;
 use crate::plan::{self, iov};
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -38,6 +40,10 @@ pub unsafe extern "C" fn MPIX_Type_iov_len(
     iov_len: *mut MPI_Count,
     actual_iov_bytes: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPIX_Type_iov_len(datatype: MPI_Datatype, max_iov_bytes: MPI_Count, iov_len: *mut MPI_Count, actual_iov_bytes: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     guard("MPIX_Type_iov_len", || {
         check_non_negative(max_iov_bytes, "max_iov_bytes")?;
         check_out(iov_len, "iov_len")?;
@@ -62,6 +68,10 @@ pub unsafe extern "C" fn MPIX_Type_iov(
     max_iov_len: MPI_Count,
     actual_iov_len: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPIX_Type_iov(datatype: MPI_Datatype, iov_offset: MPI_Count, iov: *mut MPIX_Iov, max_iov_len: MPI_Count, actual_iov_len: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     guard("MPIX_Type_iov", || {
         check_non_negative(iov_offset, "iov_offset")?;
         check_non_negative(max_iov_len, "max_iov_len")?;

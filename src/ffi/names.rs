@@ -2,6 +2,7 @@
 
 use super::{check_out, guard, write_c_string};
 use crate::abi::*;
+use crate::behind;
 use crate::handles;
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
@@ -14,6 +15,10 @@ pub unsafe extern "C" fn MPI_Type_get_name(
     type_name: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     guard("MPI_Type_get_name", || {
         check_out(type_name, "type_name")?;
         check_out(resultlen, "resultlen")?;
@@ -29,6 +34,10 @@ pub unsafe extern "C" fn MPI_Type_set_name(
     datatype: MPI_Datatype,
     type_name: *const c_char,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char)
+        if handles::is_foreign(datatype)
+    );
     guard("MPI_Type_set_name", || {
         check_out(type_name, "type_name")?;
         // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.

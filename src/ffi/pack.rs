@@ -10,6 +10,7 @@
 
 use super::{check_comm, check_out, guard, is_comm, read_in, write_out, CountArg};
 use crate::abi::*;
+use crate::behind;
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use crate::pack;
@@ -257,6 +258,10 @@ pub unsafe extern "C" fn MPI_Pack(
     position: *mut c_int,
     comm: MPI_Comm,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
+        if handles::is_foreign(datatype)
+    );
     let f = "MPI_Pack";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
@@ -273,6 +278,10 @@ pub unsafe extern "C" fn MPI_Pack_c(
     position: *mut MPI_Count,
     comm: MPI_Comm,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
+        if handles::is_foreign(datatype)
+    );
     let f = "MPI_Pack_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
@@ -331,6 +340,10 @@ pub unsafe extern "C" fn MPI_Unpack(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
+        if handles::is_foreign(datatype)
+    );
     let f = "MPI_Unpack";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { unpack_native(f, inbuf, insize, position, outbuf, outcount, datatype, comm) }
@@ -347,6 +360,10 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
+        if handles::is_foreign(datatype)
+    );
     let f = "MPI_Unpack_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { unpack_native(f, inbuf, insize, position, outbuf, outcount, datatype, comm) }
@@ -395,6 +412,10 @@ pub unsafe extern "C" fn MPI_Pack_size(
     comm: MPI_Comm,
     size: *mut c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { pack_size("MPI_Pack_size", incount, datatype, comm, size) }
 }
@@ -407,6 +428,10 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
     comm: MPI_Comm,
     size: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { pack_size("MPI_Pack_size_c", incount, datatype, comm, size) }
 }
@@ -449,6 +474,10 @@ pub unsafe extern "C" fn MPI_Pack_external(
     outsize: MPI_Aint,
     position: *mut MPI_Aint,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let (f, d) = ("MPI_Pack_external", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
@@ -465,6 +494,10 @@ pub unsafe extern "C" fn MPI_Pack_external_c(
     outsize: MPI_Count,
     position: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let (f, d) = ("MPI_Pack_external_c", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
@@ -508,6 +541,10 @@ pub unsafe extern "C" fn MPI_Unpack_external(
     outcount: c_int,
     datatype: MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype)
+        if handles::is_foreign(datatype)
+    );
     let (f, d) = ("MPI_Unpack_external", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
@@ -524,6 +561,10 @@ pub unsafe extern "C" fn MPI_Unpack_external_c(
     outcount: MPI_Count,
     datatype: MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype)
+        if handles::is_foreign(datatype)
+    );
     let (f, d) = ("MPI_Unpack_external_c", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
@@ -557,6 +598,10 @@ pub unsafe extern "C" fn MPI_Pack_external_size(
     datatype: MPI_Datatype,
     size: *mut MPI_Aint,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let f = "MPI_Pack_external_size";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { pack_external_size(f, datarep, incount, datatype, size) }
@@ -570,6 +615,10 @@ pub unsafe extern "C" fn MPI_Pack_external_size_c(
     datatype: MPI_Datatype,
     size: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let f = "MPI_Pack_external_size_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { pack_external_size(f, datarep, incount, datatype, size) }

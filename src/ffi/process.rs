@@ -101,6 +101,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
 /// Finalizes MPI.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
+    crate::handles::forget_recent();
     if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
         return rc;
     }

@@ -5,6 +5,7 @@
 
 use super::{check_out, datatype, guard, read_in, write_out, CountArg};
 use crate::abi::*;
+use crate::behind;
 use crate::error::MpiError;
 use crate::handles;
 use std::os::raw::c_int;
@@ -12,6 +13,11 @@ use std::os::raw::c_int;
 /// Commits a datatype so it can be used to pack and communicate.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_commit(datatype: *mut MPI_Datatype)
+        // SAFETY: the caller's in-out handle, as the function requires it.
+        if handles::is_foreign(unsafe { behind::read_handle(datatype) })
+    );
     guard("MPI_Type_commit", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
@@ -24,6 +30,11 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
 /// Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_free(datatype: *mut MPI_Datatype)
+        // SAFETY: the caller's in-out handle, as the function requires it.
+        if handles::is_foreign(unsafe { behind::read_handle(datatype) })
+    );
     guard("MPI_Type_free", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
@@ -72,6 +83,10 @@ unsafe fn type_size<C: CountArg>(
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size", datatype, size, true) }
 }
@@ -79,6 +94,10 @@ pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_x", datatype, size, false) }
 }
@@ -86,6 +105,10 @@ pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_c", datatype, size, false) }
 }
@@ -133,6 +156,10 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let name = "MPI_Type_get_extent";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds(name, datatype, lb, extent, Bounds::Marked) }
@@ -145,6 +172,10 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let name = "MPI_Type_get_extent_x";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds(name, datatype, lb, extent, Bounds::Marked) }
@@ -157,6 +188,10 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let name = "MPI_Type_get_extent_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds(name, datatype, lb, extent, Bounds::Marked) }
@@ -169,6 +204,10 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let name = "MPI_Type_get_true_extent";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds(name, datatype, true_lb, true_extent, Bounds::True) }
@@ -181,6 +220,10 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let name = "MPI_Type_get_true_extent_x";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds(name, datatype, true_lb, true_extent, Bounds::True) }
@@ -193,6 +236,10 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let name = "MPI_Type_get_true_extent_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds(name, datatype, true_lb, true_extent, Bounds::True) }
@@ -231,6 +278,10 @@ unsafe fn mpi1_bound(
 /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let (f, which) = ("MPI_Type_extent", Mpi1Bound::Extent);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { mpi1_bound(f, datatype, extent, "extent", which) }
@@ -239,6 +290,10 @@ pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MP
 /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let (f, which) = ("MPI_Type_lb", Mpi1Bound::Lb);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { mpi1_bound(f, datatype, displacement, "displacement", which) }
@@ -247,6 +302,10 @@ pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut 
 /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint)
+        if handles::is_foreign(datatype)
+    );
     let (f, which) = ("MPI_Type_ub", Mpi1Bound::Ub);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { mpi1_bound(f, datatype, displacement, "displacement", which) }

@@ -4,8 +4,10 @@
 
 use super::{check_out, datatype, guard, write_out, CountArg};
 use crate::abi::*;
+use crate::behind;
 use crate::datatype::elements;
 use crate::error::{MpiError, MpiResult};
+use crate::handles;
 use std::os::raw::c_int;
 
 fn status_bytes(status: &MPI_Status) -> i64 {
@@ -75,6 +77,10 @@ pub unsafe extern "C" fn MPI_Get_count(
     datatype: MPI_Datatype,
     count: *mut c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     let (f, what) = ("MPI_Get_count", Counted::Copies);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { get_count(f, status, datatype, count, what) }
@@ -87,6 +93,10 @@ pub unsafe extern "C" fn MPI_Get_count_c(
     datatype: MPI_Datatype,
     count: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let (f, what) = ("MPI_Get_count_c", Counted::Copies);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { get_count(f, status, datatype, count, what) }
@@ -99,6 +109,10 @@ pub unsafe extern "C" fn MPI_Get_elements(
     datatype: MPI_Datatype,
     count: *mut c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
+        if handles::is_foreign(datatype)
+    );
     let (f, what) = ("MPI_Get_elements", Counted::Elements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { get_count(f, status, datatype, count, what) }
@@ -111,6 +125,10 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
     datatype: MPI_Datatype,
     count: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { get_count(f, status, datatype, count, what) }
@@ -123,6 +141,10 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
     datatype: MPI_Datatype,
     count: *mut MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { get_count(f, status, datatype, count, what) }
@@ -154,6 +176,10 @@ pub unsafe extern "C" fn MPI_Status_set_elements(
     datatype: MPI_Datatype,
     count: c_int,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { set_elements("MPI_Status_set_elements", status, datatype, count) }
 }
@@ -165,6 +191,10 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
     datatype: MPI_Datatype,
     count: MPI_Count,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
+        if handles::is_foreign(datatype)
+    );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
 }

@@ -1,0 +1,246 @@
+/*
+ * twins.c: mpi-dtype's drop-in mode as MPICH itself sees it, in one process under
+ * LD_PRELOAD=libmpi_dtype.so (built with mpicc.mpich).
+ *
+ * MPICH's own functions are reached with dlsym on libmpich, past the preload:
+ *   - every datatype mpi-dtype makes has an MPICH handle whose type map in MPICH is the
+ *     standard's: MPICH's own MPI_Pack of the handle writes the bytes mpi-dtype's MPI_Pack
+ *     writes, for types where MPICH's own constructors compute other bounds (the deviations
+ *     of docs/conformance.md), and MPICH's own bounds of the handle are mpi-dtype's;
+ *   - MPICH sends and receives them (MPI_Sendrecv to itself);
+ *   - datatypes and keyvals MPICH made itself go to MPICH: queries, decoding, packing,
+ *     constructors built on them, attributes with MPICH's keyvals, and MPI_Type_free;
+ *   - MPI_Finalize is clean.
+ */
+#define _GNU_SOURCE /* RTLD_NOLOAD */
+#include "check.h"
+
+#include <dlfcn.h>
+
+typedef int (*pack_fn)(const void *, int, MPI_Datatype, void *, int, int *, MPI_Comm);
+typedef int (*extent_fn)(MPI_Datatype, MPI_Aint *, MPI_Aint *);
+typedef int (*vector_fn)(int, int, int, MPI_Datatype, MPI_Datatype *);
+typedef int (*handle_fn)(MPI_Datatype *);
+typedef int (*keyval_fn)(MPI_Type_copy_attr_function *, MPI_Type_delete_attr_function *, int *,
+                         void *);
+
+static void *mpich;
+
+/* CHECK with a message saying what was checked, printed when it fails. */
+#define CHECK_MSG(cond, ...)                                                                 \
+    do {                                                                                     \
+        if (!CHECK(cond)) {                                                                  \
+            printf("    ");                                                                  \
+            printf(__VA_ARGS__);                                                             \
+            printf("\n");                                                                    \
+        }                                                                                    \
+    } while (0)
+
+static void *mpich_function(const char *name)
+{
+    void *f = dlsym(mpich, name);
+    if (!f) {
+        fprintf(stderr, "FAILED: libmpich has no %s\n", name);
+        exit(1);
+    }
+    return f;
+}
+
+/* Bytes of `count` copies of `type` from a patterned buffer, packed by `pack`. */
+static int pack_with(pack_fn pack, MPI_Datatype type, int count, unsigned char *out, int room)
+{
+    static unsigned char source[1 << 16];
+    for (size_t i = 0; i < sizeof source; i++)
+        source[i] = (unsigned char)(i * 7 + 3);
+    int position = 0;
+    /* The middle of the buffer: room for negative displacements. */
+    if (pack(source + sizeof source / 2, count, type, out, room, &position, MPI_COMM_SELF) !=
+        MPI_SUCCESS)
+        return -1;
+    return position;
+}
+
+/* MPICH's own bounds and packed bytes of `type` are mpi-dtype's. */
+static void check_twin(const char *what, MPI_Datatype type)
+{
+    pack_fn mpich_pack = (pack_fn)mpich_function("PMPI_Pack");
+    extent_fn mpich_extent = (extent_fn)mpich_function("PMPI_Type_get_extent");
+    CHECK_OK(MPI_Type_commit(&type));
+    CHECK_MSG(((unsigned)type & 0xfc000000u) == 0x8c000000u || ((unsigned)type & 0xfc000000u) == 0xcc000000u,
+              "%s: handle %#x is MPICH's", what, (unsigned)type);
+    MPI_Aint lb, extent, mpich_lb = -1, mpich_ext = -1;
+    CHECK_OK(MPI_Type_get_extent(type, &lb, &extent));
+    CHECK_OK(mpich_extent(type, &mpich_lb, &mpich_ext));
+    CHECK_MSG(lb == mpich_lb && extent == mpich_ext, "%s: bounds %ld/%ld, in MPICH %ld/%ld",
+              what, (long)lb, (long)extent, (long)mpich_lb, (long)mpich_ext);
+    static unsigned char ours[1 << 14], theirs[1 << 14];
+    memset(ours, 0, sizeof ours);
+    memset(theirs, 0, sizeof theirs);
+    int n_ours = pack_with(MPI_Pack, type, 3, ours, sizeof ours);
+    int n_theirs = pack_with(mpich_pack, type, 3, theirs, sizeof theirs);
+    CHECK_MSG(n_ours >= 0 && n_ours == n_theirs && memcmp(ours, theirs, (size_t)n_ours) == 0,
+              "%s: 3 copies pack to the same %d bytes (MPICH: %d)", what, n_ours, n_theirs);
+
+    /* MPICH moves it: the received copy is packed back to the same bytes. */
+    static unsigned char sent[1 << 16], got[1 << 16];
+    for (size_t i = 0; i < sizeof sent; i++)
+        sent[i] = (unsigned char)(i * 13 + 1);
+    memset(got, 0, sizeof got);
+    size_t mid = sizeof sent / 2;
+    CHECK_OK(MPI_Sendrecv(sent + mid, 2, type, 0, 7, got + mid, 2, type, 0, 7, MPI_COMM_SELF,
+                          MPI_STATUS_IGNORE));
+    int a = 0, b = 0;
+    CHECK_OK(MPI_Pack(sent + mid, 2, type, ours, sizeof ours, &a, MPI_COMM_SELF));
+    CHECK_OK(MPI_Pack(got + mid, 2, type, theirs, sizeof theirs, &b, MPI_COMM_SELF));
+    CHECK_MSG(a == b && memcmp(ours, theirs, (size_t)a) == 0, "%s: MPICH moved every byte", what);
+    CHECK_OK(MPI_Type_free(&type));
+}
+
+static int copies, deletes;
+static int count_copy(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+{
+    (void)t, (void)k, (void)extra;
+    *(void **)out = (char *)in + 1;
+    *flag = 1;
+    copies++;
+    return MPI_SUCCESS;
+}
+static int count_delete(MPI_Datatype t, int k, void *value, void *extra)
+{
+    (void)t, (void)k, (void)value, (void)extra;
+    deletes++;
+    return MPI_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_OK(MPI_Init(&argc, &argv));
+    mpich = dlopen("libmpich.so.12", RTLD_NOW | RTLD_NOLOAD);
+    CHECK_MSG(mpich != NULL, "libmpich.so.12 is loaded");
+    if (!mpich)
+        return check_report(argv[0]);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+
+    /* Types where MPICH's own constructors give other bounds than the standard. */
+    MPI_Datatype t, u, v;
+    MPI_Type_create_hvector(2, 1, 26, MPI_UINT32_T, &t); /* extent 32, MPICH 30 */
+    check_twin("hvector(2, 1, 26 bytes, uint32)", t);
+    MPI_Type_create_hvector(4, 1, 60, MPI_DOUBLE_INT, &t); /* extent 192, MPICH 196 */
+    check_twin("hvector(4, 1, 60 bytes, double_int)", t);
+    MPI_Type_create_resized(MPI_INT, 0, 8, &u);
+    {
+        int lengths[2] = {1, 1};
+        MPI_Aint places[2] = {0, -28};
+        MPI_Datatype types[2] = {MPI_INT, u};
+        MPI_Type_create_struct(2, lengths, places, types, &t); /* markers decide: extent 8 */
+        check_twin("struct(int at 0, resized(int, 0, 8) at -28)", t);
+    }
+    {
+        MPI_Type_vector(1, 0, 1, u, &v); /* empty: MPICH's MPI_Pack divides by zero */
+        int lengths[2] = {1, 1};
+        MPI_Aint places[2] = {0, 8};
+        MPI_Datatype types[2] = {v, MPI_INT};
+        MPI_Type_create_struct(2, lengths, places, types, &t);
+        check_twin("struct(empty vector of resized, int)", t);
+        MPI_Type_free(&v);
+    }
+    MPI_Type_vector(3, 0, 4, MPI_BYTE, &v);
+    {
+        int lengths[2] = {1, 2};
+        MPI_Aint places[2] = {4, 16};
+        MPI_Datatype types[2] = {v, MPI_SHORT};
+        MPI_Type_create_struct(2, lengths, places, types, &t); /* the empty vector moves nothing */
+        check_twin("struct(vector(3, 0, 4, byte), 2 short)", t);
+    }
+    MPI_Type_free(&v);
+    {
+        int gsizes[2] = {6, 5}, distribs[2] = {MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_CYCLIC};
+        int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, psizes[2] = {2, 2};
+        MPI_Type_create_darray(4, 3, 2, gsizes, distribs, dargs, psizes, MPI_ORDER_C, MPI_INT,
+                               &t); /* NONE over 2 processes: the whole dimension */
+        check_twin("darray(NONE over 2 processes, CYCLIC(2))", t);
+        int sizes[3] = {5, 6, 7}, subsizes[3] = {2, 3, 4}, starts[3] = {1, 2, 3};
+        MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_FORTRAN, u, &t);
+        check_twin("subarray of resized ints, Fortran order", t);
+    }
+    {
+        int lengths[3] = {2, 0, 3}, places[3] = {5, 1, -2};
+        MPI_Type_indexed(3, lengths, places, MPI_DOUBLE, &t);
+        MPI_Type_dup(t, &v);
+        MPI_Type_free(&t);
+        check_twin("dup of indexed", v);
+    }
+    MPI_Type_free(&u);
+
+    /* A type MPICH made itself, and calls with it. */
+    vector_fn mpich_vector = (vector_fn)mpich_function("PMPI_Type_vector");
+    handle_fn mpich_commit = (handle_fn)mpich_function("PMPI_Type_commit");
+    MPI_Datatype foreign = MPI_DATATYPE_NULL;
+    CHECK_OK(mpich_vector(3, 2, 4, MPI_INT, &foreign));
+    CHECK_OK(mpich_commit(&foreign));
+    int size = 0, ni, na, nd, combiner;
+    MPI_Aint lb, extent;
+    CHECK_OK(MPI_Type_size(foreign, &size));
+    CHECK_EQ_LONG(size, 24);
+    CHECK_OK(MPI_Type_get_extent(foreign, &lb, &extent));
+    CHECK_EQ_LONG(extent, 40);
+    CHECK_OK(MPI_Type_get_envelope(foreign, &ni, &na, &nd, &combiner));
+    CHECK_EQ_LONG(combiner, MPI_COMBINER_VECTOR);
+    {
+        int ints[3];
+        MPI_Aint addrs[1];
+        MPI_Datatype types[1];
+        CHECK_OK(MPI_Type_get_contents(foreign, 3, 0, 1, ints, addrs, types));
+        CHECK(ints[0] == 3 && ints[1] == 2 && ints[2] == 4 && types[0] == MPI_INT);
+    }
+    {
+        int data[12], packed[6], position = 0;
+        for (int i = 0; i < 12; i++)
+            data[i] = i;
+        CHECK_OK(MPI_Pack(data, 1, foreign, packed, sizeof packed, &position, MPI_COMM_SELF));
+        CHECK(position == 24 && packed[0] == 0 && packed[1] == 1 && packed[2] == 4 &&
+              packed[5] == 9);
+    }
+    /* Built on it: MPICH builds it, and answers for it. */
+    MPI_Datatype built;
+    CHECK_OK(MPI_Type_contiguous(2, foreign, &built));
+    CHECK_OK(MPI_Type_size(built, &size));
+    CHECK_EQ_LONG(size, 48);
+    CHECK_OK(MPI_Type_free(&built));
+    MPI_Datatype ours;
+    MPI_Type_contiguous(3, MPI_SHORT, &ours);
+    {
+        int lengths[2] = {1, 1};
+        MPI_Aint places[2] = {0, 64};
+        MPI_Datatype types[2] = {foreign, ours};
+        CHECK_OK(MPI_Type_create_struct(2, lengths, places, types, &built));
+        CHECK_OK(MPI_Type_size(built, &size));
+        CHECK_EQ_LONG(size, 30);
+        CHECK_OK(MPI_Type_free(&built));
+    }
+
+    /* MPICH's keyvals: attributes on MPICH's type and on mpi-dtype's go to MPICH. */
+    keyval_fn mpich_keyval = (keyval_fn)mpich_function("PMPI_Type_create_keyval");
+    int key = MPI_KEYVAL_INVALID, flag = 0;
+    CHECK_OK(mpich_keyval(count_copy, count_delete, &key, NULL));
+    static char anchor[4];
+    CHECK_OK(MPI_Type_set_attr(ours, key, anchor));
+    CHECK_OK(MPI_Type_set_attr(foreign, key, anchor));
+    void *value = NULL;
+    MPI_Datatype copy;
+    CHECK_OK(MPI_Type_dup(ours, &copy));
+    CHECK_OK(MPI_Type_get_attr(copy, key, &value, &flag));
+    CHECK(flag && value == anchor + 1 && copies == 1);
+    CHECK_OK(MPI_Type_free(&copy));
+    CHECK_OK(MPI_Type_delete_attr(foreign, key));
+    CHECK_EQ_LONG(deletes, 2);
+    CHECK_OK(MPI_Type_free_keyval(&key));
+    CHECK_EQ_LONG(key, MPI_KEYVAL_INVALID);
+    CHECK_OK(MPI_Type_free(&ours));
+    CHECK_EQ_LONG(deletes, 3);
+    CHECK_OK(MPI_Type_free(&foreign));
+    CHECK_EQ_LONG(foreign, MPI_DATATYPE_NULL);
+
+    CHECK_OK(MPI_Finalize());
+    return check_report(argv[0]);
+}
