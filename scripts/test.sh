@@ -2,7 +2,8 @@
 # Runs every test: formatting and lints, the Rust unit and property tests (among them the
 # check that the committed header is the generated one), then installs the library into
 # build/prefix and runs the C test suite with ctest through find_package(MpiDtype) (plain and
-# under AddressSanitizer/UBSan), checks the pkg-config file, runs the h5s_mpio port's tests
+# under AddressSanitizer/UBSan), checks the pkg-config file, runs real 4-rank MPICH programs
+# with mpi-dtype preloaded (scripts/test-drop-in-programs.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
 # once (its programs check every pattern against a hand-written loop). Installs missing tools
 # first (scripts/install-deps.sh).
@@ -47,6 +48,9 @@ gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs 
     -Wl,-rpath,"$root/build/prefix/lib" -o build/demo_pkgconfig
 ./build/demo_pkgconfig >/dev/null
 echo "demo built with pkg-config runs"
+
+step "drop-in: 4-rank MPICH programs with derived types, plain and with mpi-dtype preloaded"
+./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"
 ./scripts/test-h5s_mpio.sh "$root/build/prefix"
