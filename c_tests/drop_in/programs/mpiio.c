@@ -8,7 +8,8 @@
  *    MPI_Type_get_envelope/MPI_Type_get_contents (MPI_COMBINER_SUBARRAY and its integers,
  *    under any layers that keep the type map, such as MPI_COMBINER_DUP or a contiguous of
  *    count 1: the standard asks only for new types with equal type maps);
- *    derived types returned are freed, predefined ones are not.
+ *    derived types returned are freed, predefined ones are not.  The returned filetype is
+ *    also used in MPI_Pack, MPI_Type_dup, a constructor, MPI_Sendrecv, names and attributes.
  *  - A view with datarep "external32", a derived etype (2 MPI_INT) and a resized vector
  *    filetype interleaving the ranks: written, read back through the view, and the raw file
  *    on rank 0 decoded as big-endian 4-byte integers.
@@ -59,6 +60,83 @@ static MPI_Datatype unwrap(MPI_Datatype t)
         MPI_CHECK(MPI_Type_free(&t));
         t = old;
     }
+}
+
+static int g_view_deletes, g_view_keyval = MPI_KEYVAL_INVALID;
+
+static int view_delete(MPI_Datatype t, int keyval, void *val, void *extra)
+{
+    (void)t;
+    (void)keyval;
+    if (extra == &g_view_deletes && *(int *)val == 77)
+        g_view_deletes++;
+    else
+        g_view_deletes += 1000;
+    return MPI_SUCCESS;
+}
+
+/* The filetype MPI_File_get_view returned (made by the MPI library, not by the program) in
+ * the datatype functions and in communication: MPI_Pack of the global array gives this rank's
+ * block; MPI_Type_dup of it sends the block to the next rank; a contiguous type built on it
+ * receives the previous rank's block into this rank's block of a global array; a name and an
+ * attribute (whose delete callback runs when the type is freed) on it. */
+static void returned_filetype_in_use(MPI_Datatype ft, int rank, int size, const int *dims)
+{
+    static int val77 = 77;
+    double garr[GR * GC], gw[GR * GC], packed[GR * GC], wp[GR * GC];
+    int LR = GR / dims[0], LC = GC / dims[1], pr = rank / dims[1], pc = rank % dims[1];
+    int prev = (rank + size - 1) % size, ppr = prev / dims[1], ppc = prev % dims[1];
+    int r, c, i, pos = 0, psz, flag = 0, *got = NULL, len = 0;
+    MPI_Datatype ftd, one;
+    char name[MPI_MAX_OBJECT_NAME + 1];
+
+    for (i = 0; i < GR * GC; i++) {
+        garr[i] = gval(i / GC, i % GC);
+        packed[i] = wp[i] = -4.0;
+    }
+    MPI_CHECK(MPI_Pack_size(1, ft, MPI_COMM_WORLD, &psz));
+    CHECK(psz >= LR * LC * (int)sizeof(double), "mpiio: MPI_Pack_size of the returned filetype",
+          "%d", psz);
+    MPI_CHECK(MPI_Pack(garr, 1, ft, packed, sizeof packed, &pos, MPI_COMM_WORLD));
+    CHECK_INT(pos, LR * LC * sizeof(double), "mpiio: MPI_Pack position with the returned filetype");
+    for (r = 0; r < LR; r++)
+        for (c = 0; c < LC; c++)
+            wp[r * LC + c] = gval(pr * LR + r, pc * LC + c);
+    CHECK_DOUBLES(packed, wp, GR * GC, "mpiio: MPI_Pack of the global array with the returned filetype");
+
+    MPI_CHECK(MPI_Type_dup(ft, &ftd));
+    MPI_CHECK(MPI_Type_contiguous(1, ft, &one));
+    MPI_CHECK(MPI_Type_commit(&one));
+    for (i = 0; i < GR * GC; i++)
+        gw[i] = packed[i] = -5.0;
+    MPI_CHECK(MPI_Sendrecv(garr, 1, ftd, (rank + 1) % size, 40, packed, LR * LC, MPI_DOUBLE,
+                           prev, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (r = 0; r < LR; r++)
+        for (c = 0; c < LC; c++)
+            gw[r * LC + c] = gval(ppr * LR + r, ppc * LC + c);
+    CHECK_DOUBLES(packed, gw, GR * GC, "mpiio: send with a duplicate of the returned filetype");
+    for (i = 0; i < GR * GC; i++)
+        gw[i] = packed[i] = -6.0;
+    MPI_CHECK(MPI_Sendrecv(wp, LR * LC, MPI_DOUBLE, (rank + 1) % size, 41, packed, 1, one, prev,
+                           41, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (r = 0; r < LR; r++)
+        for (c = 0; c < LC; c++)
+            gw[(pr * LR + r) * GC + pc * LC + c] = gval(ppr * LR + r, ppc * LC + c);
+    CHECK_DOUBLES(packed, gw, GR * GC, "mpiio: receive with a contiguous type built on the returned filetype");
+
+    MPI_CHECK(MPI_Type_set_name(ftd, "view filetype copy"));
+    MPI_CHECK(MPI_Type_get_name(ftd, name, &len));
+    CHECK(strcmp(name, "view filetype copy") == 0 && len == (int)strlen(name),
+          "mpiio: name of the duplicate of the returned filetype", "\"%s\" (%d)", name, len);
+    MPI_CHECK(MPI_Type_free(&ftd));
+    MPI_CHECK(MPI_Type_free(&one));
+
+    MPI_CHECK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, view_delete, &g_view_keyval,
+                                     &g_view_deletes));
+    MPI_CHECK(MPI_Type_set_attr(ft, g_view_keyval, &val77));
+    MPI_CHECK(MPI_Type_get_attr(ft, g_view_keyval, &got, &flag));
+    CHECK(flag == 1 && got == &val77, "mpiio: attribute on the returned filetype", "flag %d", flag);
+    CHECK_INT(g_view_deletes, 0, "mpiio: no delete callback before the free");
 }
 
 int main(int argc, char **argv)
@@ -145,7 +223,10 @@ int main(int argc, char **argv)
             CHECK_INT(lb, 0, "mpiio: lower bound of the returned filetype");
             CHECK_INT(ext, GR * GC * sizeof(double), "mpiio: extent of the returned filetype");
         }
+        returned_filetype_in_use(ft, rank, size, dims);
         ft = unwrap(ft);
+        CHECK_INT(g_view_deletes, 1, "mpiio: delete callback of the attribute on the returned filetype");
+        MPI_CHECK(MPI_Type_free_keyval(&g_view_keyval));
         MPI_CHECK(MPI_Type_get_envelope(ft, &ni, &na, &nd, &comb));
         CHECK_INT(comb, MPI_COMBINER_SUBARRAY, "mpiio: combiner of the returned filetype");
         CHECK_INT(ni, 8, "mpiio: number of integers of the subarray filetype");
