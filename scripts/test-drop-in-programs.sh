@@ -69,7 +69,7 @@ for c in "${sources[@]}"; do
     name=$(basename "$c" .c)
     exe="$build/$name"
     blog="$build/logs/$name.build.log"
-    if ! mpicc.mpich -Wall -Wextra -Werror -O1 -I"$src" -o "$exe" "$c" >"$blog" 2>&1; then
+    if ! mpicc.mpich -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$exe" "$c" >"$blog" 2>&1; then
         for mode in $modes; do
             total=$((total + 1))
             failures=$((failures + 1))
