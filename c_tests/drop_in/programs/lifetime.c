@@ -10,7 +10,9 @@
  *  - MPI_Sendrecv_replace with a derived type; a type of size zero in MPI_Sendrecv.
  *  - MPI_Type_c2f/MPI_Type_f2c round trip of a derived handle, used in communication.
  *  - MPI_Allreduce with a user-defined op on a struct type: the op receives the handle the
- *    program passed and can query it (size, extent) inside the callback. */
+ *    program passed and can query it (size, extent) inside the callback.
+ *  - A partial receive into a struct type (MPI_Get_count, MPI_Get_elements), and
+ *    MPI_Type_dup of a predefined type in communication. */
 #include "check_mpi.h"
 #include <stddef.h>
 
@@ -388,6 +390,66 @@ int main(int argc, char **argv)
         }
         MPI_CHECK(MPI_Op_free(&op));
         MPI_CHECK(MPI_Type_free(&g_acc_type));
+    }
+
+    /* 9. A partial receive into a struct type (int, double, 3 shorts): a message of one int
+     * and one double fills the first two members; MPI_Get_count gives MPI_UNDEFINED and
+     * MPI_Get_elements 2.  And MPI_Type_dup of a predefined type in communication. */
+    {
+        struct part {
+            int i;
+            double d;
+            short s[3];
+        } src, dst, want;
+        MPI_Datatype full, prefix, dupint;
+        int bl[3] = {1, 1, 3}, cnt;
+        MPI_Aint dl[3] = {offsetof(struct part, i), offsetof(struct part, d), offsetof(struct part, s)};
+        MPI_Datatype ty[3] = {MPI_INT, MPI_DOUBLE, MPI_SHORT};
+        MPI_Status st;
+        MPI_CHECK(MPI_Type_create_struct(3, bl, dl, ty, &full));
+        MPI_CHECK(MPI_Type_commit(&full));
+        MPI_CHECK(MPI_Type_create_struct(2, bl, dl, ty, &prefix));
+        MPI_CHECK(MPI_Type_commit(&prefix));
+        memset(&src, 0x11, sizeof src);
+        src.i = rank * 3 + 1;
+        src.d = rank * 0.75;
+        src.s[0] = src.s[1] = src.s[2] = 9;
+        memset(&dst, 0x22, sizeof dst);
+        memset(&want, 0x22, sizeof want);
+        want.i = prev_of(rank) * 3 + 1;
+        want.d = prev_of(rank) * 0.75;
+        MPI_CHECK(MPI_Sendrecv(&src, 1, prefix, next_of(rank), 95, &dst, 1, full, prev_of(rank),
+                               95, MPI_COMM_WORLD, &st));
+        CHECK_BYTES(&dst, &want, sizeof dst, "lifetime: partial receive into a struct type");
+        MPI_CHECK(MPI_Get_count(&st, full, &cnt));
+        CHECK_INT(cnt, MPI_UNDEFINED, "lifetime: MPI_Get_count of a partial struct");
+        MPI_CHECK(MPI_Get_elements(&st, full, &cnt));
+        CHECK_INT(cnt, 2, "lifetime: MPI_Get_elements of a partial struct");
+        MPI_CHECK(MPI_Get_count(&st, prefix, &cnt));
+        CHECK_INT(cnt, 1, "lifetime: MPI_Get_count with the prefix type");
+        MPI_CHECK(MPI_Type_free(&full));
+        MPI_CHECK(MPI_Type_free(&prefix));
+
+        MPI_CHECK(MPI_Type_dup(MPI_INT, &dupint));
+        MPI_CHECK(MPI_Type_commit(&dupint));
+        {
+            int ni, na, nd, comb, s4[4], r4[4], w4[4];
+            MPI_Datatype old;
+            MPI_CHECK(MPI_Type_get_envelope(dupint, &ni, &na, &nd, &comb));
+            CHECK_INT(comb, MPI_COMBINER_DUP, "lifetime: combiner of MPI_Type_dup(MPI_INT)");
+            MPI_CHECK(MPI_Type_get_contents(dupint, 0, 0, 1, NULL, NULL, &old));
+            CHECK(old == MPI_INT, "lifetime: MPI_Type_dup(MPI_INT) decodes to MPI_INT", "0x%x",
+                  (unsigned)old);
+            for (i = 0; i < 4; i++) {
+                s4[i] = rank * 4 + i;
+                r4[i] = -1;
+                w4[i] = prev_of(rank) * 4 + i;
+            }
+            MPI_CHECK(MPI_Sendrecv(s4, 4, dupint, next_of(rank), 96, r4, 4, MPI_INT,
+                                   prev_of(rank), 96, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+            CHECK_INTS(r4, w4, 4, "lifetime: MPI_Type_dup(MPI_INT) in MPI_Sendrecv");
+        }
+        MPI_CHECK(MPI_Type_free(&dupint));
     }
 
     return finish();

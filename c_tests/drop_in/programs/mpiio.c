@@ -13,10 +13,14 @@
  *  - A view with datarep "external32", a derived etype (2 MPI_INT) and a resized vector
  *    filetype interleaving the ranks: written, read back through the view, and the raw file
  *    on rank 0 decoded as big-endian 4-byte integers.
+ *  - A darray filetype (Fortran order) written with MPI_File_write_at_all, and a resized
+ *    struct filetype with a hole interleaving the ranks, written with MPI_File_write and read
+ *    with MPI_File_read_at into another struct layout; rank 0 checks both files' bytes.
  * The files live in a fresh directory under $TMPDIR (else /tmp) made by rank 0 and are
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
+#include <stddef.h>
 #include <unistd.h>
 
 #define GR 8
@@ -143,7 +147,7 @@ int main(int argc, char **argv)
 {
     int rank, size, i, r, c;
     int dims[2] = {0, 0}, pr, pc, LR, LC;
-    char dir[256], path[300], path2[300];
+    char dir[256], path[300], path2[300], path3[300], path4[300];
     MPI_File fh;
     MPI_Status st;
     MPI_Datatype ftype, mtype;
@@ -167,6 +171,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     snprintf(path, sizeof path, "%s/array.dat", dir);
     snprintf(path2, sizeof path2, "%s/external32.dat", dir);
+    snprintf(path3, sizeof path3, "%s/darray.dat", dir);
+    snprintf(path4, sizeof path4, "%s/records.dat", dir);
 
     MPI_CHECK(MPI_Dims_create(size, 2, dims));
     pr = rank / dims[1];
@@ -391,10 +397,132 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Type_free(&ft32));
     }
 
+    /* A darray filetype (cyclic rows x block columns, Fortran order) with
+     * MPI_File_write_at_all, and a struct filetype with a hole, interleaving the ranks,
+     * with individual MPI_File_write and MPI_File_read through other memory layouts. */
+    {
+        int gs[2] = {6, 8}, di[2] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_BLOCK};
+        int da[2] = {1, MPI_DISTRIBUTE_DFLT_DARG}, ps[2] = {2, 2};
+        int c0 = rank / 2, c1 = rank % 2, n = 0, j, mine[48], all[48], wall[48];
+        MPI_Datatype dft;
+        MPI_CHECK(MPI_Type_create_darray(4, rank, 2, gs, di, da, ps, MPI_ORDER_FORTRAN, MPI_INT, &dft));
+        MPI_CHECK(MPI_Type_commit(&dft));
+        for (j = 0; j < 8; j++) /* Fortran order: element (i, j) at i + 6 j, i fastest */
+            for (i = 0; i < 6; i++)
+                if (i % 2 == c0 && j / 4 == c1)
+                    mine[n++] = 1000 + i + 6 * j;
+        CHECK_INT(n, 12, "mpiio: elements of the darray filetype");
+        MPI_CHECK(MPI_File_open(MPI_COMM_WORLD, path3, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                                MPI_INFO_NULL, &fh));
+        MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+        MPI_CHECK(MPI_File_set_view(fh, 0, MPI_INT, dft, "native", MPI_INFO_NULL));
+        MPI_CHECK(MPI_File_write_at_all(fh, 0, mine, n, MPI_INT, &st));
+        MPI_CHECK(MPI_File_close(&fh));
+        MPI_CHECK(MPI_Type_free(&dft));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        if (rank == 0) {
+            MPI_File f0;
+            MPI_CHECK(MPI_File_open(MPI_COMM_SELF, path3, MPI_MODE_RDONLY, MPI_INFO_NULL, &f0));
+            for (i = 0; i < 48; i++) {
+                all[i] = -1;
+                wall[i] = 1000 + i;
+            }
+            MPI_CHECK(MPI_File_read_at(f0, 0, all, 48, MPI_INT, &st));
+            CHECK_INTS(all, wall, 48, "mpiio: file written through darray views holds the global array");
+            MPI_CHECK(MPI_File_close(&f0));
+        }
+    }
+    {
+        struct rec {
+            int i;
+            double d;
+        } out[3];
+        struct back {
+            double d;
+            char pad[3];
+            int i;
+        } in[3], win[3];
+        MPI_Datatype sraw, ftype2, mraw, mtype2, braw, btype;
+        int bl[2] = {1, 1};
+        MPI_Aint dl[2] = {0, 8}, bdl[2] = {offsetof(struct back, i), offsetof(struct back, d)};
+        MPI_Datatype ty[2] = {MPI_INT, MPI_DOUBLE};
+        MPI_CHECK(MPI_Type_create_struct(2, bl, dl, ty, &sraw));
+        MPI_CHECK(MPI_Type_create_resized(sraw, 0, 64, &ftype2)); /* 4 ranks x 16 bytes */
+        MPI_CHECK(MPI_Type_commit(&ftype2));
+        dl[1] = offsetof(struct rec, d);
+        MPI_CHECK(MPI_Type_create_struct(2, bl, dl, ty, &mraw));
+        MPI_CHECK(MPI_Type_create_resized(mraw, 0, sizeof(struct rec), &mtype2));
+        MPI_CHECK(MPI_Type_commit(&mtype2));
+        MPI_CHECK(MPI_Type_create_struct(2, bl, bdl, ty, &braw));
+        MPI_CHECK(MPI_Type_create_resized(braw, 0, sizeof(struct back), &btype));
+        MPI_CHECK(MPI_Type_commit(&btype));
+        memset(out, 0x77, sizeof out);
+        for (i = 0; i < 3; i++) {
+            out[i].i = rank * 100 + i;
+            out[i].d = rank + i * 0.5;
+        }
+        MPI_CHECK(MPI_File_open(MPI_COMM_WORLD, path4, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                                MPI_INFO_NULL, &fh));
+        MPI_CHECK(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+        MPI_CHECK(MPI_File_set_view(fh, rank * 16, MPI_BYTE, ftype2, "native", MPI_INFO_NULL));
+        MPI_CHECK(MPI_File_write(fh, out, 3, mtype2, &st));
+        {
+            int cnt;
+            MPI_CHECK(MPI_Get_count(&st, mtype2, &cnt));
+            CHECK_INT(cnt, 3, "mpiio: MPI_Get_count after MPI_File_write of 3 structs");
+        }
+        MPI_CHECK(MPI_File_sync(fh));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        MPI_CHECK(MPI_File_sync(fh));
+        /* read the previous rank's records: its view */
+        MPI_CHECK(MPI_File_set_view(fh, ((rank + 3) % 4) * 16, MPI_BYTE, ftype2, "native",
+                                    MPI_INFO_NULL));
+        memset(in, 0x55, sizeof in);
+        memset(win, 0x55, sizeof win);
+        for (i = 0; i < 3; i++) {
+            win[i].i = ((rank + 3) % 4) * 100 + i;
+            win[i].d = (rank + 3) % 4 + i * 0.5;
+        }
+        MPI_CHECK(MPI_File_read_at(fh, 0, in, 3, btype, &st));
+        CHECK_BYTES(in, win, sizeof in, "mpiio: struct records read through the struct view into another layout");
+        MPI_CHECK(MPI_File_close(&fh));
+        if (rank == 0) {
+            unsigned char raw[192 + 8], wraw[192 + 8];
+            MPI_File f0;
+            MPI_Offset fsize;
+            int r, k;
+            MPI_CHECK(MPI_File_open(MPI_COMM_SELF, path4, MPI_MODE_RDONLY, MPI_INFO_NULL, &f0));
+            MPI_CHECK(MPI_File_get_size(f0, &fsize));
+            CHECK_INT(fsize, 192, "mpiio: size of the struct-view file");
+            memset(raw, 0xAA, sizeof raw);
+            memset(wraw, 0xAA, sizeof wraw);
+            MPI_CHECK(MPI_File_read_at(f0, 0, raw, 192, MPI_BYTE, &st));
+            for (k = 0; k < 3; k++)
+                for (r = 0; r < 4; r++) {
+                    int iv = r * 100 + k;
+                    double dv = r + k * 0.5;
+                    memcpy(wraw + k * 64 + r * 16, &iv, 4);
+                    /* the 4-byte hole was never written: its contents are not defined */
+                    memcpy(wraw + k * 64 + r * 16 + 4, raw + k * 64 + r * 16 + 4, 4);
+                    memcpy(wraw + k * 64 + r * 16 + 8, &dv, 8);
+                }
+            CHECK_BYTES(raw, wraw, sizeof raw, "mpiio: struct-view file layout (ints and doubles of every rank)");
+            MPI_CHECK(MPI_File_close(&f0));
+        }
+        MPI_CHECK(MPI_Type_free(&sraw));
+        MPI_CHECK(MPI_Type_free(&ftype2));
+        MPI_CHECK(MPI_Type_free(&mraw));
+        MPI_CHECK(MPI_Type_free(&mtype2));
+        MPI_CHECK(MPI_Type_free(&braw));
+        MPI_CHECK(MPI_Type_free(&btype));
+    }
+
     MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     if (rank == 0) {
         MPI_CHECK(MPI_File_delete(path, MPI_INFO_NULL));
         MPI_CHECK(MPI_File_delete(path2, MPI_INFO_NULL));
+        MPI_CHECK(MPI_File_delete(path3, MPI_INFO_NULL));
+        MPI_CHECK(MPI_File_delete(path4, MPI_INFO_NULL));
         CHECK(rmdir(dir) == 0, "mpiio: removing the temporary directory", "rmdir %s failed", dir);
     }
     MPI_CHECK(MPI_Type_free(&ftype));
