@@ -1,7 +1,9 @@
 /* collectives: MPI_Bcast and MPI_Allgather of an indexed type with irregular blocks and of a
  * resized struct type (int, double, char[3]); MPI_Allgatherv, MPI_Gatherv and MPI_Scatterv
  * with derived types on one or both sides; MPI_Ibcast of the indexed type; and
- * MPI_Neighbor_allgather on a periodic cartesian ring with derived send and receive types.
+ * MPI_Neighbor_allgather on a periodic cartesian ring with derived send and receive types;
+ * MPI_Alltoallv and MPI_Ialltoallv, MPI_Neighbor_alltoallw on a distributed graph with a
+ * different type per neighbour, MPI_Igatherv and MPI_Iscatterv.
  * Every receive buffer is filled with sentinels first and compared whole (including the
  * gaps the types skip, which must keep their sentinels) with a buffer computed from the
  * sender's rank and the element index. */
@@ -269,6 +271,115 @@ int main(int argc, char **argv)
         want[6] = ival(hi, 53);
         CHECK_INTS(rbuf, want, 12, "collectives: MPI_Neighbor_allgather vec -> pair");
         MPI_CHECK(MPI_Comm_free(&ring));
+    }
+
+    /* 11. MPI_Alltoallv and MPI_Ialltoallv: to rank q go q+1 items of vec (2 ints, extent 4)
+     * from send displacement 3q items; each rank receives rank+1 items from everyone, as
+     * pairs (2 ints, extent 5) at displacement 4q pairs. */
+    for (c = 0; c < 2; c++) {
+        int scounts[4], sdispls[4], rcounts[4], rdispls[4];
+        int sbuf[12 * 4 + 4], rbuf[5 * 16 + 5], want[5 * 16 + 5], n = 85;
+        for (q = 0; q < 4; q++) {
+            scounts[q] = q + 1;
+            sdispls[q] = 3 * q;
+            rcounts[q] = rank + 1;
+            rdispls[q] = 4 * q;
+        }
+        for (i = 0; i < 52; i++)
+            sbuf[i] = ival(rank, i) + c * 500;
+        for (i = 0; i < n; i++)
+            rbuf[i] = want[i] = sentinel(i);
+        if (c == 0)
+            MPI_CHECK(MPI_Alltoallv(sbuf, scounts, sdispls, vec, rbuf, rcounts, rdispls, pair,
+                                    MPI_COMM_WORLD));
+        else {
+            MPI_Request req;
+            MPI_CHECK(MPI_Ialltoallv(sbuf, scounts, sdispls, vec, rbuf, rcounts, rdispls, pair,
+                                     MPI_COMM_WORLD, &req));
+            MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        }
+        for (q = 0; q < 4; q++) /* rank q sent its items 3*rank .. 3*rank+rank to me */
+            for (i = 0; i < rank + 1; i++) {
+                int item = 3 * rank + i;
+                want[5 * (4 * q + i)] = ival(q, 4 * item) + c * 500;
+                want[5 * (4 * q + i) + 1] = ival(q, 4 * item + 3) + c * 500;
+            }
+        CHECK_INTS(rbuf, want, n, c == 0 ? "collectives: MPI_Alltoallv vec -> pair"
+                                         : "collectives: MPI_Ialltoallv vec -> pair");
+    }
+
+    /* 12. MPI_Neighbor_alltoallw on a distributed graph: rank r sends to r+1 and r+2 and
+     * receives from r-1 and r-2, with a different type per neighbour. */
+    {
+        int srcs[2], dsts[2], scounts[2] = {1, 1}, rcounts[2] = {1, 1};
+        MPI_Aint sdispls[2] = {0, 16 * sizeof(int)}, rdispls[2] = {0, 20 * sizeof(int)};
+        MPI_Datatype stypes[2], rtypes[2];
+        MPI_Comm g;
+        int sbuf[32], rbuf[40], want[40];
+        srcs[0] = (rank + 3) % 4;
+        srcs[1] = (rank + 2) % 4;
+        dsts[0] = (rank + 1) % 4;
+        dsts[1] = (rank + 2) % 4;
+        MPI_CHECK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, srcs, MPI_UNWEIGHTED, 2, dsts,
+                                                 MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+        /* to r+1: 2 items of vec (ints 0,3,4,7); to r+2: 1 indexed item (7 ints) at int 16 */
+        stypes[0] = vec;
+        stypes[1] = idx;
+        scounts[0] = 2;
+        /* from r-1: 4 ints as 2 pairs (0,1,5,6); from r-2: 7 ints contiguous at int 20 */
+        rtypes[0] = pair;
+        rtypes[1] = MPI_INT;
+        rcounts[0] = 2;
+        rcounts[1] = 7;
+        for (i = 0; i < 32; i++)
+            sbuf[i] = ival(rank, i);
+        for (i = 0; i < 40; i++)
+            rbuf[i] = want[i] = sentinel(i);
+        MPI_CHECK(MPI_Neighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls,
+                                         rtypes, g));
+        want[0] = ival(srcs[0], 0);
+        want[1] = ival(srcs[0], 3);
+        want[5] = ival(srcs[0], 4);
+        want[6] = ival(srcs[0], 7);
+        for (i = 0; i < IDX_SIZE; i++)
+            want[20 + i] = ival(srcs[1], 16 + idx_pos(i));
+        CHECK_INTS(rbuf, want, 40, "collectives: MPI_Neighbor_alltoallw on a distributed graph");
+        MPI_CHECK(MPI_Comm_free(&g));
+    }
+
+    /* 13. MPI_Igatherv and MPI_Iscatterv with derived types on both sides. */
+    {
+        int counts[4] = {2, 1, 2, 1}, displs[4] = {0, 2, 3, 5}; /* in items of the root's type */
+        int gs[8], gr[5 * 6 + 2], wg[5 * 6 + 2], ss[5 * 6], sr[8], ws[8];
+        MPI_Request req[2];
+        MPI_Status sts[2];
+        for (i = 0; i < 8; i++)
+            gs[i] = ival(rank, 100 + i);
+        for (i = 0; i < 32; i++)
+            gr[i] = wg[i] = sentinel(i);
+        for (i = 0; i < 30; i++)
+            ss[i] = ival(rank, 200 + i);
+        for (i = 0; i < 8; i++)
+            sr[i] = ws[i] = sentinel(i);
+        /* every rank sends counts[rank] vec items (ints 0,3 then 4,7); root 1 receives pairs */
+        MPI_CHECK(MPI_Igatherv(gs, counts[rank], vec, gr, counts, displs, pair, 1, MPI_COMM_WORLD,
+                               &req[0]));
+        /* root 2 sends pairs (2 ints, extent 5); everyone receives vec2 items (ints 0,2) */
+        MPI_CHECK(MPI_Iscatterv(ss, counts, displs, pair, sr, counts[rank], vec2, 2, MPI_COMM_WORLD,
+                                &req[1]));
+        MPI_CHECK(MPI_Waitall(2, req, sts));
+        if (rank == 1)
+            for (q = 0; q < 4; q++)
+                for (c = 0; c < counts[q]; c++) {
+                    wg[5 * (displs[q] + c)] = ival(q, 100 + 4 * c);
+                    wg[5 * (displs[q] + c) + 1] = ival(q, 100 + 4 * c + 3);
+                }
+        CHECK_INTS(gr, wg, 32, "collectives: MPI_Igatherv vec -> pair at root 1");
+        for (c = 0; c < counts[rank]; c++) {
+            ws[3 * c] = ival(2, 200 + 5 * (displs[rank] + c));
+            ws[3 * c + 2] = ival(2, 200 + 5 * (displs[rank] + c) + 1);
+        }
+        CHECK_INTS(sr, ws, 8, "collectives: MPI_Iscatterv pair -> vec2 from root 2");
     }
 
     MPI_CHECK(MPI_Type_free(&idx));

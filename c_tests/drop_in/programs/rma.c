@@ -6,7 +6,9 @@
  *            rank to every rank
  *   [96,128) MPI_Put under MPI_Win_lock/MPI_Win_unlock, hvector -> indexed_block
  * The first three in MPI_Win_fence epochs.  Afterwards the whole window and every origin
- * buffer are compared with values computed from rank and index. */
+ * buffer are compared with values computed from rank and index.  Then a window from
+ * MPI_Win_allocate under MPI_Win_lock_all: MPI_Rput, MPI_Get + MPI_Win_flush, MPI_Get_accumulate
+ * (MPI_SUM, derived origin, result and target types) and MPI_Raccumulate (MPI_REPLACE). */
 #include "check_mpi.h"
 
 #define WN 128
@@ -157,6 +159,127 @@ int main(int argc, char **argv)
 
     MPI_CHECK(MPI_Win_free(&win));
     MPI_CHECK(MPI_Free_mem(wmem));
+
+    /* MPI_Win_allocate, passive target for all (MPI_Win_lock_all): request-based MPI_Rput,
+     * MPI_Get with MPI_Win_flush, MPI_Get_accumulate and MPI_Raccumulate with derived types. */
+    {
+        int *base, j;
+        int want2[64];
+        MPI_Win w2;
+        MPI_Datatype ov, tv, ri;
+        MPI_Request rq[1];
+        MPI_Status rqst[1];
+        MPI_CHECK(MPI_Win_allocate(64 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                                   &base, &w2));
+        MPI_CHECK(MPI_Win_set_errhandler(w2, MPI_ERRORS_RETURN));
+        MPI_CHECK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w2));
+        for (i = 0; i < 64; i++)
+            base[i] = rank * 1000 + i;
+        MPI_CHECK(MPI_Win_unlock(rank, w2));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        {
+            int bl[2] = {2, 1}, dl[2] = {4, 0};
+            MPI_CHECK(MPI_Type_vector(3, 1, 2, MPI_INT, &ov)); /* 0,2,4 */
+            MPI_CHECK(MPI_Type_vector(3, 1, 5, MPI_INT, &tv)); /* 0,5,10 */
+            MPI_CHECK(MPI_Type_indexed(2, bl, dl, MPI_INT, &ri)); /* 4,5,0 */
+            MPI_CHECK(MPI_Type_commit(&ov));
+            MPI_CHECK(MPI_Type_commit(&tv));
+            MPI_CHECK(MPI_Type_commit(&ri));
+        }
+        MPI_CHECK(MPI_Win_lock_all(0, w2));
+        {
+            int put[6], got[8], wgot[8], res[8], add[6];
+            int t = (rank + 1) % 4, from = (rank + 3) % 4;
+            for (i = 0; i < 6; i++)
+                put[i] = 90000 + rank * 10 + i;
+            for (i = 0; i < 8; i++)
+                got[i] = wgot[i] = res[i] = -1 - i;
+            /* Rput: origin 0,2,4 -> target 1 + {0,5,10} of the next rank */
+            MPI_CHECK(MPI_Rput(put, 1, ov, t, 1, 1, tv, w2, &rq[0]));
+            /* target 40 + {0,5,10} of the previous rank -> origin 0,2,4, completed by
+             * MPI_Win_flush (not MPI_Rget: in MPICH 4.0.2 over UCX, an MPI_Rget with a
+             * derived type completes before the data are in the origin buffer) */
+            MPI_CHECK(MPI_Get(got, 1, ov, from, 40, 1, tv, w2));
+            MPI_CHECK(MPI_Win_flush(from, w2));
+            MPI_CHECK(MPI_Wait(&rq[0], &rqst[0]));
+            for (j = 0; j < 3; j++)
+                wgot[2 * j] = from * 1000 + 40 + 5 * j;
+            CHECK_INTS(got, wgot, 8, "rma: MPI_Get + MPI_Win_flush, vector target -> vector origin");
+            MPI_CHECK(MPI_Win_flush_all(w2));
+            MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+            /* every rank adds to 20 + {0,5,10} of rank 0 and fetches the old values */
+            for (i = 0; i < 6; i++)
+                add[i] = (rank + 1) * (i + 1);
+            MPI_CHECK(MPI_Get_accumulate(add, 1, ov, res, 1, ri, 0, 20, 1, tv, MPI_SUM, w2));
+            MPI_CHECK(MPI_Win_flush(0, w2));
+            /* the fetched values are the target's before this rank's addition: not known
+             * exactly (other ranks add at the same time), but each is the initial value plus
+             * a sum of a subset of the other ranks' contributions */
+            {
+                int pos[3] = {4, 5, 0}, ok = 1;
+                for (j = 0; j < 3; j++) {
+                    int init = 0 * 1000 + 20 + 5 * j, delta = res[pos[j]] - init, q, found = 0;
+                    for (q = 0; q < 16; q++) { /* subsets of the 4 ranks */
+                        int sum = 0, b;
+                        if (q & (1 << rank))
+                            continue;
+                        for (b = 0; b < 4; b++)
+                            if (q & (1 << b))
+                                sum += (b + 1) * (2 * j + 1);
+                        if (sum == delta)
+                            found = 1;
+                    }
+                    ok &= found;
+                }
+                res[1] = res[2] = res[3] = res[6] = res[7] = 0;
+                CHECK(ok, "rma: MPI_Get_accumulate fetches values before this rank's sum",
+                      "fetched %d %d %d", res[4], res[5], res[0]);
+            }
+        }
+        MPI_CHECK(MPI_Win_unlock_all(w2));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        /* MPI_Raccumulate with MPI_REPLACE: rank r writes ints 50 + r and 54 + r of every
+         * rank (its own slots, so the outcome is known) */
+        MPI_CHECK(MPI_Win_lock_all(0, w2));
+        {
+            int rep[4], t;
+            MPI_Datatype two;
+            MPI_CHECK(MPI_Type_vector(2, 1, 4, MPI_INT, &two)); /* 0,4 */
+            MPI_CHECK(MPI_Type_commit(&two));
+            for (t = 0; t < 4; t++) {
+                MPI_Request rr;
+                rep[0] = -(rank * 10 + t);
+                rep[1] = -(rank * 10 + t) - 5;
+                MPI_CHECK(MPI_Raccumulate(rep, 2, MPI_INT, t, 50 + rank, 1, two, MPI_REPLACE, w2, &rr));
+                MPI_CHECK(MPI_Wait(&rr, MPI_STATUS_IGNORE));
+            }
+            MPI_CHECK(MPI_Win_flush_all(w2));
+            MPI_CHECK(MPI_Type_free(&two));
+        }
+        MPI_CHECK(MPI_Win_unlock_all(w2));
+        MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+        MPI_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w2));
+        for (i = 0; i < 64; i++)
+            want2[i] = rank * 1000 + i;
+        {
+            int from = (rank + 3) % 4, q;
+            for (j = 0; j < 3; j++)
+                want2[1 + 5 * j] = 90000 + from * 10 + 2 * j;
+            if (rank == 0)
+                for (j = 0; j < 3; j++)
+                    want2[20 + 5 * j] += 10 * (2 * j + 1);
+            for (q = 0; q < 4; q++) {
+                want2[50 + q] = -(q * 10 + rank);
+                want2[54 + q] = -(q * 10 + rank) - 5;
+            }
+        }
+        CHECK_INTS(base, want2, 64, "rma: MPI_Win_allocate window after Rput, Get_accumulate, Raccumulate");
+        MPI_CHECK(MPI_Win_unlock(rank, w2));
+        MPI_CHECK(MPI_Win_free(&w2));
+        MPI_CHECK(MPI_Type_free(&ov));
+        MPI_CHECK(MPI_Type_free(&tv));
+        MPI_CHECK(MPI_Type_free(&ri));
+    }
     MPI_CHECK(MPI_Type_free(&ovec));
     MPI_CHECK(MPI_Type_free(&tidx));
     MPI_CHECK(MPI_Type_free(&tsub));
