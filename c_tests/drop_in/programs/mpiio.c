@@ -16,6 +16,9 @@
  *  - A darray filetype (Fortran order) written with MPI_File_write_at_all, and a resized
  *    struct filetype with a hole interleaving the ranks, written with MPI_File_write and read
  *    with MPI_File_read_at into another struct layout; rank 0 checks both files' bytes.
+ *  - Each rank tiles its own file with a filetype whose extent MPICH's rules and the
+ *    standard's put differently (26-byte hvector, struct with an empty member): the data
+ *    must sit at multiples of the extent MPI_Type_get_extent reports.
  * The files live in a fresh directory under $TMPDIR (else /tmp) made by rank 0 and are
  * removed at the end. */
 #define _GNU_SOURCE
@@ -515,6 +518,67 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Type_free(&mtype2));
         MPI_CHECK(MPI_Type_free(&braw));
         MPI_CHECK(MPI_Type_free(&btype));
+    }
+
+    /* Filetypes whose extent is where MPICH's own rules and the standard's differ: the file
+     * is tiled with the extent MPI_Type_get_extent reports.  Each rank its own file. */
+    {
+        char tpath[320];
+        MPI_Datatype ft3;
+        MPI_Aint lb3, ext3, disp3[2];
+        int len3[2], k, j, n3 = 2;
+        unsigned char out3[36], raw3[512];
+        MPI_File f3;
+        MPI_Offset fsize;
+        if (rank % 2 == 0) {
+            MPI_CHECK(MPI_Type_create_hvector(2, 1, 26, MPI_UINT32_T, &ft3));
+            disp3[0] = 0, len3[0] = 4, disp3[1] = 26, len3[1] = 4;
+        } else {
+            MPI_Datatype empty;
+            int bl[3] = {1, 1, 1};
+            MPI_Aint dl[3] = {0, 100, 8};
+            MPI_Datatype ty[3];
+            MPI_CHECK(MPI_Type_contiguous(0, MPI_INT, &empty));
+            ty[0] = MPI_INT;
+            ty[1] = empty;
+            ty[2] = MPI_DOUBLE;
+            MPI_CHECK(MPI_Type_create_struct(3, bl, dl, ty, &ft3));
+            MPI_CHECK(MPI_Type_free(&empty));
+            disp3[0] = 0, len3[0] = 4, disp3[1] = 8, len3[1] = 8;
+        }
+        MPI_CHECK(MPI_Type_commit(&ft3));
+        MPI_CHECK(MPI_Type_get_extent(ft3, &lb3, &ext3));
+        snprintf(tpath, sizeof tpath, "%s/tiles-%d.dat", dir, rank);
+        for (i = 0; i < (int)sizeof out3; i++)
+            out3[i] = (unsigned char)(rank * 31 + i * 7 + 1);
+        MPI_CHECK(MPI_File_open(MPI_COMM_SELF, tpath, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &f3));
+        MPI_CHECK(MPI_File_set_errhandler(f3, MPI_ERRORS_RETURN));
+        MPI_CHECK(MPI_File_set_view(f3, 0, MPI_BYTE, ft3, "native", MPI_INFO_NULL));
+        /* 3 tiles: 3 * (4 + 4) or 3 * (4 + 8) bytes */
+        MPI_CHECK(MPI_File_write(f3, out3, 3 * (len3[0] + len3[1]), MPI_BYTE, &st));
+        MPI_CHECK(MPI_File_close(&f3));
+        MPI_CHECK(MPI_File_open(MPI_COMM_SELF, tpath, MPI_MODE_RDONLY | MPI_MODE_DELETE_ON_CLOSE,
+                                MPI_INFO_NULL, &f3));
+        MPI_CHECK(MPI_File_get_size(f3, &fsize));
+        CHECK_INT(fsize, 2 * ext3 + disp3[1] + len3[1],
+                  rank % 2 == 0 ? "mpiio: size of a file tiled with hvector(2, 1, 26 bytes, MPI_UINT32_T)"
+                                : "mpiio: size of a file tiled with a struct with an empty member");
+        if (fsize > 0 && fsize <= (MPI_Offset)sizeof raw3) {
+            unsigned char want3[512];
+            MPI_CHECK(MPI_File_read_at(f3, 0, raw3, (int)fsize, MPI_BYTE, &st));
+            memcpy(want3, raw3, (size_t)fsize); /* bytes between the tiles' data: not defined */
+            j = 0;
+            for (k = 0; k < 3; k++)
+                for (i = 0; i < n3; i++) {
+                    memcpy(want3 + k * ext3 + disp3[i], out3 + j, len3[i]);
+                    j += len3[i];
+                }
+            CHECK_BYTES(raw3, want3, (size_t)fsize,
+                        rank % 2 == 0 ? "mpiio: data tiled with hvector(2, 1, 26 bytes, MPI_UINT32_T)"
+                                      : "mpiio: data tiled with a struct with an empty member");
+        }
+        MPI_CHECK(MPI_File_close(&f3));
+        MPI_CHECK(MPI_Type_free(&ft3));
     }
 
     MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
