@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real 4-rank MPI programs (c_tests/drop_in/programs/*.c) with derived datatypes in MPICH's
-# own functions: point-to-point, collectives, one-sided, MPI-IO, attributes.  Each program is
+# own functions: point-to-point, collectives, one-sided, MPI-IO, attributes, threads, MPI-4.0
+# interfaces, bounds where MPICH and the standard differ.  Each program is
 # built with mpicc.mpich and run with `mpiexec.mpich -n 4` twice: over plain MPICH, and with
 # libmpi_dtype.so preloaded.  Both runs must exit 0 and print "<program>: all N checks passed".
 #
@@ -9,6 +10,7 @@
 #   MPI_DTYPE_LIB     full path of the library; overrides LIBDIR
 #   DROP_IN_BUILD_DIR where the programs and logs go (default: build/drop-in-programs)
 #   DROP_IN_MODES     modes to run, default "plain preload"
+#   DROP_IN_TIMEOUT   seconds allowed for each run (default 120)
 #   DROP_IN_LEAKS     "note" (default): a run in which MPICH reports leaked handles at
 #                     MPI_Finalize ("yaksa: N leaked handle pool objects") still passes, with
 #                     the report on its line; "fail": such a run fails
@@ -29,7 +31,12 @@ case "$leaks_policy" in note | fail) ;; *)
     exit 2
     ;;
 esac
-run_timeout=120
+run_timeout="${DROP_IN_TIMEOUT:-120}"
+case "$run_timeout" in '' | *[!0-9]*)
+    echo "test-drop-in-programs: DROP_IN_TIMEOUT must be a number of seconds" >&2
+    exit 2
+    ;;
+esac
 
 for tool in mpicc.mpich mpiexec.mpich timeout; do
     if ! command -v "$tool" >/dev/null 2>&1; then
