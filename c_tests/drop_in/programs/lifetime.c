@@ -12,7 +12,9 @@
  *  - MPI_Allreduce with a user-defined op on a struct type: the op receives the handle the
  *    program passed and can query it (size, extent) inside the callback.
  *  - A partial receive into a struct type (MPI_Get_count, MPI_Get_elements), and
- *    MPI_Type_dup of a predefined type in communication. */
+ *    MPI_Type_dup of a predefined type in communication.
+ *  - 120 rounds of make, MPI_Pack, MPI_Unpack, MPI_Sendrecv and MPI_Get_count, free:
+ *    each new type (whose handle number may be a freed one's) must act as itself. */
 #include "check_mpi.h"
 #include <stddef.h>
 
@@ -450,6 +452,55 @@ int main(int argc, char **argv)
             CHECK_INTS(r4, w4, 4, "lifetime: MPI_Type_dup(MPI_INT) in MPI_Sendrecv");
         }
         MPI_CHECK(MPI_Type_free(&dupint));
+    }
+
+    /* 10. Handles reused after a free in the datatype functions themselves: a type is
+     * made, packed with, freed, and a different type made right after (often with the same
+     * handle number) must pack, unpack, size and count as itself. */
+    {
+        int src[64], dst[64], w[64], packed[64], reused = 0, prevhandle = 0;
+        for (i = 0; i < 64; i++)
+            src[i] = rank * 1000 + i;
+        for (k = 0; k < 120; k++) {
+            MPI_Datatype t;
+            int c = 1 + k % 4, b = 1 + (k / 4) % 3, st = b + 1 + (k / 12) % 3, pos = 0, upos = 0;
+            int sz, n = 0, j, cnt;
+            MPI_Status rst;
+            char what[120];
+            MPI_CHECK(MPI_Type_vector(c, b, st, MPI_INT, &t));
+            MPI_CHECK(MPI_Type_commit(&t));
+            if (k > 0 && (int)t == prevhandle)
+                reused++;
+            prevhandle = (int)t;
+            MPI_CHECK(MPI_Type_size(t, &sz));
+            snprintf(what, sizeof what, "lifetime: size after handle reuse, round %d", k);
+            CHECK_INT(sz, c * b * (int)sizeof(int), what);
+            MPI_CHECK(MPI_Pack(src, 1, t, packed, sizeof packed, &pos, MPI_COMM_WORLD));
+            for (j = 0; j < c; j++)
+                for (i = 0; i < b; i++)
+                    w[n++] = rank * 1000 + j * st + i;
+            snprintf(what, sizeof what, "lifetime: MPI_Pack after handle reuse, round %d", k);
+            CHECK(pos == n * (int)sizeof(int) && memcmp(packed, w, n * sizeof(int)) == 0, what,
+                  "position %d, %d ints expected", pos, n);
+            for (i = 0; i < 64; i++)
+                dst[i] = w[i] = -1 - i;
+            MPI_CHECK(MPI_Unpack(packed, pos, &upos, dst, 1, t, MPI_COMM_WORLD));
+            for (j = 0; j < c; j++)
+                for (i = 0; i < b; i++)
+                    w[j * st + i] = rank * 1000 + j * st + i;
+            snprintf(what, sizeof what, "lifetime: MPI_Unpack after handle reuse, round %d", k);
+            CHECK_INTS(dst, w, 64, what);
+            MPI_CHECK(MPI_Sendrecv(src, 1, t, next_of(rank), 97, dst, 64, MPI_INT, prev_of(rank),
+                                   97, MPI_COMM_WORLD, &rst));
+            MPI_CHECK(MPI_Get_count(&rst, t, &cnt));
+            snprintf(what, sizeof what, "lifetime: MPI_Get_count after handle reuse, round %d", k);
+            CHECK_INT(cnt, 1, what);
+            MPI_CHECK(MPI_Get_elements(&rst, t, &cnt));
+            snprintf(what, sizeof what, "lifetime: MPI_Get_elements after handle reuse, round %d", k);
+            CHECK_INT(cnt, c * b, what);
+            MPI_CHECK(MPI_Type_free(&t));
+        }
+        (void)reused; /* whether numbers are reused is the library's business */
     }
 
     return finish();
