@@ -343,11 +343,21 @@ thread_local! {
         const { RefCell::new([const { None }; CACHED_TYPES]) };
 }
 
-/// Empties this thread's cache of recently used types, releasing the types (and their twins)
-/// that no handle holds any more: `MPI_Finalize` calls it before the MPI behind finalizes.
-pub fn forget_recent() {
+/// Gives back, before the MPI behind finalizes, what this library holds there beyond the
+/// program's handles: the types this thread's cache kept alive (and their twins), and the
+/// twins of the `MPI_Type_create_f90_*` types, which the program cannot free. (MPICH reports
+/// types still alive at `MPI_Finalize` as leaked.)
+pub fn release_before_finalize() {
     let recent = RECENT_COMMITTED.with(|recent| std::mem::take(&mut *recent.borrow_mut()));
     drop(recent);
+    let f90_handles: Vec<MPI_Datatype> = F90_TYPES.lock().drain().map(|(_, h)| h).collect();
+    for handle in f90_handles {
+        if let Ok(entry) = remove_entry(handle) {
+            if let Some(twin) = entry.twin {
+                crate::twin::release(twin);
+            }
+        }
+    }
 }
 
 /// True if this thread packed with the committed type `handle` recently and it was not freed
@@ -459,6 +469,11 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
     if is_builtin(handle) {
         return Err(MpiError::datatype("a predefined datatype cannot be freed"));
     }
+    remove_entry(handle)
+}
+
+/// Removes the entry of a derived handle, whether the program may free it or not.
+fn remove_entry(handle: MPI_Datatype) -> MpiResult<Entry> {
     let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
     let entry = {
         let mut slot = slot(index).write();

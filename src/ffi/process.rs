@@ -101,7 +101,9 @@ pub unsafe extern "C" fn MPI_Init_thread(
 /// Finalizes MPI.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
-    crate::handles::forget_recent();
+    if crate::twin::enabled() {
+        crate::handles::release_before_finalize();
+    }
     if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
         return rc;
     }
