@@ -1,6 +1,6 @@
 /* lifetime: datatype handles over their whole life in communication.
- *  - Types freed while nonblocking operations that use them are pending (the operations
- *    complete normally).
+ *  - Types freed while nonblocking operations that use them are pending (point-to-point,
+ *    MPI_Ibcast, MPI_Put before the closing fence): the operations complete normally.
  *  - An inner type freed before the outer type built from it is committed and used, also
  *    after other types were made in between (which may reuse the inner type's handle).
  *  - 300 rounds over a pool of 8 live types, one replaced every round (handles get reused),
@@ -120,6 +120,50 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Get_count(&sts[0], MPI_INT, &cnt));
             CHECK_INT(cnt, 10, "lifetime: ints received with a freed type");
         }
+    }
+
+    /* 1b. The same for a nonblocking collective and a one-sided put. */
+    {
+        MPI_Datatype bt, ot, tt;
+        MPI_Request req;
+        MPI_Win win;
+        int b[20], w[20], *wmem;
+        MPI_CHECK(MPI_Type_vector(4, 1, 5, MPI_INT, &bt)); /* 0,5,10,15 */
+        MPI_CHECK(MPI_Type_commit(&bt));
+        for (i = 0; i < 20; i++)
+            b[i] = w[i] = rank == 2 ? 300 + i : -1 - i;
+        MPI_CHECK(MPI_Ibcast(b, 1, bt, 2, MPI_COMM_WORLD, &req));
+        MPI_CHECK(MPI_Type_free(&bt));
+        MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        if (rank != 2)
+            for (i = 0; i < 20; i += 5)
+                w[i] = 300 + i;
+        CHECK_INTS(b, w, 20, "lifetime: MPI_Ibcast with its type freed before MPI_Wait");
+
+        MPI_CHECK(MPI_Alloc_mem(16 * sizeof(int), MPI_INFO_NULL, &wmem));
+        for (i = 0; i < 16; i++)
+            wmem[i] = -1 - i;
+        MPI_CHECK(MPI_Win_create(wmem, 16 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+                                 MPI_COMM_WORLD, &win));
+        MPI_CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+        MPI_CHECK(MPI_Type_vector(3, 1, 2, MPI_INT, &ot)); /* 0,2,4 */
+        MPI_CHECK(MPI_Type_vector(3, 1, 4, MPI_INT, &tt)); /* 0,4,8 */
+        MPI_CHECK(MPI_Type_commit(&ot));
+        MPI_CHECK(MPI_Type_commit(&tt));
+        MPI_CHECK(MPI_Win_fence(0, win));
+        for (i = 0; i < 6; i++)
+            b[i] = 700 + rank * 10 + i;
+        MPI_CHECK(MPI_Put(b, 1, ot, next_of(rank), 1, 1, tt, win));
+        MPI_CHECK(MPI_Type_free(&ot));
+        MPI_CHECK(MPI_Type_free(&tt));
+        MPI_CHECK(MPI_Win_fence(0, win));
+        for (i = 0; i < 16; i++)
+            w[i] = -1 - i;
+        for (i = 0; i < 3; i++)
+            w[1 + 4 * i] = 700 + prev_of(rank) * 10 + 2 * i;
+        CHECK_INTS(wmem, w, 16, "lifetime: MPI_Put with its types freed before the closing fence");
+        MPI_CHECK(MPI_Win_free(&win));
+        MPI_CHECK(MPI_Free_mem(wmem));
     }
 
     /* 2. The inner type freed before the outer one is committed. */
