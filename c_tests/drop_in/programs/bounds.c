@@ -12,6 +12,8 @@
  * (The true extent of a struct with an empty member is not checked: MPICH 4.0.2 counts the
  * empty member's displacement in it.) */
 #include "check_mpi.h"
+#include <stddef.h>
+#include <wchar.h>
 
 #define MAXE 16
 #define BUF 1024
@@ -256,6 +258,31 @@ static int build(struct tcase *tc)
         MPI_CHECK(MPI_Type_free(&z));
         add(&tc[n], 0, 2);
         tc[n].no_true_extent = 1; /* MPICH 4.0.2 lets the empty blocks move the true bounds */
+        n++;
+    }
+    {   /* many kinds of predefined types in one struct, at their C offsets */
+        struct zoo {
+            char c;
+            long double ld;
+            _Bool b;
+            wchar_t wc;
+            float _Complex fc;
+            MPI_Aint a;
+            long long ll;
+            unsigned short us;
+        };
+        int bl[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+        MPI_Aint dl[8] = {offsetof(struct zoo, c), offsetof(struct zoo, ld), offsetof(struct zoo, b),
+                          offsetof(struct zoo, wc), offsetof(struct zoo, fc), offsetof(struct zoo, a),
+                          offsetof(struct zoo, ll), offsetof(struct zoo, us)};
+        MPI_Datatype ty[8] = {MPI_CHAR, MPI_LONG_DOUBLE, MPI_C_BOOL, MPI_WCHAR, MPI_C_FLOAT_COMPLEX,
+                              MPI_AINT, MPI_LONG_LONG, MPI_UNSIGNED_SHORT};
+        int sz[8] = {1, (int)sizeof(long double), (int)sizeof(_Bool), (int)sizeof(wchar_t),
+                     (int)sizeof(float _Complex), (int)sizeof(MPI_Aint), 8, 2};
+        tc[n].name = "struct {char; long double; _Bool; wchar_t; float _Complex; MPI_Aint; long long; unsigned short}";
+        MPI_CHECK(MPI_Type_create_struct(8, bl, dl, ty, &tc[n].type));
+        for (i = 0; i < 8; i++)
+            add(&tc[n], dl[i], sz[i]);
         n++;
     }
     for (i = 0; i < n; i++)

@@ -12,7 +12,8 @@
  *    ("external32") of an hindexed and a vector type sent as bytes, checked against the
  *    standard's big-endian encoding, and MPI_Unpack_external'ed.
  *  - MPI_Type_create_f90_real/_integer/_complex and MPI_Type_match_size types, and a
- *    contiguous type built on one, in MPI_Bcast. */
+ *    vector type built on one, in MPI_Bcast.
+ *  - Names: of a predefined type, of a new derived type (empty), set on a derived type. */
 #include "check_mpi.h"
 #include <stddef.h>
 
@@ -434,6 +435,36 @@ static void test_f90(int rank)
     }
 }
 
+/* ---- names ---- */
+
+static void test_names(int rank)
+{
+    MPI_Datatype v;
+    char name[MPI_MAX_OBJECT_NAME + 1];
+    int len = -1, s[8], r[8], w[8], i;
+    MPI_CHECK(MPI_Type_get_name(MPI_DOUBLE, name, &len));
+    CHECK(strcmp(name, "MPI_DOUBLE") == 0 && len == 10, "misc: name of MPI_DOUBLE", "\"%s\" (%d)", name, len);
+    MPI_CHECK(MPI_Type_vector(2, 2, 3, MPI_INT, &v));
+    MPI_CHECK(MPI_Type_get_name(v, name, &len));
+    CHECK(name[0] == 0 && len == 0, "misc: a new derived type has an empty name", "\"%s\" (%d)", name, len);
+    MPI_CHECK(MPI_Type_set_name(v, "two pairs"));
+    MPI_CHECK(MPI_Type_commit(&v));
+    MPI_CHECK(MPI_Type_get_name(v, name, &len));
+    CHECK(strcmp(name, "two pairs") == 0 && len == 9, "misc: name set on a derived type", "\"%s\" (%d)", name, len);
+    for (i = 0; i < 8; i++) {
+        s[i] = rank * 10 + i;
+        r[i] = w[i] = -1 - i;
+    }
+    MPI_CHECK(MPI_Sendrecv(s, 1, v, next_of(rank), 30, r, 1, v, prev_of(rank), 30, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+    w[0] = prev_of(rank) * 10 + 0;
+    w[1] = prev_of(rank) * 10 + 1;
+    w[3] = prev_of(rank) * 10 + 3;
+    w[4] = prev_of(rank) * 10 + 4;
+    CHECK_INTS(r, w, 8, "misc: MPI_Sendrecv with a named type");
+    MPI_CHECK(MPI_Type_free(&v));
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -442,5 +473,6 @@ int main(int argc, char **argv)
     test_decoded(rank);
     test_pack(rank);
     test_f90(rank);
+    test_names(rank);
     return finish();
 }
