@@ -221,8 +221,12 @@ pub fn real_function(cell: &AtomicUsize, name: &CStr) -> usize {
 macro_rules! forward {
     ($name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {{
         static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let symbol = std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($name), "\0").as_bytes()).expect("no NUL inside");
-        match $crate::behind::real_function(&CELL, symbol) {
+        const SYMBOL: &std::ffi::CStr =
+            match std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($name), "\0").as_bytes()) {
+                Ok(symbol) => symbol,
+                Err(_) => panic!("a function name has no NUL inside"),
+            };
+        match $crate::behind::real_function(&CELL, SYMBOL) {
             0 => None,
             addr => {
                 // SAFETY: the real MPI's function of this name has this C signature.

@@ -58,9 +58,30 @@ const BEHIND_KINDS: [i32; 2] = [0x8c00_0000u32 as i32, 0xcc00_0000u32 as i32];
 /// MPICH's kind of predefined datatype handles.
 const PREDEFINED_KIND: i32 = 0x4c00_0000;
 
+/// A hash for handle numbers: one multiplication (handles are distinct small integers, and
+/// the map is read on every call with a handle of the MPI behind).
+#[derive(Default)]
+struct HandleHasher(u64);
+
+impl std::hash::Hasher for HandleHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_i32(&mut self, value: i32) {
+        self.0 = (value as u32 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A map keyed by handle numbers.
+type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<HandleHasher>>;
+
 /// The slot handle of each twin handle the program holds.
-static TWINS: LazyLock<RwLock<HashMap<MPI_Datatype, MPI_Datatype>>> =
-    LazyLock::new(Default::default);
+static TWINS: LazyLock<RwLock<HandleMap<MPI_Datatype>>> = LazyLock::new(Default::default);
 
 fn has_behind_form(handle: MPI_Datatype) -> bool {
     BEHIND_KINDS.contains(&(handle & KIND_MASK))
@@ -112,7 +133,7 @@ struct PredefinedEntry {
     state: Mutex<(String, Vec<(i32, usize)>)>,
 }
 
-static PREDEFINED: LazyLock<HashMap<MPI_Datatype, PredefinedEntry>> = LazyLock::new(|| {
+static PREDEFINED: LazyLock<HandleMap<PredefinedEntry>> = LazyLock::new(|| {
     predefined::all()
         .map(|p| {
             let p: &'static predefined::Predefined = Box::leak(Box::new(p));
