@@ -62,4 +62,8 @@ step "benchmark of record, one trial (each pattern checked against a hand-writte
 python3 benches/run.py --trials 1 --rounds 1 >/dev/null
 echo "benchmark programs ran against mpi-dtype, MPICH and Open MPI"
 
+step "drop-in cost benchmark, one round (each type checked before it is timed)"
+python3 benches/drop_in.py --rounds 1 --trials 1 --lib "$root/build/prefix/lib/libmpi_dtype.so" >/dev/null
+echo "drop-in benchmark ran over MPICH, preloaded and standalone"
+
 step "all tests passed"
