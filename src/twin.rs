@@ -23,6 +23,7 @@ use crate::abi::*;
 use crate::behind::{self, forward};
 use crate::datatype::{Combiner, Datatype, Shadow};
 use crate::error::{MpiError, MpiResult};
+use std::collections::HashMap;
 use std::os::raw::c_int;
 
 /// The count type of the large-count (`_c`) constructors of the MPI behind.
@@ -43,14 +44,19 @@ pub fn enabled() -> bool {
     finalized == 0
 }
 
-/// Maps the result of a call of the MPI behind to an error.
+/// Maps the result of a call of the MPI behind to an error of the same class (a copy
+/// callback's error in `PMPI_Type_dup`, say, stays that error).
 fn check(function: &str, rc: Option<c_int>) -> MpiResult<()> {
     match rc {
         Some(MPI_SUCCESS) => Ok(()),
-        Some(code) => Err(MpiError::new(
-            MPI_ERR_INTERN,
-            format!("the MPI library behind failed {function} for a twin (error code {code})"),
-        )),
+        Some(code) => {
+            let mut class = MPI_ERR_INTERN;
+            forward!(PMPI_Error_class: fn(c_int, *mut c_int) -> c_int, code, &mut class);
+            Err(MpiError::new(
+                class,
+                format!("the MPI library behind failed {function} for a twin (error code {code})"),
+            ))
+        }
         None => Err(MpiError::new(
             MPI_ERR_INTERN,
             format!("the MPI library behind has no {function}"),
@@ -132,11 +138,11 @@ fn duplicate(handle: MPI_Datatype, committed: bool) -> MpiResult<MPI_Datatype> {
     Ok(copy.into_raw())
 }
 
-/// The twin of `datatype` in the MPI behind: the predefined handle of a named type, else a
-/// type made the first time and kept with `datatype`.
+/// The twin of `datatype` in the MPI behind: for a named type, its predefined handle (or a
+/// stand-in, see [`named`]), else a type made the first time and kept with `datatype`.
 fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
     if let Some(p) = datatype.predefined() {
-        return Ok(p.handle);
+        return named(p.handle, datatype.size());
     }
     if let Combiner::F90 { base, .. } = &datatype.combiner {
         return of(base);
@@ -148,6 +154,32 @@ fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
     // Another thread may have made one meanwhile: the one kept wins, the other is released.
     drop(datatype.shadow.set(Shadow { handle, release }));
     Ok(datatype.shadow.get().expect("set above").handle)
+}
+
+/// The predefined handle to build twins on for the named type `handle` of `size` bytes: the
+/// handle itself if the MPI behind's types built on it hold its size, else the unsigned
+/// integer type of that size. (MPICH 4.0 gives every type built on `MPIX_C_FLOAT16` a size
+/// of 0, though the type itself has 2 bytes.) Checked once per handle.
+fn named(handle: MPI_Datatype, size: i64) -> MpiResult<MPI_Datatype> {
+    static CHECKED: std::sync::LazyLock<parking_lot::Mutex<HashMap<MPI_Datatype, MPI_Datatype>>> =
+        std::sync::LazyLock::new(Default::default);
+    if let Some(&chosen) = CHECKED.lock().get(&handle) {
+        return Ok(chosen);
+    }
+    let probe = make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), 1, handle)?;
+    let mut built: Count = 0;
+    let rc = forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut Count) -> c_int, probe.0, &mut built);
+    check("PMPI_Type_size_c", rc)?;
+    let chosen = match (built == size, size) {
+        (true, _) => handle,
+        (false, 1) => MPI_UINT8_T,
+        (false, 2) => MPI_UINT16_T,
+        (false, 4) => MPI_UINT32_T,
+        (false, 8) => MPI_UINT64_T,
+        (false, _) => handle,
+    };
+    CHECKED.lock().insert(handle, chosen);
+    Ok(chosen)
 }
 
 /// Makes the twin of one level of `datatype` from its children's twins, bounds fitted.

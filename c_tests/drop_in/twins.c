@@ -97,6 +97,11 @@ static void check_twin(const char *what, MPI_Datatype type)
 }
 
 static int copies, deletes;
+static int failing_copy(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+{
+    (void)t, (void)k, (void)extra, (void)in, (void)out, (void)flag;
+    return MPI_ERR_OTHER;
+}
 static int count_copy(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
 {
     (void)t, (void)k, (void)extra;
@@ -120,6 +125,7 @@ int main(int argc, char **argv)
     if (!mpich)
         return check_report(argv[0]);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 
     /* Types where MPICH's own constructors give other bounds than the standard. */
     MPI_Datatype t, u, v;
@@ -171,6 +177,9 @@ int main(int argc, char **argv)
         check_twin("dup of indexed", v);
     }
     MPI_Type_free(&u);
+    /* MPICH gives types built on MPIX_C_FLOAT16 a size of 0: the twin stands in uint16. */
+    MPI_Type_contiguous(3, MPIX_C_FLOAT16, &t);
+    check_twin("contiguous(3, MPIX_C_FLOAT16)", t);
 
     /* A type MPICH made itself, and calls with it. */
     vector_fn mpich_vector = (vector_fn)mpich_function("PMPI_Type_vector");
@@ -238,6 +247,19 @@ int main(int argc, char **argv)
     CHECK_EQ_LONG(key, MPI_KEYVAL_INVALID);
     CHECK_OK(MPI_Type_free(&ours));
     CHECK_EQ_LONG(deletes, 3);
+    /* A copy callback's error is MPI_Type_dup's error, of the callback's class. */
+    {
+        int failing = MPI_KEYVAL_INVALID, class = -1;
+        MPI_Datatype base, copy2 = MPI_DATATYPE_NULL;
+        MPI_Type_contiguous(2, MPI_INT, &base);
+        CHECK_OK(MPI_Type_create_keyval(failing_copy, MPI_TYPE_NULL_DELETE_FN, &failing, NULL));
+        CHECK_OK(MPI_Type_set_attr(base, failing, anchor));
+        int rc = MPI_Type_dup(base, &copy2);
+        MPI_Error_class(rc, &class);
+        CHECK_EQ_LONG(class, MPI_ERR_OTHER);
+        CHECK_OK(MPI_Type_free(&base));
+        CHECK_OK(MPI_Type_free_keyval(&failing));
+    }
     CHECK_OK(MPI_Type_free(&foreign));
     CHECK_EQ_LONG(foreign, MPI_DATATYPE_NULL);
 
