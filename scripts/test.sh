@@ -3,7 +3,8 @@
 # check that the committed header is the generated one), then installs the library into
 # build/prefix and runs the C test suite with ctest through find_package(MpiDtype) (plain and
 # under AddressSanitizer/UBSan), checks the pkg-config file, runs real 4-rank MPICH programs
-# with mpi-dtype preloaded (scripts/test-drop-in-programs.sh), the h5s_mpio port's tests
+# with mpi-dtype preloaded (scripts/test-drop-in-programs.sh), mpi4py's test suite over
+# MPICH with and without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
 # once (its programs check every pattern against a hand-written loop). Installs missing tools
 # first (scripts/install-deps.sh).
@@ -51,6 +52,9 @@ echo "demo built with pkg-config runs"
 
 step "drop-in: 4-rank MPICH programs with derived types, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
+
+step "drop-in: mpi4py's own test suite over MPICH, plainly and with mpi-dtype preloaded"
+./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"
 ./scripts/test-h5s_mpio.sh "$root/build/prefix"

@@ -12,6 +12,7 @@ and lists the lines of the differences file that no longer match anything.
 
 import json
 import os
+import re
 import sys
 
 ORDER = {"pass": 0, "upass": 0, "skip": 1, "xfail": 1, "fail": 2, "error": 3}
@@ -104,17 +105,24 @@ class Run:
         return c
 
 
+SECTION = "## mpi4py tests that differ under the preload"
+
+
 def load_differences(path):
+    """The deliberate differences: the items `- `test id`: reason` of the section SECTION of
+    docs/semantics.md (up to the next section)."""
     diffs = {}
     if not path or not os.path.exists(path):
         return diffs
+    inside = False
     with open(path, encoding="utf-8") as f:
         for line in f:
-            line = line.strip()
-            if not line or line.startswith("#"):
+            if line.startswith("## "):
+                inside = line.strip() == SECTION
                 continue
-            parts = line.split(None, 1)
-            diffs[parts[0]] = parts[1] if len(parts) > 1 else ""
+            m = re.match(r"- `([^`]+)`: (.*)", line.strip()) if inside else None
+            if m:
+                diffs[m.group(1)] = m.group(2)
     return diffs
 
 
