@@ -525,6 +525,22 @@ mod tests {
     }
 
     #[test]
+    fn twin_handles_resolve_to_their_slots() {
+        let twin = 0x8c00_0123u32 as i32;
+        let handle = insert_with_twin(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();
+        assert_eq!(handle, twin);
+        assert_eq!(get(twin).unwrap().size(), 8);
+        assert_eq!(with_committed(twin, |t| t.extent()).unwrap(), 8);
+        update(twin, |e| e.name = "twin".into()).unwrap();
+        assert_eq!(with_entry(twin, |e| e.name.clone()).unwrap(), "twin");
+        assert!(!is_foreign(twin));
+        let entry = remove(twin).unwrap();
+        assert_eq!(entry.twin, Some(twin));
+        assert!(get(twin).is_err());
+        assert!(with_committed(twin, |_| ()).is_err());
+    }
+
+    #[test]
     fn freed_handles_become_invalid() {
         let h = insert(get(MPI_INT).unwrap(), false).unwrap();
         assert_ne!(h, MPI_DATATYPE_NULL);
