@@ -243,13 +243,18 @@ pub(crate) use forward;
 /// Returns from the enclosing exported function the answer of the MPI behind's function
 /// `$name` called with the same arguments, when `$foreign` holds: a datatype handle among
 /// them is one that library made itself ([`crate::handles::is_foreign`]). The parameters
-/// are listed once, as the exported function declares them.
+/// are listed once, as the exported function declares them; an optional `; then f` maps
+/// the answer with `f` first.
 macro_rules! foreign_call {
     ($name:ident ( $($arg:ident : $ty:ty),* $(,)? ) if $foreign:expr) => {
+        $crate::behind::foreign_call!($name($($arg: $ty),*) if $foreign; then |rc| rc)
+    };
+    // `then` maps the answer before it is returned.
+    ($name:ident ( $($arg:ident : $ty:ty),* $(,)? ) if $foreign:expr; then $after:expr) => {
         if $foreign {
             let answer = $crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*);
             if let Some(rc) = answer {
-                return rc;
+                return $after(rc);
             }
         }
     };

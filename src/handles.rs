@@ -106,6 +106,11 @@ pub fn is_foreign(handle: MPI_Datatype) -> bool {
         && crate::behind::backend().is_some()
 }
 
+/// True if `handle` is the twin handle of one of this library's entries.
+pub fn is_twin(handle: MPI_Datatype) -> bool {
+    has_behind_form(handle) && TWINS.read().contains_key(&handle)
+}
+
 /// True when no handle can be foreign: no MPI library is behind this one (standalone mode).
 pub fn no_foreign_possible() -> bool {
     crate::behind::backend().is_none()
@@ -221,13 +226,26 @@ pub fn f90(
     range: i32,
     base: MPI_Datatype,
 ) -> MpiResult<MPI_Datatype> {
-    let mut table = F90_TYPES.lock();
-    if let Some(&handle) = table.get(&(class, precision, range)) {
+    let key = (class, precision, range);
+    if let Some(&handle) = F90_TYPES.lock().get(&key) {
         return Ok(handle);
     }
+    // Made without the table's lock held: making a twin calls the MPI behind.
     let made = construct::f90(class, precision, range, &get(base)?);
     let handle = insert(made, true)?;
-    table.insert((class, precision, range), handle);
+    let mut table = F90_TYPES.lock();
+    if let Some(&first) = table.get(&key) {
+        drop(table);
+        // Another thread made it meanwhile: its handle is the one.
+        if let Ok(Entry {
+            twin: Some(twin), ..
+        }) = remove_entry(internal(handle))
+        {
+            crate::twin::release(twin);
+        }
+        return Ok(first);
+    }
+    table.insert(key, handle);
     Ok(handle)
 }
 
@@ -289,7 +307,10 @@ fn insert_with_twin(
     drop(slot);
     match twin {
         Some(twin) => {
-            TWINS.write().insert(twin, slot_handle);
+            if TWINS.write().insert(twin, slot_handle).is_some() {
+                // The number named a freed type a moment ago: forget it in every cache.
+                FREES.fetch_add(1, Ordering::AcqRel);
+            }
             Ok(twin)
         }
         None => Ok(slot_handle),
@@ -365,20 +386,21 @@ thread_local! {
 }
 
 /// Gives back, before the MPI behind finalizes, what this library holds there beyond the
-/// program's handles: the types this thread's cache kept alive (and their twins), and the
-/// twins of the `MPI_Type_create_f90_*` types, which the program cannot free. (MPICH reports
-/// types still alive at `MPI_Finalize` as leaked.)
+/// program's handles: the types this thread's cache kept alive, the twins of the
+/// `MPI_Type_create_f90_*` types, which the program cannot free, and the twins every datatype
+/// object holds. (MPICH reports types still alive at `MPI_Finalize` as leaked.)
 pub fn release_before_finalize() {
     let recent = RECENT_COMMITTED.with(|recent| std::mem::take(&mut *recent.borrow_mut()));
     drop(recent);
     let f90_handles: Vec<MPI_Datatype> = F90_TYPES.lock().drain().map(|(_, h)| h).collect();
     for handle in f90_handles {
-        if let Ok(entry) = remove_entry(handle) {
+        if let Ok(entry) = remove_entry(internal(handle)) {
             if let Some(twin) = entry.twin {
                 crate::twin::release(twin);
             }
         }
     }
+    crate::twin::release_all_shadows();
 }
 
 /// True if this thread packed with the committed type `handle` recently and it was not freed
@@ -419,8 +441,11 @@ pub fn with_committed<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -
     }
     let (datatype, committed) = lookup(handle)?;
     if committed {
-        RECENT_COMMITTED
-            .with(|recent| recent.borrow_mut()[way] = Some((handle, frees, datatype.clone())));
+        // The type it replaces is dropped after the borrow ends: dropping it may release a
+        // twin, and the MPI behind may then run callbacks that pack.
+        let replaced = RECENT_COMMITTED
+            .with(|recent| recent.borrow_mut()[way].replace((handle, frees, datatype.clone())));
+        drop(replaced);
     }
     run_if_committed(datatype, committed, f.expect("f runs only on a hit"))
 }
@@ -484,29 +509,50 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
     }
 }
 
-/// Removes a derived handle and returns its state (whose twin the caller releases).
-/// Predefined types cannot be freed.
-pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
+/// Removes a derived handle and returns its state. If the handle is a twin, `release_twin`
+/// runs on it first, while the handle still resolves to its entry: the MPI behind runs the
+/// delete callbacks of its attributes then, and they may query the type. Predefined types
+/// cannot be freed.
+pub fn remove_with(
+    handle: MPI_Datatype,
+    release_twin: impl FnOnce(MPI_Datatype),
+) -> MpiResult<Entry> {
     if is_builtin(handle) {
         return Err(MpiError::datatype("a predefined datatype cannot be freed"));
     }
-    remove_entry(handle)
+    let slot_handle = internal(handle);
+    if let Some(twin) = with_entry(handle, |e| e.twin)? {
+        // Once released, the MPI behind may give the number to a new type at once: threads'
+        // caches of it are invalidated first.
+        FREES.fetch_add(1, Ordering::AcqRel);
+        release_twin(twin);
+    }
+    remove_entry(slot_handle).map_err(|_| invalid(handle))
 }
 
-/// Removes the entry of a derived handle, whether the program may free it or not.
-fn remove_entry(handle: MPI_Datatype) -> MpiResult<Entry> {
-    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
+/// Removes a derived handle whose twin, if any, the caller releases.
+pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
+    remove_with(handle, |_| ())
+}
+
+/// Removes the entry of the slot handle `slot_handle`, whether the program may free it or
+/// not, and its twin's mapping if that still names this slot.
+fn remove_entry(slot_handle: MPI_Datatype) -> MpiResult<Entry> {
+    let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(slot_handle))?;
     let entry = {
         let mut slot = slot(index).write();
         if slot.generation != generation || slot.entry.is_none() {
-            return Err(invalid(handle));
+            return Err(invalid(slot_handle));
         }
         FREES.fetch_add(1, Ordering::AcqRel);
         slot.generation = (slot.generation + 1) & GENERATION_MASK;
         slot.entry.take().expect("checked above")
     };
     if let Some(twin) = entry.twin {
-        TWINS.write().remove(&twin);
+        let mut twins = TWINS.write();
+        if twins.get(&twin) == Some(&slot_handle) {
+            twins.remove(&twin);
+        }
     }
     ALLOCATOR.lock().freed.push_back(index);
     Ok(entry)

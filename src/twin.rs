@@ -9,12 +9,13 @@
 //!
 //! Each datatype object gets its twin the first time it is needed and keeps it (a [`Shadow`])
 //! until it goes. The twin is rebuilt level by level with the other library's constructor of
-//! the same kind, from the twins of the children, and each level is resized to mpi-dtype's
+//! the same kind, from the twins of the children (a `contiguous(1, ·)` where a copy is
+//! needed, never a dup, which would copy attributes), and each level is resized to mpi-dtype's
 //! bounds when that library computes others, so the type map is the same at every level
 //! whatever that library's rules for bounds. Subarrays and darrays are rebuilt from the
 //! equivalent type mpi-dtype realizes them with, so the other library's own darray rules play
 //! no part; a type without data becomes an empty type with mpi-dtype's bounds. Every handle
-//! the program holds is a duplicate of its object's twin, made for that handle (so that
+//! the program holds is a copy (`contiguous(1, twin)`) of its object's twin, made for that handle (so that
 //! freeing it frees only it, and the other library runs the delete callbacks of its own
 //! attributes then); `MPI_Type_dup` duplicates the program's handle, so that library copies
 //! its attributes as the standard says.
@@ -117,7 +118,7 @@ pub fn new_handle(datatype: &Datatype, committed: bool) -> MpiResult<Option<MPI_
         return Ok(None);
     }
     let twin = of(datatype)?;
-    duplicate(twin, committed).map(Some)
+    commit_if(fit_bounds(same_map(twin)?, datatype)?, committed).map(Some)
 }
 
 /// The handle of the MPI behind for `MPI_Type_dup` of the program's handle `old` (a handle of
@@ -132,10 +133,21 @@ pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Da
 
 fn duplicate(handle: MPI_Datatype, committed: bool) -> MpiResult<MPI_Datatype> {
     let copy = make!(PMPI_Type_dup: fn(MPI_Datatype), handle)?;
+    commit_if(copy, committed)
+}
+
+fn commit_if(made: Held, committed: bool) -> MpiResult<MPI_Datatype> {
     if committed {
-        commit(copy.0)?;
+        commit(made.0)?;
     }
-    Ok(copy.into_raw())
+    Ok(made.into_raw())
+}
+
+/// A new datatype of the MPI behind with the type map and bounds of its datatype `handle`
+/// and none of its attributes (the copy callbacks of `PMPI_Type_dup` are for the program's
+/// own duplicates only).
+fn same_map(handle: MPI_Datatype) -> MpiResult<Held> {
+    make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), 1, handle)
 }
 
 /// The twin of `datatype` in the MPI behind: for a named type, its predefined handle (or a
@@ -151,9 +163,35 @@ fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
         return Ok(shadow.handle);
     }
     let handle = stacker::maybe_grow(64 * 1024, 1024 * 1024, || build(datatype))?.into_raw();
+    SHADOWS.lock().insert(handle);
     // Another thread may have made one meanwhile: the one kept wins, the other is released.
-    drop(datatype.shadow.set(Shadow { handle, release }));
+    let shadow = Shadow {
+        handle,
+        release: release_shadow,
+    };
+    drop(datatype.shadow.set(shadow));
     Ok(datatype.shadow.get().expect("set above").handle)
+}
+
+/// The twins held by datatype objects (their [`Shadow`]s), so that `MPI_Finalize` can give
+/// them all back, also those of objects other threads' caches keep alive.
+static SHADOWS: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<MPI_Datatype>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Gives back a shadow's twin, unless [`release_all_shadows`] already did.
+fn release_shadow(handle: MPI_Datatype) {
+    if SHADOWS.lock().remove(&handle) {
+        release(handle);
+    }
+}
+
+/// Gives back the twins of every datatype object, before the MPI behind finalizes (the
+/// program's own handles stay the program's to free).
+pub fn release_all_shadows() {
+    let shadows: Vec<MPI_Datatype> = SHADOWS.lock().drain().collect();
+    for handle in shadows {
+        release(handle);
+    }
 }
 
 /// The predefined handle to build twins on for the named type `handle` of `size` bytes: the
@@ -200,9 +238,9 @@ fn level(datatype: &Datatype) -> MpiResult<Held> {
             MPI_ERR_INTERN,
             "a predefined type is its own twin",
         )),
-        Combiner::Dup(old) => make!(PMPI_Type_dup: fn(MPI_Datatype), of(old)?),
+        Combiner::Dup(old) => same_map(of(old)?),
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
-            make!(PMPI_Type_dup: fn(MPI_Datatype), of(realized)?)
+            same_map(of(realized)?)
         }
         Combiner::Contiguous { count, old } => {
             make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), *count, of(old)?)

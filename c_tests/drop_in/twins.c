@@ -117,9 +117,121 @@ static int count_delete(MPI_Datatype t, int k, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Callbacks of attributes on predefined types and of the type being freed. */
+static int predefined_copies, freed_combiner, fail_once = 1, own_deletes;
+static char freed_name[MPI_MAX_OBJECT_NAME];
+static int copy_counted(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+{
+    (void)t, (void)k, (void)extra;
+    *(void **)out = in;
+    *flag = 1;
+    predefined_copies++;
+    return MPI_SUCCESS;
+}
+static int look_at_freed(MPI_Datatype t, int k, void *value, void *extra)
+{
+    int ni, na, nd, len = 0;
+    (void)k, (void)value, (void)extra;
+    MPI_Type_get_envelope(t, &ni, &na, &nd, &freed_combiner);
+    MPI_Type_get_name(t, freed_name, &len);
+    return MPI_SUCCESS;
+}
+static int count_own_delete(MPI_Datatype t, int k, void *value, void *extra)
+{
+    (void)t, (void)k, (void)value, (void)extra;
+    own_deletes++;
+    return MPI_SUCCESS;
+}
+static int fail_first_delete(MPI_Datatype t, int k, void *value, void *extra)
+{
+    (void)t, (void)k, (void)value, (void)extra;
+    return fail_once-- > 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+typedef int (*contiguous_fn)(int, MPI_Datatype, MPI_Datatype *);
+
+static void check_callbacks(void)
+{
+    /* Twins made inside mpi-dtype copy no attribute of a predefined type: only the program's
+     * MPI_Type_dup(MPI_INT) runs the copy callback. */
+    int key = MPI_KEYVAL_INVALID;
+    MPI_Datatype d, c, child, f;
+    CHECK_OK(MPI_Type_create_keyval(copy_counted, MPI_TYPE_NULL_DELETE_FN, &key, NULL));
+    CHECK_OK(MPI_Type_set_attr(MPI_INT, key, &predefined_copies));
+    CHECK_OK(MPI_Type_set_attr(MPI_DOUBLE, key, &predefined_copies));
+    CHECK_OK(MPI_Type_dup(MPI_INT, &d));
+    CHECK_OK(MPI_Type_contiguous(2, d, &c));
+    int ints[1];
+    CHECK_OK(MPI_Type_get_contents(c, 1, 0, 1, ints, NULL, &child));
+    CHECK_OK(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &f));
+    CHECK_EQ_LONG(predefined_copies, 1);
+    CHECK_OK(MPI_Type_free(&child));
+    CHECK_OK(MPI_Type_free(&c));
+    CHECK_OK(MPI_Type_free(&d));
+    CHECK_OK(MPI_Type_delete_attr(MPI_INT, key));
+    CHECK_OK(MPI_Type_delete_attr(MPI_DOUBLE, key));
+    CHECK_OK(MPI_Type_free_keyval(&key));
+
+    /* A delete callback run by MPI_Type_free sees the type being freed. */
+    MPI_Datatype v;
+    CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, look_at_freed, &key, NULL));
+    CHECK_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &v));
+    CHECK_OK(MPI_Type_set_name(v, "freed vector"));
+    CHECK_OK(MPI_Type_set_attr(v, key, NULL));
+    CHECK_OK(MPI_Type_free(&v));
+    CHECK_EQ_LONG(freed_combiner, MPI_COMBINER_VECTOR);
+    CHECK_EQ_STR(freed_name, "freed vector");
+    CHECK_OK(MPI_Type_free_keyval(&key));
+
+    /* MPICH decodes a type it made around one of mpi-dtype's: the child comes back as a new
+     * handle, and freeing it leaves the program's own handle whole. */
+    contiguous_fn mpich_contiguous = (contiguous_fn)mpich_function("PMPI_Type_contiguous");
+    MPI_Datatype theirs, mine, both, kids[2];
+    CHECK_OK(mpich_contiguous(2, MPI_INT, &theirs));
+    CHECK_OK(MPI_Type_vector(3, 1, 2, MPI_INT, &mine));
+    CHECK_OK(MPI_Type_set_name(mine, "mine"));
+    {
+        int lengths[2] = {1, 1};
+        MPI_Aint places[2] = {0, 64}, addrs[2];
+        MPI_Datatype types[2] = {mine, theirs};
+        int ints3[3];
+        CHECK_OK(MPI_Type_create_struct(2, lengths, places, types, &both));
+        CHECK_OK(MPI_Type_get_contents(both, 3, 2, 2, ints3, addrs, kids));
+    }
+    CHECK(kids[0] != mine);
+    CHECK_OK(MPI_Type_free(&kids[0]));
+    CHECK_OK(MPI_Type_free(&kids[1]));
+    int ni, na, nd, combiner, len = 0;
+    char name[MPI_MAX_OBJECT_NAME];
+    CHECK_OK(MPI_Type_get_envelope(mine, &ni, &na, &nd, &combiner));
+    CHECK_EQ_LONG(combiner, MPI_COMBINER_VECTOR);
+    CHECK_OK(MPI_Type_get_name(mine, name, &len));
+    CHECK_EQ_STR(name, "mine");
+    CHECK_OK(MPI_Type_free(&both));
+    CHECK_OK(MPI_Type_free(&mine));
+    CHECK_OK(MPI_Type_free(&theirs));
+}
+
 int main(int argc, char **argv)
 {
+    /* Keys made before MPI_Init are mpi-dtype's: a delete callback that fails makes
+     * MPI_Type_free fail, and the attributes deleted before it are not deleted again. */
+    int own_a = MPI_KEYVAL_INVALID, own_b = MPI_KEYVAL_INVALID;
+    CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, count_own_delete, &own_a, NULL));
+    CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, fail_first_delete, &own_b, NULL));
     CHECK_OK(MPI_Init(&argc, &argv));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    {
+        MPI_Datatype v;
+        CHECK_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &v));
+        CHECK_OK(MPI_Type_set_attr(v, own_a, NULL));
+        CHECK_OK(MPI_Type_set_attr(v, own_b, NULL));
+        CHECK(MPI_Type_free(&v) != MPI_SUCCESS);
+        CHECK_OK(MPI_Type_free(&v));
+        CHECK_EQ_LONG(own_deletes, 1);
+        CHECK_OK(MPI_Type_free_keyval(&own_a));
+        CHECK_OK(MPI_Type_free_keyval(&own_b));
+    }
     mpich = dlopen("libmpich.so.12", RTLD_NOW | RTLD_NOLOAD);
     CHECK_MSG(mpich != NULL, "libmpich.so.12 is loaded");
     if (!mpich)
@@ -263,6 +375,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Type_free(&foreign));
     CHECK_EQ_LONG(foreign, MPI_DATATYPE_NULL);
 
+    check_callbacks();
     CHECK_OK(MPI_Finalize());
     return check_report(argv[0]);
 }

@@ -19,6 +19,12 @@ fn behind_keyval(key: c_int) -> bool {
         && crate::behind::backend().is_some()
 }
 
+/// True if an attribute call goes to the MPI behind: a key of that library, or a type it made
+/// with a key that is not this library's (this library's keys work on its own types only).
+fn goes_behind(key: c_int, datatype: MPI_Datatype) -> bool {
+    behind_keyval(key) || (key as u32 & 0xfc00_0000 != 0x2400_0000 && handles::is_foreign(datatype))
+}
+
 fn callback_error(code: c_int, what: &str) -> MpiError {
     MpiError::new(
         code,
@@ -98,11 +104,17 @@ pub fn released(attributes: &[(c_int, usize)]) {
     }
 }
 
-/// Runs the delete callbacks of every attribute in `attributes` (for `MPI_Type_free`).
-pub fn delete_all(datatype: MPI_Datatype, attributes: &[(c_int, usize)]) -> MpiResult<()> {
-    attributes
-        .iter()
-        .try_for_each(|&(key, value)| run_delete(datatype, key, value))
+/// Runs the delete callback of every attribute cached on `datatype` (for `MPI_Type_free`),
+/// removing each attribute once its callback succeeded: if one fails, the free fails and the
+/// attributes already deleted are not deleted again by the next attempt.
+pub fn delete_all(datatype: MPI_Datatype) -> MpiResult<()> {
+    let attributes = handles::with_entry(datatype, |e| e.attributes.clone())?;
+    for (key, value) in attributes {
+        run_delete(datatype, key, value)?;
+        handles::update(datatype, |e| keyvals::uncache(&mut e.attributes, key))?;
+        keyvals::release(key);
+    }
+    Ok(())
 }
 
 /// The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
@@ -181,7 +193,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    if behind_keyval(type_keyval) || handles::is_foreign(datatype) {
+    if goes_behind(type_keyval, datatype) {
         let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut c_void) -> c_int,
             datatype, type_keyval, attribute_val);
         if let Some(rc) = rc {
@@ -214,7 +226,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    if behind_keyval(type_keyval) || handles::is_foreign(datatype) {
+    if goes_behind(type_keyval, datatype) {
         let rc = forward!(PMPI_Type_get_attr: fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int,
             datatype, type_keyval, attribute_val, flag);
         if let Some(rc) = rc {
@@ -243,7 +255,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
 /// (nothing happens if no value is cached).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-    if behind_keyval(type_keyval) || handles::is_foreign(datatype) {
+    if goes_behind(type_keyval, datatype) {
         let rc = forward!(PMPI_Type_delete_attr: fn(MPI_Datatype, c_int) -> c_int, datatype, type_keyval);
         if let Some(rc) = rc {
             return rc;

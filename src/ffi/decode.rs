@@ -189,14 +189,61 @@ unsafe fn write_contents(
         copy_out(&c.addresses, addresses);
         copy_out(&c.large_counts, large_counts);
     }
-    let children = c
-        .types
-        .iter()
-        .map(handles::handle_for_child)
-        .collect::<MpiResult<Vec<_>>>()?;
+    let mut children = Vec::with_capacity(c.types.len());
+    for child in &c.types {
+        match handles::handle_for_child(child) {
+            Ok(handle) => children.push(handle),
+            Err(e) => {
+                // The handles made so far are not handed out: they go again.
+                for made in children.into_iter().filter(|&h| !handles::is_builtin(h)) {
+                    let _ = handles::remove_with(made, crate::twin::release);
+                }
+                return Err(e);
+            }
+        }
+    }
     // SAFETY: as above.
     unsafe { copy_out(&children, types) };
     Ok(())
+}
+
+/// After the MPI behind decoded a type it made (`rc` its answer): a child that is one of this
+/// library's types comes back from it as the program's own handle with one more reference
+/// in that library; that reference is dropped and the child returned as a new handle of
+/// this library, which the program frees as the standard says without losing its own.
+///
+/// # Safety
+/// `types` must hold the children the MPI behind wrote.
+unsafe fn own_children(rc: c_int, datatype: MPI_Datatype, types: *mut MPI_Datatype) -> c_int {
+    if rc != MPI_SUCCESS || types.is_null() {
+        return rc;
+    }
+    let (mut ni, mut na, mut nc, mut nd, mut combiner): (
+        MPI_Count,
+        MPI_Count,
+        MPI_Count,
+        MPI_Count,
+        c_int,
+    ) = (0, 0, 0, 0, 0);
+    let envelope = behind::forward!(PMPI_Type_get_envelope_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int,
+        datatype, &mut ni, &mut na, &mut nc, &mut nd, &mut combiner);
+    if envelope != Some(MPI_SUCCESS) {
+        return rc;
+    }
+    for i in 0..nd.max(0) as usize {
+        // SAFETY: the first `nd` entries were written by the MPI behind.
+        let child = unsafe { types.add(i).read() };
+        if !handles::is_twin(child) {
+            continue;
+        }
+        let Ok(own) = handles::get(child).and_then(|dt| handles::handle_for_child(&dt)) else {
+            continue;
+        };
+        crate::twin::release(child);
+        // SAFETY: as above.
+        unsafe { types.add(i).write(own) };
+    }
+    rc
 }
 
 /// The arguments the constructor of `datatype` was called with. Derived datatypes come back
@@ -213,7 +260,9 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype)
-        if handles::is_foreign(datatype)
+        if handles::is_foreign(datatype);
+        // SAFETY: the caller's array, which the MPI behind filled.
+        then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
     );
     guard("MPI_Type_get_contents", || {
         let max = [
@@ -252,7 +301,9 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype)
-        if handles::is_foreign(datatype)
+        if handles::is_foreign(datatype);
+        // SAFETY: the caller's array, which the MPI behind filled.
+        then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
     );
     guard("MPI_Type_get_contents_c", || {
         let max = [max_integers, max_addresses, max_large_counts, max_datatypes];

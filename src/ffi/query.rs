@@ -41,14 +41,10 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         if handles::is_builtin(handle) {
             return Err(MpiError::datatype("a predefined datatype cannot be freed"));
         }
-        let attributes = handles::with_entry(handle, |e| e.attributes.clone())?;
-        super::attributes::delete_all(handle, &attributes)?;
-        let entry = handles::remove(handle)?;
-        super::attributes::released(&attributes);
-        // The twin goes last: the MPI behind runs the delete callbacks of its attributes.
-        if let Some(twin) = entry.twin {
-            crate::twin::release(twin);
-        }
+        super::attributes::delete_all(handle)?;
+        // The twin goes before the entry: the MPI behind runs the delete callbacks of its
+        // attributes, which may query the type.
+        handles::remove_with(handle, crate::twin::release)?;
         // SAFETY: as above.
         unsafe { write_out(datatype, MPI_DATATYPE_NULL, "datatype") }
     })
