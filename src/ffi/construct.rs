@@ -847,9 +847,12 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
     guard("MPI_Type_dup", || {
         check_out(newtype, "newtype")?;
         let (old, committed) = handles::lookup(oldtype)?;
-        let attributes = super::attributes::copy_all(oldtype)?;
-        let handle = handles::insert_dup(construct::dup(&old), committed, oldtype)
-            .inspect_err(|_| super::attributes::released(&attributes))?;
+        // The new handle first (in drop-in mode the MPI behind copies its own attributes
+        // then), this library's attributes after: if a copy callback fails, the new handle
+        // goes again, with the delete callbacks of what was copied into it.
+        let handle = handles::insert_dup(construct::dup(&old), committed, oldtype)?;
+        let attributes = super::attributes::copy_all(oldtype)
+            .inspect_err(|_| drop(handles::remove_with(handle, crate::twin::release)))?;
         handles::update(handle, |e| e.attributes = attributes)?;
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(newtype, handle, "newtype") }
