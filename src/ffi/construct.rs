@@ -848,8 +848,8 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         check_out(newtype, "newtype")?;
         let (old, committed) = handles::lookup(oldtype)?;
         // The new handle first (in drop-in mode the MPI behind copies its own attributes
-        // then), this library's attributes after: if a copy callback fails, the new handle
-        // goes again, with the delete callbacks of what was copied into it.
+        // then), this library's attributes after: if one of their copy callbacks fails, the
+        // new handle goes again (and the MPI behind runs the delete callbacks of its copies).
         let handle = handles::insert_dup(construct::dup(&old), committed, oldtype)?;
         let attributes = super::attributes::copy_all(oldtype)
             .inspect_err(|_| drop(handles::remove_with(handle, crate::twin::release)))?;
