@@ -280,7 +280,7 @@ pub unsafe fn read_handle(handle: *const crate::abi::MPI_Datatype) -> crate::abi
 /// A non-NULL `types` must be valid for `count` reads.
 pub unsafe fn any_foreign(count: impl Into<i64>, types: *const crate::abi::MPI_Datatype) -> bool {
     let count: i64 = count.into();
-    if types.is_null() || count <= 0 || crate::handles::no_foreign_possible() {
+    if types.is_null() || count <= 0 || backend().is_none() {
         return false;
     }
     // SAFETY: not NULL, and valid for `count` reads by the caller's contract.

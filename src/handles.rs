@@ -111,11 +111,6 @@ pub fn is_twin(handle: MPI_Datatype) -> bool {
     has_behind_form(handle) && TWINS.read().contains_key(&handle)
 }
 
-/// True when no handle can be foreign: no MPI library is behind this one (standalone mode).
-pub fn no_foreign_possible() -> bool {
-    crate::behind::backend().is_none()
-}
-
 #[derive(Default)]
 struct Slot {
     generation: i32,
@@ -285,16 +280,7 @@ fn insert_with_twin(
     committed: bool,
     twin: Option<MPI_Datatype>,
 ) -> MpiResult<MPI_Datatype> {
-    let allocated = allocate();
-    let index = match allocated {
-        Ok(index) => index,
-        Err(e) => {
-            if let Some(twin) = twin {
-                crate::twin::release(twin);
-            }
-            return Err(e);
-        }
-    };
+    let index = allocate().inspect_err(|_| twin.into_iter().for_each(crate::twin::release))?;
     let mut slot = slot(index).write();
     slot.entry = Some(Entry {
         datatype,
@@ -373,7 +359,7 @@ pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
 /// has not moved.
 static FREES: AtomicU64 = AtomicU64::new(0);
 
-/// How many committed types each thread keeps (by slot index modulo this), so that a thread
+/// How many committed types each thread keeps (by handle modulo this), so that a thread
 /// packing with a few types in turn (the faces of a halo exchange) keeps hitting.
 const CACHED_TYPES: usize = 4;
 

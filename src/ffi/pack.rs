@@ -205,7 +205,8 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(
     }
 }
 
-/// `MPI_Pack` and `MPI_Pack_c`.
+/// `MPI_Pack` and `MPI_Pack_c` past the success path ([`try_fast_native`]): every check,
+/// and the error handler.
 ///
 /// # Safety
 /// As for the exported functions.
@@ -220,13 +221,6 @@ unsafe fn pack_native<C: CountArg>(
     position: *mut C,
     comm: MPI_Comm,
 ) -> c_int {
-    let (mem, buffer) = (user_memory(inbuf), outbuf.cast::<u8>());
-    // SAFETY: the caller's pointers, as MPI_Pack requires them.
-    if unsafe {
-        try_fast_native::<true, C>(mem, incount, datatype, buffer, outsize, position, comm)
-    } {
-        return MPI_SUCCESS;
-    }
     guard(function, || {
         check_comm(comm)?;
         let (count, size) = (incount.into(), outsize.into());
@@ -258,6 +252,21 @@ pub unsafe extern "C" fn MPI_Pack(
     position: *mut c_int,
     comm: MPI_Comm,
 ) -> c_int {
+    // The success path first: a type it packs with is this library's, never foreign.
+    // SAFETY: the caller's pointers, as the function requires them.
+    if unsafe {
+        try_fast_native::<true, _>(
+            user_memory(inbuf),
+            incount,
+            datatype,
+            outbuf.cast(),
+            outsize,
+            position,
+            comm,
+        )
+    } {
+        return MPI_SUCCESS;
+    }
     behind::foreign_call!(
         PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
         if handles::is_foreign(datatype)
@@ -278,6 +287,21 @@ pub unsafe extern "C" fn MPI_Pack_c(
     position: *mut MPI_Count,
     comm: MPI_Comm,
 ) -> c_int {
+    // The success path first: a type it packs with is this library's, never foreign.
+    // SAFETY: the caller's pointers, as the function requires them.
+    if unsafe {
+        try_fast_native::<true, _>(
+            user_memory(inbuf),
+            incount,
+            datatype,
+            outbuf.cast(),
+            outsize,
+            position,
+            comm,
+        )
+    } {
+        return MPI_SUCCESS;
+    }
     behind::foreign_call!(
         PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
         if handles::is_foreign(datatype)
@@ -287,7 +311,8 @@ pub unsafe extern "C" fn MPI_Pack_c(
     unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
 }
 
-/// `MPI_Unpack` and `MPI_Unpack_c`.
+/// `MPI_Unpack` and `MPI_Unpack_c` past the success path ([`try_fast_native`]): every
+/// check, and the error handler.
 ///
 /// # Safety
 /// As for the exported functions.
@@ -302,13 +327,6 @@ unsafe fn unpack_native<C: CountArg>(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    let (mem, buffer) = (user_memory(outbuf), inbuf.cast_mut().cast::<u8>());
-    // SAFETY: the caller's pointers, as MPI_Unpack requires them.
-    if unsafe {
-        try_fast_native::<false, C>(mem, outcount, datatype, buffer, insize, position, comm)
-    } {
-        return MPI_SUCCESS;
-    }
     guard(function, || {
         check_comm(comm)?;
         let (count, size) = (outcount.into(), insize.into());
@@ -340,6 +358,21 @@ pub unsafe extern "C" fn MPI_Unpack(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
+    // The success path first: a type it packs with is this library's, never foreign.
+    // SAFETY: the caller's pointers, as the function requires them.
+    if unsafe {
+        try_fast_native::<false, _>(
+            user_memory(outbuf),
+            outcount,
+            datatype,
+            inbuf.cast_mut().cast(),
+            insize,
+            position,
+            comm,
+        )
+    } {
+        return MPI_SUCCESS;
+    }
     behind::foreign_call!(
         PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
         if handles::is_foreign(datatype)
@@ -360,6 +393,21 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
+    // The success path first: a type it packs with is this library's, never foreign.
+    // SAFETY: the caller's pointers, as the function requires them.
+    if unsafe {
+        try_fast_native::<false, _>(
+            user_memory(outbuf),
+            outcount,
+            datatype,
+            inbuf.cast_mut().cast(),
+            insize,
+            position,
+            comm,
+        )
+    } {
+        return MPI_SUCCESS;
+    }
     behind::foreign_call!(
         PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
         if handles::is_foreign(datatype)
