@@ -99,9 +99,13 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 
 /// True if `handle` is a datatype handle of the MPI library behind this one that this
 /// library did not make (a type that library made itself): calls with it go to that library.
+///
+/// MPICH gives some predefined types (the pair types `MPI_DOUBLE_INT` and its kin) handles of
+/// its derived kind: they are this library's, like every predefined type.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
     has_behind_form(handle)
         && !used_recently(handle)
+        && !is_predefined(handle)
         && !TWINS.read().contains_key(&handle)
         && crate::behind::backend().is_some()
 }

@@ -11,6 +11,7 @@ pub mod datatype;
 pub mod error;
 pub mod ffi;
 pub mod handles;
+pub mod import;
 pub mod pack;
 pub mod plan;
 pub mod twin;

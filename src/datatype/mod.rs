@@ -12,6 +12,7 @@ pub mod elements;
 pub mod keyvals;
 pub mod layout;
 pub mod predefined;
+pub mod rebuild;
 /// The naive reference model: compiled for the tests and with the feature `model` only.
 #[cfg(any(test, feature = "model"))]
 pub mod typemap;

@@ -6,7 +6,7 @@
 use super::{check_out, datatype, guard, read_array, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
-use crate::datatype::{construct, predefined, DarrayArgs, Datatype, Distribution, F90Class, Order};
+use crate::datatype::{construct, predefined, rebuild, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::os::raw::c_int;
@@ -21,27 +21,6 @@ unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) ->
     let handle = handles::insert(made?, false)?;
     // SAFETY: the caller's contract.
     unsafe { write_out(newtype, handle, "newtype") }
-}
-
-fn order(value: c_int) -> MpiResult<Order> {
-    match value {
-        MPI_ORDER_C => Ok(Order::C),
-        MPI_ORDER_FORTRAN => Ok(Order::Fortran),
-        _ => Err(MpiError::arg(format!(
-            "order {value} is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN"
-        ))),
-    }
-}
-
-fn distribution(value: c_int, dim: usize) -> MpiResult<Distribution> {
-    match value {
-        MPI_DISTRIBUTE_BLOCK => Ok(Distribution::Block),
-        MPI_DISTRIBUTE_CYCLIC => Ok(Distribution::Cyclic),
-        MPI_DISTRIBUTE_NONE => Ok(Distribution::None),
-        _ => Err(MpiError::arg(format!(
-            "array_of_distribs[{dim}] = {value} is not a distribution"
-        ))),
-    }
 }
 
 fn check_ndims(ndims: c_int) -> MpiResult<i64> {
@@ -77,10 +56,6 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
 }
@@ -92,10 +67,6 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
 }
@@ -137,10 +108,6 @@ pub unsafe extern "C" fn MPI_Type_vector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let stride = stride.into();
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -165,10 +132,6 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
         vector(
@@ -193,10 +156,6 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let name = "MPI_Type_create_hvector";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
@@ -211,10 +170,6 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let name = "MPI_Type_create_hvector_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
@@ -229,10 +184,6 @@ pub unsafe extern "C" fn MPI_Type_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
         vector(
@@ -286,10 +237,6 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
@@ -304,10 +251,6 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
@@ -323,10 +266,6 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -351,10 +290,6 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -379,10 +314,6 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
@@ -423,10 +354,6 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
@@ -441,10 +368,6 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
@@ -459,10 +382,6 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
@@ -477,10 +396,6 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
@@ -529,11 +444,6 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
-        // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { behind::any_foreign(count, array_of_types) }
-    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -552,11 +462,6 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
-        // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { behind::any_foreign(count, array_of_types) }
-    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -575,11 +480,6 @@ pub unsafe extern "C" fn MPI_Type_struct(
     array_of_types: *mut MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
-        // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { behind::any_foreign(count, array_of_types) }
-    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -614,7 +514,7 @@ unsafe fn subarray<C: CountArg>(
                 read_array(starts, n, "array_of_starts")?,
             )
         };
-        let order = order(order_value)?;
+        let order = rebuild::order(order_value.into())?;
         let old = datatype(oldtype)?;
         let made = construct::subarray(sizes, subsizes, starts, order, &old, C::LARGE);
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
@@ -634,10 +534,6 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -655,10 +551,6 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -706,11 +598,11 @@ unsafe fn darray<C: CountArg>(
             distribs: distribs
                 .into_iter()
                 .enumerate()
-                .map(|(d, v)| distribution(v as c_int, d))
+                .map(|(d, v)| rebuild::distribution(v, d))
                 .collect::<MpiResult<Vec<_>>>()?,
             dargs: narrow(dargs),
             psizes: narrow(psizes),
-            order: order(call.order)?,
+            order: rebuild::order(call.order.into())?,
         };
         let made = construct::darray(args, &datatype(oldtype)?, C::LARGE);
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
@@ -733,10 +625,6 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let call = DarrayCall {
         size,
         rank,
@@ -765,10 +653,6 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let call = DarrayCall {
         size,
         rank,
@@ -810,10 +694,6 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
     extent: MPI_Aint,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let name = "MPI_Type_create_resized";
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
@@ -827,10 +707,6 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
     extent: MPI_Count,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
-    );
     let name = "MPI_Type_create_resized_c";
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }

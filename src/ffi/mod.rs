@@ -145,9 +145,10 @@ pub unsafe fn read_array<T: Copy + Into<i64>>(
     Ok(values.iter().map(|&v| v.into()).collect())
 }
 
-/// The datatype object behind a handle argument.
+/// The datatype object behind a handle argument (in drop-in mode, a type the MPI behind made
+/// itself is imported: [`crate::import`]).
 pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    handles::get(handle)
+    crate::import::datatype(handle)
 }
 
 /// The datatype behind `handle`, which must be committed (for packing).

@@ -1,0 +1,320 @@
+//! The inverse of decoding: a datatype made again from the arguments `MPI_Type_get_envelope`
+//! / `MPI_Type_get_contents` report for it (the table of MPI-4.1 §5.1.13), in either layout:
+//! the ordinary one, or the large-count one of types made by `_c` constructors.
+//!
+//! Drop-in mode uses it to take over a datatype another MPI library made
+//! ([`crate::import`]): that library's types decode down to named types, and building them
+//! again with this library's constructors gives them the standard's semantics.
+
+use super::{DarrayArgs, Datatype, Distribution, Order};
+use crate::abi::*;
+use crate::error::{MpiError, MpiResult};
+use std::sync::Arc;
+
+/// A decoded constructor call, as the arrays of `MPI_Type_get_contents(_c)` hold it.
+pub struct Decoded<'a> {
+    /// The `MPI_COMBINER_*` value.
+    pub combiner: i32,
+    /// `array_of_integers`.
+    pub ints: &'a [i64],
+    /// `array_of_addresses`.
+    pub addresses: &'a [i64],
+    /// `array_of_large_counts` (not empty only for types made by `_c` constructors).
+    pub large_counts: &'a [i64],
+    /// `array_of_datatypes`, already made again.
+    pub types: &'a [Arc<Datatype>],
+}
+
+/// The order an `MPI_ORDER_*` value names.
+pub fn order(value: i64) -> MpiResult<Order> {
+    match value {
+        v if v == MPI_ORDER_C as i64 => Ok(Order::C),
+        v if v == MPI_ORDER_FORTRAN as i64 => Ok(Order::Fortran),
+        _ => Err(MpiError::arg(format!(
+            "order {value} is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN"
+        ))),
+    }
+}
+
+/// The distribution an `MPI_DISTRIBUTE_*` value names (`dim` for the message).
+pub fn distribution(value: i64, dim: usize) -> MpiResult<Distribution> {
+    match value {
+        v if v == MPI_DISTRIBUTE_BLOCK as i64 => Ok(Distribution::Block),
+        v if v == MPI_DISTRIBUTE_CYCLIC as i64 => Ok(Distribution::Cyclic),
+        v if v == MPI_DISTRIBUTE_NONE as i64 => Ok(Distribution::None),
+        _ => Err(MpiError::arg(format!(
+            "array_of_distribs[{dim}] = {value} is not a distribution"
+        ))),
+    }
+}
+
+/// Reads the decoded arrays front to back, failing on a short one.
+struct Reader<'a> {
+    values: &'a [i64],
+    what: &'static str,
+}
+
+impl<'a> Reader<'a> {
+    fn new(values: &'a [i64], what: &'static str) -> Self {
+        Reader { values, what }
+    }
+
+    fn take(&mut self, n: i64) -> MpiResult<&'a [i64]> {
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= self.values.len())
+            .ok_or_else(|| short(self.what))?;
+        let (head, rest) = self.values.split_at(n);
+        self.values = rest;
+        Ok(head)
+    }
+
+    fn one(&mut self) -> MpiResult<i64> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn narrow(&mut self, n: i64) -> MpiResult<Vec<i32>> {
+        self.take(n)?
+            .iter()
+            .map(|&v| i32::try_from(v).map_err(|_| short(self.what)))
+            .collect()
+    }
+}
+
+fn short(what: &str) -> MpiError {
+    MpiError::new(
+        MPI_ERR_TYPE,
+        format!("the decoded {what} do not match the combiner"),
+    )
+}
+
+/// Makes again the datatype `decoded` describes. Named and `MPI_Type_create_f90_*` types are
+/// not made here (they are predefined); every other combiner is.
+pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
+    let large = !decoded.large_counts.is_empty();
+    let mut ints = Reader::new(decoded.ints, "integers");
+    let mut addresses = Reader::new(decoded.addresses, "addresses");
+    let mut counts = Reader::new(decoded.large_counts, "large counts");
+    // Counts are integers of ordinary constructors and large counts of `_c` ones; byte
+    // displacements are addresses of ordinary constructors and large counts of `_c` ones.
+    macro_rules! count {
+        () => {
+            if large {
+                counts.one()?
+            } else {
+                ints.one()?
+            }
+        };
+        ($n:expr) => {
+            if large {
+                counts.take($n)?.to_vec()
+            } else {
+                ints.take($n)?.to_vec()
+            }
+        };
+    }
+    macro_rules! bytes {
+        () => {
+            if large {
+                counts.one()?
+            } else {
+                addresses.one()?
+            }
+        };
+        ($n:expr) => {
+            if large {
+                counts.take($n)?.to_vec()
+            } else {
+                addresses.take($n)?.to_vec()
+            }
+        };
+    }
+    let old = || {
+        decoded
+            .types
+            .first()
+            .cloned()
+            .ok_or_else(|| short("datatypes"))
+    };
+    use super::construct::*;
+    match decoded.combiner {
+        MPI_COMBINER_DUP => Ok(dup(&old()?)),
+        MPI_COMBINER_CONTIGUOUS => contiguous(count!(), &old()?, large),
+        MPI_COMBINER_VECTOR => {
+            let (n, length, stride) = (count!(), count!(), count!());
+            vector(n, length, stride, false, &old()?, large)
+        }
+        MPI_COMBINER_HVECTOR | MPI_COMBINER_HVECTOR_INTEGER => {
+            let (n, length, stride) = (count!(), count!(), bytes!());
+            vector(n, length, stride, true, &old()?, large)
+        }
+        MPI_COMBINER_INDEXED => {
+            let n = count!();
+            let (lengths, places) = (count!(n), count!(n));
+            indexed(lengths, places, false, &old()?, large)
+        }
+        MPI_COMBINER_HINDEXED | MPI_COMBINER_HINDEXED_INTEGER => {
+            let n = count!();
+            let (lengths, places) = (count!(n), bytes!(n));
+            indexed(lengths, places, true, &old()?, large)
+        }
+        MPI_COMBINER_INDEXED_BLOCK => {
+            let (n, length) = (count!(), count!());
+            indexed_block(length, count!(n), false, &old()?, large)
+        }
+        MPI_COMBINER_HINDEXED_BLOCK => {
+            let (n, length) = (count!(), count!());
+            indexed_block(length, bytes!(n), true, &old()?, large)
+        }
+        MPI_COMBINER_STRUCT | MPI_COMBINER_STRUCT_INTEGER => {
+            let n = count!();
+            let (lengths, places) = (count!(n), bytes!(n));
+            structure(lengths, places, decoded.types.to_vec(), large)
+        }
+        MPI_COMBINER_SUBARRAY => {
+            let ndims = ints.one()?;
+            let (sizes, subsizes, starts) = (count!(ndims), count!(ndims), count!(ndims));
+            subarray(sizes, subsizes, starts, order(ints.one()?)?, &old()?, large)
+        }
+        MPI_COMBINER_DARRAY => {
+            let (size, rank, ndims) = (ints.one()?, ints.one()?, ints.one()?);
+            let gsizes = count!(ndims);
+            let distribs = ints
+                .take(ndims)?
+                .iter()
+                .enumerate()
+                .map(|(dim, &d)| distribution(d, dim))
+                .collect::<MpiResult<Vec<_>>>()?;
+            let (dargs, psizes) = (ints.narrow(ndims)?, ints.narrow(ndims)?);
+            let args = DarrayArgs {
+                size: i32::try_from(size).map_err(|_| short("integers"))?,
+                rank: i32::try_from(rank).map_err(|_| short("integers"))?,
+                gsizes,
+                distribs,
+                dargs,
+                psizes,
+                order: order(ints.one()?)?,
+            };
+            darray(args, &old()?, large)
+        }
+        MPI_COMBINER_RESIZED => {
+            let (lb, extent) = (bytes!(), bytes!());
+            resized(&old()?, lb, extent, large)
+        }
+        other => Err(MpiError::new(
+            MPI_ERR_TYPE,
+            format!("combiner {other} does not describe a derived datatype"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::construct;
+    use crate::datatype::contents::contents;
+    use crate::handles::get;
+
+    fn again(dt: &Arc<Datatype>) -> Arc<Datatype> {
+        let c = contents(dt);
+        rebuild(&Decoded {
+            combiner: c.combiner,
+            ints: &c.ints,
+            addresses: &c.addresses,
+            large_counts: &c.large_counts,
+            types: &c.types,
+        })
+        .unwrap()
+    }
+
+    fn same(a: &Datatype, b: &Datatype) {
+        assert_eq!(
+            (a.size(), a.lb(), a.extent(), a.true_lb(), a.true_extent()),
+            (b.size(), b.lb(), b.extent(), b.true_lb(), b.true_extent())
+        );
+        assert_eq!(a.large_count, b.large_count);
+        let (ca, cb) = (contents(a), contents(b));
+        assert_eq!(
+            (ca.combiner, &ca.ints, &ca.addresses, &ca.large_counts),
+            (cb.combiner, &cb.ints, &cb.addresses, &cb.large_counts)
+        );
+    }
+
+    #[test]
+    fn every_combiner_in_both_layouts_is_made_again() {
+        let double = get(MPI_DOUBLE).unwrap();
+        let pair = get(MPI_DOUBLE_INT).unwrap();
+        for large in [false, true] {
+            let made = [
+                construct::dup(&pair),
+                construct::contiguous(3, &pair, large).unwrap(),
+                construct::vector(3, 2, -4, false, &double, large).unwrap(),
+                construct::vector(3, 1, 60, true, &pair, large).unwrap(),
+                construct::indexed(vec![1, 0, 2], vec![5, 1, -2], false, &double, large).unwrap(),
+                construct::indexed(vec![2, 1], vec![64, 0], true, &pair, large).unwrap(),
+                construct::indexed_block(2, vec![4, 0], false, &double, large).unwrap(),
+                construct::indexed_block(1, vec![40, 8], true, &double, large).unwrap(),
+                construct::structure(
+                    vec![1, 2],
+                    vec![0, 24],
+                    vec![pair.clone(), double.clone()],
+                    large,
+                )
+                .unwrap(),
+                construct::subarray(
+                    vec![4, 5],
+                    vec![2, 3],
+                    vec![1, 2],
+                    Order::Fortran,
+                    &pair,
+                    large,
+                )
+                .unwrap(),
+                construct::darray(
+                    DarrayArgs {
+                        size: 4,
+                        rank: 3,
+                        gsizes: vec![7, 9],
+                        distribs: vec![Distribution::Cyclic, Distribution::Block],
+                        dargs: vec![2, MPI_DISTRIBUTE_DFLT_DARG],
+                        psizes: vec![2, 2],
+                        order: Order::C,
+                    },
+                    &double,
+                    large,
+                )
+                .unwrap(),
+                construct::resized(&pair, -8, 40, large).unwrap(),
+            ];
+            for dt in &made {
+                same(dt, &again(dt));
+            }
+        }
+    }
+
+    #[test]
+    fn short_or_unknown_arrays_are_errors() {
+        let double = get(MPI_DOUBLE).unwrap();
+        let decoded = Decoded {
+            combiner: MPI_COMBINER_INDEXED,
+            ints: &[3, 1, 1],
+            addresses: &[],
+            large_counts: &[],
+            types: std::slice::from_ref(&double),
+        };
+        assert_eq!(rebuild(&decoded).unwrap_err().class, MPI_ERR_TYPE);
+        let decoded = Decoded {
+            combiner: MPI_COMBINER_NAMED,
+            types: &[],
+            ..decoded
+        };
+        assert_eq!(rebuild(&decoded).unwrap_err().class, MPI_ERR_TYPE);
+        let decoded = Decoded {
+            combiner: MPI_COMBINER_CONTIGUOUS,
+            ints: &[1],
+            types: &[],
+            ..decoded
+        };
+        assert_eq!(rebuild(&decoded).unwrap_err().class, MPI_ERR_TYPE);
+    }
+}

@@ -1,0 +1,164 @@
+//! Importing a datatype the MPI library behind this one made itself, so that a type the
+//! program builds on it with this library's constructors is this library's, with the
+//! standard's semantics (drop-in mode).
+//!
+//! Such a type comes, for example, from `MPI_File_get_view` or from `MPI_Type_get_contents`
+//! of a type that library made. Its own types decode down to named types, which are this
+//! library's: the type is read with that library's `PMPI_Type_get_envelope_c` /
+//! `PMPI_Type_get_contents_c`, its children are imported the same way, and it is made again
+//! with this library's constructors ([`crate::datatype::rebuild`]). The foreign handle itself
+//! stays that library's: calls made with it still go there.
+//!
+//! What the other library reports is checked before it is believed: argument counts beyond
+//! [`MAX_ARGUMENTS`], nesting deeper than [`MAX_DEPTH`] and arrays that do not fit their
+//! combiner are `MPI_ERR_TYPE`, never a huge allocation or an endless descent.
+
+use crate::abi::*;
+use crate::behind::forward;
+use crate::datatype::rebuild::{rebuild, Decoded};
+use crate::datatype::{predefined, Datatype, F90Class};
+use crate::error::{MpiError, MpiResult};
+use crate::handles;
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// The most arguments of one kind a decoded constructor may report.
+pub const MAX_ARGUMENTS: i64 = 1 << 26;
+/// The deepest nesting of constructors an imported type may have.
+pub const MAX_DEPTH: usize = 1 << 10;
+
+/// The datatype object for the handle `handle`: this library's own, or, for a type the MPI
+/// behind made itself, the same type made again by this library.
+pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+    match handles::get(handle) {
+        Err(_) if handles::is_foreign(handle) => {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || import(handle, 0))
+        }
+        found => found,
+    }
+}
+
+fn behind_error(function: &str, rc: Option<c_int>) -> MpiError {
+    MpiError::new(
+        MPI_ERR_TYPE,
+        format!("the MPI library behind could not decode its datatype ({function}: {rc:?})"),
+    )
+}
+
+/// `(integers, addresses, large counts, datatypes, combiner)` of a type of the MPI behind.
+type Envelope = (MPI_Count, MPI_Count, MPI_Count, MPI_Count, c_int);
+
+fn envelope(handle: MPI_Datatype) -> MpiResult<Envelope> {
+    let (mut ni, mut na, mut nc, mut nd, mut combiner) = (0, 0, 0, 0, MPI_UNDEFINED);
+    let rc = forward!(PMPI_Type_get_envelope_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int,
+        handle, &mut ni, &mut na, &mut nc, &mut nd, &mut combiner);
+    if rc != Some(MPI_SUCCESS) {
+        return Err(behind_error("PMPI_Type_get_envelope_c", rc));
+    }
+    for n in [ni, na, nc, nd] {
+        if !(0..=MAX_ARGUMENTS).contains(&n) {
+            return Err(MpiError::new(
+                MPI_ERR_TYPE,
+                format!("the MPI library behind reports {n} arguments for one of its datatypes"),
+            ));
+        }
+    }
+    Ok((ni, na, nc, nd, combiner))
+}
+
+/// True if `handle`, a child the MPI behind returned from `MPI_Type_get_contents`, is a
+/// derived type there: a new reference the caller gives back.
+fn is_new_reference(handle: MPI_Datatype) -> bool {
+    if handles::is_predefined(handle) {
+        return false;
+    }
+    matches!(envelope(handle), Ok((.., combiner)) if ![
+        MPI_COMBINER_NAMED,
+        MPI_COMBINER_F90_REAL,
+        MPI_COMBINER_F90_COMPLEX,
+        MPI_COMBINER_F90_INTEGER,
+    ]
+    .contains(&combiner))
+}
+
+fn import(handle: MPI_Datatype, depth: usize) -> MpiResult<Arc<Datatype>> {
+    if !handles::is_foreign(handle) {
+        return handles::get(handle);
+    }
+    if depth > MAX_DEPTH {
+        return Err(MpiError::new(
+            MPI_ERR_TYPE,
+            format!("a datatype of the MPI library behind nests deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let (ni, na, nc, nd, combiner) = envelope(handle)?;
+    let mut ints = vec![0 as c_int; ni as usize];
+    let mut addresses = vec![0 as MPI_Aint; na as usize];
+    let mut large_counts = vec![0 as MPI_Count; nc as usize];
+    let mut types = vec![MPI_DATATYPE_NULL; nd as usize];
+    if combiner == MPI_COMBINER_NAMED {
+        return Err(MpiError::new(
+            MPI_ERR_TYPE,
+            format!("{handle:#x} is a predefined datatype of the MPI library behind that this library does not know"),
+        ));
+    }
+    let rc = forward!(PMPI_Type_get_contents_c: fn(MPI_Datatype, MPI_Count, MPI_Count, MPI_Count, MPI_Count, *mut c_int, *mut MPI_Aint, *mut MPI_Count, *mut MPI_Datatype) -> c_int,
+        handle, ni, na, nc, nd, ints.as_mut_ptr(), addresses.as_mut_ptr(), large_counts.as_mut_ptr(), types.as_mut_ptr());
+    if rc != Some(MPI_SUCCESS) {
+        return Err(behind_error("PMPI_Type_get_contents_c", rc));
+    }
+    let ints: Vec<i64> = ints.into_iter().map(i64::from).collect();
+    let made = (|| {
+        if let Some(class) = f90_class(combiner) {
+            return f90(class, &ints);
+        }
+        let children = types
+            .iter()
+            .map(|&child| import(child, depth + 1))
+            .collect::<MpiResult<Vec<_>>>()?;
+        rebuild(&Decoded {
+            combiner,
+            ints: &ints,
+            addresses: &addresses,
+            large_counts: &large_counts,
+            types: &children,
+        })
+    })();
+    for child in types {
+        if is_new_reference(child) {
+            crate::twin::release(child);
+        }
+    }
+    made
+}
+
+fn f90_class(combiner: c_int) -> Option<F90Class> {
+    match combiner {
+        MPI_COMBINER_F90_INTEGER => Some(F90Class::Integer),
+        MPI_COMBINER_F90_REAL => Some(F90Class::Real),
+        MPI_COMBINER_F90_COMPLEX => Some(F90Class::Complex),
+        _ => None,
+    }
+}
+
+/// This library's `MPI_Type_create_f90_*` type for the decoded arguments `ints`.
+fn f90(class: F90Class, ints: &[i64]) -> MpiResult<Arc<Datatype>> {
+    let narrow = |v: Option<&i64>| v.and_then(|&v| i32::try_from(v).ok());
+    let (precision, range) = match class {
+        F90Class::Integer => (Some(MPI_UNDEFINED), narrow(ints.first())),
+        F90Class::Real | F90Class::Complex => (narrow(ints.first()), narrow(ints.get(1))),
+    };
+    let (Some(precision), Some(range)) = (precision, range) else {
+        return Err(MpiError::new(
+            MPI_ERR_TYPE,
+            "the decoded integers do not match the combiner",
+        ));
+    };
+    let base = predefined::f90_select(class, precision, range).ok_or_else(|| {
+        MpiError::new(
+            MPI_ERR_TYPE,
+            "the MPI library behind decoded an f90 type this library has no type for",
+        )
+    })?;
+    handles::get(handles::f90(class, precision, range, base)?)
+}
