@@ -235,6 +235,14 @@ pub fn effective_handler() -> MPI_Errhandler {
     h.self_.unwrap_or(h.world)
 }
 
+/// The communicator whose handler applies to errors not tied to a communicator.
+pub fn effective_comm() -> MPI_Comm {
+    match HANDLERS.lock().self_ {
+        Some(_) => MPI_COMM_SELF,
+        None => MPI_COMM_WORLD,
+    }
+}
+
 /// Attaches `handler` to `comm` (`MPI_COMM_WORLD` or `MPI_COMM_SELF`).
 pub fn set_handler(comm: MPI_Comm, handler: MPI_Errhandler) {
     let mut h = HANDLERS.lock();

@@ -7,6 +7,7 @@
 
 pub mod abi;
 pub mod behind;
+pub mod behind_codes;
 pub mod datatype;
 pub mod error;
 pub mod ffi;

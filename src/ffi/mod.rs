@@ -47,10 +47,16 @@ pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_
 }
 
 /// Hands `error` from `function` to the error handler in force and returns its error code (a
-/// new code for each error; `MPI_Error_class` maps it to its class).
+/// new code for each error; `MPI_Error_class` maps it to its class; in drop-in mode a code of
+/// the MPI behind, [`crate::behind_codes`]).
 pub fn raise(function: &'static str, error: MpiError) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
-    let code = error::new_code(error.class, function, &error.message);
+    // With an MPI behind, a code that library reads; else one of this library's own.
+    let code = crate::behind_codes::code_for(
+        error.class,
+        &format!("{text}, {function}: {}", error.message),
+    )
+    .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
     match error::effective_handler() {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
