@@ -1,87 +1,75 @@
 //! Error codes for this library's errors while an MPI library is behind it (drop-in mode):
-//! codes that library reads, since its own functions (`MPI_Error_class`,
-//! `MPI_Error_string`, its error stack when a code returned to one of its internal callers
-//! travels up, as ROMIO's calls of `MPI_Pack_external` do) receive them.
+//! codes that library reads. Its own functions receive them: the program's
+//! `MPI_Error_class` / `MPI_Error_string` go there for codes this library did not make, and
+//! a code returned to one of that library's internal callers travels up its error stack (ROMIO
+//! calls the datatype functions on file views and returns their failures from
+//! `MPI_File_write_all`), where MPICH accepts only a bare error class or a code of its own
+//! error ring.
 //!
-//! A code is one of that library's dynamic error codes of the error's class
-//! (`MPI_Add_error_code`), carrying the error's text (`MPI_Add_error_string`): so
-//! `MPI_Error_class` gives the class and `MPI_Error_string` names the function and the
-//! problem, as this library's own codes do standalone. A few codes per class are made and
-//! used in turn, their texts replaced, so that memory stays bounded: a code stays readable
-//! for its class forever, its text for the next [`PER_CLASS`] - 1 errors of the same class.
+//! A code is therefore made by the MPI behind: MPICH's ABI libraries (MPICH 4 and 5, Intel
+//! MPI) export `MPIR_Err_create_code`, which records an error of a class with a message in
+//! that ring, as MPICH's own functions do. So `MPI_Error_class` gives the class and
+//! `MPI_Error_string` names the function and the problem (after MPICH's text of the class and
+//! its "error stack:" line). An MPI without that function gets the bare class as the code.
 //!
-//! An MPI whose dynamic codes do not work for predefined classes gets the bare class as the
-//! code instead. MPICH 4.0.2 is one: its `MPI_Add_error_code` returns a code without its own
-//! dynamic-code mark, which its `MPI_Error_string` then misreads.
+//! (MPI's dynamic codes, `MPI_Add_error_code`, would carry a message too, but MPICH's error
+//! stack rejects them as the cause of its own errors, and MPICH 4.0.2 makes codes of
+//! predefined classes that its own `MPI_Error_string` misreads.)
 
-use crate::abi::*;
-use crate::behind::forward;
-use parking_lot::Mutex;
-use std::collections::HashMap;
+use crate::behind::real_function;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int};
+use std::sync::atomic::AtomicUsize;
 
-/// Codes made per error class and used in turn.
-pub const PER_CLASS: usize = 8;
-/// The bit MPICH sets in its dynamic error codes.
-const DYNAMIC_MARK: c_int = 0x4000_0000;
+/// MPICH's `MPIR_Err_create_code(lastcode, fatal, fcname, line, error_class, generic_msg,
+/// specific_msg, ...)`.
+type CreateCode = unsafe extern "C" fn(
+    c_int,
+    c_int,
+    *const c_char,
+    c_int,
+    c_int,
+    *const c_char,
+    *const c_char,
+    ...
+) -> c_int;
 
-/// The codes made so far for each class, and the index of the next to use.
-#[derive(Default)]
-struct Codes {
-    /// False once the MPI behind showed that its dynamic codes do not work.
-    broken: bool,
-    by_class: HashMap<c_int, (Vec<c_int>, usize)>,
-}
+/// `MPIR_ERR_RECOVERABLE`: the error does not end the program by itself.
+const RECOVERABLE: c_int = 0;
 
-static CODES: Mutex<Option<Codes>> = Mutex::new(None);
-
-/// The error code to return for an error of `class` with the text `text` while the MPI
-/// behind is initialized, or `None` when none is (this library's own codes apply then).
-pub fn code_for(class: c_int, text: &str) -> Option<c_int> {
+/// The error code to return for an error of `class` raised by `function` with `message`
+/// while the MPI behind is initialized, or `None` when none is (this library's own codes
+/// apply then).
+pub fn code_for(class: c_int, function: &str, message: &str) -> Option<c_int> {
     if !crate::twin::enabled() {
         return None;
     }
-    let mut guard = CODES.lock();
-    let codes = guard.get_or_insert_with(Codes::default);
-    if codes.broken {
+    static CREATE: AtomicUsize = AtomicUsize::new(0);
+    let address = real_function(&CREATE, c"MPIR_Err_create_code");
+    if address == 0 {
         return Some(class);
     }
-    let (made, next) = codes.by_class.entry(class).or_default();
-    let code = match made.get(*next) {
-        Some(&code) => code,
-        None => match new_code(class) {
-            Some(code) => {
-                made.push(code);
-                code
-            }
-            None if made.is_empty() => {
-                codes.broken = true;
-                return Some(class);
-            }
-            None => made[0],
-        },
+    // SAFETY: MPICH's ABI libraries define MPIR_Err_create_code with this C signature.
+    let create: CreateCode = unsafe { std::mem::transmute::<usize, CreateCode>(address) };
+    let text = |s: &str| CString::new(s.replace('\0', " ")).expect("NUL bytes were replaced");
+    let (function, message) = (text(function), text(message));
+    // SAFETY: NUL-terminated strings that outlive the call; "%s" takes the one vararg, a
+    // NUL-terminated string. "**other" is a generic message every MPICH version has.
+    let code = unsafe {
+        create(
+            crate::abi::MPI_SUCCESS,
+            RECOVERABLE,
+            function.as_ptr(),
+            0,
+            class,
+            c"**other".as_ptr(),
+            c"%s".as_ptr(),
+            message.as_ptr(),
+        )
     };
-    *next = (*next + 1) % PER_CLASS;
-    let text = CString::new(text.replace('\0', " ")).expect("NUL bytes were replaced");
-    let set =
-        forward!(PMPI_Add_error_string: fn(c_int, *const c_char) -> c_int, code, text.as_ptr());
-    Some(if set == Some(MPI_SUCCESS) {
-        code
-    } else {
+    Some(if code == crate::abi::MPI_SUCCESS {
         class
+    } else {
+        code
     })
-}
-
-/// A new dynamic code of `class` in the MPI behind, if it makes one that it reads back as
-/// of that class.
-fn new_code(class: c_int) -> Option<c_int> {
-    let mut code = MPI_SUCCESS;
-    let made = forward!(PMPI_Add_error_code: fn(c_int, *mut c_int) -> c_int, class, &mut code);
-    if made != Some(MPI_SUCCESS) || code & DYNAMIC_MARK == 0 {
-        return None;
-    }
-    let mut read_back = MPI_SUCCESS;
-    let rc = forward!(PMPI_Error_class: fn(c_int, *mut c_int) -> c_int, code, &mut read_back);
-    (rc == Some(MPI_SUCCESS) && read_back == class).then_some(code)
 }

@@ -102,12 +102,18 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 ///
 /// MPICH gives some predefined types (the pair types `MPI_DOUBLE_INT` and its kin) handles of
 /// its derived kind: they are this library's, like every predefined type.
+///
+/// A handle of the predefined kind that is no predefined type of this library (a type newer
+/// than its table, or another internal number of the MPI behind) is that library's too.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
-    has_behind_form(handle)
+    let behind_kind = has_behind_form(handle)
         && !used_recently(handle)
         && !is_predefined(handle)
-        && !TWINS.read().contains_key(&handle)
-        && crate::behind::backend().is_some()
+        && !TWINS.read().contains_key(&handle);
+    let unknown_predefined = handle & KIND_MASK == PREDEFINED_KIND
+        && !matches!(PREDEFINED_BY_INDEX[(handle & 0xff) as usize], Some((h, _)) if h == handle)
+        && !is_predefined(handle);
+    (behind_kind || unknown_predefined) && crate::behind::backend().is_some()
 }
 
 /// True if `handle` is the twin handle of one of this library's entries.
@@ -195,9 +201,34 @@ fn invalid(handle: MPI_Datatype) -> MpiError {
     }
 }
 
-/// True if `handle` is a named predefined datatype.
+/// True if `handle` is a named predefined datatype (also under the MPI behind's internal
+/// number for it, [`predefined_alias`]).
 pub fn is_predefined(handle: MPI_Datatype) -> bool {
-    PREDEFINED.contains_key(&handle)
+    PREDEFINED.contains_key(&handle) || predefined_alias(handle).is_some()
+}
+
+/// The form of MPICH's internal numbers for predefined types: MPICH 5 passes
+/// `0x4c8TSSDD` in place of the predefined handle `0x4c00SSDD` to the datatype functions it
+/// calls from inside its own functions (ROMIO's, on a memory type of `MPI_File_write_all`).
+const INTERNAL_ALIAS_MASK: i32 = 0xff80_0000u32 as i32;
+const INTERNAL_ALIAS_KIND: i32 = 0x4c80_0000;
+
+/// The predefined handle an internal number of the MPI behind stands for: with an MPI
+/// behind, `0x4c8TSSDD` stands for `0x4c00SSDD` if that is a predefined type (MPICH's
+/// `MPIR_DATATYPE_GET_ORIG_BUILTIN`).
+fn predefined_alias(handle: MPI_Datatype) -> Option<MPI_Datatype> {
+    if handle & INTERNAL_ALIAS_MASK != INTERNAL_ALIAS_KIND || handle & 0xff == 0 {
+        return None;
+    }
+    let original = PREDEFINED_KIND | (handle & 0xffff);
+    (PREDEFINED.contains_key(&original) && crate::behind::backend().is_some()).then_some(original)
+}
+
+/// The entry of a predefined handle, or of the MPI behind's internal number for one.
+fn predefined_entry(handle: MPI_Datatype) -> Option<&'static PredefinedEntry> {
+    PREDEFINED
+        .get(&handle)
+        .or_else(|| PREDEFINED.get(&predefined_alias(handle)?))
 }
 
 /// The handles of the types `MPI_Type_create_f90_*` returned, by their arguments.
@@ -341,7 +372,7 @@ pub fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
 
 /// The datatype object behind `handle` and whether the handle is committed.
 pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
-    match PREDEFINED.get(&handle) {
+    match predefined_entry(handle) {
         Some(p) => Ok((p.datatype.clone(), true)),
         None => with_entry(handle, |e| (e.datatype.clone(), e.committed)),
     }
@@ -456,7 +487,7 @@ fn run_if_committed<R>(
 
 /// Runs `f` on a snapshot of the handle's state.
 pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiResult<R> {
-    if let Some(p) = PREDEFINED.get(&handle) {
+    if let Some(p) = predefined_entry(handle) {
         let state = p.state.lock();
         let entry = Entry {
             datatype: p.datatype.clone(),
@@ -477,7 +508,7 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiRe
 
 /// Changes the handle's state with `f` (for a predefined type: its name and attributes).
 pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiResult<R> {
-    if let Some(p) = PREDEFINED.get(&handle) {
+    if let Some(p) = predefined_entry(handle) {
         let mut state = p.state.lock();
         let mut entry = Entry {
             datatype: p.datatype.clone(),

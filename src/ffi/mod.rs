@@ -52,11 +52,8 @@ pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_
 pub fn raise(function: &'static str, error: MpiError) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
     // With an MPI behind, a code that library reads; else one of this library's own.
-    let code = crate::behind_codes::code_for(
-        error.class,
-        &format!("{text}, {function}: {}", error.message),
-    )
-    .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
+    let code = crate::behind_codes::code_for(error.class, function, &error.message)
+        .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
     match error::effective_handler() {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
