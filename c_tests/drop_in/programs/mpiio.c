@@ -23,6 +23,7 @@
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
+#include "shared_dir.h"
 #include <stddef.h>
 #include <unistd.h>
 
@@ -158,20 +159,7 @@ int main(int argc, char **argv)
 
     start(&argc, &argv, "mpiio", &rank, &size);
 
-    memset(dir, 0, sizeof dir);
-    if (rank == 0) {
-        const char *tmp = getenv("TMPDIR");
-        if (!tmp || !*tmp || strlen(tmp) > 150)
-            tmp = "/tmp";
-        snprintf(dir, sizeof dir, "%s/mpi-dtype-mpiio-%ld-XXXXXX", tmp, (long)getpid());
-        if (!mkdtemp(dir)) {
-            perror("mpiio: mkdtemp");
-            dir[0] = 0;
-        }
-    }
-    MPI_CHECK(MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD));
-    if (dir[0] == 0)
-        MPI_Abort(MPI_COMM_WORLD, 2);
+    make_shared_dir(dir, sizeof dir, "mpiio", rank);
     snprintf(path, sizeof path, "%s/array.dat", dir);
     snprintf(path2, sizeof path2, "%s/external32.dat", dir);
     snprintf(path3, sizeof path3, "%s/darray.dat", dir);

@@ -19,6 +19,7 @@
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
+#include "shared_dir.h"
 #include <stdint.h>
 #include <unistd.h>
 
@@ -57,20 +58,7 @@ int main(int argc, char **argv)
 
     start(&argc, &argv, "mpiio_external32", &rank, &size);
 
-    memset(dir, 0, sizeof dir);
-    if (rank == 0) {
-        const char *tmp = getenv("TMPDIR");
-        if (!tmp || !*tmp || strlen(tmp) > 150)
-            tmp = "/tmp";
-        snprintf(dir, sizeof dir, "%s/mpi-dtype-mpiio-external32-%ld-XXXXXX", tmp, (long)getpid());
-        if (!mkdtemp(dir)) {
-            perror("mpiio_external32: mkdtemp");
-            dir[0] = 0;
-        }
-    }
-    MPI_CHECK(MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD));
-    if (dir[0] == 0)
-        MPI_Abort(MPI_COMM_WORLD, 2);
+    make_shared_dir(dir, sizeof dir, "mpiio-external32", rank);
     snprintf(path, sizeof path, "%s/ints.dat", dir);
     snprintf(path2, sizeof path2, "%s/doubles.dat", dir);
 

@@ -28,6 +28,7 @@
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
+#include "shared_dir.h"
 #include <unistd.h>
 
 #define G 8 /* global array G x G */
@@ -98,20 +99,7 @@ int main(int argc, char **argv)
     pr = rank / 2;
     pc = rank % 2;
 
-    memset(dir, 0, sizeof dir);
-    if (rank == 0) {
-        const char *tmp = getenv("TMPDIR");
-        if (!tmp || !*tmp || strlen(tmp) > 150)
-            tmp = "/tmp";
-        snprintf(dir, sizeof dir, "%s/mpi-dtype-mpiio-predefined-%ld-XXXXXX", tmp, (long)getpid());
-        if (!mkdtemp(dir)) {
-            perror("mpiio_predefined: mkdtemp");
-            dir[0] = 0;
-        }
-    }
-    MPI_CHECK(MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD));
-    if (dir[0] == 0)
-        MPI_Abort(MPI_COMM_WORLD, 2);
+    make_shared_dir(dir, sizeof dir, "mpiio-predefined", rank);
     snprintf(path, sizeof path, "%s/array.dat", dir);
     snprintf(path2, sizeof path2, "%s/pairs.dat", dir);
 
