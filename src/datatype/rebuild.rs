@@ -97,35 +97,20 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
     let mut counts = Reader::new(decoded.large_counts, "large counts");
     // Counts are integers of ordinary constructors and large counts of `_c` ones; byte
     // displacements are addresses of ordinary constructors and large counts of `_c` ones.
-    macro_rules! count {
-        () => {
+    // `arg!(ints)` reads one count, `arg!(addresses, n)` n displacements, and so on.
+    macro_rules! arg {
+        ($ordinary:ident) => {
             if large {
                 counts.one()?
             } else {
-                ints.one()?
+                $ordinary.one()?
             }
         };
-        ($n:expr) => {
+        ($ordinary:ident, $n:expr) => {
             if large {
                 counts.take($n)?.to_vec()
             } else {
-                ints.take($n)?.to_vec()
-            }
-        };
-    }
-    macro_rules! bytes {
-        () => {
-            if large {
-                counts.one()?
-            } else {
-                addresses.one()?
-            }
-        };
-        ($n:expr) => {
-            if large {
-                counts.take($n)?.to_vec()
-            } else {
-                addresses.take($n)?.to_vec()
+                $ordinary.take($n)?.to_vec()
             }
         };
     }
@@ -139,46 +124,47 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
     use super::construct::*;
     match decoded.combiner {
         MPI_COMBINER_DUP => Ok(dup(&old()?)),
-        MPI_COMBINER_CONTIGUOUS => contiguous(count!(), &old()?, large),
+        MPI_COMBINER_CONTIGUOUS => contiguous(arg!(ints), &old()?, large),
         MPI_COMBINER_VECTOR => {
-            let (n, length, stride) = (count!(), count!(), count!());
+            let (n, length, stride) = (arg!(ints), arg!(ints), arg!(ints));
             vector(n, length, stride, false, &old()?, large)
         }
         MPI_COMBINER_HVECTOR | MPI_COMBINER_HVECTOR_INTEGER => {
-            let (n, length, stride) = (count!(), count!(), bytes!());
+            let (n, length, stride) = (arg!(ints), arg!(ints), arg!(addresses));
             vector(n, length, stride, true, &old()?, large)
         }
         MPI_COMBINER_INDEXED => {
-            let n = count!();
-            let (lengths, places) = (count!(n), count!(n));
+            let n = arg!(ints);
+            let (lengths, places) = (arg!(ints, n), arg!(ints, n));
             indexed(lengths, places, false, &old()?, large)
         }
         MPI_COMBINER_HINDEXED | MPI_COMBINER_HINDEXED_INTEGER => {
-            let n = count!();
-            let (lengths, places) = (count!(n), bytes!(n));
+            let n = arg!(ints);
+            let (lengths, places) = (arg!(ints, n), arg!(addresses, n));
             indexed(lengths, places, true, &old()?, large)
         }
         MPI_COMBINER_INDEXED_BLOCK => {
-            let (n, length) = (count!(), count!());
-            indexed_block(length, count!(n), false, &old()?, large)
+            let (n, length) = (arg!(ints), arg!(ints));
+            indexed_block(length, arg!(ints, n), false, &old()?, large)
         }
         MPI_COMBINER_HINDEXED_BLOCK => {
-            let (n, length) = (count!(), count!());
-            indexed_block(length, bytes!(n), true, &old()?, large)
+            let (n, length) = (arg!(ints), arg!(ints));
+            indexed_block(length, arg!(addresses, n), true, &old()?, large)
         }
         MPI_COMBINER_STRUCT | MPI_COMBINER_STRUCT_INTEGER => {
-            let n = count!();
-            let (lengths, places) = (count!(n), bytes!(n));
+            let n = arg!(ints);
+            let (lengths, places) = (arg!(ints, n), arg!(addresses, n));
             structure(lengths, places, decoded.types.to_vec(), large)
         }
         MPI_COMBINER_SUBARRAY => {
             let ndims = ints.one()?;
-            let (sizes, subsizes, starts) = (count!(ndims), count!(ndims), count!(ndims));
+            let (sizes, subsizes, starts) =
+                (arg!(ints, ndims), arg!(ints, ndims), arg!(ints, ndims));
             subarray(sizes, subsizes, starts, order(ints.one()?)?, &old()?, large)
         }
         MPI_COMBINER_DARRAY => {
             let (size, rank, ndims) = (ints.one()?, ints.one()?, ints.one()?);
-            let gsizes = count!(ndims);
+            let gsizes = arg!(ints, ndims);
             let distribs = ints
                 .take(ndims)?
                 .iter()
@@ -198,7 +184,7 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
             darray(args, &old()?, large)
         }
         MPI_COMBINER_RESIZED => {
-            let (lb, extent) = (bytes!(), bytes!());
+            let (lb, extent) = (arg!(addresses), arg!(addresses));
             resized(&old()?, lb, extent, large)
         }
         other => Err(MpiError::new(
