@@ -121,6 +121,34 @@ pub fn is_twin(handle: MPI_Datatype) -> bool {
     has_behind_form(handle) && TWINS.read().contains_key(&handle)
 }
 
+/// Twin numbers whose handle the program freed while the MPI behind still holds that type
+/// (inside a type of its own), with the object each stands for: that library may hand the
+/// number back (`MPI_Type_get_contents` of its type), and it still means this library's
+/// object until that library destroys it ([`crate::twin`] watches for that).
+static RETIRED: LazyLock<Mutex<HandleMap<Arc<Datatype>>>> = LazyLock::new(Default::default);
+
+/// The object a twin number the program freed still stands for in the MPI behind.
+pub fn retired(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
+    if !has_behind_form(handle) {
+        return None;
+    }
+    RETIRED.lock().get(&handle).cloned()
+}
+
+/// Forgets a retired twin number: the MPI behind destroyed its type.
+pub fn forget_retired(handle: MPI_Datatype) {
+    // This runs inside the MPI behind (the delete callback of its type): the object is not
+    // dropped here, where dropping the last reference would call that library again to
+    // release the object's twins, but with the next type made.
+    let gone = RETIRED.lock().remove(&handle);
+    if let Some(gone) = gone {
+        FORGOTTEN.lock().push(gone);
+    }
+}
+
+/// Objects of forgotten retired numbers, dropped by the next [`insert_with_twin`].
+static FORGOTTEN: Mutex<Vec<Arc<Datatype>>> = Mutex::new(Vec::new());
+
 #[derive(Default)]
 struct Slot {
     generation: i32,
@@ -326,8 +354,11 @@ fn insert_with_twin(
     });
     let slot_handle = handle_of(index, slot.generation);
     drop(slot);
+    let forgotten = std::mem::take(&mut *FORGOTTEN.lock());
+    drop(forgotten);
     match twin {
         Some(twin) => {
+            forget_retired(twin);
             if TWINS.write().insert(twin, slot_handle).is_some() {
                 // The number named a freed type a moment ago: forget it in every cache.
                 FREES.fetch_add(1, Ordering::AcqRel);
@@ -542,10 +573,17 @@ pub fn remove_with(
         return Err(MpiError::datatype("a predefined datatype cannot be freed"));
     }
     let slot_handle = internal(handle);
-    if let Some(twin) = with_entry(handle, |e| e.twin)? {
+    let (twin, datatype) = with_entry(handle, |e| (e.twin, e.datatype.clone()))?;
+    if let Some(twin) = twin {
         // Once released, the MPI behind may give the number to a new type at once: threads'
         // caches of it are invalidated first.
         FREES.fetch_add(1, Ordering::AcqRel);
+        // Until the MPI behind destroys its type, the number stands for the object (its
+        // watch, set when the twin was made, forgets it then: at once, inside
+        // `release_twin`, unless a type of that library still holds it).
+        if crate::twin::watched(twin) {
+            RETIRED.lock().insert(twin, datatype);
+        }
         release_twin(twin);
     }
     remove_entry(slot_handle).map_err(|_| invalid(handle))

@@ -6,8 +6,10 @@
 //! of a type that library made. Its own types decode down to named types, which are this
 //! library's: the type is read with that library's `PMPI_Type_get_envelope_c` /
 //! `PMPI_Type_get_contents_c`, its children are imported the same way, and it is made again
-//! with this library's constructors ([`crate::datatype::rebuild`]). The foreign handle itself
-//! stays that library's: calls made with it still go there.
+//! with this library's constructors ([`crate::datatype::rebuild`]). A child that is the
+//! number of one of this library's types (a twin, also one whose handle the program freed
+//! since: [`handles::retired`]) is that type. The foreign handle itself stays that
+//! library's: calls made with it still go there.
 //!
 //! What the other library reports is checked before it is believed: argument counts beyond
 //! [`MAX_ARGUMENTS`], nesting deeper than [`MAX_DEPTH`] and arrays that do not fit their
@@ -82,6 +84,9 @@ fn is_new_reference(handle: MPI_Datatype) -> bool {
 }
 
 fn import(handle: MPI_Datatype, depth: usize) -> MpiResult<Arc<Datatype>> {
+    if let Some(datatype) = handles::retired(handle) {
+        return Ok(datatype);
+    }
     if !handles::is_foreign(handle) {
         return handles::get(handle);
     }

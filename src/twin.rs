@@ -118,7 +118,7 @@ pub fn new_handle(datatype: &Datatype, committed: bool) -> MpiResult<Option<MPI_
         return Ok(None);
     }
     // The twin's bounds are fitted already, and a contiguous copy of one has the same.
-    commit_if(same_map(of(datatype)?)?, committed).map(Some)
+    commit_if(watched_copy(of(datatype)?)?, committed).map(Some)
 }
 
 /// The handle of the MPI behind for `MPI_Type_dup` of the program's handle `old` (a handle of
@@ -128,7 +128,13 @@ pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Da
     if !enabled() {
         return Ok(None);
     }
-    commit_if(make!(PMPI_Type_dup: fn(MPI_Datatype), old)?, committed).map(Some)
+    let made = make!(PMPI_Type_dup: fn(MPI_Datatype), old)?;
+    // A duplicate must be the MPI behind's duplicate of the program's handle (so that its
+    // attributes are copied), so it carries the watch attribute itself.
+    if let Some(key) = watch_key() {
+        watch(key, made.0, made.0)?;
+    }
+    commit_if(made, committed).map(Some)
 }
 
 fn commit_if(made: Held, committed: bool) -> MpiResult<MPI_Datatype> {
@@ -136,6 +142,103 @@ fn commit_if(made: Held, committed: bool) -> MpiResult<MPI_Datatype> {
         commit(made.0)?;
     }
     Ok(made.into_raw())
+}
+
+/// The key of the MPI behind whose attribute marks a watcher ([`watched_copy`]): its delete
+/// callback runs when that library destroys the watcher. `None` until made, or if the
+/// library could not make it.
+static WATCH_KEY: std::sync::OnceLock<Option<c_int>> = std::sync::OnceLock::new();
+
+/// The live watchers: the program's handle each is the only child of, and the handles
+/// watched.
+#[derive(Default)]
+struct Watchers {
+    handle_of: HashMap<MPI_Datatype, MPI_Datatype>,
+    watched: std::collections::HashSet<MPI_Datatype>,
+}
+
+static WATCHERS: std::sync::LazyLock<parking_lot::Mutex<Watchers>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// The delete callback of [`WATCH_KEY`]: the MPI behind destroyed a watcher, so the handle it
+/// watched is gone there too and its number no longer names this library's object.
+unsafe extern "C" fn destroyed(
+    watcher: MPI_Datatype,
+    _keyval: c_int,
+    _value: *mut std::ffi::c_void,
+    _extra: *mut std::ffi::c_void,
+) -> c_int {
+    let handle = {
+        let mut watchers = WATCHERS.lock();
+        let handle = watchers.handle_of.remove(&watcher);
+        if let Some(handle) = handle {
+            watchers.watched.remove(&handle);
+        }
+        handle
+    };
+    if let Some(handle) = handle {
+        crate::handles::forget_retired(handle);
+    }
+    MPI_SUCCESS
+}
+
+fn watch_key() -> Option<c_int> {
+    *WATCH_KEY.get_or_init(|| {
+        let mut key = MPI_KEYVAL_INVALID;
+        let rc = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut std::ffi::c_void) -> c_int,
+            None, Some(destroyed), &mut key, std::ptr::null_mut());
+        (rc == Some(MPI_SUCCESS)).then_some(key)
+    })
+}
+
+/// A new handle of the MPI behind with the type map of `twin`, for the program, that tells
+/// when that library destroys it: `contiguous(1, watcher)`, where the watcher is
+/// `contiguous(1, twin)` carrying an attribute of [`WATCH_KEY`] and held by nothing else. A
+/// type of that library built on the handle keeps it alive after the program freed it, and
+/// may hand its number back (`MPI_Type_get_contents`): until the watcher's delete callback
+/// runs, the number still names this library's object ([`crate::handles::retired`]). The
+/// attribute is on the watcher, not on the handle, so that the handle's own attributes are
+/// the program's alone (MPICH runs no delete callback when an attribute that is not the
+/// first in a type's list is replaced).
+fn watched_copy(twin: MPI_Datatype) -> MpiResult<Held> {
+    let Some(key) = watch_key() else {
+        return same_map(twin);
+    };
+    let watcher = same_map(twin)?;
+    let handle = same_map(watcher.0)?;
+    watch(key, watcher.0, handle.0)?;
+    // The handle holds the watcher now.
+    drop(watcher);
+    Ok(handle)
+}
+
+/// Sets the attribute of [`WATCH_KEY`] (`key`) on `watcher`, whose destruction tells that
+/// `handle` is gone.
+fn watch(key: c_int, watcher: MPI_Datatype, handle: MPI_Datatype) -> MpiResult<()> {
+    let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut std::ffi::c_void) -> c_int,
+        watcher, key, std::ptr::null_mut());
+    check("PMPI_Type_set_attr", rc)?;
+    let mut watchers = WATCHERS.lock();
+    watchers.handle_of.insert(watcher, handle);
+    watchers.watched.insert(handle);
+    Ok(())
+}
+
+/// Makes the key of the watch attributes right after the MPI behind was initialized through
+/// this library, so that it is older than any key of the program's. (MPICH keeps a type's
+/// attributes sorted by key, and when one of a newer key stands first, replacing one of an
+/// older key runs no delete callback: the attribute a duplicate carries itself, see
+/// [`dup_handle`], must not stand before the program's.)
+pub fn prepare() {
+    if enabled() {
+        watch_key();
+    }
+}
+
+/// True if the MPI behind will say when it destroys the program's handle `handle`
+/// ([`watched_copy`]).
+pub fn watched(handle: MPI_Datatype) -> bool {
+    WATCHERS.lock().watched.contains(&handle)
 }
 
 /// A new datatype of the MPI behind with the type map and bounds of its datatype `handle`

@@ -208,8 +208,8 @@ unsafe fn write_contents(
 }
 
 /// After the MPI behind decoded a type it made (`rc` its answer): a child that is one of this
-/// library's types comes back from it as the program's own handle with one more reference
-/// in that library; that reference is dropped and the child returned as a new handle of
+/// library's types comes back from it as the program's own handle (or the number of a handle
+/// the program freed since) with one more reference in that library; that reference is dropped and the child returned as a new handle of
 /// this library, which the program frees as the standard says without losing its own.
 ///
 /// # Safety
@@ -233,10 +233,12 @@ unsafe fn own_children(rc: c_int, datatype: MPI_Datatype, types: *mut MPI_Dataty
     for i in 0..nd.max(0) as usize {
         // SAFETY: the first `nd` entries were written by the MPI behind.
         let child = unsafe { types.add(i).read() };
-        if !handles::is_twin(child) {
-            continue;
-        }
-        let Ok(own) = handles::get(child).and_then(|dt| handles::handle_for_child(&dt)) else {
+        let mine = match handles::is_twin(child) {
+            true => handles::get(child).ok(),
+            // A number whose handle the program freed, still held by that library's type.
+            false => handles::retired(child),
+        };
+        let Some(Ok(own)) = mine.map(|dt| handles::handle_for_child(&dt)) else {
             continue;
         };
         crate::twin::release(child);

@@ -76,6 +76,7 @@ fn initialize(required: c_int) -> MpiResult<c_int> {
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     if let Some(rc) = forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
     {
+        crate::twin::prepare();
         return rc;
     }
     guard("MPI_Init", || initialize(MPI_THREAD_SINGLE).map(|_| ()))
@@ -93,6 +94,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
     if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
         argc, argv, required, provided)
     {
+        crate::twin::prepare();
         return rc;
     }
     guard("MPI_Init_thread", || {
