@@ -35,6 +35,33 @@
  *   end S
  *
  * A failing call prints its error class instead of its results ("size error MPI_ERR_TYPE").
+ *
+ * With HARNESS_DROP_IN=1 in the environment the generator is the one of the drop-in comparison
+ * (scripts/test-drop-in-random.sh, conformance/drop_in.py), which runs this source built
+ * against mpi-dtype alone and built against MPICH with mpi-dtype preloaded, and requires the
+ * same lines from both. Types nest up to 4 levels instead of 3, leaves are sometimes
+ * MPI_Type_create_f90_* types, and two notations that are not combiners appear in recipes:
+ *   from_contents(i=K;a=;t=T)   the K-th datatype MPI_Type_get_contents gives for T (built
+ *                     from its recipe; T and its other children are then freed), reused as a
+ *                     child of a new constructor or as the type itself
+ *   behind(i=F;a=;t=T) T with its outermost constructor called in the MPI library behind
+ *                     mpi-dtype (the program's libmpich, found with dlopen RTLD_NOLOAD: a
+ *                     type that library made itself, around mpi-dtype's children); where no
+ *                     such library is loaded (standalone), or where that library's own rules
+ *                     refuse the arguments (MPI_ERR_ARG), in mpi-dtype like any other. With
+ *                     F = 0 the handles of T's children are freed as soon as T is made, with
+ *                     F = 1 only once the whole type was used (at the end of the seed). The
+ *                     types MPICH made follow MPICH's rules (the queries on them, and
+ *                     MPI_Type_dup, go to MPICH); those mpi-dtype makes around them, and the
+ *                     children decoded from them that mpi-dtype made, the standard's. So
+ *                     such a type (made_behind()) is never the type itself nor a dup's child.
+ * Each child handle is freed as soon as the constructor using it returned (but those of
+ * behind(i=1;...) nodes), as a program done with it does. Each block has one more line,
+ * after `region`:
+ *   expect T          the recipe with each from_contents node replaced by the child it names,
+ *                     and each behind node by its T: what the `decode` line must print
+ * Without it the generator, and every line it prints, are as described above (the
+ * MPICH and Open MPI comparison of driver.py). `--recipe` reads both notations.
  * Type notation: a named type is its name (MPI_INT); a derived type is
  * `combiner(i=INTEGERS;a=ADDRESSES;t=TYPE,TYPE)` with the arrays exactly as
  * MPI_Type_get_contents returns them, except that orders, distributions and the default
@@ -46,14 +73,22 @@
  * spans [-R, R) around the origin. The output is flushed after every seed, so
  * when a library crashes the driver knows the seed that crashed it.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dlopen's RTLD_NOLOAD, dladdr */
+#endif
 #include "error_names.h" /* check_class_name, check_error_class */
 
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_DEPTH = 3, MAX_BLOCKS = 4, MAX_DIMS = 3 };
+enum { MAX_DEPTH = 3, DROP_IN_MAX_DEPTH = 4, MAX_BLOCKS = 4, MAX_DIMS = 3 };
+
+/* HARNESS_DROP_IN: the generator of the drop-in comparison (see the top of this file). */
+static int drop_in;
+static int max_depth = MAX_DEPTH;
 
 /* Bounds that keep every seed small: on the bytes an element can reach and on its entries. */
 static const int64_t REACH_LIMIT = 1 << 15;
@@ -135,13 +170,24 @@ static const char *error_class_name(int code)
 typedef enum {
     K_NAMED, K_DUP, K_CONTIGUOUS, K_VECTOR, K_HVECTOR, K_INDEXED, K_HINDEXED,
     K_INDEXED_BLOCK, K_HINDEXED_BLOCK, K_STRUCT, K_SUBARRAY, K_DARRAY, K_RESIZED,
+    /* Only with HARNESS_DROP_IN: the MPI_Type_create_f90_* types (predefined, not named:
+     * their envelope gives the arguments), and the from_contents and behind nodes (notations
+     * of the recipes, not combiners). */
+    K_F90_INTEGER, K_F90_REAL, K_F90_COMPLEX, K_FROM_CONTENTS, K_BEHIND,
     K_COUNT
 } kind;
 
 static const char *const KIND_NAMES[K_COUNT] = {
     "named", "dup", "contiguous", "vector", "hvector", "indexed", "hindexed",
     "indexed_block", "hindexed_block", "struct", "subarray", "darray", "resized",
+    "f90_integer", "f90_real", "f90_complex", "from_contents", "behind",
 };
+
+/* True for the kinds of types that are predefined (never freed, never committed). */
+static int is_predefined_kind(kind k)
+{
+    return k == K_NAMED || k == K_F90_INTEGER || k == K_F90_REAL || k == K_F90_COMPLEX;
+}
 
 enum { MAX_INTS = 4 * MAX_DIMS + 4, MAX_ADDRS = MAX_BLOCKS, MAX_TYPES = MAX_BLOCKS };
 
@@ -172,6 +218,9 @@ static kind kind_of_combiner(int combiner)
     if (combiner == MPI_COMBINER_SUBARRAY) return K_SUBARRAY;
     if (combiner == MPI_COMBINER_DARRAY) return K_DARRAY;
     if (combiner == MPI_COMBINER_RESIZED) return K_RESIZED;
+    if (combiner == MPI_COMBINER_F90_INTEGER) return K_F90_INTEGER;
+    if (combiner == MPI_COMBINER_F90_REAL) return K_F90_REAL;
+    if (combiner == MPI_COMBINER_F90_COMPLEX) return K_F90_COMPLEX;
     return K_COUNT;
 }
 
@@ -182,7 +231,9 @@ static void print_int(kind k, const int *ints, int ni, int index)
     int v = ints[index];
     int last = index == ni - 1;
     const char *word = NULL;
-    if ((k == K_SUBARRAY || k == K_DARRAY) && last) {
+    if (k == K_F90_INTEGER || k == K_F90_REAL || k == K_F90_COMPLEX) {
+        if (v == MPI_UNDEFINED) word = "UNDEF";
+    } else if ((k == K_SUBARRAY || k == K_DARRAY) && last) {
         word = v == MPI_ORDER_C ? "C" : v == MPI_ORDER_FORTRAN ? "FORTRAN" : "ORDER?";
     } else if (k == K_DARRAY && ni >= 3) {
         int ndims = ints[2];
@@ -218,8 +269,22 @@ static void print_arrays(kind k, const int *ints, int ni, const MPI_Aint *addrs,
     fputs(";t=", stdout);
 }
 
-static void print_recipe(const recipe *r)
+/* The recipe a from_contents node stands for (the child it names, itself resolved), or a
+ * behind node (its type). */
+static const recipe *resolve(const recipe *r)
 {
+    for (;;) {
+        if (r->kind == K_FROM_CONTENTS) r = resolve(r->types[0])->types[r->ints[0]];
+        else if (r->kind == K_BEHIND) r = r->types[0];
+        else return r;
+    }
+}
+
+/* Prints a recipe; with `resolved`, each from_contents and behind node as the type it
+ * stands for (what decoding the type must give). */
+static void print_recipe_as(const recipe *r, int resolved)
+{
+    if (resolved) r = resolve(r);
     if (r->kind == K_NAMED) {
         fputs(NAMED_TYPES[r->named].name, stdout);
         return;
@@ -227,10 +292,12 @@ static void print_recipe(const recipe *r)
     print_arrays(r->kind, r->ints, r->ni, r->addrs, r->na);
     for (int i = 0; i < r->nt; i++) {
         if (i) putchar(',');
-        print_recipe(r->types[i]);
+        print_recipe_as(r->types[i], resolved);
     }
     putchar(')');
 }
+
+static void print_recipe(const recipe *r) { print_recipe_as(r, 0); }
 
 /* Prints `type` as the library decodes it; 0 on success, else the failing error code. */
 static int print_decoded(MPI_Datatype type)
@@ -259,11 +326,12 @@ static int print_decoded(MPI_Datatype type)
         rc = print_decoded(types[i]);
     }
     putchar(')');
-    /* Derived children are new handles the caller frees; named ones are the constants. */
+    /* Derived children are new handles the caller frees; predefined ones (named, f90) are
+     * the constants. */
     for (int i = 0; i < nt; i++) {
         int cni, cna, cnt, ccombiner;
         if (MPI_Type_get_envelope(types[i], &cni, &cna, &cnt, &ccombiner) == MPI_SUCCESS &&
-            ccombiner != MPI_COMBINER_NAMED) {
+            !is_predefined_kind(kind_of_combiner(ccombiner))) {
             MPI_Type_free(&types[i]);
         }
     }
@@ -309,6 +377,27 @@ static void measure_block(recipe *r, const recipe *old, int64_t blocklength, int
     int64_t n = blocklength < 0 ? 0 : blocklength;
     r->reach = max64(r->reach, abs64(disp) + n * extent_bound(old) + old->reach + 16);
     r->entries += n * old->entries;
+}
+
+/* The size of the type MPI_Type_create_f90_* selects for the arguments of `r` (the kind
+ * models of x86-64 Linux: INTEGER1..8, REAL4, REAL8, REAL16, and complex types twice the
+ * reals), or 0 if no type fits. Only a bound on what the library selects is needed. */
+static int f90_size(const recipe *r)
+{
+    if (r->kind == K_F90_INTEGER) {
+        int range = r->ints[0];
+        return range <= 2 ? 1 : range <= 4 ? 2 : range <= 9 ? 4 : range <= 18 ? 8 : 0;
+    }
+    int p = r->ints[0], range = r->ints[1];
+    if (p == MPI_UNDEFINED && range == MPI_UNDEFINED) return 0;
+    static const int MODELS[][3] = {{6, 37, 4}, {15, 307, 8}, {18, 4931, 16}};
+    for (int m = 0; m < 3; m++) {
+        if ((p == MPI_UNDEFINED || p <= MODELS[m][0]) &&
+            (range == MPI_UNDEFINED || range <= MODELS[m][1])) {
+            return MODELS[m][2] * (r->kind == K_F90_COMPLEX ? 2 : 1);
+        }
+    }
+    return 0;
 }
 
 /* Sets r->reach and r->entries from the recipe's arrays (its children are measured). */
@@ -363,6 +452,17 @@ static void measure(recipe *r)
         r->reach = max64(old->reach, abs64(a[0]) + abs64(a[1]));
         r->entries = old->entries;
         break;
+    case K_F90_INTEGER:
+    case K_F90_REAL:
+    case K_F90_COMPLEX:
+        r->reach = f90_size(r);
+        r->entries = r->kind == K_F90_COMPLEX ? 2 : 1;
+        break;
+    case K_FROM_CONTENTS:
+    case K_BEHIND:
+        r->reach = resolve(r)->reach;
+        r->entries = resolve(r)->entries;
+        break;
     default:
         break;
     }
@@ -390,6 +490,33 @@ static int random_bytes(int lo, int hi)
 }
 
 static recipe *random_recipe(int depth);
+static recipe *random_child(int depth);
+
+/* An MPI_Type_create_f90_* type (drop-in generator only): one of a few arguments, each
+ * model once, MPI_UNDEFINED for an omitted p or r. */
+static recipe *random_f90(void)
+{
+    static const int CHOICES[][3] = {
+        {K_F90_INTEGER, 1, 0},  {K_F90_INTEGER, 3, 0},  {K_F90_INTEGER, 9, 0},
+        {K_F90_INTEGER, 18, 0}, {K_F90_REAL, 6, MPI_UNDEFINED},
+        {K_F90_REAL, MPI_UNDEFINED, 300}, {K_F90_REAL, 15, 307},
+        {K_F90_REAL, 17, MPI_UNDEFINED}, {K_F90_COMPLEX, 5, 30},
+        {K_F90_COMPLEX, 12, MPI_UNDEFINED}, {K_F90_COMPLEX, MPI_UNDEFINED, 400},
+    };
+    const int *c = CHOICES[rng_range(0, (int)(sizeof CHOICES / sizeof CHOICES[0]) - 1)];
+    recipe *r = new_recipe((kind)c[0]);
+    r->ni = c[0] == K_F90_INTEGER ? 1 : 2;
+    r->ints[0] = c[1];
+    r->ints[1] = c[2];
+    measure(r);
+    return r;
+}
+
+/* A predefined type: named, or (drop-in generator) sometimes an f90 one. */
+static recipe *random_leaf(void)
+{
+    return drop_in && rng_one_in(8) ? random_f90() : random_named();
+}
 
 /* Subarray: ndims, sizes, subsizes, starts, order. */
 static void random_subarray(recipe *r)
@@ -465,7 +592,9 @@ static recipe *random_derived(kind k, int depth)
     recipe *r = new_recipe(k);
     if (k != K_STRUCT) {
         r->nt = 1;
-        r->types[0] = random_recipe(depth - 1);
+        /* A dup of a type the MPI behind made is that library's (MPI_Type_dup forwards):
+         * not a behind node's parent. */
+        r->types[0] = k == K_DUP ? random_recipe(depth - 1) : random_child(depth - 1);
     }
     switch (k) {
     case K_CONTIGUOUS:
@@ -495,7 +624,7 @@ static recipe *random_derived(kind k, int depth)
         r->ints[0] = count;
         r->na = r->nt = count;
         for (int k = 0; k < count; k++) {
-            r->types[k] = random_recipe(depth - 1);
+            r->types[k] = random_child(depth - 1);
             r->ints[1 + k] = random_count(3);
             r->addrs[k] = random_bytes(-32, 64);
         }
@@ -515,11 +644,79 @@ static recipe *random_derived(kind k, int depth)
     return r;
 }
 
-/* A random type of at most `depth` levels of constructors, within the size limits. */
+static int within_limits(const recipe *r)
+{
+    return r->reach <= REACH_LIMIT && r->entries <= ENTRY_LIMIT;
+}
+
+/* A random derived type of at most `depth` levels with its outermost constructor called in
+ * the MPI library behind (drop-in generator). */
+static recipe *random_behind(int depth)
+{
+    recipe *t = random_derived((kind)rng_range(K_DUP, K_RESIZED), depth);
+    if (!within_limits(t)) {
+        free_recipe(t);
+        return random_leaf();
+    }
+    recipe *r = new_recipe(K_BEHIND);
+    r->ni = 1;
+    r->ints[0] = rng_range(0, 1);
+    r->nt = 1;
+    r->types[0] = t;
+    measure(r);
+    return r;
+}
+
+/* A child MPI_Type_get_contents returns (drop-in generator): of a random derived type of at
+ * most `depth` levels, itself within the limits, the child at a random position. With
+ * `behind`, sometimes of a type the MPI library behind made. */
+static recipe *random_from_contents(int depth, int behind)
+{
+    recipe *t = behind && rng_one_in(3)
+                    ? random_behind(depth)
+                    : random_derived((kind)rng_range(K_DUP, K_RESIZED), depth);
+    if (resolve(t)->nt == 0 || !within_limits(t)) {
+        free_recipe(t);
+        return random_leaf();
+    }
+    recipe *r = new_recipe(K_FROM_CONTENTS);
+    r->ni = 1;
+    r->ints[0] = rng_range(0, resolve(t)->nt - 1);
+    r->nt = 1;
+    r->types[0] = t;
+    measure(r);
+    return r;
+}
+
+/* True if the handle built for `r` is expected to be one the MPI library behind made itself
+ * (in drop-in mode): a behind node, a dup of such a type (MPI_Type_dup forwards it), or a
+ * child MPI_Type_get_contents gives for such a type (which that library answers) that it
+ * had been given as such a type. The types mpi-dtype makes around one import it. */
+static int made_behind(const recipe *r)
+{
+    switch (r->kind) {
+    case K_BEHIND: return 1;
+    case K_DUP: return made_behind(r->types[0]);
+    case K_FROM_CONTENTS:
+        return made_behind(r->types[0]) && made_behind(resolve(r->types[0])->types[r->ints[0]]);
+    default: return 0;
+    }
+}
+
+/* A random type of at most `depth` levels of constructors, within the size limits: never
+ * one the MPI library behind made (see made_behind()), whose queries that library answers. */
 static recipe *random_recipe(int depth)
 {
-    if (depth <= 0 || rng_one_in(depth == MAX_DEPTH ? 12 : 3)) {
-        return random_named();
+    if (depth <= 0 || rng_one_in(depth == max_depth ? 12 : 3)) {
+        return random_leaf();
+    }
+    if (drop_in && rng_one_in(5)) {
+        recipe *r = random_from_contents(depth, 1);
+        if (made_behind(r)) {
+            free_recipe(r);
+            return random_leaf();
+        }
+        return r;
     }
     kind k = (kind)rng_range(K_DUP, K_RESIZED);
     recipe *r = random_derived(k, depth);
@@ -528,6 +725,16 @@ static recipe *random_recipe(int depth)
         return random_named();
     }
     return r;
+}
+
+/* A random child of a constructor: a random type, or (drop-in generator) sometimes one the
+ * MPI library behind made, or a child MPI_Type_get_contents gave for one. */
+static recipe *random_child(int depth)
+{
+    if (drop_in && depth > 0 && rng_one_in(8)) {
+        return rng_one_in(3) ? random_from_contents(depth, 1) : random_behind(depth);
+    }
+    return random_recipe(depth);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -566,6 +773,7 @@ static long read_value(reader *rd)
         {"C", MPI_ORDER_C},          {"FORTRAN", MPI_ORDER_FORTRAN},
         {"BLOCK", MPI_DISTRIBUTE_BLOCK}, {"CYCLIC", MPI_DISTRIBUTE_CYCLIC},
         {"NONE", MPI_DISTRIBUTE_NONE},   {"DFLT", MPI_DISTRIBUTE_DFLT_DARG},
+        {"UNDEF", MPI_UNDEFINED},
     };
     if (*rd->at == '-' || (*rd->at >= '0' && *rd->at <= '9')) {
         char *end;
@@ -617,6 +825,17 @@ static int arrays_fit(const recipe *r)
     case K_SUBARRAY: ni = 3 * n + 2; break;
     case K_DARRAY: ni = r->ni > 2 ? 4 * r->ints[2] + 4 : -1; break;
     case K_RESIZED: na = 2; break;
+    case K_F90_INTEGER:
+    case K_F90_REAL:
+    case K_F90_COMPLEX:
+        return r->ni == (r->kind == K_F90_INTEGER ? 1 : 2) && r->na == 0 && r->nt == 0 &&
+               f90_size(r) > 0;
+    case K_FROM_CONTENTS:
+        return r->ni == 1 && r->na == 0 && r->nt == 1 && n >= 0 &&
+               n < resolve(r->types[0])->nt;
+    case K_BEHIND:
+        return r->ni == 1 && (n == 0 || n == 1) && r->na == 0 && r->nt == 1 &&
+               r->types[0]->kind >= K_DUP && r->types[0]->kind <= K_RESIZED;
     default: return 0;
     }
     return n >= 0 && r->ni == ni && r->na == na && r->nt == nt;
@@ -664,11 +883,163 @@ static recipe *read_recipe(reader *rd)
 /* ---------------------------------------------------------------------------------------
  * Building a recipe through the MPI API.
  */
-static int build(const recipe *r, MPI_Datatype *out)
+
+/* Error codes of the harness itself, for a from_contents node whose type decodes otherwise
+ * than its recipe says: printed as the words below instead of an error class. */
+enum { RC_UNEXPECTED_ENVELOPE = -1001, RC_UNEXPECTED_CONTENTS = -1002 };
+
+static const char *rc_name(int rc)
+{
+    if (rc == RC_UNEXPECTED_ENVELOPE) return "unexpected_envelope";
+    if (rc == RC_UNEXPECTED_CONTENTS) return "unexpected_contents";
+    return error_class_name(rc);
+}
+
+/* True if the handle built for `r` is one the program frees (not a predefined type). */
+static int freed_by_program(const recipe *r)
+{
+    return !is_predefined_kind(resolve(r)->kind);
+}
+
+/* Builds the predefined types of the kinds that have no handle of their own (f90). */
+static int build_f90(const recipe *r, MPI_Datatype *out)
+{
+    switch (r->kind) {
+    case K_F90_INTEGER: return MPI_Type_create_f90_integer(r->ints[0], out);
+    case K_F90_REAL: return MPI_Type_create_f90_real(r->ints[0], r->ints[1], out);
+    case K_F90_COMPLEX: return MPI_Type_create_f90_complex(r->ints[0], r->ints[1], out);
+    default: return MPI_ERR_INTERN;
+    }
+}
+
+/* After MPI_Type_get_contents of the type `parent` built for the recipe `t` gave `types`:
+ * keeps child `keep` in *out and frees the other derived children and `parent`. */
+static void keep_child(const recipe *t, MPI_Datatype parent, MPI_Datatype *types, int keep,
+                       MPI_Datatype *out)
+{
+    *out = types[keep];
+    for (int k = 0; k < t->nt; k++) {
+        if (k != keep && freed_by_program(t->types[k])) MPI_Type_free(&types[k]);
+    }
+    MPI_Type_free(&parent);
+}
+
+/* The constructors build() calls: this program's MPI functions (API), or for behind nodes
+ * those of the MPI library behind mpi-dtype (BEHIND, set by load_behind()). */
+typedef struct {
+    __typeof__(MPI_Type_dup) *dup;
+    __typeof__(MPI_Type_contiguous) *contiguous;
+    __typeof__(MPI_Type_vector) *vector;
+    __typeof__(MPI_Type_create_hvector) *hvector;
+    __typeof__(MPI_Type_indexed) *indexed;
+    __typeof__(MPI_Type_create_hindexed) *hindexed;
+    __typeof__(MPI_Type_create_indexed_block) *indexed_block;
+    __typeof__(MPI_Type_create_hindexed_block) *hindexed_block;
+    __typeof__(MPI_Type_create_struct) *structure;
+    __typeof__(MPI_Type_create_subarray) *subarray;
+    __typeof__(MPI_Type_create_darray) *darray;
+    __typeof__(MPI_Type_create_resized) *resized;
+} constructors;
+
+static const constructors API = {
+    MPI_Type_dup,           MPI_Type_contiguous,           MPI_Type_vector,
+    MPI_Type_create_hvector, MPI_Type_indexed,             MPI_Type_create_hindexed,
+    MPI_Type_create_indexed_block, MPI_Type_create_hindexed_block, MPI_Type_create_struct,
+    MPI_Type_create_subarray, MPI_Type_create_darray,      MPI_Type_create_resized,
+};
+static constructors BEHIND;
+
+/* Sets BEHIND: the PMPI_ constructors of the MPICH library the program was linked with, if
+ * one is loaded (under the preload, the functions of the program's names are mpi-dtype's);
+ * else the program's own. Returns the file they come from, or NULL. */
+static const char *load_behind(void)
+{
+    BEHIND = API;
+    void *lib = dlopen("libmpich.so.12", RTLD_LAZY | RTLD_NOLOAD);
+    if (lib == NULL) return NULL;
+    void *found[12] = {
+        dlsym(lib, "PMPI_Type_dup"), dlsym(lib, "PMPI_Type_contiguous"),
+        dlsym(lib, "PMPI_Type_vector"), dlsym(lib, "PMPI_Type_create_hvector"),
+        dlsym(lib, "PMPI_Type_indexed"), dlsym(lib, "PMPI_Type_create_hindexed"),
+        dlsym(lib, "PMPI_Type_create_indexed_block"),
+        dlsym(lib, "PMPI_Type_create_hindexed_block"), dlsym(lib, "PMPI_Type_create_struct"),
+        dlsym(lib, "PMPI_Type_create_subarray"), dlsym(lib, "PMPI_Type_create_darray"),
+        dlsym(lib, "PMPI_Type_create_resized"),
+    };
+    for (int k = 0; k < 12; k++) {
+        if (found[k] == NULL) return NULL;
+    }
+    _Static_assert(sizeof BEHIND == sizeof found, "one pointer per constructor");
+    memcpy(&BEHIND, found, sizeof BEHIND);
+    Dl_info info;
+    return dladdr(found[1], &info) && info.dli_fname ? info.dli_fname : "?";
+}
+
+static int build(const recipe *r, MPI_Datatype *out);
+static int build_with(const recipe *r, MPI_Datatype *out, const constructors *c, int defer);
+
+/* The children of behind(i=1;...) nodes: freed at the end of the seed (free_deferred()). */
+enum { MAX_DEFERRED = 256 };
+static MPI_Datatype deferred[MAX_DEFERRED];
+static int deferred_count;
+
+static void free_deferred(void)
+{
+    while (deferred_count > 0) MPI_Type_free(&deferred[--deferred_count]);
+}
+
+/* Builds a from_contents node: the type of its recipe T, then the child MPI_Type_get_contents
+ * returns at its position. The envelope and the integers and addresses must be T's (else
+ * RC_UNEXPECTED_*); T and its other children are freed, as a program done with them does. */
+static int build_from_contents(const recipe *r, MPI_Datatype *out)
+{
+    const recipe *t = resolve(r->types[0]);
+    MPI_Datatype parent;
+    int rc = build(r->types[0], &parent);
+    if (rc != MPI_SUCCESS) return rc;
+    int ni = -1, na = -1, nt = -1, combiner = MPI_COMBINER_NAMED;
+    rc = MPI_Type_get_envelope(parent, &ni, &na, &nt, &combiner);
+    if (rc == MPI_SUCCESS &&
+        (kind_of_combiner(combiner) != t->kind || ni != t->ni || na != t->na || nt != t->nt)) {
+        rc = RC_UNEXPECTED_ENVELOPE;
+    }
+    int ints[MAX_INTS + 1];
+    MPI_Aint addrs[MAX_ADDRS + 1];
+    MPI_Datatype types[MAX_TYPES + 1];
+    if (rc == MPI_SUCCESS) rc = MPI_Type_get_contents(parent, ni, na, nt, ints, addrs, types);
+    if (rc != MPI_SUCCESS) {
+        MPI_Type_free(&parent);
+        return rc;
+    }
+    keep_child(t, parent, types, r->ints[0], out);
+    if (memcmp(ints, t->ints, (size_t)ni * sizeof ints[0]) != 0 ||
+        memcmp(addrs, t->addrs, (size_t)na * sizeof addrs[0]) != 0) {
+        if (freed_by_program(r)) MPI_Type_free(out);
+        return RC_UNEXPECTED_CONTENTS;
+    }
+    return MPI_SUCCESS;
+}
+
+static int build(const recipe *r, MPI_Datatype *out) { return build_with(r, out, &API, 0); }
+
+/* Builds `r`, its outermost constructor through `c` (its children through the program's).
+ * With `defer` the children's handles are kept until free_deferred(). */
+static int build_with(const recipe *r, MPI_Datatype *out, const constructors *c, int defer)
 {
     if (r->kind == K_NAMED) {
         *out = NAMED_TYPES[r->named].type;
         return MPI_SUCCESS;
+    }
+    if (is_predefined_kind(r->kind)) return build_f90(r, out);
+    if (r->kind == K_FROM_CONTENTS) return build_from_contents(r, out);
+    if (r->kind == K_BEHIND) {
+        int rc = build_with(r->types[0], out, &BEHIND, r->ints[0]);
+        /* Arguments the MPI behind's own rules refuse (Intel MPI: MPI_DISTRIBUTE_NONE over
+         * several processes) are mpi-dtype's to take, as where no library is behind. */
+        if (rc != MPI_SUCCESS && check_error_class(rc) == MPI_ERR_ARG) {
+            rc = build_with(r->types[0], out, &API, r->ints[0]);
+        }
+        return rc;
     }
     MPI_Datatype types[MAX_TYPES] = {MPI_DATATYPE_NULL};
     int rc = MPI_SUCCESS, built = 0;
@@ -682,37 +1053,34 @@ static int build(const recipe *r, MPI_Datatype *out)
         const MPI_Aint *a = r->addrs;
         MPI_Datatype old = types[0];
         switch (r->kind) {
-        case K_DUP: rc = MPI_Type_dup(old, out); break;
-        case K_CONTIGUOUS: rc = MPI_Type_contiguous(i[0], old, out); break;
-        case K_VECTOR: rc = MPI_Type_vector(i[0], i[1], i[2], old, out); break;
-        case K_HVECTOR: rc = MPI_Type_create_hvector(i[0], i[1], a[0], old, out); break;
-        case K_INDEXED: rc = MPI_Type_indexed(i[0], i + 1, i + 1 + i[0], old, out); break;
-        case K_HINDEXED: rc = MPI_Type_create_hindexed(i[0], i + 1, a, old, out); break;
-        case K_INDEXED_BLOCK:
-            rc = MPI_Type_create_indexed_block(i[0], i[1], i + 2, old, out);
-            break;
-        case K_HINDEXED_BLOCK:
-            rc = MPI_Type_create_hindexed_block(i[0], i[1], a, old, out);
-            break;
-        case K_STRUCT: rc = MPI_Type_create_struct(i[0], i + 1, a, types, out); break;
+        case K_DUP: rc = c->dup(old, out); break;
+        case K_CONTIGUOUS: rc = c->contiguous(i[0], old, out); break;
+        case K_VECTOR: rc = c->vector(i[0], i[1], i[2], old, out); break;
+        case K_HVECTOR: rc = c->hvector(i[0], i[1], a[0], old, out); break;
+        case K_INDEXED: rc = c->indexed(i[0], i + 1, i + 1 + i[0], old, out); break;
+        case K_HINDEXED: rc = c->hindexed(i[0], i + 1, a, old, out); break;
+        case K_INDEXED_BLOCK: rc = c->indexed_block(i[0], i[1], i + 2, old, out); break;
+        case K_HINDEXED_BLOCK: rc = c->hindexed_block(i[0], i[1], a, old, out); break;
+        case K_STRUCT: rc = c->structure(i[0], i + 1, a, types, out); break;
         case K_SUBARRAY: {
             int n = i[0];
-            rc = MPI_Type_create_subarray(n, i + 1, i + 1 + n, i + 1 + 2 * n, i[3 * n + 1], old,
-                                          out);
+            rc = c->subarray(n, i + 1, i + 1 + n, i + 1 + 2 * n, i[3 * n + 1], old, out);
             break;
         }
         case K_DARRAY: {
             int n = i[2];
-            rc = MPI_Type_create_darray(i[0], i[1], n, i + 3, i + 3 + n, i + 3 + 2 * n,
-                                        i + 3 + 3 * n, i[3 + 4 * n], old, out);
+            rc = c->darray(i[0], i[1], n, i + 3, i + 3 + n, i + 3 + 2 * n, i + 3 + 3 * n,
+                           i[3 + 4 * n], old, out);
             break;
         }
-        case K_RESIZED: rc = MPI_Type_create_resized(old, a[0], a[1], out); break;
+        case K_RESIZED: rc = c->resized(old, a[0], a[1], out); break;
         default: rc = MPI_ERR_INTERN; break;
         }
     }
     for (int k = 0; k < built; k++) {
-        if (r->types[k]->kind != K_NAMED) MPI_Type_free(&types[k]);
+        if (!freed_by_program(r->types[k])) continue;
+        if (defer && deferred_count < MAX_DEFERRED) deferred[deferred_count++] = types[k];
+        else MPI_Type_free(&types[k]);
     }
     return rc;
 }
@@ -720,12 +1088,49 @@ static int build(const recipe *r, MPI_Datatype *out)
 #if MPI_VERSION >= 4
 /* Builds a recipe as build() does, through the large-count (_c) constructors: every count,
  * block length, stride, displacement and array size goes in as an MPI_Count. */
+static int build_large(const recipe *r, MPI_Datatype *out);
+
+/* build_from_contents() through the large-count constructors and MPI_Type_get_contents_c
+ * (whose integers, addresses and large counts are not compared: their split differs). */
+static int build_from_contents_large(const recipe *r, MPI_Datatype *out)
+{
+    const recipe *t = resolve(r->types[0]);
+    MPI_Datatype parent;
+    int rc = build_large(r->types[0], &parent);
+    if (rc != MPI_SUCCESS) return rc;
+    MPI_Count ni = -1, na = -1, nc = -1, nt = -1;
+    int combiner = MPI_COMBINER_NAMED;
+    rc = MPI_Type_get_envelope_c(parent, &ni, &na, &nc, &nt, &combiner);
+    if (rc == MPI_SUCCESS && (kind_of_combiner(combiner) != t->kind || nt != t->nt ||
+                              ni < 0 || ni > MAX_INTS || na < 0 || na > MAX_ADDRS || nc < 0 ||
+                              nc > MAX_INTS + MAX_ADDRS)) {
+        rc = RC_UNEXPECTED_ENVELOPE;
+    }
+    int ints[MAX_INTS + 1];
+    MPI_Aint addrs[MAX_ADDRS + 1];
+    MPI_Count counts[MAX_INTS + MAX_ADDRS + 1];
+    MPI_Datatype types[MAX_TYPES + 1];
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Type_get_contents_c(parent, ni, na, nc, nt, ints, addrs, counts, types);
+    }
+    if (rc != MPI_SUCCESS) {
+        MPI_Type_free(&parent);
+        return rc;
+    }
+    keep_child(t, parent, types, r->ints[0], out);
+    return MPI_SUCCESS;
+}
+
 static int build_large(const recipe *r, MPI_Datatype *out)
 {
     if (r->kind == K_NAMED) {
         *out = NAMED_TYPES[r->named].type;
         return MPI_SUCCESS;
     }
+    if (is_predefined_kind(r->kind)) return build_f90(r, out);
+    if (r->kind == K_FROM_CONTENTS) return build_from_contents_large(r, out);
+    /* The large-count lines are about mpi-dtype's _c constructors: made by it. */
+    if (r->kind == K_BEHIND) return build_large(r->types[0], out);
     MPI_Datatype types[MAX_TYPES] = {MPI_DATATYPE_NULL};
     int rc = MPI_SUCCESS, built = 0;
     for (; built < r->nt && rc == MPI_SUCCESS; built++) {
@@ -772,7 +1177,7 @@ static int build_large(const recipe *r, MPI_Datatype *out)
         }
     }
     for (int k = 0; k < built; k++) {
-        if (r->types[k]->kind != K_NAMED) MPI_Type_free(&types[k]);
+        if (freed_by_program(r->types[k])) MPI_Type_free(&types[k]);
     }
     return rc;
 }
@@ -879,11 +1284,11 @@ static void large_count_lines(const recipe *r, int64_t region, unsigned char *so
     int rc = build_large(r, &type);
     if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&type);
     if (rc != MPI_SUCCESS) {
-        printf("build_c error %s\n", error_class_name(rc));
+        printf("build_c error %s\n", rc_name(rc));
         return;
     }
     large_count_queries(type, region, source, target);
-    if (r->kind != K_NAMED) MPI_Type_free(&type);
+    if (freed_by_program(r)) MPI_Type_free(&type);
 }
 
 /* The lines of large_count_lines() for one type. */
@@ -971,13 +1376,19 @@ static void run_recipe(const recipe *r)
     /* Three elements stay within [-region, region) of the origin. */
     int64_t region = r->reach + 2 * extent_bound(r) + 16;
     printf("\nregion %lld\n", (long long)region);
+    if (drop_in) {
+        fputs("expect ", stdout);
+        print_recipe_as(r, 1);
+        putchar('\n');
+    }
     fflush(stdout);
 
     MPI_Datatype type;
     int rc = build(r, &type);
-    if (rc == MPI_SUCCESS && r->kind != K_NAMED) rc = MPI_Type_commit(&type);
+    if (rc == MPI_SUCCESS && freed_by_program(r)) rc = MPI_Type_commit(&type);
     if (rc != MPI_SUCCESS) {
-        printf("build error %s\n", error_class_name(rc));
+        printf("build error %s\n", rc_name(rc));
+        free_deferred();
         return;
     }
     int size = 0;
@@ -1018,14 +1429,15 @@ static void run_recipe(const recipe *r)
     }
     free(source);
     free(target);
-    if (r->kind != K_NAMED) MPI_Type_free(&type);
+    if (freed_by_program(r)) MPI_Type_free(&type);
+    free_deferred();
 }
 
 static void run_seed(uint64_t seed)
 {
     rng_state = seed * 0x2545f4914f6cdd1dULL + 1;
     extra_lines = extra_every > 0 && seed % (uint64_t)extra_every == 0;
-    recipe *r = random_recipe(MAX_DEPTH);
+    recipe *r = random_recipe(max_depth);
     printf("seed %llu\n", (unsigned long long)seed);
     run_recipe(r);
     printf("end %llu\n", (unsigned long long)seed);
@@ -1064,6 +1476,14 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     crc_init();
+    const char *mode = getenv("HARNESS_DROP_IN");
+    drop_in = mode != NULL && *mode != '\0' && strcmp(mode, "0") != 0;
+    if (drop_in) max_depth = DROP_IN_MAX_DEPTH;
+    const char *behind = load_behind();
+    if (drop_in && getenv("MPI_DTYPE_DEBUG") != NULL) {
+        fprintf(stderr, "harness: behind nodes are made by %s\n",
+                behind ? behind : "the program's MPI functions");
+    }
     const char *extra = getenv("HARNESS_EXTRA_LINES");
     extra_every = extra != NULL ? atoi(extra) : 0;
     extra_lines = extra_every > 0;
