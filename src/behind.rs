@@ -273,17 +273,3 @@ pub unsafe fn read_handle(handle: *const crate::abi::MPI_Datatype) -> crate::abi
     // SAFETY: not NULL, and valid for a read by the caller's contract.
     unsafe { handle.read() }
 }
-
-/// True if one of the `count` handles at `types` is foreign (for the struct constructors).
-///
-/// # Safety
-/// A non-NULL `types` must be valid for `count` reads.
-pub unsafe fn any_foreign(count: impl Into<i64>, types: *const crate::abi::MPI_Datatype) -> bool {
-    let count: i64 = count.into();
-    if types.is_null() || count <= 0 || backend().is_none() {
-        return false;
-    }
-    // SAFETY: not NULL, and valid for `count` reads by the caller's contract.
-    let types = unsafe { std::slice::from_raw_parts(types, count as usize) };
-    types.iter().any(|&t| crate::handles::is_foreign(t))
-}

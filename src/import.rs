@@ -33,11 +33,59 @@ pub const MAX_DEPTH: usize = 1 << 10;
 /// behind made itself, the same type made again by this library.
 pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     match handles::get(handle) {
-        Err(_) if handles::is_foreign(handle) => {
-            stacker::maybe_grow(64 * 1024, 1024 * 1024, || import(handle, 0))
-        }
+        Err(_) if handles::is_foreign(handle) => imported(handle).map_err(Failure::into_error),
         found => found,
     }
+}
+
+/// True if `handle` is a type of the MPI behind that this library cannot make again: one
+/// built, at any depth, on a predefined type of that library this library does not know
+/// (MPICH 5's `MPIX_BFLOAT16`, say). A constructor on it is left to that library.
+pub fn is_unknown(handle: MPI_Datatype) -> bool {
+    handles::get(handle).is_err()
+        && handles::is_foreign(handle)
+        && matches!(imported(handle), Err(Failure::Unknown(_)))
+}
+
+/// True if one of the `count` handles at `types` is [`is_unknown`] (for the struct
+/// constructors).
+///
+/// # Safety
+/// A non-NULL `types` must be valid for `count` reads.
+pub unsafe fn any_unknown(count: impl Into<i64>, types: *const MPI_Datatype) -> bool {
+    let count: i64 = count.into();
+    if types.is_null() || count <= 0 || crate::behind::backend().is_none() {
+        return false;
+    }
+    // SAFETY: not NULL, and valid for `count` reads by the caller's contract.
+    let types = unsafe { std::slice::from_raw_parts(types, count as usize) };
+    types.iter().any(|&t| is_unknown(t))
+}
+
+/// Why a type of the MPI behind could not be imported.
+enum Failure {
+    /// It is built on a predefined type this library does not know.
+    Unknown(MpiError),
+    /// Anything else.
+    Other(MpiError),
+}
+
+impl Failure {
+    fn into_error(self) -> MpiError {
+        match self {
+            Failure::Unknown(e) | Failure::Other(e) => e,
+        }
+    }
+}
+
+impl From<MpiError> for Failure {
+    fn from(error: MpiError) -> Self {
+        Failure::Other(error)
+    }
+}
+
+fn imported(handle: MPI_Datatype) -> Result<Arc<Datatype>, Failure> {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || import(handle, 0))
 }
 
 fn behind_error(function: &str, rc: Option<c_int>) -> MpiError {
@@ -83,18 +131,18 @@ fn is_new_reference(handle: MPI_Datatype) -> bool {
     .contains(&combiner))
 }
 
-fn import(handle: MPI_Datatype, depth: usize) -> MpiResult<Arc<Datatype>> {
+fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> {
     if let Some(datatype) = handles::retired(handle) {
         return Ok(datatype);
     }
     if !handles::is_foreign(handle) {
-        return handles::get(handle);
+        return Ok(handles::get(handle)?);
     }
     if depth > MAX_DEPTH {
-        return Err(MpiError::new(
+        return Err(Failure::Other(MpiError::new(
             MPI_ERR_TYPE,
             format!("a datatype of the MPI library behind nests deeper than {MAX_DEPTH} levels"),
-        ));
+        )));
     }
     let (ni, na, nc, nd, combiner) = envelope(handle)?;
     let mut ints = vec![0 as c_int; ni as usize];
@@ -102,32 +150,32 @@ fn import(handle: MPI_Datatype, depth: usize) -> MpiResult<Arc<Datatype>> {
     let mut large_counts = vec![0 as MPI_Count; nc as usize];
     let mut types = vec![MPI_DATATYPE_NULL; nd as usize];
     if combiner == MPI_COMBINER_NAMED {
-        return Err(MpiError::new(
+        return Err(Failure::Unknown(MpiError::new(
             MPI_ERR_TYPE,
             format!("{handle:#x} is a predefined datatype of the MPI library behind that this library does not know"),
-        ));
+        )));
     }
     let rc = forward!(PMPI_Type_get_contents_c: fn(MPI_Datatype, MPI_Count, MPI_Count, MPI_Count, MPI_Count, *mut c_int, *mut MPI_Aint, *mut MPI_Count, *mut MPI_Datatype) -> c_int,
         handle, ni, na, nc, nd, ints.as_mut_ptr(), addresses.as_mut_ptr(), large_counts.as_mut_ptr(), types.as_mut_ptr());
     if rc != Some(MPI_SUCCESS) {
-        return Err(behind_error("PMPI_Type_get_contents_c", rc));
+        return Err(behind_error("PMPI_Type_get_contents_c", rc).into());
     }
     let ints: Vec<i64> = ints.into_iter().map(i64::from).collect();
     let made = (|| {
         if let Some(class) = f90_class(combiner) {
-            return f90(class, &ints);
+            return Ok(f90(class, &ints)?);
         }
         let children = types
             .iter()
             .map(|&child| import(child, depth + 1))
-            .collect::<MpiResult<Vec<_>>>()?;
-        rebuild(&Decoded {
+            .collect::<Result<Vec<_>, Failure>>()?;
+        Ok(rebuild(&Decoded {
             combiner,
             ints: &ints,
             addresses: &addresses,
             large_counts: &large_counts,
             types: &children,
-        })
+        })?)
     })();
     for child in types {
         if is_new_reference(child) {

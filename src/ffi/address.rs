@@ -60,6 +60,13 @@ pub unsafe extern "C" fn MPI_Type_match_size(
     size: c_int,
     datatype: *mut MPI_Datatype,
 ) -> c_int {
+    // A size this library has no type for may be one of the MPI behind's (MPICH 5's
+    // MPI_INTEGER16, say): that library answers then.
+    let known = predefined::match_size(typeclass, size.into()).is_some();
+    crate::behind::foreign_call!(
+        PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype)
+        if !known && crate::behind::backend().is_some()
+    );
     guard("MPI_Type_match_size", || {
         check_out(datatype, "datatype")?;
         if !matches!(

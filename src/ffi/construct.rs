@@ -56,6 +56,10 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
 }
@@ -67,6 +71,10 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
 }
@@ -108,6 +116,10 @@ pub unsafe extern "C" fn MPI_Type_vector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let stride = stride.into();
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -132,6 +144,10 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
         vector(
@@ -156,6 +172,10 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let name = "MPI_Type_create_hvector";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
@@ -170,6 +190,10 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let name = "MPI_Type_create_hvector_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
@@ -184,6 +208,10 @@ pub unsafe extern "C" fn MPI_Type_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
         vector(
@@ -237,6 +265,10 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
@@ -251,6 +283,10 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
@@ -266,6 +302,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -290,6 +330,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -314,6 +358,10 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
@@ -354,6 +402,10 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
@@ -368,6 +420,10 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
@@ -382,6 +438,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
@@ -396,6 +456,10 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
@@ -444,6 +508,11 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+        // SAFETY: the caller's array of count handles, as the function requires it.
+        if unsafe { crate::import::any_unknown(count, array_of_types) }
+    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -462,6 +531,11 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+        // SAFETY: the caller's array of count handles, as the function requires it.
+        if unsafe { crate::import::any_unknown(count, array_of_types) }
+    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -480,6 +554,11 @@ pub unsafe extern "C" fn MPI_Type_struct(
     array_of_types: *mut MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
+        // SAFETY: the caller's array of count handles, as the function requires it.
+        if unsafe { crate::import::any_unknown(count, array_of_types) }
+    );
     let (b, d, t) = (
         array_of_blocklengths,
         array_of_displacements,
@@ -534,6 +613,10 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -551,6 +634,10 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -625,6 +712,10 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let call = DarrayCall {
         size,
         rank,
@@ -653,6 +744,10 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let call = DarrayCall {
         size,
         rank,
@@ -694,6 +789,10 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
     extent: MPI_Aint,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let name = "MPI_Type_create_resized";
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
@@ -707,6 +806,10 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
     extent: MPI_Count,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    behind::foreign_call!(
+        PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
+        if crate::import::is_unknown(oldtype)
+    );
     let name = "MPI_Type_create_resized_c";
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }

@@ -22,7 +22,11 @@ pub unsafe extern "C" fn MPI_Type_get_name(
     guard("MPI_Type_get_name", || {
         check_out(type_name, "type_name")?;
         check_out(resultlen, "resultlen")?;
-        let name = handles::with_entry(datatype, |e| e.name.clone())?;
+        // MPI-4.1 allows MPI_DATATYPE_NULL here and names it.
+        let name = match datatype {
+            MPI_DATATYPE_NULL => "MPI_DATATYPE_NULL".to_string(),
+            _ => handles::with_entry(datatype, |e| e.name.clone())?,
+        };
         // SAFETY: the caller's buffer of MPI_MAX_OBJECT_NAME bytes and int, checked non-NULL.
         unsafe { write_c_string(type_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
     })
