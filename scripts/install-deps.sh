@@ -3,8 +3,10 @@
 # cmake, pkg-config, valgrind, and the two MPIs the tests compare against (MPICH: mpich and
 # libmpich-dev; Open MPI: openmpi-bin and libopenmpi-dev, with their compiler wrappers
 # mpicc.mpich and mpicc.openmpi), HDF5 (serial and built on MPICH, for the h5s_mpio port's
-# tests) from Debian's packages, and rustfmt/clippy. Does nothing for
-# what is already there. Needs root (or sudo) for apt-get.
+# tests) from Debian's packages, and rustfmt/clippy; then the other MPI runtimes of MPICH's
+# ABI the drop-in tests run over, MPICH 5.0.2 and Intel MPI 2021.19 from PyPI, outside the
+# clone (scripts/install-mpis.sh). Does nothing for what is already there. Needs root (or
+# sudo) for apt-get.
 set -euo pipefail
 
 packages=()
@@ -27,3 +29,5 @@ fi
 
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+
+"$(dirname "$0")/install-mpis.sh"

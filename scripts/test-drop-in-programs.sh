@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# Real 4-rank MPI programs (c_tests/drop_in/programs/*.c) with derived datatypes in MPICH's
-# own functions: point-to-point, collectives, one-sided, MPI-IO, attributes, threads, MPI-4.0
-# interfaces, bounds where MPICH and the standard differ.  Each program is
-# built with mpicc.mpich and run with `mpiexec.mpich -n 4` twice: over plain MPICH, and with
-# libmpi_dtype.so preloaded.  Both runs must exit 0 and print "<program>: all N checks passed".
+# Real 4-rank MPI programs (c_tests/drop_in/programs/*.c) with derived datatypes in the MPI
+# library's own functions: point-to-point, collectives, one-sided, MPI-IO, attributes,
+# threads, MPI-4.0 interfaces, bounds where MPICH and the standard differ.  Each program is
+# built once with Debian's mpicc.mpich and run with `mpiexec -n 4` over every MPI runtime of
+# MPICH's ABI in DROP_IN_MPIS (scripts/with-mpi.sh: Debian's MPICH 4.0.2, MPICH 5.0.2, Intel
+# MPI 2021.19; the same binary, its libmpich.so.12 pointed at the runtime), twice: plainly,
+# and with libmpi_dtype.so preloaded.  A run passes if it exits 0 and prints
+# "<program>: all N checks passed".
+#
+# The rule: a program must pass under the preload on every runtime on which it passes
+# plainly.  A plain failure is reported (a NOTE line) and does not fail the script, except on
+# the runtimes in DROP_IN_PLAIN_MUST_PASS (default mpich4: the programs are written to pass
+# there and avoid MPICH 4.0.2's own bugs); the preload run of such a pair is then reported
+# too, and counts only if it passes.
 #
 # usage: scripts/test-drop-in-programs.sh [LIBDIR]
 #   LIBDIR            directory of libmpi_dtype.so (default: build/prefix/lib)
 #   MPI_DTYPE_LIB     full path of the library; overrides LIBDIR
+#   DROP_IN_MPIS      runtimes, default "mpich4 mpich5 impi" (installed first with
+#                     scripts/install-mpis.sh, which does nothing for those already there)
+#   DROP_IN_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4)
 #   DROP_IN_BUILD_DIR where the programs and logs go (default: build/drop-in-programs)
 #   DROP_IN_MODES     modes to run, default "plain preload"
+#   DROP_IN_PROGRAMS  programs to run (names without .c), default all
 #   DROP_IN_TIMEOUT   seconds allowed for each run (default 120)
 #   DROP_IN_LEAKS     "note" (default): a run in which MPICH reports leaked handles at
 #                     MPI_Finalize ("yaksa: N leaked handle pool objects") still passes, with
 #                     the report on its line; "fail": such a run fails
 #
-# Prints one line per (program, mode) and exits nonzero if any build or run failed, after
-# running everything.
+# Prints one line per (program, runtime, mode) and exits nonzero if any build or counted run
+# failed, after running everything.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,6 +38,8 @@ build="${DROP_IN_BUILD_DIR:-$root/build/drop-in-programs}"
 libdir="${1:-$root/build/prefix/lib}"
 lib="${MPI_DTYPE_LIB:-$libdir/libmpi_dtype.so}"
 modes="${DROP_IN_MODES:-plain preload}"
+mpis="${DROP_IN_MPIS:-mpich4 mpich5 impi}"
+must_pass="${DROP_IN_PLAIN_MUST_PASS:-mpich4}"
 leaks_policy="${DROP_IN_LEAKS:-note}"
 case "$leaks_policy" in note | fail) ;; *)
     echo "test-drop-in-programs: DROP_IN_LEAKS must be note or fail" >&2
@@ -37,13 +52,27 @@ case "$run_timeout" in '' | *[!0-9]*)
     exit 2
     ;;
 esac
+for mode in $modes; do
+    case "$mode" in plain | preload) ;; *)
+        echo "test-drop-in-programs: unknown mode $mode" >&2
+        exit 2
+        ;;
+    esac
+done
+# plain first: the preload run of a pair is judged by the plain one
+ordered_modes=""
+for mode in plain preload; do
+    case " $modes " in *" $mode "*) ordered_modes="$ordered_modes $mode" ;; esac
+done
 
-for tool in mpicc.mpich mpiexec.mpich timeout; do
+for tool in mpicc.mpich timeout; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "test-drop-in-programs: $tool not found (install MPICH: apt-get install mpich)" >&2
+        echo "test-drop-in-programs: $tool not found (install MPICH: scripts/install-deps.sh)" >&2
         exit 2
     fi
 done
+# shellcheck disable=SC2086
+"$root/scripts/install-mpis.sh" $mpis
 
 mkdir -p "$build/logs"
 build=$(cd "$build" && pwd)
@@ -52,6 +81,12 @@ case "$lib" in /*) ;; *) lib="$(pwd)/$lib" ;; esac
 shopt -s nullglob
 sources=("$src"/*.c)
 shopt -u nullglob
+if [ -n "${DROP_IN_PROGRAMS:-}" ]; then
+    sources=()
+    for name in $DROP_IN_PROGRAMS; do
+        sources+=("$src/$name.c")
+    done
+fi
 if [ "${#sources[@]}" -eq 0 ]; then
     echo "test-drop-in-programs: no programs in $src" >&2
     exit 2
@@ -59,89 +94,128 @@ fi
 
 failures=0
 total=0
+noted=0
 leaky=0
 start_all=$(date +%s.%N)
 
 # first line of a log worth showing for a failure
 first_error() {
     local log=$1 line
-    line=$(grep -m1 -E 'check failed|returned [0-9-]+ \(class|FAILED|Abort|signal|error' "$log" || true)
+    line=$(grep -m1 -E 'check failed|returned [0-9-]+ \(class|FAILED|Assertion|Abort|signal|error' "$log" || true)
     if [ -z "$line" ]; then
         line=$(grep -m1 -v '^[[:space:]]*$' "$log" || true)
     fi
     printf '%s' "${line:0:300}"
 }
 
+line() { # STATUS PROGRAM RUNTIME MODE TEXT
+    printf '%-5s %-12s %-7s %-8s %s\n' "$@"
+}
+
+# the programs, built once
+built=()
 for c in "${sources[@]}"; do
     name=$(basename "$c" .c)
-    exe="$build/$name"
     blog="$build/logs/$name.build.log"
-    if ! mpicc.mpich -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$exe" "$c" >"$blog" 2>&1; then
-        for mode in $modes; do
-            total=$((total + 1))
-            failures=$((failures + 1))
-            printf 'FAIL  %-12s %-8s build failed: %s\n' "$name" "$mode" "$(first_error "$blog")"
-        done
-        continue
-    fi
-    for mode in $modes; do
+    if [ -f "$c" ] && mpicc.mpich -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$build/$name" "$c" >"$blog" 2>&1; then
+        built+=("$name")
+    else
+        [ -f "$c" ] || echo "no such program: $c" >"$blog"
         total=$((total + 1))
-        log="$build/logs/$name.$mode.log"
-        args=(-n 4)
-        if [ "$mode" = preload ]; then
-            if [ ! -f "$lib" ]; then
-                failures=$((failures + 1))
-                printf 'FAIL  %-12s %-8s library not found: %s\n' "$name" "$mode" "$lib"
+        failures=$((failures + 1))
+        line FAIL "$name" all build "build failed: $(first_error "$blog")"
+    fi
+done
+
+for rt in $mpis; do
+    for name in "${built[@]}"; do
+        exe="$build/$name"
+        plain_ok=""
+        for mode in $ordered_modes; do
+            total=$((total + 1))
+            log="$build/logs/$name.$rt.$mode.log"
+            args=(-n 4)
+            if [ "$mode" = preload ]; then
+                if [ ! -f "$lib" ]; then
+                    failures=$((failures + 1))
+                    line FAIL "$name" "$rt" "$mode" "library not found: $lib"
+                    continue
+                fi
+                # MPI_DTYPE_DEBUG=1: mpi-dtype says on stderr that it forwards to the MPI library
+                args+=(-genv LD_PRELOAD "$lib" -genv MPI_DTYPE_DEBUG 1)
+            fi
+            t0=$(date +%s.%N)
+            rc=0
+            # files a program makes (mpiio) go under a scratch directory, emptied after each
+            # run, so that a run that aborts leaves nothing behind
+            scratch="$build/tmp"
+            rm -rf "$scratch"
+            mkdir -p "$scratch"
+            args+=(-genv TMPDIR "$scratch")
+            (cd "$build" && timeout -k 5 "$run_timeout" "$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe") \
+                </dev/null >"$log" 2>&1 || rc=$?
+            rm -rf "$scratch"
+            t1=$(date +%s.%N)
+            secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+            passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log" || true)
+            unforwarded=0
+            if [ "$mode" = preload ] && ! grep -q '^mpi-dtype: forwarding to ' "$log"; then
+                unforwarded=1 # the preload did not reach the processes, or found no MPI
+            fi
+            leak=$(grep -m1 -oE '[0-9]+ leaked handle pool objects' "$log" || true)
+            note=""
+            if [ -n "$leak" ]; then
+                leaky=$((leaky + 1))
+                note=" [MPICH at MPI_Finalize: $leak]"
+            fi
+            ok=0
+            if [ "$rc" -eq 0 ] && [ -n "$passed" ] && [ "$unforwarded" -eq 0 ] &&
+                { [ -z "$leak" ] || [ "$leaks_policy" = note ]; }; then
+                ok=1
+                line PASS "$name" "$rt" "$mode" "${passed#"$name: "} (${secs}s)$note"
+            elif [ "$rc" -eq 0 ] && [ -n "$passed" ] && [ "$unforwarded" -eq 1 ]; then
+                what="${passed#"$name: "} (${secs}s), but no \"mpi-dtype: forwarding to\" line"
+            elif [ "$rc" -eq 0 ] && [ -n "$passed" ]; then
+                what="${passed#"$name: "} (${secs}s), but$note"
+            else
+                if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+                    why="timed out after ${run_timeout}s"
+                else
+                    why="exit $rc"
+                fi
+                what="$why (${secs}s): $(first_error "$log")"
+            fi
+            [ "$mode" = plain ] && plain_ok=$ok
+            if [ "$ok" -eq 1 ]; then
                 continue
             fi
-            args+=(-genv LD_PRELOAD "$lib")
-        elif [ "$mode" != plain ]; then
-            echo "test-drop-in-programs: unknown mode $mode" >&2
-            exit 2
-        fi
-        t0=$(date +%s.%N)
-        rc=0
-        # files a program makes (mpiio) go under a scratch directory, emptied after each run,
-        # so that a run that aborts leaves nothing behind
-        scratch="$build/tmp"
-        rm -rf "$scratch"
-        mkdir -p "$scratch"
-        args+=(-genv TMPDIR "$scratch")
-        (cd "$build" && timeout -k 5 "$run_timeout" mpiexec.mpich "${args[@]}" "$exe") \
-            </dev/null >"$log" 2>&1 || rc=$?
-        rm -rf "$scratch"
-        t1=$(date +%s.%N)
-        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-        passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log" || true)
-        leak=$(grep -m1 -oE '[0-9]+ leaked handle pool objects' "$log" || true)
-        note=""
-        if [ -n "$leak" ]; then
-            leaky=$((leaky + 1))
-            note=" [MPICH at MPI_Finalize: $leak]"
-        fi
-        if [ "$rc" -eq 0 ] && [ -n "$passed" ] && { [ -z "$leak" ] || [ "$leaks_policy" = note ]; }; then
-            printf 'PASS  %-12s %-8s %s (%ss)%s\n' "$name" "$mode" "${passed#"$name: "}" "$secs" "$note"
-        elif [ "$rc" -eq 0 ] && [ -n "$passed" ]; then
-            failures=$((failures + 1))
-            printf 'FAIL  %-12s %-8s %s (%ss), but%s\n' "$name" "$mode" "${passed#"$name: "}" "$secs" "$note"
-        else
-            failures=$((failures + 1))
-            if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-                why="timed out after ${run_timeout}s"
+            # not counted: a plain failure where plain runs need not pass, and a preload
+            # failure of a pair that fails plainly too
+            if { [ "$mode" = plain ] && [[ " $must_pass " != *" $rt "* ]]; } ||
+                { [ "$mode" = preload ] && [ "$plain_ok" = 0 ]; }; then
+                noted=$((noted + 1))
+                if [ "$mode" = plain ]; then
+                    line NOTE "$name" "$rt" "$mode" "fails without mpi-dtype, not counted: $what"
+                else
+                    line NOTE "$name" "$rt" "$mode" "fails, not counted (fails plainly too): $what"
+                fi
             else
-                why="exit $rc"
+                failures=$((failures + 1))
+                line FAIL "$name" "$rt" "$mode" "$what"
             fi
-            printf 'FAIL  %-12s %-8s %s (%ss): %s\n' "$name" "$mode" "$why" "$secs" \
-                "$(first_error "$log")"
-        fi
+        done
     done
 done
 
 end_all=$(date +%s.%N)
 elapsed=$(awk -v a="$start_all" -v b="$end_all" 'BEGIN { printf "%.1f", b - a }')
-leak_note=""
-if [ "$leaky" -gt 0 ]; then
-    leak_note=", $leaky with leaked MPICH handles at MPI_Finalize"
+extra=""
+if [ "$noted" -gt 0 ]; then
+    extra=", $noted failing where the program fails without mpi-dtype too (not counted)"
 fi
-echo "test-drop-in-programs: $((total - failures)) of $total runs passed$leak_note in ${elapsed}s (logs in $build/logs)"
+if [ "$leaky" -gt 0 ]; then
+    extra="$extra, $leaky with leaked MPICH handles at MPI_Finalize"
+fi
+counted=$((total - noted))
+echo "test-drop-in-programs: $((counted - failures)) of $counted counted runs passed$extra, over $mpis, in ${elapsed}s (logs in $build/logs)"
 [ "$failures" -eq 0 ]

@@ -1,38 +1,66 @@
 #!/usr/bin/env bash
-# mpi4py's own test suite over MPICH, plainly and with mpi-dtype preloaded.
+# mpi4py's own test suite over every MPI runtime of MPICH's ABI in MPI4PY_MPIS, plainly and
+# with mpi-dtype preloaded.
 #
 #   scripts/test-mpi4py.sh [LIBPATH]      (default: build/prefix/lib/libmpi_dtype.so)
 #
-# 1. A venv (MPI4PY_VENV, default build/mpi4py-venv; reused when it already has this mpi4py
-#    built against MPICH) gets mpi4py built from its PyPI source against MPICH
-#    (MPICC=mpicc.mpich), and numpy from its wheel: with numpy the buffer tests also run on
-#    numpy arrays and test_util_dtlib converts datatypes to and from numpy dtypes, which
-#    decodes and builds struct, subarray and vector types.
+# Runtimes (scripts/with-mpi.sh; installed first by scripts/install-mpis.sh, which does
+# nothing for those already there): mpich4 (Debian's MPICH 4.0.2), mpich5 (MPICH 5.0.2 from
+# PyPI), impi (Intel MPI 2021.19 from PyPI).
+#
+# 1. For each runtime, mpi4py is built from its PyPI source in a venv with that runtime's
+#    compiler wrapper (with-mpi.sh's MPICC: mpicc.mpich; the mpich package's bin/mpicc; the
+#    impi-devel package's bin/mpicc), so that it is compiled against the MPI version the
+#    library reports (mpi4py built against MPICH 4.0.2's headers and run on Intel MPI, which
+#    reports MPI 4.1, fails test_util_pkl5's testGetStatusAll for want of
+#    MPI_Request_get_status_all, and the request that test leaves pending hangs the next one),
+#    and numpy from its wheel (with numpy the buffer tests also run on numpy arrays and
+#    test_util_dtlib converts datatypes to and from numpy dtypes, which decodes and builds
+#    struct, subarray and vector types). The venvs live in MPI4PY_VENVS (default:
+#    MPI_DTYPE_RUNTIMES/mpi4py, outside the clone, beside the runtimes) as <runtime>-venv, and
+#    are reused while they hold this mpi4py and numpy built with that MPICC (concurrent runs
+#    wait for each other's builds).
 # 2. The test/ directory of the same mpi4py sdist is extracted into MPI4PY_BUILD (default
 #    build/mpi4py).
-# 3. The suite runs with one process (python test/main.py) and with two
-#    (mpiexec.mpich -n 2), over plain MPICH and with LD_PRELOAD=LIBPATH, each run under
-#    timeout. tests/mpi4py/run_suite.py records every test's outcome per rank.
-# 4. tests/mpi4py/compare.py: the tests passing under the preload must be those passing over
-#    plain MPICH, but for the tests listed in docs/semantics.md ("mpi4py tests that differ
-#    under the preload").
+# 3. The suite runs with one process (python test/main.py) and, on the runtimes in
+#    MPI4PY_NP2_MPIS (default: mpich4 alone, for time; "" for none), with two (mpiexec -n 2),
+#    plainly and with LD_PRELOAD=LIBPATH, each run under timeout (MPI4PY_TIMEOUT seconds,
+#    default 600, for all its parts). tests/mpi4py/run_suite.py records every test's outcome
+#    per rank. A run whose processes end in a test (a crash, MPI_Abort), or that makes no
+#    progress for MPI4PY_STALL seconds (default 180; then it is killed), goes on without the
+#    tests done and that one, up to MPI4PY_RESUMES times (default 25, within the run's
+#    timeout; tests/mpi4py/resume.py, which skips a class whole once 3 of its tests have
+#    died): the test is recorded as an error, and the tests after it are still compared.
+# 4. tests/mpi4py/compare.py: on each runtime, the tests passing under the preload must be
+#    those passing plainly, but for the tests listed in docs/semantics.md ("mpi4py tests that
+#    differ under the preload").
 #
-# The plain MPICH results do not depend on mpi-dtype: they are kept in MPI4PY_BUILD and
-# reused while mpi4py, numpy, MPICH, Python and the runner are the same
-# (MPI4PY_FRESH_PLAIN=1 runs them again). MPI4PY_TIMEOUT (seconds, default 600) bounds each run.
+# The plain results do not depend on mpi-dtype: they are kept in MPI4PY_VENVS/plain/<runtime>
+# and reused, also by other clones, while mpi4py, numpy, the MPI library, Python and these
+# scripts are the same and the earlier runs reached their end (MPI4PY_FRESH_PLAIN=1 runs them
+# again). The runs under the preload go to MPI4PY_BUILD/results/<runtime>.
 # Excluded everywhere: test_spawn (as mpi4py's own tox run does; spawning needs a process
 # manager set up for it). Excluded with two processes: test_util_sync, whose condition
-# variables over MPI windows hang in MPICH 4.0.2 (ch4:ucx) already without mpi-dtype.
+# variables over MPI windows hang in MPICH 4.0.2 (ch4:ucx) already without mpi-dtype, and on
+# Intel MPI test_dynproc, whose MPI_Comm_accept / MPI_Comm_connect hang there with
+# I_MPI_FABRICS=shm already without mpi-dtype.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 lib="${1:-$root/build/prefix/lib/libmpi_dtype.so}"
 MPI4PY_VERSION=4.1.2
 NUMPY_VERSION=2.3.5
-venv="${MPI4PY_VENV:-$root/build/mpi4py-venv}"
+# shellcheck source=mpi-runtimes.bash
+. "$root/scripts/mpi-runtimes.bash"
+mpis="${MPI4PY_MPIS:-mpich4 mpich5 impi}"
+np2_mpis="${MPI4PY_NP2_MPIS-mpich4}"
+venvs="${MPI4PY_VENVS:-$MPI_DTYPE_RUNTIMES/mpi4py}"
 work="${MPI4PY_BUILD:-$root/build/mpi4py}"
 tmo="${MPI4PY_TIMEOUT:-600}"
+stall="${MPI4PY_STALL:-180}"
+max_resumes="${MPI4PY_RESUMES:-25}"
 here="$root/tests/mpi4py"
+with="$root/scripts/with-mpi.sh"
 
 t_start=$(date +%s)
 step_start=$t_start
@@ -48,6 +76,11 @@ step() {
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null ||
   { echo "MPICH (mpicc.mpich, mpiexec.mpich) is missing: run scripts/install-deps.sh" >&2; exit 2; }
+for rt in $mpis; do
+  runtime_dir "$rt" >/dev/null || { echo "test-mpi4py: unknown runtime $rt (known: $MPI_RUNTIMES_ALL)" >&2; exit 2; }
+done
+# shellcheck disable=SC2086
+"$root/scripts/install-mpis.sh" $mpis
 
 echo "== python with headers and venv"
 if ! python3 -c 'import venv, ensurepip, sysconfig, os, sys
@@ -59,34 +92,55 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-dev python3-venv >/dev/null
 fi
 
-step "venv $venv with mpi4py $MPI4PY_VERSION built against MPICH"
-py="$venv/bin/python"
-mkdir -p "$work/dl"
+mkdir -p "$work/dl" "$venvs"
 sdist="$work/dl/mpi4py-$MPI4PY_VERSION.tar.gz"
+# mpicc_of RUNTIME: the compiler wrapper mpi4py is built with for it
+mpicc_of() { "$with" "$1" sh -c 'echo "$MPICC"'; }
+build_stamp() { echo "mpi4py $MPI4PY_VERSION numpy $NUMPY_VERSION MPICC=$(mpicc_of "$1")"; }
+# venv_ok RUNTIME: its venv holds this mpi4py and numpy, built with the runtime's MPICC (written
+# in the venv's mpi-dtype-build after the build), and answers on the runtime
 venv_ok() {
-  [ -x "$py" ] && "$py" - "$MPI4PY_VERSION" <<'EOF' >/dev/null 2>&1
-import sys, mpi4py
+  local venv="$venvs/$1-venv"
+  [ -x "$venv/bin/python" ] && [ "$(cat "$venv/mpi-dtype-build" 2>/dev/null)" = "$(build_stamp "$1")" ] &&
+    "$with" "$1" "$venv/bin/python" - "$MPI4PY_VERSION" "$NUMPY_VERSION" <<'EOF' >/dev/null 2>&1
+import sys, mpi4py, numpy
 from mpi4py import MPI
-sys.exit(mpi4py.__version__ != sys.argv[1] or not MPI.Get_library_version().startswith("MPICH"))
+sys.exit(mpi4py.__version__ != sys.argv[1] or numpy.__version__ != sys.argv[2])
 EOF
 }
-if ! venv_ok; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-fi
+
+for rt in $mpis; do
+  venv="$venvs/$rt-venv"
+  py="$venv/bin/python"
+  mpicc=$(mpicc_of "$rt")
+  step "venv $venv: mpi4py $MPI4PY_VERSION built with $mpicc"
+  if venv_ok "$rt"; then
+    echo "   reusing it"
+    continue
+  fi
+  (
+    flock 9
+    venv_ok "$rt" && exit 0 # built by another run meanwhile
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    if [ ! -f "$sdist" ]; then
+      "$py" -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
+    fi
+    # -O1: about 2 minutes to compile on 2 cores instead of about 4 at Python's -O2, and the
+    # suite runs as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
+    echo "   building mpi4py $MPI4PY_VERSION from source (about 2 minutes)"
+    "$with" "$rt" env MPICC="$mpicc" CFLAGS="${CFLAGS:-} -O1" "$py" -m pip install -q --no-cache-dir \
+      --no-binary mpi4py "$sdist" >"$work/pip-install-$rt.log" 2>&1 ||
+      { tail -30 "$work/pip-install-$rt.log"; exit 2; }
+    "$py" -m pip install -q "numpy==$NUMPY_VERSION"
+    build_stamp "$rt" >"$venv/mpi-dtype-build"
+    venv_ok "$rt" || { echo "mpi4py in $venv does not run on $rt" >&2; exit 2; }
+  ) 9>"$venvs/.$rt.lock"
+done
 if [ ! -f "$sdist" ]; then
-  "$py" -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
+  "$venvs/${mpis%% *}-venv/bin/python" -m pip download -q --no-deps --no-binary mpi4py \
+    "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
 fi
-if ! venv_ok; then
-  # -O1: about 2 minutes to compile on 2 cores instead of about 4 at Python's -O2, and the
-  # suite runs as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
-  echo "building mpi4py $MPI4PY_VERSION from source (about 2 minutes)"
-  env MPICC=mpicc.mpich CFLAGS="${CFLAGS:-} -O1" "$py" -m pip install -q --no-cache-dir --no-binary mpi4py "$sdist" \
-    >"$work/pip-install.log" 2>&1 || { tail -30 "$work/pip-install.log"; exit 2; }
-  venv_ok || { echo "mpi4py in $venv is not built against MPICH" >&2; exit 2; }
-fi
-"$py" -c "import numpy" 2>/dev/null || "$py" -m pip install -q "numpy==$NUMPY_VERSION"
-"$py" -c 'from mpi4py import MPI; print("   ", MPI.Get_library_version().splitlines()[0])'
 
 step "mpi4py $MPI4PY_VERSION test suite from its sdist"
 src="$work/mpi4py-$MPI4PY_VERSION"
@@ -95,33 +149,93 @@ if [ ! -f "$src/test/main.py" ]; then
   tar -xzf "$sdist" -C "$work" "mpi4py-$MPI4PY_VERSION/test"
 fi
 testdir="$src/test"
-res="$work/results"
-mkdir -p "$res"
 
-# run LABEL NPROCS PRELOAD(0|1): the suite, outcomes in $res/LABEL.<rank>.tsv, exit code in $res/LABEL.rc
-run() {
-  local label=$1 np=$2 preload=$3 rc=0
-  local -a args=(--testdir "$testdir" --out "$res/$label" -v --no-builddir -e spawn)
-  [ "$np" -gt 1 ] && args+=(-e util_sync)
-  rm -f "$res/$label".*
-  if [ "$np" -eq 1 ]; then
-    if [ "$preload" -eq 1 ]; then
-      LD_PRELOAD="$lib" timeout "$tmo" "$py" "$here/run_suite.py" "${args[@]}" >"$res/$label.log" 2>&1 || rc=$?
-    else
-      timeout "$tmo" "$py" "$here/run_suite.py" "${args[@]}" >"$res/$label.log" 2>&1 || rc=$?
+# watch PREFIX CMD...: runs CMD (a `timeout` command: it leads a process group of its own);
+# kills the group when PREFIX.*.progress and PREFIX.*.tsv have not changed for $stall seconds,
+# and then sets stalled=1
+watch() {
+  local prefix=$1 pid seen="" now last
+  shift
+  stalled=0
+  "$@" &
+  pid=$!
+  last=$(date +%s)
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 2
+    now=$(cat "$prefix".*.progress "$prefix".*.tsv 2>/dev/null | wc -c)
+    if [ "$now" != "$seen" ]; then
+      seen=$now
+      last=$(date +%s)
+    elif [ $(( $(date +%s) - last )) -ge "$stall" ]; then
+      stalled=1
+      kill -TERM -- "-$pid" 2>/dev/null || true
+      sleep 5
+      kill -KILL -- "-$pid" 2>/dev/null || true
+      break
     fi
-  else
-    local -a genv=()
-    [ "$preload" -eq 1 ] && genv=(-genv LD_PRELOAD "$lib")
-    timeout "$tmo" mpiexec.mpich -n "$np" "${genv[@]}" "$py" "$here/run_suite.py" "${args[@]}" \
-      >"$res/$label.log" 2>&1 || rc=$?
-  fi
-  echo "$rc" >"$res/$label.rc"
-  echo "   $label: exit code $rc$([ "$rc" -eq 124 ] && echo ' (TIMEOUT)')"
+  done
+  wait "$pid"
 }
 
-# What the plain results depend on; they are reused while it is unchanged.
-stamp="$("$py" - "$here/run_suite.py" "$0" <<'EOF'
+# run RUNTIME DIR LABEL NPROCS PRELOAD(0|1): the suite on RUNTIME, in parts DIR/LABEL.p<N>
+# (see resume.py), merged into DIR/LABEL.<rank>.tsv, .details, .progress; the exit code of
+# its last part in DIR/LABEL.rc
+run() {
+  local rt=$1 dir=$2 label=$3 np=$4 preload=$5 part=0 rc t0 left crashed why note="" complete r
+  local out="$dir/$label"
+  local -a args cmd
+  rm -f "$out".*
+  t0=$(date +%s)
+  while :; do
+    args=(--testdir "$testdir" --out "$out.p$part" -v --no-builddir -e spawn)
+    [ "$np" -gt 1 ] && args+=(-e util_sync)
+    [ "$np" -gt 1 ] && [ "$rt" = impi ] && args+=(-e dynproc)
+    [ "$part" -gt 0 ] && args+=(--xfile "$out.done")
+    if [ "$np" -eq 1 ]; then
+      cmd=("$with" "$rt")
+      [ "$preload" -eq 1 ] && cmd+=(env LD_PRELOAD="$lib")
+    else
+      cmd=("$with" "$rt" mpiexec -n "$np")
+      [ "$preload" -eq 1 ] && cmd+=(-genv LD_PRELOAD "$lib")
+    fi
+    cmd+=("$py" "$here/run_suite.py" "${args[@]}")
+    left=$(( tmo - ($(date +%s) - t0) ))
+    [ "$left" -gt 0 ] || left=1
+    rc=0
+    echo "== part $part: ${cmd[*]}" >>"$out.log"
+    watch "$out.p$part" timeout "$left" "${cmd[@]}" </dev/null >>"$out.log" 2>&1 || rc=$?
+    complete=1 # every rank ran the suite to its end (run_suite.py's .end)
+    for ((r = 0; r < np; r++)); do
+      [ -f "$out.p$part.$r.end" ] || complete=0
+    done
+    [ "$complete" -eq 0 ] && [ "$rc" -ne 124 ] && [ "$part" -lt "$max_resumes" ] || break
+    why="the processes died (exit code $rc)"
+    [ "$stalled" -eq 1 ] && why="no progress for ${stall} s, the processes were killed"
+    crashed=$("$py" "$here/resume.py" next "$out" "$np" "$part" "$why")
+    [ -n "$crashed" ] || break # not in a test: nothing to go on from
+    part=$((part + 1))
+  done
+  "$py" "$here/resume.py" merge "$out" "$np" $((part + 1))
+  if [ "$part" -gt 0 ]; then
+    note="; went on after $part stops in a test: $(cut -f2 "$out.crashed" | sort -u | head -3 | tr '\n' ' ')$(
+      [ "$(cut -f2 "$out.crashed" | sort -u | wc -l)" -gt 3 ] && echo '... ')(all in $out.crashed)"
+  fi
+  echo "$rc" >"$out.rc"
+  echo "   $rt $label: exit code $rc$([ "$rc" -eq 124 ] && echo ' (TIMEOUT)') ($(( $(date +%s) - t0 )) s)$note"
+}
+
+specs=()
+for rt in $mpis; do
+  py="$venvs/$rt-venv/bin/python"
+  plain="$venvs/plain/$rt"
+  res="$work/results/$rt"
+  mkdir -p "$plain" "$res"
+  nps="1"
+  case " $np2_mpis " in *" $rt "*) nps="1 2" ;; esac
+  "$with" "$rt" "$py" -c 'from mpi4py import MPI; print("   ", MPI.Get_library_version().splitlines()[0])'
+
+  # What the plain results depend on; they are reused while it is unchanged.
+  stamp="$("$with" "$rt" "$py" - "$here/run_suite.py" "$here/resume.py" "$0" <<'EOF'
 import hashlib, sys, numpy, mpi4py
 from mpi4py import MPI
 h = hashlib.sha256()
@@ -131,27 +245,36 @@ h.update(f"{sys.version}|{mpi4py.__version__}|{numpy.__version__}|{MPI.Get_libra
 print(h.hexdigest())
 EOF
 )"
-step "plain MPICH: 1 and 2 processes"
-if [ "${MPI4PY_FRESH_PLAIN:-0}" != 1 ] && [ -f "$res/plain.stamp" ] && [ "$(cat "$res/plain.stamp")" = "$stamp" ] &&
-   [ "$(cat "$res/plain-np1.rc" 2>/dev/null)" = 0 ] && [ "$(cat "$res/plain-np2.rc" 2>/dev/null)" = 0 ]; then
-  echo "   reusing the results of an earlier run ($res/plain-np*; MPI4PY_FRESH_PLAIN=1 runs them again)"
-else
-  rm -f "$res/plain.stamp"
-  run plain-np1 1 0
-  run plain-np2 2 0
-  echo "$stamp" >"$res/plain.stamp"
-fi
+  step "$rt plainly: $nps process(es)"
+  (
+    flock 9
+    reuse=1
+    [ "${MPI4PY_FRESH_PLAIN:-0}" != 1 ] && [ -f "$plain/plain.stamp" ] &&
+      [ "$(cat "$plain/plain.stamp")" = "$stamp" ] || reuse=0
+    for np in $nps; do # exit code 1: the suite ran to its end, with failures
+      case "$(cat "$plain/plain-np$np.rc" 2>/dev/null)" in 0 | 1) ;; *) reuse=0 ;; esac
+    done
+    if [ "$reuse" = 1 ]; then
+      echo "   reusing the results of an earlier run ($plain/plain-np*; MPI4PY_FRESH_PLAIN=1 runs them again)"
+    else
+      rm -f "$plain/plain.stamp"
+      for np in $nps; do
+        run "$rt" "$plain" "plain-np$np" "$np" 0
+      done
+      echo "$stamp" >"$plain/plain.stamp"
+    fi
+  ) 9>"$venvs/.$rt.plain.lock"
 
-step "LD_PRELOAD=$lib: 1 and 2 processes"
-run preload-np1 1 1
-run preload-np2 2 1
+  step "$rt with LD_PRELOAD=$lib: $nps process(es)"
+  for np in $nps; do
+    run "$rt" "$res" "preload-np$np" "$np" 1
+    specs+=("$rt-plain-np$np:$plain/plain-np$np:$np:$(cat "$plain/plain-np$np.rc")"
+            "$rt-preload-np$np:$res/preload-np$np:$np:$(cat "$res/preload-np$np.rc"):$rt-plain-np$np")
+  done
+done
 
 step "comparison"
 status=0
-"$py" "$here/compare.py" --differences "$root/docs/semantics.md" \
-  "plain-np1:$res/plain-np1:1:$(cat "$res/plain-np1.rc")" \
-  "plain-np2:$res/plain-np2:2:$(cat "$res/plain-np2.rc")" \
-  "preload-np1:$res/preload-np1:1:$(cat "$res/preload-np1.rc"):plain-np1" \
-  "preload-np2:$res/preload-np2:2:$(cat "$res/preload-np2.rc"):plain-np2" || status=$?
-step "done in $(( $(date +%s) - t_start )) s; logs and outcomes in $res"
+"$py" "$here/compare.py" --differences "$root/docs/semantics.md" "${specs[@]}" || status=$?
+step "done in $(( $(date +%s) - t_start )) s; logs and outcomes in $work/results"
 exit "$status"

@@ -2,12 +2,14 @@
 # Runs every test: formatting and lints, the Rust unit and property tests (among them the
 # check that the committed header is the generated one), then installs the library into
 # build/prefix and runs the C test suite with ctest through find_package(MpiDtype) (plain and
-# under AddressSanitizer/UBSan), checks the pkg-config file, runs real 4-rank MPICH programs
-# with mpi-dtype preloaded (scripts/test-drop-in-programs.sh), mpi4py's test suite over
-# MPICH with and without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
+# under AddressSanitizer/UBSan), checks the pkg-config file, runs real 4-rank MPI programs
+# plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
+# MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), parallel HDF5 collective
+# I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
+# without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
 # once (its programs check every pattern against a hand-written loop). Installs missing tools
-# first (scripts/install-deps.sh).
+# and the MPI runtimes first (scripts/install-deps.sh, scripts/install-mpis.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -50,10 +52,13 @@ gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs 
 ./build/demo_pkgconfig >/dev/null
 echo "demo built with pkg-config runs"
 
-step "drop-in: 4-rank MPICH programs with derived types, plain and with mpi-dtype preloaded"
+step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 
-step "drop-in: mpi4py's own test suite over MPICH, plainly and with mpi-dtype preloaded"
+step "drop-in: parallel HDF5 collective I/O over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
+./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
+
+step "drop-in: mpi4py's own test suite over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plainly and with mpi-dtype preloaded"
 ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"

@@ -6,7 +6,8 @@ Every rank writes PREFIX.<rank>.tsv, one line per test as it finishes:
     <test id> TAB <pass|fail|error|skip|xfail|upass> TAB <first line of the message>
 and PREFIX.<rank>.details, the full text of every failure, error and skip reason,
 and PREFIX.<rank>.progress, the id of each test as it starts, so a run that crashes or hangs
-still tells which test it was in. Lines are flushed as they are written.
+still tells which test it was in. Lines are flushed as they are written. PREFIX.<rank>.end is
+written when the suite has run to its end.
 """
 
 import json
@@ -141,6 +142,10 @@ def main():
                 super().runTests()
             finally:
                 RECORDER.close()
+                if getattr(self, "result", None) is not None:
+                    # the suite ran to its end (a crash or MPI_Abort never gets here)
+                    with open(f"{out}.{MPI.COMM_WORLD.Get_rank()}.end", "w", encoding="utf-8") as f:
+                        f.write(f"{self.result.testsRun}\n")
 
     sys.argv = [os.path.join(testdir, "main.py")] + rest
     Program(module=None)

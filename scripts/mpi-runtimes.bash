@@ -1,0 +1,77 @@
+# The MPI runtimes of MPICH's ABI that the drop-in tests run over, and where they live.
+# Sourced by scripts/install-mpis.sh and scripts/with-mpi.sh (bash); defines no commands that
+# run anything.
+#
+#   mpich4  Debian's MPICH 4.0.2 (packages mpich, libmpich-dev: scripts/install-deps.sh)
+#   mpich5  MPICH 5.0.2, the PyPI package mpich==5.0.2
+#   impi    Intel MPI 2021.19, the PyPI packages impi-rt==2021.19.0 (the library and
+#           launcher) and impi-devel==2021.19.0 (headers and compiler wrappers, 3 MB)
+#
+# The two PyPI runtimes are installed outside the clone, under MPI_DTYPE_RUNTIMES (default
+# /opt/mpi-dtype-runtimes for root, else ~/.cache/mpi-dtype-runtimes), so that every clone
+# and every later run on the same machine reuses them. Each runtime has a directory there:
+#
+#   venv/   the venv pip installed the package into (bin/mpiexec, lib/libmpi.so.12, ...)
+#   abi/    libmpich.so.12 and libmpi.so.12, symbolic links to the package's libmpi.so.12:
+#           first on LD_LIBRARY_PATH, it makes a program linked with Debian's libmpich.so.12
+#           (mpicc.mpich) run on this runtime unchanged
+#   bin/    the runtime's commands (mpiexec, mpirun, ...), small scripts that run the venv's,
+#           so that putting bin/ on PATH does not also put the venv's python there
+#   .installed   written last by scripts/install-mpis.sh: the pip requirement installed and
+#           the layout's number
+#
+# Debian's MPICH gets a directory too (bin/ only: mpiexec, mpirun, mpicc, ... running the
+# .mpich commands, since Debian's plain `mpiexec` may be Open MPI's).
+
+MPI_RUNTIMES_ALL="mpich4 mpich5 impi"
+# raised when the layout below changes, so that scripts/install-mpis.sh makes the
+# directories again
+MPI_RUNTIMES_LAYOUT=1
+MPICH5_REQUIREMENT="mpich==5.0.2"
+IMPI_REQUIREMENT="impi-rt==2021.19.0 impi-devel==2021.19.0"
+
+if [ -z "${MPI_DTYPE_RUNTIMES:-}" ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        MPI_DTYPE_RUNTIMES=/opt/mpi-dtype-runtimes
+    else
+        MPI_DTYPE_RUNTIMES="${XDG_CACHE_HOME:-$HOME/.cache}/mpi-dtype-runtimes"
+    fi
+fi
+
+# runtime_dir RUNTIME: the runtime's directory (prints nothing and fails for an unknown name)
+runtime_dir() {
+    case "$1" in
+        mpich4) echo "$MPI_DTYPE_RUNTIMES/debian-mpich" ;;
+        mpich5) echo "$MPI_DTYPE_RUNTIMES/mpich-5.0.2" ;;
+        impi) echo "$MPI_DTYPE_RUNTIMES/impi-2021.19.0" ;;
+        *) return 1 ;;
+    esac
+}
+
+# runtime_requirement RUNTIME: the requirements pip installs, separated by spaces (for mpich4:
+# Debian's package version)
+runtime_requirement() {
+    case "$1" in
+        mpich4) echo "debian mpich $(dpkg-query -W -f='${Version}' libmpich12 2>/dev/null || echo unknown)" ;;
+        mpich5) echo "$MPICH5_REQUIREMENT" ;;
+        impi) echo "$IMPI_REQUIREMENT" ;;
+        *) return 1 ;;
+    esac
+}
+
+# runtime_stamp RUNTIME: what scripts/install-mpis.sh writes into .installed
+runtime_stamp() {
+    echo "$(runtime_requirement "$1") (layout $MPI_RUNTIMES_LAYOUT)"
+}
+
+# runtime_installed RUNTIME: whether the runtime's directory is complete
+runtime_installed() {
+    local dir
+    dir=$(runtime_dir "$1") || return 1
+    [ -f "$dir/.installed" ] && [ "$(cat "$dir/.installed")" = "$(runtime_stamp "$1")" ] &&
+        [ -x "$dir/bin/mpiexec" ] || return 1
+    case "$1" in
+        mpich4) [ -x /usr/bin/mpiexec.mpich ] ;;
+        *) [ -e "$dir/abi/libmpich.so.12" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
+    esac
+}
