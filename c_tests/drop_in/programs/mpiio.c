@@ -23,7 +23,7 @@
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
-#include "shared_dir.h"
+#include "mpiio_files.h"
 #include <stddef.h>
 #include <unistd.h>
 

@@ -19,7 +19,7 @@
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
-#include "shared_dir.h"
+#include "mpiio_files.h"
 #include <stdint.h>
 #include <unistd.h>
 
@@ -36,17 +36,6 @@ static void put_be(unsigned char *p, uint64_t v, int nbytes)
         p[i] = (unsigned char)(v & 0xff);
         v >>= 8;
     }
-}
-
-static size_t read_raw(const char *path, void *buf, size_t max)
-{
-    size_t n = 0;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        n = fread(buf, 1, max, f);
-        fclose(f);
-    }
-    return n;
 }
 
 int main(int argc, char **argv)

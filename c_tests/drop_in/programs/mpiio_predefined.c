@@ -28,7 +28,7 @@
  * removed at the end. */
 #define _GNU_SOURCE
 #include "check_mpi.h"
-#include "shared_dir.h"
+#include "mpiio_files.h"
 #include <unistd.h>
 
 #define G 8 /* global array G x G */
@@ -73,18 +73,6 @@ static int is_named(MPI_Datatype t)
     int ni, na, nd, comb;
     MPI_CHECK(MPI_Type_get_envelope(t, &ni, &na, &nd, &comb));
     return comb == MPI_COMBINER_NAMED;
-}
-
-/* Reads a whole file with stdio on the calling rank; returns the number of bytes read. */
-static size_t read_raw(const char *path, void *buf, size_t max)
-{
-    size_t n = 0;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        n = fread(buf, 1, max, f);
-        fclose(f);
-    }
-    return n;
 }
 
 int main(int argc, char **argv)
