@@ -108,8 +108,8 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
     let behind_kind = has_behind_form(handle)
         && !used_recently(handle)
-        && !is_predefined(handle)
-        && !TWINS.read().contains_key(&handle);
+        && !TWINS.read().contains_key(&handle)
+        && !is_predefined(handle);
     let unknown_predefined = handle & KIND_MASK == PREDEFINED_KIND
         && !matches!(PREDEFINED_BY_INDEX[(handle & 0xff) as usize], Some((h, _)) if h == handle)
         && !is_predefined(handle);
@@ -581,7 +581,7 @@ pub fn remove_with(
         // Until the MPI behind destroys its type, the number stands for the object (its
         // watch, set when the twin was made, forgets it then: at once, inside
         // `release_twin`, unless a type of that library still holds it).
-        if crate::twin::watched(twin) {
+        if crate::twin::watched() {
             RETIRED.lock().insert(twin, datatype);
         }
         release_twin(twin);

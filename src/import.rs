@@ -42,9 +42,7 @@ pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
 /// built, at any depth, on a predefined type of that library this library does not know
 /// (MPICH 5's `MPIX_BFLOAT16`, say). A constructor on it is left to that library.
 pub fn is_unknown(handle: MPI_Datatype) -> bool {
-    handles::get(handle).is_err()
-        && handles::is_foreign(handle)
-        && matches!(imported(handle), Err(Failure::Unknown(_)))
+    handles::is_foreign(handle) && matches!(imported(handle), Err(Failure::Unknown(_)))
 }
 
 /// True if one of the `count` handles at `types` is [`is_unknown`] (for the struct

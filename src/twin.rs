@@ -149,36 +149,16 @@ fn commit_if(made: Held, committed: bool) -> MpiResult<MPI_Datatype> {
 /// library could not make it.
 static WATCH_KEY: std::sync::OnceLock<Option<c_int>> = std::sync::OnceLock::new();
 
-/// The live watchers: the program's handle each is the only child of, and the handles
-/// watched.
-#[derive(Default)]
-struct Watchers {
-    handle_of: HashMap<MPI_Datatype, MPI_Datatype>,
-    watched: std::collections::HashSet<MPI_Datatype>,
-}
-
-static WATCHERS: std::sync::LazyLock<parking_lot::Mutex<Watchers>> =
-    std::sync::LazyLock::new(Default::default);
-
-/// The delete callback of [`WATCH_KEY`]: the MPI behind destroyed a watcher, so the handle it
-/// watched is gone there too and its number no longer names this library's object.
+/// The delete callback of [`WATCH_KEY`]: the MPI behind destroyed a watcher, so the
+/// program's handle it watched, the attribute's value, is gone there too and its number no
+/// longer names this library's object.
 unsafe extern "C" fn destroyed(
-    watcher: MPI_Datatype,
+    _watcher: MPI_Datatype,
     _keyval: c_int,
-    _value: *mut std::ffi::c_void,
+    handle: *mut std::ffi::c_void,
     _extra: *mut std::ffi::c_void,
 ) -> c_int {
-    let handle = {
-        let mut watchers = WATCHERS.lock();
-        let handle = watchers.handle_of.remove(&watcher);
-        if let Some(handle) = handle {
-            watchers.watched.remove(&handle);
-        }
-        handle
-    };
-    if let Some(handle) = handle {
-        crate::handles::forget_retired(handle);
-    }
+    crate::handles::forget_retired(handle as usize as MPI_Datatype);
     MPI_SUCCESS
 }
 
@@ -213,15 +193,12 @@ fn watched_copy(twin: MPI_Datatype) -> MpiResult<Held> {
 }
 
 /// Sets the attribute of [`WATCH_KEY`] (`key`) on `watcher`, whose destruction tells that
-/// `handle` is gone.
+/// `handle`, the attribute's value, is gone.
 fn watch(key: c_int, watcher: MPI_Datatype, handle: MPI_Datatype) -> MpiResult<()> {
+    let value = handle as u32 as usize as *mut std::ffi::c_void;
     let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut std::ffi::c_void) -> c_int,
-        watcher, key, std::ptr::null_mut());
-    check("PMPI_Type_set_attr", rc)?;
-    let mut watchers = WATCHERS.lock();
-    watchers.handle_of.insert(watcher, handle);
-    watchers.watched.insert(handle);
-    Ok(())
+        watcher, key, value);
+    check("PMPI_Type_set_attr", rc)
 }
 
 /// Makes the key of the watch attributes right after the MPI behind was initialized through
@@ -235,10 +212,10 @@ pub fn prepare() {
     }
 }
 
-/// True if the MPI behind will say when it destroys the program's handle `handle`
-/// ([`watched_copy`]).
-pub fn watched(handle: MPI_Datatype) -> bool {
-    WATCHERS.lock().watched.contains(&handle)
+/// True if the MPI behind says when it destroys the program's handles ([`watched_copy`]):
+/// once the key exists, every handle made carries the watch, made before the handle.
+pub fn watched() -> bool {
+    matches!(WATCH_KEY.get(), Some(Some(_)))
 }
 
 /// A new datatype of the MPI behind with the type map and bounds of its datatype `handle`

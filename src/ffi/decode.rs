@@ -209,8 +209,9 @@ unsafe fn write_contents(
 
 /// After the MPI behind decoded a type it made (`rc` its answer): a child that is one of this
 /// library's types comes back from it as the program's own handle (or the number of a handle
-/// the program freed since) with one more reference in that library; that reference is dropped and the child returned as a new handle of
-/// this library, which the program frees as the standard says without losing its own.
+/// the program freed since) with one more reference in that library; that reference is
+/// dropped and the child returned as a new handle of this library, which the program frees as
+/// the standard says without losing its own.
 ///
 /// # Safety
 /// `types` must hold the children the MPI behind wrote.
