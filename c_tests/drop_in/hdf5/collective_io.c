@@ -464,40 +464,36 @@ static void compound_dataset(hid_t file)
     MUST(H5Tclose(type));
 }
 
+/* the NR x NC ints of dataset `name`, read whole with H5S_ALL, are value(i, j) */
+static void check_whole_ints(hid_t file, hid_t dxpl, const char *name, int (*value)(int, int))
+{
+    hid_t dset;
+    int got[NR * NC], want[NR * NC], i, j;
+    char what[64];
+    MUST(dset = H5Dopen2(file, name, H5P_DEFAULT));
+    MUST(H5Dread(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, dxpl, got));
+    for (i = 0; i < NR; i++)
+        for (j = 0; j < NC; j++)
+            want[i * NC + j] = value(i, j);
+    snprintf(what, sizeof what, "%s: the whole dataset", name);
+    check_bytes(got, want, sizeof got, what);
+    MUST(H5Dclose(dset));
+}
+
 /* the whole file, reopened, read with H5S_ALL on every rank */
 static void check_file(const char *path, hid_t fapl)
 {
     hid_t file, dset, type, dxpl;
-    int ints[NR * NC], wints[NR * NC], i, j;
+    int i;
     double dbl[NPTS], wdbl[NPTS];
     rec_t recs[NCMP], wrecs[NCMP];
     MUST(file = H5Fopen(path, H5F_ACC_RDONLY, fapl));
     MUST(dxpl = H5Pcreate(H5P_DATASET_XFER));
     MUST(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
 
-    MUST(dset = H5Dopen2(file, "regular", H5P_DEFAULT));
-    MUST(H5Dread(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, dxpl, ints));
-    for (i = 0; i < NR; i++)
-        for (j = 0; j < NC; j++)
-            wints[i * NC + j] = reg_value(i, j);
-    check_bytes(ints, wints, sizeof ints, "regular: the whole dataset");
-    MUST(H5Dclose(dset));
-
-    MUST(dset = H5Dopen2(file, "chunked", H5P_DEFAULT));
-    MUST(H5Dread(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, dxpl, ints));
-    for (i = 0; i < NR; i++)
-        for (j = 0; j < NC; j++)
-            wints[i * NC + j] = chk_value(i, j);
-    check_bytes(ints, wints, sizeof ints, "chunked: the whole dataset");
-    MUST(H5Dclose(dset));
-
-    MUST(dset = H5Dopen2(file, "irregular", H5P_DEFAULT));
-    MUST(H5Dread(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, dxpl, ints));
-    for (i = 0; i < NR; i++)
-        for (j = 0; j < NC; j++)
-            wints[i * NC + j] = irr_value(i, j);
-    check_bytes(ints, wints, sizeof ints, "irregular: the whole dataset");
-    MUST(H5Dclose(dset));
+    check_whole_ints(file, dxpl, "regular", reg_value);
+    check_whole_ints(file, dxpl, "chunked", chk_value);
+    check_whole_ints(file, dxpl, "irregular", irr_value);
 
     MUST(dset = H5Dopen2(file, "points", H5P_DEFAULT));
     MUST(H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, dbl));
