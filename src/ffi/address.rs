@@ -62,10 +62,10 @@ pub unsafe extern "C" fn MPI_Type_match_size(
 ) -> c_int {
     // A size this library has no type for may be one of the MPI behind's (MPICH 5's
     // MPI_INTEGER16, say): that library answers then.
-    let known = predefined::match_size(typeclass, size.into()).is_some();
+    let found = predefined::match_size(typeclass, size.into());
     crate::behind::foreign_call!(
         PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype)
-        if !known && crate::behind::backend().is_some()
+        if found.is_none() && crate::behind::backend().is_some()
     );
     guard("MPI_Type_match_size", || {
         check_out(datatype, "datatype")?;
@@ -77,7 +77,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
                 "typeclass {typeclass} is not an MPI_TYPECLASS_* value"
             )));
         }
-        let found = predefined::match_size(typeclass, size.into()).ok_or_else(|| {
+        let found = found.ok_or_else(|| {
             MpiError::arg(format!(
                 "no predefined type of class {typeclass} has {size} bytes"
             ))
