@@ -1,0 +1,429 @@
+// The constants of the MPI-5.0 standard ABI (MPI-5.0 chapter 21 and Annex A): the same
+// table format as `src/abi_constants.rs` (MPICH's ABI), read the same two ways: by the
+// library through its definition of the `abi_constants!` macro, and by the header generator
+// through its own. Each entry is `NAME: TYPE = VALUE;` with its doc comment; a VALUE that is
+// another constant's NAME is an alias (the header defines it by name).
+//
+// Handle constants are written as integers under their handle type (`MPI_DOUBLE:
+// MPI_Datatype = 0x214;`): in C the handle types are pointers to incomplete structs and the
+// header writes `((MPI_Datatype)0x214)`; in Rust they are the types of
+// `src/abi_standard_types.rs`. Every value here equals the one in MPICH 5.0.2's `mpi_abi.h`
+// and in the standard's own header (mpi-forum/mpi-abi-stubs); `scripts/check_abi_standard.py`
+// checks it.
+//
+// The names are those of `src/abi_constants.rs`, minus what the standard ABI no longer
+// defines (the markers `MPI_LB` / `MPI_UB`, the combiners `MPI_COMBINER_HVECTOR_INTEGER`,
+// `MPI_COMBINER_HINDEXED_INTEGER` and `MPI_COMBINER_STRUCT_INTEGER`, and MPICH's extension
+// `MPIX_C_FLOAT16`, which MPICH's `mpi_abi.h` does not define), plus what MPI-4.1 and 5.0
+// added to the datatype chapter: `MPI_COMBINER_VALUE_INDEX`, the optional Fortran types
+// `MPI_LOGICAL1` ... `MPI_LOGICAL16`, `MPI_REAL2` and `MPI_COMPLEX4`, the error classes
+// `MPI_ERR_ERRHANDLER` and `MPI_ERR_ABI`, and `MPI_ABI_VERSION` / `MPI_ABI_SUBVERSION`.
+//
+// Predefined datatypes for which the library has no basic type yet are marked "No type in
+// mpi-dtype yet" in their doc comment. The standard requires every datatype handle to be
+// defined; an implementation without the type answers `MPI_UNDEFINED` from `MPI_Type_size`
+// (MPI-5.0, chapter 21, on the Fortran ABI).
+abi_constants! {
+    // ---- null handles -------------------------------------------------------------------------
+
+    /// The null datatype handle.
+    MPI_DATATYPE_NULL: MPI_Datatype = 0x200;
+    /// The null communicator handle.
+    MPI_COMM_NULL: MPI_Comm = 0x100;
+    /// The null error handler handle.
+    MPI_ERRHANDLER_NULL: MPI_Errhandler = 0x140;
+
+    // ---- predefined datatypes: sizes fixed by the platform ABI (bit 6 clear) -----------------
+
+    /// `MPI_Aint` (language-independent).
+    MPI_AINT: MPI_Datatype = 0x201;
+    /// `MPI_Count` (language-independent).
+    MPI_COUNT: MPI_Datatype = 0x202;
+    /// `MPI_Offset` (language-independent).
+    MPI_OFFSET: MPI_Datatype = 0x203;
+    /// Packed bytes (language-independent).
+    MPI_PACKED: MPI_Datatype = 0x207;
+    /// C `short`.
+    MPI_SHORT: MPI_Datatype = 0x208;
+    /// C `int`.
+    MPI_INT: MPI_Datatype = 0x209;
+    /// C `long`.
+    MPI_LONG: MPI_Datatype = 0x20a;
+    /// C `long long`.
+    MPI_LONG_LONG: MPI_Datatype = 0x20b;
+    /// C `long long` (alias of `MPI_LONG_LONG`: in the standard ABI the short name is the
+    /// primary one).
+    MPI_LONG_LONG_INT: MPI_Datatype = MPI_LONG_LONG;
+    /// C `unsigned short`.
+    MPI_UNSIGNED_SHORT: MPI_Datatype = 0x20c;
+    /// C `unsigned int`.
+    MPI_UNSIGNED: MPI_Datatype = 0x20d;
+    /// C `unsigned long`.
+    MPI_UNSIGNED_LONG: MPI_Datatype = 0x20e;
+    /// C `unsigned long long`.
+    MPI_UNSIGNED_LONG_LONG: MPI_Datatype = 0x20f;
+    /// C `float`.
+    MPI_FLOAT: MPI_Datatype = 0x210;
+    /// C `float _Complex`.
+    MPI_C_FLOAT_COMPLEX: MPI_Datatype = 0x212;
+    /// C `float _Complex` (alias of `MPI_C_FLOAT_COMPLEX`).
+    MPI_C_COMPLEX: MPI_Datatype = MPI_C_FLOAT_COMPLEX;
+    /// C++ `std::complex<float>`.
+    MPI_CXX_FLOAT_COMPLEX: MPI_Datatype = 0x213;
+    /// C `double`.
+    MPI_DOUBLE: MPI_Datatype = 0x214;
+    /// C `double _Complex`.
+    MPI_C_DOUBLE_COMPLEX: MPI_Datatype = 0x216;
+    /// C++ `std::complex<double>`.
+    MPI_CXX_DOUBLE_COMPLEX: MPI_Datatype = 0x217;
+    /// Fortran `LOGICAL`.
+    MPI_LOGICAL: MPI_Datatype = 0x218;
+    /// Fortran `INTEGER`.
+    MPI_INTEGER: MPI_Datatype = 0x219;
+    /// Fortran `REAL`.
+    MPI_REAL: MPI_Datatype = 0x21a;
+    /// Fortran `COMPLEX`.
+    MPI_COMPLEX: MPI_Datatype = 0x21b;
+    /// Fortran `DOUBLE PRECISION`.
+    MPI_DOUBLE_PRECISION: MPI_Datatype = 0x21c;
+    /// Fortran `DOUBLE COMPLEX`.
+    MPI_DOUBLE_COMPLEX: MPI_Datatype = 0x21d;
+    /// Fortran `CHARACTER`.
+    MPI_CHARACTER: MPI_Datatype = 0x21e;
+    /// C `long double`.
+    MPI_LONG_DOUBLE: MPI_Datatype = 0x220;
+    /// C `long double _Complex`.
+    MPI_C_LONG_DOUBLE_COMPLEX: MPI_Datatype = 0x224;
+    /// C++ `std::complex<long double>`.
+    MPI_CXX_LONG_DOUBLE_COMPLEX: MPI_Datatype = 0x225;
+    /// `struct { float; int; }`.
+    MPI_FLOAT_INT: MPI_Datatype = 0x228;
+    /// `struct { double; int; }`.
+    MPI_DOUBLE_INT: MPI_Datatype = 0x229;
+    /// `struct { long; int; }`.
+    MPI_LONG_INT: MPI_Datatype = 0x22a;
+    /// `struct { int; int; }`.
+    MPI_2INT: MPI_Datatype = 0x22b;
+    /// `struct { short; int; }`.
+    MPI_SHORT_INT: MPI_Datatype = 0x22c;
+    /// `struct { long double; int; }`.
+    MPI_LONG_DOUBLE_INT: MPI_Datatype = 0x22d;
+    /// Pair of Fortran `REAL`.
+    MPI_2REAL: MPI_Datatype = 0x230;
+    /// Pair of Fortran `DOUBLE PRECISION`.
+    MPI_2DOUBLE_PRECISION: MPI_Datatype = 0x231;
+    /// Pair of Fortran `INTEGER`.
+    MPI_2INTEGER: MPI_Datatype = 0x232;
+    /// C `_Bool`.
+    MPI_C_BOOL: MPI_Datatype = 0x238;
+    /// C++ `bool`.
+    MPI_CXX_BOOL: MPI_Datatype = 0x239;
+    /// C `wchar_t`.
+    MPI_WCHAR: MPI_Datatype = 0x23c;
+
+    // ---- predefined datatypes: fixed-size C types (bits 7:6 = 01, bits 5:3 = log2 size) -------
+
+    /// C `int8_t`.
+    MPI_INT8_T: MPI_Datatype = 0x240;
+    /// C `uint8_t`.
+    MPI_UINT8_T: MPI_Datatype = 0x241;
+    /// C `char`.
+    MPI_CHAR: MPI_Datatype = 0x243;
+    /// C `signed char`.
+    MPI_SIGNED_CHAR: MPI_Datatype = 0x244;
+    /// C `unsigned char`.
+    MPI_UNSIGNED_CHAR: MPI_Datatype = 0x245;
+    /// Untyped byte.
+    MPI_BYTE: MPI_Datatype = 0x247;
+    /// C `int16_t`.
+    MPI_INT16_T: MPI_Datatype = 0x248;
+    /// C `uint16_t`.
+    MPI_UINT16_T: MPI_Datatype = 0x249;
+    /// C `int32_t`.
+    MPI_INT32_T: MPI_Datatype = 0x250;
+    /// C `uint32_t`.
+    MPI_UINT32_T: MPI_Datatype = 0x251;
+    /// C `int64_t`.
+    MPI_INT64_T: MPI_Datatype = 0x258;
+    /// C `uint64_t`.
+    MPI_UINT64_T: MPI_Datatype = 0x259;
+
+    // ---- predefined datatypes: fixed-size Fortran types (bits 7:6 = 11, bits 5:3 = log2 size) -
+
+    /// Fortran `LOGICAL*1`. No type in mpi-dtype yet.
+    MPI_LOGICAL1: MPI_Datatype = 0x2c0;
+    /// Fortran `INTEGER*1`.
+    MPI_INTEGER1: MPI_Datatype = 0x2c1;
+    /// Fortran `LOGICAL*2`. No type in mpi-dtype yet.
+    MPI_LOGICAL2: MPI_Datatype = 0x2c8;
+    /// Fortran `INTEGER*2`.
+    MPI_INTEGER2: MPI_Datatype = 0x2c9;
+    /// Fortran `REAL*2` (IEEE binary16). No type in mpi-dtype yet.
+    MPI_REAL2: MPI_Datatype = 0x2ca;
+    /// Fortran `LOGICAL*4`. No type in mpi-dtype yet.
+    MPI_LOGICAL4: MPI_Datatype = 0x2d0;
+    /// Fortran `INTEGER*4`.
+    MPI_INTEGER4: MPI_Datatype = 0x2d1;
+    /// Fortran `REAL*4`.
+    MPI_REAL4: MPI_Datatype = 0x2d2;
+    /// Fortran `COMPLEX*4` (two `REAL*2`). No type in mpi-dtype yet.
+    MPI_COMPLEX4: MPI_Datatype = 0x2d3;
+    /// Fortran `LOGICAL*8`. No type in mpi-dtype yet.
+    MPI_LOGICAL8: MPI_Datatype = 0x2d8;
+    /// Fortran `INTEGER*8`.
+    MPI_INTEGER8: MPI_Datatype = 0x2d9;
+    /// Fortran `REAL*8`.
+    MPI_REAL8: MPI_Datatype = 0x2da;
+    /// Fortran `COMPLEX*8`.
+    MPI_COMPLEX8: MPI_Datatype = 0x2db;
+    /// Fortran `LOGICAL*16`. No type in mpi-dtype yet.
+    MPI_LOGICAL16: MPI_Datatype = 0x2e0;
+    /// Fortran `INTEGER*16`. No type in mpi-dtype yet (MPICH's ABI makes it the null handle;
+    /// the standard ABI gives it a value).
+    MPI_INTEGER16: MPI_Datatype = 0x2e1;
+    /// Fortran `REAL*16`.
+    MPI_REAL16: MPI_Datatype = 0x2e2;
+    /// Fortran `COMPLEX*16`.
+    MPI_COMPLEX16: MPI_Datatype = 0x2e3;
+    /// Fortran `COMPLEX*32`.
+    MPI_COMPLEX32: MPI_Datatype = 0x2eb;
+
+    // ---- type classes for MPI_Type_match_size -------------------------------------------------
+
+    /// Type class of integer types.
+    MPI_TYPECLASS_INTEGER: c_int = 192;
+    /// Type class of real (floating-point) types.
+    MPI_TYPECLASS_REAL: c_int = 193;
+    /// Type class of complex types.
+    MPI_TYPECLASS_COMPLEX: c_int = 194;
+
+    // ---- communicators and error handlers -----------------------------------------------------
+
+    /// The communicator of all processes.
+    MPI_COMM_WORLD: MPI_Comm = 0x101;
+    /// The communicator of this process alone.
+    MPI_COMM_SELF: MPI_Comm = 0x102;
+    /// Error handler that prints the error and aborts (the default).
+    MPI_ERRORS_ARE_FATAL: MPI_Errhandler = 0x141;
+    /// Error handler that aborts the processes of the communicator (MPI-4). Intel MPI
+    /// 2021.19's `mpi_abi.h` and library swap this value with `MPI_ERRORS_RETURN`'s.
+    MPI_ERRORS_ABORT: MPI_Errhandler = 0x142;
+    /// Error handler that returns the error code to the caller.
+    MPI_ERRORS_RETURN: MPI_Errhandler = 0x143;
+
+    // ---- combiners ----------------------------------------------------------------------------
+
+    /// A named predefined datatype.
+    MPI_COMBINER_NAMED: c_int = 101;
+    /// `MPI_Type_dup`.
+    MPI_COMBINER_DUP: c_int = 102;
+    /// `MPI_Type_contiguous`.
+    MPI_COMBINER_CONTIGUOUS: c_int = 103;
+    /// `MPI_Type_vector`.
+    MPI_COMBINER_VECTOR: c_int = 104;
+    /// `MPI_Type_create_hvector`.
+    MPI_COMBINER_HVECTOR: c_int = 105;
+    /// `MPI_Type_indexed`.
+    MPI_COMBINER_INDEXED: c_int = 106;
+    /// `MPI_Type_create_hindexed`.
+    MPI_COMBINER_HINDEXED: c_int = 107;
+    /// `MPI_Type_create_indexed_block`.
+    MPI_COMBINER_INDEXED_BLOCK: c_int = 108;
+    /// `MPI_Type_create_hindexed_block`.
+    MPI_COMBINER_HINDEXED_BLOCK: c_int = 109;
+    /// `MPI_Type_create_struct`.
+    MPI_COMBINER_STRUCT: c_int = 110;
+    /// `MPI_Type_create_subarray`.
+    MPI_COMBINER_SUBARRAY: c_int = 111;
+    /// `MPI_Type_create_darray`.
+    MPI_COMBINER_DARRAY: c_int = 112;
+    /// `MPI_Type_create_f90_real`.
+    MPI_COMBINER_F90_REAL: c_int = 113;
+    /// `MPI_Type_create_f90_complex`.
+    MPI_COMBINER_F90_COMPLEX: c_int = 114;
+    /// `MPI_Type_create_f90_integer`.
+    MPI_COMBINER_F90_INTEGER: c_int = 115;
+    /// `MPI_Type_create_resized`.
+    MPI_COMBINER_RESIZED: c_int = 116;
+    /// A pair type returned by `MPI_Type_get_value_index` that is not predefined (MPI-4.1).
+    MPI_COMBINER_VALUE_INDEX: c_int = 117;
+
+    // ---- subarray and darray ------------------------------------------------------------------
+
+    /// Row-major array order.
+    MPI_ORDER_C: c_int = 0xC;
+    /// Column-major array order.
+    MPI_ORDER_FORTRAN: c_int = 0xF;
+    /// No distribution of a darray dimension.
+    MPI_DISTRIBUTE_NONE: c_int = 16;
+    /// Block distribution of a darray dimension.
+    MPI_DISTRIBUTE_BLOCK: c_int = 17;
+    /// Cyclic distribution of a darray dimension.
+    MPI_DISTRIBUTE_CYCLIC: c_int = 18;
+    /// Default distribution argument of a darray dimension.
+    MPI_DISTRIBUTE_DFLT_DARG: c_int = 19;
+
+    // ---- miscellaneous constants --------------------------------------------------------------
+
+    /// Returned where a value is undefined (for example a size that does not fit an `int`,
+    /// or the size of an optional datatype the library does not support).
+    MPI_UNDEFINED: c_int = -32766;
+    /// Longest datatype or communicator name, including the terminating NUL.
+    MPI_MAX_OBJECT_NAME: c_int = 128;
+    /// Longest error string, including the terminating NUL.
+    MPI_MAX_ERROR_STRING: c_int = 512;
+    /// Longest library version string, including the terminating NUL.
+    MPI_MAX_LIBRARY_VERSION_STRING: c_int = 8192;
+    /// Longest processor name (the standard ABI's bound: 256, where MPICH's ABI has 128).
+    MPI_MAX_PROCESSOR_NAME: c_int = 256;
+    /// The invalid attribute key.
+    MPI_KEYVAL_INVALID: c_int = 0;
+    /// Version of the MPI standard the standard ABI belongs to.
+    MPI_VERSION: c_int = 5;
+    /// Subversion of the MPI standard the standard ABI belongs to.
+    MPI_SUBVERSION: c_int = 0;
+    /// Major version of the standard ABI (`MPI_Abi_get_version` returns it).
+    MPI_ABI_VERSION: c_int = 1;
+    /// Minor version of the standard ABI (`MPI_Abi_get_version` returns it).
+    MPI_ABI_SUBVERSION: c_int = 0;
+    /// Only one thread will execute.
+    MPI_THREAD_SINGLE: c_int = 0;
+    /// Only the main thread makes MPI calls.
+    MPI_THREAD_FUNNELED: c_int = 1024;
+    /// Only one thread at a time makes MPI calls.
+    MPI_THREAD_SERIALIZED: c_int = 2048;
+    /// Any thread may call MPI at any time.
+    MPI_THREAD_MULTIPLE: c_int = 4096;
+
+    // ---- error classes ------------------------------------------------------------------------
+
+    /// Successful return code.
+    MPI_SUCCESS: c_int = 0;
+    /// Invalid buffer pointer.
+    MPI_ERR_BUFFER: c_int = 1;
+    /// Invalid count argument.
+    MPI_ERR_COUNT: c_int = 2;
+    /// Invalid datatype argument.
+    MPI_ERR_TYPE: c_int = 3;
+    /// Invalid tag argument.
+    MPI_ERR_TAG: c_int = 4;
+    /// Invalid communicator.
+    MPI_ERR_COMM: c_int = 5;
+    /// Invalid rank.
+    MPI_ERR_RANK: c_int = 6;
+    /// Invalid request handle.
+    MPI_ERR_REQUEST: c_int = 7;
+    /// Invalid root.
+    MPI_ERR_ROOT: c_int = 8;
+    /// Invalid group.
+    MPI_ERR_GROUP: c_int = 9;
+    /// Invalid operation.
+    MPI_ERR_OP: c_int = 10;
+    /// Invalid topology.
+    MPI_ERR_TOPOLOGY: c_int = 11;
+    /// Invalid dimension argument.
+    MPI_ERR_DIMS: c_int = 12;
+    /// Invalid argument of some other kind.
+    MPI_ERR_ARG: c_int = 13;
+    /// Unknown error.
+    MPI_ERR_UNKNOWN: c_int = 14;
+    /// Message truncated (also: not enough room to pack or data to unpack).
+    MPI_ERR_TRUNCATE: c_int = 15;
+    /// Known error not in this list.
+    MPI_ERR_OTHER: c_int = 16;
+    /// Internal MPI (implementation) error.
+    MPI_ERR_INTERN: c_int = 17;
+    /// Pending request.
+    MPI_ERR_PENDING: c_int = 18;
+    /// Error code is in status.
+    MPI_ERR_IN_STATUS: c_int = 19;
+    /// Permission denied.
+    MPI_ERR_ACCESS: c_int = 20;
+    /// Error related to the amode passed to `MPI_File_open`.
+    MPI_ERR_AMODE: c_int = 21;
+    /// Invalid assert argument.
+    MPI_ERR_ASSERT: c_int = 22;
+    /// Invalid file name.
+    MPI_ERR_BAD_FILE: c_int = 23;
+    /// Invalid base.
+    MPI_ERR_BASE: c_int = 24;
+    /// An error occurred in a user-supplied data conversion function.
+    MPI_ERR_CONVERSION: c_int = 25;
+    /// Invalid displacement argument.
+    MPI_ERR_DISP: c_int = 26;
+    /// Conversion functions could not be registered because the data representation exists.
+    MPI_ERR_DUP_DATAREP: c_int = 27;
+    /// File exists.
+    MPI_ERR_FILE_EXISTS: c_int = 28;
+    /// File operation could not be completed, the file is in use.
+    MPI_ERR_FILE_IN_USE: c_int = 29;
+    /// Invalid file handle.
+    MPI_ERR_FILE: c_int = 30;
+    /// Key longer than `MPI_MAX_INFO_KEY`.
+    MPI_ERR_INFO_KEY: c_int = 31;
+    /// Invalid key passed to `MPI_Info_delete`.
+    MPI_ERR_INFO_NOKEY: c_int = 32;
+    /// Value longer than `MPI_MAX_INFO_VAL`.
+    MPI_ERR_INFO_VALUE: c_int = 33;
+    /// Invalid info object.
+    MPI_ERR_INFO: c_int = 34;
+    /// Other I/O error.
+    MPI_ERR_IO: c_int = 35;
+    /// Invalid attribute key.
+    MPI_ERR_KEYVAL: c_int = 36;
+    /// Invalid lock type.
+    MPI_ERR_LOCKTYPE: c_int = 37;
+    /// Invalid service name.
+    MPI_ERR_NAME: c_int = 38;
+    /// Memory could not be allocated.
+    MPI_ERR_NO_MEM: c_int = 39;
+    /// Collective argument not identical on all processes.
+    MPI_ERR_NOT_SAME: c_int = 40;
+    /// Not enough space.
+    MPI_ERR_NO_SPACE: c_int = 41;
+    /// File does not exist.
+    MPI_ERR_NO_SUCH_FILE: c_int = 42;
+    /// Invalid port name.
+    MPI_ERR_PORT: c_int = 43;
+    /// Quota exceeded.
+    MPI_ERR_QUOTA: c_int = 44;
+    /// Read-only file or file system.
+    MPI_ERR_READ_ONLY: c_int = 45;
+    /// Memory cannot be attached.
+    MPI_ERR_RMA_ATTACH: c_int = 46;
+    /// Conflicting accesses to a window.
+    MPI_ERR_RMA_CONFLICT: c_int = 47;
+    /// Target memory is not part of the window.
+    MPI_ERR_RMA_RANGE: c_int = 48;
+    /// Memory cannot be shared.
+    MPI_ERR_RMA_SHARED: c_int = 49;
+    /// Wrong synchronization of RMA calls.
+    MPI_ERR_RMA_SYNC: c_int = 50;
+    /// Error in publishing or unpublishing a service name.
+    MPI_ERR_SERVICE: c_int = 51;
+    /// Invalid size argument.
+    MPI_ERR_SIZE: c_int = 52;
+    /// Error in spawning processes.
+    MPI_ERR_SPAWN: c_int = 53;
+    /// Unsupported data representation.
+    MPI_ERR_UNSUPPORTED_DATAREP: c_int = 54;
+    /// Unsupported operation.
+    MPI_ERR_UNSUPPORTED_OPERATION: c_int = 55;
+    /// Invalid window.
+    MPI_ERR_WIN: c_int = 56;
+    /// Passed window has the wrong flavor.
+    MPI_ERR_RMA_FLAVOR: c_int = 57;
+    /// Communication with an aborted process.
+    MPI_ERR_PROC_ABORTED: c_int = 58;
+    /// A value is too large to store.
+    MPI_ERR_VALUE_TOO_LARGE: c_int = 59;
+    /// Invalid session handle.
+    MPI_ERR_SESSION: c_int = 60;
+    /// Invalid error handler (MPI-4.1).
+    MPI_ERR_ERRHANDLER: c_int = 61;
+    /// Error in an ABI query or setting (MPI-5.0).
+    MPI_ERR_ABI: c_int = 62;
+    /// Last valid error code of a predefined error class (the standard ABI's value: half of
+    /// the least `INT_MAX` C allows).
+    MPI_ERR_LASTCODE: c_int = 0x3fff;
+}
