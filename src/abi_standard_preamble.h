@@ -1,0 +1,73 @@
+/*
+ * The C preamble of the standard-ABI header (MPI-5.0 chapter 21): what the constants table
+ * (src/abi_standard_constants.rs) cannot say. The header generator puts it after the
+ * includes and before the table's #defines, so it has no include guard of its own. Its
+ * Rust counterpart is src/abi_standard_types.rs; cbindgen must not emit the types declared
+ * here (the handle types, the integer types, MPI_Status and the callback types).
+ *
+ * Every name and value matches the standard's header and MPICH 5.0.2's mpi_abi.h, so that
+ * a program may include either; scripts/check_abi_standard.py checks that.
+ */
+#include <stdint.h>
+
+/* ABI versions are in the constants table; MPI_Abi_get_version returns them. */
+
+/*
+ * Integer types. MPI_Aint holds an address (intptr_t); MPI_Offset is 64-bit on every
+ * platform; MPI_Count is MPI_Offset (the larger of the two wherever addresses have at most
+ * 64 bits). The standard ABI has no MPI_Fint: the Fortran handle conversions
+ * (MPI_Type_c2f, ...) are not part of it, MPI_Type_toint / MPI_Type_fromint replace them.
+ */
+typedef intptr_t MPI_Aint;
+typedef int64_t MPI_Offset;
+typedef MPI_Offset MPI_Count;
+
+/*
+ * Handle types: pointers to incomplete structs, one struct per kind, so that the compiler
+ * tells the kinds apart. The struct tags are the standard's (C++ mangles them into names).
+ * Predefined handles are the integers 1 to 4095 cast to these types.
+ */
+typedef struct MPI_ABI_Datatype *MPI_Datatype;
+typedef struct MPI_ABI_Comm *MPI_Comm;
+typedef struct MPI_ABI_Errhandler *MPI_Errhandler;
+typedef struct MPI_ABI_Info *MPI_Info;
+typedef struct MPI_ABI_Request *MPI_Request;
+
+/*
+ * The status of a completed operation: three public fields, then five ints the
+ * implementation owns (MPICH 5 keeps the byte count and the cancelled flag in the first
+ * two; this library does the same).
+ */
+typedef struct {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int MPI_internal[5];
+} MPI_Status;
+
+/* Passed where no status is wanted: the null pointer (MPICH's ABI uses 1). */
+#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+
+/* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
+#define MPI_BOTTOM ((void *)0)
+
+/*
+ * Callback types (function types, as in the standard's header; parameters of these types
+ * are pointers to functions).
+ */
+typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int type_keyval,
+                                          void *extra_state, void *attribute_val_in,
+                                          void *attribute_val_out, int *flag);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
+                                            void *attribute_val, void *extra_state);
+
+/*
+ * Predefined attribute callbacks for datatype keyvals. They are sentinels, not functions:
+ * the library recognises them by address and never calls them (in MPICH's ABI,
+ * MPI_TYPE_DUP_FN is a real function).
+ */
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0x0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
