@@ -504,6 +504,65 @@ static void bench_small_call(void) {
     MPI_Type_free(&c.type);
 }
 
+/* Queries HDF5, ROMIO and mpi4py make on every operation: ns per call. */
+typedef struct query_call {
+    MPI_Datatype type;
+    MPI_Aint lb, extent;
+    int size;
+} query_call;
+
+static void op_type_size(void *ctx) {
+    query_call *c = ctx;
+    MPI_Type_size(c->type, &c->size);
+}
+
+static void op_get_extent(void *ctx) {
+    query_call *c = ctx;
+    MPI_Type_get_extent(c->type, &c->lb, &c->extent);
+}
+
+static void bench_queries(void) {
+    query_call c = {MPI_DOUBLE, 0, 0, 0};
+    report("query_size_double", "call", library, 1e9 * seconds_per_call(op_type_size, &c), "ns");
+    report("query_extent_double", "call", library, 1e9 * seconds_per_call(op_get_extent, &c),
+           "ns");
+    MPI_Type_vector(16, 2, 4, MPI_DOUBLE, &c.type);
+    MPI_Type_commit(&c.type);
+    report("query_extent_vector", "call", library, 1e9 * seconds_per_call(op_get_extent, &c),
+           "ns");
+    check(c.extent == (15 * 4 + 2) * 8 && c.lb == 0, "query_extent_vector", "extent");
+    MPI_Type_free(&c.type);
+}
+
+/* Build, commit, pack once and free a small vector, as HDF5 does for every I/O call. */
+typedef struct build_loop {
+    double memory[64];
+    char out[512];
+} build_loop;
+
+static void op_build_pack_free(void *ctx) {
+    build_loop *c = ctx;
+    MPI_Datatype t;
+    int position = 0;
+    MPI_Type_vector(8, 2, 4, MPI_DOUBLE, &t);
+    MPI_Type_commit(&t);
+    MPI_Pack(c->memory, 1, t, c->out, sizeof c->out, &position, MPI_COMM_WORLD);
+    MPI_Type_free(&t);
+}
+
+static void bench_build_loop(void) {
+    build_loop c;
+    for (int k = 0; k < 64; k++)
+        c.memory[k] = k;
+    report("build_pack_free_vector", "call", library,
+           1e9 * seconds_per_call(op_build_pack_free, &c), "ns");
+    const double *packed = (const double *)c.out;
+    int ok = 1;
+    for (int k = 0; k < 16; k++)
+        ok &= packed[k] == (double)(k / 2 * 4 + k % 2);
+    check(ok, "build_pack_free_vector", "packed bytes");
+}
+
 /* Bytes the C heap has handed out (all three libraries allocate through glibc's malloc). */
 static double heap_bytes(void) {
     struct mallinfo2 info = mallinfo2();
@@ -614,6 +673,13 @@ int main(int argc, char **argv) {
         library = argv[1];
     if (argc > 2)
         trials = atoi(argv[2]) > 0 ? atoi(argv[2]) : trials;
+    if (argc > 3 && strcmp(argv[3], "calls") == 0) { /* the per-call rows only */
+        bench_queries();
+        bench_small_call();
+        bench_build_loop();
+        MPI_Finalize();
+        return 0;
+    }
 
     long n = 1L << 20;
     bench_strided("contiguous", 1, n, n, 0);
@@ -638,7 +704,9 @@ int main(int argc, char **argv) {
     bench_gather("unstructured_gather_3", 262144, 3, 1L << 20);
     bench_particles(1L << 20);
     bench_hdf5_irregular(100000);
+    bench_queries();
     bench_small_call();
+    bench_build_loop();
     bench_build_hindexed(1000000);
     bench_huge_vector();
     if (provided == MPI_THREAD_MULTIPLE)

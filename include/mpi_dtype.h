@@ -693,6 +693,17 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
 int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
 
 /*
+ Explains `datatype` in `format` (`"text"`, `"json"`, `"svg"` or `"html"`; see
+ docs/explain.md): writes at most `size` bytes of the explanation into `buf`, NUL included
+ (cut at a UTF-8 character boundary when it does not fit), and the size of the whole
+ explanation, NUL included, into `*needed`. `buf` may be NULL when `size` is 0, to ask for
+ the size first. Errors: an invalid `datatype` is `MPI_ERR_TYPE`, a NULL `format` or `needed`,
+ an unknown format or a NULL `buf` with `size > 0` is `MPI_ERR_ARG`, a negative `size` is
+ `MPI_ERR_COUNT`.
+ */
+int MPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
+
+/*
  The number of whole segments of one copy of `datatype`, from its start, whose bytes add up
  to at most `max_iov_bytes`, and those bytes.
  */
@@ -1032,6 +1043,7 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
 int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Datatype *array_of_datatypes);
 int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
+int PMPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
 int PMPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
 int PMPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);

@@ -19,12 +19,12 @@
 //! resolve through a fixed table indexed by the handle's low byte.
 
 use crate::abi::{MPI_Datatype, MPI_DATATYPE_NULL};
-use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class};
+use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class, Measures};
 use crate::error::{MpiError, MpiResult};
 use parking_lot::{Mutex, RwLock};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock, OnceLock};
 
 const KIND_MASK: i32 = 0xfc00_0000u32 as i32;
@@ -107,11 +107,11 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 /// than its table, or another internal number of the MPI behind) is that library's too.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
     let behind_kind = has_behind_form(handle)
-        && !used_recently(handle)
+        && !known_recently(handle)
         && !TWINS.read().contains_key(&handle)
         && !is_predefined(handle);
     let unknown_predefined = handle & KIND_MASK == PREDEFINED_KIND
-        && !matches!(PREDEFINED_BY_INDEX[(handle & 0xff) as usize], Some((h, _)) if h == handle)
+        && predefined_by_index(handle).is_none()
         && !is_predefined(handle);
     (behind_kind || unknown_predefined) && crate::behind::backend().is_some()
 }
@@ -155,12 +155,74 @@ struct Slot {
     entry: Option<Entry>,
 }
 
+/// A slot of the table with its epoch and a copy of what the queries ask.
+///
+/// The epoch moves whenever what a handle of the slot stands for changes (the entry is made,
+/// removed or committed, or a twin number that named it names another slot). A thread's
+/// cached lookup is valid while the epoch has not moved, so freeing one type never
+/// invalidates the caches of others.
+///
+/// The epoch is also a sequence lock over `published` and `measures`: the handle the program
+/// holds for the slot (standalone) and its type's [`Measures`]. A writer, which holds the
+/// slot's write lock, makes the epoch odd, writes, and makes it even again; a reader that sees
+/// the same even epoch before and after reading has a consistent copy. Size and bound queries
+/// are so answered with a few loads: no lock, no reference count, no thread-local storage.
+#[derive(Default)]
+struct SlotCell {
+    epoch: AtomicU32,
+    published: AtomicI32,
+    measures: [AtomicI64; 6],
+    slot: RwLock<Slot>,
+}
+
+impl SlotCell {
+    /// Marks every cached lookup of this slot stale (called with the slot's write lock held,
+    /// or after the change it reports is visible).
+    fn bump(&self) {
+        self.epoch.fetch_add(2, Ordering::Release);
+    }
+
+    /// Publishes the handle the program holds for this slot and its type's measures, or
+    /// withdraws them (`None`); called with the slot's write lock held.
+    fn publish(&self, published: Option<(MPI_Datatype, Measures)>) {
+        self.epoch.fetch_add(1, Ordering::Relaxed);
+        std::sync::atomic::fence(Ordering::Release);
+        let (handle, m) = published.unwrap_or((MPI_DATATYPE_NULL, Measures::default()));
+        self.published.store(handle, Ordering::Relaxed);
+        let values = [m.size, m.lb, m.ub, m.extent, m.true_lb, m.true_extent];
+        for (field, value) in self.measures.iter().zip(values) {
+            field.store(value, Ordering::Relaxed);
+        }
+        self.epoch.fetch_add(1, Ordering::Release);
+    }
+
+    /// The measures published for `handle`, if it is the handle published and no writer
+    /// changed them meanwhile.
+    #[inline]
+    fn measures_of(&self, handle: MPI_Datatype) -> Option<Measures> {
+        let before = self.epoch.load(Ordering::Acquire);
+        let published = self.published.load(Ordering::Relaxed);
+        let field = |k: usize| self.measures[k].load(Ordering::Relaxed);
+        let measures = Measures {
+            size: field(0),
+            lb: field(1),
+            ub: field(2),
+            extent: field(3),
+            true_lb: field(4),
+            true_extent: field(5),
+        };
+        std::sync::atomic::fence(Ordering::Acquire);
+        let after = self.epoch.load(Ordering::Relaxed);
+        (before & 1 == 0 && before == after && published == handle).then_some(measures)
+    }
+}
+
 struct Allocator {
     next_fresh: usize,
     freed: VecDeque<usize>,
 }
 
-static CHUNK_TABLE: [OnceLock<Box<[RwLock<Slot>]>>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
+static CHUNK_TABLE: [OnceLock<Box<[SlotCell]>>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
 static ALLOCATOR: Mutex<Allocator> = Mutex::new(Allocator {
     next_fresh: 1,
     freed: VecDeque::new(),
@@ -184,26 +246,51 @@ static PREDEFINED: LazyLock<HandleMap<PredefinedEntry>> = LazyLock::new(|| {
         .collect()
 });
 
-/// A predefined handle and its datatype object.
-type NamedType = (MPI_Datatype, Arc<Datatype>);
+/// A predefined type in the table by index: its handle, its measures (read by the queries
+/// with no pointer to follow) and its datatype object.
+struct Indexed {
+    handle: MPI_Datatype,
+    measures: Measures,
+    datatype: Arc<Datatype>,
+}
 
 /// Predefined types by the low byte of their handle (MPICH's index of the type), for the
-/// pack path; a handle whose low byte another type took first is found in [`PREDEFINED`].
-static PREDEFINED_BY_INDEX: LazyLock<Vec<Option<NamedType>>> = LazyLock::new(|| {
-    let mut table = vec![None; 256];
+/// queries and the pack path; a handle whose low byte another type took first is found in
+/// [`PREDEFINED`].
+static PREDEFINED_BY_INDEX: LazyLock<[Option<Indexed>; 256]> = LazyLock::new(|| {
+    let mut table = [const { None }; 256];
     for (&handle, entry) in PREDEFINED.iter() {
         let index = (handle & 0xff) as usize;
         if table[index].is_none() {
-            table[index] = Some((handle, entry.datatype.clone()));
+            table[index] = Some(Indexed {
+                handle,
+                measures: entry.datatype.measures,
+                datatype: entry.datatype.clone(),
+            });
         }
     }
     table
 });
 
-fn slot(index: usize) -> &'static RwLock<Slot> {
+/// The entry of a predefined handle in the table by index, with no lookup beyond one read.
+#[inline(always)]
+fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Indexed> {
+    if handle & KIND_MASK != PREDEFINED_KIND {
+        return None;
+    }
+    PREDEFINED_BY_INDEX[(handle & 0xff) as usize]
+        .as_ref()
+        .filter(|indexed| indexed.handle == handle)
+}
+
+fn cell(index: usize) -> &'static SlotCell {
     let chunk = CHUNK_TABLE[index / CHUNK]
-        .get_or_init(|| (0..CHUNK).map(|_| RwLock::new(Slot::default())).collect());
+        .get_or_init(|| (0..CHUNK).map(|_| SlotCell::default()).collect());
     &chunk[index % CHUNK]
+}
+
+fn slot(index: usize) -> &'static RwLock<Slot> {
+    &cell(index).slot
 }
 
 fn handle_of(index: usize, generation: i32) -> MPI_Datatype {
@@ -344,7 +431,13 @@ fn insert_with_twin(
     twin: Option<MPI_Datatype>,
 ) -> MpiResult<MPI_Datatype> {
     let index = allocate().inspect_err(|_| twin.into_iter().for_each(crate::twin::release))?;
-    let mut slot = slot(index).write();
+    let cell = cell(index);
+    let mut slot = cell.slot.write();
+    let slot_handle = handle_of(index, slot.generation);
+    if twin.is_none() {
+        // Standalone the program holds the slot handle: its queries read the cell.
+        cell.publish(Some((slot_handle, datatype.measures)));
+    }
     slot.entry = Some(Entry {
         datatype,
         committed,
@@ -352,16 +445,16 @@ fn insert_with_twin(
         attributes: Vec::new(),
         twin,
     });
-    let slot_handle = handle_of(index, slot.generation);
     drop(slot);
     let forgotten = std::mem::take(&mut *FORGOTTEN.lock());
     drop(forgotten);
     match twin {
         Some(twin) => {
             forget_retired(twin);
-            if TWINS.write().insert(twin, slot_handle).is_some() {
+            let previous = TWINS.write().insert(twin, slot_handle);
+            if let Some(cell) = previous.and_then(cell_of) {
                 // The number named a freed type a moment ago: forget it in every cache.
-                FREES.fetch_add(1, Ordering::AcqRel);
+                cell.bump();
             }
             Ok(twin)
         }
@@ -415,26 +508,139 @@ pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
         entry.committed = true;
         (entry.datatype.clone(), entry.twin)
     })?;
+    if let Some(cell) = cell_of(internal(handle)) {
+        cell.bump();
+    }
     if let Some(twin) = twin {
         crate::twin::commit(twin)?;
     }
     Ok(datatype)
 }
 
-/// Counts the derived handles ever freed; a thread's cached types are valid while the count
-/// has not moved.
-static FREES: AtomicU64 = AtomicU64::new(0);
-
-/// How many committed types each thread keeps (by handle modulo this), so that a thread
-/// packing with a few types in turn (the faces of a halo exchange) keeps hitting.
+/// How many lookups each thread keeps (by handle modulo this), so that a thread working with
+/// a few types in turn (the faces of a halo exchange) keeps hitting.
 const CACHED_TYPES: usize = 4;
 
-/// A committed derived type a thread packed with: `(handle, frees at that time, type)`.
-type CachedType = Option<(MPI_Datatype, u64, Arc<Datatype>)>;
+/// A lookup a thread made: valid while the slot's epoch is the one seen then.
+struct CachedLookup {
+    handle: MPI_Datatype,
+    cell: &'static SlotCell,
+    epoch: u32,
+    datatype: Arc<Datatype>,
+    committed: bool,
+}
 
 thread_local! {
-    static RECENT_COMMITTED: RefCell<[CachedType; CACHED_TYPES]> =
+    static RECENT: RefCell<[Option<CachedLookup>; CACHED_TYPES]> =
         const { RefCell::new([const { None }; CACHED_TYPES]) };
+}
+
+/// Runs `f` on this thread's cached lookup of `handle` if it is still valid (one load of the
+/// slot's epoch: no lock, no write to shared memory), or gives `f` back.
+#[inline]
+fn with_cached<R, F: FnOnce(&Datatype, bool) -> R>(handle: MPI_Datatype, f: F) -> Result<R, F> {
+    let mut f = Some(f);
+    let hit = RECENT.try_with(|recent| {
+        let recent = recent.try_borrow().ok()?;
+        match &recent[handle as usize % CACHED_TYPES] {
+            Some(c) if c.handle == handle && c.cell.epoch.load(Ordering::Acquire) == c.epoch => {
+                f.take().map(|f| f(&c.datatype, c.committed))
+            }
+            _ => None,
+        }
+    });
+    match hit {
+        Ok(Some(result)) => Ok(result),
+        _ => Err(f.expect("f runs only on a hit")),
+    }
+}
+
+/// Remembers a lookup in this thread's cache (skipped while the cache is in use further up
+/// the stack). The lookup it replaces is dropped after the borrow ends: dropping a type may
+/// release a twin, and the MPI behind may then run callbacks that look types up.
+fn remember(lookup: CachedLookup) {
+    let way = lookup.handle as usize % CACHED_TYPES;
+    let replaced = RECENT
+        .try_with(|recent| {
+            let mut recent = recent.try_borrow_mut().ok()?;
+            recent[way].replace(lookup)
+        })
+        .ok()
+        .flatten();
+    drop(replaced);
+}
+
+/// True if this thread looked `handle` up recently and what it stands for has not changed
+/// since.
+fn known_recently(handle: MPI_Datatype) -> bool {
+    with_cached(handle, |_, _| ()).is_ok()
+}
+
+/// The slot cell a slot handle names, if it has the derived form.
+fn cell_of(slot_handle: MPI_Datatype) -> Option<&'static SlotCell> {
+    decode(slot_handle).map(|(index, _)| cell(index))
+}
+
+/// The measures of the type behind `handle` if they are found with no lock and no reference
+/// taken: a predefined type's from the table, a derived type's from its slot's published copy
+/// or this thread's cache. A handle found so is this library's, never one of the MPI behind.
+#[inline(always)]
+pub fn measures_at_once(handle: MPI_Datatype) -> Option<Measures> {
+    if let Some(indexed) = predefined_by_index(handle) {
+        return Some(indexed.measures);
+    }
+    if let Some((index, _)) = decode(handle) {
+        let chunk = CHUNK_TABLE.get(index / CHUNK)?.get()?;
+        return chunk[index % CHUNK].measures_of(handle);
+    }
+    with_cached(handle, |datatype, _| datatype.measures).ok()
+}
+
+/// Runs `f` on the datatype behind `handle` and whether the handle is committed if that takes
+/// no more than a table read (a predefined type) or a valid entry of this thread's cache (no
+/// lock, no reference count, no write to shared memory); gives `f` back otherwise. A handle
+/// found so is this library's, never one of the MPI behind.
+#[inline]
+pub fn with_type_at_once<R, F: FnOnce(&Datatype, bool) -> R>(
+    handle: MPI_Datatype,
+    f: F,
+) -> Result<R, F> {
+    match predefined_by_index(handle) {
+        Some(indexed) => Ok(f(&indexed.datatype, true)),
+        None => with_cached(handle, f),
+    }
+}
+
+/// Runs `f` on the datatype behind `handle` and whether the handle is committed: the lookup
+/// of the queries and the pack path. A predefined type is one table read; a derived type this
+/// thread looked up recently costs one load of its slot's epoch (no lock, no reference count,
+/// no write to shared memory); otherwise the slot is read once and the lookup remembered.
+pub fn with_type<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype, bool) -> R) -> MpiResult<R> {
+    let f = match with_type_at_once(handle, f) {
+        Ok(result) => return Ok(result),
+        Err(f) => f,
+    };
+    if let Some(p) = predefined_entry(handle) {
+        return Ok(f(&p.datatype, true));
+    }
+    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
+    let cell = cell(index);
+    let lookup = {
+        let slot = cell.slot.read();
+        match &slot.entry {
+            Some(entry) if slot.generation == generation => CachedLookup {
+                handle,
+                cell,
+                epoch: cell.epoch.load(Ordering::Acquire),
+                datatype: entry.datatype.clone(),
+                committed: entry.committed,
+            },
+            _ => return Err(invalid(handle)),
+        }
+    };
+    let result = f(&lookup.datatype, lookup.committed);
+    remember(lookup);
+    Ok(result)
 }
 
 /// Gives back, before the MPI behind finalizes, what this library holds there beyond the
@@ -442,7 +648,8 @@ thread_local! {
 /// `MPI_Type_create_f90_*` types, which the program cannot free, and the twins every datatype
 /// object holds. (MPICH reports types still alive at `MPI_Finalize` as leaked.)
 pub fn release_before_finalize() {
-    let recent = RECENT_COMMITTED.with(|recent| std::mem::take(&mut *recent.borrow_mut()));
+    let recent =
+        RECENT.try_with(|recent| recent.try_borrow_mut().map(|mut r| std::mem::take(&mut *r)));
     drop(recent);
     let f90_handles: Vec<MPI_Datatype> = F90_TYPES.lock().drain().map(|(_, h)| h).collect();
     for handle in f90_handles {
@@ -455,65 +662,11 @@ pub fn release_before_finalize() {
     crate::twin::release_all_shadows();
 }
 
-/// True if this thread packed with the committed type `handle` recently and it was not freed
-/// since (a lookup with no lock).
-fn used_recently(handle: MPI_Datatype) -> bool {
-    let frees = FREES.load(Ordering::Acquire);
-    RECENT_COMMITTED.with(|recent| {
-        matches!(&recent.borrow()[handle as usize % CACHED_TYPES],
-            Some((h, seen, _)) if *h == handle && *seen == frees)
-    })
-}
-
 /// Runs `f` on the datatype behind `handle`, which must be committed: the lookup of the pack
-/// path. For a predefined type, or a committed derived type this thread used recently, it
-/// takes no lock, allocates nothing and writes no shared memory; otherwise it reads the
-/// handle's slot once and remembers the type.
+/// path ([`with_type`]).
 pub fn with_committed<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
-    if handle & KIND_MASK == PREDEFINED_KIND {
-        return match PREDEFINED_BY_INDEX.get((handle & 0xff) as usize) {
-            Some(Some((h, datatype))) if *h == handle => Ok(f(datatype)),
-            _ => {
-                let (datatype, committed) = lookup(handle)?;
-                run_if_committed(datatype, committed, f)
-            }
-        };
-    }
-    let frees = FREES.load(Ordering::Acquire);
-    let way = handle as usize % CACHED_TYPES;
-    let mut f = Some(f);
-    let hit = RECENT_COMMITTED.with(|recent| match &recent.borrow()[way] {
-        Some((h, seen, datatype)) if *h == handle && *seen == frees => {
-            f.take().map(|f| f(datatype))
-        }
-        _ => None,
-    });
-    if let Some(result) = hit {
-        return Ok(result);
-    }
-    let (datatype, committed) = lookup(handle)?;
-    if committed {
-        // The type it replaces is dropped after the borrow ends: dropping it may release a
-        // twin, and the MPI behind may then run callbacks that pack.
-        let replaced = RECENT_COMMITTED
-            .with(|recent| recent.borrow_mut()[way].replace((handle, frees, datatype.clone())));
-        drop(replaced);
-    }
-    run_if_committed(datatype, committed, f.expect("f runs only on a hit"))
-}
-
-/// Runs `f` on `datatype` if it is committed.
-fn run_if_committed<R>(
-    datatype: Arc<Datatype>,
-    committed: bool,
-    f: impl FnOnce(&Datatype) -> R,
-) -> MpiResult<R> {
-    if !committed {
-        return Err(MpiError::datatype(
-            "the datatype has not been committed (MPI_Type_commit)",
-        ));
-    }
-    Ok(f(&datatype))
+    with_type(handle, |datatype, committed| committed.then(|| f(datatype)))?
+        .ok_or_else(|| MpiError::datatype("the datatype has not been committed (MPI_Type_commit)"))
 }
 
 /// Runs `f` on a snapshot of the handle's state.
@@ -577,7 +730,9 @@ pub fn remove_with(
     if let Some(twin) = twin {
         // Once released, the MPI behind may give the number to a new type at once: threads'
         // caches of it are invalidated first.
-        FREES.fetch_add(1, Ordering::AcqRel);
+        if let Some(cell) = cell_of(slot_handle) {
+            cell.bump();
+        }
         // Until the MPI behind destroys its type, the number stands for the object (its
         // watch, set when the twin was made, forgets it then: at once, inside
         // `release_twin`, unless a type of that library still holds it).
@@ -599,11 +754,12 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
 fn remove_entry(slot_handle: MPI_Datatype) -> MpiResult<Entry> {
     let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(slot_handle))?;
     let entry = {
-        let mut slot = slot(index).write();
+        let cell = cell(index);
+        let mut slot = cell.slot.write();
         if slot.generation != generation || slot.entry.is_none() {
             return Err(invalid(slot_handle));
         }
-        FREES.fetch_add(1, Ordering::AcqRel);
+        cell.publish(None);
         slot.generation = (slot.generation + 1) & GENERATION_MASK;
         slot.entry.take().expect("checked above")
     };
@@ -643,6 +799,25 @@ mod tests {
         assert_eq!(entry.twin, Some(twin));
         assert!(get(twin).is_err());
         assert!(with_committed(twin, |_| ()).is_err());
+    }
+
+    #[test]
+    fn measures_are_read_at_once_until_the_handle_is_freed() {
+        let vector = construct::vector(3, 2, 4, false, &get(MPI_DOUBLE).unwrap(), false).unwrap();
+        let h = insert(vector, false).unwrap();
+        let m = measures_at_once(h).expect("a standalone handle publishes its measures");
+        assert_eq!((m.size, m.lb, m.extent, m.true_extent), (48, 0, 80, 80));
+        assert_eq!(measures_at_once(MPI_INT).map(|m| m.size), Some(4));
+        assert!(with_type_at_once(h, |_, _| ()).is_err(), "not yet looked up");
+        assert_eq!(with_type(h, |t, committed| (t.size(), committed)).unwrap(), (48, false));
+        assert!(with_type_at_once(h, |_, _| ()).is_ok(), "cached by the lookup");
+        commit(h).unwrap();
+        assert!(with_type_at_once(h, |_, _| ()).is_err(), "the commit made the cache stale");
+        assert!(with_committed(h, |_| ()).is_ok());
+        remove(h).unwrap();
+        assert_eq!(measures_at_once(h), None);
+        assert!(with_type_at_once(h, |_, _| ()).is_err());
+        assert!(with_type(h, |_, _| ()).is_err());
     }
 
     #[test]

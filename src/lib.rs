@@ -10,6 +10,7 @@ pub mod behind;
 pub mod behind_codes;
 pub mod datatype;
 pub mod error;
+pub mod explain;
 pub mod ffi;
 pub mod handles;
 pub mod import;

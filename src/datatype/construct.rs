@@ -4,7 +4,7 @@
 
 use super::layout::{mul, Layout};
 use super::predefined::{pair_offset, Basic, Predefined, PredefinedKind};
-use super::{Combiner, DarrayArgs, Datatype, Distribution, F90Class, Order};
+use super::{Combiner, DarrayArgs, Datatype, Distribution, F90Class, Measures, Order};
 use crate::abi::MPI_DISTRIBUTE_DFLT_DARG;
 use crate::error::{MpiError, MpiResult};
 use std::sync::Arc;
@@ -13,6 +13,7 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
     Arc::new(Datatype {
         combiner,
         large_count,
+        measures: Measures::of(&layout),
         layout,
         plan: Default::default(),
         shadow: Default::default(),

@@ -208,12 +208,46 @@ pub struct Datatype {
     pub large_count: bool,
     /// Size, bounds and shape of its type map.
     pub layout: Layout,
+    /// What the size and bound queries report, computed once from the layout when the type
+    /// is made.
+    pub measures: Measures,
     /// The compiled pack plan of one copy, built by the first commit or pack
     /// ([`crate::plan::compiled`]).
     pub plan: std::sync::OnceLock<crate::plan::Plan>,
     /// The type with the same type map in the MPI library behind this one, made the first time
     /// it is needed ([`crate::twin`]) and released with the datatype.
     pub shadow: std::sync::OnceLock<Shadow>,
+}
+
+/// The size and bounds of a type map, as the queries report them (MPI-4.1 §5.1.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Measures {
+    /// Size in bytes of the data.
+    pub size: i64,
+    /// Lower bound.
+    pub lb: i64,
+    /// Upper bound.
+    pub ub: i64,
+    /// `ub - lb`.
+    pub extent: i64,
+    /// Lower bound of the data, ignoring markers.
+    pub true_lb: i64,
+    /// `true_ub - true_lb`.
+    pub true_extent: i64,
+}
+
+impl Measures {
+    /// The measures of `layout`.
+    pub fn of(layout: &Layout) -> Measures {
+        Measures {
+            size: layout.size,
+            lb: layout.lb(),
+            ub: layout.ub(),
+            extent: layout.extent(),
+            true_lb: layout.true_lb(),
+            true_extent: layout.true_extent(),
+        }
+    }
 }
 
 /// A reference to a datatype of another MPI library, held by a [`Datatype`] and given back
@@ -243,26 +277,26 @@ impl Datatype {
 
     /// Size in bytes of the data.
     pub fn size(&self) -> i64 {
-        self.layout.size
+        self.measures.size
     }
     /// Lower bound.
     pub fn lb(&self) -> i64 {
-        self.layout.lb()
+        self.measures.lb
     }
     /// Upper bound.
     pub fn ub(&self) -> i64 {
-        self.layout.ub()
+        self.measures.ub
     }
     /// Extent (`ub - lb`).
     pub fn extent(&self) -> i64 {
-        self.layout.extent()
+        self.measures.extent
     }
     /// Lower bound of the data, ignoring markers.
     pub fn true_lb(&self) -> i64 {
-        self.layout.true_lb()
+        self.measures.true_lb
     }
     /// Extent of the data, ignoring markers and padding.
     pub fn true_extent(&self) -> i64 {
-        self.layout.true_extent()
+        self.measures.true_extent
     }
 }

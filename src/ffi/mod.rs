@@ -19,6 +19,7 @@ pub mod address;
 pub mod attributes;
 pub mod construct;
 pub mod decode;
+pub mod explain;
 pub mod iov;
 pub mod names;
 pub mod pack;
@@ -152,6 +153,18 @@ pub unsafe fn read_array<T: Copy + Into<i64>>(
 /// itself is imported: [`crate::import`]).
 pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     crate::import::datatype(handle)
+}
+
+/// Runs `f` on the datatype object behind a handle argument, borrowed: for this library's own
+/// handles no reference is taken and nothing is written to shared memory
+/// ([`handles::with_type`]); a type the MPI behind made itself is imported first.
+pub fn with_datatype<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
+    let mut f = Some(f);
+    let mut run = |datatype: &Datatype| f.take().map(|f| f(datatype));
+    match handles::with_type(handle, |datatype, _| run(datatype)) {
+        Ok(result) => Ok(result.expect("f runs once")),
+        Err(_) => Ok(run(&*datatype(handle)?).expect("f runs once")),
+    }
 }
 
 /// The datatype behind `handle`, which must be committed (for packing).

@@ -3,9 +3,10 @@
 //! type matching in [`address`](super::address), status element counts in
 //! [`status`](super::status).
 
-use super::{check_out, datatype, guard, read_in, write_out, CountArg};
+use super::{check_out, guard, read_in, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
+use crate::datatype::Measures;
 use crate::error::MpiError;
 use crate::handles;
 use std::os::raw::c_int;
@@ -50,6 +51,44 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     })
 }
 
+// ---- how a query is answered ----------------------------------------------------------
+
+/// Answers a query on `dt`: at once when the handle is one of this library's whose measures
+/// are found without a lock ([`handles::measures_at_once`]) and `at_once` could write the
+/// answer (it returns false for a NULL output or a value that does not fit); else with the MPI
+/// behind's answer for a type that library made itself (`forward`); else in full, with the
+/// argument checks and error reporting of `in_full`.
+#[inline(always)]
+fn answer(
+    dt: MPI_Datatype,
+    at_once: impl FnOnce(&Measures) -> bool,
+    forward: impl FnOnce() -> Option<c_int>,
+    in_full: impl FnOnce() -> c_int,
+) -> c_int {
+    if handles::measures_at_once(dt).is_some_and(|m| at_once(&m)) {
+        return MPI_SUCCESS;
+    }
+    if handles::is_foreign(dt) {
+        if let Some(rc) = forward() {
+            return rc;
+        }
+    }
+    in_full()
+}
+
+/// Writes `value` through `out` if it is not NULL; true if it wrote.
+///
+/// # Safety
+/// A non-NULL `out` must be valid for a write of `T`.
+unsafe fn write_if_valid<T>(out: *mut T, value: T) -> bool {
+    if out.is_null() {
+        return false;
+    }
+    // SAFETY: not NULL, and valid for a write by the caller's contract.
+    unsafe { out.write(value) };
+    true
+}
+
 // ---- size ---------------------------------------------------------------------------------
 
 /// # Safety
@@ -58,55 +97,54 @@ unsafe fn type_size<C: CountArg>(
     function: &'static str,
     dt: MPI_Datatype,
     size: *mut C,
-    undefined_if_too_large: bool,
+    forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
-    guard(function, || {
-        check_out(size, "size")?;
-        let bytes = datatype(dt)?.size();
-        let value = if undefined_if_too_large {
+    let value_of = |bytes: i64| {
+        if !C::LARGE {
             // "If the size of the datatype exceeds the value that can be represented in
             // the int argument, MPI_UNDEFINED is returned."
-            C::or_undefined(Some(bytes))
+            Ok(C::or_undefined(Some(bytes)))
         } else {
-            C::from_count(bytes, "the size")?
-        };
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(size, value, "size") }
-    })
+            C::from_count(bytes, "the size")
+        }
+    };
+    // SAFETY: the caller's pointer, under the exported function's contract.
+    let at_once = |m: &Measures| value_of(m.size).is_ok_and(|v| unsafe { write_if_valid(size, v) });
+    let in_full = || {
+        guard(function, || {
+            check_out(size, "size")?;
+            let value = value_of(with_datatype(dt, |t| t.measures.size)?)?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(size, value, "size") }
+        })
+    };
+    answer(dt, at_once, forward, in_full)
 }
 
 /// The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
-        if handles::is_foreign(datatype)
-    );
+    let forward =
+        || behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size("MPI_Type_size", datatype, size, true) }
+    unsafe { type_size("MPI_Type_size", datatype, size, forward) }
 }
 
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count)
-        if handles::is_foreign(datatype)
-    );
+    let forward = || behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size("MPI_Type_size_x", datatype, size, false) }
+    unsafe { type_size("MPI_Type_size_x", datatype, size, forward) }
 }
 
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count)
-        if handles::is_foreign(datatype)
-    );
+    let forward = || behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size("MPI_Type_size_c", datatype, size, false) }
+    unsafe { type_size("MPI_Type_size_c", datatype, size, forward) }
 }
 
 // ---- bounds -------------------------------------------------------------------------------
@@ -120,6 +158,15 @@ enum Bounds {
     True,
 }
 
+impl Bounds {
+    fn of(self, m: &Measures) -> (i64, i64) {
+        match self {
+            Bounds::Marked => (m.lb, m.extent),
+            Bounds::True => (m.true_lb, m.true_extent),
+        }
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
 unsafe fn bounds(
@@ -128,21 +175,26 @@ unsafe fn bounds(
     lb: *mut i64,
     extent: *mut i64,
     which: Bounds,
+    forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
-    guard(function, || {
-        check_out(lb, "lb")?;
-        check_out(extent, "extent")?;
-        let t = datatype(dt)?;
-        let (l, e) = match which {
-            Bounds::Marked => (t.lb(), t.extent()),
-            Bounds::True => (t.true_lb(), t.true_extent()),
-        };
-        // SAFETY: the caller's pointers, checked non-NULL above.
-        unsafe {
-            write_out(lb, l, "lb")?;
-            write_out(extent, e, "extent")
-        }
-    })
+    let at_once = |m: &Measures| {
+        let (l, e) = which.of(m);
+        // SAFETY: the caller's pointers, under the exported function's contract.
+        !extent.is_null() && unsafe { write_if_valid(lb, l) && write_if_valid(extent, e) }
+    };
+    let in_full = || {
+        guard(function, || {
+            check_out(lb, "lb")?;
+            check_out(extent, "extent")?;
+            let (l, e) = with_datatype(dt, |t| which.of(&t.measures))?;
+            // SAFETY: the caller's pointers, checked non-NULL above.
+            unsafe {
+                write_out(lb, l, "lb")?;
+                write_out(extent, e, "extent")
+            }
+        })
+    };
+    answer(dt, at_once, forward, in_full)
 }
 
 /// The lower bound and extent of the datatype.
@@ -152,13 +204,10 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
-    );
-    let name = "MPI_Type_get_extent";
+    let forward = || behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, lb, extent);
+    let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(name, datatype, lb, extent, Bounds::Marked) }
+    unsafe { bounds("MPI_Type_get_extent", datatype, lb, extent, which, forward) }
 }
 
 /// `MPI_Type_get_extent` with `MPI_Count` results.
@@ -168,13 +217,19 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count)
-        if handles::is_foreign(datatype)
-    );
-    let name = "MPI_Type_get_extent_x";
+    let forward = || behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
+    let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(name, datatype, lb, extent, Bounds::Marked) }
+    unsafe {
+        bounds(
+            "MPI_Type_get_extent_x",
+            datatype,
+            lb,
+            extent,
+            which,
+            forward,
+        )
+    }
 }
 
 /// Large-count variant of `MPI_Type_get_extent`.
@@ -184,13 +239,19 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count)
-        if handles::is_foreign(datatype)
-    );
-    let name = "MPI_Type_get_extent_c";
+    let forward = || behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
+    let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(name, datatype, lb, extent, Bounds::Marked) }
+    unsafe {
+        bounds(
+            "MPI_Type_get_extent_c",
+            datatype,
+            lb,
+            extent,
+            which,
+            forward,
+        )
+    }
 }
 
 /// The lower bound and extent of the data itself, ignoring markers and padding.
@@ -200,13 +261,19 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
-    );
-    let name = "MPI_Type_get_true_extent";
+    let forward = || behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, true_lb, true_extent);
+    let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(name, datatype, true_lb, true_extent, Bounds::True) }
+    unsafe {
+        bounds(
+            "MPI_Type_get_true_extent",
+            datatype,
+            true_lb,
+            true_extent,
+            which,
+            forward,
+        )
+    }
 }
 
 /// `MPI_Type_get_true_extent` with `MPI_Count` results.
@@ -216,13 +283,19 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count)
-        if handles::is_foreign(datatype)
-    );
-    let name = "MPI_Type_get_true_extent_x";
+    let forward = || behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
+    let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(name, datatype, true_lb, true_extent, Bounds::True) }
+    unsafe {
+        bounds(
+            "MPI_Type_get_true_extent_x",
+            datatype,
+            true_lb,
+            true_extent,
+            which,
+            forward,
+        )
+    }
 }
 
 /// Large-count variant of `MPI_Type_get_true_extent`.
@@ -232,13 +305,19 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count)
-        if handles::is_foreign(datatype)
-    );
-    let name = "MPI_Type_get_true_extent_c";
+    let forward = || behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
+    let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(name, datatype, true_lb, true_extent, Bounds::True) }
+    unsafe {
+        bounds(
+            "MPI_Type_get_true_extent_c",
+            datatype,
+            true_lb,
+            true_extent,
+            which,
+            forward,
+        )
+    }
 }
 
 /// One bound of the MPI-1 queries.
@@ -249,6 +328,16 @@ enum Mpi1Bound {
     Ub,
 }
 
+impl Mpi1Bound {
+    fn of(self, m: &Measures) -> i64 {
+        match self {
+            Mpi1Bound::Extent => m.extent,
+            Mpi1Bound::Lb => m.lb,
+            Mpi1Bound::Ub => m.ub,
+        }
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
 unsafe fn mpi1_bound(
@@ -257,52 +346,71 @@ unsafe fn mpi1_bound(
     out: *mut MPI_Aint,
     name: &str,
     which: Mpi1Bound,
+    forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
-    guard(function, || {
-        check_out(out, name)?;
-        let t = datatype(dt)?;
-        let value = match which {
-            Mpi1Bound::Extent => t.extent(),
-            Mpi1Bound::Lb => t.lb(),
-            Mpi1Bound::Ub => t.ub(),
-        };
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(out, value, name) }
-    })
+    // SAFETY: the caller's pointer, under the exported function's contract.
+    let at_once = |m: &Measures| unsafe { write_if_valid(out, which.of(m)) };
+    let in_full = || {
+        guard(function, || {
+            check_out(out, name)?;
+            let value = with_datatype(dt, |t| which.of(&t.measures))?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(out, value, name) }
+        })
+    };
+    answer(dt, at_once, forward, in_full)
 }
 
 /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
-    );
-    let (f, which) = ("MPI_Type_extent", Mpi1Bound::Extent);
+    let forward = || behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, extent);
+    let which = Mpi1Bound::Extent;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound(f, datatype, extent, "extent", which) }
+    unsafe {
+        mpi1_bound(
+            "MPI_Type_extent",
+            datatype,
+            extent,
+            "extent",
+            which,
+            forward,
+        )
+    }
 }
 
 /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
-    );
-    let (f, which) = ("MPI_Type_lb", Mpi1Bound::Lb);
+    let forward = || behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
+    let which = Mpi1Bound::Lb;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound(f, datatype, displacement, "displacement", which) }
+    unsafe {
+        mpi1_bound(
+            "MPI_Type_lb",
+            datatype,
+            displacement,
+            "displacement",
+            which,
+            forward,
+        )
+    }
 }
 
 /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
-    );
-    let (f, which) = ("MPI_Type_ub", Mpi1Bound::Ub);
+    let forward = || behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
+    let which = Mpi1Bound::Ub;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound(f, datatype, displacement, "displacement", which) }
+    unsafe {
+        mpi1_bound(
+            "MPI_Type_ub",
+            datatype,
+            displacement,
+            "displacement",
+            which,
+            forward,
+        )
+    }
 }

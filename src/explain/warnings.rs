@@ -1,0 +1,371 @@
+//! Checks a user would want of a datatype, each reported as a [`Warning`] of a named
+//! [`Kind`] (stable names, listed in [`KINDS`] and `docs/explain.md`), with the sentence of
+//! the MPI standard that applies where there is one.
+//!
+//! [`check`] runs every check that needs only the datatype. Checks of how a program uses a
+//! type (used uncommitted, committed twice, still allocated at `MPI_Finalize`) belong to the
+//! code that sees the calls: they make a [`Warning`] of their own static [`Kind`] the same way
+//! and render with the others.
+//!
+//! Every check is bounded: overlaps are looked for among the sampled runs of
+//! [`Facts`] (sorted, at most [`facts::RUN_LIMIT`] of them), and answered by arithmetic where
+//! the sample cannot decide (more data bytes than span is an overlap whatever the runs are).
+
+use super::facts::{self, Facts};
+use crate::datatype::{Combiner, Datatype};
+
+/// What a warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// Using the type as intended is erroneous or reads the wrong bytes.
+    Correctness,
+    /// The type is correct; the advice is about speed.
+    Performance,
+}
+
+impl Severity {
+    /// `"correctness"` or `"performance"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Correctness => "correctness",
+            Severity::Performance => "performance",
+        }
+    }
+}
+
+/// A kind of warning: its stable name, what it means, and the standard's sentence.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// The stable name (`overlapping-entries`).
+    pub name: &'static str,
+    /// Correctness or performance.
+    pub severity: Severity,
+    /// What it means, in one sentence.
+    pub meaning: &'static str,
+    /// The sentence of the MPI standard that applies, with its section, if one does.
+    pub standard: Option<&'static str>,
+}
+
+/// Entries of one copy's type map share bytes.
+pub static OVERLAPPING_ENTRIES: Kind = Kind {
+    name: "overlapping-entries",
+    severity: Severity::Correctness,
+    meaning:
+        "two entries of the type map share bytes: receiving or unpacking into the type is erroneous",
+    standard: Some(
+        "MPI-4.1 §5.1.11: \"A datatype may specify overlapping entries. The use of such a \
+         datatype in any communication in association with a buffer updated by the operation \
+         is erroneous. (This is erroneous even if the actual message received is short enough \
+         not to write any entry more than once.)\"",
+    ),
+};
+
+/// Consecutive copies of the type share bytes.
+pub static EXTENT_SHORTER_THAN_DATA: Kind = Kind {
+    name: "extent-shorter-than-data",
+    severity: Severity::Correctness,
+    meaning: "the extent is shorter than the data, so copies placed one extent apart share bytes \
+              when count > 1 (a resize to the wrong extent, or a missing one)",
+    standard: Some(
+        "MPI-4.1 §5.1.11: \"A call of the form MPI_SEND(buf, count, datatype, ...), where \
+         count > 1, is interpreted as if the call was passed a new datatype that is the \
+         concatenation of count copies of datatype.\"",
+    ),
+};
+
+/// A basic entry sits at a displacement not aligned for its type.
+pub static MISALIGNED_MEMBER: Kind = Kind {
+    name: "misaligned-member",
+    severity: Severity::Correctness,
+    meaning: "a basic entry sits at a displacement that is not a multiple of its type's alignment \
+              (from a buffer aligned for the type), in the first copy or in the next ones: \
+              usually a struct whose displacements do not match the C struct (use offsetof)",
+    standard: Some(
+        "MPI-4.1 §5.1.11: \"The variable stored at address addr_{i,j} in the calling program \
+         should be of a type that matches type_j\"",
+    ),
+};
+
+/// The type is one contiguous run of bytes.
+pub static SINGLE_CONTIGUOUS_RUN: Kind = Kind {
+    name: "single-contiguous-run",
+    severity: Severity::Performance,
+    meaning: "the type's data is one contiguous run of bytes: packing it is one copy, and a \
+              contiguous type (or count elements of the basic type) says the same more simply",
+    standard: None,
+};
+
+/// Many short runs: packing is bound by the cost per block.
+pub static PER_BLOCK_BOUND: Kind = Kind {
+    name: "per-block-bound",
+    severity: Severity::Performance,
+    meaning: "the data is many runs shorter than a cache line: packing is bound by the cost per \
+              block, not by memory bandwidth",
+    standard: None,
+};
+
+/// Every kind [`check`] reports, in the order it reports them.
+pub static KINDS: [&Kind; 5] = [
+    &OVERLAPPING_ENTRIES,
+    &EXTENT_SHORTER_THAN_DATA,
+    &MISALIGNED_MEMBER,
+    &SINGLE_CONTIGUOUS_RUN,
+    &PER_BLOCK_BOUND,
+];
+
+/// Runs shorter than this many bytes (a cache line) count as short for [`PER_BLOCK_BOUND`].
+pub const SHORT_RUN: i64 = 64;
+/// [`PER_BLOCK_BOUND`] needs at least this many runs.
+pub const MANY_RUNS: i64 = 64;
+/// At most this many displacement comparisons look for overlapping copies.
+const COPY_CHECK_WORK: i64 = 1 << 22;
+/// At most this many misaligned entries are named in a message.
+const NAMED_OFFENDERS: usize = 3;
+
+/// One warning about one datatype.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// Its kind.
+    pub kind: &'static Kind,
+    /// What was found, with the numbers of this type.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning of `kind` saying `message`.
+    pub fn new(kind: &'static Kind, message: impl Into<String>) -> Warning {
+        Warning {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// The kind's stable name.
+    pub fn name(&self) -> &'static str {
+        self.kind.name
+    }
+}
+
+/// Every warning about `dt` that the type alone shows.
+pub fn check(dt: &Datatype) -> Vec<Warning> {
+    check_with(dt, &Facts::of(dt))
+}
+
+/// [`check`] with the facts of `dt` already sampled.
+pub fn check_with(dt: &Datatype, facts: &Facts) -> Vec<Warning> {
+    let checks: [fn(&Datatype, &Facts) -> Option<Warning>; 5] = [
+        overlapping_entries,
+        extent_shorter_than_data,
+        misaligned_member,
+        single_contiguous_run,
+        per_block_bound,
+    ];
+    checks.iter().filter_map(|c| c(dt, facts)).collect()
+}
+
+/// The sampled runs sorted by displacement, with their pack-order numbers.
+fn sorted_runs(facts: &Facts) -> Vec<(i64, i64, usize)> {
+    let mut runs: Vec<(i64, i64, usize)> = facts
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, &(d, l))| (d, d.saturating_add(l), i))
+        .collect();
+    runs.sort_unstable();
+    runs
+}
+
+/// [`OVERLAPPING_ENTRIES`]: two runs of one copy share a byte.
+pub fn overlapping_entries(dt: &Datatype, facts: &Facts) -> Option<Warning> {
+    if dt.layout.dense || facts.size == 0 {
+        return None;
+    }
+    let mut furthest: Option<(i64, usize)> = None;
+    for (start, end, index) in sorted_runs(facts) {
+        if let Some((reach, owner)) = furthest {
+            if start < reach {
+                let (first, second) = (owner.min(index), owner.max(index));
+                return Some(Warning::new(
+                    &OVERLAPPING_ENTRIES,
+                    format!(
+                        "bytes [{start}, {}) belong to run {first} and run {second} (in pack \
+                         order) of the same copy",
+                        end.min(reach)
+                    ),
+                ));
+            }
+        }
+        if furthest.is_none_or(|(reach, _)| end > reach) {
+            furthest = Some((end, index));
+        }
+    }
+    (facts.size > facts.true_extent()).then(|| {
+        Warning::new(
+            &OVERLAPPING_ENTRIES,
+            format!(
+                "{} bytes of data lie within a span of {} bytes, so some entries share bytes",
+                facts.size,
+                facts.true_extent()
+            ),
+        )
+    })
+}
+
+/// The union of the sampled runs as sorted disjoint intervals.
+fn union(facts: &Facts) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for (start, end, _) in sorted_runs(facts) {
+        match out.last_mut() {
+            Some((_, e)) if start <= *e => *e = (*e).max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// The first byte that `set` and `set` moved by `shift` share, if any (both sorted, disjoint).
+fn first_shared(set: &[(i64, i64)], shift: i64) -> Option<(i64, i64)> {
+    let (mut i, mut j) = (0, 0);
+    while i < set.len() && j < set.len() {
+        let (a0, a1) = set[i];
+        let (b0, b1) = (
+            set[j].0.saturating_add(shift),
+            set[j].1.saturating_add(shift),
+        );
+        let (lo, hi) = (a0.max(b0), a1.min(b1));
+        if lo < hi {
+            return Some((lo, hi));
+        }
+        if a1 <= b1 {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    None
+}
+
+/// [`EXTENT_SHORTER_THAN_DATA`]: copy 0 and copy `m` share a byte for some `m >= 1`.
+pub fn extent_shorter_than_data(_: &Datatype, facts: &Facts) -> Option<Warning> {
+    let (extent, span) = (facts.extent, facts.true_extent());
+    if facts.size == 0 || extent.unsigned_abs() >= span as u64 {
+        return None;
+    }
+    let found = |m: i64, lo: i64, hi: i64| {
+        Warning::new(
+            &EXTENT_SHORTER_THAN_DATA,
+            format!(
+                "the extent is {extent} B but the data spans {span} B (true lb {}, true ub {}): \
+                 copy 0 and copy {m} share bytes [{lo}, {hi}) of copy 0, so any count > {m} \
+                 overlaps",
+                facts.true_lb, facts.true_ub
+            ),
+        )
+    };
+    if extent == 0 {
+        return Some(found(1, facts.true_lb, facts.true_ub));
+    }
+    let set = union(facts);
+    let step = extent.abs();
+    let mut work = 0i64;
+    let mut m = 1i64;
+    while m.saturating_mul(step) < span && work < COPY_CHECK_WORK {
+        let shift = m * step;
+        if let Some((lo, hi)) = first_shared(&set, shift) {
+            // Copy m sits at m * extent; with a negative extent it is the earlier copy that
+            // reaches into the later one's bytes.
+            return Some(found(m, lo, hi));
+        }
+        work = work.saturating_add(2 * set.len() as i64);
+        m += 1;
+    }
+    (facts.size > step).then(|| {
+        Warning::new(
+            &EXTENT_SHORTER_THAN_DATA,
+            format!(
+                "the extent is {extent} B but each copy holds {} B of data: copies one extent \
+                 apart must share bytes",
+                facts.size
+            ),
+        )
+    })
+}
+
+/// [`MISALIGNED_MEMBER`]: a sampled entry, or the extent between copies, is not a multiple of
+/// the alignment.
+pub fn misaligned_member(_: &Datatype, facts: &Facts) -> Option<Warning> {
+    let offenders: Vec<String> = facts
+        .entries
+        .iter()
+        .filter(|(b, d)| d.rem_euclid(b.align()) != 0)
+        .take(NAMED_OFFENDERS)
+        .map(|(b, d)| format!("{} at {d} (alignment {})", b.info().name, b.align()))
+        .collect();
+    let mut parts = Vec::new();
+    if !offenders.is_empty() {
+        parts.push(format!("misaligned entries: {}", offenders.join(", ")));
+    }
+    if facts.elements > 0 && facts.extent.rem_euclid(facts.align) != 0 {
+        parts.push(format!(
+            "the extent {} is not a multiple of the alignment {}, so copies after the first \
+             are misaligned",
+            facts.extent, facts.align
+        ));
+    }
+    (!parts.is_empty()).then(|| Warning::new(&MISALIGNED_MEMBER, parts.join("; ")))
+}
+
+/// [`SINGLE_CONTIGUOUS_RUN`]: a derived type of more than one entry whose data is one run.
+pub fn single_contiguous_run(dt: &Datatype, facts: &Facts) -> Option<Warning> {
+    let derived = !matches!(dt.combiner, Combiner::Named(_) | Combiner::F90 { .. });
+    if !derived
+        || facts.elements < 2
+        || facts.run_count
+            != (facts::RunCount {
+                count: 1,
+                exact: true,
+            })
+    {
+        return None;
+    }
+    let copies = if facts.extent == facts.size {
+        "count copies are one run too".to_string()
+    } else {
+        format!("copies are {} B apart", facts.extent)
+    };
+    Some(Warning::new(
+        &SINGLE_CONTIGUOUS_RUN,
+        format!(
+            "this type is one contiguous run of {} bytes at displacement {} ({copies}): \
+             packing it is one memory copy",
+            facts.size, facts.true_lb
+        ),
+    ))
+}
+
+/// [`PER_BLOCK_BOUND`]: at least [`MANY_RUNS`] runs, shorter than [`SHORT_RUN`] on average.
+pub fn per_block_bound(_: &Datatype, facts: &Facts) -> Option<Warning> {
+    // A count that is only an upper bound proves nothing; the walk that stopped proves at
+    // least RUN_COUNT_WALK runs.
+    let at_least = if facts.run_count.exact {
+        facts.run_count.count
+    } else {
+        facts::RUN_COUNT_WALK
+    };
+    if at_least < MANY_RUNS || facts.size / at_least >= SHORT_RUN {
+        return None;
+    }
+    let mean = facts.size as f64 / at_least as f64;
+    let what = if facts.run_count.exact {
+        format!("{at_least} runs of {mean:.1} B on average")
+    } else {
+        format!("more than {at_least} runs of at most {mean:.1} B on average")
+    };
+    Some(Warning::new(
+        &PER_BLOCK_BOUND,
+        format!(
+            "{what}: packing will be bound by per-block cost, not by memory bandwidth (runs of \
+             {SHORT_RUN} B or more pack at close to memcpy speed)"
+        ),
+    ))
+}
