@@ -7,11 +7,16 @@
  *
  *     <pattern> <operation> <implementation> <value> <unit>
  *
- * where operation is pack, unpack, call (ns per MPI_Pack of a small struct) or build
- * (construct + commit, ms, with the resident memory it added in MiB as a second line).
- * benches/run.py runs the three builds and prints the table of ratios.
+ * where operation is pack, unpack, call (ns per call) or build (construct + commit, ms, with
+ * the heap memory it added in MiB as a second line). Times are the CPU time of the calling
+ * thread (CLOCK_THREAD_CPUTIME_ID), so time spent waiting for a core while other programs run
+ * is not counted; only the thread-scaling rows, which measure two threads together, use the
+ * wall clock. benches/run.py runs the builds interleaved and prints the table of ratios.
  *
- * Usage: pack_bench <library name> [trials]
+ * Usage: pack_bench <library name> [trials] [groups]
+ *
+ * where groups is a comma-separated list of the names `pack_bench <library> 1 list` prints
+ * (a pattern's name, or calls, build, threads); all of them when absent.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -33,6 +38,14 @@ static double now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* CPU seconds of the calling thread: what a measurement costs, without the time the thread
+ * waited for a core. */
+static double cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int compare_doubles(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -41,7 +54,7 @@ static int compare_doubles(const void *a, const void *b) {
 /* One operation to time: `run(ctx)` moves `bytes` bytes. */
 typedef void (*operation)(void *ctx);
 
-/* Median over `trials` of the seconds per call, each trial repeating the call in growing
+/* Median over `trials` of the CPU seconds per call, each trial repeating the call in growing
  * batches until it has run at least 20 ms. */
 static double seconds_per_call(operation run, void *ctx) {
     double samples[64];
@@ -49,14 +62,14 @@ static double seconds_per_call(operation run, void *ctx) {
     run(ctx); /* warm the caches and the library's plan */
     for (int t = 0; t < n; t++) {
         long reps = 0, batch = 1;
-        double start = now(), elapsed;
+        double start = cpu_now(), elapsed;
         do { /* the clock is read once per batch, so it costs nothing per call */
             for (long i = 0; i < batch; i++)
                 run(ctx);
             reps += batch;
             if (batch < (1L << 16))
                 batch *= 2;
-            elapsed = now() - start;
+            elapsed = cpu_now() - start;
         } while (elapsed < 0.02);
         samples[t] = elapsed / (double)reps;
     }
@@ -431,6 +444,36 @@ static void bench_particles(long n) {
     free(p.memory);
 }
 
+/* An indexed type of `n` blocks of 1 to 64 doubles (pseudo-random lengths), each followed by a
+ * gap of 1 to 64 doubles: the runs of an irregular selection. */
+static void bench_indexed_runs(long n) {
+    int *lengths = malloc((size_t)n * sizeof *lengths), *displs = malloc((size_t)n * sizeof *displs);
+    long *runs = malloc((size_t)n * 2 * sizeof *runs);
+    long at = 0, packed = 0;
+    uint64_t x = 12345;
+    for (long k = 0; k < n; k++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        lengths[k] = 1 + (int)((x >> 33) % 64);
+        displs[k] = (int)at;
+        runs[2 * k] = at * 8;
+        runs[2 * k + 1] = lengths[k] * 8;
+        packed += lengths[k];
+        at += lengths[k] + 1 + (long)((x >> 17) % 64);
+    }
+    MPI_Datatype t;
+    MPI_Type_indexed((int)n, lengths, displs, MPI_DOUBLE, &t);
+    pattern p = make("indexed_runs_1_to_64", t, 1, (size_t)at * 8, (size_t)packed * 8);
+    p.n = n;
+    p.index = runs;
+    p.hand_pack = runs_pack;
+    p.hand_unpack = runs_unpack;
+    measure(&p);
+    free(p.memory);
+    free(runs);
+    free(lengths);
+    free(displs);
+}
+
 /* HDF5's irregular hyperslab: a struct of `rows` hvectors of a 3-block hindexed of doubles
  * (blocks of 2, 1 and 3 doubles at 0, 40 and 80 bytes; a row repeats it 1 to 4 times every
  * 160 bytes; rows are 1024 bytes apart). */
@@ -586,10 +629,10 @@ static void bench_build_hindexed(long n) {
     for (int t = 0; t < n_trials; t++) {
         MPI_Datatype type;
         double before = heap_bytes();
-        double start = now();
+        double start = cpu_now();
         MPI_Type_create_hindexed((int)n, lengths, displs, MPI_DOUBLE, &type);
         MPI_Type_commit(&type);
-        samples[t] = now() - start;
+        samples[t] = cpu_now() - start;
         if (t == 0)
             megabytes = (heap_bytes() - before) / 1048576.0;
         MPI_Type_free(&type);
@@ -666,51 +709,108 @@ static void bench_threads(void) {
     }
 }
 
+/* ---- the groups a run can select ------------------------------------------------------ */
+
+static void group_contiguous(void) { bench_strided("contiguous", 1, 1L << 20, 1L << 20, 0); }
+static void group_every_other_double(void) { bench_strided("every_other_double", 1L << 20, 1, 2, 0); }
+static void group_strided_column(void) { bench_strided("strided_column", 4096, 1, 512, 0); }
+static void group_blocks_128_bytes(void) { bench_strided("blocks_128_bytes", 65536, 16, 32, 0); }
+static void group_nas_lu(void) { bench_strided("nas_lu_contig_in_vector", 131072, 5, 15, 1); }
+static void group_milc(void) { bench_strided("milc_su3_vectors", 131072, 3, 9, 1); }
+
+static const long grid_dims[3] = {256, 256, 256};
+static void group_face_x(void) {
+    long lo[3] = {0, 0, 255}, len[3] = {256, 256, 1};
+    bench_box("grid256_face_x", grid_dims, lo, len, MPI_DOUBLE, 8);
+}
+static void group_face_y(void) {
+    long lo[3] = {0, 255, 0}, len[3] = {256, 1, 256};
+    bench_box("grid256_face_y", grid_dims, lo, len, MPI_DOUBLE, 8);
+}
+static void group_face_z(void) {
+    long lo[3] = {255, 0, 0}, len[3] = {1, 256, 256};
+    bench_box("grid256_face_z", grid_dims, lo, len, MPI_DOUBLE, 8);
+}
+static void group_wrf(void) {
+    long dims[3] = {40, 128, 128}, lo[3] = {17, 32, 32}, len[3] = {6, 64, 64};
+    bench_box("wrf_tile", dims, lo, len, MPI_FLOAT, 4);
+}
+static void group_transpose(void) { bench_transpose(1024); }
+static void group_gather_1(void) { bench_gather("unstructured_gather_1", 262144, 1, 1L << 20); }
+static void group_gather_3(void) { bench_gather("unstructured_gather_3", 262144, 3, 1L << 20); }
+static void group_indexed_runs(void) { bench_indexed_runs(32768); }
+static void group_particles(void) { bench_particles(1L << 20); }
+static void group_hdf5(void) { bench_hdf5_irregular(100000); }
+static void group_calls(void) {
+    bench_queries();
+    bench_small_call();
+    bench_build_loop();
+}
+static void group_build(void) {
+    bench_build_hindexed(1000000);
+    bench_huge_vector();
+}
+static int thread_multiple;
+static void group_threads(void) {
+    if (thread_multiple)
+        bench_threads();
+}
+
+static const struct group {
+    const char *name;
+    void (*run)(void);
+} groups[] = {
+    {"contiguous", group_contiguous},
+    {"every_other_double", group_every_other_double},
+    {"strided_column", group_strided_column},
+    {"blocks_128_bytes", group_blocks_128_bytes},
+    {"nas_lu_contig_in_vector", group_nas_lu},
+    {"milc_su3_vectors", group_milc},
+    {"grid256_face_x", group_face_x},
+    {"grid256_face_y", group_face_y},
+    {"grid256_face_z", group_face_z},
+    {"wrf_tile", group_wrf},
+    {"fft_transpose", group_transpose},
+    {"unstructured_gather_1", group_gather_1},
+    {"unstructured_gather_3", group_gather_3},
+    {"indexed_runs_1_to_64", group_indexed_runs},
+    {"array_of_structs", group_particles},
+    {"hdf5_irregular", group_hdf5},
+    {"calls", group_calls},
+    {"build", group_build},
+    {"threads", group_threads},
+};
+#define N_GROUPS (sizeof groups / sizeof groups[0])
+
+/* True if `name` is one of the comma-separated names of `list`. */
+static int listed(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *at = list; at; at = strchr(at, ',')) {
+        if (*at == ',')
+            at++;
+        if (strncmp(at, name, n) == 0 && (at[n] == ',' || at[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    thread_multiple = provided == MPI_THREAD_MULTIPLE;
     if (argc > 1)
         library = argv[1];
     if (argc > 2)
         trials = atoi(argv[2]) > 0 ? atoi(argv[2]) : trials;
-    if (argc > 3 && strcmp(argv[3], "calls") == 0) { /* the per-call rows only */
-        bench_queries();
-        bench_small_call();
-        bench_build_loop();
-        MPI_Finalize();
-        return 0;
+    const char *selected = argc > 3 ? argv[3] : NULL;
+    if (selected && strcmp(selected, "list") == 0) {
+        for (size_t g = 0; g < N_GROUPS; g++)
+            printf("%s\n", groups[g].name);
+    } else {
+        for (size_t g = 0; g < N_GROUPS; g++)
+            if (!selected || listed(selected, groups[g].name))
+                groups[g].run();
     }
-
-    long n = 1L << 20;
-    bench_strided("contiguous", 1, n, n, 0);
-    bench_strided("every_other_double", n, 1, 2, 0);
-    bench_strided("strided_column", 4096, 1, 512, 0);
-    bench_strided("blocks_128_bytes", 65536, 16, 32, 0);
-    bench_strided("nas_lu_contig_in_vector", 131072, 5, 15, 1);
-    bench_strided("milc_su3_vectors", 131072, 3, 9, 1);
-    {
-        long dims[3] = {256, 256, 256};
-        long x_lo[3] = {0, 0, 255}, x_len[3] = {256, 256, 1};
-        long y_lo[3] = {0, 255, 0}, y_len[3] = {256, 1, 256};
-        long z_lo[3] = {255, 0, 0}, z_len[3] = {1, 256, 256};
-        bench_box("grid256_face_x", dims, x_lo, x_len, MPI_DOUBLE, 8);
-        bench_box("grid256_face_y", dims, y_lo, y_len, MPI_DOUBLE, 8);
-        bench_box("grid256_face_z", dims, z_lo, z_len, MPI_DOUBLE, 8);
-        long wrf[3] = {40, 128, 128}, wrf_lo[3] = {17, 32, 32}, wrf_len[3] = {6, 64, 64};
-        bench_box("wrf_tile", wrf, wrf_lo, wrf_len, MPI_FLOAT, 4);
-    }
-    bench_transpose(1024);
-    bench_gather("unstructured_gather_1", 262144, 1, 1L << 20);
-    bench_gather("unstructured_gather_3", 262144, 3, 1L << 20);
-    bench_particles(1L << 20);
-    bench_hdf5_irregular(100000);
-    bench_queries();
-    bench_small_call();
-    bench_build_loop();
-    bench_build_hindexed(1000000);
-    bench_huge_vector();
-    if (provided == MPI_THREAD_MULTIPLE)
-        bench_threads();
     MPI_Finalize();
     return 0;
 }

@@ -1,43 +1,96 @@
 #!/usr/bin/env python3
-"""The benchmark of record: builds benches/pack_bench.c three times (against mpi-dtype, MPICH
-and Open MPI), runs the three programs back to back on this machine, and prints one table:
-GB/s of packed bytes for pack and unpack of every pattern, with the ratios ours / best peer,
-ours / hand-written loop and ours / memcpy, then per-call latency, construction time and
-memory, and thread scaling.
+"""The benchmark of record: builds benches/pack_bench.c against mpi-dtype, MPICH and Open MPI,
+runs the programs interleaved on this machine, and prints the tables: GB/s of packed bytes for
+pack and unpack of every pattern with the ratios ours / best peer and ours / hand-written loop,
+per-call latencies, construction time and memory, thread scaling, and the issue's targets, each
+met or not.
 
-    python3 benches/run.py [--trials N] [--rounds R] [--output FILE]
+    python3 benches/run.py [--trials N] [--rounds R] [--only G1,G2] [--baseline LIBDIR]
+                           [--output FILE]
 
-Needs cargo, gcc, mpicc.mpich and mpicc.openmpi (scripts/install-deps.sh installs them).
-The three programs run one after the other, R times over (default 3), so that a slow spell
-of the machine does not fall on one library only; each figure is the median over the rounds
-of the median of N trials (default 5), each trial repeating the operation for at least 20 ms. Small allocations are counted with glibc's thread cache off, so that the heap
-figures see them.
+Needs cargo, gcc, mpicc.mpich and mpicc.openmpi (scripts/install-deps.sh installs them). The
+library is taken from $CARGO_TARGET_DIR/release (target/release when the variable is unset),
+after `cargo build --release`.
+
+How it tells a tie from a loss on a shared machine:
+- Interleaved: each round runs every group of measurements (one pattern, the per-call rows, ...)
+  in every program before the next group starts (ours, MPICH, Open MPI, ours, ...), so the
+  figures a ratio compares were taken seconds apart, under the same load.
+- Ratios per round: every ratio is computed within a round, and the table gives the median of
+  the per-round ratios with their min-max over the R rounds (default 3), so a slow spell that
+  hits one program once shows as a wide range, not as a loss.
+- CPU time: the programs time with the CPU clock of the calling thread (each figure is the
+  median of N trials, default 5, each repeating the call for at least 20 ms of CPU time), so
+  time spent waiting for a core is not counted. The run also reports the share of a core each
+  program got (CPU time over wall time, from the children's resource usage).
+
+--baseline LIBDIR adds a fourth program: the same benchmark linked against the
+libmpi_dtype.so found in LIBDIR (a build of an earlier commit), interleaved with the others,
+and a column ours / baseline. Small allocations are counted with glibc's thread cache off, so
+that the heap figures see them.
 """
 import argparse
 import os
 import platform
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "bench"
 SOURCE = ROOT / "benches" / "pack_bench.c"
 FLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra", "-Werror"]
+OURS = "mpi-dtype"
 PEERS = ["MPICH", "Open MPI"]
+BASELINE = "baseline"
+
+# Rows whose unit is a time: lower is better.
+CALL_ROWS = [
+    ("query_size_double", "call", "`MPI_Type_size(MPI_DOUBLE)`"),
+    ("query_extent_double", "call", "`MPI_Type_get_extent(MPI_DOUBLE)`"),
+    ("query_extent_vector", "call", "`MPI_Type_get_extent` of a committed vector"),
+    ("small_struct", "call", "one `MPI_Pack` of `struct {int; double;}`"),
+    ("build_pack_free_vector", "call", "build + commit + pack + free of a small vector"),
+    ("hindexed_1000000", "build", "build + commit of an hindexed of 10^6 blocks"),
+]
+# Rows that are not compared: memory held, and aggregate bandwidth of threads.
+OTHER_ROWS = [("hindexed_1000000", "memory"), ("vector_1e9_blocks", "memory"),
+              ("threads_1", "pack"), ("threads_2", "pack")]
 
 
-def build():
+def library_dir():
+    """Where cargo puts the release library: $CARGO_TARGET_DIR/release, else target/release."""
+    target = os.environ.get("CARGO_TARGET_DIR")
+    base = Path(target) if target else ROOT / "target"
+    if not base.is_absolute():
+        base = ROOT / base
+    return base / "release"
+
+
+def build(baseline):
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     BUILD.mkdir(parents=True, exist_ok=True)
-    lib = ROOT / "target" / "release"
+    lib = library_dir()
+
+    def against(libdir):
+        return ["gcc", *FLAGS, f"-I{ROOT / 'include'}", str(SOURCE), f"-L{libdir}",
+                "-lmpi_dtype", f"-Wl,-rpath,{libdir}", "-lpthread"]
+
     builds = {
-        "mpi-dtype": ["gcc", *FLAGS, f"-I{ROOT / 'include'}", str(SOURCE), f"-L{lib}",
-                      "-lmpi_dtype", f"-Wl,-rpath,{lib}", "-lpthread"],
+        OURS: against(lib),
         "MPICH": ["mpicc.mpich", *FLAGS, str(SOURCE), "-lpthread"],
         "Open MPI": ["mpicc.openmpi", *FLAGS, str(SOURCE), "-lpthread"],
     }
+    if baseline:
+        # A copy, so that rebuilding the baseline's tree during a run changes nothing.
+        frozen = BUILD / "baseline_lib"
+        frozen.mkdir(exist_ok=True)
+        shutil.copy2(Path(baseline) / "libmpi_dtype.so", frozen / "libmpi_dtype.so")
+        builds[BASELINE] = against(frozen)
     programs = {}
     for name, command in builds.items():
         program = BUILD / ("pack_bench_" + name.lower().replace(" ", ""))
@@ -46,83 +99,215 @@ def build():
     return programs
 
 
-def run(programs, trials, rounds):
+def run(programs, trials, rounds, only):
+    """samples[(pattern, op, impl)] = (list of one value per round, unit); share[impl] = list of
+    CPU time / wall time per program run."""
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                GLIBC_TUNABLES="glibc.malloc.tcache_count=0")
-    samples = {}
+    first = next(iter(programs.values()))
+    groups = subprocess.run([str(first), OURS, "1", "list"], env=env, check=True,
+                            capture_output=True, text=True).stdout.split()
+    if only:
+        unknown = set(only) - set(groups)
+        if unknown:
+            sys.exit(f"unknown groups: {', '.join(sorted(unknown))}; known: {', '.join(groups)}")
+        groups = [g for g in groups if g in only]
+    samples, share = {}, {}
     for _ in range(rounds):
-        for name, program in programs.items():
-            out = subprocess.run(["timeout", "900", str(program), name, str(trials)], env=env,
-                                 check=True, capture_output=True, text=True).stdout
-            for line in out.splitlines():
-                pattern, op, rest = line.split(" ", 2)
-                impl, value, unit = rest.rsplit(" ", 2)
-                samples.setdefault((pattern, op, impl), ([], unit))[0].append(float(value))
-    return {key: (statistics.median(values), unit) for key, (values, unit) in samples.items()}
+        for group in groups:
+            for name, program in programs.items():
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.monotonic()
+                out = subprocess.run(["timeout", "900", str(program), name, str(trials), group],
+                                     env=env, check=True, capture_output=True, text=True).stdout
+                wall = time.monotonic() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                share.setdefault(name, []).append(cpu / wall if wall > 0 else 1.0)
+                for line in out.splitlines():
+                    pattern, op, rest = line.split(" ", 2)
+                    impl, value, unit = rest.rsplit(" ", 2)
+                    samples.setdefault((pattern, op, impl), ([], unit))[0].append(float(value))
+    return samples, share
 
 
-def ratio(a, b):
-    return f"{a / b:.2f}" if a and b else "-"
+def spread(values, digits=2):
+    """`median (min-max)` of a list of numbers, or - when there are none."""
+    if not values:
+        return "-"
+    med = statistics.median(values)
+    if len(values) == 1:
+        return f"{med:.{digits}f}"
+    return f"{med:.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
-def table(results):
-    ours = "mpi-dtype"
-    lines = []
+class Results:
+    def __init__(self, samples):
+        self.samples = samples
+
+    def values(self, pattern, op, impl):
+        return self.samples.get((pattern, op, impl), ([], ""))[0]
+
+    def unit(self, pattern, op):
+        return next((u for (p, o, _), (_, u) in self.samples.items() if (p, o) == (pattern, op)), "")
+
+    def median(self, pattern, op, impl):
+        v = self.values(pattern, op, impl)
+        return statistics.median(v) if v else 0.0
+
+    def ratios(self, pattern, op, versus, faster_is_lower=False):
+        """Per-round speed ratios of ours against `versus` (a name, or a list whose best is
+        taken in each round): > 1 means ours is faster."""
+        mine = self.values(pattern, op, OURS)
+        names = versus if isinstance(versus, list) else [versus]
+        others = [self.values(pattern, op, n) for n in names]
+        out = []
+        for r, m in enumerate(mine):
+            row = [o[r] for o in others if r < len(o) and o[r] > 0]
+            if not row or m <= 0:
+                continue
+            if faster_is_lower:
+                out.append(min(row) / m)
+            else:
+                out.append(m / max(row))
+        return out
+
+
+def pattern_table(res, has_baseline):
     patterns = []
-    for (pattern, op, impl) in results:
-        if op in ("pack", "unpack") and not pattern.startswith("threads") and pattern not in patterns:
+    for (pattern, op, _impl) in res.samples:
+        if op in ("pack", "unpack") and not pattern.startswith("threads") \
+                and pattern not in patterns:
             patterns.append(pattern)
-    lines.append("| pattern | op | mpi-dtype | MPICH | Open MPI | hand loop | memcpy "
-                 "| ours / best peer | ours / hand | ours / memcpy |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|")
-    misses = []
+    head = "| pattern | op | mpi-dtype | MPICH | Open MPI | hand loop | memcpy " \
+           "| ours / best peer | ours / hand |"
+    rule = "|---|---|---|---|---|---|---|---|---|"
+    if has_baseline:
+        head += " ours / baseline |"
+        rule += "---|"
+    lines = [head, rule]
     for pattern in patterns:
         for op in ("pack", "unpack"):
-            get = lambda impl: results.get((pattern, op, impl), (0.0, ""))[0]
-            mine, peers = get(ours), [get(p) for p in PEERS]
-            best = max(peers)
-            hand, copy = get("hand"), get("memcpy")
-            lines.append(f"| {pattern} | {op} | {mine:.2f} | {peers[0]:.2f} | {peers[1]:.2f} "
-                         f"| {hand:.2f} | {copy:.2f} | {ratio(mine, best)} | {ratio(mine, hand)} "
-                         f"| {ratio(mine, copy)} |")
-            if best and mine < best:
-                misses.append(f"{pattern} {op}: {ratio(mine, best)}x the best peer")
-            if hand and mine < 0.9 * hand:
-                misses.append(f"{pattern} {op}: {ratio(mine, hand)}x the hand loop")
-    lines.append("")
-    lines.append("| measurement | mpi-dtype | MPICH | Open MPI |")
-    lines.append("|---|---|---|---|")
-    for (pattern, op) in [("small_struct", "call"), ("hindexed_1000000", "build"),
-                          ("hindexed_1000000", "memory"), ("vector_1e9_blocks", "memory"),
-                          ("threads_1", "pack"), ("threads_2", "pack")]:
-        row = [results.get((pattern, op, impl)) for impl in [ours, *PEERS]]
-        if not any(row):
+            cells = [f"{res.median(pattern, op, impl):.2f}"
+                     for impl in (OURS, *PEERS, "hand", "memcpy")]
+            row = (f"| {pattern} | {op} | " + " | ".join(cells)
+                   + f" | {spread(res.ratios(pattern, op, PEERS))}"
+                   + f" | {spread(res.ratios(pattern, op, 'hand'))} |")
+            if has_baseline:
+                row += f" {spread(res.ratios(pattern, op, BASELINE))} |"
+            lines.append(row)
+    return lines
+
+
+def call_table(res, has_baseline):
+    head = "| measurement | unit | mpi-dtype | MPICH | Open MPI | speed: best peer / ours |"
+    rule = "|---|---|---|---|---|---|"
+    if has_baseline:
+        head = head.replace(" | mpi-dtype", " | baseline | mpi-dtype")
+        rule += "---|"
+    lines = [head, rule]
+    for pattern, op, label in CALL_ROWS:
+        if not res.values(pattern, op, OURS):
             continue
-        unit = next(r[1] for r in row if r)
-        cells = " | ".join(f"{r[0]:.2f} {unit}" if r else "-" for r in row)
-        lines.append(f"| {pattern} {op} | {cells} |")
-    args = results.get(("hindexed_1000000", "memory", "arguments"))
+        impls = ([BASELINE] if has_baseline else []) + [OURS, *PEERS]
+        cells = " | ".join(spread(res.values(pattern, op, i)) for i in impls)
+        ratio = spread(res.ratios(pattern, op, PEERS, faster_is_lower=True))
+        lines.append(f"| {label} | {res.unit(pattern, op)} | {cells} | {ratio} |")
+    other = [(p, o) for p, o in OTHER_ROWS if res.values(p, o, OURS)]
+    if other:
+        lines.append("")
+        lines.append("| measurement | unit | mpi-dtype | MPICH | Open MPI |")
+        lines.append("|---|---|---|---|---|")
+    for pattern, op in other:
+        cells = " | ".join(spread(res.values(pattern, op, i)) for i in [OURS, *PEERS])
+        lines.append(f"| {pattern} {op} | {res.unit(pattern, op)} | {cells} |")
+    args = res.values("hindexed_1000000", "memory", "arguments")
     if args:
         lines.append("")
         lines.append(f"The argument arrays of the hindexed type take {args[0]:.2f} MiB.")
-    lines.append("")
-    lines.append("Below target: " + ("; ".join(misses) if misses else "none") + ".")
-    return "\n".join(lines)
+    return lines
+
+
+def targets(res):
+    """The issue's targets: (description, per-round values, threshold, higher is better)."""
+    rows = []
+
+    def speed(label, pattern, op, versus, faster_is_lower=False):
+        rows.append((label, res.ratios(pattern, op, versus, faster_is_lower), "≥ 1", 1.0))
+
+    for pattern, _op, label in CALL_ROWS[:3]:
+        speed(f"{label}: speed vs the best peer", pattern, "call", PEERS, True)
+    speed("build + commit + pack + free of a small vector: speed vs the best peer",
+          "build_pack_free_vector", "call", PEERS, True)
+    small = res.values("small_struct", "call", OURS)
+    rows.append(("one `MPI_Pack` of `struct {int; double;}`, ns (every round)", small,
+                 "≤ 20", 20.0))
+    for op in ("pack", "unpack"):
+        speed(f"indexed runs of 1 to 64 doubles, {op} vs the best peer",
+              "indexed_runs_1_to_64", op, PEERS)
+    speed("HDF5 irregular selection, unpack vs the best peer", "hdf5_irregular", "unpack", PEERS)
+    speed("array of structs, pack vs the hand-written loop", "array_of_structs", "pack", "hand")
+    speed("128-byte blocks of 256, pack vs the best peer", "blocks_128_bytes", "pack", PEERS)
+    lines = ["| target | measured: median (min-max over rounds) | target | met |",
+             "|---|---|---|---|"]
+    for label, values, text, limit in rows:
+        if not values:
+            continue
+        med = statistics.median(values)
+        if text.startswith("≤"):
+            met = "met" if max(values) <= limit else "not met"
+        else:
+            met = "met" if med >= limit else "not met"
+        lines.append(f"| {label} | {spread(values)} | {text} | {met} |")
+    return lines
+
+
+def regressions(res):
+    """Patterns at or above the best peer with the baseline library (median of the rounds)
+    that are below it with ours."""
+    out = []
+    for (pattern, op, impl) in res.samples:
+        if impl != BASELINE or op not in ("pack", "unpack"):
+            continue
+        peers = [res.median(pattern, op, p) for p in PEERS]
+        best = max(peers)
+        before, now = res.median(pattern, op, BASELINE), res.median(pattern, op, OURS)
+        if best and before >= best and now < best:
+            out.append(f"{pattern} {op} ({before / best:.2f} -> {now / best:.2f} of the best peer)")
+    return out
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", help="comma-separated groups (pack_bench <lib> 1 list)")
+    parser.add_argument("--baseline", help="directory holding an earlier libmpi_dtype.so")
     parser.add_argument("--output", type=Path)
     args = parser.parse_args()
-    programs = build()
-    results = run(programs, args.trials, args.rounds)
+    programs = build(args.baseline)
+    only = args.only.split(",") if args.only else None
+    samples, share = run(programs, args.trials, args.rounds, only)
+    res = Results(samples)
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                 if l.startswith("model name")), platform.processor())
-    text = (f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} "
-            f"{platform.release()}; medians over {args.rounds} rounds of medians of "
-            f"{args.trials} trials.\n\n" + table(results))
+    load = os.getloadavg()
+    shares = ", ".join(f"{name} {spread(v)}" for name, v in share.items())
+    lines = [f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
+             f"{args.rounds} interleaved rounds, each figure the median of {args.trials} trials "
+             f"in CPU time; load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
+             f"share of a core each program got: {shares}.", ""]
+    lines += pattern_table(res, bool(args.baseline))
+    lines.append("")
+    lines += call_table(res, bool(args.baseline))
+    lines.append("")
+    lines += targets(res)
+    if args.baseline:
+        fallen = regressions(res)
+        lines.append("")
+        lines.append("At or above the best peer with the baseline and below it now: "
+                     + ("; ".join(fallen) if fallen else "none") + ".")
+    text = "\n".join(lines)
     print(text)
     if args.output:
         args.output.write_text(text + "\n")
