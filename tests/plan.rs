@@ -96,8 +96,90 @@ fn wide_case() -> impl Strategy<Value = Case> {
         })
 }
 
+/// A basic leaf of 1, 2, 4 or 8 bytes.
+fn sized_leaf() -> impl Strategy<Value = Leaf> {
+    prop_oneof![
+        Just(Leaf::Char),
+        Just(Leaf::Short),
+        Just(Leaf::Int),
+        Just(Leaf::Float),
+        Just(Leaf::Double),
+    ]
+}
+
+/// Small structs whose members are runs of 1 to 64 bytes at displacements in [-96, 96]
+/// (overlapping, abutting or apart, in any order), often resized to an extent that may be
+/// negative or smaller than the struct: the shapes the compiled array-of-structs kernels
+/// take, and their neighbours that fall back to the general loop.
+fn struct_case() -> impl Strategy<Value = Case> {
+    let member = (1..=8i64, -96..=96i64, sized_leaf()).prop_map(|(b, d, leaf)| {
+        let size = match leaf {
+            Leaf::Char => 1,
+            Leaf::Short => 2,
+            Leaf::Int | Leaf::Float => 4,
+            _ => 8,
+        };
+        // Lengths of 1 to 64 bytes: up to 64 chars, else up to 8 elements.
+        let b = if size == 1 { b * 8 - (b % 8) } else { b };
+        (b, d, Spec::Leaf(leaf))
+    });
+    let structure = prop::collection::vec(member, 1..=4).prop_map(Spec::Struct);
+    (structure, 0..3u8, -40..=40i64, -160..=160i64)
+        .prop_map(|(spec, kind, lb, extent)| match kind {
+            0 => spec,
+            _ => Spec::Resized {
+                lb,
+                extent,
+                old: Box::new(spec),
+            },
+        })
+        .prop_filter_map("buffer span too large", |spec| {
+            let case = Case::new(spec);
+            let g = Geometry::new(&case.tm, 3, 16);
+            (g.len as i64 <= MAX_SPAN).then_some(case)
+        })
+}
+
+/// Indexed and hindexed types of 9 to 40 blocks of 1 to 64 elements of a basic leaf at
+/// random (possibly negative, overlapping) displacements: gathers of runs of varying length.
+fn varying_runs_case() -> impl Strategy<Value = Case> {
+    (9..40usize, any::<bool>(), sized_leaf()).prop_flat_map(|(n, in_bytes, leaf)| {
+        let span = if in_bytes { 2000 } else { 250 };
+        (
+            prop::collection::vec(1..=64i64, n),
+            displacements(n, span),
+            Just((in_bytes, leaf)),
+        )
+            .prop_map(|(lengths, displs, (in_bytes, leaf))| {
+                Case::new(Spec::Indexed {
+                    blocklengths: lengths,
+                    displacements: displs,
+                    in_bytes,
+                    old: Box::new(Spec::Leaf(leaf)),
+                })
+            })
+    })
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    /// The array-of-structs kernels pack and unpack the model's bytes, one copy or several
+    /// of any extent, cut anywhere.
+    #[test]
+    fn struct_kernels_match_model(case in struct_case(), count in 1..=5i64, seed in any::<u64>()) {
+        check_pack_cuts(&case, count, seed)?;
+        check_unpack_cuts(&case, count, seed)?;
+        check_segments(&case, count)?;
+    }
+
+    /// Gathers of runs of 1 to 64 elements pack and unpack the model's bytes.
+    #[test]
+    fn varying_runs_match_model(case in varying_runs_case(), count in 1..=3i64, seed in any::<u64>()) {
+        check_pack_cuts(&case, count, seed)?;
+        check_unpack_cuts(&case, count, seed)?;
+        check_segments(&case, count)?;
+    }
 
     /// As below, for long block lists.
     #[test]

@@ -11,7 +11,7 @@
 //!   block arrays of indexed types are shared with the constructor's arguments.
 
 use super::node::{Blocks, Counts, Node, CHECKPOINT_EVERY};
-use super::plan_of;
+use super::{plan_of, StructKernel};
 use crate::datatype::predefined::pair_offset;
 use crate::datatype::{Array, Combiner, Datatype, PredefinedKind};
 use std::sync::Arc;
@@ -221,11 +221,13 @@ pub fn sequence(parts: Vec<Node>) -> Node {
     } else {
         Vec::new()
     };
+    let kernel = StructKernel::for_runs(&runs);
     Node::Seq {
         disp: 0,
         parts: flat,
         starts,
         runs,
+        kernel,
     }
 }
 

@@ -34,6 +34,13 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
         } => unsafe { repeat_full::<PACK>(at(mem, *disp), *count, *stride, child, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
+        Node::Seq {
+            disp,
+            runs,
+            kernel: Some(k),
+            ..
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+        } => unsafe { k.run::<PACK>(at(mem, *disp), 1, 0, runs, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
             kernels::struct_array::<PACK>(at(mem, *disp), 1, 0, runs, stream)
@@ -105,6 +112,13 @@ unsafe fn repeat_full<const PACK: bool>(
                 }
             }
         }
+        Node::Seq {
+            disp,
+            runs,
+            kernel: Some(k),
+            ..
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+        } => unsafe { k.run::<PACK>(at(base, *disp), count, stride, runs, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
             kernels::struct_array::<PACK>(at(base, *disp), count, stride, runs, stream)

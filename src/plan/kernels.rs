@@ -309,3 +309,213 @@ pub unsafe fn struct_array<const PACK: bool>(
         }
     }
 }
+
+/// Moves `len` bytes with moves of `N` bytes fixed at compile time (`N == 1` and `len == 1`,
+/// or `N <= len <= 2 * N`): one move for a single byte, else two, the second ending at
+/// `len`, overlapping the first or repeating it when `len == N`. No branch depends on `len`.
+#[inline(always)]
+unsafe fn width<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8, len: usize) {
+    // SAFETY: both moves lie inside the `len` bytes the caller guarantees.
+    unsafe {
+        if N == 1 {
+            fixed::<PACK, 1>(mem, stream)
+        } else {
+            pair::<PACK, N>(mem, stream, len)
+        }
+    }
+}
+
+/// The move width [`width`] uses for a run of `len` bytes: the largest power of two up to
+/// 32 that is at most `len`, or `None` beyond 64 bytes.
+fn width_of(len: i64) -> Option<usize> {
+    match len {
+        1 => Some(1),
+        2..=3 => Some(2),
+        4..=7 => Some(4),
+        8..=15 => Some(8),
+        16..=31 => Some(16),
+        32..=64 => Some(32),
+        _ => None,
+    }
+}
+
+/// The array-of-structs loop for two runs moved with widths `A` and `B` (see [`width`]): the
+/// moves are fixed when the kernel is compiled; displacements and lengths are read from
+/// `runs` once, before the loop.
+unsafe fn struct2<const PACK: bool, const A: usize, const B: usize>(
+    mem: *mut u8,
+    count: i64,
+    stride: i64,
+    runs: &[(i64, i64)],
+    stream: &mut *mut u8,
+) {
+    let [(da, la), (db, lb)] = [runs[0], runs[1]];
+    let (la, lb) = (la as usize, lb as usize);
+    let mut m = mem;
+    let mut s = *stream;
+    for _ in 0..count {
+        // SAFETY: module contract: each run of each copy and its stream bytes are valid.
+        unsafe {
+            width::<PACK, A>(at(m, da), s, la);
+            width::<PACK, B>(at(m, db), s.add(la), lb);
+            s = s.add(la + lb);
+        }
+        m = m.wrapping_offset(stride as isize);
+    }
+    *stream = s;
+}
+
+/// As [`struct2`], for three runs moved with widths `A`, `B` and `C`.
+unsafe fn struct3<const PACK: bool, const A: usize, const B: usize, const C: usize>(
+    mem: *mut u8,
+    count: i64,
+    stride: i64,
+    runs: &[(i64, i64)],
+    stream: &mut *mut u8,
+) {
+    let [(da, la), (db, lb), (dc, lc)] = [runs[0], runs[1], runs[2]];
+    let (la, lb, lc) = (la as usize, lb as usize, lc as usize);
+    let mut m = mem;
+    let mut s = *stream;
+    for _ in 0..count {
+        // SAFETY: module contract: each run of each copy and its stream bytes are valid.
+        unsafe {
+            width::<PACK, A>(at(m, da), s, la);
+            width::<PACK, B>(at(m, db), s.add(la), lb);
+            width::<PACK, C>(at(m, dc), s.add(la + lb), lc);
+            s = s.add(la + lb + lc);
+        }
+        m = m.wrapping_offset(stride as isize);
+    }
+    *stream = s;
+}
+
+/// The signature of an array-of-structs loop: `count` copies `stride` bytes apart of the
+/// runs `(disp, len)` placed at `mem`, moved to or from `*stream`.
+type StructLoop = unsafe fn(*mut u8, i64, i64, &[(i64, i64)], &mut *mut u8);
+
+/// An array-of-structs loop compiled for one shape of runs, chosen once when the plan is
+/// compiled: two or three runs of at most 64 bytes each, each moved by fixed-size moves of
+/// the width its length calls for ([`width`]), so the loop makes no decision per run.
+#[derive(Clone, Copy, Debug)]
+pub struct StructKernel {
+    pack: StructLoop,
+    unpack: StructLoop,
+}
+
+/// The kernel for the widths `$w` of the runs: `struct2` or `struct3` instantiated for every
+/// combination of the listed widths, selected by a match on the widths.
+macro_rules! shape2 {
+    ($w:expr, [$($l:literal)*]) => { shape2!(@a $w, [$($l)*], [$($l)*]) };
+    (@a $w:expr, [$($a:literal)*], $all:tt) => {
+        match $w.0 { $($a => shape2!(@b $w, $a, $all),)* _ => None }
+    };
+    (@b $w:expr, $a:literal, [$($b:literal)*]) => {
+        match $w.1 {
+            $($b => Some(StructKernel {
+                pack: struct2::<true, $a, $b>,
+                unpack: struct2::<false, $a, $b>,
+            }),)*
+            _ => None,
+        }
+    };
+}
+
+/// As [`shape2`], for three runs.
+macro_rules! shape3 {
+    ($w:expr, [$($l:literal)*]) => { shape3!(@a $w, [$($l)*], [$($l)*]) };
+    (@a $w:expr, [$($a:literal)*], $all:tt) => {
+        match $w.0 { $($a => shape3!(@b $w, $a, $all, $all),)* _ => None }
+    };
+    (@b $w:expr, $a:literal, [$($b:literal)*], $all:tt) => {
+        match $w.1 { $($b => shape3!(@c $w, $a, $b, $all),)* _ => None }
+    };
+    (@c $w:expr, $a:literal, $b:literal, [$($c:literal)*]) => {
+        match $w.2 {
+            $($c => Some(StructKernel {
+                pack: struct3::<true, $a, $b, $c>,
+                unpack: struct3::<false, $a, $b, $c>,
+            }),)*
+            _ => None,
+        }
+    };
+}
+
+impl StructKernel {
+    /// The compiled kernel for `runs`, if their shape has one: two or three runs of 1 to 64
+    /// bytes.
+    pub fn for_runs(runs: &[(i64, i64)]) -> Option<StructKernel> {
+        let w = |k: usize| width_of(runs[k].1);
+        match runs.len() {
+            2 => shape2!((w(0)?, w(1)?), [1 2 4 8 16 32]),
+            3 => shape3!((w(0)?, w(1)?, w(2)?), [1 2 4 8 16 32]),
+            _ => None,
+        }
+    }
+
+    /// Moves `count` copies, `stride` bytes apart from `mem`, of `runs` (the runs the kernel
+    /// was chosen for).
+    ///
+    /// # Safety
+    /// Module contract.
+    #[inline(always)]
+    pub unsafe fn run<const PACK: bool>(
+        &self,
+        mem: *mut u8,
+        count: i64,
+        stride: i64,
+        runs: &[(i64, i64)],
+        stream: &mut *mut u8,
+    ) {
+        let f = if PACK { self.pack } else { self.unpack };
+        // SAFETY: forwarded contract; `runs` has the shape the kernel was chosen for.
+        unsafe { f(mem, count, stride, runs, stream) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moves `runs` of `copies` structs `stride` bytes apart with the compiled kernel and
+    /// with the general loop, both ways, and compares.
+    fn same_as_general(runs: &[(i64, i64)], copies: i64, stride: i64) {
+        let k = StructKernel::for_runs(runs).expect("a compiled kernel");
+        // Runs lie within 256 bytes either side of each copy's origin.
+        let span = (copies * stride.abs() + 512) as usize;
+        let origin = if stride < 0 { span - 256 } else { 256 };
+        let mem: Vec<u8> = (0..span).map(|i| (i * 31 + 7) as u8).collect();
+        let packed: i64 = runs.iter().map(|r| r.1).sum::<i64>() * copies;
+        let (mut a, mut b) = (vec![0u8; packed as usize], vec![0u8; packed as usize]);
+        let base = mem.as_ptr().wrapping_add(origin) as *mut u8;
+        // SAFETY: every run of every copy lies inside `mem`; the streams hold `packed` bytes.
+        unsafe {
+            let (mut sa, mut sb) = (a.as_mut_ptr(), b.as_mut_ptr());
+            k.run::<true>(base, copies, stride, runs, &mut sa);
+            struct_array::<true>(base, copies, stride, runs, &mut sb);
+            assert_eq!(sa.offset_from(a.as_ptr()), packed as isize);
+        }
+        assert_eq!(a, b, "pack of {runs:?}");
+        let (mut ma, mut mb) = (vec![0u8; span], vec![0u8; span]);
+        // SAFETY: as above.
+        unsafe {
+            let (mut sa, mut sb) = (a.as_mut_ptr(), a.as_mut_ptr());
+            k.run::<false>(ma.as_mut_ptr().add(origin), copies, stride, runs, &mut sa);
+            struct_array::<false>(mb.as_mut_ptr().add(origin), copies, stride, runs, &mut sb);
+        }
+        assert_eq!(ma, mb, "unpack of {runs:?}");
+    }
+
+    #[test]
+    fn every_two_and_three_run_shape_up_to_64_bytes_has_a_kernel() {
+        for a in 1..=64 {
+            for b in 1..=64 {
+                same_as_general(&[(0, a), (80, b)], 3, 160);
+                same_as_general(&[(90, a), (-20, b), (5, 1)], 2, -200);
+            }
+        }
+        assert!(StructKernel::for_runs(&[(0, 65), (80, 1)]).is_none());
+        assert!(StructKernel::for_runs(&[(0, 1), (2, 1), (4, 1), (6, 1)]).is_none());
+        assert!(StructKernel::for_runs(&[(0, 8)]).is_none());
+    }
+}

@@ -18,6 +18,8 @@ mod kernels;
 pub mod node;
 pub mod signature;
 
+pub use kernels::StructKernel;
+
 use crate::datatype::{Basic, Datatype};
 use node::Node;
 use std::sync::{Arc, OnceLock};

@@ -2,6 +2,7 @@
 //! map lie, in type-map order. Every node knows how many bytes it packs, so any packed byte
 //! offset can be found by descending the tree.
 
+use super::StructKernel;
 use crate::datatype::Array;
 use std::sync::Arc;
 
@@ -130,6 +131,8 @@ pub enum Node {
         /// When every part is a run and there are few of them: their `(disp, len)`, for the
         /// array-of-structs kernel; empty otherwise.
         runs: Vec<(i64, i64)>,
+        /// The array-of-structs loop compiled for the shape of `runs`, when there is one.
+        kernel: Option<StructKernel>,
     },
 }
 
