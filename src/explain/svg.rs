@@ -571,7 +571,7 @@ fn summary(c: &mut Canvas, f: &Facts, colours: &Colours) {
     c.y += 6.0;
     let top = c.y;
     let bins = density(f, &scale);
-    let w = PLOT / BINS as f64;
+    let w = PLOT / bins.len() as f64;
     c.rect(
         LEFT,
         top,
@@ -659,24 +659,34 @@ fn summary(c: &mut Canvas, f: &Facts, colours: &Colours) {
     c.y = top + ROW + 12.0;
 }
 
-/// The fraction of each of [`BINS`] byte ranges of `scale` that the sampled runs cover.
+/// The fraction of each of at most [`BINS`] equal byte ranges of `scale` that the sampled
+/// runs cover (integer arithmetic: each run visits only the bins it touches).
 fn density(f: &Facts, scale: &Scale) -> Vec<f64> {
-    let span = (scale.to as f64) - (scale.from as f64);
-    let bin_bytes = span / BINS as f64;
-    let mut bins = vec![0.0f64; BINS];
+    let span = (scale.to as i128) - (scale.from as i128);
+    let bins = (BINS as i128).min(span).max(1);
+    let start = |k: i128| scale.from as i128 + k * span / bins;
+    let mut covered = vec![0i128; bins as usize];
     for &(d, l) in &f.runs {
-        let (mut lo, hi) = ((d - scale.from) as f64, (d + l - scale.from) as f64);
-        while lo < hi {
-            let i = ((lo / bin_bytes) as usize).min(BINS - 1);
-            let bin_end = ((i + 1) as f64 * bin_bytes).max(lo + f64::EPSILON);
-            let part = hi.min(bin_end) - lo;
-            bins[i] += part / bin_bytes;
-            lo += part.max(f64::EPSILON);
-            if i == BINS - 1 {
-                bins[i] += (hi - lo).max(0.0) / bin_bytes;
-                break;
+        let (a, b) = (
+            (d as i128).max(scale.from as i128),
+            (d as i128 + l as i128).min(scale.to as i128),
+        );
+        if a >= b {
+            continue;
+        }
+        let mut k = ((a - scale.from as i128) * bins / span).min(bins - 1);
+        while k < bins && start(k) < b {
+            let (lo, hi) = (a.max(start(k)), b.min(start(k + 1)));
+            if lo < hi {
+                covered[k as usize] += hi - lo;
             }
+            k += 1;
         }
     }
-    bins.iter().map(|v| v.min(1.0)).collect()
+    (0..bins)
+        .map(|k| {
+            let width = (start(k + 1) - start(k)).max(1);
+            (covered[k as usize] as f64 / width as f64).min(1.0)
+        })
+        .collect()
 }

@@ -117,8 +117,6 @@ pub static KINDS: [&Kind; 5] = [
 pub const SHORT_RUN: i64 = 64;
 /// [`PER_BLOCK_BOUND`] needs at least this many runs.
 pub const MANY_RUNS: i64 = 64;
-/// At most this many displacement comparisons look for overlapping copies.
-const COPY_CHECK_WORK: i64 = 1 << 22;
 /// At most this many misaligned entries are named in a message.
 const NAMED_OFFENDERS: usize = 3;
 
@@ -245,49 +243,46 @@ fn first_shared(set: &[(i64, i64)], shift: i64) -> Option<(i64, i64)> {
     None
 }
 
-/// [`EXTENT_SHORTER_THAN_DATA`]: copy 0 and copy `m` share a byte for some `m >= 1`.
+/// [`EXTENT_SHORTER_THAN_DATA`]: copy 0 and copy 1 share a byte. (Copies that only
+/// interleave, as a column type resized to one element does, are what the resize is for.)
 pub fn extent_shorter_than_data(_: &Datatype, facts: &Facts) -> Option<Warning> {
     let (extent, span) = (facts.extent, facts.true_extent());
     if facts.size == 0 || extent.unsigned_abs() >= span as u64 {
         return None;
     }
-    let found = |m: i64, lo: i64, hi: i64| {
+    let message = |detail: String| {
         Warning::new(
             &EXTENT_SHORTER_THAN_DATA,
             format!(
                 "the extent is {extent} B but the data spans {span} B (true lb {}, true ub {}): \
-                 copy 0 and copy {m} share bytes [{lo}, {hi}) of copy 0, so any count > {m} \
-                 overlaps",
+                 {detail}",
                 facts.true_lb, facts.true_ub
             ),
         )
     };
     if extent == 0 {
-        return Some(found(1, facts.true_lb, facts.true_ub));
+        return Some(message("every copy lies on the first one".into()));
     }
     let set = union(facts);
-    let step = extent.abs();
-    let mut work = 0i64;
-    let mut m = 1i64;
-    while m.saturating_mul(step) < span && work < COPY_CHECK_WORK {
-        let shift = m * step;
-        if let Some((lo, hi)) = first_shared(&set, shift) {
-            // Copy m sits at m * extent; with a negative extent it is the earlier copy that
-            // reaches into the later one's bytes.
-            return Some(found(m, lo, hi));
-        }
-        work = work.saturating_add(2 * set.len() as i64);
-        m += 1;
+    if let Some((lo, hi)) = first_shared(&set, extent.abs()) {
+        // The shared bytes of the copy at +|extent| and the one below it; with a negative
+        // extent the lower one is copy 1, so move them down by |extent|.
+        let (lo, hi) = if extent > 0 {
+            (lo, hi)
+        } else {
+            (lo + extent, hi + extent)
+        };
+        return Some(message(format!(
+            "copy 0 and copy 1 (at {extent}) share bytes [{lo}, {hi}), so any count > 1 overlaps"
+        )));
     }
-    (facts.size > step).then(|| {
-        Warning::new(
-            &EXTENT_SHORTER_THAN_DATA,
-            format!(
-                "the extent is {extent} B but each copy holds {} B of data: copies one extent \
-                 apart must share bytes",
-                facts.size
-            ),
-        )
+    // Two copies lie within true_extent + |extent| bytes: more data than that must overlap.
+    let two_copies = 2 * facts.size as i128;
+    (facts.runs_cut() && two_copies > span as i128 + extent.unsigned_abs() as i128).then(|| {
+        message(format!(
+            "two copies hold {two_copies} B of data within {} B, so they share bytes",
+            span as i128 + extent.unsigned_abs() as i128
+        ))
     })
 }
 
@@ -345,21 +340,30 @@ pub fn single_contiguous_run(dt: &Datatype, facts: &Facts) -> Option<Warning> {
 
 /// [`PER_BLOCK_BOUND`]: at least [`MANY_RUNS`] runs, shorter than [`SHORT_RUN`] on average.
 pub fn per_block_bound(_: &Datatype, facts: &Facts) -> Option<Warning> {
-    // A count that is only an upper bound proves nothing; the walk that stopped proves at
-    // least RUN_COUNT_WALK runs.
-    let at_least = if facts.run_count.exact {
-        facts.run_count.count
+    // With every run counted the mean is exact; else the sampled runs (at least
+    // RUN_COUNT_WALK of them exist) give it.
+    let (runs, bytes) = if facts.run_count.exact {
+        (facts.run_count.count, facts.size)
     } else {
-        facts::RUN_COUNT_WALK
+        let sampled: i64 = facts.runs.iter().map(|r| r.1).sum();
+        (facts.runs.len() as i64, sampled)
     };
-    if at_least < MANY_RUNS || facts.size / at_least >= SHORT_RUN {
+    let enough = if facts.run_count.exact {
+        runs >= MANY_RUNS
+    } else {
+        true
+    };
+    if !enough || runs == 0 || bytes / runs >= SHORT_RUN {
         return None;
     }
-    let mean = facts.size as f64 / at_least as f64;
+    let mean = bytes as f64 / runs as f64;
     let what = if facts.run_count.exact {
-        format!("{at_least} runs of {mean:.1} B on average")
+        format!("{runs} runs of {mean:.1} B on average")
     } else {
-        format!("more than {at_least} runs of at most {mean:.1} B on average")
+        format!(
+            "more than {} runs, the first {runs} of {mean:.1} B on average",
+            facts::RUN_COUNT_WALK
+        )
     };
     Some(Warning::new(
         &PER_BLOCK_BOUND,
