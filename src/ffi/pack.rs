@@ -147,34 +147,66 @@ unsafe fn with_position<P: CountArg>(
     unsafe { write_out(position, p, "position") }
 }
 
-/// The success path of a native pack (`PACK`) or unpack of `count` copies of `dt` between
-/// user memory `mem` and the packed buffer `buffer` of `size` bytes at `*position`, without
-/// the error handler: it packs, advances `*position` and returns true, or returns false
-/// without touching anything when any argument is unusual, and the caller then takes the
-/// checked path, which reports the error.
-///
-/// # Safety
-/// As for `MPI_Pack` / `MPI_Unpack`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn try_fast_native<const PACK: bool, C: CountArg>(
-    mem: *mut u8,
+/// The arguments of a native pack (`MPI_Pack`, `MPI_Pack_c`) or unpack (`MPI_Unpack`,
+/// `MPI_Unpack_c`), named by their role rather than by their direction: `memory` is the user
+/// buffer the type map addresses (`inbuf` of a pack, `outbuf` of an unpack), `packed` the
+/// buffer of packed bytes with its `size` and the `position` in it.
+struct NativeCall<C> {
+    function: &'static str,
+    memory: *const c_void,
     count: C,
-    dt: MPI_Datatype,
-    buffer: *mut u8,
+    datatype: MPI_Datatype,
+    packed: *mut c_void,
     size: C,
     position: *mut C,
     comm: MPI_Comm,
-) -> bool {
-    if position.is_null() || buffer.is_null() || !is_comm(comm) {
+}
+
+/// The one entry of `MPI_Pack`, `MPI_Unpack` and their `_c` forms (`PACK` gives the
+/// direction): the success path ([`try_fast_native`]); then, for a type of the MPI behind,
+/// `forward`, which calls that library and gives its answer; then every check, with the error
+/// handler ([`native_checked`]).
+///
+/// # Safety
+/// As for the exported functions.
+#[inline(always)]
+unsafe fn native<const PACK: bool, C: CountArg>(
+    call: NativeCall<C>,
+    forward: impl FnOnce() -> Option<c_int>,
+) -> c_int {
+    // The success path first: a type it packs with is this library's, never foreign.
+    // SAFETY: the caller's pointers, as the function requires them.
+    if unsafe { try_fast_native::<PACK, C>(&call) } {
+        return MPI_SUCCESS;
+    }
+    if let Some(rc) = forward() {
+        return rc;
+    }
+    // SAFETY: as above.
+    unsafe { native_checked::<PACK, C>(&call) }
+}
+
+/// The success path of a native pack (`PACK`) or unpack, without the error handler: it
+/// packs, advances `*position` and returns true, or returns false without touching anything
+/// when any argument is unusual, and the caller then takes the checked path, which reports
+/// the error.
+///
+/// # Safety
+/// As for `MPI_Pack` / `MPI_Unpack`.
+#[inline(always)]
+unsafe fn try_fast_native<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -> bool {
+    let (position, buffer) = (call.position, call.packed.cast::<u8>());
+    if position.is_null() || buffer.is_null() || !is_comm(call.comm) {
         return false;
     }
     // SAFETY: the caller's position, not NULL.
     let at: i64 = unsafe { position.read() }.into();
-    let (count, size): (i64, i64) = (count.into(), size.into());
+    let (count, size): (i64, i64) = (call.count.into(), call.size.into());
     if count < 0 || size < 0 || at < 0 || at > size {
         return false;
     }
-    let end = handles::with_committed(dt, |t| {
+    let mem = user_memory(call.memory);
+    let end = handles::with_committed(call.datatype, |t| {
         let end = t.size().checked_mul(count)?.checked_add(at)?;
         if end > size {
             return None;
@@ -205,37 +237,27 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(
     }
 }
 
-/// `MPI_Pack` and `MPI_Pack_c` past the success path ([`try_fast_native`]): every check,
-/// and the error handler.
+/// A native pack or unpack past the success path: every check (the communicator, the
+/// position, then [`check_buffer_args`] and the room, shared with external32), and the error
+/// handler.
 ///
 /// # Safety
 /// As for the exported functions.
-#[allow(clippy::too_many_arguments)]
-unsafe fn pack_native<C: CountArg>(
-    function: &'static str,
-    inbuf: *const c_void,
-    incount: C,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: C,
-    position: *mut C,
-    comm: MPI_Comm,
-) -> c_int {
-    guard(function, || {
-        check_comm(comm)?;
-        let (count, size) = (incount.into(), outsize.into());
-        // SAFETY: the caller's position and buffers, as MPI_Pack requires them.
+#[inline(never)]
+unsafe fn native_checked<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -> c_int {
+    guard(call.function, || {
+        check_comm(call.comm)?;
+        let (count, size) = (call.count.into(), call.size.into());
+        let rep = Representation::Native;
+        // SAFETY: the caller's position and buffers, as MPI_Pack / MPI_Unpack require them.
         unsafe {
-            with_position(position, |p| {
-                pack_common(
-                    Representation::Native,
-                    inbuf,
-                    count,
-                    datatype,
-                    outbuf,
-                    size,
-                    p,
-                )
+            with_position(call.position, |p| {
+                if PACK {
+                    pack_common(rep, call.memory, count, call.datatype, call.packed, size, p)
+                } else {
+                    let (packed, memory) = (call.packed.cast_const(), call.memory.cast_mut());
+                    unpack_common(rep, packed, size, p, memory, count, call.datatype)
+                }
             })
         }
     })
@@ -252,28 +274,25 @@ pub unsafe extern "C" fn MPI_Pack(
     position: *mut c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    // The success path first: a type it packs with is this library's, never foreign.
-    // SAFETY: the caller's pointers, as the function requires them.
-    if unsafe {
-        try_fast_native::<true, _>(
-            user_memory(inbuf),
-            incount,
-            datatype,
-            outbuf.cast(),
-            outsize,
-            position,
-            comm,
-        )
-    } {
-        return MPI_SUCCESS;
-    }
-    behind::foreign_call!(
-        PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
-        if handles::is_foreign(datatype)
-    );
-    let f = "MPI_Pack";
+    let call = NativeCall {
+        function: "MPI_Pack",
+        memory: inbuf,
+        count: incount,
+        datatype,
+        packed: outbuf,
+        size: outsize,
+        position,
+        comm,
+    };
+    let forward = || {
+        behind::foreign_call!(
+            PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
+            if handles::is_foreign(datatype); then Some
+        );
+        None
+    };
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
+    unsafe { native::<true, _>(call, forward) }
 }
 
 /// Large-count variant of `MPI_Pack`.
@@ -287,64 +306,25 @@ pub unsafe extern "C" fn MPI_Pack_c(
     position: *mut MPI_Count,
     comm: MPI_Comm,
 ) -> c_int {
-    // The success path first: a type it packs with is this library's, never foreign.
-    // SAFETY: the caller's pointers, as the function requires them.
-    if unsafe {
-        try_fast_native::<true, _>(
-            user_memory(inbuf),
-            incount,
-            datatype,
-            outbuf.cast(),
-            outsize,
-            position,
-            comm,
-        )
-    } {
-        return MPI_SUCCESS;
-    }
-    behind::foreign_call!(
-        PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
-        if handles::is_foreign(datatype)
-    );
-    let f = "MPI_Pack_c";
+    let call = NativeCall {
+        function: "MPI_Pack_c",
+        memory: inbuf,
+        count: incount,
+        datatype,
+        packed: outbuf,
+        size: outsize,
+        position,
+        comm,
+    };
+    let forward = || {
+        behind::foreign_call!(
+            PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
+            if handles::is_foreign(datatype); then Some
+        );
+        None
+    };
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { pack_native(f, inbuf, incount, datatype, outbuf, outsize, position, comm) }
-}
-
-/// `MPI_Unpack` and `MPI_Unpack_c` past the success path ([`try_fast_native`]): every
-/// check, and the error handler.
-///
-/// # Safety
-/// As for the exported functions.
-#[allow(clippy::too_many_arguments)]
-unsafe fn unpack_native<C: CountArg>(
-    function: &'static str,
-    inbuf: *const c_void,
-    insize: C,
-    position: *mut C,
-    outbuf: *mut c_void,
-    outcount: C,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    guard(function, || {
-        check_comm(comm)?;
-        let (count, size) = (outcount.into(), insize.into());
-        // SAFETY: the caller's position and buffers, as MPI_Unpack requires them.
-        unsafe {
-            with_position(position, |p| {
-                unpack_common(
-                    Representation::Native,
-                    inbuf,
-                    size,
-                    p,
-                    outbuf,
-                    count,
-                    datatype,
-                )
-            })
-        }
-    })
+    unsafe { native::<true, _>(call, forward) }
 }
 
 /// Unpacks `outcount` copies of `datatype` from `inbuf` at `*position` into `outbuf`.
@@ -358,28 +338,25 @@ pub unsafe extern "C" fn MPI_Unpack(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    // The success path first: a type it packs with is this library's, never foreign.
-    // SAFETY: the caller's pointers, as the function requires them.
-    if unsafe {
-        try_fast_native::<false, _>(
-            user_memory(outbuf),
-            outcount,
-            datatype,
-            inbuf.cast_mut().cast(),
-            insize,
-            position,
-            comm,
-        )
-    } {
-        return MPI_SUCCESS;
-    }
-    behind::foreign_call!(
-        PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
-        if handles::is_foreign(datatype)
-    );
-    let f = "MPI_Unpack";
+    let call = NativeCall {
+        function: "MPI_Unpack",
+        memory: outbuf,
+        count: outcount,
+        datatype,
+        packed: inbuf.cast_mut(),
+        size: insize,
+        position,
+        comm,
+    };
+    let forward = || {
+        behind::foreign_call!(
+            PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
+            if handles::is_foreign(datatype); then Some
+        );
+        None
+    };
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { unpack_native(f, inbuf, insize, position, outbuf, outcount, datatype, comm) }
+    unsafe { native::<false, _>(call, forward) }
 }
 
 /// Large-count variant of `MPI_Unpack`.
@@ -393,28 +370,25 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    // The success path first: a type it packs with is this library's, never foreign.
-    // SAFETY: the caller's pointers, as the function requires them.
-    if unsafe {
-        try_fast_native::<false, _>(
-            user_memory(outbuf),
-            outcount,
-            datatype,
-            inbuf.cast_mut().cast(),
-            insize,
-            position,
-            comm,
-        )
-    } {
-        return MPI_SUCCESS;
-    }
-    behind::foreign_call!(
-        PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
-        if handles::is_foreign(datatype)
-    );
-    let f = "MPI_Unpack_c";
+    let call = NativeCall {
+        function: "MPI_Unpack_c",
+        memory: outbuf,
+        count: outcount,
+        datatype,
+        packed: inbuf.cast_mut(),
+        size: insize,
+        position,
+        comm,
+    };
+    let forward = || {
+        behind::foreign_call!(
+            PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
+            if handles::is_foreign(datatype); then Some
+        );
+        None
+    };
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { unpack_native(f, inbuf, insize, position, outbuf, outcount, datatype, comm) }
+    unsafe { native::<false, _>(call, forward) }
 }
 
 /// The packed size of `incount` copies of `dt` in `rep`.
