@@ -80,17 +80,21 @@ def build(baseline):
         return ["gcc", *FLAGS, f"-I{ROOT / 'include'}", str(SOURCE), f"-L{libdir}",
                 "-lmpi_dtype", f"-Wl,-rpath,{libdir}", "-lpthread"]
 
+    def frozen(libdir, name):
+        # A copy, so that a build during the run (of this tree or the baseline's) changes
+        # nothing in the programs being measured.
+        copy = BUILD / name
+        copy.mkdir(exist_ok=True)
+        shutil.copy2(Path(libdir) / "libmpi_dtype.so", copy / "libmpi_dtype.so")
+        return copy
+
     builds = {
-        OURS: against(lib),
+        OURS: against(frozen(lib, "lib")),
         "MPICH": ["mpicc.mpich", *FLAGS, str(SOURCE), "-lpthread"],
         "Open MPI": ["mpicc.openmpi", *FLAGS, str(SOURCE), "-lpthread"],
     }
     if baseline:
-        # A copy, so that rebuilding the baseline's tree during a run changes nothing.
-        frozen = BUILD / "baseline_lib"
-        frozen.mkdir(exist_ok=True)
-        shutil.copy2(Path(baseline) / "libmpi_dtype.so", frozen / "libmpi_dtype.so")
-        builds[BASELINE] = against(frozen)
+        builds[BASELINE] = against(frozen(baseline, "baseline_lib"))
     programs = {}
     for name, command in builds.items():
         program = BUILD / ("pack_bench_" + name.lower().replace(" ", ""))

@@ -7,7 +7,7 @@
 //! As for [`super::kernels`]: every byte the plan addresses relative to `mem`, and the bytes
 //! moved at `*stream`, must be valid for the access the direction makes.
 
-use super::kernels::{self, at};
+use super::kernels::{self, at, prefetch, PREFETCH_AHEAD};
 use super::node::{Blocks, Counts, Node};
 use std::sync::Arc;
 
@@ -48,7 +48,10 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
         Node::Seq { disp, parts, .. } => {
             let base = at(mem, *disp);
             stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
-                for part in parts {
+                for (i, part) in parts.iter().enumerate() {
+                    if let Some(ahead) = parts.get(i + PREFETCH_AHEAD) {
+                        prefetch(at(base, ahead.disp()));
+                    }
                     // SAFETY: module contract.
                     unsafe { full::<PACK>(part, base, stream) };
                 }
@@ -161,6 +164,9 @@ unsafe fn blocks_full<const PACK: bool>(
         },
         _ => {
             for k in from..to {
+                if k + PREFETCH_AHEAD < to {
+                    prefetch(at(mem, b.block_disp(k + PREFETCH_AHEAD)));
+                }
                 let block = at(mem, b.block_disp(k));
                 // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                 unsafe {

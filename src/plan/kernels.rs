@@ -164,6 +164,7 @@ macro_rules! by_block_size {
             40 => $kernel::<PACK, _>($($arg,)* Pair::<32>(40)),
             48 => $kernel::<PACK, _>($($arg,)* Pair::<32>(48)),
             64 => $kernel::<PACK, _>($($arg,)* Fixed::<64>),
+            128 => $kernel::<PACK, _>($($arg,)* Fixed::<128>),
             65.. => $kernel::<PACK, _>($($arg,)* Large(len)),
             _ => $kernel::<PACK, _>($($arg,)* Any(len)),
         }
@@ -241,6 +242,22 @@ pub unsafe fn gather<const PACK: bool>(
     unsafe { by_block_size!(len, gather_with(mem, displs, scale, stream)) }
 }
 
+/// How many blocks ahead of the one being moved the irregular loops ask for the memory of.
+pub const PREFETCH_AHEAD: usize = 8;
+
+/// Asks the processor to bring the cache line at `p` closer; no effect on the program's
+/// state, whatever `p` is.
+#[inline(always)]
+pub fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch hint never faults and changes no memory, for any address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Blocks of `counts[k] * unit` bytes at `mem + displs[k] * scale`.
 pub unsafe fn gather_lengths<const PACK: bool>(
     mem: *mut u8,
@@ -251,7 +268,10 @@ pub unsafe fn gather_lengths<const PACK: bool>(
     stream: &mut *mut u8,
 ) {
     let mut s = *stream;
-    for (&d, &c) in displs.iter().zip(counts) {
+    for (k, (&d, &c)) in displs.iter().zip(counts).enumerate() {
+        if let Some(&ahead) = displs.get(k + PREFETCH_AHEAD) {
+            prefetch(at(mem, ahead.wrapping_mul(scale)));
+        }
         let len = c.wrapping_mul(unit) as usize;
         // SAFETY: module contract.
         unsafe { any::<PACK>(at(mem, d.wrapping_mul(scale)), s, len) };
@@ -310,38 +330,53 @@ pub unsafe fn struct_array<const PACK: bool>(
     }
 }
 
-/// Moves `len` bytes with moves of `N` bytes fixed at compile time (`N == 1` and `len == 1`,
-/// or `N <= len <= 2 * N`): one move for a single byte, else two, the second ending at
-/// `len`, overlapping the first or repeating it when `len == N`. No branch depends on `len`.
+/// Moves `len` bytes as the move code `W` (fixed when the kernel is compiled) says: a power
+/// of two `W` is one move of exactly `W == len` bytes; `W = N + 1` for a power of two
+/// `N >= 2` is two moves of `N` bytes (`N <= len <= 2 * N`), the second ending at `len`. No
+/// branch depends on `len`.
 #[inline(always)]
-unsafe fn width<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8, len: usize) {
-    // SAFETY: both moves lie inside the `len` bytes the caller guarantees.
+unsafe fn width<const PACK: bool, const W: usize>(mem: *mut u8, stream: *mut u8, len: usize) {
+    // SAFETY: every move lies inside the `len` bytes the caller guarantees.
     unsafe {
-        if N == 1 {
-            fixed::<PACK, 1>(mem, stream)
-        } else {
-            pair::<PACK, N>(mem, stream, len)
+        match W {
+            1 => fixed::<PACK, 1>(mem, stream),
+            2 => fixed::<PACK, 2>(mem, stream),
+            4 => fixed::<PACK, 4>(mem, stream),
+            8 => fixed::<PACK, 8>(mem, stream),
+            16 => fixed::<PACK, 16>(mem, stream),
+            32 => fixed::<PACK, 32>(mem, stream),
+            3 => pair::<PACK, 2>(mem, stream, len),
+            5 => pair::<PACK, 4>(mem, stream, len),
+            9 => pair::<PACK, 8>(mem, stream, len),
+            17 => pair::<PACK, 16>(mem, stream, len),
+            _ => pair::<PACK, 32>(mem, stream, len),
         }
     }
 }
 
-/// The move width [`width`] uses for a run of `len` bytes: the largest power of two up to
-/// 32 that is at most `len`, or `None` beyond 64 bytes.
-fn width_of(len: i64) -> Option<usize> {
-    match len {
-        1 => Some(1),
-        2..=3 => Some(2),
-        4..=7 => Some(4),
-        8..=15 => Some(8),
-        16..=31 => Some(16),
-        32..=64 => Some(32),
-        _ => None,
-    }
+/// The move code ([`width`]) of a run of `len` bytes: one exact move when `len` is a power of
+/// two up to 32 and `exact` allows it, else two moves of the largest power of two below;
+/// `None` beyond 64 bytes.
+fn width_of(len: i64, exact: bool) -> Option<usize> {
+    let pair: usize = match len {
+        1 => return Some(1),
+        2..=3 => 2,
+        4..=7 => 4,
+        8..=15 => 8,
+        16..=31 => 16,
+        32..=64 => 32,
+        _ => return None,
+    };
+    Some(if exact && len as usize == pair {
+        pair
+    } else {
+        pair + 1
+    })
 }
 
-/// The array-of-structs loop for two runs moved with widths `A` and `B` (see [`width`]): the
-/// moves are fixed when the kernel is compiled; displacements and lengths are read from
-/// `runs` once, before the loop.
+/// The array-of-structs loop for two runs moved as the codes `A` and `B` say (see
+/// [`width`]): the moves are fixed when the kernel is compiled; displacements and lengths are
+/// read from `runs` once, before the loop.
 unsafe fn struct2<const PACK: bool, const A: usize, const B: usize>(
     mem: *mut u8,
     count: i64,
@@ -365,7 +400,7 @@ unsafe fn struct2<const PACK: bool, const A: usize, const B: usize>(
     *stream = s;
 }
 
-/// As [`struct2`], for three runs moved with widths `A`, `B` and `C`.
+/// As [`struct2`], for three runs moved as the codes `A`, `B` and `C` say.
 unsafe fn struct3<const PACK: bool, const A: usize, const B: usize, const C: usize>(
     mem: *mut u8,
     count: i64,
@@ -395,16 +430,18 @@ unsafe fn struct3<const PACK: bool, const A: usize, const B: usize, const C: usi
 type StructLoop = unsafe fn(*mut u8, i64, i64, &[(i64, i64)], &mut *mut u8);
 
 /// An array-of-structs loop compiled for one shape of runs, chosen once when the plan is
-/// compiled: two or three runs of at most 64 bytes each, each moved by fixed-size moves of
-/// the width its length calls for ([`width`]), so the loop makes no decision per run.
+/// compiled: two or three runs of at most 64 bytes each, each moved by the fixed-size moves
+/// its length calls for ([`width`]), so the loop makes no decision per run. Two runs whose
+/// lengths are powers of two move each with one exact move; three runs (fewer loops to
+/// compile) move each run but single bytes as two moves.
 #[derive(Clone, Copy, Debug)]
 pub struct StructKernel {
     pack: StructLoop,
     unpack: StructLoop,
 }
 
-/// The kernel for the widths `$w` of the runs: `struct2` or `struct3` instantiated for every
-/// combination of the listed widths, selected by a match on the widths.
+/// The kernel for the move codes `$w` of the runs: `struct2` or `struct3` instantiated for
+/// every combination of the listed codes, selected by a match on the codes.
 macro_rules! shape2 {
     ($w:expr, [$($l:literal)*]) => { shape2!(@a $w, [$($l)*], [$($l)*]) };
     (@a $w:expr, [$($a:literal)*], $all:tt) => {
@@ -445,10 +482,10 @@ impl StructKernel {
     /// The compiled kernel for `runs`, if their shape has one: two or three runs of 1 to 64
     /// bytes.
     pub fn for_runs(runs: &[(i64, i64)]) -> Option<StructKernel> {
-        let w = |k: usize| width_of(runs[k].1);
+        let w = |k: usize, exact: bool| width_of(runs[k].1, exact);
         match runs.len() {
-            2 => shape2!((w(0)?, w(1)?), [1 2 4 8 16 32]),
-            3 => shape3!((w(0)?, w(1)?, w(2)?), [1 2 4 8 16 32]),
+            2 => shape2!((w(0, true)?, w(1, true)?), [1 2 4 8 16 32 3 5 9 17 33]),
+            3 => shape3!((w(0, false)?, w(1, false)?, w(2, false)?), [1 3 5 9 17 33]),
             _ => None,
         }
     }
