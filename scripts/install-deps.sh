@@ -3,7 +3,8 @@
 # cmake, pkg-config, valgrind, and the two MPIs the tests compare against (MPICH: mpich and
 # libmpich-dev; Open MPI: openmpi-bin and libopenmpi-dev, with their compiler wrappers
 # mpicc.mpich and mpicc.openmpi), HDF5 (serial and built on MPICH, for the h5s_mpio port's
-# tests) from Debian's packages, and rustfmt/clippy; then the other MPI runtimes of MPICH's
+# tests) and Chromium (headless, to render the explanations: scripts/test-explain-render.sh)
+# from Debian's packages, and rustfmt/clippy; then the other MPI runtimes of MPICH's
 # ABI the drop-in tests run over, MPICH 5.0.2 and Intel MPI 2021.19 from PyPI, outside the
 # clone (scripts/install-mpis.sh). Does nothing for what is already there. Needs root (or
 # sudo) for apt-get.
@@ -16,6 +17,7 @@ command -v valgrind >/dev/null 2>&1 || packages+=(valgrind)
 [ -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ] || packages+=(libmpich-dev)
 command -v mpicc.mpich >/dev/null 2>&1 || packages+=(mpich libmpich-dev)
 command -v mpicc.openmpi >/dev/null 2>&1 || packages+=(openmpi-bin libopenmpi-dev)
+command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 [ -f /usr/include/hdf5/mpich/hdf5.h ] || packages+=(libhdf5-mpich-dev)
 [ -f /usr/include/hdf5/serial/hdf5.h ] || packages+=(libhdf5-dev)
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the Rust unit and property tests (among them the
 # check that the committed header is the generated one), then installs the library into
-# build/prefix and runs the C test suite with ctest through find_package(MpiDtype) (plain and
-# under AddressSanitizer/UBSan), checks the pkg-config file, runs real 4-rank MPI programs
+# build/prefix, renders mpi-dtype-explain's pictures in headless Chromium
+# (scripts/test-explain-render.sh) and runs the C test suite with ctest through
+# find_package(MpiDtype) (plain and under AddressSanitizer/UBSan), checks the pkg-config
+# file, runs real 4-rank MPI programs
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
 # MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), parallel HDF5 collective
 # I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
@@ -32,6 +34,9 @@ step "build and install into build/prefix"
 cmake -S . -B build/lib -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$root/build/prefix" >/dev/null
 cmake --build build/lib
 cmake --install build/lib >/dev/null
+
+step "explain: SVG and HTML of the installed mpi-dtype-explain rendered in headless Chromium"
+./scripts/test-explain-render.sh "$root/build/prefix/bin/mpi-dtype-explain" build/explain-render
 
 step "C tests (ctest)"
 cmake -S c_tests -B build/c_tests -DCMAKE_PREFIX_PATH="$root/build/prefix" \

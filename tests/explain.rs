@@ -666,7 +666,7 @@ fn ten_million_blocks_stay_small_and_fast() {
     assert!(j.get("run_count").int() >= facts::RUN_COUNT_WALK);
     assert!(out[0].contains("10000000 entries, the first 64 shown"));
     assert!(out[2].contains("Where the data of one copy lies"));
-    assert!(out[2].contains("The first 512 of 10000000 entries"));
+    assert!(out[2].contains("The first 48 of 10000000 entries"));
     assert!(warning_names(&dt).contains(&"per-block-bound"));
     // Entries far beyond a billion are not counted one by one.
     for expression in [

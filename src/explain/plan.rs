@@ -46,7 +46,7 @@ fn step(node: &Node, depth: usize, out: &mut Vec<Step>) {
             push(out, depth, "nothing to copy (no data)".into());
         }
         Node::Run { disp, len } => {
-            push(out, depth, format!("copy {len} B at +{disp}"));
+            push(out, depth, format!("copy {len} B at {disp:+}"));
         }
         Node::Repeat {
             disp,
@@ -62,7 +62,7 @@ fn step(node: &Node, depth: usize, out: &mut Vec<Step>) {
             if push(
                 out,
                 depth,
-                format!("repeat {count} times{what}, {stride} B apart, from +{disp}:"),
+                format!("repeat {count} times{what}, {stride} B apart, from {disp:+}:"),
             ) {
                 step(child, depth + 1, out);
             }
@@ -73,7 +73,7 @@ fn step(node: &Node, depth: usize, out: &mut Vec<Step>) {
                 Counts::PerBlock(_) => "its own number of copies each".into(),
             };
             let text = format!(
-                "{} blocks at listed displacements (x {} B) from +{}, {counts} ({} B apart) of:",
+                "{} blocks at listed displacements (x {} B) from {:+}, {counts} ({} B apart) of:",
                 b.len(),
                 b.scale,
                 b.disp,
@@ -95,7 +95,7 @@ fn step(node: &Node, depth: usize, out: &mut Vec<Step>) {
                 out,
                 depth,
                 format!(
-                    "{} parts one after the other from +{disp}{kernel}:",
+                    "{} parts one after the other from {disp:+}{kernel}:",
                     parts.len()
                 ),
             ) {

@@ -13,11 +13,12 @@
 use super::constructor;
 use super::facts::Facts;
 use crate::datatype::{Basic, Datatype};
+use crate::plan::node::Node;
 use std::fmt::Write as _;
 
 /// Types with at most this many entries are drawn box by box.
 pub const BOX_LIMIT: usize = 512;
-/// At most this many arcs show the pack order.
+/// Pack-order arcs are drawn for types of at most this many runs.
 const ARC_LIMIT: usize = 64;
 /// Width of the picture.
 const WIDTH: f64 = 1040.0;
@@ -29,6 +30,10 @@ const PLOT: f64 = 900.0;
 const ROW: f64 = 34.0;
 /// Bins of the density strip.
 const BINS: usize = 300;
+/// Entries drawn box by box under the density strip of a big type.
+const ZOOM_ENTRIES: usize = 48;
+/// Plan nodes visited for the density strip before the rest is placed roughly.
+const DENSITY_WORK: i64 = 1 << 25;
 
 /// Fill colours of basic types, given out in order of first appearance.
 const PALETTE: [&str; 12] = [
@@ -201,7 +206,7 @@ fn boxes(
     for (i, &(b, d)) in entries.iter().enumerate() {
         let start = d.wrapping_add(offset);
         let x = scale.x(start);
-        let w = (scale.x(start.wrapping_add(b.size())) - x).max(1.0);
+        let w = (scale.x(start.wrapping_add(b.size())) - x).max(2.5);
         let style = format!(
             r##"fill="{}" fill-opacity="{opacity}" stroke="#ffffff" stroke-width="{}""##,
             colours.of_basic(b),
@@ -262,8 +267,14 @@ fn true_bounds(c: &mut Canvas, scale: &Scale, f: &Facts, offset: i64, top: f64, 
         let x = scale.x(byte.wrapping_add(offset));
         c.line(x, top - 6.0, x, top + ROW + 6.0, &style);
         if labels {
-            let anchor = if name == "true lb" { "end" } else { "start" };
-            let dx = if name == "true lb" { -3.0 } else { 3.0 };
+            // Labels go outside the data, unless that would leave the picture.
+            let outside_left = name == "true lb" && x - 90.0 > 0.0;
+            let inside_right = name == "true ub" && x + 110.0 > WIDTH;
+            let (anchor, dx) = if outside_left || inside_right {
+                ("end", -3.0)
+            } else {
+                ("start", 3.0)
+            };
             c.text(
                 x + dx,
                 top - 2.0,
@@ -279,8 +290,14 @@ fn true_bounds(c: &mut Canvas, scale: &Scale, f: &Facts, offset: i64, top: f64, 
 /// Arcs over a row from the end of each run to the start of the next, in pack order.
 fn pack_arcs(c: &mut Canvas, scale: &Scale, runs: &[(i64, i64)], top: f64) {
     let style = r##"fill="none" stroke="#444" stroke-width="1" marker-end="url(#arrow)""##;
-    for pair in runs.windows(2).take(ARC_LIMIT) {
+    if runs.len() > ARC_LIMIT {
+        return;
+    }
+    for pair in runs.windows(2) {
         let (from, to) = (scale.x(pair[0].0 + pair[0].1), scale.x(pair[1].0) + 2.0);
+        if (to - from).abs() < 8.0 {
+            continue;
+        }
         let lift = 10.0 + ((to - from).abs() / 12.0).min(14.0);
         let _ = writeln!(
             c.body,
@@ -289,6 +306,21 @@ fn pack_arcs(c: &mut Canvas, scale: &Scale, runs: &[(i64, i64)], top: f64) {
             top - lift
         );
     }
+}
+
+/// The byte ranges that two runs of one copy both cover (overlapping entries).
+fn overlapping_ranges(f: &Facts) -> Vec<(i64, i64)> {
+    let mut runs: Vec<(i64, i64)> = f.runs.iter().map(|&(d, l)| (d, d + l)).collect();
+    runs.sort_unstable();
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    let mut reach = i64::MIN;
+    for (s, e) in runs {
+        if s < reach && out.len() < BOX_LIMIT {
+            out.push((s, e.min(reach)));
+        }
+        reach = reach.max(e);
+    }
+    out
 }
 
 /// The byte ranges that copy 0 and copy 1 (at `extent`) of the sampled runs share.
@@ -381,7 +413,7 @@ fn legend(c: &mut Canvas, colours: &Colours) {
     item(
         c,
         &|c, x, y| c.rect(x, y + 4.0, 14.0, 6.0, &format!(r#"fill="{SHARED}""#)),
-        "bytes shared by the two copies",
+        "bytes covered twice (two entries, or two copies)",
     );
     item(
         c,
@@ -416,20 +448,22 @@ fn header(c: &mut Canvas, dt: &Datatype, f: &Facts) {
     } else {
         format!("at most {}", f.run_count.count)
     };
-    let summary = format!(
-        "size {} B in {} entries · extent {} (lb {}, ub {}) · true extent {} (true lb {}, true ub {}) · {} contiguous runs",
-        f.size,
-        f.elements,
-        f.extent,
+    let sizes = format!(
+        "size {} B in {} entries, {runs} contiguous runs",
+        f.size, f.elements
+    );
+    let bounds = format!(
+        "lb {}, ub {}, extent {} · true lb {}, true ub {}, true extent {}",
         f.lb,
         f.ub,
-        f.true_extent(),
+        f.extent,
         f.true_lb,
         f.true_ub,
-        runs
+        f.true_extent()
     );
-    c.text(20.0, 46.0, 12.0, "start", "#444", &summary);
-    c.y = 62.0;
+    c.text(20.0, 46.0, 12.0, "start", "#444", &sizes);
+    c.text(20.0, 62.0, 12.0, "start", "#444", &bounds);
+    c.y = 78.0;
 }
 
 const DEFS: &str = r##"<defs>
@@ -451,7 +485,7 @@ pub fn render(dt: &Datatype, f: &Facts) -> String {
     header(&mut c, dt, f);
     let colours = Colours::of(&f.entries);
     if f.entries_cut() || f.entries.len() > BOX_LIMIT {
-        summary(&mut c, f, &colours);
+        summary(&mut c, dt, f, &colours);
     } else {
         two_copies(&mut c, f, &colours);
     }
@@ -509,6 +543,16 @@ fn two_copies(c: &mut Canvas, f: &Facts, colours: &Colours) {
             copy == 1,
         );
         true_bounds(c, &scale, f, offset, top, copy == 0);
+        for (lo, hi) in overlapping_ranges(f) {
+            let (x1, x2) = (scale.x(lo + offset), scale.x(hi + offset));
+            c.rect(
+                x1,
+                top + ROW - 6.0,
+                (x2 - x1).max(1.5),
+                6.0,
+                &format!(r#"fill="{SHARED}""#),
+            );
+        }
         if copy == 0 {
             pack_arcs(c, &scale, &f.runs, top);
         }
@@ -548,7 +592,7 @@ fn two_copies(c: &mut Canvas, f: &Facts, colours: &Colours) {
 
 /// The summary of a type too big to draw box by box: where the data of one copy lies, and
 /// the boxes of its first entries.
-fn summary(c: &mut Canvas, f: &Facts, colours: &Colours) {
+fn summary(c: &mut Canvas, dt: &Datatype, f: &Facts, colours: &Colours) {
     let scale = Scale::new(f.true_lb.min(f.lb), f.true_ub.max(f.ub));
     c.text(
         20.0,
@@ -557,20 +601,15 @@ fn summary(c: &mut Canvas, f: &Facts, colours: &Colours) {
         "start",
         "#111",
         &format!(
-            "Where the data of one copy lies ({} entries; darker = more of each byte range is data{}):",
-            f.elements,
-            if f.runs_cut() {
-                format!(", from the first {} runs", f.runs.len())
-            } else {
-                String::new()
-            }
+            "Where the data of one copy lies ({} entries; the darker, the more of each byte range is data):",
+            f.elements
         ),
     );
     c.y += 22.0;
     ruler(c, &scale, "byte");
     c.y += 6.0;
     let top = c.y;
-    let bins = density(f, &scale);
+    let bins = density(dt, &scale);
     let w = PLOT / bins.len() as f64;
     c.rect(
         LEFT,
@@ -606,7 +645,7 @@ fn summary(c: &mut Canvas, f: &Facts, colours: &Colours) {
     c.y = top + ROW;
     extent_bracket(c, &scale, f, 0, 0);
 
-    let first = &f.entries[..f.entries.len().min(BOX_LIMIT)];
+    let first = &f.entries[..f.entries.len().min(ZOOM_ENTRIES)];
     if first.is_empty() {
         return;
     }
@@ -659,34 +698,131 @@ fn summary(c: &mut Canvas, f: &Facts, colours: &Colours) {
     c.y = top + ROW + 12.0;
 }
 
-/// The fraction of each of at most [`BINS`] equal byte ranges of `scale` that the sampled
-/// runs cover (integer arithmetic: each run visits only the bins it touches).
-fn density(f: &Facts, scale: &Scale) -> Vec<f64> {
-    let span = (scale.to as i128) - (scale.from as i128);
-    let bins = (BINS as i128).min(span).max(1);
-    let start = |k: i128| scale.from as i128 + k * span / bins;
-    let mut covered = vec![0i128; bins as usize];
-    for &(d, l) in &f.runs {
-        let (a, b) = (
-            (d as i128).max(scale.from as i128),
-            (d as i128 + l as i128).min(scale.to as i128),
-        );
-        if a >= b {
-            continue;
-        }
-        let mut k = ((a - scale.from as i128) * bins / span).min(bins - 1);
-        while k < bins && start(k) < b {
-            let (lo, hi) = (a.max(start(k)), b.min(start(k + 1)));
+/// Bytes of data per bin of the density strip.
+struct Bins {
+    from: i128,
+    span: i128,
+    bytes: Vec<f64>,
+}
+
+impl Bins {
+    fn start(&self, k: i128) -> i128 {
+        self.from + k * self.span / self.bytes.len() as i128
+    }
+
+    fn bin_of(&self, byte: i128) -> i128 {
+        ((byte - self.from) * self.bytes.len() as i128 / self.span)
+            .clamp(0, self.bytes.len() as i128 - 1)
+    }
+
+    /// `len` bytes of data from `start`, bin by bin.
+    fn run(&mut self, start: i64, len: i64) {
+        let (a, b) = (start as i128, start as i128 + len as i128);
+        let mut k = self.bin_of(a);
+        while k < self.bytes.len() as i128 && self.start(k) < b {
+            let (lo, hi) = (a.max(self.start(k)), b.min(self.start(k + 1)));
             if lo < hi {
-                covered[k as usize] += hi - lo;
+                self.bytes[k as usize] += (hi - lo) as f64;
             }
             k += 1;
         }
     }
-    (0..bins)
-        .map(|k| {
-            let width = (start(k + 1) - start(k)).max(1);
-            (covered[k as usize] as f64 / width as f64).min(1.0)
-        })
-        .collect()
+
+    /// `bytes` of data spread evenly over `[lo, hi)`.
+    fn even(&mut self, lo: i64, hi: i64, bytes: f64) {
+        let (a, b) = (lo as i128, (hi as i128).max(lo as i128 + 1));
+        let per_byte = bytes / (b - a) as f64;
+        let mut k = self.bin_of(a);
+        while k < self.bytes.len() as i128 && self.start(k) < b {
+            let (x, y) = (a.max(self.start(k)), b.min(self.start(k + 1)));
+            if x < y {
+                self.bytes[k as usize] += (y - x) as f64 * per_byte;
+            }
+            k += 1;
+        }
+    }
+
+    fn width(&self) -> f64 {
+        self.span as f64 / self.bytes.len() as f64
+    }
+}
+
+/// Adds the data of `node` placed at `base` to `bins`, from the plan's structure: a
+/// repetition whose copies are closer than a bin is spread evenly over its copies, anything
+/// else is visited; once `work` runs out, a node's bytes are put where it starts.
+fn spread(node: &Node, base: i64, bins: &mut Bins, work: &mut i64) {
+    *work -= 1;
+    match node {
+        Node::Run { disp, len } => bins.run(base.wrapping_add(*disp), *len),
+        _ if *work <= 0 => {
+            let at = base.wrapping_add(node.disp());
+            bins.even(at, at.wrapping_add(node.size().max(1)), node.size() as f64);
+        }
+        Node::Repeat {
+            disp,
+            count,
+            stride,
+            child,
+            size,
+        } => {
+            let start = base.wrapping_add(*disp);
+            if (stride.unsigned_abs() as f64) * 2.0 < bins.width() || *count > 1 << 16 {
+                let last = start.wrapping_add((count - 1).wrapping_mul(*stride));
+                let (lo, hi) = (start.min(last), start.max(last).wrapping_add(stride.abs()));
+                bins.even(lo, hi, *size as f64);
+            } else {
+                for k in 0..*count {
+                    spread(
+                        child,
+                        start.wrapping_add(k.wrapping_mul(*stride)),
+                        bins,
+                        work,
+                    );
+                }
+            }
+        }
+        Node::Blocks(b) => {
+            let start = base.wrapping_add(b.disp);
+            for k in 0..b.len() {
+                let block = start.wrapping_add(b.displs[k].wrapping_mul(b.scale));
+                let copies = b.counts.get(k);
+                if *work <= 0 || copies > 1 << 10 {
+                    let span = copies.wrapping_mul(b.child_stride).abs().max(1);
+                    bins.even(block, block.wrapping_add(span), b.block_size(k) as f64);
+                } else {
+                    for j in 0..copies {
+                        spread(
+                            &b.child,
+                            block.wrapping_add(j.wrapping_mul(b.child_stride)),
+                            bins,
+                            work,
+                        );
+                    }
+                }
+            }
+        }
+        Node::Seq { disp, parts, .. } => {
+            for p in parts {
+                stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                    spread(p, base.wrapping_add(*disp), bins, work)
+                });
+            }
+        }
+    }
+}
+
+/// The fraction of each of at most [`BINS`] equal byte ranges of `scale` that the data of one
+/// copy of `dt` covers, from its plan (bounded by [`DENSITY_WORK`]).
+fn density(dt: &Datatype, scale: &Scale) -> Vec<f64> {
+    let span = (scale.to as i128) - (scale.from as i128);
+    let count = (BINS as i128).min(span).max(1) as usize;
+    let mut bins = Bins {
+        from: scale.from as i128,
+        span: span.max(1),
+        bytes: vec![0.0; count],
+    };
+    let mut work = DENSITY_WORK;
+    spread(crate::plan::plan_of(dt), 0, &mut bins, &mut work);
+    let width = bins.width().max(1.0);
+    bins.bytes.iter().map(|&b| (b / width).min(1.0)).collect()
 }
