@@ -1,28 +1,21 @@
 //! Generates `mpi_dtype.h` into `OUT_DIR`: the exported functions and structs with cbindgen
 //! (configured by `cbindgen.toml`), the crate version from `Cargo.toml`, and the constants of
-//! MPICH's ABI from their one table, `src/abi_constants.rs`, which this script reads through
-//! its own definition of the table's macro (the library reads it through another).
+//! the ABI the library is built for from their one table, `src/abi/mpich_constants.rs`
+//! (MPICH's ABI) or `src/abi/standard_constants.rs` (the MPI-5.0 standard ABI, with the
+//! feature `standard-abi`), which this script reads through its own definition of the table's
+//! macro (the library reads it through another). For the standard ABI the C declarations the
+//! table cannot express come from `src/abi/standard_preamble.h`.
 //!
-//! Nothing is written outside `OUT_DIR`. The header committed as `include/mpi_dtype.h` must
-//! equal the generated one: `cargo test --test header` checks it, and
-//! `MPI_DTYPE_BLESS=1 cargo test --test header` copies the generated header there.
+//! Nothing is written outside `OUT_DIR`. The header committed as `include/mpi_dtype.h` (MPICH's
+//! ABI) or `include/mpi_dtype_abi/mpi_dtype.h` (standard ABI) must equal the generated one:
+//! `cargo test --test header` checks it, and `MPI_DTYPE_BLESS=1 cargo test --test header`
+//! copies the generated header there (add `--features standard-abi` for the second).
 
 use std::env;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// The C types of the table's values, as in `src/abi.rs`.
-#[allow(non_camel_case_types, dead_code)]
-mod c_types {
-    pub type c_int = i32;
-    pub type MPI_Datatype = i32;
-    pub type MPI_Comm = i32;
-    pub type MPI_Errhandler = i32;
-    pub type MPI_Aint = i64;
-    pub type MPI_Count = i64;
-}
-
-/// One constant of the table.
+/// One constant of a table.
 struct Constant {
     name: &'static str,
     /// The Rust type name, which is also the C type name (`c_int` is `int`).
@@ -33,12 +26,13 @@ struct Constant {
     doc: &'static str,
 }
 
-/// Reads the table into a list of [`Constant`]s.
+/// Reads a table into a list of [`Constant`]s, as the function `table` of the module that
+/// includes it.
 macro_rules! abi_constants {
     ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $value:expr;)*) => {
         #[allow(non_upper_case_globals, dead_code, clippy::unnecessary_cast)]
-        fn table() -> Vec<Constant> {
-            use c_types::*;
+        pub fn table() -> Vec<Constant> {
+            use super::c_types::*;
             $(const $name: $ty = $value;)*
             vec![$(Constant {
                 name: stringify!($name),
@@ -51,14 +45,88 @@ macro_rules! abi_constants {
     };
 }
 
-include!("src/abi_constants.rs");
+/// The C types of the tables' values, wide enough for both ABIs' numbers.
+#[allow(non_camel_case_types, dead_code)]
+mod c_types {
+    pub type c_int = i32;
+    pub type MPI_Datatype = i64;
+    pub type MPI_Comm = i64;
+    pub type MPI_Errhandler = i64;
+    pub type MPI_Aint = i64;
+    pub type MPI_Count = i64;
+}
+
+/// MPICH's table.
+mod mpich_table {
+    use super::Constant;
+    include!("src/abi/mpich_constants.rs");
+}
+
+/// The standard ABI's table.
+mod standard_table {
+    use super::Constant;
+    include!("src/abi/standard_constants.rs");
+}
+
+/// What differs between the headers of the two ABIs.
+struct Abi {
+    /// The table of constants.
+    table: Vec<Constant>,
+    /// Which it is, in the comment above the constants.
+    title: &'static str,
+    /// The include guard.
+    guard: &'static str,
+    /// The comment at the top of the header.
+    header: &'static str,
+    /// The C declarations before the constants (cbindgen.toml's `after_includes` for MPICH's
+    /// ABI, `src/abi/standard_preamble.h` for the standard ABI).
+    preamble: Option<String>,
+    /// Types the preamble declares, which cbindgen must not emit.
+    declared: &'static [&'static str],
+    /// True for the standard ABI: the value of `#if defined(MPI_DTYPE_STANDARD_ABI)` blocks.
+    standard: bool,
+}
+
+impl Abi {
+    fn of_this_build(crate_dir: &std::path::Path) -> Abi {
+        if env::var_os("CARGO_FEATURE_STANDARD_ABI").is_none() {
+            return Abi {
+                table: mpich_table::table(),
+                title: "MPICH's ABI (from src/abi/mpich_constants.rs)",
+                guard: "MPI_DTYPE_H",
+                header: "",
+                preamble: None,
+                declared: &[],
+                standard: false,
+            };
+        }
+        let preamble = std::fs::read_to_string(crate_dir.join("src/abi/standard_preamble.h"))
+            .expect("src/abi/standard_preamble.h is readable");
+        Abi {
+            table: standard_table::table(),
+            title: "the MPI-5.0 standard ABI (from src/abi/standard_constants.rs)",
+            guard: "MPI_DTYPE_ABI_H",
+            header: concat!(
+                "/*\n",
+                " * mpi_dtype.h: the datatype chapter of MPI with the MPI-5.0 standard ABI (handles\n",
+                " * are pointers to incomplete structs, the standard's constants). Generated by\n",
+                " * cbindgen from the Rust sources; do not edit. Include <mpi.h> from this\n",
+                " * package, or this header directly.\n",
+                " */"
+            ),
+            preamble: Some(preamble),
+            declared: &["MPI_Status", "MPI_Info", "MPI_Request"],
+            standard: true,
+        }
+    }
+}
 
 /// The `#define` of each constant, written the way MPICH's `mpi.h` writes it: handles as
 /// `((TYPE)0x...)`, other numbers parenthesized, aliases by name; the doc comment above each
 /// becomes a C comment.
-fn abi_defines() -> String {
-    let mut out = String::from("/* Constants of MPICH's ABI (from src/abi_constants.rs). */\n");
-    for c in table() {
+fn abi_defines(abi: &Abi) -> String {
+    let mut out = format!("/* Constants of {}. */\n", abi.title);
+    for c in &abi.table {
         let is_alias = c.written.starts_with(|ch: char| ch.is_ascii_alphabetic());
         let text = if is_alias {
             c.written.to_string()
@@ -137,6 +205,38 @@ fn profiling_aliases(names: &[String]) {
     );
 }
 
+/// The header with the blocks cbindgen wrote for items of one ABI only (`#if
+/// defined(MPI_DTYPE_STANDARD_ABI)` / `#if !defined(...)`, from `cfg(feature =
+/// "standard-abi")`, `cbindgen.toml`'s `[defines]`) kept or dropped for this build's ABI, so
+/// that each ABI's header declares exactly what its library exports.
+fn resolve_abi_blocks(header: &str, standard: bool) -> String {
+    let mut out = String::new();
+    // For each open `#if`: whether its lines are kept, or None for an #if of another kind.
+    let mut open: Vec<Option<bool>> = Vec::new();
+    for line in header.lines() {
+        let trimmed = line.trim();
+        let kept_here = |open: &[Option<bool>]| open.iter().all(|o| o.unwrap_or(true));
+        if trimmed == "#if defined(MPI_DTYPE_STANDARD_ABI)" {
+            open.push(Some(standard));
+        } else if trimmed == "#if !defined(MPI_DTYPE_STANDARD_ABI)" {
+            open.push(Some(!standard));
+        } else if trimmed.starts_with("#if") {
+            open.push(None);
+            if kept_here(&open) {
+                let _ = writeln!(out, "{line}");
+            }
+        } else if trimmed.starts_with("#endif") && !open.is_empty() {
+            let ours = open.pop().flatten().is_some();
+            if !ours && kept_here(&open) {
+                let _ = writeln!(out, "{line}");
+            }
+        } else if kept_here(&open) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    out
+}
+
 fn main() {
     let crate_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets the manifest dir"));
@@ -157,11 +257,23 @@ fn main() {
          #define MPI_DTYPE_VERSION_MINOR {minor}\n\
          #define MPI_DTYPE_VERSION_PATCH {patch}\n"
     );
+    let abi = Abi::of_this_build(&crate_dir);
+    if abi.standard {
+        config.include_guard = Some(abi.guard.to_string());
+        config.header = Some(abi.header.to_string());
+        config.sys_includes.push("stdint.h".to_string());
+        config
+            .export
+            .exclude
+            .extend(abi.declared.iter().map(|t| t.to_string()));
+        // The MPICH-ABI preamble of cbindgen.toml gives way to the standard's.
+        config.after_includes = abi.preamble.clone();
+    }
     config.after_includes = Some(format!(
         "{}{}\n{}",
         stamp,
         config.after_includes.unwrap_or_default(),
-        abi_defines()
+        abi_defines(&abi)
     ));
 
     let header = out_dir.join("mpi_dtype.h");
@@ -175,6 +287,11 @@ fn main() {
         Err(e) => panic!("cbindgen could not generate mpi_dtype.h: {e}"),
     }
     let text = String::from_utf8(text).expect("cbindgen writes UTF-8");
+    let text = resolve_abi_blocks(&text, abi.standard);
+    if abi.standard {
+        // The library file of this build is libmpi_dtype_abi.so (CMake names it so).
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpi_dtype_abi.so");
+    }
     let (text, names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");
     profiling_aliases(&names);

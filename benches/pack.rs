@@ -3,14 +3,14 @@
 //! against MPICH, Open MPI and hand-written loops, is `benches/run.py`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use mpi_dtype::abi::{MPI_CHAR, MPI_DOUBLE, MPI_INT};
+use mpi_dtype::abi::{MPI_Datatype, MPI_CHAR, MPI_DOUBLE, MPI_INT};
 use mpi_dtype::datatype::{construct, Datatype};
 use mpi_dtype::handles;
 use mpi_dtype::pack;
 use std::hint::black_box;
 use std::sync::Arc;
 
-fn named(handle: i32) -> Arc<Datatype> {
+fn named(handle: MPI_Datatype) -> Arc<Datatype> {
     handles::get(handle).expect("a predefined type")
 }
 

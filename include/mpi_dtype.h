@@ -46,7 +46,7 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 #define MPI_AINT_FMT_DEC_SPEC "%ld"
 #define MPI_AINT_FMT_HEX_SPEC "%lx"
 
-/* Constants of MPICH's ABI (from src/abi_constants.rs). */
+/* Constants of MPICH's ABI (from src/abi/mpich_constants.rs). */
 /* The null datatype handle. */
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
 /* The null communicator handle. */
@@ -243,6 +243,8 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 #define MPI_COMBINER_RESIZED (18)
 /* `MPI_Type_create_hindexed_block`. */
 #define MPI_COMBINER_HINDEXED_BLOCK (19)
+/* A pair type `MPI_Type_get_value_index` returned (MPI-4.1; MPICH 5's value). */
+#define MPI_COMBINER_VALUE_INDEX (20)
 /* Row-major array order. */
 #define MPI_ORDER_C (56)
 /* Column-major array order. */
@@ -445,9 +447,15 @@ typedef struct {
   int MPI_ERROR;
 } MPI_Status;
 
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/*
+ The major and minor version of the standard ABI the library speaks (-1 and -1 for none).
+ */
+int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 
 /*
  The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
@@ -475,9 +483,18 @@ MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 
 /*
- The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
+ The predefined pair type for `MPI_MINLOC` / `MPI_MAXLOC` of a value of `value_type` with an
+ index of `index_type` (`MPI_FLOAT_INT`, ..., `MPI_2INT`, and the Fortran `MPI_2INTEGER`,
+ `MPI_2REAL`, `MPI_2DOUBLE_PRECISION`), or `MPI_DATATYPE_NULL` when no predefined pair has
+ those members (MPI-4.1 §6.9.4). Both arguments must be valid datatypes.
  */
-int MPIR_Type_dup_fn(MPI_Datatype _oldtype, int _type_keyval, void *_extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+
+/*
+ `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
+ a sentinel instead, [`is_dup_fn_sentinel`]).
+ */
+int MPIR_Type_dup_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 
 /*
  Creates an attribute key for datatypes with the given copy and delete callbacks.
@@ -702,6 +719,18 @@ int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_C
  `MPI_ERR_COUNT`.
  */
 int MPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
+
+/*
+ The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
+ An invalid handle has none: the answer is -1, which no handle converts to.
+ */
+int MPI_Type_toint(MPI_Datatype datatype);
+
+/*
+ The datatype handle `MPI_Type_toint` gave `value` for (`MPI_DATATYPE_NULL` for an `int` no
+ handle converts to).
+ */
+MPI_Datatype MPI_Type_fromint(int value);
 
 /*
  The number of whole segments of one copy of `datatype`, from its start, whose bytes add up
@@ -1000,11 +1029,13 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
  name, at the same address (a tool that defines MPI_X can call PMPI_X).
  */
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
 int PMPI_Get_address(const void *location, MPI_Aint *address);
 int PMPI_Address(void *location, MPI_Aint *address);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
 int PMPI_Type_free_keyval(int *type_keyval);
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
@@ -1044,6 +1075,8 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Datatype *array_of_datatypes);
 int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
 int PMPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
+int PMPI_Type_toint(MPI_Datatype datatype);
+MPI_Datatype PMPI_Type_fromint(int value);
 int PMPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
 int PMPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);

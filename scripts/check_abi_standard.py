@@ -24,8 +24,8 @@ compiled with -DMPI_ABI includes mpi_abi.h). The checks:
    declare is an error (MPIX_* ones are listed).
 
 --selftest checks the constants table and the preamble before the library emits them: it
-writes a header into WORK_DIR/selftest from src/abi_standard_preamble.h, the #defines of
-src/abi_standard_constants.rs (emitted here the way the header generator emits handles:
+writes a header into WORK_DIR/selftest from src/abi/standard_preamble.h, the #defines of
+src/abi/standard_constants.rs (emitted here the way the header generator emits handles:
 ((MPI_Datatype)0x214)) and the prototypes of the MPICH-ABI header include/mpi_dtype.h
 (whose text names types only), then runs the checks on it. Prototypes the standard ABI does
 not have are listed there instead of failing: they tell which functions the standard-ABI
@@ -244,17 +244,17 @@ def table_entries(path):
 
 def emit_selftest_header(path):
     """A standard-ABI header made from the preamble, the table and the MPICH-ABI prototypes."""
-    preamble = (ROOT / "src" / "abi_standard_preamble.h").read_text()
+    preamble = (ROOT / "src" / "abi" / "standard_preamble.h").read_text()
     lines = [
         "#ifndef MPI_DTYPE_ABI_SELFTEST_H",
         "#define MPI_DTYPE_ABI_SELFTEST_H",
         "#include <stddef.h>",
         preamble,
-        "/* Constants of the standard ABI (from src/abi_standard_constants.rs). */",
+        "/* Constants of the standard ABI (from src/abi/standard_constants.rs). */",
     ]
-    entries = table_entries(ROOT / "src" / "abi_standard_constants.rs")
+    entries = table_entries(ROOT / "src" / "abi" / "standard_constants.rs")
     if len(entries) < 150:
-        sys.exit(f"read only {len(entries)} entries from src/abi_standard_constants.rs")
+        sys.exit(f"read only {len(entries)} entries from src/abi/standard_constants.rs")
     for name, ty, written, doc in entries:
         if re.match(r"^[A-Za-z_]\w*$", written):
             text = written

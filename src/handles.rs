@@ -18,22 +18,17 @@
 //! one load of a global counter of frees, with no write to shared memory; predefined types
 //! resolve through a fixed table indexed by the handle's low byte.
 
-use crate::abi::{MPI_Datatype, MPI_DATATYPE_NULL};
+use crate::abi::{self, MPI_Datatype, MPI_DATATYPE_NULL};
 use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class, Measures};
 use crate::error::{MpiError, MpiResult};
 use parking_lot::{Mutex, RwLock};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, OnceLock};
 
-const KIND_MASK: i32 = 0xfc00_0000u32 as i32;
-const DERIVED_KIND: i32 = MPI_DATATYPE_NULL;
-const SLOT_BITS: u32 = 20;
-const SLOT_MASK: i32 = (1 << SLOT_BITS) - 1;
-const GENERATION_MASK: i32 = 0x3f;
 const CHUNK: usize = 4096;
-const CHUNKS: usize = (1 << SLOT_BITS) / CHUNK;
+const CHUNKS: usize = (1 << abi::SLOT_BITS) / CHUNK;
 /// Freed slots are reused only once this many are waiting, so stale handles stay invalid.
 const REUSE_AFTER: usize = 4096;
 
@@ -53,11 +48,6 @@ pub struct Entry {
     pub twin: Option<MPI_Datatype>,
 }
 
-/// The kinds of MPICH's handles of derived datatypes (direct and indirect).
-const BEHIND_KINDS: [i32; 2] = [0x8c00_0000u32 as i32, 0xcc00_0000u32 as i32];
-/// MPICH's kind of predefined datatype handles.
-const PREDEFINED_KIND: i32 = 0x4c00_0000;
-
 /// A hash for handle numbers: one multiplication (handles are distinct small integers, and
 /// the map is read on every call with a handle of the MPI behind).
 #[derive(Default)]
@@ -75,6 +65,9 @@ impl std::hash::Hasher for HandleHasher {
     fn write_i32(&mut self, value: i32) {
         self.0 = (value as u32 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
+    fn write_usize(&mut self, value: usize) {
+        self.0 = (value as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
 }
 
 /// A map keyed by handle numbers.
@@ -83,13 +76,9 @@ type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<Handl
 /// The slot handle of each twin handle the program holds.
 static TWINS: LazyLock<RwLock<HandleMap<MPI_Datatype>>> = LazyLock::new(Default::default);
 
-fn has_behind_form(handle: MPI_Datatype) -> bool {
-    BEHIND_KINDS.contains(&(handle & KIND_MASK))
-}
-
 /// The slot handle a program's handle stands for (itself unless it is a twin).
 fn internal(handle: MPI_Datatype) -> MPI_Datatype {
-    if has_behind_form(handle) {
+    if abi::has_behind_form(handle) {
         if let Some(&slot_handle) = TWINS.read().get(&handle) {
             return slot_handle;
         }
@@ -106,11 +95,11 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 /// A handle of the predefined kind that is no predefined type of this library (a type newer
 /// than its table, or another internal number of the MPI behind) is that library's too.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
-    let behind_kind = has_behind_form(handle)
+    let behind_kind = abi::has_behind_form(handle)
         && !known_recently(handle)
         && !TWINS.read().contains_key(&handle)
         && !is_predefined(handle);
-    let unknown_predefined = handle & KIND_MASK == PREDEFINED_KIND
+    let unknown_predefined = abi::has_predefined_form(handle)
         && predefined_by_index(handle).is_none()
         && !is_predefined(handle);
     (behind_kind || unknown_predefined) && crate::behind::backend().is_some()
@@ -118,7 +107,7 @@ pub fn is_foreign(handle: MPI_Datatype) -> bool {
 
 /// True if `handle` is the twin handle of one of this library's entries.
 pub fn is_twin(handle: MPI_Datatype) -> bool {
-    has_behind_form(handle) && TWINS.read().contains_key(&handle)
+    abi::has_behind_form(handle) && TWINS.read().contains_key(&handle)
 }
 
 /// Twin numbers whose handle the program freed while the MPI behind still holds that type
@@ -129,7 +118,7 @@ static RETIRED: LazyLock<Mutex<HandleMap<Arc<Datatype>>>> = LazyLock::new(Defaul
 
 /// The object a twin number the program freed still stands for in the MPI behind.
 pub fn retired(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
-    if !has_behind_form(handle) {
+    if !abi::has_behind_form(handle) {
         return None;
     }
     RETIRED.lock().get(&handle).cloned()
@@ -151,7 +140,7 @@ static FORGOTTEN: Mutex<Vec<Arc<Datatype>>> = Mutex::new(Vec::new());
 
 #[derive(Default)]
 struct Slot {
-    generation: i32,
+    generation: u32,
     entry: Option<Entry>,
 }
 
@@ -170,7 +159,7 @@ struct Slot {
 #[derive(Default)]
 struct SlotCell {
     epoch: AtomicU32,
-    published: AtomicI32,
+    published: AtomicU64,
     measures: [AtomicI64; 6],
     slot: RwLock<Slot>,
 }
@@ -188,7 +177,8 @@ impl SlotCell {
         self.epoch.fetch_add(1, Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::Release);
         let (handle, m) = published.unwrap_or((MPI_DATATYPE_NULL, Measures::default()));
-        self.published.store(handle, Ordering::Relaxed);
+        self.published
+            .store(abi::handle_bits(handle), Ordering::Relaxed);
         let values = [m.size, m.lb, m.ub, m.extent, m.true_lb, m.true_extent];
         for (field, value) in self.measures.iter().zip(values) {
             field.store(value, Ordering::Relaxed);
@@ -213,7 +203,8 @@ impl SlotCell {
         };
         std::sync::atomic::fence(Ordering::Acquire);
         let after = self.epoch.load(Ordering::Relaxed);
-        (before & 1 == 0 && before == after && published == handle).then_some(measures)
+        let current = before & 1 == 0 && before == after;
+        (current && published == abi::handle_bits(handle)).then_some(measures)
     }
 }
 
@@ -257,12 +248,11 @@ struct Indexed {
 /// Predefined types by the low byte of their handle (MPICH's index of the type), for the
 /// queries and the pack path; a handle whose low byte another type took first is found in
 /// [`PREDEFINED`].
-static PREDEFINED_BY_INDEX: LazyLock<[Option<Indexed>; 256]> = LazyLock::new(|| {
-    let mut table = [const { None }; 256];
+static PREDEFINED_BY_INDEX: LazyLock<Vec<Option<Indexed>>> = LazyLock::new(|| {
+    let mut table: Vec<Option<Indexed>> = (0..abi::PREDEFINED_INDEXES).map(|_| None).collect();
     for (&handle, entry) in PREDEFINED.iter() {
-        let index = (handle & 0xff) as usize;
-        if table[index].is_none() {
-            table[index] = Some(Indexed {
+        if let Some(index) = abi::predefined_index(handle) {
+            table[index].get_or_insert_with(|| Indexed {
                 handle,
                 measures: entry.datatype.measures,
                 datatype: entry.datatype.clone(),
@@ -275,10 +265,7 @@ static PREDEFINED_BY_INDEX: LazyLock<[Option<Indexed>; 256]> = LazyLock::new(|| 
 /// The entry of a predefined handle in the table by index, with no lookup beyond one read.
 #[inline(always)]
 fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Indexed> {
-    if handle & KIND_MASK != PREDEFINED_KIND {
-        return None;
-    }
-    PREDEFINED_BY_INDEX[(handle & 0xff) as usize]
+    PREDEFINED_BY_INDEX[abi::predefined_index(handle)?]
         .as_ref()
         .filter(|indexed| indexed.handle == handle)
 }
@@ -293,17 +280,14 @@ fn slot(index: usize) -> &'static RwLock<Slot> {
     &cell(index).slot
 }
 
-fn handle_of(index: usize, generation: i32) -> MPI_Datatype {
-    DERIVED_KIND | (generation << SLOT_BITS) | index as i32
+fn handle_of(index: usize, generation: u32) -> MPI_Datatype {
+    abi::own_handle(index, generation)
 }
 
-/// The slot index and generation a derived handle names, if it has the derived form.
-fn decode(handle: MPI_Datatype) -> Option<(usize, i32)> {
-    let index = (handle & SLOT_MASK) as usize;
-    if handle & KIND_MASK != DERIVED_KIND || index == 0 {
-        return None;
-    }
-    Some((index, (handle >> SLOT_BITS) & GENERATION_MASK))
+/// The slot index and generation one of this library's handles names, if it has that form.
+#[inline(always)]
+fn decode(handle: MPI_Datatype) -> Option<(usize, u32)> {
+    abi::own_parts(handle)
 }
 
 fn invalid(handle: MPI_Datatype) -> MpiError {
@@ -322,20 +306,10 @@ pub fn is_predefined(handle: MPI_Datatype) -> bool {
     PREDEFINED.contains_key(&handle) || predefined_alias(handle).is_some()
 }
 
-/// The form of MPICH's internal numbers for predefined types: MPICH 5 passes
-/// `0x4c8TSSDD` in place of the predefined handle `0x4c00SSDD` to the datatype functions it
-/// calls from inside its own functions (ROMIO's, on a memory type of `MPI_File_write_all`).
-const INTERNAL_ALIAS_MASK: i32 = 0xff80_0000u32 as i32;
-const INTERNAL_ALIAS_KIND: i32 = 0x4c80_0000;
-
-/// The predefined handle an internal number of the MPI behind stands for: with an MPI
-/// behind, `0x4c8TSSDD` stands for `0x4c00SSDD` if that is a predefined type (MPICH's
-/// `MPIR_DATATYPE_GET_ORIG_BUILTIN`).
+/// The predefined handle an internal number of the MPI behind stands for, with an MPI
+/// behind ([`abi::internal_alias`]).
 fn predefined_alias(handle: MPI_Datatype) -> Option<MPI_Datatype> {
-    if handle & INTERNAL_ALIAS_MASK != INTERNAL_ALIAS_KIND || handle & 0xff == 0 {
-        return None;
-    }
-    let original = PREDEFINED_KIND | (handle & 0xffff);
+    let original = abi::internal_alias(handle)?;
     (PREDEFINED.contains_key(&original) && crate::behind::backend().is_some()).then_some(original)
 }
 
@@ -542,7 +516,7 @@ fn with_cached<R, F: FnOnce(&Datatype, bool) -> R>(handle: MPI_Datatype, f: F) -
     let mut f = Some(f);
     let hit = RECENT.try_with(|recent| {
         let recent = recent.try_borrow().ok()?;
-        match &recent[handle as usize % CACHED_TYPES] {
+        match &recent[abi::handle_bits(handle) as usize % CACHED_TYPES] {
             Some(c) if c.handle == handle && c.cell.epoch.load(Ordering::Acquire) == c.epoch => {
                 f.take().map(|f| f(&c.datatype, c.committed))
             }
@@ -559,7 +533,7 @@ fn with_cached<R, F: FnOnce(&Datatype, bool) -> R>(handle: MPI_Datatype, f: F) -
 /// the stack). The lookup it replaces is dropped after the borrow ends: dropping a type may
 /// release a twin, and the MPI behind may then run callbacks that look types up.
 fn remember(lookup: CachedLookup) {
-    let way = lookup.handle as usize % CACHED_TYPES;
+    let way = abi::handle_bits(lookup.handle) as usize % CACHED_TYPES;
     let replaced = RECENT
         .try_with(|recent| {
             let mut recent = recent.try_borrow_mut().ok()?;
@@ -760,7 +734,7 @@ fn remove_entry(slot_handle: MPI_Datatype) -> MpiResult<Entry> {
             return Err(invalid(slot_handle));
         }
         cell.publish(None);
-        slot.generation = (slot.generation + 1) & GENERATION_MASK;
+        slot.generation = (slot.generation + 1) % abi::GENERATIONS;
         slot.entry.take().expect("checked above")
     };
     if let Some(twin) = entry.twin {
@@ -786,6 +760,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "standard-abi"))]
     fn twin_handles_resolve_to_their_slots() {
         let twin = 0x8c00_0123u32 as i32;
         let handle = insert_with_twin(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();
@@ -808,11 +783,23 @@ mod tests {
         let m = measures_at_once(h).expect("a standalone handle publishes its measures");
         assert_eq!((m.size, m.lb, m.extent, m.true_extent), (48, 0, 80, 80));
         assert_eq!(measures_at_once(MPI_INT).map(|m| m.size), Some(4));
-        assert!(with_type_at_once(h, |_, _| ()).is_err(), "not yet looked up");
-        assert_eq!(with_type(h, |t, committed| (t.size(), committed)).unwrap(), (48, false));
-        assert!(with_type_at_once(h, |_, _| ()).is_ok(), "cached by the lookup");
+        assert!(
+            with_type_at_once(h, |_, _| ()).is_err(),
+            "not yet looked up"
+        );
+        assert_eq!(
+            with_type(h, |t, committed| (t.size(), committed)).unwrap(),
+            (48, false)
+        );
+        assert!(
+            with_type_at_once(h, |_, _| ()).is_ok(),
+            "cached by the lookup"
+        );
         commit(h).unwrap();
-        assert!(with_type_at_once(h, |_, _| ()).is_err(), "the commit made the cache stale");
+        assert!(
+            with_type_at_once(h, |_, _| ()).is_err(),
+            "the commit made the cache stale"
+        );
         assert!(with_committed(h, |_| ()).is_ok());
         remove(h).unwrap();
         assert_eq!(measures_at_once(h), None);

@@ -158,7 +158,7 @@ unsafe extern "C" fn destroyed(
     handle: *mut std::ffi::c_void,
     _extra: *mut std::ffi::c_void,
 ) -> c_int {
-    crate::handles::forget_retired(handle as usize as MPI_Datatype);
+    crate::handles::forget_retired(handle_from_bits(handle as usize as u64));
     MPI_SUCCESS
 }
 
@@ -195,7 +195,7 @@ fn watched_copy(twin: MPI_Datatype) -> MpiResult<Held> {
 /// Sets the attribute of [`WATCH_KEY`] (`key`) on `watcher`, whose destruction tells that
 /// `handle`, the attribute's value, is gone.
 fn watch(key: c_int, watcher: MPI_Datatype, handle: MPI_Datatype) -> MpiResult<()> {
-    let value = handle as u32 as usize as *mut std::ffi::c_void;
+    let value = handle_bits(handle) as usize as *mut std::ffi::c_void;
     let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut std::ffi::c_void) -> c_int,
         watcher, key, value);
     check("PMPI_Type_set_attr", rc)

@@ -1,6 +1,7 @@
-//! The committed header `include/mpi_dtype.h` is the one `build.rs` generates (into
-//! `OUT_DIR`) from the sources. After changing an exported function, a struct or
-//! `src/abi_constants.rs`, regenerate it with
+//! The committed header `include/mpi_dtype.h` (MPICH's ABI) or
+//! `include/mpi_dtype_abi/mpi_dtype.h` (the standard ABI, with `--features standard-abi`) is
+//! the one `build.rs` generates (into `OUT_DIR`) from the sources. After changing an exported function, a struct or
+//! `src/abi/mpich_constants.rs`, regenerate it with
 //!
 //! ```sh
 //! MPI_DTYPE_BLESS=1 cargo test --release --test header
@@ -11,7 +12,11 @@ use std::path::Path;
 #[test]
 fn committed_header_is_the_generated_one() {
     let generated_path = env!("MPI_DTYPE_GENERATED_HEADER");
-    let committed_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("include/mpi_dtype.h");
+    let committed = match cfg!(feature = "standard-abi") {
+        true => "include/mpi_dtype_abi/mpi_dtype.h",
+        false => "include/mpi_dtype.h",
+    };
+    let committed_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(committed);
     let generated = std::fs::read_to_string(generated_path).expect("build.rs wrote the header");
     if std::env::var_os("MPI_DTYPE_BLESS").is_some() {
         std::fs::write(&committed_path, &generated).expect("include/mpi_dtype.h is writable");
@@ -25,9 +30,9 @@ fn committed_header_is_the_generated_one() {
             .position(|(a, b)| a != b)
             .unwrap_or_else(|| committed.lines().count().min(generated.lines().count()));
         panic!(
-            "include/mpi_dtype.h differs from the header generated from the sources \
+            "{committed} differs from the header generated from the sources \
              (first at line {}: committed {:?}, generated {:?}); regenerate it with \
-             MPI_DTYPE_BLESS=1 cargo test --release --test header",
+             MPI_DTYPE_BLESS=1 cargo test --release --test header (and --features standard-abi)",
             first + 1,
             committed.lines().nth(first).unwrap_or("<end>"),
             generated.lines().nth(first).unwrap_or("<end>"),

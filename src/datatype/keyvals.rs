@@ -12,7 +12,7 @@
 //! The callbacks are kept as the program gave them; running them is the FFI layer's job.
 
 use crate::abi::{
-    MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, MPI_ERR_KEYVAL, MPI_KEYVAL_INVALID,
+    MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_KEYVAL,
 };
 use crate::error::{MpiError, MpiResult};
 use parking_lot::Mutex;
@@ -46,7 +46,7 @@ struct Registry {
 
 static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
     Mutex::new(Registry {
-        next: MPI_KEYVAL_INVALID + 1,
+        next: FIRST_OWN_KEYVAL,
         keys: HashMap::new(),
     })
 });
@@ -61,7 +61,7 @@ fn invalid(key: c_int) -> MpiError {
 /// Registers a new key and returns it.
 pub fn create(keyval: Keyval) -> MpiResult<c_int> {
     let mut registry = REGISTRY.lock();
-    let first = MPI_KEYVAL_INVALID + 1;
+    let first = FIRST_OWN_KEYVAL;
     // Keys count up; after the last int they start again, skipping those still registered.
     let mut key = registry.next;
     for _ in 0..=registry.keys.len() {

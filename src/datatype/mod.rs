@@ -255,9 +255,9 @@ impl Measures {
 #[derive(Debug)]
 pub struct Shadow {
     /// The other library's handle.
-    pub handle: i32,
+    pub handle: crate::abi::MPI_Datatype,
     /// Gives the reference back (does nothing for a type that cannot be freed).
-    pub release: fn(i32),
+    pub release: fn(crate::abi::MPI_Datatype),
 }
 
 impl Drop for Shadow {

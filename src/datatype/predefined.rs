@@ -280,8 +280,6 @@ const fn pair(
 
 /// The predefined datatypes that are not a single basic type.
 static COMPOSITES: &[(MPI_Datatype, &str, PredefinedKind)] = &[
-    (MPI_LB, "MPI_LB", PredefinedKind::LbMarker),
-    (MPI_UB, "MPI_UB", PredefinedKind::UbMarker),
     pair(MPI_FLOAT_INT, "MPI_FLOAT_INT", FLOAT, INT),
     pair(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", DOUBLE, INT),
     pair(MPI_LONG_INT, "MPI_LONG_INT", LONG, INT),
@@ -305,11 +303,33 @@ pub fn all() -> impl Iterator<Item = Predefined> {
         name: b.name,
         kind: PredefinedKind::Basic(Basic(i as u8)),
     });
-    let composites =
-        COMPOSITES
-            .iter()
-            .map(|&(handle, name, kind)| Predefined { handle, name, kind });
+    let composites = COMPOSITES
+        .iter()
+        .chain(MARKERS)
+        .map(|&(handle, name, kind)| Predefined { handle, name, kind });
     basics.chain(composites)
+}
+
+/// The legacy bound markers of MPI-1, in MPICH's ABI (the standard ABI has none).
+#[cfg(not(feature = "standard-abi"))]
+static MARKERS: &[(MPI_Datatype, &str, PredefinedKind)] = &[
+    (MPI_LB, "MPI_LB", PredefinedKind::LbMarker),
+    (MPI_UB, "MPI_UB", PredefinedKind::UbMarker),
+];
+/// The standard ABI has no bound markers.
+#[cfg(feature = "standard-abi")]
+static MARKERS: &[(MPI_Datatype, &str, PredefinedKind)] = &[];
+
+/// The predefined pair type whose value is of the basic type `value` and whose index of the
+/// basic type `index` (`MPI_Type_get_value_index`: `MPI_FLOAT_INT` for `MPI_FLOAT` and
+/// `MPI_INT`, `MPI_2INTEGER` for `MPI_INTEGER` twice), if there is one.
+pub fn value_index_pair(value: Basic, index: Basic) -> Option<MPI_Datatype> {
+    COMPOSITES.iter().find_map(|&(handle, _, kind)| match kind {
+        PredefinedKind::Pair(first, second) => {
+            (first == value && second == index).then_some(handle)
+        }
+        _ => None,
+    })
 }
 
 /// The basic type `MPI_Type_match_size` returns for `typeclass` and `size`, if any.

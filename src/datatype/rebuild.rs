@@ -122,14 +122,14 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
             .ok_or_else(|| short("datatypes"))
     };
     use super::construct::*;
-    match decoded.combiner {
+    match current_combiner(decoded.combiner) {
         MPI_COMBINER_DUP => Ok(dup(&old()?)),
         MPI_COMBINER_CONTIGUOUS => contiguous(arg!(ints), &old()?, large),
         MPI_COMBINER_VECTOR => {
             let (n, length, stride) = (arg!(ints), arg!(ints), arg!(ints));
             vector(n, length, stride, false, &old()?, large)
         }
-        MPI_COMBINER_HVECTOR | MPI_COMBINER_HVECTOR_INTEGER => {
+        MPI_COMBINER_HVECTOR => {
             let (n, length, stride) = (arg!(ints), arg!(ints), arg!(addresses));
             vector(n, length, stride, true, &old()?, large)
         }
@@ -138,7 +138,7 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
             let (lengths, places) = (arg!(ints, n), arg!(ints, n));
             indexed(lengths, places, false, &old()?, large)
         }
-        MPI_COMBINER_HINDEXED | MPI_COMBINER_HINDEXED_INTEGER => {
+        MPI_COMBINER_HINDEXED => {
             let n = arg!(ints);
             let (lengths, places) = (arg!(ints, n), arg!(addresses, n));
             indexed(lengths, places, true, &old()?, large)
@@ -151,7 +151,7 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
             let (n, length) = (arg!(ints), arg!(ints));
             indexed_block(length, arg!(addresses, n), true, &old()?, large)
         }
-        MPI_COMBINER_STRUCT | MPI_COMBINER_STRUCT_INTEGER => {
+        MPI_COMBINER_STRUCT => {
             let n = arg!(ints);
             let (lengths, places) = (arg!(ints, n), arg!(addresses, n));
             structure(lengths, places, decoded.types.to_vec(), large)

@@ -1,12 +1,12 @@
 //! Addresses and type matching: `MPI_Get_address` (and the MPI-1 `MPI_Address`),
-//! `MPI_Aint_add`, `MPI_Aint_diff` and `MPI_Type_match_size`.
+//! `MPI_Aint_add`, `MPI_Aint_diff`, `MPI_Type_match_size` and `MPI_Type_get_value_index`.
 //!
 //! An address is a pointer's address with its provenance exposed
 //! ([`pointer::expose_provenance`]), so that memory reached through it later (an absolute
 //! displacement from `MPI_BOTTOM`) is accessed with that provenance
 //! ([`std::ptr::with_exposed_provenance`]).
 
-use super::{check_out, guard, write_out};
+use super::{check_out, datatype, guard, write_out};
 use crate::abi::*;
 use crate::datatype::predefined;
 use crate::error::MpiError;
@@ -35,6 +35,7 @@ pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut 
 }
 
 /// MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
     // SAFETY: the caller's pointer, passed on under the same contract.
@@ -84,5 +85,34 @@ pub unsafe extern "C" fn MPI_Type_match_size(
         })?;
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(datatype, found, "datatype") }
+    })
+}
+
+/// The predefined pair type for `MPI_MINLOC` / `MPI_MAXLOC` of a value of `value_type` with an
+/// index of `index_type` (`MPI_FLOAT_INT`, ..., `MPI_2INT`, and the Fortran `MPI_2INTEGER`,
+/// `MPI_2REAL`, `MPI_2DOUBLE_PRECISION`), or `MPI_DATATYPE_NULL` when no predefined pair has
+/// those members (MPI-4.1 §6.9.4). Both arguments must be valid datatypes.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_value_index(
+    value_type: MPI_Datatype,
+    index_type: MPI_Datatype,
+    pair_type: *mut MPI_Datatype,
+) -> c_int {
+    crate::behind::foreign_call!(
+        PMPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype)
+        if crate::handles::is_foreign(value_type) || crate::handles::is_foreign(index_type)
+    );
+    guard("MPI_Type_get_value_index", || {
+        check_out(pair_type, "pair_type")?;
+        let basic = |t: &crate::datatype::Datatype| match t.predefined()?.kind {
+            predefined::PredefinedKind::Basic(b) => Some(b),
+            _ => None,
+        };
+        let (value, index) = (datatype(value_type)?, datatype(index_type)?);
+        let pair = basic(&value)
+            .zip(basic(&index))
+            .and_then(|(v, i)| predefined::value_index_pair(v, i));
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(pair_type, pair.unwrap_or(MPI_DATATYPE_NULL), "pair_type") }
     })
 }

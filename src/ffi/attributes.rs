@@ -11,18 +11,16 @@ use crate::handles;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
-/// True if `key` has the form of a keyval of the MPI library behind this one (MPICH encodes
-/// its keyvals as `0xa4000000 | index` or `0xe4000000 | index`; this library's keyvals are
-/// `0x24000000 | n`, a form MPICH never gives out): calls with it go to that library.
+/// True if `key` is a keyval of the MPI library behind this one ([`is_behind_keyval`]):
+/// calls with it go to that library.
 fn behind_keyval(key: c_int) -> bool {
-    matches!(key as u32 & 0xfc00_0000, 0xa400_0000 | 0xe400_0000)
-        && crate::behind::backend().is_some()
+    is_behind_keyval(key) && crate::behind::backend().is_some()
 }
 
 /// True if an attribute call goes to the MPI behind: a key of that library, or a type it made
 /// with a key that is not this library's (this library's keys work on its own types only).
 fn goes_behind(key: c_int, datatype: MPI_Datatype) -> bool {
-    behind_keyval(key) || (key as u32 & 0xfc00_0000 != 0x2400_0000 && handles::is_foreign(datatype))
+    behind_keyval(key) || (!is_own_keyval_form(key) && handles::is_foreign(datatype))
 }
 
 fn callback_error(code: c_int, what: &str) -> MpiError {
@@ -118,8 +116,10 @@ pub fn delete_all(datatype: MPI_Datatype) -> MpiResult<()> {
 }
 
 /// The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
-#[no_mangle]
-pub unsafe extern "C" fn MPIR_Type_dup_fn(
+///
+/// # Safety
+/// Called by MPI with the address of a `void *` and of an `int` (checked for NULL).
+unsafe extern "C" fn copy_value(
     _oldtype: MPI_Datatype,
     _type_keyval: c_int,
     _extra_state: *mut c_void,
@@ -136,6 +136,31 @@ pub unsafe extern "C" fn MPIR_Type_dup_fn(
         *flag = 1;
     }
     MPI_SUCCESS
+}
+
+/// `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
+/// a sentinel instead, [`is_dup_fn_sentinel`]).
+#[cfg(not(feature = "standard-abi"))]
+#[no_mangle]
+pub unsafe extern "C" fn MPIR_Type_dup_fn(
+    oldtype: MPI_Datatype,
+    type_keyval: c_int,
+    extra_state: *mut c_void,
+    attribute_val_in: *mut c_void,
+    attribute_val_out: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    // SAFETY: the caller's arguments, under the same contract.
+    unsafe {
+        copy_value(
+            oldtype,
+            type_keyval,
+            extra_state,
+            attribute_val_in,
+            attribute_val_out,
+            flag,
+        )
+    }
 }
 
 /// Creates an attribute key for datatypes with the given copy and delete callbacks.
@@ -156,8 +181,13 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     }
     guard("MPI_Type_create_keyval", || {
         check_out(type_keyval, "type_keyval")?;
+        // The standard ABI's MPI_TYPE_DUP_FN is a sentinel to recognise, not to call.
+        let copy = match is_dup_fn_sentinel(type_copy_attr_fn) {
+            true => Some(copy_value as _),
+            false => type_copy_attr_fn,
+        };
         let key = keyvals::create(Keyval {
-            copy: type_copy_attr_fn,
+            copy,
             delete: type_delete_attr_fn,
             extra_state: extra_state as usize,
         })?;

@@ -3,7 +3,7 @@
 //! has one definition, generic over the C type of its counts ([`CountArg`]); the `int`
 //! function, its `_c` variant and its MPI-1 name call it.
 
-use super::{check_out, datatype, guard, read_array, write_out, CountArg};
+use super::{check_out, datatype, guard, read_array, read_slice, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::{construct, predefined, rebuild, DarrayArgs, Datatype, F90Class};
@@ -200,6 +200,7 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
 }
 
 /// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_hvector(
     count: c_int,
@@ -350,6 +351,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
 }
 
 /// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_hindexed(
     count: c_int,
@@ -485,12 +487,12 @@ unsafe fn structure<C: CountArg, D: Copy + Into<i64>>(
             (
                 read_array(blocklengths, count, "array_of_blocklengths")?,
                 read_array(displacements, count, "array_of_displacements")?,
-                read_array(types, count, "array_of_types")?,
+                read_slice(types, count, "array_of_types")?,
             )
         };
         let t = t
-            .into_iter()
-            .map(|h| datatype(h as MPI_Datatype))
+            .iter()
+            .map(|&h| datatype(h))
             .collect::<MpiResult<Vec<_>>>()?;
         let made = construct::structure(b, d, t, C::LARGE);
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
@@ -546,6 +548,7 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
 }
 
 /// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_struct(
     count: c_int,

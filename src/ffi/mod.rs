@@ -15,11 +15,13 @@
 //! before writing, through [`write_out`] or [`check_out`].
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+pub mod abi_info;
 pub mod address;
 pub mod attributes;
 pub mod construct;
 pub mod decode;
 pub mod explain;
+pub mod handle_ints;
 pub mod iov;
 pub mod names;
 pub mod pack;
@@ -133,20 +135,30 @@ pub unsafe fn read_array<T: Copy + Into<i64>>(
     count: i64,
     name: &str,
 ) -> MpiResult<Vec<i64>> {
+    // SAFETY: the caller's contract, passed on.
+    let values = unsafe { read_slice(ptr, count, name)? };
+    Ok(values.iter().map(|&v| v.into()).collect())
+}
+
+/// The C array of `count` values at `ptr` (handles, say), borrowed: `MPI_ERR_COUNT` for a
+/// negative count, `MPI_ERR_ARG` for NULL with a positive one.
+///
+/// # Safety
+/// A non-NULL `ptr` must be valid for `count` reads of `T` while the slice is used.
+pub unsafe fn read_slice<'a, T: Copy>(ptr: *const T, count: i64, name: &str) -> MpiResult<&'a [T]> {
     if count < 0 {
         return Err(MpiError::count(format!(
             "count must be non-negative, got {count}"
         )));
     }
     if count == 0 {
-        return Ok(Vec::new());
+        return Ok(&[]);
     }
     check_out(ptr, name)?;
     let count = usize::try_from(count)
         .map_err(|_| MpiError::count(format!("count {count} is too large")))?;
     // SAFETY: not NULL, and valid for `count` reads by the caller's contract.
-    let values = unsafe { std::slice::from_raw_parts(ptr, count) };
-    Ok(values.iter().map(|&v| v.into()).collect())
+    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
 
 /// The datatype object behind a handle argument (in drop-in mode, a type the MPI behind made
@@ -178,11 +190,7 @@ pub fn committed_datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     Ok(datatype)
 }
 
-/// True if `comm` has the form of a communicator handle other than `MPI_COMM_NULL`.
-pub fn is_comm(comm: MPI_Comm) -> bool {
-    const COMM_KIND_MASK: c_int = 0x3c00_0000;
-    comm != MPI_COMM_NULL && comm & COMM_KIND_MASK == MPI_COMM_NULL
-}
+pub use crate::abi::is_comm;
 
 /// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator
 /// handles are `MPI_ERR_COMM`.

@@ -321,6 +321,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
 }
 
 /// One bound of the MPI-1 queries.
+#[cfg(not(feature = "standard-abi"))]
 #[derive(Clone, Copy)]
 enum Mpi1Bound {
     Extent,
@@ -328,6 +329,7 @@ enum Mpi1Bound {
     Ub,
 }
 
+#[cfg(not(feature = "standard-abi"))]
 impl Mpi1Bound {
     fn of(self, m: &Measures) -> i64 {
         match self {
@@ -340,6 +342,7 @@ impl Mpi1Bound {
 
 /// # Safety
 /// As for the exported functions.
+#[cfg(not(feature = "standard-abi"))]
 unsafe fn mpi1_bound(
     function: &'static str,
     dt: MPI_Datatype,
@@ -362,6 +365,7 @@ unsafe fn mpi1_bound(
 }
 
 /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
     let forward = || behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, extent);
@@ -380,6 +384,7 @@ pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MP
 }
 
 /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
     let forward = || behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
@@ -398,6 +403,7 @@ pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut 
 }
 
 /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
+#[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
     let forward = || behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);

@@ -10,19 +10,9 @@ use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::os::raw::c_int;
 
-fn status_bytes(status: &MPI_Status) -> i64 {
-    ((status.count_hi_and_cancelled as u32 >> 1) as i64) << 32 | status.count_lo as u32 as i64
-}
-
-fn set_status_bytes(status: &mut MPI_Status, bytes: i64) {
-    status.count_lo = bytes as u32 as c_int;
-    status.count_hi_and_cancelled =
-        (status.count_hi_and_cancelled & 1) | (((bytes >> 32) as c_int) << 1);
-}
-
 /// Rejects NULL and `MPI_STATUS_IGNORE` where a status is needed.
 fn check_status(status: *const MPI_Status) -> MpiResult<()> {
-    if status.is_null() || status.addr() == 1 {
+    if status.is_null() || status == MPI_STATUS_IGNORE {
         return Err(MpiError::arg("status is NULL or MPI_STATUS_IGNORE"));
     }
     Ok(())
@@ -59,7 +49,7 @@ unsafe fn get_count<C: CountArg>(
         check_out(count, "count")?;
         check_status(status)?;
         // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
-        let bytes = status_bytes(unsafe { &*status });
+        let bytes = unsafe { &*status }.count_bytes();
         let t = datatype(dt)?;
         let n = match what {
             Counted::Copies => whole_copies(bytes, t.size()),
@@ -164,7 +154,7 @@ unsafe fn set_elements<C: CountArg>(
         let bytes = elements::bytes_of_elements(&*datatype(dt)?, count)?;
         check_status(status)?;
         // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
-        set_status_bytes(unsafe { &mut *status }, bytes);
+        MPI_Status::set_count_bytes(unsafe { &mut *status }, bytes);
         Ok(())
     })
 }
@@ -197,18 +187,4 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
     );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn status_byte_count_round_trips() {
-        let mut s = MPI_Status::default();
-        for bytes in [0i64, 1, 0x7fff_ffff, 0x1_0000_0000, 0x7_1234_5678] {
-            set_status_bytes(&mut s, bytes);
-            assert_eq!(status_bytes(&s), bytes);
-        }
-    }
 }

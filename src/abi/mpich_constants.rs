@@ -1,4 +1,4 @@
-// The constants of MPICH's ABI: one table that both the library (`src/abi.rs`) and the
+// The constants of MPICH's ABI: one table that both the library (`src/abi/mpich.rs`) and the
 // header generator (`build.rs`) read through their own definition of the `abi_constants!`
 // macro. Each entry is `NAME: TYPE = VALUE;` with its doc comment; a VALUE that is another
 // constant's NAME is an alias (the header defines it by name).
@@ -213,6 +213,8 @@ abi_constants! {
     MPI_COMBINER_RESIZED: c_int = 18;
     /// `MPI_Type_create_hindexed_block`.
     MPI_COMBINER_HINDEXED_BLOCK: c_int = 19;
+    /// A pair type `MPI_Type_get_value_index` returned (MPI-4.1; MPICH 5's value).
+    MPI_COMBINER_VALUE_INDEX: c_int = 20;
 
     // ---- subarray and darray ------------------------------------------------------------------
 

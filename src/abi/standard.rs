@@ -2,8 +2,8 @@
 //! handle types, integer types, the status object, the attribute and error-handler callback
 //! types and their sentinels, and the size encoding of predefined datatype handles.
 //!
-//! The C side of the same declarations is `src/abi_standard_preamble.h`; the constants are
-//! in `src/abi_standard_constants.rs`. Values and layouts are those of the standard's header
+//! The C side of the same declarations is `src/abi/standard_preamble.h`; the constants are
+//! in `src/abi/standard_constants.rs`. Values and layouts are those of the standard's header
 //! (mpi-forum/mpi-abi-stubs) and of MPICH 5.0.2's `mpi_abi.h`, on LP64 platforms.
 //!
 //! # Handles
@@ -32,6 +32,7 @@
 //! MPICH-ABI handle types today, and take the typedefs from the preamble.
 #![allow(non_camel_case_types, non_snake_case, dead_code)]
 
+pub use constants::*;
 use std::os::raw::{c_int, c_void};
 
 /// Declares a handle type: the incomplete C struct it points to (for documentation and for
@@ -80,6 +81,12 @@ macro_rules! handle_types {
                 self.0 >= PREDEFINED_HANDLE_MIN && self.0 <= PREDEFINED_HANDLE_MAX
             }
         }
+
+        impl std::fmt::LowerHex for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::LowerHex::fmt(&self.0, f)
+            }
+        }
     )*};
 }
 
@@ -103,8 +110,9 @@ pub const PREDEFINED_HANDLE_MIN: usize = 1;
 /// The greatest value of a predefined handle.
 pub const PREDEFINED_HANDLE_MAX: usize = 4095;
 
-/// An address-sized integer: C `intptr_t`.
-pub type MPI_Aint = isize;
+/// An address-sized integer: C `intptr_t`, which is `long` (64 bits) on the LP64 targets the
+/// library is built for (as MPICH's `MPI_Aint`), so that both builds share one integer type.
+pub type MPI_Aint = std::os::raw::c_long;
 /// A large count: C `int64_t` (the standard ABI makes it `MPI_Offset`, on every platform
 /// whose addresses have at most 64 bits).
 pub type MPI_Count = i64;
@@ -281,7 +289,7 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
     }
 }
 
-/// The constants of `src/abi_standard_constants.rs` as `pub const`s of the types above
+/// The constants of `src/abi/standard_constants.rs` as `pub const`s of the types above
 /// (`MPI_DOUBLE: MPI_Datatype`, `MPI_ORDER_C: c_int`, ...), each with its doc comment.
 ///
 /// The table writes every value as an integer or as the name of the constant it aliases.
@@ -320,7 +328,164 @@ pub mod constants {
         };
     }
 
-    include!("abi_standard_constants.rs");
+    include!("standard_constants.rs");
+}
+
+/// `MPIX_C_FLOAT16` (C `_Float16`) has no constant in the standard ABI: the library keeps
+/// the type under Intel MPI 2021.19's number for it (its `mpi_abi.h`), in the standard's
+/// range of predefined datatypes, so that both builds have the same predefined types. The
+/// header does not define it.
+pub const MPIX_C_FLOAT16: MPI_Datatype = MPI_Datatype(0x2f8);
+
+// ---- the handle codec ---------------------------------------------------------------------
+//
+// Predefined handles are the integers 1 to 4095 (MPI-5.0 §21.5); the MPI behind (MPICH 5's
+// and Intel MPI's `libmpi_abi.so.1`) hands out the addresses of its objects. This library's
+// own handles are `OWN_TAG | generation << SLOT_BITS | slot`: `OWN_TAG` sets bits 48..63 to
+// a pattern no x86-64 or AArch64 user-space address has (those addresses are below 2^48), and
+// no value below 4096 has, so an own handle never equals a predefined value nor any pointer
+// the MPI behind hands out.
+
+const OWN_TAG: usize = 0x4d44 << 48;
+const OWN_TAG_MASK: usize = 0xffff << 48;
+const SLOT_MASK: usize = (1 << SLOT_BITS) - 1;
+/// The tag of the `int`s [`handle_to_int`] gives this library's own handles: above every
+/// predefined value, and positive.
+const OWN_INT_TAG: c_int = 1 << 30;
+
+/// Bits of a slot index in one of this library's handles.
+pub const SLOT_BITS: u32 = 20;
+/// Generations a slot goes through before its handles repeat.
+pub const GENERATIONS: u32 = 64;
+/// Entries of the table of predefined datatypes by [`predefined_index`].
+pub const PREDEFINED_INDEXES: usize = PREDEFINED_HANDLE_MAX + 1;
+
+/// The index of a handle in the predefined range in the table of predefined datatypes (its
+/// value); the caller checks that the entry is that handle's.
+#[inline(always)]
+pub fn predefined_index(handle: MPI_Datatype) -> Option<usize> {
+    handle.is_predefined_range().then_some(handle.0)
+}
+
+/// True if `handle` lies in the range of predefined handles.
+pub fn has_predefined_form(handle: MPI_Datatype) -> bool {
+    handle.is_predefined_range()
+}
+
+/// The standard ABI has no internal numbers standing for predefined handles.
+pub fn internal_alias(_handle: MPI_Datatype) -> Option<MPI_Datatype> {
+    None
+}
+
+/// This library's handle of the slot `slot` (at least 1) in its generation `generation`.
+pub fn own_handle(slot: usize, generation: u32) -> MPI_Datatype {
+    MPI_Datatype(OWN_TAG | ((generation % GENERATIONS) as usize) << SLOT_BITS | slot)
+}
+
+/// The slot and generation one of this library's handles names, if it has that form.
+#[inline(always)]
+pub fn own_parts(handle: MPI_Datatype) -> Option<(usize, u32)> {
+    let value = handle.0;
+    let slot = value & SLOT_MASK;
+    let generation = (value & !OWN_TAG_MASK) >> SLOT_BITS;
+    let own = value & OWN_TAG_MASK == OWN_TAG && slot != 0 && generation < GENERATIONS as usize;
+    own.then_some((slot, generation as u32))
+}
+
+/// True if `handle` can be a datatype the MPI behind made (or a twin of this library's,
+/// which is one): any value outside the predefined range that is not this library's own.
+pub fn has_behind_form(handle: MPI_Datatype) -> bool {
+    handle.0 != 0 && !handle.is_predefined_range() && handle.0 & OWN_TAG_MASK != OWN_TAG
+}
+
+/// The handle as an unsigned number, for hashing and for messages.
+#[inline(always)]
+pub fn handle_bits(handle: MPI_Datatype) -> u64 {
+    handle.0 as u64
+}
+
+/// `MPI_Type_toint` of a predefined or own handle: a predefined handle's value, or
+/// `OWN_INT_TAG | generation << SLOT_BITS | slot` for an own handle; `None` for any other
+/// value (a handle of the MPI behind, which that library converts).
+pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
+    if handle.is_predefined_range() {
+        return Some(handle.0 as c_int);
+    }
+    let (slot, generation) = own_parts(handle)?;
+    Some(OWN_INT_TAG | (generation << SLOT_BITS) as c_int | slot as c_int)
+}
+
+/// `MPI_Type_fromint`: the predefined or own handle an `int` of [`handle_to_int`] stands
+/// for; `None` for any other value.
+pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
+    let raw = usize::try_from(value).ok()?;
+    if MPI_Datatype(raw).is_predefined_range() {
+        return Some(MPI_Datatype(raw));
+    }
+    let fields = ((GENERATIONS - 1) << SLOT_BITS) as c_int | SLOT_MASK as c_int;
+    if value & !(fields | OWN_INT_TAG) != 0 || value & OWN_INT_TAG == 0 {
+        return None;
+    }
+    let slot = raw & SLOT_MASK;
+    let generation = ((value & !OWN_INT_TAG) >> SLOT_BITS) as u32;
+    (slot != 0 && generation < GENERATIONS).then(|| own_handle(slot, generation))
+}
+
+/// True if `comm` can be a communicator other than `MPI_COMM_NULL`: a predefined one
+/// (`MPI_COMM_WORLD`, `MPI_COMM_SELF`) or a value outside the predefined range (a
+/// communicator of the MPI behind).
+pub fn is_comm(comm: MPI_Comm) -> bool {
+    comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || comm.0 > PREDEFINED_HANDLE_MAX
+}
+
+/// The form of this library's keyvals: `0x24000000 | n` (the standard leaves keyval values to
+/// the implementation).
+const OWN_KEYVAL_KIND: u32 = 0x2400_0000;
+
+/// The first keyval this library gives out.
+pub const FIRST_OWN_KEYVAL: c_int = OWN_KEYVAL_KIND as c_int + 1;
+
+/// True if `key` has the form of a keyval of the MPI library behind this one: MPICH 5's
+/// `libmpi_abi.so.1` passes MPICH's own keyvals through (`0xa4000000 | index` or
+/// `0xe4000000 | index`).
+pub fn is_behind_keyval(key: c_int) -> bool {
+    matches!(key as u32 & 0xfc00_0000, 0xa400_0000 | 0xe400_0000)
+}
+
+/// True if `key` has the form of one of this library's keyvals.
+pub fn is_own_keyval_form(key: c_int) -> bool {
+    key as u32 & 0xfc00_0000 == OWN_KEYVAL_KIND
+}
+
+/// True if `callback` is the sentinel `MPI_TYPE_DUP_FN`, which is never called.
+pub fn is_dup_fn_sentinel(callback: MPI_Type_copy_attr_function) -> bool {
+    matches!(copy_attr_kind(callback), CopyAttr::Dup)
+}
+
+/// The handle of the error handler made `index`-th by `MPI_Comm_create_errhandler`: tagged as
+/// this library's own handles are, so never predefined nor the MPI behind's.
+pub fn user_errhandler(index: usize) -> Option<MPI_Errhandler> {
+    (index < 1 << 24).then_some(MPI_Errhandler(OWN_TAG | 1 << 40 | index))
+}
+
+/// The index of an error handler [`user_errhandler`] made.
+pub fn user_errhandler_index(handle: MPI_Errhandler) -> Option<usize> {
+    (handle.0 & !((1 << 24) - 1) == OWN_TAG | 1 << 40).then_some(handle.0 & ((1 << 24) - 1))
+}
+
+/// Maps a combiner of MPI-1 to the one that replaced it (the standard ABI has none).
+pub fn current_combiner(combiner: c_int) -> c_int {
+    combiner
+}
+
+/// The version of the standard ABI this build speaks (`MPI_Abi_get_version` standalone).
+pub fn standard_abi_version() -> (c_int, c_int) {
+    (MPI_ABI_VERSION, MPI_ABI_SUBVERSION)
+}
+
+/// The handle whose [`handle_bits`] are `bits`.
+pub fn handle_from_bits(bits: u64) -> MPI_Datatype {
+    MPI_Datatype(bits as usize)
 }
 
 #[cfg(test)]
@@ -328,7 +493,7 @@ mod tests {
     use super::*;
     use std::mem::{align_of, offset_of, size_of};
 
-    /// The constants of `src/abi_standard_constants.rs`, as `(name, value)` pairs.
+    /// The constants of `src/abi/standard_constants.rs`, as `(name, value)` pairs.
     macro_rules! abi_constants {
         ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $value:expr;)*) => {
             #[allow(non_upper_case_globals, clippy::unnecessary_cast)]
@@ -347,7 +512,7 @@ mod tests {
         };
     }
 
-    include!("abi_standard_constants.rs");
+    include!("standard_constants.rs");
 
     fn value(name: &str) -> usize {
         let (_, _, v) = table()
@@ -355,6 +520,33 @@ mod tests {
             .find(|(n, _, _)| *n == name)
             .unwrap_or_else(|| panic!("{name} is in the table"));
         v as usize
+    }
+
+    #[test]
+    fn own_handles_round_trip_through_ints_and_are_never_predefined_or_addresses() {
+        for (slot, generation) in [(1, 0), (4095, 63), ((1 << SLOT_BITS) - 1, 17)] {
+            let handle = own_handle(slot, generation);
+            assert_eq!(own_parts(handle), Some((slot, generation)));
+            assert!(!has_behind_form(handle) && !handle.is_predefined_range());
+            assert!(handle.0 >> 47 != 0, "above every user-space address");
+            let int = handle_to_int(handle).expect("own handles have an int");
+            assert!(int > PREDEFINED_HANDLE_MAX as c_int);
+            assert_eq!(handle_from_int(int), Some(handle));
+        }
+        let double = MPI_Datatype(0x214);
+        assert_eq!(
+            handle_from_int(handle_to_int(double).unwrap()),
+            Some(double)
+        );
+        assert_eq!(predefined_index(double), Some(0x214));
+        assert_eq!(handle_from_int(-5), None);
+        assert_eq!(handle_from_int(1 << 29), None);
+        let address = MPI_Datatype(0x5555_5555_0000);
+        assert!(has_behind_form(address) && own_parts(address).is_none());
+        assert_eq!(handle_to_int(address), None);
+        let handler = user_errhandler(3).unwrap();
+        assert_eq!(user_errhandler_index(handler), Some(3));
+        assert_eq!(user_errhandler_index(MPI_ERRORS_RETURN), None);
     }
 
     #[test]

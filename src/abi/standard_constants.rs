@@ -1,5 +1,5 @@
 // The constants of the MPI-5.0 standard ABI (MPI-5.0 chapter 21 and Annex A): the same
-// table format as `src/abi_constants.rs` (MPICH's ABI), read the same two ways: by the
+// table format as `src/abi/mpich_constants.rs` (MPICH's ABI), read the same two ways: by the
 // library through its definition of the `abi_constants!` macro, and by the header generator
 // through its own. Each entry is `NAME: TYPE = VALUE;` with its doc comment; a VALUE that is
 // another constant's NAME is an alias (the header defines it by name).
@@ -7,11 +7,11 @@
 // Handle constants are written as integers under their handle type (`MPI_DOUBLE:
 // MPI_Datatype = 0x214;`): in C the handle types are pointers to incomplete structs and the
 // header writes `((MPI_Datatype)0x214)`; in Rust they are the types of
-// `src/abi_standard_types.rs`. Every value here equals the one in MPICH 5.0.2's `mpi_abi.h`
+// `src/abi/standard.rs`. Every value here equals the one in MPICH 5.0.2's `mpi_abi.h`
 // and in the standard's own header (mpi-forum/mpi-abi-stubs); `scripts/check_abi_standard.py`
 // checks it.
 //
-// The names are those of `src/abi_constants.rs`, minus what the standard ABI no longer
+// The names are those of `src/abi/mpich_constants.rs`, minus what the standard ABI no longer
 // defines (the markers `MPI_LB` / `MPI_UB`, the combiners `MPI_COMBINER_HVECTOR_INTEGER`,
 // `MPI_COMBINER_HINDEXED_INTEGER` and `MPI_COMBINER_STRUCT_INTEGER`, and MPICH's extension
 // `MPIX_C_FLOAT16`, which MPICH's `mpi_abi.h` does not define), plus what MPI-4.1 and 5.0

@@ -1,0 +1,27 @@
+//! The application binary interface the library speaks, chosen when it is built: MPICH's
+//! ([`mpich`], the default, `libmpi_dtype`) or the MPI-5.0 standard ABI ([`standard`], the
+//! cargo feature `standard-abi`, `libmpi_dtype_abi`). docs/abi.md sets them side by side.
+//!
+//! Each ABI module gives the same names:
+//! - the C types (`MPI_Datatype`, `MPI_Comm`, `MPI_Aint`, `MPI_Status`, the callback types)
+//!   and every constant of `mpi.h` the datatype chapter uses, from its table
+//!   (`mpich_constants.rs`, `standard_constants.rs`), which `build.rs` also reads to write the
+//!   header;
+//! - the handle codec: which handles are predefined and where they sit in the table by index
+//!   ([`predefined_index`]), the form of this library's own handles ([`own_handle`],
+//!   [`own_parts`]), of the MPI behind's ([`has_behind_form`]), of communicators and keyvals,
+//!   and `MPI_Type_toint` / `MPI_Type_fromint`;
+//! - the status codec (`MPI_Status::count_bytes` and kin) and `MPI_STATUS_IGNORE`.
+//!
+//! Everything above this module names these by name only: no number of either ABI appears
+//! anywhere else.
+
+#[cfg(not(feature = "standard-abi"))]
+mod mpich;
+#[cfg(not(feature = "standard-abi"))]
+pub use mpich::*;
+
+#[cfg(feature = "standard-abi")]
+mod standard;
+#[cfg(feature = "standard-abi")]
+pub use standard::*;

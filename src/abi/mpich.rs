@@ -1,0 +1,274 @@
+//! MPICH's application binary interface: handle types, predefined handle values, combiners,
+//! error classes and the other constants of `mpi.h`. This module is the one place where these
+//! numbers live; everything else refers to them by name.
+//!
+//! Values are those of MPICH 4.0 (Debian's `libmpich-dev`), so that a binary compiled against
+//! MPICH's `mpi.h` can run with this library in its place.
+#![allow(non_camel_case_types, non_snake_case)]
+
+use std::os::raw::{c_int, c_long};
+
+/// Handle of a datatype (MPICH: `int`).
+pub type MPI_Datatype = c_int;
+/// Handle of a communicator (MPICH: `int`).
+pub type MPI_Comm = c_int;
+/// Handle of an error handler (MPICH: `int`).
+pub type MPI_Errhandler = c_int;
+/// An address-sized integer (MPICH on x86-64: `long`).
+pub type MPI_Aint = c_long;
+/// A large count (MPICH on x86-64: `long`).
+pub type MPI_Count = c_long;
+/// A file offset (MPICH on x86-64: `long`).
+pub type MPI_Offset = c_long;
+/// The C type of a Fortran `INTEGER`.
+pub type MPI_Fint = c_int;
+
+/// The status object of a receive, laid out as MPICH lays it out.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MPI_Status {
+    /// Low 32 bits of the received byte count.
+    pub count_lo: c_int,
+    /// High bits of the received byte count (shifted left by one) and the cancelled flag (bit 0).
+    pub count_hi_and_cancelled: c_int,
+    /// Rank of the sender.
+    pub MPI_SOURCE: c_int,
+    /// Tag of the message.
+    pub MPI_TAG: c_int,
+    /// Error code of the operation.
+    pub MPI_ERROR: c_int,
+}
+
+/// The C signature of an error handler function (`MPI_Comm_errhandler_function`).
+pub type MPI_Comm_errhandler_function =
+    Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut c_int, ...)>;
+/// Attribute copy callback for datatypes.
+pub type MPI_Type_copy_attr_function = Option<
+    unsafe extern "C" fn(
+        oldtype: MPI_Datatype,
+        type_keyval: c_int,
+        extra_state: *mut std::ffi::c_void,
+        attribute_val_in: *mut std::ffi::c_void,
+        attribute_val_out: *mut std::ffi::c_void,
+        flag: *mut c_int,
+    ) -> c_int,
+>;
+/// Attribute delete callback for datatypes.
+pub type MPI_Type_delete_attr_function = Option<
+    unsafe extern "C" fn(
+        datatype: MPI_Datatype,
+        type_keyval: c_int,
+        attribute_val: *mut std::ffi::c_void,
+        extra_state: *mut std::ffi::c_void,
+    ) -> c_int,
+>;
+
+/// Defines each constant of the table as a `pub const` with its doc comment.
+macro_rules! abi_constants {
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr;)*) => {
+        $($(#[doc = $doc])* pub const $name: $ty = $value;)*
+    };
+}
+
+include!("mpich_constants.rs");
+
+// ---- the handle codec ---------------------------------------------------------------------
+//
+// How MPICH encodes a handle: the top six bits are its kind (`0x4c` predefined datatype,
+// `0x8c` / `0xcc` a datatype the library made, `0x0c` the invalid kind, `0x44` ... a
+// communicator), the low bits an index. This library's own derived handles take MPICH's
+// invalid kind, `0x0c000000 | generation << 20 | slot`, so they never collide with a value
+// MPICH defines, and an MPI library handed one rejects it instead of misreading it.
+
+const KIND_MASK: i32 = 0xfc00_0000u32 as i32;
+const PREDEFINED_KIND: i32 = 0x4c00_0000;
+const OWN_KIND: i32 = MPI_DATATYPE_NULL;
+const BEHIND_KINDS: [i32; 2] = [0x8c00_0000u32 as i32, 0xcc00_0000u32 as i32];
+const SLOT_MASK: i32 = (1 << SLOT_BITS) - 1;
+
+/// Bits of a slot index in one of this library's handles.
+pub const SLOT_BITS: u32 = 20;
+/// Generations a slot goes through before its handles repeat.
+pub const GENERATIONS: u32 = 64;
+/// Entries of the table of predefined datatypes by [`predefined_index`].
+pub const PREDEFINED_INDEXES: usize = 256;
+
+/// The index of a handle of the predefined kind in the table of predefined datatypes (its low
+/// byte, MPICH's index of the type); the caller checks that the entry is that handle's.
+#[inline(always)]
+pub fn predefined_index(handle: MPI_Datatype) -> Option<usize> {
+    (handle & KIND_MASK == PREDEFINED_KIND).then_some((handle & 0xff) as usize)
+}
+
+/// True if `handle` has the form of a predefined datatype handle.
+pub fn has_predefined_form(handle: MPI_Datatype) -> bool {
+    handle & KIND_MASK == PREDEFINED_KIND
+}
+
+/// The predefined handle an internal number of the MPI behind may stand for: MPICH 5 passes
+/// `0x4c8TSSDD` in place of the predefined handle `0x4c00SSDD` to the datatype functions it
+/// calls from inside its own functions (ROMIO's, on a memory type of `MPI_File_write_all`;
+/// MPICH's `MPIR_DATATYPE_GET_ORIG_BUILTIN`). The caller checks that it is predefined.
+pub fn internal_alias(handle: MPI_Datatype) -> Option<MPI_Datatype> {
+    const ALIAS_MASK: i32 = 0xff80_0000u32 as i32;
+    const ALIAS_KIND: i32 = 0x4c80_0000;
+    (handle & ALIAS_MASK == ALIAS_KIND && handle & 0xff != 0)
+        .then_some(PREDEFINED_KIND | (handle & 0xffff))
+}
+
+/// This library's handle of the slot `slot` (at least 1) in its generation `generation`.
+pub fn own_handle(slot: usize, generation: u32) -> MPI_Datatype {
+    OWN_KIND | ((generation % GENERATIONS) << SLOT_BITS) as i32 | slot as i32
+}
+
+/// The slot and generation one of this library's handles names, if it has that form.
+#[inline(always)]
+pub fn own_parts(handle: MPI_Datatype) -> Option<(usize, u32)> {
+    let slot = (handle & SLOT_MASK) as usize;
+    if handle & KIND_MASK != OWN_KIND || slot == 0 {
+        return None;
+    }
+    Some((slot, (handle >> SLOT_BITS) as u32 % GENERATIONS))
+}
+
+/// True if `handle` has the form of a datatype the MPI behind made (or a twin of this
+/// library's, which is one).
+pub fn has_behind_form(handle: MPI_Datatype) -> bool {
+    BEHIND_KINDS.contains(&(handle & KIND_MASK))
+}
+
+/// The handle as an unsigned number, for hashing and for messages.
+#[inline(always)]
+pub fn handle_bits(handle: MPI_Datatype) -> u64 {
+    handle as u32 as u64
+}
+
+/// `MPI_Type_toint`: the handle as an `int` (MPICH's handles are `int`s).
+pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
+    Some(handle)
+}
+
+/// `MPI_Type_fromint`: the handle an `int` of [`handle_to_int`] stands for.
+pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
+    Some(value)
+}
+
+/// True if `comm` has the form of a communicator handle other than `MPI_COMM_NULL`.
+pub fn is_comm(comm: MPI_Comm) -> bool {
+    const COMM_KIND_MASK: c_int = 0x3c00_0000;
+    comm != MPI_COMM_NULL && comm & COMM_KIND_MASK == MPI_COMM_NULL
+}
+
+/// True if `key` has the form of a keyval of the MPI library behind this one (MPICH encodes
+/// its keyvals as `0xa4000000 | index` or `0xe4000000 | index`; this library's keyvals are
+/// `MPI_KEYVAL_INVALID + n`, `0x24000000 | n`, a form MPICH never gives out).
+pub fn is_behind_keyval(key: c_int) -> bool {
+    matches!(key as u32 & 0xfc00_0000, 0xa400_0000 | 0xe400_0000)
+}
+
+/// The first keyval this library gives out.
+pub const FIRST_OWN_KEYVAL: c_int = MPI_KEYVAL_INVALID + 1;
+
+/// True if `key` has the form of one of this library's keyvals.
+pub fn is_own_keyval_form(key: c_int) -> bool {
+    key as u32 & 0xfc00_0000 == 0x2400_0000
+}
+
+impl MPI_Status {
+    /// The byte count the status holds (MPICH splits it over two fields).
+    pub fn count_bytes(&self) -> MPI_Count {
+        let hi = (self.count_hi_and_cancelled as u32 >> 1) as u64;
+        ((hi << 32) | self.count_lo as u32 as u64) as MPI_Count
+    }
+
+    /// Stores a byte count, keeping the cancelled flag.
+    pub fn set_count_bytes(&mut self, count: MPI_Count) {
+        let count = count as u64;
+        let cancelled = self.count_hi_and_cancelled as u32 & 1;
+        self.count_lo = count as u32 as c_int;
+        self.count_hi_and_cancelled = ((((count >> 32) as u32) << 1) | cancelled) as c_int;
+    }
+
+    /// The cancelled flag.
+    pub fn cancelled(&self) -> bool {
+        self.count_hi_and_cancelled & 1 != 0
+    }
+
+    /// Sets the cancelled flag, keeping the byte count.
+    pub fn set_cancelled(&mut self, cancelled: bool) {
+        self.count_hi_and_cancelled = (self.count_hi_and_cancelled & !1) | c_int::from(cancelled);
+    }
+}
+
+/// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`.
+pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);
+
+/// MPICH's `MPI_TYPE_DUP_FN` is a real function (`MPIR_Type_dup_fn`): no sentinel to
+/// recognise.
+pub fn is_dup_fn_sentinel(_callback: MPI_Type_copy_attr_function) -> bool {
+    false
+}
+
+/// The handle of the error handler made `index`-th by `MPI_Comm_create_errhandler`: the
+/// numbers from `MPI_ERRORS_ARE_FATAL + 0x10` on, which MPICH gives no predefined handler.
+pub fn user_errhandler(index: usize) -> Option<MPI_Errhandler> {
+    c_int::try_from(index)
+        .ok()?
+        .checked_add(MPI_ERRORS_ARE_FATAL + 0x10)
+}
+
+/// The index of an error handler [`user_errhandler`] made.
+pub fn user_errhandler_index(handle: MPI_Errhandler) -> Option<usize> {
+    usize::try_from(handle.checked_sub(MPI_ERRORS_ARE_FATAL + 0x10)?).ok()
+}
+
+/// Maps a combiner of MPI-1 (`MPI_COMBINER_HVECTOR_INTEGER` and kin, which MPICH reports for
+/// the MPI-1 constructors) to the one that replaced it; every other combiner to itself.
+pub fn current_combiner(combiner: c_int) -> c_int {
+    match combiner {
+        MPI_COMBINER_HVECTOR_INTEGER => MPI_COMBINER_HVECTOR,
+        MPI_COMBINER_HINDEXED_INTEGER => MPI_COMBINER_HINDEXED,
+        MPI_COMBINER_STRUCT_INTEGER => MPI_COMBINER_STRUCT,
+        other => other,
+    }
+}
+
+/// The version of the standard ABI this build speaks: none, -1.-1, as MPICH's `libmpi.so.12`
+/// answers `MPI_Abi_get_version`.
+pub fn standard_abi_version() -> (c_int, c_int) {
+    (-1, -1)
+}
+
+/// The handle whose [`handle_bits`] are `bits`.
+pub fn handle_from_bits(bits: u64) -> MPI_Datatype {
+    bits as u32 as MPI_Datatype
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_byte_count_and_cancelled_flag_round_trip() {
+        let mut s = MPI_Status::default();
+        for bytes in [0i64, 1, 0x7fff_ffff, 0x1_0000_0000, 0x7_1234_5678] {
+            for cancelled in [false, true] {
+                s.set_cancelled(cancelled);
+                s.set_count_bytes(bytes);
+                assert_eq!((s.count_bytes(), s.cancelled()), (bytes, cancelled));
+            }
+        }
+    }
+
+    #[test]
+    fn own_handles_round_trip_and_never_look_like_mpichs() {
+        for (slot, generation) in [(1, 0), (4095, 63), ((1 << SLOT_BITS) - 1, 17)] {
+            let handle = own_handle(slot, generation);
+            assert_eq!(own_parts(handle), Some((slot, generation)));
+            assert!(!has_behind_form(handle) && !has_predefined_form(handle));
+        }
+        assert_eq!(own_parts(MPI_DATATYPE_NULL), None);
+        assert_eq!(predefined_index(MPI_DOUBLE), Some(0x0b));
+        assert_eq!(internal_alias(0x4c80_080b), Some(MPI_DOUBLE));
+    }
+}

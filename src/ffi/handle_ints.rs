@@ -1,0 +1,32 @@
+//! `MPI_Type_toint` and `MPI_Type_fromint` (MPI-5.0): every datatype handle as an `int` and
+//! back, the standard ABI's replacement of `MPI_Type_c2f` / `MPI_Type_f2c`, in both builds.
+//!
+//! Predefined and this library's own handles convert by the ABI's codec
+//! ([`handle_to_int`], [`handle_from_int`]): the identity in MPICH's ABI, where handles are
+//! `int`s; in the standard ABI a predefined handle is its value and an own handle a tagged
+//! slot number. A handle of the MPI behind (a twin, in drop-in mode) is that library's to
+//! convert.
+
+use crate::abi::*;
+use crate::behind::forward;
+use std::os::raw::c_int;
+
+/// The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
+/// An invalid handle has none: the answer is -1, which no handle converts to.
+#[no_mangle]
+pub extern "C" fn MPI_Type_toint(datatype: MPI_Datatype) -> c_int {
+    if let Some(value) = handle_to_int(datatype) {
+        return value;
+    }
+    forward!(PMPI_Type_toint: fn(MPI_Datatype) -> c_int, datatype).unwrap_or(-1)
+}
+
+/// The datatype handle `MPI_Type_toint` gave `value` for (`MPI_DATATYPE_NULL` for an `int` no
+/// handle converts to).
+#[no_mangle]
+pub extern "C" fn MPI_Type_fromint(value: c_int) -> MPI_Datatype {
+    if let Some(handle) = handle_from_int(value) {
+        return handle;
+    }
+    forward!(PMPI_Type_fromint: fn(c_int) -> MPI_Datatype, value).unwrap_or(MPI_DATATYPE_NULL)
+}
