@@ -99,7 +99,7 @@ static void check_errors(void)
 
     CHECK_OK(MPI_Type_free(&gone));
     CHECK_ERR(MPIX_Type_explain(MPI_DATATYPE_NULL, "text", buf, sizeof buf, &needed), MPI_ERR_TYPE);
-    CHECK_ERR(MPIX_Type_explain(0x12345, "text", buf, sizeof buf, &needed), MPI_ERR_TYPE);
+    CHECK_ERR(MPIX_Type_explain((MPI_Datatype)0x12345, "text", buf, sizeof buf, &needed), MPI_ERR_TYPE);
     CHECK_ERR(MPIX_Type_explain(t, NULL, buf, sizeof buf, &needed), MPI_ERR_ARG);
     CHECK_ERR(MPIX_Type_explain(t, "pdf", buf, sizeof buf, &needed), MPI_ERR_ARG);
     CHECK_ERR(MPIX_Type_explain(t, "text", buf, sizeof buf, NULL), MPI_ERR_ARG);

@@ -3,8 +3,8 @@
 # check that the committed header is the generated one), then installs the library into
 # build/prefix, renders mpi-dtype-explain's pictures in headless Chromium
 # (scripts/test-explain-render.sh) and runs the C test suite with ctest through
-# find_package(MpiDtype) (plain and under AddressSanitizer/UBSan), checks the pkg-config
-# file, runs real 4-rank MPI programs
+# find_package(MpiDtype) (plain and under AddressSanitizer/UBSan, then again against the
+# standard-ABI build libmpi_dtype_abi), checks the pkg-config files, runs real 4-rank MPI programs
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
 # MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), parallel HDF5 collective
 # I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
@@ -45,6 +45,11 @@ cmake --build build/c_tests -j2 >/dev/null
 ctest --test-dir build/c_tests --output-on-failure -j2
 cat build/c_tests/conformance/conformance_report.md
 
+step "C tests against the standard-ABI build, libmpi_dtype_abi (ctest)"
+cmake -S c_tests -B build/c_tests_abi -DCMAKE_PREFIX_PATH="$root/build/prefix" -DMPI_DTYPE_ABI=standard >/dev/null
+cmake --build build/c_tests_abi -j2 >/dev/null
+ctest --test-dir build/c_tests_abi --output-on-failure -j2
+
 step "C tests under AddressSanitizer and UBSan (ctest)"
 cmake -S c_tests -B build/c_tests_sanitize -DCMAKE_PREFIX_PATH="$root/build/prefix" -DMPI_DTYPE_SANITIZE=ON >/dev/null
 cmake --build build/c_tests_sanitize -j2 >/dev/null
@@ -56,6 +61,10 @@ gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs 
     -Wl,-rpath,"$root/build/prefix/lib" -o build/demo_pkgconfig
 ./build/demo_pkgconfig >/dev/null
 echo "demo built with pkg-config runs"
+gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs mpi_dtype_abi) \
+    -Wl,-rpath,"$root/build/prefix/lib" -o build/demo_pkgconfig_abi
+./build/demo_pkgconfig_abi >/dev/null
+echo "demo built with pkg-config against the standard ABI (mpi_dtype_abi) runs"
 
 step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"

@@ -55,6 +55,22 @@ static int rd_one_in(reader *r, unsigned n)
 }
 
 /* ---------------------------------------------------------------------------------------
+ * Handles as numbers. A datatype handle is an int in MPICH's ABI and a pointer in the
+ * standard ABI (mpi_dtype_abi/mpi.h defines MPI_DTYPE_STANDARD_ABI): garbage handles are
+ * made from numbers, and printed as numbers, through these two.
+ */
+#define HANDLE_FROM_BITS(type, bits) ((type)(intptr_t)(bits))
+
+static unsigned long handle_bits(MPI_Datatype t)
+{
+#ifdef MPI_DTYPE_STANDARD_ABI
+    return (unsigned long)(uintptr_t)t;
+#else
+    return (unsigned long)(unsigned)t;
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------
  * Failures: printed with the call, then abort (libFuzzer and ctest both see the crash).
  */
 static unsigned long checks;
@@ -67,8 +83,8 @@ static void fail(const char *call, const char *what, int rc)
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
     if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) strcpy(text, "?");
-    fprintf(stderr, "api_fuzz: %s: %s (returned %d, class %d: %s; last bad handle %#x)\n", call,
-            what, rc, cls, text, (unsigned)last_bad_type);
+    fprintf(stderr, "api_fuzz: %s: %s (returned %d, class %d: %s; last bad handle %#lx)\n", call,
+            what, rc, cls, text, handle_bits(last_bad_type));
     abort();
 }
 
@@ -214,11 +230,28 @@ static MPI_Datatype bad_type_(state *s)
     case 0: return MPI_DATATYPE_NULL;
     case 1:
         if (s->nfreed > 0) return s->freed[rd_below(r, (unsigned)s->nfreed)];
-        return (MPI_Datatype)0x7fffffff;
+        return HANDLE_FROM_BITS(MPI_Datatype, 0x7fffffff);
+#ifndef MPI_DTYPE_STANDARD_ABI
     case 2: return (MPI_Datatype)(0x4c000000 | rd_below(r, 256) << 16); /* not a predefined */
     case 3: return (MPI_Datatype)(0x8c000000u | (rd_u8(r) << 8) | 0x77); /* derived-looking */
-    case 4: return (MPI_Datatype)(int)(rd_u8(r) | rd_u8(r) << 8 | rd_u8(r) << 16 | 0x10000000);
-    default: return (MPI_Datatype)-1;
+#else
+    case 2: {
+        /* In the range of predefined handles but no datatype: other kinds of handles, codes
+         * the standard reserves, values above the datatypes. */
+        static const unsigned not_types[] = {0x001, 0x020, 0x101, 0x102, 0x141, 0x143, 0x204,
+                                             0x206, 0x211, 0x215, 0x21f, 0x221, 0x226, 0x22e,
+                                             0x233, 0x23f, 0x242, 0x246, 0x270, 0x280, 0x2a5,
+                                             0x2bf, 0x300, 0x5a5, 0xfff};
+        return HANDLE_FROM_BITS(MPI_Datatype,
+                                not_types[rd_below(r, sizeof not_types / sizeof not_types[0])]);
+    }
+    case 3: /* derived-looking: mpi-dtype's own form (tag 0x4d44 in bits 48..63, a generation,
+               a slot) with a slot far beyond any the pool uses */
+        return HANDLE_FROM_BITS(MPI_Datatype, (0x4d44UL << 48) | (unsigned long)rd_below(r, 64) << 20 |
+                                                  0xff000UL | rd_u8(r));
+#endif
+    case 4: return HANDLE_FROM_BITS(MPI_Datatype, (int)(rd_u8(r) | rd_u8(r) << 8 | rd_u8(r) << 16 | 0x10000000));
+    default: return HANDLE_FROM_BITS(MPI_Datatype, -1);
     }
 }
 
@@ -379,7 +412,9 @@ static void op_constructor(state *s)
     }
     }
     /* A marker as oldtype of a non-struct constructor may be accepted or refused. */
+#ifndef MPI_DTYPE_STANDARD_ABI /* no markers in the standard ABI */
     if (hostile == OK && rc != MPI_SUCCESS && (old == MPI_LB || old == MPI_UB)) return;
+#endif
     expect(call, hostile, rc);
     if (rc == MPI_SUCCESS) {
         int commit = rd_one_in(r, 2);
@@ -553,8 +588,9 @@ static void op_pack(state *s)
             }
         }
     } else {
-        MPI_Comm comm = hostile == BAD_COMM ? (MPI_Comm)(rd_one_in(r, 2) ? 0x12345 : MPI_COMM_NULL)
-                                            : MPI_COMM_WORLD;
+        MPI_Comm comm = hostile == BAD_COMM
+                            ? (rd_one_in(r, 2) ? HANDLE_FROM_BITS(MPI_Comm, 0x12345) : MPI_COMM_NULL)
+                            : MPI_COMM_WORLD;
         int before = position;
         rc = MPI_Pack(src + reach, use_count, use, out, outsize, hostile == NULL_PTR ? NULL : &position,
                       comm);
@@ -703,10 +739,16 @@ static void op_misc(state *s)
         break;
     }
     case 1: expect("MPI_Get_address (NULL)", NULL_PTR, MPI_Get_address(text, NULL)); break;
-    case 2:
-        expect("MPI_Type_match_size (bad typeclass)", BAD_ARG,
-               MPI_Type_match_size(rd_range(r, 100, 200), 4, &t));
+    case 2: {
+        /* not a typeclass (the standard ABI's are 192 to 194, MPICH's 1 to 3) */
+        int typeclass = rd_range(r, 100, 200);
+        if (typeclass == MPI_TYPECLASS_INTEGER || typeclass == MPI_TYPECLASS_REAL ||
+            typeclass == MPI_TYPECLASS_COMPLEX) {
+            typeclass += 10;
+        }
+        expect("MPI_Type_match_size (bad typeclass)", BAD_ARG, MPI_Type_match_size(typeclass, 4, &t));
         break;
+    }
     case 3:
         expect("MPI_Type_match_size (no such size)", BAD_ARG, MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, &t));
         break;
@@ -742,7 +784,9 @@ static void my_errhandler(MPI_Comm *comm, int *code, ...)
 }
 
 /* The remaining exported functions: MPI-1 names, the _c variants of pack, darray, the
- * iov extension, process and error-handler functions, MPIR_Type_dup_fn. */
+ * iov extension, process and error-handler functions, MPIR_Type_dup_fn. The standard ABI has
+ * neither the MPI-1 names nor MPIR_Type_dup_fn: there the same cases call their successors
+ * (MPI_Type_create_hvector, ..., MPI_Get_address) and MPI_Type_toint / MPI_Type_fromint. */
 static void op_more(state *s)
 {
     reader *r = s->r;
@@ -762,6 +806,33 @@ static void op_more(state *s)
     MPI_Count c = 0, c2 = 0;
     int i = 0, j = 0;
     switch (rd_below(r, 24)) {
+#ifdef MPI_DTYPE_STANDARD_ABI
+    case 0:
+        expect("MPI_Type_create_hvector (negative count)", NEG_COUNT,
+               MPI_Type_create_hvector(-1, 1, 8, t, &n));
+        expect("MPI_Type_create_hvector", OK, MPI_Type_create_hvector(2, 1, 24, t, &n));
+        break;
+    case 1:
+        expect("MPI_Type_create_hindexed (bad type)", BAD_TYPE,
+               MPI_Type_create_hindexed(3, bl, ad, bad, &n));
+        expect("MPI_Type_create_hindexed", OK, MPI_Type_create_hindexed(3, bl, ad, t, &n));
+        break;
+    case 2:
+        ty[1] = bad;
+        expect("MPI_Type_create_struct (bad type)", BAD_TYPE, MPI_Type_create_struct(3, bl, ad, ty, &n));
+        ty[1] = t;
+        expect("MPI_Type_create_struct (NULL types)", NULL_PTR,
+               MPI_Type_create_struct(3, bl, ad, NULL, &n));
+        expect("MPI_Type_create_struct", OK, MPI_Type_create_struct(3, bl, ad, ty, &n));
+        break;
+    case 3:
+        expect("MPI_Type_get_extent (bad type)", BAD_TYPE, MPI_Type_get_extent(bad, &a, &a));
+        expect("MPI_Type_get_extent (NULL)", NULL_PTR, MPI_Type_get_extent(t, NULL, &a));
+        expect("MPI_Type_get_extent", OK, MPI_Type_get_extent(t, &a, &a));
+        expect("MPI_Get_address (NULL)", NULL_PTR, MPI_Get_address(&i, NULL));
+        expect("MPI_Get_address", OK, MPI_Get_address(&i, &a));
+        break;
+#else
     case 0:
         expect("MPI_Type_hvector (negative count)", NEG_COUNT, MPI_Type_hvector(-1, 1, 8, t, &n));
         expect("MPI_Type_hvector", OK, MPI_Type_hvector(2, 1, 24, t, &n));
@@ -784,6 +855,7 @@ static void op_more(state *s)
         expect("MPI_Address (NULL)", NULL_PTR, MPI_Address(&i, NULL));
         expect("MPI_Address", OK, MPI_Address(&i, &a));
         break;
+#endif
     case 4: {
         /* A rank outside the process grid: MPI_ERR_RANK (or MPI_ERR_ARG). */
         int gsizes[2] = {4, 4}, distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
@@ -903,6 +975,27 @@ static void op_more(state *s)
         MPI_Type_free(&v);
         break;
     }
+#ifdef MPI_DTYPE_STANDARD_ABI
+    case 17: {
+        /* MPI_Type_toint / MPI_Type_fromint: a valid handle round-trips; an invalid one
+           either has no int (-1) or one that converts back to it or to MPI_DATATYPE_NULL
+           (a freed handle of ours keeps its int: it stays invalid); an int no handle
+           converts to gives MPI_DATATYPE_NULL. */
+        int v = MPI_Type_toint(t);
+        if (v == -1 || MPI_Type_fromint(v) != t) {
+            fail("MPI_Type_toint", "a valid handle does not round-trip", MPI_SUCCESS);
+        }
+        v = MPI_Type_toint(bad);
+        if (v != -1 && MPI_Type_fromint(v) != bad && MPI_Type_fromint(v) != MPI_DATATYPE_NULL) {
+            fail("MPI_Type_fromint", "an invalid handle's int converts to another handle",
+                 MPI_SUCCESS);
+        }
+        if (MPI_Type_fromint(-1) != MPI_DATATYPE_NULL) {
+            fail("MPI_Type_fromint", "-1 converts to a handle", MPI_SUCCESS);
+        }
+        break;
+    }
+#else
     case 17: {
         /* The copy function behind MPI_TYPE_DUP_FN. */
         void *out = NULL;
@@ -913,6 +1006,7 @@ static void op_more(state *s)
         expect("MPIR_Type_dup_fn (NULL flag)", NULL_PTR, MPIR_Type_dup_fn(t, 0, NULL, &i, &out, NULL));
         break;
     }
+#endif
     case 18: {
         MPI_Errhandler eh = MPI_ERRHANDLER_NULL, got = MPI_ERRHANDLER_NULL;
         expect("MPI_Comm_create_errhandler", OK, MPI_Comm_create_errhandler(my_errhandler, &eh));

@@ -96,10 +96,20 @@ static int build(int k, MPI_Datatype *out)
         return MPI_Type_create_hindexed_block(4, 3, d, MPI_CHAR, out);
     }
     default: {
+        /* an int at 64 after a lower marker at -8: MPI_LB in the MPICH-ABI build, a resize
+           in the standard-ABI build (no MPI_LB there) */
+#ifndef MPI_DTYPE_STANDARD_ABI
         int bl[2] = {1, 1};
         MPI_Aint d[2] = {-8, 64};
         MPI_Datatype t[2] = {MPI_LB, MPI_INT};
         rc = MPI_Type_create_struct(2, bl, d, t, &inner);
+#else
+        MPI_Datatype shifted = MPI_DATATYPE_NULL;
+        MPI_Aint d = 64;
+        rc = MPI_Type_create_hindexed_block(1, 1, &d, MPI_INT, &shifted);
+        if (rc == MPI_SUCCESS) rc = MPI_Type_create_resized(shifted, -8, 76, &inner);
+        if (shifted != MPI_DATATYPE_NULL) MPI_Type_free(&shifted);
+#endif
         if (rc == MPI_SUCCESS) rc = MPI_Type_vector(2, 1, 2, inner, out);
         break;
     }
