@@ -15,7 +15,8 @@ after `cargo build --release`.
 How it tells a tie from a loss on a shared machine:
 - Interleaved: each round runs every group of measurements (one pattern, the per-call rows, ...)
   in every program before the next group starts (ours, MPICH, Open MPI, ours, ...), so the
-  figures a ratio compares were taken seconds apart, under the same load.
+  figures a ratio compares were taken seconds apart, under the same load; the order of the
+  programs turns by one each round, so that none is always the first of a group.
 - Ratios per round: every ratio is computed within a round, and the table gives the median of
   the per-round ratios with their min-max over the R rounds (default 3), so a slow spell that
   hits one program once shows as a wide range, not as a loss.
@@ -117,9 +118,14 @@ def run(programs, trials, rounds, only):
             sys.exit(f"unknown groups: {', '.join(sorted(unknown))}; known: {', '.join(groups)}")
         groups = [g for g in groups if g in only]
     samples, share = {}, {}
-    for _ in range(rounds):
+    names = list(programs)
+    for r in range(rounds):
+        # The order turns by one program each round, so that none is always the first to run
+        # after the previous group (which pays for the memory the previous programs freed).
+        order = names[r % len(names):] + names[:r % len(names)]
         for group in groups:
-            for name, program in programs.items():
+            for name in order:
+                program = programs[name]
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.monotonic()
                 out = subprocess.run(["timeout", "900", str(program), name, str(trials), group],
@@ -159,10 +165,10 @@ class Results:
         v = self.values(pattern, op, impl)
         return statistics.median(v) if v else 0.0
 
-    def ratios(self, pattern, op, versus, faster_is_lower=False):
-        """Per-round speed ratios of ours against `versus` (a name, or a list whose best is
-        taken in each round): > 1 means ours is faster."""
-        mine = self.values(pattern, op, OURS)
+    def ratios(self, pattern, op, versus, faster_is_lower=False, of=OURS):
+        """Per-round speed ratios of `of` (ours by default) against `versus` (a name, or a
+        list whose best is taken in each round): > 1 means `of` is faster."""
+        mine = self.values(pattern, op, of)
         names = versus if isinstance(versus, list) else [versus]
         others = [self.values(pattern, op, n) for n in names]
         out = []
@@ -267,18 +273,25 @@ def targets(res):
 
 
 def regressions(res):
-    """Patterns at or above the best peer with the baseline library (median of the rounds)
-    that are below it with ours."""
-    out = []
+    """Patterns at or above the best peer with the baseline library and below it with ours
+    (medians of the per-round ratios), split into those where ours was slower than the
+    baseline in every round (a loss) and the others (a tie with the baseline that the noise
+    put on the other side of the best peer)."""
+    lost, tied = [], []
     for (pattern, op, impl) in res.samples:
         if impl != BASELINE or op not in ("pack", "unpack"):
             continue
-        peers = [res.median(pattern, op, p) for p in PEERS]
-        best = max(peers)
-        before, now = res.median(pattern, op, BASELINE), res.median(pattern, op, OURS)
-        if best and before >= best and now < best:
-            out.append(f"{pattern} {op} ({before / best:.2f} -> {now / best:.2f} of the best peer)")
-    return out
+        before = res.ratios(pattern, op, PEERS, of=BASELINE)
+        now = res.ratios(pattern, op, PEERS)
+        if not before or not now:
+            continue
+        b, n = statistics.median(before), statistics.median(now)
+        if b >= 1 and n < 1:
+            versus = res.ratios(pattern, op, BASELINE)
+            text = f"{pattern} {op} ({b:.2f} -> {n:.2f} of the best peer, " \
+                   f"ours / baseline {spread(versus)})"
+            (lost if versus and max(versus) < 1 else tied).append(text)
+    return lost, tied
 
 
 def main():
@@ -307,10 +320,14 @@ def main():
     lines.append("")
     lines += targets(res)
     if args.baseline:
-        fallen = regressions(res)
+        lost, tied = regressions(res)
         lines.append("")
-        lines.append("At or above the best peer with the baseline and below it now: "
-                     + ("; ".join(fallen) if fallen else "none") + ".")
+        lines.append("At or above the best peer with the baseline, below it now and slower than "
+                     "the baseline in every round: " + ("; ".join(lost) if lost else "none") + ".")
+        lines.append("")
+        lines.append("At or above the best peer with the baseline and below it now, but not "
+                     "slower than the baseline in every round: "
+                     + ("; ".join(tied) if tied else "none") + ".")
     text = "\n".join(lines)
     print(text)
     if args.output:
