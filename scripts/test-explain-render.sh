@@ -5,11 +5,18 @@
 # error, the console must be free of errors, and each screenshot must be mostly white with
 # enough coloured pixels. Screenshots are left in OUTDIR (build/explain-render) to look at.
 #
-# Usage: scripts/test-explain-render.sh [PATH/TO/mpi-dtype-explain] [OUTDIR]
+# Then the report of a trace (mpi-dtype-explain --trace FILE --format html) is rendered the
+# same way, and opened at #sort=3 to check that its table sorts by size. The trace files are
+# the TRACE arguments; without them the script makes one: it builds tests/trace/traced.c
+# against the libmpi_dtype.so next to the tool (target/release) or in ../lib (an install)
+# and runs five of its scenarios with MPI_DTYPE_TRACE.
+#
+# Usage: scripts/test-explain-render.sh [PATH/TO/mpi-dtype-explain] [OUTDIR] [TRACE...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tool=${1:-target/release/mpi-dtype-explain}
 out=${2:-build/explain-render}
+traces=("${@:3}")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -125,6 +132,56 @@ for example in "${examples[@]}"; do
     fi
   done
 done
-total=$((2 * ${#examples[@]}))
+# ---- the report of a trace ------------------------------------------------------------------
+if [ ${#traces[@]} -eq 0 ]; then
+  tooldir=$(cd "$(dirname "$tool")" && pwd)
+  libdir=""
+  for d in "$tooldir" "$tooldir/../lib"; do
+    if [ -f "$d/libmpi_dtype.so" ]; then libdir=$(cd "$d" && pwd); break; fi
+  done
+  if [ -z "$libdir" ]; then
+    echo "FAILED trace: no libmpi_dtype.so next to $tool or in its ../lib" >&2
+    exit 1
+  fi
+  cc -std=c99 -Wall -Wextra -Werror -O1 -rdynamic -Iinclude tests/trace/traced.c -o "$out/traced" \
+    -L"$libdir" -lmpi_dtype -Wl,-rpath,"$libdir"
+  rm -f "$out/trace.jsonl"
+  for scenario in clean overlap leak uncommitted twice; do
+    MPI_DTYPE_TRACE="$out/trace.jsonl" "$out/traced" "$scenario"
+  done
+  traces=("$out/trace.jsonl")
+fi
+trace_args=()
+for t in "${traces[@]}"; do trace_args+=(--trace "$t"); done
+"$tool" "${trace_args[@]}" --format html > "$out/trace.html"
+file="$out/trace.html"
+chrome --dump-dom "file://$file" > "$out/trace.html.dom" 2> "$out/trace.html.log" || true
+chrome --dump-dom "file://$file#sort=3" > "$out/trace.sorted.dom" 2>> "$out/trace.html.log" || true
+chrome --window-size=1500,1400 --screenshot="$out/trace.html.png" "file://$file" \
+  >> "$out/trace.html.log" 2>&1 || true
+problem=""
+grep -q '<table id="types">' "$out/trace.html.dom" || problem="no table of types in the loaded page"
+grep -E "CONSOLE|Uncaught|Failed to load|net::ERR" "$out/trace.html.log" \
+  && problem="errors on the console"
+# Sorted by size (column 3): the heading says so and the sizes of the rows ascend.
+python3 - "$out/trace.sorted.dom" <<'PY' || problem="the table did not sort by size"
+import re, sys
+dom = open(sys.argv[1]).read()
+assert 'data-order="asc"' in dom, "no column is marked sorted"
+body = dom[dom.index('<table id="types">'):]
+body = body[body.index("<tbody>"):body.index("</tbody>")]
+sizes = [int(row[1]) for row in (re.findall(r'data-v="([^"]*)"', r) for r in body.split("<tr>")[1:])]
+assert len(sizes) > 1 and sizes == sorted(sizes), sizes
+print(f"trace report sorted by size: {len(sizes)} rows")
+PY
+if [ -z "$problem" ] && ! check_png "$out/trace.html.png"; then
+  problem="the screenshot shows no picture"
+fi
+if [ -n "$problem" ]; then
+  echo "FAILED trace.html: $problem (see $out/trace.html.log)" >&2
+  failures=$((failures + 1))
+fi
+
+total=$((2 * ${#examples[@]} + 1))
 echo "$((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -72,6 +72,9 @@ step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.
 step "drop-in: parallel HDF5 collective I/O over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
 
+step "trace: parallel HDF5 preloaded with MPI_DTYPE_TRACE, its report rendered in headless Chromium"
+./scripts/test-trace-hdf5.sh "$root/build/prefix"
+
 step "drop-in: mpi4py's own test suite over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plainly and with mpi-dtype preloaded"
 ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 

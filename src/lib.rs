@@ -16,4 +16,5 @@ pub mod handles;
 pub mod import;
 pub mod pack;
 pub mod plan;
+pub mod trace;
 pub mod twin;

@@ -5,14 +5,18 @@
 //! ```
 //!
 //! The expression language is described in `mpi_dtype::explain::parse` and `docs/explain.md`.
+//! With `--trace FILE` (repeatable) it reports on the types a traced program built
+//! (`MPI_DTYPE_TRACE`, `mpi_dtype::trace`): a sortable HTML page (`--format html`) or text.
 //! Exit status: 0 on success, 1 for an expression that is malformed or whose constructor
-//! fails, 2 for bad command-line arguments.
+//! fails, or a trace file that cannot be read, 2 for bad command-line arguments.
 
 use mpi_dtype::explain::{self, parse, Format};
+use mpi_dtype::trace::{read, report};
 use std::io::Write as _;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: mpi-dtype-explain EXPRESSION [--format text|json|svg|html]
+       mpi-dtype-explain --trace FILE [--trace FILE...] [--format text|html]
 
 Explains the MPI datatype EXPRESSION builds: its constructor tree, bounds, signature, runs,
 pack plan, type map and warnings (text, json), or a picture of its memory layout (svg, or
@@ -30,12 +34,19 @@ MPI_Type_ / create_, arguments in C order, arrays as bracketed lists (counts imp
   resized(T, lb, extent)        dup(T)
 Predefined types by their C names: MPI_INT, MPI_DOUBLE, MPI_DOUBLE_INT, MPI_LB, MPI_UB, ...
 
-Example:
+With --trace, reports on the types a program built when run with MPI_DTYPE_TRACE=FILE
+(one JSON line per type): one line each (text), or one page (html) with a table of all
+types, sortable, and the picture, the warnings and the report of each.
+
+Examples:
   mpi-dtype-explain 'struct([1,1,3], [0,8,16], [MPI_INT, MPI_DOUBLE, MPI_CHAR])' --format svg
+  MPI_DTYPE_TRACE=trace.%r.jsonl mpiexec -n 4 ./app
+  mpi-dtype-explain --trace trace.0.jsonl --format html > report.html
 ";
 
 fn main() -> ExitCode {
     let mut expression: Option<String> = None;
+    let mut traces: Vec<String> = Vec::new();
     let mut format = Format::Text;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -45,6 +56,16 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             "-f" | "--format" => args.next(),
+            "-t" | "--trace" => match args.next() {
+                Some(file) => {
+                    traces.push(file);
+                    continue;
+                }
+                None => {
+                    eprintln!("mpi-dtype-explain: --trace takes a file\n\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             other => match other.strip_prefix("--format=") {
                 Some(v) => Some(v.to_string()),
                 None if other.starts_with("--") => {
@@ -69,6 +90,13 @@ fn main() -> ExitCode {
             }
         }
     }
+    if !traces.is_empty() {
+        if expression.is_some() {
+            eprintln!("mpi-dtype-explain: give an expression or --trace, not both\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+        return trace_report(&traces, format);
+    }
     let Some(expression) = expression else {
         eprint!("{USAGE}");
         return ExitCode::from(2);
@@ -85,4 +113,31 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Prints the report of the trace files `files` in `format` (text or html).
+fn trace_report(files: &[String], format: Format) -> ExitCode {
+    if !matches!(format, Format::Text | Format::Html) {
+        eprintln!("mpi-dtype-explain: a trace is reported as text or html\n\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let mut sources = Vec::new();
+    for file in files {
+        let records = std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| read::records(&text));
+        match records {
+            Ok(records) => sources.push((file.clone(), records)),
+            Err(e) => {
+                eprintln!("mpi-dtype-explain: {file}: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let out = match format {
+        Format::Html => report::html(&sources),
+        _ => report::text(&sources),
+    };
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    ExitCode::SUCCESS
 }

@@ -8,7 +8,8 @@ use super::warnings::Warning;
 use crate::datatype::Datatype;
 use std::fmt::Write as _;
 
-const STYLE: &str =
+/// The page's style sheet (the trace report, [`crate::trace::report`], starts from it too).
+pub const STYLE: &str =
     "body{font-family:system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}\
 h1{font-size:20px}h2{font-size:16px;margin-top:28px}\
 pre{background:#f6f8fa;padding:12px;border-radius:6px;overflow-x:auto;font-size:13px}\
@@ -35,17 +36,13 @@ pub fn render(dt: &Datatype, facts: &Facts, warnings: &[Warning]) -> String {
         out.push_str("<p class=\"none\">None.</p>\n");
     }
     for w in warnings {
-        let _ = write!(
-            out,
-            "<div class=\"warning {}\"><span class=\"name\">{}</span>: {}",
+        warning(
+            &mut out,
+            w.name(),
             w.kind.severity.name(),
-            escape(w.name()),
-            escape(&w.message)
+            &w.message,
+            w.kind.standard,
         );
-        if let Some(standard) = w.kind.standard {
-            let _ = write!(out, "<div class=\"standard\">{}</div>", escape(standard));
-        }
-        out.push_str("</div>\n");
     }
     let _ = write!(
         out,
@@ -53,4 +50,25 @@ pub fn render(dt: &Datatype, facts: &Facts, warnings: &[Warning]) -> String {
         escape(&text::render(dt, facts, warnings))
     );
     out
+}
+
+/// Appends one warning as a block: its name, what was found, and the standard's sentence.
+pub fn warning(
+    out: &mut String,
+    name: &str,
+    severity: &str,
+    message: &str,
+    standard: Option<&str>,
+) {
+    let _ = write!(
+        out,
+        "<div class=\"warning {}\"><span class=\"name\">{}</span>: {}",
+        escape(severity),
+        escape(name),
+        escape(message)
+    );
+    if let Some(standard) = standard {
+        let _ = write!(out, "<div class=\"standard\">{}</div>", escape(standard));
+    }
+    out.push_str("</div>\n");
 }

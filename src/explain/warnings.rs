@@ -104,6 +104,45 @@ pub static PER_BLOCK_BOUND: Kind = Kind {
     standard: None,
 };
 
+/// A pack, unpack or communication call was given a type that was not committed (seen by
+/// the trace, `src/trace/`; the call itself fails with `MPI_ERR_TYPE`).
+pub static USED_UNCOMMITTED: Kind = Kind {
+    name: "used-uncommitted",
+    severity: Severity::Correctness,
+    meaning: "the type was passed to a pack, unpack or communication call before \
+              MPI_Type_commit: the call fails with MPI_ERR_TYPE",
+    standard: Some(
+        "MPI-4.1 §5.1.9: \"A datatype object has to be committed before it can be used in a \
+         communication.\"",
+    ),
+};
+
+/// `MPI_Type_commit` was called on a type already committed (seen by the trace).
+pub static COMMITTED_TWICE: Kind = Kind {
+    name: "committed-twice",
+    severity: Severity::Correctness,
+    meaning: "MPI_Type_commit was called again on a committed type: harmless in itself, but \
+              usually a sign that the program loses track of its types (a handle committed \
+              in a loop, or committed where it was meant to be freed)",
+    standard: None,
+};
+
+/// A type the program built was never freed before `MPI_Finalize` (seen by the trace).
+pub static STILL_ALLOCATED_AT_FINALIZE: Kind = Kind {
+    name: "still-allocated-at-finalize",
+    severity: Severity::Correctness,
+    meaning: "the type was never freed (MPI_Type_free) before MPI_Finalize, or before exit: a \
+              leak of a datatype object, with where it was built",
+    standard: None,
+};
+
+/// The kinds only a traced run reports, from the calls it sees ([`crate::trace`]).
+pub static RUNTIME_KINDS: [&Kind; 3] = [
+    &USED_UNCOMMITTED,
+    &COMMITTED_TWICE,
+    &STILL_ALLOCATED_AT_FINALIZE,
+];
+
 /// Every kind [`check`] reports, in the order it reports them.
 pub static KINDS: [&Kind; 5] = [
     &OVERLAPPING_ENTRIES,

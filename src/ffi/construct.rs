@@ -19,6 +19,7 @@ use std::sync::Arc;
 unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) -> MpiResult<()> {
     check_out(newtype, "newtype")?;
     let handle = handles::insert(made?, false)?;
+    crate::trace::built(handle);
     // SAFETY: the caller's contract.
     unsafe { write_out(newtype, handle, "newtype") }
 }
@@ -836,6 +837,7 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         let attributes = super::attributes::copy_all(oldtype)
             .inspect_err(|_| drop(handles::remove_with(handle, crate::twin::release)))?;
         handles::update(handle, |e| e.attributes = attributes)?;
+        crate::trace::built(handle);
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(newtype, handle, "newtype") }
     })
@@ -864,6 +866,7 @@ unsafe fn f90(
             })
         })?;
         let handle = handles::f90(class, precision, range, base)?;
+        crate::trace::built(handle);
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(newtype, handle, "newtype") }
     })

@@ -174,6 +174,13 @@ unsafe fn native<const PACK: bool, C: CountArg>(
     call: NativeCall<C>,
     forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
+    let _traced = crate::trace::pack_call(
+        PACK,
+        call.function,
+        call.datatype,
+        call.count.into(),
+        call.position,
+    );
     // The success path first: a type it packs with is this library's, never foreign.
     // SAFETY: the caller's pointers, as the function requires them.
     if unsafe { try_fast_native::<PACK, C>(&call) } {
@@ -476,6 +483,7 @@ unsafe fn pack_external<C: CountArg>(
     guard(function, || {
         check_datarep(datarep)?;
         let (rep, count) = (Representation::External32, incount.into());
+        let _traced = crate::trace::pack_call(true, function, datatype, count, position);
         // SAFETY: the caller's position and buffers, as MPI_Pack_external requires them.
         unsafe {
             with_position(position, |p| {
@@ -543,6 +551,7 @@ unsafe fn unpack_external<C: CountArg>(
     guard(function, || {
         check_datarep(datarep)?;
         let (rep, count) = (Representation::External32, outcount.into());
+        let _traced = crate::trace::pack_call(false, function, datatype, count, position);
         // SAFETY: the caller's position and buffers, as MPI_Unpack_external requires them.
         unsafe {
             with_position(position, |p| {

@@ -108,6 +108,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
 /// Finalizes MPI.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
+    crate::trace::finalize();
     if crate::twin::enabled() {
         crate::handles::release_before_finalize();
     }

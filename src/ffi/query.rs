@@ -22,6 +22,7 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     guard("MPI_Type_commit", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
+        crate::trace::commit(handle);
         let dt = handles::commit(handle)?;
         crate::plan::compiled(&dt);
         Ok(())
@@ -43,6 +44,7 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
             return Err(MpiError::datatype("a predefined datatype cannot be freed"));
         }
         super::attributes::delete_all(handle)?;
+        crate::trace::free(handle);
         // The twin goes before the entry: the MPI behind runs the delete callbacks of its
         // attributes, which may query the type.
         handles::remove_with(handle, crate::twin::release)?;
