@@ -109,6 +109,8 @@ for rt in "${missing[@]}"; do
             mkdir -p "$dir/abi"
             ln -s "$lib" "$dir/abi/libmpich.so.12"
             ln -s "$lib" "$dir/abi/libmpi.so.12"
+            # the standard ABI's library, for programs built with MPICH 5's mpicc_abi
+            ln -s "$dir/venv/lib/libmpi_abi.so.1" "$dir/abi/libmpi_abi.so.1"
             names=()
             for f in "$dir/venv/bin"/*; do
                 name=$(basename "$f")

@@ -72,6 +72,6 @@ runtime_installed() {
         [ -x "$dir/bin/mpiexec" ] || return 1
     case "$1" in
         mpich4) [ -x /usr/bin/mpiexec.mpich ] ;;
-        *) [ -e "$dir/abi/libmpich.so.12" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
+        *) [ -e "$dir/abi/libmpich.so.12" ] && [ -e "$dir/abi/libmpi_abi.so.1" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
     esac
 }

@@ -14,12 +14,22 @@
 # there and avoid MPICH 4.0.2's own bugs); the preload run of such a pair is then reported
 # too, and counts only if it passes.
 #
+# With DROP_IN_ABI=standard the same programs are built for the MPI-5.0 standard ABI instead,
+# with MPICH 5.0.2's mpicc_abi (linked with libmpi_abi.so.1), run over the runtimes that ship
+# it (MPICH 5.0.2 and Intel MPI 2021.19: scripts/with-mpi.sh points libmpi_abi.so.1 at the
+# runtime's), with libmpi_dtype_abi.so preloaded.
+#
 # usage: scripts/test-drop-in-programs.sh [LIBDIR]
-#   LIBDIR            directory of libmpi_dtype.so (default: build/prefix/lib)
+#   LIBDIR            directory of the library (default: build/prefix/lib)
+#   DROP_IN_ABI       mpich (default: libmpi_dtype.so, programs built with mpicc.mpich) or
+#                     standard (libmpi_dtype_abi.so, programs built with mpicc_abi); the
+#                     defaults of the runtimes and of the build directory follow it
 #   MPI_DTYPE_LIB     full path of the library; overrides LIBDIR
 #   DROP_IN_MPIS      runtimes, default "mpich4 mpich5 impi" (installed first with
 #                     scripts/install-mpis.sh, which does nothing for those already there)
-#   DROP_IN_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4)
+#   DROP_IN_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4;
+#                     none for the standard ABI, whose runtimes fail some MPI-IO programs
+#                     plainly: docs/drop-in.md)
 #   DROP_IN_BUILD_DIR where the programs and logs go (default: build/drop-in-programs)
 #   DROP_IN_MODES     modes to run, default "plain preload"
 #   DROP_IN_PROGRAMS  programs to run (names without .c), default all
@@ -34,12 +44,21 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 src="$root/c_tests/drop_in/programs"
-build="${DROP_IN_BUILD_DIR:-$root/build/drop-in-programs}"
+abi="${DROP_IN_ABI:-mpich}"
+case "$abi" in
+    mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 suffix="" ;;
+    standard) lib_name=libmpi_dtype_abi.so default_mpis="mpich5 impi" default_must=none suffix=-abi ;;
+    *)
+        echo "test-drop-in-programs: DROP_IN_ABI must be mpich or standard" >&2
+        exit 2
+        ;;
+esac
+build="${DROP_IN_BUILD_DIR:-$root/build/drop-in-programs$suffix}"
 libdir="${1:-$root/build/prefix/lib}"
-lib="${MPI_DTYPE_LIB:-$libdir/libmpi_dtype.so}"
+lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
 modes="${DROP_IN_MODES:-plain preload}"
-mpis="${DROP_IN_MPIS:-mpich4 mpich5 impi}"
-must_pass="${DROP_IN_PLAIN_MUST_PASS:-mpich4}"
+mpis="${DROP_IN_MPIS:-$default_mpis}"
+must_pass="${DROP_IN_PLAIN_MUST_PASS:-$default_must}"
 leaks_policy="${DROP_IN_LEAKS:-note}"
 case "$leaks_policy" in note | fail) ;; *)
     echo "test-drop-in-programs: DROP_IN_LEAKS must be note or fail" >&2
@@ -112,12 +131,21 @@ line() { # STATUS PROGRAM RUNTIME MODE TEXT
     printf '%-5s %-12s %-7s %-8s %s\n' "$@"
 }
 
+# the compiler of the ABI: Debian's MPICH, or MPICH 5.0.2's wrapper of the standard ABI
+compile() {
+    if [ "$abi" = standard ]; then
+        "$root/scripts/with-mpi.sh" mpich5 mpicc_abi "$@"
+    else
+        mpicc.mpich "$@"
+    fi
+}
+
 # the programs, built once
 built=()
 for c in "${sources[@]}"; do
     name=$(basename "$c" .c)
     blog="$build/logs/$name.build.log"
-    if [ -f "$c" ] && mpicc.mpich -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$build/$name" "$c" >"$blog" 2>&1; then
+    if [ -f "$c" ] && compile -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$build/$name" "$c" >"$blog" 2>&1; then
         built+=("$name")
     else
         [ -f "$c" ] || echo "no such program: $c" >"$blog"

@@ -69,6 +69,9 @@ echo "demo built with pkg-config against the standard ABI (mpi_dtype_abi) runs"
 step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 
+step "drop-in under the MPI-5.0 standard ABI: the same programs built with MPICH 5.0.2's mpicc_abi over MPICH 5.0.2's and Intel MPI's libmpi_abi.so.1, plain and with libmpi_dtype_abi.so preloaded"
+DROP_IN_ABI=standard ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
+
 step "drop-in: parallel HDF5 collective I/O over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
 

@@ -1,18 +1,19 @@
 //! The MPI library behind this one: finding it, and calling its functions.
 //!
-//! When a real MPI library of MPICH's ABI (MPICH, Intel MPI, MVAPICH, Cray MPICH) is loaded
-//! in the process, mpi-dtype forwards to it what it does not own itself: the process
+//! When a real MPI library of the ABI this library is built for is loaded in the process
+//! (MPICH's: MPICH, Intel MPI, MVAPICH, Cray MPICH; the standard ABI: MPICH 5's and Intel
+//! MPI's `libmpi_abi.so.1`), mpi-dtype forwards to it what it does not own itself: the process
 //! functions, and every datatype call on handles and keyvals that library made (see
-//! [`crate::twin`] for the datatypes mpi-dtype makes). The library is found at the first call
+//! [`crate::dropin::twin`] for the datatypes mpi-dtype makes). The library is found at the first call
 //! that needs it, in every way it can be loaded (linked, preloaded after this one, or
 //! dlopen'ed `RTLD_LOCAL` as Python does):
 //!
 //! 1. the library named by the environment variable `MPI_DTYPE_MPI_LIBRARY` (a path or a
 //!    file name as `dlopen` takes it; loaded if it is not loaded yet);
-//! 2. else the first loaded object, in load order, that defines `MPI_Init` and
-//!    `MPIR_Dup_fn` (which every library of MPICH's ABI exports: its `mpi.h` defines
-//!    `MPI_DUP_FN` as that function; Open MPI does not)
-//!    and is not this library, found with `dl_iterate_phdr` and `dlopen(name, RTLD_NOLOAD)`.
+//! 2. else the first loaded object, in load order, that defines `MPI_Init` and the symbol
+//!    that tells the ABI ([`crate::abi::BEHIND_MARK`]: `MPIR_Dup_fn` for MPICH's,
+//!    `MPI_Abi_get_version` answering 1.0 or more for the standard's) and is not this
+//!    library, found with `dl_iterate_phdr` and `dlopen(name, RTLD_NOLOAD)`.
 //!
 //! A library once found is kept; not finding one is not: the search runs again once more
 //! objects have been loaded, unless this library's own `MPI_Init` has run (standalone mode
@@ -95,22 +96,22 @@ fn object_of(address: usize) -> Option<(usize, String)> {
     Some((info.dli_fbase as usize, file.to_string_lossy().into_owned()))
 }
 
-/// If the object `handle` (and not what it depends on) is a library of MPICH's ABI other
-/// than this one, its handle and file.
-fn mpich_abi(handle: *mut c_void) -> Option<Backend> {
+/// If the object `handle` (and not what it depends on) is an MPI library of this library's ABI
+/// other than this one, its handle and file.
+fn of_this_abi(handle: *mut c_void) -> Option<Backend> {
     // This library's own object: the one that holds this (unexported) function.
     let own = object_of(backend as *const () as usize)?.0;
     // SAFETY: a handle dlopen returned and NUL-terminated names.
     let init = unsafe { libc::dlsym(handle, c"MPI_Init".as_ptr()) } as usize;
     // SAFETY: as above.
-    let dup_fn = unsafe { libc::dlsym(handle, c"MPIR_Dup_fn".as_ptr()) } as usize;
-    if init == 0 || dup_fn == 0 {
+    let mark = unsafe { libc::dlsym(handle, crate::abi::BEHIND_MARK.as_ptr()) } as usize;
+    if init == 0 || mark == 0 {
         return None;
     }
     let (base, path) = object_of(init)?;
     // Both symbols from one object that is not this library (dlsym also searches the
     // object's dependencies, which may include this library).
-    if base == own || object_of(dup_fn)?.0 != base {
+    if base == own || object_of(mark)?.0 != base || !crate::abi::behind_speaks_this_abi(mark) {
         return None;
     }
     let c_path = CString::new(path.clone()).ok()?;
@@ -123,7 +124,7 @@ fn mpich_abi(handle: *mut c_void) -> Option<Backend> {
     })
 }
 
-/// Opens `name` (already loaded, or else loading it) and checks it is of MPICH's ABI.
+/// Opens `name` (already loaded, or else loading it) and checks it is of this library's ABI.
 fn open_named(name: &CStr, load: bool) -> Option<Backend> {
     let how = if load {
         libc::RTLD_LOCAL
@@ -136,8 +137,8 @@ fn open_named(name: &CStr, load: bool) -> Option<Backend> {
     if handle.is_null() {
         return None;
     }
-    let found = mpich_abi(handle);
-    // SAFETY: drops the reference taken just above (mpich_abi took its own).
+    let found = of_this_abi(handle);
+    // SAFETY: drops the reference taken just above (of_this_abi took its own).
     unsafe { libc::dlclose(handle) };
     found
 }
@@ -154,8 +155,9 @@ fn search() -> Option<Backend> {
         }
         if debug() {
             eprintln!(
-                "mpi-dtype: MPI_DTYPE_MPI_LIBRARY={} is not a library of MPICH's ABI",
-                name.to_string_lossy()
+                "mpi-dtype: MPI_DTYPE_MPI_LIBRARY={} is not a library of {}",
+                name.to_string_lossy(),
+                crate::abi::ABI_NAME
             );
         }
     }
@@ -165,13 +167,22 @@ fn search() -> Option<Backend> {
         .find_map(|name| open_named(name, false))
 }
 
+/// Set once this library's own `MPI_Init` ran: there is no MPI behind, for good.
+static STANDALONE: AtomicBool = AtomicBool::new(false);
+
+/// Says that this library's own `MPI_Init` ran (standalone mode): no MPI library is searched
+/// for from now on.
+pub fn stay_standalone() {
+    STANDALONE.store(true, Ordering::SeqCst);
+}
+
 /// The MPI library behind this one, if one is loaded: found at the first call, kept once
 /// found, searched for again after new objects were loaded.
 pub fn backend() -> Option<&'static Backend> {
     if let Some(found) = BACKEND.get() {
         return Some(found);
     }
-    if crate::ffi::process::standalone_initialized() {
+    if STANDALONE.load(Ordering::SeqCst) {
         return None; // this library's MPI_Init ran: standalone for good
     }
     let _one_at_a_time = SEARCH.lock().unwrap_or_else(|e| e.into_inner());
@@ -193,7 +204,10 @@ pub fn backend() -> Option<&'static Backend> {
         None => {
             SEARCHED_AT.store(adds, Ordering::SeqCst);
             if debug() && !SAID_STANDALONE.swap(true, Ordering::SeqCst) {
-                eprintln!("mpi-dtype: standalone (no MPI library of MPICH's ABI is loaded)");
+                eprintln!(
+                    "mpi-dtype: standalone (no MPI library of {} is loaded)",
+                    crate::abi::ABI_NAME
+                );
             }
             None
         }
@@ -242,7 +256,7 @@ pub(crate) use forward;
 
 /// Returns from the enclosing exported function the answer of the MPI behind's function
 /// `$name` called with the same arguments, when `$foreign` holds: a datatype handle among
-/// them is one that library made itself ([`crate::handles::is_foreign`]). The parameters
+/// them is one that library made itself ([`crate::dropin::is_foreign`]). The parameters
 /// are listed once, as the exported function declares them; an optional `; then f` maps
 /// the answer with `f` first.
 macro_rules! foreign_call {

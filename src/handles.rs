@@ -1,22 +1,21 @@
-//! The handle table: maps `int` datatype handles to shared datatype objects.
+//! The handle table: maps datatype handles to shared datatype objects. It is a table and
+//! nothing more: it never calls the MPI library behind this one; the drop-in layer
+//! ([`crate::dropin`]) decides whose a handle is and makes the twins it records here.
 //!
-//! Predefined handles are MPICH's values and resolve through a read-only table. Derived
-//! handles are `0x0c000000 | generation << 20 | slot` (slot >= 1): their top bits are those of
-//! MPICH's invalid-handle kind, so they never collide with a value MPICH defines, and an MPI
-//! library handed one of them rejects it instead of misreading it. Each slot carries a
-//! 6-bit generation that changes when the slot is reused, and freed slots wait in a queue
-//! before reuse, so a freed handle is reported as invalid rather than aliasing a new type.
+//! Predefined handles resolve through a read-only table, the common ones by a direct index
+//! ([`abi::predefined_index`]). Derived handles have the form of the ABI's own handles
+//! ([`abi::own_handle`]: a slot and a generation); each slot's generation changes when the slot
+//! is reused, and freed slots wait in a queue before reuse, so a freed handle is reported as
+//! invalid rather than aliasing a new type.
 //!
-//! In drop-in mode ([`crate::twin`]) the program is given, instead, the handle of each type's
-//! twin in the MPI library behind, which that library encodes as `0x8c000000 | index` or
-//! `0xcc000000 | index`: a map from those numbers to slots resolves them. A handle of that
-//! form not in the map is one that library made itself ([`is_foreign`]).
+//! In drop-in mode the program holds, instead, the handle of each type's twin in the MPI
+//! library behind: a map from those numbers to slots resolves them ([`is_twin`]).
 //!
 //! Lookups lock only the slot they read (a reader lock), so threads working on different
-//! types never contend. The pack path takes no lock in the steady state: each thread keeps the
-//! committed types it used last ([`with_committed`]), so a hit costs a thread-local read and
-//! one load of a global counter of frees, with no write to shared memory; predefined types
-//! resolve through a fixed table indexed by the handle's low byte.
+//! types never contend. Size and bound queries read a copy of the type's measures published in
+//! its slot under a sequence lock ([`measures_at_once`]); the pack path keeps the types each
+//! thread used last ([`with_type`]), valid while their slot's epoch has not moved: no lock, no
+//! reference count, no write to shared memory.
 
 use crate::abi::{self, MPI_Datatype, MPI_DATATYPE_NULL};
 use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class, Measures};
@@ -24,7 +23,7 @@ use crate::error::{MpiError, MpiResult};
 use parking_lot::{Mutex, RwLock};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, OnceLock};
 
 const CHUNK: usize = 4096;
@@ -86,57 +85,10 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
     handle
 }
 
-/// True if `handle` is a datatype handle of the MPI library behind this one that this
-/// library did not make (a type that library made itself): calls with it go to that library.
-///
-/// MPICH gives some predefined types (the pair types `MPI_DOUBLE_INT` and its kin) handles of
-/// its derived kind: they are this library's, like every predefined type.
-///
-/// A handle of the predefined kind that is no predefined type of this library (a type newer
-/// than its table, or another internal number of the MPI behind) is that library's too.
-pub fn is_foreign(handle: MPI_Datatype) -> bool {
-    let behind_kind = abi::has_behind_form(handle)
-        && !known_recently(handle)
-        && !TWINS.read().contains_key(&handle)
-        && !is_predefined(handle);
-    let unknown_predefined = abi::has_predefined_form(handle)
-        && predefined_by_index(handle).is_none()
-        && !is_predefined(handle);
-    (behind_kind || unknown_predefined) && crate::behind::backend().is_some()
-}
-
 /// True if `handle` is the twin handle of one of this library's entries.
 pub fn is_twin(handle: MPI_Datatype) -> bool {
     abi::has_behind_form(handle) && TWINS.read().contains_key(&handle)
 }
-
-/// Twin numbers whose handle the program freed while the MPI behind still holds that type
-/// (inside a type of its own), with the object each stands for: that library may hand the
-/// number back (`MPI_Type_get_contents` of its type), and it still means this library's
-/// object until that library destroys it ([`crate::twin`] watches for that).
-static RETIRED: LazyLock<Mutex<HandleMap<Arc<Datatype>>>> = LazyLock::new(Default::default);
-
-/// The object a twin number the program freed still stands for in the MPI behind.
-pub fn retired(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
-    if !abi::has_behind_form(handle) {
-        return None;
-    }
-    RETIRED.lock().get(&handle).cloned()
-}
-
-/// Forgets a retired twin number: the MPI behind destroyed its type.
-pub fn forget_retired(handle: MPI_Datatype) {
-    // This runs inside the MPI behind (the delete callback of its type): the object is not
-    // dropped here, where dropping the last reference would call that library again to
-    // release the object's twins, but with the next type made.
-    let gone = RETIRED.lock().remove(&handle);
-    if let Some(gone) = gone {
-        FORGOTTEN.lock().push(gone);
-    }
-}
-
-/// Objects of forgotten retired numbers, dropped by the next [`insert_with_twin`].
-static FORGOTTEN: Mutex<Vec<Arc<Datatype>>> = Mutex::new(Vec::new());
 
 #[derive(Default)]
 struct Slot {
@@ -306,11 +258,23 @@ pub fn is_predefined(handle: MPI_Datatype) -> bool {
     PREDEFINED.contains_key(&handle) || predefined_alias(handle).is_some()
 }
 
-/// The predefined handle an internal number of the MPI behind stands for, with an MPI
-/// behind ([`abi::internal_alias`]).
+/// The predefined handle an internal number of the MPI behind stands for, once such numbers
+/// are accepted ([`accept_internal_aliases`]).
 fn predefined_alias(handle: MPI_Datatype) -> Option<MPI_Datatype> {
+    if !ALIASES.load(Ordering::Relaxed) {
+        return None;
+    }
     let original = abi::internal_alias(handle)?;
-    (PREDEFINED.contains_key(&original) && crate::behind::backend().is_some()).then_some(original)
+    PREDEFINED.contains_key(&original).then_some(original)
+}
+
+/// True once the drop-in layer found an MPI library behind this one, whose internal numbers
+/// for predefined types ([`abi::internal_alias`]) then name them.
+static ALIASES: AtomicBool = AtomicBool::new(false);
+
+/// Makes the MPI behind's internal numbers for predefined types name them (drop-in mode).
+pub fn accept_internal_aliases() {
+    ALIASES.store(true, Ordering::Relaxed);
 }
 
 /// The entry of a predefined handle, or of the MPI behind's internal number for one.
@@ -320,8 +284,10 @@ fn predefined_entry(handle: MPI_Datatype) -> Option<&'static PredefinedEntry> {
         .or_else(|| PREDEFINED.get(&predefined_alias(handle)?))
 }
 
+/// The arguments of an `MPI_Type_create_f90_*` call: the type class, `p` and `r`.
+pub type F90Key = (F90Class, i32, i32);
+
 /// The handles of the types `MPI_Type_create_f90_*` returned, by their arguments.
-type F90Key = (F90Class, i32, i32);
 static F90_TYPES: LazyLock<Mutex<HashMap<F90Key, MPI_Datatype>>> = LazyLock::new(Default::default);
 
 fn f90_key(datatype: &Datatype) -> Option<F90Key> {
@@ -336,36 +302,27 @@ fn f90_key(datatype: &Datatype) -> Option<F90Key> {
     }
 }
 
-/// The handle of the predefined type `MPI_Type_create_f90_*` returns for `class`,
-/// `precision` and `range`: made (committed, with the type map of `base`) by the first call,
-/// and the same handle for every later call with the same arguments.
-pub fn f90(
-    class: F90Class,
-    precision: i32,
-    range: i32,
-    base: MPI_Datatype,
-) -> MpiResult<MPI_Datatype> {
-    let key = (class, precision, range);
-    if let Some(&handle) = F90_TYPES.lock().get(&key) {
-        return Ok(handle);
-    }
-    // Made without the table's lock held: making a twin calls the MPI behind.
-    let made = construct::f90(class, precision, range, &get(base)?);
-    let handle = insert(made, true)?;
+/// The handle `MPI_Type_create_f90_*` returned for `key`, if it was called with it before.
+pub fn f90_handle(key: F90Key) -> Option<MPI_Datatype> {
+    F90_TYPES.lock().get(&key).copied()
+}
+
+/// Records `handle` as the one `MPI_Type_create_f90_*` returns for `key`, unless another
+/// thread recorded one first: that one is returned then.
+pub fn record_f90(key: F90Key, handle: MPI_Datatype) -> Option<MPI_Datatype> {
     let mut table = F90_TYPES.lock();
-    if let Some(&first) = table.get(&key) {
-        drop(table);
-        // Another thread made it meanwhile: its handle is the one.
-        if let Ok(Entry {
-            twin: Some(twin), ..
-        }) = remove_entry(internal(handle))
-        {
-            crate::twin::release(twin);
+    match table.get(&key) {
+        Some(&first) => Some(first),
+        None => {
+            table.insert(key, handle);
+            None
         }
-        return Ok(first);
     }
-    table.insert(key, handle);
-    Ok(handle)
+}
+
+/// The handles of every type `MPI_Type_create_f90_*` returned, which the table forgets.
+pub fn take_f90_handles() -> Vec<MPI_Datatype> {
+    F90_TYPES.lock().drain().map(|(_, h)| h).collect()
 }
 
 /// True if `handle` is predefined: named, or returned by `MPI_Type_create_f90_*` (the
@@ -374,37 +331,14 @@ pub fn is_builtin(handle: MPI_Datatype) -> bool {
     is_predefined(handle) || with_entry(handle, |e| f90_key(&e.datatype).is_some()).unwrap_or(false)
 }
 
-/// Registers a new derived datatype and returns its handle (in drop-in mode, the handle of a
-/// new twin).
-pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatype> {
-    let twin = crate::twin::new_handle(&datatype, committed)?;
-    insert_with_twin(datatype, committed, twin)
-}
-
-/// Registers the datatype `MPI_Type_dup` made of `old`; in drop-in mode its handle is the MPI
-/// behind's duplicate of `old`, so that library copies its own attributes.
-pub fn insert_dup(
-    datatype: Arc<Datatype>,
-    committed: bool,
-    old: MPI_Datatype,
-) -> MpiResult<MPI_Datatype> {
-    let source = match is_predefined(old) {
-        true => Some(old),
-        false => with_entry(old, |e| e.twin)?,
-    };
-    let twin = match source {
-        Some(source) => crate::twin::dup_handle(source, committed)?,
-        None => crate::twin::new_handle(&datatype, committed)?,
-    };
-    insert_with_twin(datatype, committed, twin)
-}
-
-fn insert_with_twin(
+/// Registers a new derived datatype and returns the handle the program holds: its twin in the
+/// MPI behind if it has one (drop-in mode, [`crate::dropin`]), else a handle of this library.
+pub fn insert(
     datatype: Arc<Datatype>,
     committed: bool,
     twin: Option<MPI_Datatype>,
 ) -> MpiResult<MPI_Datatype> {
-    let index = allocate().inspect_err(|_| twin.into_iter().for_each(crate::twin::release))?;
+    let index = allocate()?;
     let cell = cell(index);
     let mut slot = cell.slot.write();
     let slot_handle = handle_of(index, slot.generation);
@@ -420,11 +354,8 @@ fn insert_with_twin(
         twin,
     });
     drop(slot);
-    let forgotten = std::mem::take(&mut *FORGOTTEN.lock());
-    drop(forgotten);
     match twin {
         Some(twin) => {
-            forget_retired(twin);
             let previous = TWINS.write().insert(twin, slot_handle);
             if let Some(cell) = previous.and_then(cell_of) {
                 // The number named a freed type a moment ago: forget it in every cache.
@@ -449,18 +380,13 @@ fn allocate() -> MpiResult<usize> {
     .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))
 }
 
-/// The handle under which `datatype` can be given back to the caller: the predefined handle
-/// for a named type, a new derived handle otherwise.
-pub fn handle_for_child(datatype: &Arc<Datatype>) -> MpiResult<MPI_Datatype> {
+/// The handle under which `datatype` can be given back to the caller without making a new
+/// one: its predefined handle, or the handle `MPI_Type_create_f90_*` returned for it.
+pub fn existing_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     if let Some(p) = datatype.predefined() {
-        return Ok(p.handle);
+        return Some(p.handle);
     }
-    if let Some(key) = f90_key(datatype) {
-        if let Some(&handle) = F90_TYPES.lock().get(&key) {
-            return Ok(handle);
-        }
-    }
-    insert(datatype.clone(), true)
+    f90_handle(f90_key(datatype)?)
 }
 
 /// The datatype object behind `handle`.
@@ -476,19 +402,16 @@ pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
     }
 }
 
-/// Marks the handle committed and returns its datatype object (`MPI_Type_commit`).
-pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    let (datatype, twin) = update(handle, |entry| {
+/// Marks the handle committed (`MPI_Type_commit`) and returns its datatype object and twin.
+pub fn commit(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, Option<MPI_Datatype>)> {
+    let committed = update(handle, |entry| {
         entry.committed = true;
         (entry.datatype.clone(), entry.twin)
     })?;
     if let Some(cell) = cell_of(internal(handle)) {
         cell.bump();
     }
-    if let Some(twin) = twin {
-        crate::twin::commit(twin)?;
-    }
-    Ok(datatype)
+    Ok(committed)
 }
 
 /// How many lookups each thread keeps (by handle modulo this), so that a thread working with
@@ -546,7 +469,7 @@ fn remember(lookup: CachedLookup) {
 
 /// True if this thread looked `handle` up recently and what it stands for has not changed
 /// since.
-fn known_recently(handle: MPI_Datatype) -> bool {
+pub fn known_recently(handle: MPI_Datatype) -> bool {
     with_cached(handle, |_, _| ()).is_ok()
 }
 
@@ -617,23 +540,11 @@ pub fn with_type<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype, bool) -> R) 
     Ok(result)
 }
 
-/// Gives back, before the MPI behind finalizes, what this library holds there beyond the
-/// program's handles: the types this thread's cache kept alive, the twins of the
-/// `MPI_Type_create_f90_*` types, which the program cannot free, and the twins every datatype
-/// object holds. (MPICH reports types still alive at `MPI_Finalize` as leaked.)
-pub fn release_before_finalize() {
+/// Empties this thread's cache of lookups (the types it kept alive).
+pub fn forget_thread_cache() {
     let recent =
         RECENT.try_with(|recent| recent.try_borrow_mut().map(|mut r| std::mem::take(&mut *r)));
     drop(recent);
-    let f90_handles: Vec<MPI_Datatype> = F90_TYPES.lock().drain().map(|(_, h)| h).collect();
-    for handle in f90_handles {
-        if let Ok(entry) = remove_entry(internal(handle)) {
-            if let Some(twin) = entry.twin {
-                crate::twin::release(twin);
-            }
-        }
-    }
-    crate::twin::release_all_shadows();
 }
 
 /// Runs `f` on the datatype behind `handle`, which must be committed: the lookup of the pack
@@ -689,12 +600,12 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
 }
 
 /// Removes a derived handle and returns its state. If the handle is a twin, `release_twin`
-/// runs on it first, while the handle still resolves to its entry: the MPI behind runs the
-/// delete callbacks of its attributes then, and they may query the type. Predefined types
-/// cannot be freed.
+/// runs on it (with its datatype object) first, while the handle still resolves to its entry:
+/// the MPI behind runs the delete callbacks of its attributes then, and they may query the
+/// type. Predefined types cannot be freed.
 pub fn remove_with(
     handle: MPI_Datatype,
-    release_twin: impl FnOnce(MPI_Datatype),
+    release_twin: impl FnOnce(MPI_Datatype, Arc<Datatype>),
 ) -> MpiResult<Entry> {
     if is_builtin(handle) {
         return Err(MpiError::datatype("a predefined datatype cannot be freed"));
@@ -707,20 +618,20 @@ pub fn remove_with(
         if let Some(cell) = cell_of(slot_handle) {
             cell.bump();
         }
-        // Until the MPI behind destroys its type, the number stands for the object (its
-        // watch, set when the twin was made, forgets it then: at once, inside
-        // `release_twin`, unless a type of that library still holds it).
-        if crate::twin::watched() {
-            RETIRED.lock().insert(twin, datatype);
-        }
-        release_twin(twin);
+        release_twin(twin, datatype);
     }
     remove_entry(slot_handle).map_err(|_| invalid(handle))
 }
 
 /// Removes a derived handle whose twin, if any, the caller releases.
 pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
-    remove_with(handle, |_| ())
+    remove_with(handle, |_, _| ())
+}
+
+/// Removes the entry of `handle` whether the program may free it or not (an
+/// `MPI_Type_create_f90_*` type made twice by racing threads), with its twin's mapping.
+pub fn discard(handle: MPI_Datatype) -> MpiResult<Entry> {
+    remove_entry(internal(handle))
 }
 
 /// Removes the entry of the slot handle `slot_handle`, whether the program may free it or
@@ -763,13 +674,13 @@ mod tests {
     #[cfg(not(feature = "standard-abi"))]
     fn twin_handles_resolve_to_their_slots() {
         let twin = 0x8c00_0123u32 as i32;
-        let handle = insert_with_twin(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();
+        let handle = insert(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();
         assert_eq!(handle, twin);
         assert_eq!(get(twin).unwrap().size(), 8);
         assert_eq!(with_committed(twin, |t| t.extent()).unwrap(), 8);
         update(twin, |e| e.name = "twin".into()).unwrap();
         assert_eq!(with_entry(twin, |e| e.name.clone()).unwrap(), "twin");
-        assert!(!is_foreign(twin));
+        assert!(is_twin(twin));
         let entry = remove(twin).unwrap();
         assert_eq!(entry.twin, Some(twin));
         assert!(get(twin).is_err());
@@ -779,7 +690,7 @@ mod tests {
     #[test]
     fn measures_are_read_at_once_until_the_handle_is_freed() {
         let vector = construct::vector(3, 2, 4, false, &get(MPI_DOUBLE).unwrap(), false).unwrap();
-        let h = insert(vector, false).unwrap();
+        let h = insert(vector, false, None).unwrap();
         let m = measures_at_once(h).expect("a standalone handle publishes its measures");
         assert_eq!((m.size, m.lb, m.extent, m.true_extent), (48, 0, 80, 80));
         assert_eq!(measures_at_once(MPI_INT).map(|m| m.size), Some(4));
@@ -809,7 +720,7 @@ mod tests {
 
     #[test]
     fn freed_handles_become_invalid() {
-        let h = insert(get(MPI_INT).unwrap(), false).unwrap();
+        let h = insert(get(MPI_INT).unwrap(), false, None).unwrap();
         assert_ne!(h, MPI_DATATYPE_NULL);
         assert!(!is_predefined(h));
         remove(h).unwrap();

@@ -1,20 +1,21 @@
-//! mpi-dtype: the datatype chapter of MPI as a standalone library with MPICH's C ABI.
+//! mpi-dtype: the datatype chapter of MPI as a standalone library, with MPICH's C ABI or the
+//! MPI-5.0 standard ABI ([`abi`], chosen when it is built).
 //!
-//! Data flows one way: C call ([`ffi`]) → handle table ([`handles`]) → immutable
-//! [`datatype::Datatype`] → compiled pack plan ([`plan`]) → bytes ([`pack`]).
+//! Data flows one way: C call ([`ffi`]) → drop-in layer ([`dropin`]: whose handle it is, the
+//! twins in an MPI library behind this one) → handle table ([`handles`]) → immutable
+//! [`datatype::Datatype`] → compiled pack plan ([`plan`]) → bytes ([`pack`]). The MPI library
+//! behind ([`behind`]) is found and called by the drop-in layer only.
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 pub mod abi;
 pub mod behind;
-pub mod behind_codes;
 pub mod datatype;
+pub mod dropin;
 pub mod error;
 pub mod explain;
 pub mod ffi;
 pub mod handles;
-pub mod import;
 pub mod pack;
 pub mod plan;
 pub mod trace;
-pub mod twin;

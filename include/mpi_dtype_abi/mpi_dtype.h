@@ -28,6 +28,9 @@
  */
 #include <stdint.h>
 
+/* Defined by mpi-dtype's standard-ABI header only: code shared by both builds tells them apart. */
+#define MPI_DTYPE_STANDARD_ABI 1
+
 /* ABI versions are in the constants table; MPI_Abi_get_version returns them. */
 
 /*
@@ -728,13 +731,15 @@ int MPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_
 
 /*
  The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
- An invalid handle has none: the answer is -1, which no handle converts to.
+ A value of no handle's form has none: the answer is then -1. (A freed handle of this
+ library still converts, and back: every call with it then reports it invalid.)
  */
 int MPI_Type_toint(MPI_Datatype datatype);
 
 /*
- The datatype handle `MPI_Type_toint` gave `value` for (`MPI_DATATYPE_NULL` for an `int` no
- handle converts to).
+ The datatype handle `MPI_Type_toint` gave `value` for. In the standard ABI an `int` no
+ handle converts to gives `MPI_DATATYPE_NULL`; in MPICH's ABI, where handles are `int`s,
+ the conversion is the identity.
  */
 MPI_Datatype MPI_Type_fromint(int value);
 

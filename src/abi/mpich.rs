@@ -153,8 +153,9 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
     Some(value)
 }
 
-/// True if `comm` has the form of a communicator handle other than `MPI_COMM_NULL`.
-pub fn is_comm(comm: MPI_Comm) -> bool {
+/// True if `comm` has the form of a communicator handle other than `MPI_COMM_NULL` (MPICH's
+/// handles say their kind, with or without an MPI library behind this one).
+pub fn is_comm(comm: MPI_Comm, _behind_present: impl FnOnce() -> bool) -> bool {
     const COMM_KIND_MASK: c_int = 0x3c00_0000;
     comm != MPI_COMM_NULL && comm & COMM_KIND_MASK == MPI_COMM_NULL
 }
@@ -237,6 +238,20 @@ pub fn current_combiner(combiner: c_int) -> c_int {
 /// answers `MPI_Abi_get_version`.
 pub fn standard_abi_version() -> (c_int, c_int) {
     (-1, -1)
+}
+
+/// The name of this ABI, for messages.
+pub const ABI_NAME: &str = "MPICH's ABI";
+
+/// The symbol that tells an MPI library of this ABI, defined by the same object as its
+/// `MPI_Init`: `MPIR_Dup_fn`, which every library of MPICH's ABI exports (its `mpi.h` defines
+/// `MPI_DUP_FN` as that function; Open MPI does not).
+pub const BEHIND_MARK: &std::ffi::CStr = c"MPIR_Dup_fn";
+
+/// True if the library whose [`BEHIND_MARK`] is at `address` speaks this ABI: exporting the
+/// symbol says so.
+pub fn behind_speaks_this_abi(_address: usize) -> bool {
+    true
 }
 
 /// The handle whose [`handle_bits`] are `bits`.

@@ -432,10 +432,13 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
 }
 
 /// True if `comm` can be a communicator other than `MPI_COMM_NULL`: a predefined one
-/// (`MPI_COMM_WORLD`, `MPI_COMM_SELF`) or a value outside the predefined range (a
-/// communicator of the MPI behind).
-pub fn is_comm(comm: MPI_Comm) -> bool {
-    comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF || comm.0 > PREDEFINED_HANDLE_MAX
+/// (`MPI_COMM_WORLD`, `MPI_COMM_SELF`) or, when there is an MPI library behind this one
+/// (`behind_present`, asked only then), a value outside the predefined range (one of its
+/// communicators).
+pub fn is_comm(comm: MPI_Comm, behind_present: impl FnOnce() -> bool) -> bool {
+    comm == MPI_COMM_WORLD
+        || comm == MPI_COMM_SELF
+        || (comm.0 > PREDEFINED_HANDLE_MAX && behind_present())
 }
 
 /// The form of this library's keyvals: `0x24000000 | n` (the standard leaves keyval values to
@@ -481,6 +484,27 @@ pub fn current_combiner(combiner: c_int) -> c_int {
 /// The version of the standard ABI this build speaks (`MPI_Abi_get_version` standalone).
 pub fn standard_abi_version() -> (c_int, c_int) {
     (MPI_ABI_VERSION, MPI_ABI_SUBVERSION)
+}
+
+/// The name of this ABI, for messages.
+pub const ABI_NAME: &str = "the MPI-5.0 standard ABI";
+
+/// The symbol that tells an MPI library of this ABI, defined by the same object as its
+/// `MPI_Init`: `MPI_Abi_get_version`, which answers 1.0 or more in a library of the standard
+/// ABI (MPICH 5's and Intel MPI's `libmpi_abi.so.1`) and -1.-1 in one of MPICH's ABI
+/// ([`behind_speaks_this_abi`] asks it).
+pub const BEHIND_MARK: &std::ffi::CStr = c"MPI_Abi_get_version";
+
+/// True if the library whose `MPI_Abi_get_version` is at `address` speaks the standard ABI.
+pub fn behind_speaks_this_abi(address: usize) -> bool {
+    type GetVersion = unsafe extern "C" fn(*mut c_int, *mut c_int) -> c_int;
+    // SAFETY: `address` is a library's `MPI_Abi_get_version`, which has this C signature
+    // (MPI-5.0 §21.2); it may be called before `MPI_Init`.
+    let get_version: GetVersion = unsafe { std::mem::transmute::<usize, GetVersion>(address) };
+    let (mut major, mut minor) = (-1, -1);
+    // SAFETY: two valid `int` outputs.
+    let rc = unsafe { get_version(&mut major, &mut minor) };
+    rc == MPI_SUCCESS && major >= 1
 }
 
 /// The handle whose [`handle_bits`] are `bits`.

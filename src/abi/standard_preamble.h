@@ -10,6 +10,9 @@
  */
 #include <stdint.h>
 
+/* Defined by mpi-dtype's standard-ABI header only: code shared by both builds tells them apart. */
+#define MPI_DTYPE_STANDARD_ABI 1
+
 /* ABI versions are in the constants table; MPI_Abi_get_version returns them. */
 
 /*

@@ -16,6 +16,7 @@ pub mod rebuild;
 /// The naive reference model: compiled for the tests and with the feature `model` only.
 #[cfg(any(test, feature = "model"))]
 pub mod typemap;
+pub mod walk;
 
 pub use layout::Layout;
 pub use predefined::{Basic, Predefined, PredefinedKind};
@@ -215,7 +216,7 @@ pub struct Datatype {
     /// ([`crate::plan::compiled`]).
     pub plan: std::sync::OnceLock<crate::plan::Plan>,
     /// The type with the same type map in the MPI library behind this one, made the first time
-    /// it is needed ([`crate::twin`]) and released with the datatype.
+    /// it is needed ([`crate::dropin::twin`]) and released with the datatype.
     pub shadow: std::sync::OnceLock<Shadow>,
 }
 

@@ -100,7 +100,7 @@ pub unsafe extern "C" fn MPI_Type_get_value_index(
 ) -> c_int {
     crate::behind::foreign_call!(
         PMPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype)
-        if crate::handles::is_foreign(value_type) || crate::handles::is_foreign(index_type)
+        if crate::dropin::is_foreign(value_type) || crate::dropin::is_foreign(index_type)
     );
     guard("MPI_Type_get_value_index", || {
         check_out(pair_type, "pair_type")?;

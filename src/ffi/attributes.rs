@@ -20,7 +20,7 @@ fn behind_keyval(key: c_int) -> bool {
 /// True if an attribute call goes to the MPI behind: a key of that library, or a type it made
 /// with a key that is not this library's (this library's keys work on its own types only).
 fn goes_behind(key: c_int, datatype: MPI_Datatype) -> bool {
-    behind_keyval(key) || (!is_own_keyval_form(key) && handles::is_foreign(datatype))
+    behind_keyval(key) || (!is_own_keyval_form(key) && crate::dropin::is_foreign(datatype))
 }
 
 fn callback_error(code: c_int, what: &str) -> MpiError {
@@ -171,7 +171,7 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    if crate::twin::enabled() {
+    if crate::dropin::twin::enabled() {
         // Drop-in mode: the program's datatypes are the MPI behind's too, so are its keys.
         let made = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut c_void) -> c_int,
             type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);

@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// A non-NULL `newtype` must be valid for a write.
 unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) -> MpiResult<()> {
     check_out(newtype, "newtype")?;
-    let handle = handles::insert(made?, false)?;
+    let handle = crate::dropin::insert(made?, false)?;
     crate::trace::built(handle);
     // SAFETY: the caller's contract.
     unsafe { write_out(newtype, handle, "newtype") }
@@ -59,7 +59,7 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
@@ -119,7 +119,7 @@ pub unsafe extern "C" fn MPI_Type_vector(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let stride = stride.into();
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -147,7 +147,7 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -175,7 +175,7 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let name = "MPI_Type_create_hvector";
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -193,7 +193,7 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let name = "MPI_Type_create_hvector_c";
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -212,7 +212,7 @@ pub unsafe extern "C" fn MPI_Type_hvector(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -269,7 +269,7 @@ pub unsafe extern "C" fn MPI_Type_indexed(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -287,7 +287,7 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -306,7 +306,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -334,7 +334,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (b, d) = (array_of_blocklengths, array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -407,7 +407,7 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -425,7 +425,7 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -443,7 +443,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -461,7 +461,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -514,7 +514,7 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     behind::foreign_call!(
         PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
         // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { crate::import::any_unknown(count, array_of_types) }
+        if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
     );
     let (b, d, t) = (
         array_of_blocklengths,
@@ -537,7 +537,7 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     behind::foreign_call!(
         PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
         // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { crate::import::any_unknown(count, array_of_types) }
+        if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
     );
     let (b, d, t) = (
         array_of_blocklengths,
@@ -561,7 +561,7 @@ pub unsafe extern "C" fn MPI_Type_struct(
     behind::foreign_call!(
         PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
         // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { crate::import::any_unknown(count, array_of_types) }
+        if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
     );
     let (b, d, t) = (
         array_of_blocklengths,
@@ -619,7 +619,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
@@ -640,7 +640,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
     let (sub, st) = (array_of_subsizes, array_of_starts);
@@ -718,7 +718,7 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let call = DarrayCall {
         size,
@@ -750,7 +750,7 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let call = DarrayCall {
         size,
@@ -795,7 +795,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let name = "MPI_Type_create_resized";
     // SAFETY: the caller's pointer, passed on under the same contract.
@@ -812,7 +812,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
-        if crate::import::is_unknown(oldtype)
+        if crate::dropin::import::is_unknown(oldtype)
     );
     let name = "MPI_Type_create_resized_c";
     // SAFETY: the caller's pointer, passed on under the same contract.
@@ -825,7 +825,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
     behind::foreign_call!(
         PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if handles::is_foreign(oldtype)
+        if crate::dropin::is_foreign(oldtype)
     );
     guard("MPI_Type_dup", || {
         check_out(newtype, "newtype")?;
@@ -833,9 +833,9 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         // The new handle first (in drop-in mode the MPI behind copies its own attributes
         // then), this library's attributes after: if one of their copy callbacks fails, the
         // new handle goes again (and the MPI behind runs the delete callbacks of its copies).
-        let handle = handles::insert_dup(construct::dup(&old), committed, oldtype)?;
+        let handle = crate::dropin::insert_dup(construct::dup(&old), committed, oldtype)?;
         let attributes = super::attributes::copy_all(oldtype)
-            .inspect_err(|_| drop(handles::remove_with(handle, crate::twin::release)))?;
+            .inspect_err(|_| drop(crate::dropin::free(handle)))?;
         handles::update(handle, |e| e.attributes = attributes)?;
         crate::trace::built(handle);
         // SAFETY: the caller's pointer, checked non-NULL above.
@@ -865,7 +865,7 @@ unsafe fn f90(
                 _ => format!("no predefined type has precision {precision} and range {range}"),
             })
         })?;
-        let handle = handles::f90(class, precision, range, base)?;
+        let handle = crate::dropin::f90(class, precision, range, base)?;
         crate::trace::built(handle);
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(newtype, handle, "newtype") }

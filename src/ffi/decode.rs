@@ -85,7 +85,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let counts = [
         num_integers,
@@ -109,7 +109,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let counts = [num_integers, num_addresses, num_large_counts, num_datatypes];
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -191,12 +191,12 @@ unsafe fn write_contents(
     }
     let mut children = Vec::with_capacity(c.types.len());
     for child in &c.types {
-        match handles::handle_for_child(child) {
+        match crate::dropin::handle_for_child(child) {
             Ok(handle) => children.push(handle),
             Err(e) => {
                 // The handles made so far are not handed out: they go again.
                 for made in children.into_iter().filter(|&h| !handles::is_builtin(h)) {
-                    let _ = handles::remove_with(made, crate::twin::release);
+                    let _ = crate::dropin::free(made);
                 }
                 return Err(e);
             }
@@ -237,12 +237,12 @@ unsafe fn own_children(rc: c_int, datatype: MPI_Datatype, types: *mut MPI_Dataty
         let mine = match handles::is_twin(child) {
             true => handles::get(child).ok(),
             // A number whose handle the program freed, still held by that library's type.
-            false => handles::retired(child),
+            false => crate::dropin::twin::retired(child),
         };
-        let Some(Ok(own)) = mine.map(|dt| handles::handle_for_child(&dt)) else {
+        let Some(Ok(own)) = mine.map(|dt| crate::dropin::handle_for_child(&dt)) else {
             continue;
         };
-        crate::twin::release(child);
+        crate::dropin::twin::release(child);
         // SAFETY: as above.
         unsafe { types.add(i).write(own) };
     }
@@ -263,7 +263,7 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype)
-        if handles::is_foreign(datatype);
+        if crate::dropin::is_foreign(datatype);
         // SAFETY: the caller's array, which the MPI behind filled.
         then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
     );
@@ -304,7 +304,7 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype)
-        if handles::is_foreign(datatype);
+        if crate::dropin::is_foreign(datatype);
         // SAFETY: the caller's array, which the MPI behind filled.
         then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
     );

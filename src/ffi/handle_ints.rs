@@ -12,7 +12,8 @@ use crate::behind::forward;
 use std::os::raw::c_int;
 
 /// The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
-/// An invalid handle has none: the answer is -1, which no handle converts to.
+/// A value of no handle's form has none: the answer is then -1. (A freed handle of this
+/// library still converts, and back: every call with it then reports it invalid.)
 #[no_mangle]
 pub extern "C" fn MPI_Type_toint(datatype: MPI_Datatype) -> c_int {
     if let Some(value) = handle_to_int(datatype) {
@@ -21,8 +22,9 @@ pub extern "C" fn MPI_Type_toint(datatype: MPI_Datatype) -> c_int {
     forward!(PMPI_Type_toint: fn(MPI_Datatype) -> c_int, datatype).unwrap_or(-1)
 }
 
-/// The datatype handle `MPI_Type_toint` gave `value` for (`MPI_DATATYPE_NULL` for an `int` no
-/// handle converts to).
+/// The datatype handle `MPI_Type_toint` gave `value` for. In the standard ABI an `int` no
+/// handle converts to gives `MPI_DATATYPE_NULL`; in MPICH's ABI, where handles are `int`s,
+/// the conversion is the identity.
 #[no_mangle]
 pub extern "C" fn MPI_Type_fromint(value: c_int) -> MPI_Datatype {
     if let Some(handle) = handle_from_int(value) {

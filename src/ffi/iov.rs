@@ -7,7 +7,6 @@ use super::{check_out, committed_datatype, guard, write_out};
 use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
-use crate::handles;
 use crate::plan::{self, iov};
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -42,7 +41,7 @@ pub unsafe extern "C" fn MPIX_Type_iov_len(
 ) -> c_int {
     behind::foreign_call!(
         PMPIX_Type_iov_len(datatype: MPI_Datatype, max_iov_bytes: MPI_Count, iov_len: *mut MPI_Count, actual_iov_bytes: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     guard("MPIX_Type_iov_len", || {
         check_non_negative(max_iov_bytes, "max_iov_bytes")?;
@@ -70,7 +69,7 @@ pub unsafe extern "C" fn MPIX_Type_iov(
 ) -> c_int {
     behind::foreign_call!(
         PMPIX_Type_iov(datatype: MPI_Datatype, iov_offset: MPI_Count, iov: *mut MPIX_Iov, max_iov_len: MPI_Count, actual_iov_len: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     guard("MPIX_Type_iov", || {
         check_non_negative(iov_offset, "iov_offset")?;

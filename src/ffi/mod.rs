@@ -51,11 +51,11 @@ pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_
 
 /// Hands `error` from `function` to the error handler in force and returns its error code (a
 /// new code for each error; `MPI_Error_class` maps it to its class; in drop-in mode a code of
-/// the MPI behind, [`crate::behind_codes`]).
+/// the MPI behind, [`crate::dropin::codes`]).
 pub fn raise(function: &'static str, error: MpiError) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
     // With an MPI behind, a code that library reads; else one of this library's own.
-    let code = crate::behind_codes::code_for(error.class, function, &error.message)
+    let code = crate::dropin::codes::code_for(error.class, function, &error.message)
         .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
     match error::effective_handler() {
         MPI_ERRORS_RETURN => code,
@@ -162,9 +162,9 @@ pub unsafe fn read_slice<'a, T: Copy>(ptr: *const T, count: i64, name: &str) -> 
 }
 
 /// The datatype object behind a handle argument (in drop-in mode, a type the MPI behind made
-/// itself is imported: [`crate::import`]).
+/// itself is imported: [`crate::dropin::import`]).
 pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    crate::import::datatype(handle)
+    crate::dropin::import::datatype(handle)
 }
 
 /// Runs `f` on the datatype object behind a handle argument, borrowed: for this library's own
@@ -190,7 +190,11 @@ pub fn committed_datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     Ok(datatype)
 }
 
-pub use crate::abi::is_comm;
+/// True if `comm` is a communicator other than `MPI_COMM_NULL`: a predefined one, or one of
+/// the MPI library behind this one ([`crate::abi::is_comm`]).
+pub fn is_comm(comm: MPI_Comm) -> bool {
+    crate::abi::is_comm(comm, || crate::behind::backend().is_some())
+}
 
 /// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator
 /// handles are `MPI_ERR_COMM`.

@@ -17,7 +17,7 @@ pub unsafe extern "C" fn MPI_Type_get_name(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     guard("MPI_Type_get_name", || {
         check_out(type_name, "type_name")?;
@@ -40,7 +40,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     guard("MPI_Type_set_name", || {
         check_out(type_name, "type_name")?;

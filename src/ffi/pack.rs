@@ -294,7 +294,7 @@ pub unsafe extern "C" fn MPI_Pack(
     let forward = || {
         behind::foreign_call!(
             PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
-            if handles::is_foreign(datatype); then Some
+            if crate::dropin::is_foreign(datatype); then Some
         );
         None
     };
@@ -326,7 +326,7 @@ pub unsafe extern "C" fn MPI_Pack_c(
     let forward = || {
         behind::foreign_call!(
             PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
-            if handles::is_foreign(datatype); then Some
+            if crate::dropin::is_foreign(datatype); then Some
         );
         None
     };
@@ -358,7 +358,7 @@ pub unsafe extern "C" fn MPI_Unpack(
     let forward = || {
         behind::foreign_call!(
             PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
-            if handles::is_foreign(datatype); then Some
+            if crate::dropin::is_foreign(datatype); then Some
         );
         None
     };
@@ -390,7 +390,7 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     let forward = || {
         behind::foreign_call!(
             PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
-            if handles::is_foreign(datatype); then Some
+            if crate::dropin::is_foreign(datatype); then Some
         );
         None
     };
@@ -443,7 +443,7 @@ pub unsafe extern "C" fn MPI_Pack_size(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { pack_size("MPI_Pack_size", incount, datatype, comm, size) }
@@ -459,7 +459,7 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { pack_size("MPI_Pack_size_c", incount, datatype, comm, size) }
@@ -506,7 +506,7 @@ pub unsafe extern "C" fn MPI_Pack_external(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, d) = ("MPI_Pack_external", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -526,7 +526,7 @@ pub unsafe extern "C" fn MPI_Pack_external_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, d) = ("MPI_Pack_external_c", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -574,7 +574,7 @@ pub unsafe extern "C" fn MPI_Unpack_external(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, d) = ("MPI_Unpack_external", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -594,7 +594,7 @@ pub unsafe extern "C" fn MPI_Unpack_external_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, d) = ("MPI_Unpack_external_c", datarep);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -631,7 +631,7 @@ pub unsafe extern "C" fn MPI_Pack_external_size(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let f = "MPI_Pack_external_size";
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -648,7 +648,7 @@ pub unsafe extern "C" fn MPI_Pack_external_size_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let f = "MPI_Pack_external_size_c";
     // SAFETY: the caller's pointers, passed on under the same contract.

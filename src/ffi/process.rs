@@ -22,11 +22,6 @@ static THREAD_LEVEL: AtomicI32 = AtomicI32::new(MPI_THREAD_SINGLE);
 static MAIN_THREAD: OnceLock<std::thread::ThreadId> = OnceLock::new();
 static CLOCK_ORIGIN: OnceLock<Instant> = OnceLock::new();
 
-/// True once this library's own `MPI_Init` has run (standalone mode, for good).
-pub fn standalone_initialized() -> bool {
-    INITIALIZED.load(Ordering::SeqCst)
-}
-
 /// Calls the program's error handler `handle` for the error `code` (raised on
 /// `MPI_COMM_WORLD`, or `MPI_COMM_SELF` when the program gave it a handler); a handler made in
 /// the MPI behind is called by that library.
@@ -64,6 +59,7 @@ fn initialize(required: c_int) -> MpiResult<c_int> {
     if INITIALIZED.swap(true, Ordering::SeqCst) {
         return Err(MpiError::new(MPI_ERR_OTHER, "MPI was already initialized"));
     }
+    crate::behind::stay_standalone();
     let provided = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
     THREAD_LEVEL.store(provided, Ordering::SeqCst);
     MAIN_THREAD.get_or_init(|| std::thread::current().id());
@@ -76,7 +72,7 @@ fn initialize(required: c_int) -> MpiResult<c_int> {
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     if let Some(rc) = forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
     {
-        crate::twin::prepare();
+        crate::dropin::twin::prepare();
         return rc;
     }
     guard("MPI_Init", || initialize(MPI_THREAD_SINGLE).map(|_| ()))
@@ -94,7 +90,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
     if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
         argc, argv, required, provided)
     {
-        crate::twin::prepare();
+        crate::dropin::twin::prepare();
         return rc;
     }
     guard("MPI_Init_thread", || {
@@ -109,8 +105,8 @@ pub unsafe extern "C" fn MPI_Init_thread(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
     crate::trace::finalize();
-    if crate::twin::enabled() {
-        crate::handles::release_before_finalize();
+    if crate::dropin::twin::enabled() {
+        crate::dropin::release_before_finalize();
     }
     if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
         return rc;

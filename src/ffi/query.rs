@@ -17,13 +17,13 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     behind::foreign_call!(
         PMPI_Type_commit(datatype: *mut MPI_Datatype)
         // SAFETY: the caller's in-out handle, as the function requires it.
-        if handles::is_foreign(unsafe { behind::read_handle(datatype) })
+        if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
     );
     guard("MPI_Type_commit", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
         crate::trace::commit(handle);
-        let dt = handles::commit(handle)?;
+        let dt = crate::dropin::commit(handle)?;
         crate::plan::compiled(&dt);
         Ok(())
     })
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     behind::foreign_call!(
         PMPI_Type_free(datatype: *mut MPI_Datatype)
         // SAFETY: the caller's in-out handle, as the function requires it.
-        if handles::is_foreign(unsafe { behind::read_handle(datatype) })
+        if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
     );
     guard("MPI_Type_free", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
@@ -47,7 +47,7 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
         crate::trace::free(handle);
         // The twin goes before the entry: the MPI behind runs the delete callbacks of its
         // attributes, which may query the type.
-        handles::remove_with(handle, crate::twin::release)?;
+        crate::dropin::free(handle)?;
         // SAFETY: as above.
         unsafe { write_out(datatype, MPI_DATATYPE_NULL, "datatype") }
     })
@@ -70,7 +70,7 @@ fn answer(
     if handles::measures_at_once(dt).is_some_and(|m| at_once(&m)) {
         return MPI_SUCCESS;
     }
-    if handles::is_foreign(dt) {
+    if crate::dropin::is_foreign(dt) {
         if let Some(rc) = forward() {
             return rc;
         }

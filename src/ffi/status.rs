@@ -7,7 +7,6 @@ use crate::abi::*;
 use crate::behind;
 use crate::datatype::elements;
 use crate::error::{MpiError, MpiResult};
-use crate::handles;
 use std::os::raw::c_int;
 
 /// Rejects NULL and `MPI_STATUS_IGNORE` where a status is needed.
@@ -69,7 +68,7 @@ pub unsafe extern "C" fn MPI_Get_count(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, what) = ("MPI_Get_count", Counted::Copies);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -85,7 +84,7 @@ pub unsafe extern "C" fn MPI_Get_count_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, what) = ("MPI_Get_count_c", Counted::Copies);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -101,7 +100,7 @@ pub unsafe extern "C" fn MPI_Get_elements(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, what) = ("MPI_Get_elements", Counted::Elements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -117,7 +116,7 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -133,7 +132,7 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -168,7 +167,7 @@ pub unsafe extern "C" fn MPI_Status_set_elements(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { set_elements("MPI_Status_set_elements", status, datatype, count) }
@@ -183,7 +182,7 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
 ) -> c_int {
     behind::foreign_call!(
         PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
-        if handles::is_foreign(datatype)
+        if crate::dropin::is_foreign(datatype)
     );
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }

@@ -8,9 +8,9 @@
 //! element as the reference walk visits them.
 
 use super::check_room;
-use super::walk::{walk, Piece};
 use crate::datatype::layout::mul;
 use crate::datatype::predefined::Scalar;
+use crate::datatype::walk::{walk, Piece};
 use crate::datatype::{Basic, Datatype};
 use crate::error::MpiResult;
 

@@ -1,19 +1,18 @@
 //! Packing and unpacking: the native representation (`MPI_Pack`/`MPI_Unpack`), run by the
 //! type's compiled plan ([`crate::plan`]), and the canonical big-endian one
 //! (`MPI_Pack_external`, in [`external32`]). Both check the room they need before they touch
-//! a byte, so a failed call writes nothing. [`walk`] visits a type map entry by entry
+//! a byte, so a failed call writes nothing. [`walk`](crate::datatype::walk) visits a type map entry by entry
 //! without a plan: the reference the plan is tested against.
 
 pub mod external32;
-pub mod walk;
 
 use crate::abi::MPI_ERR_TRUNCATE;
 use crate::datatype::layout::{add, mul};
+#[cfg(any(test, feature = "model"))]
+use crate::datatype::walk::{walk, Piece};
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 use crate::plan;
-#[cfg(any(test, feature = "model"))]
-use walk::{walk, Piece};
 
 /// Bytes that `count` copies of `dt` occupy when packed natively.
 pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {

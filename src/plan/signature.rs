@@ -4,8 +4,8 @@
 //! tree without visiting their entries; others are walked once, and their signature is kept
 //! only when it has few runs (an array of structs, say).
 
+use crate::datatype::walk::{walk, Piece};
 use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
-use crate::pack::walk::{walk, Piece};
 
 /// Signatures with more runs than this are not kept.
 pub const MAX_RUNS: usize = 256;

@@ -148,10 +148,10 @@ int main(int argc, char **argv)
     MPI_CHECK(MPI_Type_dup(t, &t2));
     expect_counts("after the first MPI_Type_dup", 1, 0, 0, 1, 0);
     CHECK(c1.last_copy_type == t, "attributes: copy callback of k1 gets the old type's handle",
-          "got handle 0x%x, want 0x%x", (unsigned)c1.last_copy_type, (unsigned)t);
+          "got handle %#lx, want %#lx", HANDLE_BITS(c1.last_copy_type), HANDLE_BITS(t));
     CHECK_INT(c1.last_copy_keyval, k1, "attributes: copy callback of k1 gets its keyval");
     CHECK(c3.last_copy_type == t, "attributes: copy callback of k3 gets the old type's handle",
-          "got handle 0x%x, want 0x%x", (unsigned)c3.last_copy_type, (unsigned)t);
+          "got handle %#lx, want %#lx", HANDLE_BITS(c3.last_copy_type), HANDLE_BITS(t));
     CHECK_INT(c3.last_copy_keyval, k3, "attributes: copy callback of k3 gets its keyval");
     expect_attr(t2, k1, 1, 11, "attributes: k1 on the duplicate (copied plus one)");
     expect_attr(t2, k2, 0, 0, "attributes: k2 not copied (MPI_TYPE_NULL_COPY_FN)");
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
     expect_counts("after replacing k1 on the original", 1, 1, 0, 1, 0);
     CHECK_INT(c1.last_deleted, 10, "attributes: replacing k1 deletes the old value");
     CHECK(c1.last_delete_type == t, "attributes: delete callback gets the type's handle",
-          "got 0x%x, want 0x%x", (unsigned)c1.last_delete_type, (unsigned)t);
+          "got %#lx, want %#lx", HANDLE_BITS(c1.last_delete_type), HANDLE_BITS(t));
     CHECK_INT(c1.last_delete_keyval, k1, "attributes: delete callback of k1 gets its keyval");
     expect_attr(t, k1, 1, 50, "attributes: k1 on the original after replacing");
     expect_attr(t2, k1, 1, 11, "attributes: k1 on the duplicate after replacing the original's");
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     MPI_CHECK(MPI_Type_dup(t2, &t3));
     expect_counts("after duplicating the duplicate", 2, 1, 1, 1, 0);
     CHECK(c1.last_copy_type == t2, "attributes: copy callback gets the duplicate's handle",
-          "got 0x%x, want 0x%x", (unsigned)c1.last_copy_type, (unsigned)t2);
+          "got %#lx, want %#lx", HANDLE_BITS(c1.last_copy_type), HANDLE_BITS(t2));
     expect_attr(t3, k1, 1, 12, "attributes: k1 on the second duplicate");
     expect_attr(t3, k4, 1, 40, "attributes: k4 on the second duplicate");
     expect_attr(t3, k3, 0, 0, "attributes: k3 absent on the second duplicate");
@@ -212,12 +212,12 @@ int main(int argc, char **argv)
 
     saved = t3;
     MPI_CHECK(MPI_Type_free(&t3));
-    CHECK(t3 == MPI_DATATYPE_NULL, "attributes: MPI_Type_free sets MPI_DATATYPE_NULL", "0x%x",
-          (unsigned)t3);
+    CHECK(t3 == MPI_DATATYPE_NULL, "attributes: MPI_Type_free sets MPI_DATATYPE_NULL", "%#lx",
+          HANDLE_BITS(t3));
     expect_counts("after freeing the second duplicate", 2, 2, 1, 1, 1);
     CHECK_INT(c1.last_deleted, 12, "attributes: freed keyval's delete callback still runs");
     CHECK(c1.last_delete_type == saved, "attributes: delete callback gets the freed type's handle",
-          "got 0x%x, want 0x%x", (unsigned)c1.last_delete_type, (unsigned)saved);
+          "got %#lx, want %#lx", HANDLE_BITS(c1.last_delete_type), HANDLE_BITS(saved));
     CHECK_INT(c4.last_deleted, 40, "attributes: freeing deletes k4's value");
 
     saved = t2;
@@ -225,14 +225,14 @@ int main(int argc, char **argv)
     expect_counts("after freeing the first duplicate", 2, 3, 1, 1, 2);
     CHECK_INT(c1.last_deleted, 11, "attributes: delete callback for the first duplicate");
     CHECK(c1.last_delete_type == saved, "attributes: delete callback gets the duplicate's handle",
-          "got 0x%x, want 0x%x", (unsigned)c1.last_delete_type, (unsigned)saved);
+          "got %#lx, want %#lx", HANDLE_BITS(c1.last_delete_type), HANDLE_BITS(saved));
 
     saved = t;
     MPI_CHECK(MPI_Type_free(&t));
     expect_counts("after freeing the original", 2, 4, 1, 1, 3);
     CHECK_INT(c1.last_deleted, 50, "attributes: freeing deletes k1's current value");
     CHECK(c1.last_delete_type == saved, "attributes: delete callback gets the original's handle",
-          "got 0x%x, want 0x%x", (unsigned)c1.last_delete_type, (unsigned)saved);
+          "got %#lx, want %#lx", HANDLE_BITS(c1.last_delete_type), HANDLE_BITS(saved));
 
     /* Freeing a type does not affect a duplicate of it. */
     {

@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,10 @@ static inline void check_failed(int line, const char *what, const char *fmt, ...
         if (!(cond))                                                                       \
             check_failed(__LINE__, (what), __VA_ARGS__);                                   \
     } while (0)
+
+/* A handle as a number to print with "%#lx": an int in MPICH's ABI, a pointer in the MPI-5.0
+ * standard ABI (MPI_ABI_VERSION, from mpi_abi.h, which MPICH 5's mpicc_abi compiles with). */
+#define HANDLE_BITS(h) ((unsigned long)(uintptr_t)(h))
 
 #define CHECK_INT(got, want, what)                                                         \
     do {                                                                                   \

@@ -30,6 +30,13 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+/* The MPI library the program is linked with: MPICH's ABI, or the MPI-5.0 standard ABI. */
+#if defined(MPI_ABI_VERSION) && MPI_ABI_VERSION >= 1
+#define MPI_LIBRARY "libmpi_abi.so.1"
+#else
+#define MPI_LIBRARY "libmpich.so.12"
+#endif
+
 typedef int (*error_class_fn)(int, int *);
 typedef int (*error_string_fn)(int, char *, int *);
 typedef int (*err_create_code_fn)(int, int, const char *, int, int, const char *, const char *, ...);
@@ -142,8 +149,8 @@ int main(int argc, char **argv)
 
     start(&argc, &argv, "error_stack", &rank, &size);
 
-    lib = dlopen("libmpich.so.12", RTLD_NOW | RTLD_NOLOAD);
-    CHECK(lib != NULL, "error_stack: libmpich.so.12 is loaded", "dlopen: %s", dlerror());
+    lib = dlopen(MPI_LIBRARY, RTLD_NOW | RTLD_NOLOAD);
+    CHECK(lib != NULL, "error_stack: " MPI_LIBRARY " is loaded", "dlopen: %s", dlerror());
     if (lib) {
         *(void **)&lib_class = dlsym(lib, "PMPI_Error_class");
         *(void **)&lib_string = dlsym(lib, "PMPI_Error_string");

@@ -356,10 +356,17 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Type_free(&empty));
     }
 
-    /* 7. MPI_Type_c2f / MPI_Type_f2c. */
+    /* 7. MPI_Type_c2f / MPI_Type_f2c (MPI_Type_toint / MPI_Type_fromint in the standard ABI,
+     * which has no Fortran handle conversion). */
     {
         MPI_Datatype t, back;
+#if defined(MPI_ABI_VERSION) && MPI_ABI_VERSION >= 1
+        int f;
+#define MPI_Type_c2f MPI_Type_toint
+#define MPI_Type_f2c MPI_Type_fromint
+#else
         MPI_Fint f;
+#endif
         int pos[4] = {1, 2, 7, 8};
         MPI_CHECK(MPI_Type_vector(2, 2, 6, MPI_INT, &t));
         MPI_CHECK(MPI_Type_commit(&t));
@@ -372,8 +379,8 @@ int main(int argc, char **argv)
         }
         f = MPI_Type_c2f(t);
         back = MPI_Type_f2c(f);
-        CHECK(back == t, "lifetime: MPI_Type_f2c(MPI_Type_c2f(t)) == t", "0x%x vs 0x%x",
-              (unsigned)back, (unsigned)t);
+        CHECK(back == t, "lifetime: MPI_Type_f2c(MPI_Type_c2f(t)) == t", "%#lx vs %#lx",
+              HANDLE_BITS(back), HANDLE_BITS(t));
         {   /* send from s + 1 so that the data are at 1,2,7,8 of the buffer */
             int s[12], r[12], w[12];
             for (i = 0; i < 12; i++) {
@@ -484,8 +491,8 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Type_get_envelope(dupint, &ni, &na, &nd, &comb));
             CHECK_INT(comb, MPI_COMBINER_DUP, "lifetime: combiner of MPI_Type_dup(MPI_INT)");
             MPI_CHECK(MPI_Type_get_contents(dupint, 0, 0, 1, NULL, NULL, &old));
-            CHECK(old == MPI_INT, "lifetime: MPI_Type_dup(MPI_INT) decodes to MPI_INT", "0x%x",
-                  (unsigned)old);
+            CHECK(old == MPI_INT, "lifetime: MPI_Type_dup(MPI_INT) decodes to MPI_INT", "%#lx",
+                  HANDLE_BITS(old));
             for (i = 0; i < 4; i++) {
                 s4[i] = rank * 4 + i;
                 r4[i] = -1;
@@ -502,7 +509,8 @@ int main(int argc, char **argv)
      * made, packed with, freed, and a different type made right after (often with the same
      * handle number) must pack, unpack, size and count as itself. */
     {
-        int src[64], dst[64], w[64], packed[64], reused = 0, prevhandle = 0;
+        int src[64], dst[64], w[64], packed[64], reused = 0;
+        MPI_Datatype prevhandle = MPI_DATATYPE_NULL;
         for (i = 0; i < 64; i++)
             src[i] = rank * 1000 + i;
         for (k = 0; k < 120; k++) {
@@ -513,9 +521,9 @@ int main(int argc, char **argv)
             char what[120];
             MPI_CHECK(MPI_Type_vector(c, b, st, MPI_INT, &t));
             MPI_CHECK(MPI_Type_commit(&t));
-            if (k > 0 && (int)t == prevhandle)
+            if (k > 0 && t == prevhandle)
                 reused++;
-            prevhandle = (int)t;
+            prevhandle = t;
             MPI_CHECK(MPI_Type_size(t, &sz));
             snprintf(what, sizeof what, "lifetime: size after handle reuse, round %d", k);
             CHECK_INT(sz, c * b * (int)sizeof(int), what);

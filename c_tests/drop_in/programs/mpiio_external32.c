@@ -67,8 +67,8 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
         CHECK_INT(disp, rank * NI * 4, "mpiio_external32: view displacement");
         CHECK(strcmp(rep, "external32") == 0, "mpiio_external32: view datarep", "got \"%s\"", rep);
-        CHECK(et == MPI_INT && ft == MPI_INT, "mpiio_external32: view types are MPI_INT", "etype %#x filetype %#x",
-              (unsigned)et, (unsigned)ft);
+        CHECK(et == MPI_INT && ft == MPI_INT, "mpiio_external32: view types are MPI_INT", "etype %#lx filetype %#lx",
+              HANDLE_BITS(et), HANDLE_BITS(ft));
         MPI_CHECK(MPI_File_write_all(fh, out, NI, MPI_INT, &st));
         MPI_CHECK(MPI_Get_count(&st, MPI_INT, &n));
         CHECK_INT(n, NI, "mpiio_external32: MPI_Get_count after MPI_File_write_all");

@@ -24,8 +24,10 @@ use crate::abi::*;
 use crate::behind::{self, forward};
 use crate::datatype::{Combiner, Datatype, Shadow};
 use crate::error::{MpiError, MpiResult};
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
+use std::sync::{Arc, LazyLock};
 
 /// The count type of the large-count (`_c`) constructors of the MPI behind.
 type Count = MPI_Count;
@@ -158,7 +160,7 @@ unsafe extern "C" fn destroyed(
     handle: *mut std::ffi::c_void,
     _extra: *mut std::ffi::c_void,
 ) -> c_int {
-    crate::handles::forget_retired(handle_from_bits(handle as usize as u64));
+    forget_retired(handle_from_bits(handle as usize as u64));
     MPI_SUCCESS
 }
 
@@ -176,7 +178,7 @@ fn watch_key() -> Option<c_int> {
 /// `contiguous(1, twin)` carrying an attribute of [`WATCH_KEY`] and held by nothing else. A
 /// type of that library built on the handle keeps it alive after the program freed it, and
 /// may hand its number back (`MPI_Type_get_contents`): until the watcher's delete callback
-/// runs, the number still names this library's object ([`crate::handles::retired`]). The
+/// runs, the number still names this library's object ([`retired`]). The
 /// attribute is on the watcher, not on the handle, so that the handle's own attributes are
 /// the program's alone (MPICH runs no delete callback when an attribute that is not the
 /// first in a type's list is replaced).
@@ -208,6 +210,7 @@ fn watch(key: c_int, watcher: MPI_Datatype, handle: MPI_Datatype) -> MpiResult<(
 /// [`dup_handle`], must not stand before the program's.)
 pub fn prepare() {
     if enabled() {
+        crate::handles::accept_internal_aliases();
         watch_key();
     }
 }
@@ -405,4 +408,51 @@ fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
     }
     make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count),
         level.0, datatype.lb(), datatype.extent())
+}
+
+// ---- numbers the program freed that the MPI behind still holds --------------------------
+
+/// Twin numbers whose handle the program freed while the MPI behind still holds that type
+/// (inside a type of its own), with the object each stands for: that library may hand the
+/// number back (`MPI_Type_get_contents` of its type), and it still means this library's
+/// object until that library destroys it (the watch, [`watched_copy`], tells when).
+static RETIRED: LazyLock<Mutex<HashMap<MPI_Datatype, Arc<Datatype>>>> =
+    LazyLock::new(Default::default);
+
+/// Objects of forgotten retired numbers, dropped by the next [`forget_forgotten`].
+static FORGOTTEN: Mutex<Vec<Arc<Datatype>>> = Mutex::new(Vec::new());
+
+/// Remembers that the program freed the twin number `handle` of `datatype`: until the MPI
+/// behind destroys its type, the number still stands for the object (when the MPI behind says
+/// when that happens, [`watched`]).
+pub fn retire(handle: MPI_Datatype, datatype: Arc<Datatype>) {
+    if watched() {
+        RETIRED.lock().insert(handle, datatype);
+    }
+}
+
+/// The object a twin number the program freed still stands for in the MPI behind.
+pub fn retired(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
+    if !has_behind_form(handle) {
+        return None;
+    }
+    RETIRED.lock().get(&handle).cloned()
+}
+
+/// Forgets a retired twin number: the MPI behind destroyed its type, or gave the number to a
+/// new one.
+pub fn forget_retired(handle: MPI_Datatype) {
+    // This may run inside the MPI behind (the delete callback of its type): the object is not
+    // dropped here, where dropping the last reference would call that library again to
+    // release the object's twins, but by the next [`forget_forgotten`].
+    let gone = RETIRED.lock().remove(&handle);
+    if let Some(gone) = gone {
+        FORGOTTEN.lock().push(gone);
+    }
+}
+
+/// Drops the objects of forgotten retired numbers (outside any call of the MPI behind).
+pub fn forget_forgotten() {
+    let forgotten = std::mem::take(&mut *FORGOTTEN.lock());
+    drop(forgotten);
 }

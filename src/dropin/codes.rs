@@ -41,7 +41,7 @@ const RECOVERABLE: c_int = 0;
 /// while the MPI behind is initialized, or `None` when none is (this library's own codes
 /// apply then).
 pub fn code_for(class: c_int, function: &str, message: &str) -> Option<c_int> {
-    if !crate::twin::enabled() {
+    if !super::twin::enabled() {
         return None;
     }
     static CREATE: AtomicUsize = AtomicUsize::new(0);

@@ -8,7 +8,7 @@
 //! `PMPI_Type_get_contents_c`, its children are imported the same way, and it is made again
 //! with this library's constructors ([`crate::datatype::rebuild`]). A child that is the
 //! number of one of this library's types (a twin, also one whose handle the program freed
-//! since: [`handles::retired`]) is that type. The foreign handle itself stays that
+//! since: [`super::twin::retired`]) is that type. The foreign handle itself stays that
 //! library's: calls made with it still go there.
 //!
 //! What the other library reports is checked before it is believed: argument counts beyond
@@ -33,7 +33,7 @@ pub const MAX_DEPTH: usize = 1 << 10;
 /// behind made itself, the same type made again by this library.
 pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
     match handles::get(handle) {
-        Err(_) if handles::is_foreign(handle) => imported(handle).map_err(Failure::into_error),
+        Err(_) if super::is_foreign(handle) => imported(handle).map_err(Failure::into_error),
         found => found,
     }
 }
@@ -42,7 +42,7 @@ pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
 /// built, at any depth, on a predefined type of that library this library does not know
 /// (MPICH 5's `MPIX_BFLOAT16`, say). A constructor on it is left to that library.
 pub fn is_unknown(handle: MPI_Datatype) -> bool {
-    handles::is_foreign(handle) && matches!(imported(handle), Err(Failure::Unknown(_)))
+    super::is_foreign(handle) && matches!(imported(handle), Err(Failure::Unknown(_)))
 }
 
 /// True if one of the `count` handles at `types` is [`is_unknown`] (for the struct
@@ -130,10 +130,10 @@ fn is_new_reference(handle: MPI_Datatype) -> bool {
 }
 
 fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> {
-    if let Some(datatype) = handles::retired(handle) {
+    if let Some(datatype) = super::twin::retired(handle) {
         return Ok(datatype);
     }
-    if !handles::is_foreign(handle) {
+    if !super::is_foreign(handle) {
         return Ok(handles::get(handle)?);
     }
     if depth > MAX_DEPTH {
@@ -177,7 +177,7 @@ fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> 
     })();
     for child in types {
         if is_new_reference(child) {
-            crate::twin::release(child);
+            super::twin::release(child);
         }
     }
     made
@@ -211,5 +211,5 @@ fn f90(class: F90Class, ints: &[i64]) -> MpiResult<Arc<Datatype>> {
             "the MPI library behind decoded an f90 type this library has no type for",
         )
     })?;
-    handles::get(handles::f90(class, precision, range, base)?)
+    handles::get(super::f90(class, precision, range, base)?)
 }

@@ -1,0 +1,161 @@
+//! The drop-in layer: mpi-dtype loaded in front of another MPI library (`LD_PRELOAD`).
+//!
+//! It stands between the exported functions ([`crate::ffi`]) and the two things below it, which
+//! never call each other or back up: the handle table ([`crate::handles`], a pure table) and
+//! the MPI library behind ([`crate::behind`], found and called). Here are taken the decisions
+//! that need both:
+//! - whose a handle is ([`is_foreign`]): a type the MPI behind made itself goes to it;
+//! - the twins ([`twin`]): every handle the program gets is a type of the MPI behind with the
+//!   same type map, made, committed, duplicated and freed with this library's;
+//! - importing the MPI behind's own types into this library when the program builds on them
+//!   ([`import`]);
+//! - error codes the MPI behind understands ([`codes`]).
+//!
+//! Standalone (no MPI behind) every function here comes down to the handle table alone.
+
+pub mod codes;
+pub mod import;
+pub mod twin;
+
+use crate::abi::{self, MPI_Datatype};
+use crate::datatype::{construct, Datatype, F90Class};
+use crate::error::MpiResult;
+use crate::handles::{self, Entry};
+use std::sync::Arc;
+
+/// True if `handle` is a datatype handle of the MPI library behind this one that this
+/// library did not make (a type that library made itself): calls with it go to that library.
+///
+/// MPICH gives some predefined types (the pair types `MPI_DOUBLE_INT` and its kin) handles of
+/// its derived kind: they are this library's, like every predefined type. A handle of the
+/// predefined form that is no predefined type of this library (a type newer than its table, or
+/// another internal number of the MPI behind) is that library's too.
+pub fn is_foreign(handle: MPI_Datatype) -> bool {
+    let behind_form = abi::has_behind_form(handle)
+        && !handles::known_recently(handle)
+        && !handles::is_twin(handle)
+        && !handles::is_predefined(handle);
+    let unknown_predefined = abi::has_predefined_form(handle) && !handles::is_predefined(handle);
+    (behind_form || unknown_predefined) && crate::behind::backend().is_some()
+}
+
+/// Registers a new derived datatype and returns the handle the program holds (in drop-in
+/// mode, a new twin of it).
+pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatype> {
+    let made = twin::new_handle(&datatype, committed)?;
+    insert_with_twin(datatype, committed, made)
+}
+
+/// Registers the datatype `MPI_Type_dup` made of `old`; in drop-in mode its handle is the MPI
+/// behind's duplicate of `old`, so that library copies its own attributes.
+pub fn insert_dup(
+    datatype: Arc<Datatype>,
+    committed: bool,
+    old: MPI_Datatype,
+) -> MpiResult<MPI_Datatype> {
+    let source = match handles::is_predefined(old) {
+        true => Some(old),
+        false => handles::with_entry(old, |e| e.twin)?,
+    };
+    let made = match source {
+        Some(source) => twin::dup_handle(source, committed)?,
+        None => twin::new_handle(&datatype, committed)?,
+    };
+    insert_with_twin(datatype, committed, made)
+}
+
+/// Records `datatype` with its twin `made` (if any) in the handle table; the twin is released
+/// if the table is full.
+fn insert_with_twin(
+    datatype: Arc<Datatype>,
+    committed: bool,
+    made: Option<MPI_Datatype>,
+) -> MpiResult<MPI_Datatype> {
+    let handle = handles::insert(datatype, committed, made)
+        .inspect_err(|_| made.into_iter().for_each(twin::release))?;
+    if let Some(made) = made {
+        // The number is a new type's now, whatever the program freed under it before.
+        twin::forget_retired(made);
+    }
+    twin::forget_forgotten();
+    Ok(handle)
+}
+
+/// Marks the handle committed (`MPI_Type_commit`), its twin too, and returns its datatype
+/// object.
+pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+    let (datatype, made) = handles::commit(handle)?;
+    if let Some(made) = made {
+        twin::commit(made)?;
+    }
+    Ok(datatype)
+}
+
+/// Frees a derived handle (`MPI_Type_free`) and its twin, and returns its state. The twin
+/// goes before the entry: the MPI behind runs the delete callbacks of its attributes then,
+/// which may query the type; until that library destroys its type, the number still stands
+/// for the object ([`twin::retire`]).
+pub fn free(handle: MPI_Datatype) -> MpiResult<Entry> {
+    handles::remove_with(handle, |made, datatype| {
+        twin::retire(made, datatype);
+        twin::release(made);
+    })
+}
+
+/// The handle under which `datatype` can be given back to the caller (decoding): the
+/// predefined handle for a named type, the one `MPI_Type_create_f90_*` returned for such a
+/// type, a new derived handle otherwise.
+pub fn handle_for_child(datatype: &Arc<Datatype>) -> MpiResult<MPI_Datatype> {
+    match handles::existing_handle(datatype) {
+        Some(handle) => Ok(handle),
+        None => insert(datatype.clone(), true),
+    }
+}
+
+/// The handle of the predefined type `MPI_Type_create_f90_*` returns for `class`,
+/// `precision` and `range`: made (committed, with the type map of `base`) by the first call,
+/// and the same handle for every later call with the same arguments.
+pub fn f90(
+    class: F90Class,
+    precision: i32,
+    range: i32,
+    base: MPI_Datatype,
+) -> MpiResult<MPI_Datatype> {
+    let key = (class, precision, range);
+    if let Some(handle) = handles::f90_handle(key) {
+        return Ok(handle);
+    }
+    // Made without the table's lock held: making a twin calls the MPI behind.
+    let made = construct::f90(class, precision, range, &handles::get(base)?);
+    let handle = insert(made, true)?;
+    match handles::record_f90(key, handle) {
+        None => Ok(handle),
+        Some(first) => {
+            // Another thread made it meanwhile: its handle is the one.
+            if let Ok(Entry {
+                twin: Some(made), ..
+            }) = handles::discard(handle)
+            {
+                twin::release(made);
+            }
+            Ok(first)
+        }
+    }
+}
+
+/// Gives back, before the MPI behind finalizes, what this library holds there beyond the
+/// program's handles: the types this thread's cache kept alive, the twins of the
+/// `MPI_Type_create_f90_*` types, which the program cannot free, and the twins every datatype
+/// object holds. (MPICH reports types still alive at `MPI_Finalize` as leaked.)
+pub fn release_before_finalize() {
+    handles::forget_thread_cache();
+    for handle in handles::take_f90_handles() {
+        if let Ok(Entry {
+            twin: Some(made), ..
+        }) = handles::discard(handle)
+        {
+            twin::release(made);
+        }
+    }
+    twin::release_all_shadows();
+}
