@@ -52,6 +52,7 @@ mod c_types {
     pub type MPI_Datatype = i64;
     pub type MPI_Comm = i64;
     pub type MPI_Errhandler = i64;
+    pub type MPI_Info = i64;
     pub type MPI_Aint = i64;
     pub type MPI_Count = i64;
 }

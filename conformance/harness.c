@@ -949,13 +949,21 @@ static const constructors API = {
 };
 static constructors BEHIND;
 
+/* The MPI library a program built for this ABI links: MPICH's, or the MPI-5.0 standard ABI's
+ * (MPI_ABI_VERSION, from mpi_abi.h or mpi-dtype's standard-ABI header). */
+#if defined(MPI_ABI_VERSION) && MPI_ABI_VERSION >= 1
+#define MPI_LIBRARY_NAME "libmpi_abi.so.1"
+#else
+#define MPI_LIBRARY_NAME "libmpich.so.12"
+#endif
+
 /* Sets BEHIND: the PMPI_ constructors of the MPICH library the program was linked with, if
  * one is loaded (under the preload, the functions of the program's names are mpi-dtype's);
  * else the program's own. Returns the file they come from, or NULL. */
 static const char *load_behind(void)
 {
     BEHIND = API;
-    void *lib = dlopen("libmpich.so.12", RTLD_LAZY | RTLD_NOLOAD);
+    void *lib = dlopen(MPI_LIBRARY_NAME, RTLD_LAZY | RTLD_NOLOAD);
     if (lib == NULL) return NULL;
     void *found[12] = {
         dlsym(lib, "PMPI_Type_dup"), dlsym(lib, "PMPI_Type_contiguous"),

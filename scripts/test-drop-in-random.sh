@@ -8,9 +8,15 @@
 # skipped with a message. Every seed must print the same lines standalone and preloaded
 # (conformance/drop_in.py compares them, seed by seed, each run under `timeout`).
 #
+# With DROP_IN_RANDOM_ABI=standard the same comparison runs for the MPI-5.0 standard ABI: the
+# standalone harness is built against include/mpi_dtype_abi/ and libmpi_dtype_abi.so, the
+# preloaded one with MPICH 5.0.2's mpicc_abi (linked with libmpi_abi.so.1).
+#
 # usage: scripts/test-drop-in-random.sh [LIB]
-#   LIB                        libmpi_dtype.so to test (default build/prefix/lib/libmpi_dtype.so);
-#                              the standalone harness runs on the same file
+#   LIB                        the library to test (default build/prefix/lib/libmpi_dtype.so,
+#                              or libmpi_dtype_abi.so for the standard ABI); the standalone
+#                              harness runs on the same file
+#   DROP_IN_RANDOM_ABI         mpich (default) or standard
 #   DROP_IN_RANDOM_SEEDS       seeds to run (default 10000)
 #   DROP_IN_RANDOM_FIRST       first seed (default 0)
 #   DROP_IN_RANDOM_JOBS        parallel processes per MPI (default: the number of cores)
@@ -31,9 +37,18 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prefix="${MPI_DTYPE_PREFIX:-$root/build/prefix}"
-lib="${1:-$prefix/lib/libmpi_dtype.so}"
+abi="${DROP_IN_RANDOM_ABI:-mpich}"
+case "$abi" in
+    mpich) name=mpi_dtype suffix="" ;;
+    standard) name=mpi_dtype_abi suffix=-abi ;;
+    *)
+        echo "test-drop-in-random: DROP_IN_RANDOM_ABI must be mpich or standard" >&2
+        exit 2
+        ;;
+esac
+lib="${1:-$prefix/lib/lib$name.so}"
 [ $# -gt 0 ] && shift
-build="${DROP_IN_RANDOM_BUILD_DIR:-$root/build/drop-in-random}"
+build="${DROP_IN_RANDOM_BUILD_DIR:-$root/build/drop-in-random$suffix}"
 
 for tool in gcc mpicc.mpich timeout python3; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -45,24 +60,32 @@ if [ ! -f "$lib" ]; then
     echo "test-drop-in-random: no library at $lib (build and install it first)" >&2
     exit 2
 fi
-if [ ! -f "$prefix/include/mpi_dtype/mpi.h" ]; then
-    echo "test-drop-in-random: no $prefix/include/mpi_dtype/mpi.h (install the library first)" >&2
+if [ ! -f "$prefix/include/$name/mpi.h" ]; then
+    echo "test-drop-in-random: no $prefix/include/$name/mpi.h (install the library first)" >&2
     exit 2
 fi
 case "$lib" in /*) ;; *) lib="$(pwd)/$lib" ;; esac
 
 mkdir -p "$build/lib" "$build/out"
-# The standalone harness links libmpi_dtype.so from this directory, which names $lib, so
-# that both harnesses run on the very same file.
-ln -sf "$lib" "$build/lib/libmpi_dtype.so"
+# The standalone harness links the library from this directory, which names $lib, so that
+# both harnesses run on the very same file.
+ln -sf "$lib" "$build/lib/lib$name.so"
 
 src="$root/conformance/harness.c"
 flags=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/c_tests")
-gcc "${flags[@]}" -I"$prefix/include/mpi_dtype" "$src" -L"$build/lib" -lmpi_dtype \
+gcc "${flags[@]}" -I"$prefix/include/$name" "$src" -L"$build/lib" -l"$name" \
     -o "$build/harness_standalone"
-mpicc.mpich "${flags[@]}" "$src" -o "$build/harness_mpich"
+if [ "$abi" = standard ]; then
+    "$root/scripts/with-mpi.sh" mpich5 mpicc_abi "${flags[@]}" "$src" -o "$build/harness_mpich"
+else
+    mpicc.mpich "${flags[@]}" "$src" -o "$build/harness_mpich"
+fi
 
-exec python3 "$root/conformance/drop_in.py" \
+# Debian's MPICH 4.0.2 has no library of the standard ABI: only the other runtimes then.
+only=()
+[ "$abi" = standard ] && only=(--only "${DROP_IN_RANDOM_RUNTIMES:-mpich5,impi}")
+
+exec python3 "$root/conformance/drop_in.py" "${only[@]}" \
     --standalone "$build/harness_standalone" --standalone-lib-dir "$build/lib" \
     --preloaded "$build/harness_mpich" --lib "$lib" \
     --with-mpi "$root/scripts/with-mpi.sh" --runtimes "${DROP_IN_RANDOM_RUNTIMES:-mpich5,impi}" \

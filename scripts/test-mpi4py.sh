@@ -31,6 +31,10 @@
 #    tests done and that one, up to MPI4PY_RESUMES times (default 25, within the run's
 #    timeout; tests/mpi4py/resume.py, which skips a class whole once 3 of its tests have
 #    died): the test is recorded as an error, and the tests after it are still compared.
+# A runtime written <runtime>-abi (default MPI4PY_MPIS has mpich5-abi) stands for the MPI-5.0
+# standard ABI on that runtime: mpi4py is built with its mpicc_abi and MPI4PY_BUILD_MPIABI=1
+# (linked with libmpi_abi.so.1), and the library preloaded is libmpi_dtype_abi.so beside
+# LIBPATH (MPI4PY_ABI_LIB overrides it).
 # 4. tests/mpi4py/compare.py: on each runtime, the tests passing under the preload must be
 #    those passing plainly, but for the tests listed in docs/semantics.md ("mpi4py tests that
 #    differ under the preload").
@@ -52,7 +56,7 @@ MPI4PY_VERSION=4.1.2
 NUMPY_VERSION=2.3.5
 # shellcheck source=mpi-runtimes.bash
 . "$root/scripts/mpi-runtimes.bash"
-mpis="${MPI4PY_MPIS:-mpich4 mpich5 impi}"
+mpis="${MPI4PY_MPIS:-mpich4 mpich5 impi mpich5-abi}"
 np2_mpis="${MPI4PY_NP2_MPIS-mpich4}"
 venvs="${MPI4PY_VENVS:-$MPI_DTYPE_RUNTIMES/mpi4py}"
 work="${MPI4PY_BUILD:-$root/build/mpi4py}"
@@ -74,13 +78,21 @@ step() {
 
 [ -f "$lib" ] || { echo "no library at $lib (build it, or give its path)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
+abi_lib="${MPI4PY_ABI_LIB:-$(dirname "$lib")/libmpi_dtype_abi.so}"
+# runtime_of NAME: the runtime a name of MPI4PY_MPIS runs on; lib_of NAME: the library preloaded
+runtime_of() { echo "${1%-abi}"; }
+lib_of() { case "$1" in *-abi) echo "$abi_lib" ;; *) echo "$lib" ;; esac; }
 command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null ||
   { echo "MPICH (mpicc.mpich, mpiexec.mpich) is missing: run scripts/install-deps.sh" >&2; exit 2; }
+runtimes=""
 for rt in $mpis; do
-  runtime_dir "$rt" >/dev/null || { echo "test-mpi4py: unknown runtime $rt (known: $MPI_RUNTIMES_ALL)" >&2; exit 2; }
+  runtime_dir "$(runtime_of "$rt")" >/dev/null ||
+    { echo "test-mpi4py: unknown runtime $rt (known: $MPI_RUNTIMES_ALL, each also as <runtime>-abi)" >&2; exit 2; }
+  case "$rt" in *-abi) [ -f "$abi_lib" ] || { echo "no library at $abi_lib" >&2; exit 2; } ;; esac
+  runtimes="$runtimes $(runtime_of "$rt")"
 done
 # shellcheck disable=SC2086
-"$root/scripts/install-mpis.sh" $mpis
+"$root/scripts/install-mpis.sh" $runtimes
 
 echo "== python with headers and venv"
 if ! python3 -c 'import venv, ensurepip, sysconfig, os, sys
@@ -94,15 +106,23 @@ fi
 
 mkdir -p "$work/dl" "$venvs"
 sdist="$work/dl/mpi4py-$MPI4PY_VERSION.tar.gz"
-# mpicc_of RUNTIME: the compiler wrapper mpi4py is built with for it
-mpicc_of() { "$with" "$1" sh -c 'echo "$MPICC"'; }
+# mpicc_of NAME: the compiler wrapper mpi4py is built with for it (for <runtime>-abi, the
+# runtime's mpicc_abi, beside its mpicc)
+mpicc_of() {
+  case "$1" in
+    *-abi) "$with" "$(runtime_of "$1")" sh -c 'echo "$(dirname "$MPICC")/mpicc_abi"' ;;
+    *) "$with" "$1" sh -c 'echo "$MPICC"' ;;
+  esac
+}
+# abi_env NAME: what the build of mpi4py is told of the ABI
+abi_env() { case "$1" in *-abi) echo MPI4PY_BUILD_MPIABI=1 ;; *) echo MPI4PY_BUILD_MPIABI= ;; esac; }
 build_stamp() { echo "mpi4py $MPI4PY_VERSION numpy $NUMPY_VERSION MPICC=$(mpicc_of "$1")"; }
 # venv_ok RUNTIME: its venv holds this mpi4py and numpy, built with the runtime's MPICC (written
 # in the venv's mpi-dtype-build after the build), and answers on the runtime
 venv_ok() {
   local venv="$venvs/$1-venv"
   [ -x "$venv/bin/python" ] && [ "$(cat "$venv/mpi-dtype-build" 2>/dev/null)" = "$(build_stamp "$1")" ] &&
-    "$with" "$1" "$venv/bin/python" - "$MPI4PY_VERSION" "$NUMPY_VERSION" <<'EOF' >/dev/null 2>&1
+    "$with" "$(runtime_of "$1")" "$venv/bin/python" - "$MPI4PY_VERSION" "$NUMPY_VERSION" <<'EOF' >/dev/null 2>&1
 import sys, mpi4py, numpy
 from mpi4py import MPI
 sys.exit(mpi4py.__version__ != sys.argv[1] or numpy.__version__ != sys.argv[2])
@@ -129,7 +149,8 @@ for rt in $mpis; do
     # -O1: about 2 minutes to compile on 2 cores instead of about 4 at Python's -O2, and the
     # suite runs as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
     echo "   building mpi4py $MPI4PY_VERSION from source (about 2 minutes)"
-    "$with" "$rt" env MPICC="$mpicc" CFLAGS="${CFLAGS:-} -O1" "$py" -m pip install -q --no-cache-dir \
+    "$with" "$(runtime_of "$rt")" env MPICC="$mpicc" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} -O1" \
+      "$py" -m pip install -q --no-cache-dir \
       --no-binary mpi4py "$sdist" >"$work/pip-install-$rt.log" 2>&1 ||
       { tail -30 "$work/pip-install-$rt.log"; exit 2; }
     "$py" -m pip install -q "numpy==$NUMPY_VERSION"
@@ -192,11 +213,11 @@ run() {
     [ "$np" -gt 1 ] && [ "$rt" = impi ] && args+=(-e dynproc)
     [ "$part" -gt 0 ] && args+=(--xfile "$out.done")
     if [ "$np" -eq 1 ]; then
-      cmd=("$with" "$rt")
-      [ "$preload" -eq 1 ] && cmd+=(env LD_PRELOAD="$lib")
+      cmd=("$with" "$(runtime_of "$rt")")
+      [ "$preload" -eq 1 ] && cmd+=(env LD_PRELOAD="$(lib_of "$rt")")
     else
-      cmd=("$with" "$rt" mpiexec -n "$np")
-      [ "$preload" -eq 1 ] && cmd+=(-genv LD_PRELOAD "$lib")
+      cmd=("$with" "$(runtime_of "$rt")" mpiexec -n "$np")
+      [ "$preload" -eq 1 ] && cmd+=(-genv LD_PRELOAD "$(lib_of "$rt")")
     fi
     cmd+=("$py" "$here/run_suite.py" "${args[@]}")
     left=$(( tmo - ($(date +%s) - t0) ))
@@ -232,10 +253,10 @@ for rt in $mpis; do
   mkdir -p "$plain" "$res"
   nps="1"
   case " $np2_mpis " in *" $rt "*) nps="1 2" ;; esac
-  "$with" "$rt" "$py" -c 'from mpi4py import MPI; print("   ", MPI.Get_library_version().splitlines()[0])'
+  "$with" "$(runtime_of "$rt")" "$py" -c 'from mpi4py import MPI; print("   ", MPI.Get_library_version().splitlines()[0])'
 
   # What the plain results depend on; they are reused while it is unchanged.
-  stamp="$("$with" "$rt" "$py" - "$here/run_suite.py" "$here/resume.py" "$0" <<'EOF'
+  stamp="$("$with" "$(runtime_of "$rt")" "$py" - "$here/run_suite.py" "$here/resume.py" "$0" <<'EOF'
 import hashlib, sys, numpy, mpi4py
 from mpi4py import MPI
 h = hashlib.sha256()
@@ -265,7 +286,7 @@ EOF
     fi
   ) 9>"$venvs/.$rt.plain.lock"
 
-  step "$rt with LD_PRELOAD=$lib: $nps process(es)"
+  step "$rt with LD_PRELOAD=$(lib_of "$rt"): $nps process(es)"
   for np in $nps; do
     run "$rt" "$res" "preload-np$np" "$np" 1
     specs+=("$rt-plain-np$np:$plain/plain-np$np:$np:$(cat "$plain/plain-np$np.rc")"

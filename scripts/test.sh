@@ -72,13 +72,16 @@ step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.
 step "drop-in under the MPI-5.0 standard ABI: the same programs built with MPICH 5.0.2's mpicc_abi over MPICH 5.0.2's and Intel MPI's libmpi_abi.so.1, plain and with libmpi_dtype_abi.so preloaded"
 DROP_IN_ABI=standard ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 
+step "drop-in under the standard ABI: random datatypes print the same standalone and preloaded over MPICH 5.0.2's libmpi_abi.so.1"
+DROP_IN_RANDOM_ABI=standard DROP_IN_RANDOM_RUNTIMES=mpich5 ./scripts/test-drop-in-random.sh
+
 step "drop-in: parallel HDF5 collective I/O over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
 
 step "trace: parallel HDF5 preloaded with MPI_DTYPE_TRACE, its report rendered in headless Chromium"
 ./scripts/test-trace-hdf5.sh "$root/build/prefix"
 
-step "drop-in: mpi4py's own test suite over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plainly and with mpi-dtype preloaded"
+step "drop-in: mpi4py's own test suite over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, and built for the standard ABI over MPICH 5.0.2, plainly and with mpi-dtype preloaded"
 ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"

@@ -310,6 +310,14 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyv
 #define MPI_UNDEFINED (-32766)
 /* Longest datatype or communicator name, including the terminating NUL. */
 #define MPI_MAX_OBJECT_NAME (128)
+/* The null info handle. */
+#define MPI_INFO_NULL ((MPI_Info)0x00000130)
+/* The info object of the execution environment. */
+#define MPI_INFO_ENV ((MPI_Info)0x00000131)
+/* Longest info key, not counting the NUL. */
+#define MPI_MAX_INFO_KEY (256)
+/* Longest info value, not counting the NUL. */
+#define MPI_MAX_INFO_VAL (1024)
 /* Longest error string, including the terminating NUL. */
 #define MPI_MAX_ERROR_STRING (512)
 /* Longest library version string, including the terminating NUL. */
@@ -744,6 +752,63 @@ int MPI_Type_toint(MPI_Datatype datatype);
 MPI_Datatype MPI_Type_fromint(int value);
 
 /*
+ The info object describing the ABI's integer types: a new one standalone.
+ */
+int MPI_Abi_get_info(MPI_Info *info);
+
+/*
+ A new, empty info object.
+ */
+int MPI_Info_create(MPI_Info *info);
+
+/*
+ Sets `key` to `value` (replacing its value if it is set).
+ */
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+
+/*
+ Removes `key` (`MPI_ERR_INFO_NOKEY` if it is not set).
+ */
+int MPI_Info_delete(MPI_Info info, const char *key);
+
+/*
+ The value of `key` if it is set (MPI-4.0): at most `*buflen - 1` characters and a NUL go
+ to `value`, and `*buflen` becomes the value's length plus one.
+ */
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+
+/*
+ The value of `key` if it is set (deprecated by MPI-4.0): at most `valuelen` characters and
+ a NUL go to `value`.
+ */
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+
+/*
+ The length of the value of `key`, if it is set (deprecated by MPI-4.0).
+ */
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+
+/*
+ The number of keys set.
+ */
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+
+/*
+ The `n`-th key (from 0), into `key` (`MPI_MAX_INFO_KEY + 1` bytes).
+ */
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+
+/*
+ A new info object with the same keys and values.
+ */
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+
+/*
+ Frees an info object and sets the handle to `MPI_INFO_NULL`.
+ */
+int MPI_Info_free(MPI_Info *info);
+
+/*
  The number of whole segments of one copy of `datatype`, from its start, whose bytes add up
  to at most `max_iov_bytes`, and those bytes.
  */
@@ -1072,6 +1137,17 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_
 int PMPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
 int PMPI_Type_toint(MPI_Datatype datatype);
 MPI_Datatype PMPI_Type_fromint(int value);
+int PMPI_Abi_get_info(MPI_Info *info);
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_delete(MPI_Info info, const char *key);
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int PMPI_Info_free(MPI_Info *info);
 int PMPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
 int PMPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);

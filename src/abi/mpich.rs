@@ -14,6 +14,8 @@ pub type MPI_Datatype = c_int;
 pub type MPI_Comm = c_int;
 /// Handle of an error handler (MPICH: `int`).
 pub type MPI_Errhandler = c_int;
+/// Handle of an info object (MPICH: `int`).
+pub type MPI_Info = c_int;
 /// An address-sized integer (MPICH on x86-64: `long`).
 pub type MPI_Aint = c_long;
 /// A large count (MPICH on x86-64: `long`).
@@ -238,6 +240,17 @@ pub fn current_combiner(combiner: c_int) -> c_int {
 /// answers `MPI_Abi_get_version`.
 pub fn standard_abi_version() -> (c_int, c_int) {
     (-1, -1)
+}
+
+/// The handle of the info object made `index`-th standalone (`0x9c000000 | index`, MPICH's
+/// kind of info handles).
+pub fn own_info(index: usize) -> Option<MPI_Info> {
+    (index < 1 << 26).then_some(0x9c00_0000u32 as i32 | index as i32)
+}
+
+/// The index of an info object [`own_info`] made.
+pub fn own_info_index(info: MPI_Info) -> Option<usize> {
+    (info as u32 & 0xfc00_0000 == 0x9c00_0000).then_some((info & 0x03ff_ffff) as usize)
 }
 
 /// The name of this ABI, for messages.

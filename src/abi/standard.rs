@@ -298,7 +298,7 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
 /// matches the type's name.
 pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
-    use super::{MPI_Comm, MPI_Datatype, MPI_Errhandler};
+    use super::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info};
     use std::os::raw::c_int;
 
     /// Converts a table value, evaluated as `i64`, to the constant's type.
@@ -314,6 +314,9 @@ pub mod constants {
         };
         (MPI_Errhandler, $v:expr) => {
             MPI_Errhandler($v as usize)
+        };
+        (MPI_Info, $v:expr) => {
+            MPI_Info($v as usize)
         };
     }
 
@@ -486,6 +489,17 @@ pub fn standard_abi_version() -> (c_int, c_int) {
     (MPI_ABI_VERSION, MPI_ABI_SUBVERSION)
 }
 
+/// The handle of the info object made `index`-th standalone: tagged as this library's own
+/// handles are.
+pub fn own_info(index: usize) -> Option<MPI_Info> {
+    (index < 1 << 24).then_some(MPI_Info(OWN_TAG | 2 << 40 | index))
+}
+
+/// The index of an info object [`own_info`] made.
+pub fn own_info_index(info: MPI_Info) -> Option<usize> {
+    (info.0 & !((1 << 24) - 1) == OWN_TAG | 2 << 40).then_some(info.0 & ((1 << 24) - 1))
+}
+
 /// The name of this ABI, for messages.
 pub const ABI_NAME: &str = "the MPI-5.0 standard ABI";
 
@@ -528,6 +542,8 @@ mod tests {
                 type MPI_Comm = i64;
                 #[allow(non_camel_case_types)]
                 type MPI_Errhandler = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Info = i64;
                 #[allow(non_camel_case_types)]
                 type c_int = i64;
                 $(const $name: $ty = $value;)*

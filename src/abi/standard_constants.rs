@@ -270,6 +270,14 @@ abi_constants! {
     MPI_UNDEFINED: c_int = -32766;
     /// Longest datatype or communicator name, including the terminating NUL.
     MPI_MAX_OBJECT_NAME: c_int = 128;
+    /// The null info handle.
+    MPI_INFO_NULL: MPI_Info = 0x130;
+    /// The info object of the execution environment.
+    MPI_INFO_ENV: MPI_Info = 0x131;
+    /// Longest info key, not counting the NUL.
+    MPI_MAX_INFO_KEY: c_int = 256;
+    /// Longest info value, not counting the NUL.
+    MPI_MAX_INFO_VAL: c_int = 1024;
     /// Longest error string, including the terminating NUL.
     MPI_MAX_ERROR_STRING: c_int = 512;
     /// Longest library version string, including the terminating NUL.

@@ -2,14 +2,31 @@
 //! `MPI_Type_get_envelope` / `MPI_Type_get_contents` return them (the table of MPI-4.1
 //! §5.1.13); types made by `_c` constructors report their counts as large counts. Only the
 //! constructor itself is decoded (its children are not visited), so decoding costs the same
-//! at any depth.
+//! at any depth. One walk over the arguments ([`decode`]) feeds either the arrays
+//! ([`contents`]) or their lengths alone ([`envelope`]), which copies nothing, however many
+//! blocks the type has.
 
 use super::{Combiner, Datatype, Distribution, F90Class, Order};
 use crate::abi::*;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
+/// Where the decoded arguments of a constructor go, each kind as a list of slices in order.
+pub trait Sink {
+    /// The `MPI_COMBINER_*` value.
+    fn combiner(&mut self, combiner: c_int);
+    /// Parts of `array_of_integers`.
+    fn ints(&mut self, parts: &[&[i64]]);
+    /// Parts of `array_of_addresses`.
+    fn addresses(&mut self, parts: &[&[i64]]);
+    /// Parts of `array_of_large_counts`.
+    fn large_counts(&mut self, parts: &[&[i64]]);
+    /// `array_of_datatypes`.
+    fn types(&mut self, types: &[Arc<Datatype>]);
+}
+
 /// The decoded arguments of one constructor call.
+#[derive(Default)]
 pub struct Contents {
     /// The `MPI_COMBINER_*` value.
     pub combiner: c_int,
@@ -21,6 +38,82 @@ pub struct Contents {
     pub large_counts: Vec<i64>,
     /// `array_of_datatypes`.
     pub types: Vec<Arc<Datatype>>,
+}
+
+impl Sink for Contents {
+    fn combiner(&mut self, combiner: c_int) {
+        self.combiner = combiner;
+    }
+    fn ints(&mut self, parts: &[&[i64]]) {
+        self.ints = parts.concat();
+    }
+    fn addresses(&mut self, parts: &[&[i64]]) {
+        self.addresses = parts.concat();
+    }
+    fn large_counts(&mut self, parts: &[&[i64]]) {
+        self.large_counts = parts.concat();
+    }
+    fn types(&mut self, types: &[Arc<Datatype>]) {
+        self.types = types.to_vec();
+    }
+}
+
+/// What `MPI_Type_get_envelope` reports: the combiner and the length of each array.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Envelope {
+    /// The `MPI_COMBINER_*` value.
+    pub combiner: c_int,
+    /// Length of `array_of_integers`.
+    pub ints: i64,
+    /// Length of `array_of_addresses`.
+    pub addresses: i64,
+    /// Length of `array_of_large_counts`.
+    pub large_counts: i64,
+    /// Length of `array_of_datatypes`.
+    pub types: i64,
+}
+
+fn total(parts: &[&[i64]]) -> i64 {
+    parts.iter().map(|p| p.len() as i64).sum()
+}
+
+impl Sink for Envelope {
+    fn combiner(&mut self, combiner: c_int) {
+        self.combiner = combiner;
+    }
+    fn ints(&mut self, parts: &[&[i64]]) {
+        self.ints = total(parts);
+    }
+    fn addresses(&mut self, parts: &[&[i64]]) {
+        self.addresses = total(parts);
+    }
+    fn large_counts(&mut self, parts: &[&[i64]]) {
+        self.large_counts = total(parts);
+    }
+    fn types(&mut self, types: &[Arc<Datatype>]) {
+        self.types = types.len() as i64;
+    }
+}
+
+/// The arguments of the constructor of `dt`, laid out as `MPI_Type_get_contents` returns
+/// them.
+pub fn contents(dt: &Datatype) -> Contents {
+    let mut c = Contents {
+        combiner: MPI_COMBINER_NAMED,
+        ..Contents::default()
+    };
+    decode(dt, &mut c);
+    c
+}
+
+/// The combiner and array lengths of the constructor of `dt` (`MPI_Type_get_envelope`).
+pub fn envelope(dt: &Datatype) -> Envelope {
+    let mut e = Envelope {
+        combiner: MPI_COMBINER_NAMED,
+        ..Envelope::default()
+    };
+    decode(dt, &mut e);
+    e
 }
 
 fn order_value(order: Order) -> i64 {
@@ -38,51 +131,33 @@ fn distribution_value(d: Distribution) -> i64 {
     }) as i64
 }
 
-fn cat(parts: &[&[i64]]) -> Vec<i64> {
-    parts.concat()
-}
-
-/// Integer arguments go to `ints` for ordinary constructors and to `large_counts` for `_c` ones.
-fn counts(large: bool, values: Vec<i64>) -> (Vec<i64>, Vec<i64>) {
-    if large {
-        (vec![], values)
-    } else {
-        (values, vec![])
-    }
-}
-
-/// The arguments of the constructor of `dt`, laid out as `MPI_Type_get_contents` returns
-/// them.
-pub fn contents(dt: &Datatype) -> Contents {
+/// Feeds the arguments of the constructor of `dt` to `out`. Integer arguments are integers
+/// for ordinary constructors and large counts for `_c` ones; byte displacements are addresses
+/// for ordinary constructors and large counts for `_c` ones.
+pub fn decode(dt: &Datatype, out: &mut impl Sink) {
     let large = dt.large_count;
-    let mut c = Contents {
-        combiner: MPI_COMBINER_NAMED,
-        ints: vec![],
-        addresses: vec![],
-        large_counts: vec![],
-        types: vec![],
+    let counts = |out: &mut dyn Sink, parts: &[&[i64]]| match large {
+        true => out.large_counts(parts),
+        false => out.ints(parts),
     };
-    let split =
-        |c: &mut Contents, values: Vec<i64>| (c.ints, c.large_counts) = counts(large, values);
-    // Byte displacements are addresses for ordinary constructors and large counts for `_c` ones.
-    let with_addresses = |c: &mut Contents, ints: Vec<i64>, addresses: &[i64]| {
+    let with_addresses = |out: &mut dyn Sink, ints: &[&[i64]], addresses: &[i64]| {
         if large {
-            c.large_counts = cat(&[&ints, addresses]);
+            out.large_counts(&[ints, &[addresses]].concat());
         } else {
-            c.ints = ints;
-            c.addresses = addresses.to_vec();
+            out.ints(ints);
+            out.addresses(&[addresses]);
         }
     };
     match &dt.combiner {
         Combiner::Named(_) => {}
         Combiner::Dup(old) => {
-            c.combiner = MPI_COMBINER_DUP;
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_DUP);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Contiguous { count, old } => {
-            c.combiner = MPI_COMBINER_CONTIGUOUS;
-            split(&mut c, vec![*count]);
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_CONTIGUOUS);
+            counts(out, &[&[*count]]);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Vector {
             count,
@@ -90,9 +165,9 @@ pub fn contents(dt: &Datatype) -> Contents {
             stride,
             old,
         } => {
-            c.combiner = MPI_COMBINER_VECTOR;
-            split(&mut c, vec![*count, *blocklength, *stride]);
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_VECTOR);
+            counts(out, &[&[*count, *blocklength, *stride]]);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Hvector {
             count,
@@ -100,72 +175,59 @@ pub fn contents(dt: &Datatype) -> Contents {
             stride,
             old,
         } => {
-            c.combiner = MPI_COMBINER_HVECTOR;
-            with_addresses(&mut c, vec![*count, *blocklength], &[*stride]);
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_HVECTOR);
+            with_addresses(out, &[&[*count, *blocklength]], &[*stride]);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Indexed {
             blocklengths,
             displacements,
             old,
         } => {
-            c.combiner = MPI_COMBINER_INDEXED;
-            split(
-                &mut c,
-                cat(&[&[blocklengths.len() as i64], blocklengths, displacements]),
-            );
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_INDEXED);
+            let n = [blocklengths.len() as i64];
+            counts(out, &[&n, blocklengths, displacements]);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Hindexed {
             blocklengths,
             displacements,
             old,
         } => {
-            c.combiner = MPI_COMBINER_HINDEXED;
-            with_addresses(
-                &mut c,
-                cat(&[&[blocklengths.len() as i64], blocklengths]),
-                displacements,
-            );
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_HINDEXED);
+            let n = [blocklengths.len() as i64];
+            with_addresses(out, &[&n, blocklengths], displacements);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::IndexedBlock {
             blocklength,
             displacements,
             old,
         } => {
-            c.combiner = MPI_COMBINER_INDEXED_BLOCK;
-            split(
-                &mut c,
-                cat(&[&[displacements.len() as i64, *blocklength], displacements]),
-            );
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_INDEXED_BLOCK);
+            let head = [displacements.len() as i64, *blocklength];
+            counts(out, &[&head, displacements]);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::HindexedBlock {
             blocklength,
             displacements,
             old,
         } => {
-            c.combiner = MPI_COMBINER_HINDEXED_BLOCK;
-            with_addresses(
-                &mut c,
-                vec![displacements.len() as i64, *blocklength],
-                displacements,
-            );
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_HINDEXED_BLOCK);
+            let head = [displacements.len() as i64, *blocklength];
+            with_addresses(out, &[&head], displacements);
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Struct {
             blocklengths,
             displacements,
             types,
         } => {
-            c.combiner = MPI_COMBINER_STRUCT;
-            with_addresses(
-                &mut c,
-                cat(&[&[blocklengths.len() as i64], blocklengths]),
-                displacements,
-            );
-            c.types = types.clone();
+            out.combiner(MPI_COMBINER_STRUCT);
+            let n = [blocklengths.len() as i64];
+            with_addresses(out, &[&n, blocklengths], displacements);
+            out.types(types);
         }
         Combiner::Subarray {
             sizes,
@@ -175,18 +237,18 @@ pub fn contents(dt: &Datatype) -> Contents {
             old,
             ..
         } => {
-            c.combiner = MPI_COMBINER_SUBARRAY;
-            let ndims = sizes.len() as i64;
+            out.combiner(MPI_COMBINER_SUBARRAY);
+            let (ndims, order) = ([sizes.len() as i64], [order_value(*order)]);
             if large {
-                c.ints = vec![ndims, order_value(*order)];
-                c.large_counts = cat(&[sizes, subsizes, starts]);
+                out.ints(&[&ndims, &order]);
+                out.large_counts(&[sizes, subsizes, starts]);
             } else {
-                c.ints = cat(&[&[ndims], sizes, subsizes, starts, &[order_value(*order)]]);
+                out.ints(&[&ndims, sizes, subsizes, starts, &order]);
             }
-            c.types = vec![old.clone()];
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Darray { args, old, .. } => {
-            c.combiner = MPI_COMBINER_DARRAY;
+            out.combiner(MPI_COMBINER_DARRAY);
             let widen = |v: &[i32]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
             let distribs: Vec<i64> = args
                 .distribs
@@ -194,25 +256,20 @@ pub fn contents(dt: &Datatype) -> Contents {
                 .map(|&d| distribution_value(d))
                 .collect();
             let head = [args.size as i64, args.rank as i64, args.gsizes.len() as i64];
-            let tail = [
-                &distribs[..],
-                &widen(&args.dargs),
-                &widen(&args.psizes),
-                &[order_value(args.order)],
-            ]
-            .concat();
+            let (dargs, psizes) = (widen(&args.dargs), widen(&args.psizes));
+            let order = [order_value(args.order)];
             if large {
-                c.ints = cat(&[&head, &tail]);
-                c.large_counts = args.gsizes.clone();
+                out.ints(&[&head, &distribs, &dargs, &psizes, &order]);
+                out.large_counts(&[&args.gsizes]);
             } else {
-                c.ints = cat(&[&head, &args.gsizes, &tail]);
+                out.ints(&[&head, &args.gsizes, &distribs, &dargs, &psizes, &order]);
             }
-            c.types = vec![old.clone()];
+            out.types(std::slice::from_ref(old));
         }
         Combiner::Resized { lb, extent, old } => {
-            c.combiner = MPI_COMBINER_RESIZED;
-            with_addresses(&mut c, vec![], &[*lb, *extent]);
-            c.types = vec![old.clone()];
+            out.combiner(MPI_COMBINER_RESIZED);
+            with_addresses(out, &[], &[*lb, *extent]);
+            out.types(std::slice::from_ref(old));
         }
         // "MPI_COMBINER_F90_REAL: p, r" and likewise for complex; "MPI_COMBINER_F90_INTEGER:
         // r" (MPI-4.1 §5.1.13). The type the arguments select is not a child: nd is 0.
@@ -223,18 +280,61 @@ pub fn contents(dt: &Datatype) -> Contents {
             ..
         } => match class {
             F90Class::Integer => {
-                c.combiner = MPI_COMBINER_F90_INTEGER;
-                c.ints = vec![*range as i64];
+                out.combiner(MPI_COMBINER_F90_INTEGER);
+                out.ints(&[&[*range as i64]]);
             }
             F90Class::Real | F90Class::Complex => {
-                c.combiner = if *class == F90Class::Real {
-                    MPI_COMBINER_F90_REAL
-                } else {
-                    MPI_COMBINER_F90_COMPLEX
-                };
-                c.ints = vec![*precision as i64, *range as i64];
+                out.combiner(match class {
+                    F90Class::Real => MPI_COMBINER_F90_REAL,
+                    _ => MPI_COMBINER_F90_COMPLEX,
+                });
+                out.ints(&[&[*precision as i64, *range as i64]]);
             }
         },
     }
-    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::{construct, predefined};
+
+    fn int() -> Arc<Datatype> {
+        let p = predefined::all().find(|p| p.name == "MPI_INT").unwrap();
+        construct::named(Box::leak(Box::new(p)))
+    }
+
+    /// The envelope counts exactly the arrays of the contents, for each kind of constructor,
+    /// ordinary and large-count.
+    #[test]
+    fn envelope_counts_the_contents() {
+        let t = int();
+        for large in [false, true] {
+            let made = [
+                construct::contiguous(3, &t, large).unwrap(),
+                construct::vector(2, 3, 4, true, &t, large).unwrap(),
+                construct::indexed(vec![1, 2], vec![0, 5], true, &t, large).unwrap(),
+                construct::indexed_block(2, vec![0, 9, 20], false, &t, large).unwrap(),
+                construct::structure(vec![1, 1], vec![0, 8], vec![t.clone(), t.clone()], large)
+                    .unwrap(),
+                construct::resized(&t, -4, 16, large).unwrap(),
+            ];
+            for dt in made {
+                let (c, e) = (contents(&dt), envelope(&dt));
+                let lengths = (
+                    c.ints.len(),
+                    c.addresses.len(),
+                    c.large_counts.len(),
+                    c.types.len(),
+                );
+                let counted = (
+                    e.ints as usize,
+                    e.addresses as usize,
+                    e.large_counts as usize,
+                    e.types as usize,
+                );
+                assert_eq!((c.combiner, lengths), (e.combiner, counted), "{dt:?}");
+            }
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! the constructor and its arguments exactly as they were passed; the core
 //! ([`contents`](crate::datatype::contents)) lays them out, this file writes them.
 
-use super::{check_out, datatype, guard, write_out, CountArg};
+use super::{check_out, datatype, guard, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::contents::{contents, Contents};
@@ -12,31 +12,31 @@ use crate::handles;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
-/// The decoded arguments of `handle`; the variants without large counts cannot decode a type
-/// that needs them (`MPI_ERR_TYPE`, as MPI-4.1 §5.1.13 says).
-fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype>, Contents)> {
-    let dt = datatype(handle)?;
-    let c = contents(&dt);
-    if !large_variant && !c.large_counts.is_empty() {
+/// Fails for a type built with large counts when decoded by a variant without them
+/// (`MPI_ERR_TYPE`, as MPI-4.1 §5.1.13 says).
+fn check_variant(large_counts: usize, large_variant: bool) -> MpiResult<()> {
+    if !large_variant && large_counts > 0 {
         return Err(MpiError::datatype(
             "the datatype was built with large counts; use the _c variant to decode it",
         ));
     }
+    Ok(())
+}
+
+/// The decoded arguments of `handle`.
+fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype>, Contents)> {
+    let dt = datatype(handle)?;
+    let c = contents(&dt);
+    check_variant(c.large_counts.len(), large_variant)?;
     Ok((dt, c))
 }
 
 /// The envelope of `datatype`: counts of integers, addresses, large counts and datatypes, and
-/// the combiner.
+/// the combiner, counted without copying the arrays.
 fn envelope(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(i64, i64, i64, i64, c_int)> {
-    let (_, c) = decoded(handle, large_variant)?;
-    let n = |v: usize| v as i64;
-    Ok((
-        n(c.ints.len()),
-        n(c.addresses.len()),
-        n(c.large_counts.len()),
-        n(c.types.len()),
-        c.combiner,
-    ))
+    let e = with_datatype(handle, crate::datatype::contents::envelope)?;
+    check_variant(e.large_counts as usize, large_variant)?;
+    Ok((e.ints, e.addresses, e.large_counts, e.types, e.combiner))
 }
 
 /// # Safety

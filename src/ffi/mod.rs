@@ -22,6 +22,7 @@ pub mod construct;
 pub mod decode;
 pub mod explain;
 pub mod handle_ints;
+pub mod info;
 pub mod iov;
 pub mod names;
 pub mod pack;

@@ -1,0 +1,335 @@
+//! Info objects and `MPI_Abi_get_info` (MPI-5.0 §21.2), standalone.
+//!
+//! With an MPI library behind this one every info object is that library's, so every function
+//! here goes to it. Standalone, the library keeps the few info objects a program can get from
+//! it: the one `MPI_Abi_get_info` returns, describing the ABI's integer types
+//! (`mpi_aint_size`, `mpi_count_size`, `mpi_offset_size`), those the program creates, and the
+//! empty `MPI_INFO_ENV`; the functions that read, change, duplicate and free them work as the
+//! standard says (MPI-4.1 §10).
+
+use super::{check_out, guard, read_in, write_out};
+use crate::abi::*;
+use crate::behind::{backend, foreign_call};
+use crate::error::{MpiError, MpiResult};
+use parking_lot::Mutex;
+use std::ffi::{c_char, CStr};
+use std::os::raw::c_int;
+
+/// The keys and values of one info object, in the order the keys were first set.
+type Pairs = Vec<(String, String)>;
+
+/// The info objects made standalone, by [`own_info`] index (`None` once freed).
+static INFOS: Mutex<Vec<Option<Pairs>>> = Mutex::new(Vec::new());
+
+fn invalid(info: MPI_Info) -> MpiError {
+    MpiError::new(
+        MPI_ERR_INFO,
+        format!("{info:#x} is not a valid info object"),
+    )
+}
+
+/// Runs `f` on the pairs of `info` (`MPI_INFO_ENV` is empty and cannot be changed).
+fn with_pairs<R>(info: MPI_Info, change: bool, f: impl FnOnce(&mut Pairs) -> R) -> MpiResult<R> {
+    if info == MPI_INFO_ENV && !change {
+        return Ok(f(&mut Vec::new()));
+    }
+    let index = own_info_index(info).ok_or_else(|| invalid(info))?;
+    match INFOS.lock().get_mut(index) {
+        Some(Some(pairs)) => Ok(f(pairs)),
+        _ => Err(invalid(info)),
+    }
+}
+
+/// Registers a new info object with `pairs` and returns its handle.
+fn new_info(pairs: Pairs) -> MpiResult<MPI_Info> {
+    let mut infos = INFOS.lock();
+    let handle = own_info(infos.len())
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many info objects"))?;
+    infos.push(Some(pairs));
+    Ok(handle)
+}
+
+/// A key argument: NUL-terminated, at most `MPI_MAX_INFO_KEY` characters, not empty.
+///
+/// # Safety
+/// A non-NULL `key` must point to a NUL-terminated string.
+unsafe fn key_arg(key: *const c_char) -> MpiResult<String> {
+    check_out(key, "key")?;
+    // SAFETY: not NULL; NUL-terminated by the caller's contract.
+    let key = unsafe { CStr::from_ptr(key) }
+        .to_string_lossy()
+        .into_owned();
+    if key.is_empty() || key.len() > MPI_MAX_INFO_KEY as usize {
+        return Err(MpiError::new(
+            MPI_ERR_INFO_KEY,
+            format!("the key must have 1 to {MPI_MAX_INFO_KEY} characters"),
+        ));
+    }
+    Ok(key)
+}
+
+/// Writes `text` and a NUL into the `room` bytes at `out` (cut to fit).
+///
+/// # Safety
+/// `out` must be valid for `room` bytes.
+unsafe fn write_text(out: *mut c_char, room: usize, text: &str) {
+    if room == 0 {
+        return;
+    }
+    let n = text.len().min(room - 1);
+    // SAFETY: `out` has `room` bytes, more than `n + 1`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(text.as_ptr(), out.cast::<u8>(), n);
+        out.add(n).write(0);
+    }
+}
+
+/// The info object describing the ABI's integer types: a new one standalone.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Abi_get_info(info: *mut MPI_Info) -> c_int {
+    foreign_call!(PMPI_Abi_get_info(info: *mut MPI_Info) if backend().is_some());
+    guard("MPI_Abi_get_info", || {
+        check_out(info, "info")?;
+        let size = |bytes: usize| bytes.to_string();
+        let made = new_info(vec![
+            ("mpi_aint_size".into(), size(size_of::<MPI_Aint>())),
+            ("mpi_count_size".into(), size(size_of::<MPI_Count>())),
+            ("mpi_offset_size".into(), size(size_of::<MPI_Offset>())),
+        ])?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(info, made, "info") }
+    })
+}
+
+/// A new, empty info object.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
+    foreign_call!(PMPI_Info_create(info: *mut MPI_Info) if backend().is_some());
+    guard("MPI_Info_create", || {
+        check_out(info, "info")?;
+        let made = new_info(Vec::new())?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(info, made, "info") }
+    })
+}
+
+/// Sets `key` to `value` (replacing its value if it is set).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_set(
+    info: MPI_Info,
+    key: *const c_char,
+    value: *const c_char,
+) -> c_int {
+    foreign_call!(PMPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) if backend().is_some());
+    guard("MPI_Info_set", || {
+        // SAFETY: the caller's NUL-terminated strings.
+        let key = unsafe { key_arg(key)? };
+        check_out(value, "value")?;
+        // SAFETY: not NULL; NUL-terminated by the caller's contract.
+        let value = unsafe { CStr::from_ptr(value) }
+            .to_string_lossy()
+            .into_owned();
+        if value.len() > MPI_MAX_INFO_VAL as usize {
+            return Err(MpiError::new(
+                MPI_ERR_INFO_VALUE,
+                format!("the value has more than {MPI_MAX_INFO_VAL} characters"),
+            ));
+        }
+        with_pairs(info, true, |pairs| {
+            match pairs.iter_mut().find(|(k, _)| *k == key) {
+                Some(pair) => pair.1 = value,
+                None => pairs.push((key, value)),
+            }
+        })
+    })
+}
+
+/// Removes `key` (`MPI_ERR_INFO_NOKEY` if it is not set).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
+    foreign_call!(PMPI_Info_delete(info: MPI_Info, key: *const c_char) if backend().is_some());
+    guard("MPI_Info_delete", || {
+        // SAFETY: the caller's NUL-terminated string.
+        let key = unsafe { key_arg(key)? };
+        let found = with_pairs(info, true, |pairs| {
+            let before = pairs.len();
+            pairs.retain(|(k, _)| *k != key);
+            pairs.len() < before
+        })?;
+        match found {
+            true => Ok(()),
+            false => Err(MpiError::new(
+                MPI_ERR_INFO_NOKEY,
+                format!("the key {key:?} is not set"),
+            )),
+        }
+    })
+}
+
+/// The value of `key` if it is set (MPI-4.0): at most `*buflen - 1` characters and a NUL go
+/// to `value`, and `*buflen` becomes the value's length plus one.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_get_string(
+    info: MPI_Info,
+    key: *const c_char,
+    buflen: *mut c_int,
+    value: *mut c_char,
+    flag: *mut c_int,
+) -> c_int {
+    foreign_call!(
+        PMPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int)
+        if backend().is_some()
+    );
+    guard("MPI_Info_get_string", || {
+        // SAFETY: the caller's NUL-terminated string and in-out length.
+        let (key, room) = unsafe { (key_arg(key)?, read_in(buflen, "buflen")?) };
+        check_out(flag, "flag")?;
+        let found = with_pairs(info, false, |pairs| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
+        })?;
+        let Some(found) = found else {
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            return unsafe { write_out(flag, 0, "flag") };
+        };
+        if room > 0 {
+            check_out(value, "value")?;
+            // SAFETY: the caller's buffer of `*buflen` bytes.
+            unsafe { write_text(value, room as usize, &found) };
+        }
+        // SAFETY: the caller's pointers, checked non-NULL above.
+        unsafe {
+            write_out(buflen, found.len() as c_int + 1, "buflen")?;
+            write_out(flag, 1, "flag")
+        }
+    })
+}
+
+/// The value of `key` if it is set (deprecated by MPI-4.0): at most `valuelen` characters and
+/// a NUL go to `value`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_get(
+    info: MPI_Info,
+    key: *const c_char,
+    valuelen: c_int,
+    value: *mut c_char,
+    flag: *mut c_int,
+) -> c_int {
+    foreign_call!(
+        PMPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int)
+        if backend().is_some()
+    );
+    guard("MPI_Info_get", || {
+        // SAFETY: the caller's NUL-terminated string.
+        let key = unsafe { key_arg(key)? };
+        check_out(flag, "flag")?;
+        if valuelen < 0 {
+            return Err(MpiError::arg(format!("valuelen is {valuelen}")));
+        }
+        let found = with_pairs(info, false, |pairs| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
+        })?;
+        if let Some(found) = &found {
+            check_out(value, "value")?;
+            // SAFETY: the caller's buffer of `valuelen + 1` bytes.
+            unsafe { write_text(value, valuelen as usize + 1, found) };
+        }
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+    })
+}
+
+/// The length of the value of `key`, if it is set (deprecated by MPI-4.0).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_get_valuelen(
+    info: MPI_Info,
+    key: *const c_char,
+    valuelen: *mut c_int,
+    flag: *mut c_int,
+) -> c_int {
+    foreign_call!(
+        PMPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int)
+        if backend().is_some()
+    );
+    guard("MPI_Info_get_valuelen", || {
+        // SAFETY: the caller's NUL-terminated string.
+        let key = unsafe { key_arg(key)? };
+        check_out(valuelen, "valuelen")?;
+        check_out(flag, "flag")?;
+        let found = with_pairs(info, false, |pairs| {
+            pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.len())
+        })?;
+        if let Some(len) = found {
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(valuelen, len as c_int, "valuelen")? };
+        }
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+    })
+}
+
+/// The number of keys set.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
+    foreign_call!(PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) if backend().is_some());
+    guard("MPI_Info_get_nkeys", || {
+        check_out(nkeys, "nkeys")?;
+        let n = with_pairs(info, false, |pairs| pairs.len())?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(nkeys, n as c_int, "nkeys") }
+    })
+}
+
+/// The `n`-th key (from 0), into `key` (`MPI_MAX_INFO_KEY + 1` bytes).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
+    foreign_call!(PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) if backend().is_some());
+    guard("MPI_Info_get_nthkey", || {
+        check_out(key, "key")?;
+        let found = with_pairs(info, false, |pairs| {
+            usize::try_from(n)
+                .ok()
+                .and_then(|n| pairs.get(n))
+                .map(|(k, _)| k.clone())
+        })?;
+        let found = found.ok_or_else(|| MpiError::arg(format!("there is no key number {n}")))?;
+        // SAFETY: the caller's buffer of MPI_MAX_INFO_KEY + 1 bytes.
+        unsafe { write_text(key, MPI_MAX_INFO_KEY as usize + 1, &found) };
+        Ok(())
+    })
+}
+
+/// A new info object with the same keys and values.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
+    foreign_call!(PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) if backend().is_some());
+    guard("MPI_Info_dup", || {
+        check_out(newinfo, "newinfo")?;
+        let pairs = with_pairs(info, false, |pairs| pairs.clone())?;
+        let made = new_info(pairs)?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(newinfo, made, "newinfo") }
+    })
+}
+
+/// Frees an info object and sets the handle to `MPI_INFO_NULL`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
+    foreign_call!(PMPI_Info_free(info: *mut MPI_Info) if backend().is_some());
+    guard("MPI_Info_free", || {
+        // SAFETY: the caller's in-out handle; read_in checks it for NULL.
+        let handle = unsafe { read_in(info, "info")? };
+        let index = own_info_index(handle).ok_or_else(|| invalid(handle))?;
+        match INFOS.lock().get_mut(index) {
+            Some(slot @ Some(_)) => *slot = None,
+            _ => return Err(invalid(handle)),
+        }
+        // SAFETY: as above.
+        unsafe { write_out(info, MPI_INFO_NULL, "info") }
+    })
+}
