@@ -194,7 +194,7 @@ static PREDEFINED: LazyLock<HandleMap<PredefinedEntry>> = LazyLock::new(|| {
 struct Indexed {
     handle: MPI_Datatype,
     measures: Measures,
-    datatype: Arc<Datatype>,
+    entry: &'static PredefinedEntry,
 }
 
 /// Predefined types by the low byte of their handle (MPICH's index of the type), for the
@@ -207,7 +207,7 @@ static PREDEFINED_BY_INDEX: LazyLock<Vec<Option<Indexed>>> = LazyLock::new(|| {
             table[index].get_or_insert_with(|| Indexed {
                 handle,
                 measures: entry.datatype.measures,
-                datatype: entry.datatype.clone(),
+                entry,
             });
         }
     }
@@ -255,7 +255,7 @@ fn invalid(handle: MPI_Datatype) -> MpiError {
 /// True if `handle` is a named predefined datatype (also under the MPI behind's internal
 /// number for it, [`predefined_alias`]).
 pub fn is_predefined(handle: MPI_Datatype) -> bool {
-    PREDEFINED.contains_key(&handle) || predefined_alias(handle).is_some()
+    predefined_entry(handle).is_some()
 }
 
 /// The predefined handle an internal number of the MPI behind stands for, once such numbers
@@ -279,6 +279,12 @@ pub fn accept_internal_aliases() {
 
 /// The entry of a predefined handle, or of the MPI behind's internal number for one.
 fn predefined_entry(handle: MPI_Datatype) -> Option<&'static PredefinedEntry> {
+    if abi::own_parts(handle).is_some() {
+        return None; // one of this library's own handles: no map to search
+    }
+    if let Some(indexed) = predefined_by_index(handle) {
+        return Some(indexed.entry);
+    }
     PREDEFINED
         .get(&handle)
         .or_else(|| PREDEFINED.get(&predefined_alias(handle)?))
@@ -503,7 +509,7 @@ pub fn with_type_at_once<R, F: FnOnce(&Datatype, bool) -> R>(
     f: F,
 ) -> Result<R, F> {
     match predefined_by_index(handle) {
-        Some(indexed) => Ok(f(&indexed.datatype, true)),
+        Some(indexed) => Ok(f(&indexed.entry.datatype, true)),
         None => with_cached(handle, f),
     }
 }

@@ -5,6 +5,13 @@
 
 use crate::datatype::predefined::pair_offset;
 use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
+use std::ops::ControlFlow;
+
+/// What a visitor of the walk returns: `Break` stops it.
+pub type Flow = ControlFlow<()>;
+
+/// Goes on walking.
+pub const GO_ON: Flow = ControlFlow::Continue(());
 
 /// What the walk reports at a displacement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,17 +22,27 @@ pub enum Piece {
     Basic(Basic),
 }
 
-/// Reports the pieces of one copy of `dt` placed at byte offset `base`, in type-map order.
-/// With `basics == false`, dense sub-types come as single runs and basic entries as runs of
-/// their size; with `basics == true`, every basic entry is reported as [`Piece::Basic`].
-pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece)) {
+/// Reports the pieces of one copy of `dt` placed at byte offset `base`, in type-map order,
+/// until `f` breaks (then returns `Break`). With `basics == false`, dense sub-types come as
+/// single runs and basic entries as runs of their size; with `basics == true`, every basic
+/// entry is reported as [`Piece::Basic`]. Parts without data are skipped unvisited, so
+/// stopping after the first pieces of a type of 10^9 entries costs only those pieces.
+pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece) -> Flow) -> Flow {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || walk_here(dt, base, basics, f))
+}
+
+fn walk_here(
+    dt: &Datatype,
+    base: i64,
+    basics: bool,
+    f: &mut dyn FnMut(i64, Piece) -> Flow,
+) -> Flow {
     let layout = &dt.layout;
     if layout.size == 0 {
-        return;
+        return GO_ON;
     }
     if !basics && layout.dense {
-        f(base.wrapping_add(layout.true_lb()), Piece::Run(layout.size));
-        return;
+        return f(base.wrapping_add(layout.true_lb()), Piece::Run(layout.size));
     }
     let mut leaf = |disp: i64, b: Basic| {
         if basics {
@@ -38,10 +55,10 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
         Combiner::Named(p) => match p.kind {
             PredefinedKind::Basic(b) => leaf(base, b),
             PredefinedKind::Pair(a, b) => {
-                leaf(base, a);
-                leaf(base.wrapping_add(pair_offset(a, b)), b);
+                leaf(base, a)?;
+                leaf(base.wrapping_add(pair_offset(a, b)), b)
             }
-            PredefinedKind::LbMarker | PredefinedKind::UbMarker => {}
+            PredefinedKind::LbMarker | PredefinedKind::UbMarker => GO_ON,
         },
         Combiner::Dup(old) | Combiner::Resized { old, .. } | Combiner::F90 { base: old, .. } => {
             walk(old, base, basics, f)
@@ -49,9 +66,7 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
             walk(realized, base, basics, f)
         }
-        Combiner::Contiguous { count, old } => {
-            strided(old, base, 1, 0, *count, basics, f);
-        }
+        Combiner::Contiguous { count, old } => strided(old, base, 1, 0, *count, basics, f),
         Combiner::Vector {
             count,
             blocklength,
@@ -59,16 +74,14 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
             old,
         } => {
             let step = stride.wrapping_mul(old.extent());
-            strided(old, base, *count, step, *blocklength, basics, f);
+            strided(old, base, *count, step, *blocklength, basics, f)
         }
         Combiner::Hvector {
             count,
             blocklength,
             stride,
             old,
-        } => {
-            strided(old, base, *count, *stride, *blocklength, basics, f);
-        }
+        } => strided(old, base, *count, *stride, *blocklength, basics, f),
         Combiner::Indexed {
             blocklengths,
             displacements,
@@ -89,8 +102,9 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
                     b,
                     basics,
                     f,
-                );
+                )?;
             }
+            GO_ON
         }
         Combiner::IndexedBlock {
             blocklength,
@@ -105,8 +119,9 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
             let unit = displacement_unit(&dt.combiner, old);
             for &d in displacements {
                 let start = base.wrapping_add(d.wrapping_mul(unit));
-                strided(old, start, 1, 0, *blocklength, basics, f);
+                strided(old, start, 1, 0, *blocklength, basics, f)?;
             }
+            GO_ON
         }
         Combiner::Struct {
             blocklengths,
@@ -114,8 +129,9 @@ pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece
             types,
         } => {
             for ((&b, &d), t) in blocklengths.iter().zip(displacements).zip(types) {
-                strided(t, base.wrapping_add(d), 1, 0, b, basics, f);
+                strided(t, base.wrapping_add(d), 1, 0, b, basics, f)?;
             }
+            GO_ON
         }
     }
 }
@@ -137,8 +153,8 @@ fn strided(
     step: i64,
     blocklength: i64,
     basics: bool,
-    f: &mut dyn FnMut(i64, Piece),
-) {
+    f: &mut dyn FnMut(i64, Piece) -> Flow,
+) -> Flow {
     let ex = old.extent();
     // A block of consecutive copies of a dense type whose copies abut is one run.
     let block_is_run = !basics && old.layout.dense && ex == old.layout.size;
@@ -148,11 +164,12 @@ fn strided(
             f(
                 start.wrapping_add(old.true_lb()),
                 Piece::Run(old.layout.size.wrapping_mul(blocklength)),
-            );
+            )?;
             continue;
         }
         for j in 0..blocklength {
-            walk(old, start.wrapping_add(j.wrapping_mul(ex)), basics, f);
+            walk(old, start.wrapping_add(j.wrapping_mul(ex)), basics, f)?;
         }
     }
+    GO_ON
 }

@@ -40,6 +40,13 @@ fn with_pairs<R>(info: MPI_Info, change: bool, f: impl FnOnce(&mut Pairs) -> R) 
     }
 }
 
+/// The value of `key` in `info`, if it is set.
+fn value_of(info: MPI_Info, key: &str) -> MpiResult<Option<String>> {
+    with_pairs(info, false, |pairs| {
+        pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    })
+}
+
 /// Registers a new info object with `pairs` and returns its handle.
 fn new_info(pairs: Pairs) -> MpiResult<MPI_Info> {
     let mut infos = INFOS.lock();
@@ -184,12 +191,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
         // SAFETY: the caller's NUL-terminated string and in-out length.
         let (key, room) = unsafe { (key_arg(key)?, read_in(buflen, "buflen")?) };
         check_out(flag, "flag")?;
-        let found = with_pairs(info, false, |pairs| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.clone())
-        })?;
+        let found = value_of(info, &key)?;
         let Some(found) = found else {
             // SAFETY: the caller's pointer, checked non-NULL above.
             return unsafe { write_out(flag, 0, "flag") };
@@ -228,12 +230,7 @@ pub unsafe extern "C" fn MPI_Info_get(
         if valuelen < 0 {
             return Err(MpiError::arg(format!("valuelen is {valuelen}")));
         }
-        let found = with_pairs(info, false, |pairs| {
-            pairs
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.clone())
-        })?;
+        let found = value_of(info, &key)?;
         if let Some(found) = &found {
             check_out(value, "value")?;
             // SAFETY: the caller's buffer of `valuelen + 1` bytes.
@@ -261,9 +258,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
         let key = unsafe { key_arg(key)? };
         check_out(valuelen, "valuelen")?;
         check_out(flag, "flag")?;
-        let found = with_pairs(info, false, |pairs| {
-            pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.len())
-        })?;
+        let found = value_of(info, &key)?.map(|v| v.len());
         if let Some(len) = found {
             // SAFETY: the caller's pointer, checked non-NULL above.
             unsafe { write_out(valuelen, len as c_int, "valuelen")? };

@@ -10,7 +10,7 @@
 use super::check_room;
 use crate::datatype::layout::mul;
 use crate::datatype::predefined::Scalar;
-use crate::datatype::walk::{walk, Piece};
+use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::{Basic, Datatype};
 use crate::error::MpiResult;
 
@@ -23,10 +23,11 @@ pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {
 fn for_each_basic(dt: &Datatype, count: i64, mut f: impl FnMut(i64, Basic)) {
     let extent = dt.extent();
     for k in 0..count {
-        walk(dt, k.wrapping_mul(extent), true, &mut |disp, piece| {
+        let _ = walk(dt, k.wrapping_mul(extent), true, &mut |disp, piece| {
             if let Piece::Basic(b) = piece {
                 f(disp, b)
             }
+            GO_ON
         });
     }
 }

@@ -9,7 +9,7 @@ pub mod external32;
 use crate::abi::MPI_ERR_TRUNCATE;
 use crate::datatype::layout::{add, mul};
 #[cfg(any(test, feature = "model"))]
-use crate::datatype::walk::{walk, Piece};
+use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 use crate::plan;
@@ -42,8 +42,8 @@ pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
     let extent = dt.extent();
     let mut pending: Option<(i64, i64)> = None;
     for k in 0..count {
-        walk(dt, k.wrapping_mul(extent), false, &mut |disp, piece| {
-            let Piece::Run(len) = piece else { return };
+        let _ = walk(dt, k.wrapping_mul(extent), false, &mut |disp, piece| {
+            let Piece::Run(len) = piece else { return GO_ON };
             match &mut pending {
                 Some((start, run)) if start.wrapping_add(*run) == disp => *run += len,
                 _ => {
@@ -52,6 +52,7 @@ pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
                     }
                 }
             }
+            GO_ON
         });
     }
     if let Some((start, run)) = pending {

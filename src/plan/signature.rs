@@ -4,8 +4,9 @@
 //! tree without visiting their entries; others are walked once, and their signature is kept
 //! only when it has few runs (an array of structs, say).
 
-use crate::datatype::walk::{walk, Piece};
+use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
+use std::ops::ControlFlow;
 
 /// Signatures with more runs than this are not kept.
 pub const MAX_RUNS: usize = 256;
@@ -80,19 +81,20 @@ pub fn signature(dt: &Datatype) -> Option<Vec<(Basic, i64)>> {
     }
     let mut runs: Vec<(Basic, i64)> = Vec::new();
     let mut too_long = false;
-    walk(dt, 0, true, &mut |_, piece| {
-        let Piece::Basic(b) = piece else { return };
+    let _ = walk(dt, 0, true, &mut |_, piece| {
+        let Piece::Basic(b) = piece else { return GO_ON };
         if let Some((last, n)) = runs.last_mut() {
             if *last == b {
                 *n += 1;
-                return;
+                return GO_ON;
             }
         }
         if runs.len() == MAX_RUNS {
             too_long = true;
-        } else {
-            runs.push((b, 1));
+            return ControlFlow::Break(()); // no use walking on
         }
+        runs.push((b, 1));
+        GO_ON
     });
     (!too_long).then_some(runs)
 }
