@@ -504,7 +504,7 @@ pub fn measures_at_once(handle: MPI_Datatype) -> Option<Measures> {
 /// lock, no reference count, no write to shared memory); gives `f` back otherwise. A handle
 /// found so is this library's, never one of the MPI behind.
 #[inline]
-pub fn with_type_at_once<R, F: FnOnce(&Datatype, bool) -> R>(
+fn with_type_at_once<R, F: FnOnce(&Datatype, bool) -> R>(
     handle: MPI_Datatype,
     f: F,
 ) -> Result<R, F> {

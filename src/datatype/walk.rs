@@ -28,7 +28,12 @@ pub enum Piece {
 /// entry is reported as [`Piece::Basic`]. Parts without data are skipped unvisited, so
 /// stopping after the first pieces of a type of 10^9 entries costs only those pieces.
 pub fn walk(dt: &Datatype, base: i64, basics: bool, f: &mut dyn FnMut(i64, Piece) -> Flow) -> Flow {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || walk_here(dt, base, basics, f))
+    // The stack grows with the nesting of constructors only: a named type is a leaf, walked
+    // without the check (it is the one met once per element).
+    match dt.combiner {
+        Combiner::Named(_) => walk_here(dt, base, basics, f),
+        _ => stacker::maybe_grow(64 * 1024, 1024 * 1024, || walk_here(dt, base, basics, f)),
+    }
 }
 
 fn walk_here(

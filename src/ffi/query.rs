@@ -57,7 +57,8 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 
 /// Answers a query on `dt`: at once when the handle is one of this library's whose measures
 /// are found without a lock ([`handles::measures_at_once`]) and `at_once` could write the
-/// answer (it returns false for a NULL output or a value that does not fit); else with the MPI
+/// answer (it returns false for a NULL output or a value that does not fit, which `in_full`
+/// then reports); else with the MPI
 /// behind's answer for a type that library made itself (`forward`); else in full, with the
 /// argument checks and error reporting of `in_full`.
 #[inline(always)]
@@ -76,19 +77,6 @@ fn answer(
         }
     }
     in_full()
-}
-
-/// Writes `value` through `out` if it is not NULL; true if it wrote.
-///
-/// # Safety
-/// A non-NULL `out` must be valid for a write of `T`.
-unsafe fn write_if_valid<T>(out: *mut T, value: T) -> bool {
-    if out.is_null() {
-        return false;
-    }
-    // SAFETY: not NULL, and valid for a write by the caller's contract.
-    unsafe { out.write(value) };
-    true
 }
 
 // ---- size ---------------------------------------------------------------------------------
@@ -110,8 +98,13 @@ unsafe fn type_size<C: CountArg>(
             C::from_count(bytes, "the size")
         }
     };
-    // SAFETY: the caller's pointer, under the exported function's contract.
-    let at_once = |m: &Measures| value_of(m.size).is_ok_and(|v| unsafe { write_if_valid(size, v) });
+    let at_once = |m: &Measures| {
+        value_of(m.size).is_ok_and(|v| {
+            // SAFETY: the caller's pointer, under the exported function's contract;
+            // write_out checks it for NULL.
+            unsafe { write_out(size, v, "size") }.is_ok()
+        })
+    };
     let in_full = || {
         guard(function, || {
             check_out(size, "size")?;
@@ -182,7 +175,8 @@ unsafe fn bounds(
     let at_once = |m: &Measures| {
         let (l, e) = which.of(m);
         // SAFETY: the caller's pointers, under the exported function's contract.
-        !extent.is_null() && unsafe { write_if_valid(lb, l) && write_if_valid(extent, e) }
+        !extent.is_null()
+            && unsafe { write_out(lb, l, "lb").is_ok() && write_out(extent, e, "extent").is_ok() }
     };
     let in_full = || {
         guard(function, || {
@@ -354,7 +348,7 @@ unsafe fn mpi1_bound(
     forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
     // SAFETY: the caller's pointer, under the exported function's contract.
-    let at_once = |m: &Measures| unsafe { write_if_valid(out, which.of(m)) };
+    let at_once = |m: &Measures| unsafe { write_out(out, which.of(m), name) }.is_ok();
     let in_full = || {
         guard(function, || {
             check_out(out, name)?;
