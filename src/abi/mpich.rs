@@ -206,6 +206,32 @@ impl MPI_Status {
 /// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`.
 pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);
 
+/// The point-to-point values the drop-in layer's interposition of the communication calls
+/// needs ([`crate::dropin::comm`]): MPICH's `mpi.h` values. They are not part of this
+/// library's header, which declares the datatype chapter only.
+pub mod p2p {
+    use std::os::raw::c_int;
+
+    /// Handle of a request (`MPI_Request`): an `int` in MPICH's ABI.
+    pub type MPI_Request = c_int;
+    /// Handle of a matched message (`MPI_Message`).
+    pub type MPI_Message = c_int;
+    /// `MPI_REQUEST_NULL`.
+    pub const MPI_REQUEST_NULL: MPI_Request = 0x2c000000;
+    /// `MPI_MESSAGE_NULL`.
+    pub const MPI_MESSAGE_NULL: MPI_Message = 0x2c000000;
+    /// `MPI_MESSAGE_NO_PROC`: the message `MPI_Mprobe` matches from `MPI_PROC_NULL`.
+    pub const MPI_MESSAGE_NO_PROC: MPI_Message = 0x6c000000;
+    /// `MPI_PROC_NULL`.
+    pub const MPI_PROC_NULL: c_int = -1;
+    /// `MPI_ANY_SOURCE`.
+    pub const MPI_ANY_SOURCE: c_int = -2;
+    /// `MPI_ROOT`: the root's argument in the root group of an intercommunicator.
+    pub const MPI_ROOT: c_int = -3;
+    /// `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`, as `MPI_STATUS_IGNORE`.
+    pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
+}
+
 /// MPICH's `MPI_TYPE_DUP_FN` is a real function (`MPIR_Type_dup_fn`): no sentinel to
 /// recognise.
 pub fn is_dup_fn_sentinel(_callback: MPI_Type_copy_attr_function) -> bool {

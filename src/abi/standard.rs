@@ -102,6 +102,9 @@ handle_types! {
     /// Handle of a request (C: `struct MPI_ABI_Request *`); the drop-in layer forwards
     /// nonblocking calls that carry one.
     MPI_Request => MPI_ABI_Request;
+    /// Handle of a matched message (C: `struct MPI_ABI_Message *`), which `MPI_Mprobe`
+    /// returns and `MPI_Mrecv` receives.
+    MPI_Message => MPI_ABI_Message;
 }
 
 /// The least value of a predefined handle (MPI-5.0 §21.5: predefined handle constants are
@@ -186,6 +189,30 @@ impl MPI_Status {
 
 /// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`: the null pointer (in MPICH's ABI it is 1).
 pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::null_mut();
+
+/// The point-to-point values the drop-in layer's interposition of the communication calls
+/// needs ([`crate::dropin::comm`]): the standard ABI's values (MPI-5.0 chapter 21, MPICH
+/// 5.0.2's `mpi_abi.h`). They are not part of this library's header, which declares the
+/// datatype chapter only.
+pub mod p2p {
+    use std::os::raw::c_int;
+
+    pub use super::{MPI_Message, MPI_Request};
+    /// `MPI_REQUEST_NULL`.
+    pub const MPI_REQUEST_NULL: MPI_Request = MPI_Request(0x180);
+    /// `MPI_MESSAGE_NULL`.
+    pub const MPI_MESSAGE_NULL: MPI_Message = MPI_Message(0x128);
+    /// `MPI_MESSAGE_NO_PROC`: the message `MPI_Mprobe` matches from `MPI_PROC_NULL`.
+    pub const MPI_MESSAGE_NO_PROC: MPI_Message = MPI_Message(0x129);
+    /// `MPI_PROC_NULL`.
+    pub const MPI_PROC_NULL: c_int = -3;
+    /// `MPI_ANY_SOURCE`.
+    pub const MPI_ANY_SOURCE: c_int = -1;
+    /// `MPI_ROOT`: the root's argument in the root group of an intercommunicator.
+    pub const MPI_ROOT: c_int = -4;
+    /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.
+    pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
+}
 
 /// The C signature of a communicator error handler (`MPI_Comm_errhandler_function`).
 pub type MPI_Comm_errhandler_function =

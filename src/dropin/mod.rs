@@ -9,11 +9,13 @@
 //!   same type map, made, committed, duplicated and freed with this library's;
 //! - importing the MPI behind's own types into this library when the program builds on them
 //!   ([`import`]);
-//! - error codes the MPI behind understands ([`codes`]).
+//! - error codes the MPI behind understands ([`codes`]);
+//! - messages of derived datatypes packed by this library's engine ([`comm`]).
 //!
 //! Standalone (no MPI behind) every function here comes down to the handle table alone.
 
 pub mod codes;
+pub mod comm;
 pub mod import;
 pub mod twin;
 

@@ -18,6 +18,7 @@
 pub mod abi_info;
 pub mod address;
 pub mod attributes;
+pub mod comm;
 pub mod construct;
 pub mod decode;
 pub mod explain;

@@ -105,6 +105,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
     crate::trace::finalize();
+    crate::dropin::comm::before_finalize();
     if crate::dropin::twin::enabled() {
         crate::dropin::release_before_finalize();
     }

@@ -42,6 +42,10 @@ pub struct Plan {
     /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
     /// it has too many runs to keep.
     signature: OnceLock<Option<Signature>>,
+    /// The number of contiguous runs of one copy, computed on first use.
+    runs: OnceLock<i64>,
+    /// Set by the first [`Plan::mark_reported`].
+    reported: std::sync::atomic::AtomicBool,
 }
 
 impl Plan {
@@ -52,6 +56,27 @@ impl Plan {
             .get_or_init(|| signature::signature(dt).map(Vec::into_boxed_slice))
             .as_deref()
     }
+
+    /// The number of contiguous byte runs of one copy, runs that continue one another merged
+    /// ([`iov::for_each_segment`]), counted once.
+    pub fn runs(&self) -> i64 {
+        *self.runs.get_or_init(|| {
+            let mut runs = 0i64;
+            iov::for_each_segment(&self.root, |_, _| {
+                runs += 1;
+                true
+            });
+            runs
+        })
+    }
+
+    /// True the first time it is called for this plan, false after: lets a diagnostic be
+    /// printed once per type.
+    pub fn mark_reported(&self) -> bool {
+        !self
+            .reported
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// The compiled plan of `dt`, built on first use and cached on the datatype.
@@ -60,6 +85,8 @@ pub fn compiled(dt: &Datatype) -> &Plan {
         root: stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(dt)),
         extent: dt.extent(),
         signature: OnceLock::new(),
+        runs: OnceLock::new(),
+        reported: Default::default(),
     })
 }
 

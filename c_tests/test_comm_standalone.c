@@ -1,0 +1,57 @@
+/*
+ * test_comm_standalone.c: the communication functions the library exports for drop-in mode,
+ * called with no MPI library behind it (standalone), in both builds.
+ *
+ * They are not in the library's header (it declares the datatype chapter), so this program
+ * declares them as an MPI's own header does. Standalone there is no one to exchange messages
+ * with:
+ *   - MPI_Bcast in the one-process world succeeds (the root, rank 0, is the only process) on
+ *     MPI_COMM_WORLD and MPI_COMM_SELF, and leaves the buffer alone; another root is
+ *     MPI_ERR_ROOT, a negative count MPI_ERR_COUNT;
+ *   - the point-to-point calls fail with MPI_ERR_OTHER, and their error string says that
+ *     they need an MPI library behind mpi-dtype.
+ */
+#include "check.h"
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status);
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status);
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, copy[8];
+    MPI_Datatype vector;
+    MPI_Status status;
+    char text[MPI_MAX_ERROR_STRING];
+    int len, rc;
+
+    CHECK_OK(MPI_Init(NULL, NULL));
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_Type_vector(4, 1, 2, MPI_DOUBLE, &vector));
+    CHECK_OK(MPI_Type_commit(&vector));
+
+    memcpy(copy, data, sizeof data);
+    CHECK_OK(MPI_Bcast(data, 2, vector, 0, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Bcast(data, 8, MPI_DOUBLE, 0, MPI_COMM_SELF));
+    CHECK(memcmp(copy, data, sizeof data) == 0);
+    CHECK_ERR(MPI_Bcast(data, 1, vector, 1, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    CHECK_ERR(MPI_Bcast(data, -1, vector, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+
+    rc = MPI_Send(data, 1, vector, 0, 0, MPI_COMM_WORLD);
+    CHECK_ERR(rc, MPI_ERR_OTHER);
+    CHECK_OK(MPI_Error_string(rc, text, &len));
+    CHECK(strstr(text, "needs an MPI library") != NULL);
+    CHECK_ERR(MPI_Recv(data, 1, vector, 0, 0, MPI_COMM_WORLD, &status), MPI_ERR_OTHER);
+    CHECK_ERR(MPI_Sendrecv(data, 1, vector, 0, 0, copy, 1, vector, 0, 0, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE),
+              MPI_ERR_OTHER);
+
+    CHECK_OK(MPI_Type_free(&vector));
+    CHECK_OK(MPI_Finalize());
+    return check_report(argv[0]);
+}

@@ -1,0 +1,422 @@
+//! Messages of derived datatypes in drop-in mode, packed by this library's engine.
+//!
+//! The exported communication functions ([`crate::ffi::comm`]) stand in front of the MPI
+//! behind's: point-to-point (blocking, nonblocking, persistent, matched receives), the
+//! completion calls and `MPI_Bcast`. For each message they ask [`route`] which path it
+//! takes:
+//!
+//! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
+//! - the engine's: a send packs the program's data into a pooled buffer ([`pool`]) and sends
+//!   it as `count * size` `MPI_BYTE`s; a receive receives that many bytes into a pooled
+//!   buffer and unpacks what arrived into the program's memory when the receive completes
+//!   (at once for a blocking call, else in the completion call that reports it:
+//!   [`pending`]).
+//!
+//! The bytes on the wire are the packed type signature either way (MPICH moves a derived type
+//! as its packed bytes too), so a receive of any matching type, predefined or derived, on
+//! either path, or by a process without this library, gets the same data, and the byte count
+//! every status carries is the same: `MPI_Get_count` and `MPI_Get_elements` answer as they
+//! would. Matching (source, tag, communicator, order) is the MPI's, untouched.
+
+pub mod pending;
+pub mod pool;
+pub mod route;
+
+use crate::abi::p2p::{MPI_Request, MPI_PROC_NULL, MPI_STATUSES_IGNORE};
+use crate::abi::{
+    MPI_Datatype, MPI_Status, MPI_BYTE, MPI_ERR_PENDING, MPI_ERR_TRUNCATE, MPI_SUCCESS,
+};
+use crate::behind::forward;
+use pending::{Memory, Pending, Work};
+use pool::Buffer;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// The error class of the MPI behind's error code `code`.
+fn class_of(code: c_int) -> c_int {
+    let mut class = code;
+    forward!(MPI_Error_class: fn(c_int, *mut c_int) -> c_int, code, &mut class);
+    class
+}
+
+/// Whether the MPI behind's error code `code` says a message was truncated (its bytes up to
+/// the receive's size were delivered).
+pub fn is_truncation(code: c_int) -> bool {
+    code != MPI_SUCCESS && class_of(code) == MPI_ERR_TRUNCATE
+}
+
+/// A fresh status, for a call whose program passed `MPI_STATUS_IGNORE`.
+pub fn empty_status() -> MPI_Status {
+    // SAFETY: MPI_Status is plain integers.
+    unsafe { std::mem::zeroed() }
+}
+
+/// The address of the program's buffer, `MPI_BOTTOM` included.
+fn address_of(buffer: *const c_void) -> usize {
+    buffer.expose_provenance()
+}
+
+/// The buffer, count and datatype to give the MPI behind: the program's own, or the packed
+/// bytes.
+fn substitute<C: From<i32>>(
+    packed: Option<(&Buffer, usize)>,
+    buffer: *const c_void,
+    count: C,
+    datatype: MPI_Datatype,
+) -> (*mut c_void, C, MPI_Datatype) {
+    match packed {
+        // The byte count fits in an int: `route` keeps larger messages on the MPI's path.
+        Some((pooled, bytes)) => (pooled.as_mut_ptr().cast(), C::from(bytes as i32), MPI_BYTE),
+        None => (buffer.cast_mut(), count, datatype),
+    }
+}
+
+/// The send side of a message: on the engine's path, the packed bytes.
+pub struct Outgoing {
+    packed: Option<(Buffer, usize)>,
+    /// The program's memory, for a persistent send that packs at each start.
+    deferred: Option<Memory>,
+}
+
+impl Outgoing {
+    /// Prepares sending `count` copies of `datatype` at `buffer` to `dest`; on the engine's
+    /// path, packs them now (`defer`: a persistent send, which packs at each start instead).
+    ///
+    /// # Safety
+    /// The type map relative to `buffer` is readable, as the send call requires.
+    pub unsafe fn new(
+        buffer: *const c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        dest: c_int,
+        defer: bool,
+    ) -> Outgoing {
+        pending::progress_detached();
+        let unchanged = Outgoing {
+            packed: None,
+            deferred: None,
+        };
+        let Some(route) = (dest != MPI_PROC_NULL)
+            .then(|| route::route(datatype, count))
+            .flatten()
+        else {
+            return unchanged;
+        };
+        let Some(pooled) = Buffer::take(route.bytes) else {
+            return unchanged;
+        };
+        let memory = Memory {
+            address: address_of(buffer),
+            datatype: route.datatype,
+            count,
+        };
+        if defer {
+            return Outgoing {
+                packed: Some((pooled, route.bytes)),
+                deferred: Some(memory),
+            };
+        }
+        // SAFETY: the caller's contract; the buffer holds the packed bytes.
+        unsafe { memory.pack_into(&pooled) };
+        Outgoing {
+            packed: Some((pooled, route.bytes)),
+            deferred: None,
+        }
+    }
+
+    /// The buffer, count and datatype the MPI behind sends.
+    pub fn args<C: From<i32>>(
+        &self,
+        buffer: *const c_void,
+        count: C,
+        datatype: MPI_Datatype,
+    ) -> (*const c_void, C, MPI_Datatype) {
+        let (b, c, t) = substitute(
+            self.packed.as_ref().map(|(p, n)| (p, *n)),
+            buffer,
+            count,
+            datatype,
+        );
+        (b.cast_const(), c, t)
+    }
+
+    /// Keeps the packed bytes with `request` until it completes (a nonblocking or persistent
+    /// send that the MPI behind accepted with `rc`).
+    ///
+    /// # Safety
+    /// When `rc` is success, a non-NULL `request` holds the request the MPI behind made.
+    pub unsafe fn keep(self, rc: c_int, request: *const MPI_Request) {
+        let Some((pooled, _)) = self.packed else {
+            return;
+        };
+        if rc != MPI_SUCCESS || request.is_null() {
+            return;
+        }
+        // SAFETY: the caller's contract.
+        let request = unsafe { request.read() };
+        let entry = match self.deferred {
+            Some(memory) => Pending::persistent(pooled, Work::PersistentSend(memory)),
+            None => Pending::started(pooled, Work::Send),
+        };
+        pending::insert(request, entry);
+    }
+}
+
+/// The receive side of a message: on the engine's path, the buffer bytes arrive in and the
+/// program's memory they are unpacked into.
+pub struct Incoming {
+    landing: Option<(Buffer, usize, Memory)>,
+}
+
+impl Incoming {
+    /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`.
+    pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
+        pending::progress_detached();
+        let landing = (source != MPI_PROC_NULL)
+            .then(|| route::route(datatype, count))
+            .flatten()
+            .and_then(|route| {
+                let pooled = Buffer::take(route.bytes)?;
+                let memory = Memory {
+                    address: address_of(buffer),
+                    datatype: route.datatype,
+                    count,
+                };
+                Some((pooled, route.bytes, memory))
+            });
+        Incoming { landing }
+    }
+
+    /// Whether the engine takes this message.
+    pub fn packs(&self) -> bool {
+        self.landing.is_some()
+    }
+
+    /// The buffer, count and datatype the MPI behind receives into.
+    pub fn args<C: From<i32>>(
+        &self,
+        buffer: *mut c_void,
+        count: C,
+        datatype: MPI_Datatype,
+    ) -> (*mut c_void, C, MPI_Datatype) {
+        substitute(
+            self.landing.as_ref().map(|(p, n, _)| (p, *n)),
+            buffer,
+            count,
+            datatype,
+        )
+    }
+
+    /// The status to give the MPI behind: the program's, or `local` where the program passed
+    /// `MPI_STATUS_IGNORE` and the engine needs the byte count.
+    pub fn status(&self, program: *mut MPI_Status, local: &mut MPI_Status) -> *mut MPI_Status {
+        match self.landing.is_some() && program == MPI_STATUSES_IGNORE {
+            true => local,
+            false => program,
+        }
+    }
+
+    /// Completes a blocking receive that returned `rc` with `status` (from
+    /// [`Incoming::status`]): unpacks the bytes received.
+    ///
+    /// # Safety
+    /// The type map relative to the program's buffer is writable; `status` is the one the MPI
+    /// behind wrote.
+    pub unsafe fn finish(self, rc: c_int, status: *const MPI_Status) {
+        let Some((pooled, _, memory)) = self.landing else {
+            return;
+        };
+        if rc != MPI_SUCCESS && !is_truncation(rc) {
+            return;
+        }
+        // SAFETY: the status the MPI behind wrote for this receive.
+        let received = unsafe { (*status).count_bytes() }.max(0) as usize;
+        // SAFETY: the caller's contract.
+        unsafe { memory.unpack_from(&pooled, received) };
+    }
+
+    /// Completes a receive that delivers the whole message when it succeeds (a broadcast,
+    /// which has no status): unpacks it if `rc` is success.
+    ///
+    /// # Safety
+    /// The type map relative to the program's buffer is writable.
+    pub unsafe fn finish_whole(self, rc: c_int) {
+        let Some((pooled, bytes, memory)) = self.landing else {
+            return;
+        };
+        if rc == MPI_SUCCESS {
+            // SAFETY: the caller's contract; the MPI behind delivered `bytes` bytes.
+            unsafe { memory.unpack_from(&pooled, bytes) };
+        }
+    }
+
+    /// Keeps the landing buffer and the work of unpacking with `request` (a nonblocking or
+    /// persistent receive that the MPI behind accepted with `rc`).
+    ///
+    /// # Safety
+    /// When `rc` is success, a non-NULL `request` holds the request the MPI behind made.
+    pub unsafe fn keep(self, rc: c_int, request: *const MPI_Request, persistent: bool) {
+        let Some((pooled, _, memory)) = self.landing else {
+            return;
+        };
+        if rc != MPI_SUCCESS || request.is_null() {
+            return;
+        }
+        // SAFETY: the caller's contract.
+        let request = unsafe { request.read() };
+        let entry = match persistent {
+            true => Pending::persistent(pooled, Work::Receive(memory)),
+            false => Pending::started(pooled, Work::Receive(memory)),
+        };
+        pending::insert(request, entry);
+    }
+}
+
+/// A completion call (`MPI_Wait*`, `MPI_Test*`, `MPI_Request_get_status`) on requests among
+/// which some are the engine's: their entries, taken out of the table for the call.
+pub struct Completion {
+    requests: Vec<MPI_Request>,
+    taken: Vec<Option<Pending>>,
+    local: Vec<MPI_Status>,
+}
+
+/// Which operations a completion call completed: pairs of (index in the request array, index
+/// in the status array).
+pub enum Completed<'a> {
+    /// None.
+    None,
+    /// Every request, each with the status of the same index.
+    All,
+    /// The listed ones.
+    Some(&'a [(usize, usize)]),
+}
+
+impl Completion {
+    /// Takes the entries of the `count` requests at `requests` (the values before the call);
+    /// `None` when none of them is the engine's (the call then goes to the MPI behind
+    /// untouched).
+    ///
+    /// # Safety
+    /// `requests` holds `count` requests (or is NULL or `count` is not positive).
+    pub unsafe fn new(requests: *const MPI_Request, count: c_int) -> Option<Completion> {
+        pending::progress_detached();
+        if !pending::any() || requests.is_null() || count <= 0 {
+            return None;
+        }
+        // SAFETY: the caller's contract.
+        let requests = unsafe { std::slice::from_raw_parts(requests, count as usize) }.to_vec();
+        let taken = pending::take(&requests);
+        if taken.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(Completion {
+            requests,
+            taken,
+            local: Vec::new(),
+        })
+    }
+
+    /// The status array to give the MPI behind: the program's, or one of this call's own
+    /// where the program passed `MPI_STATUS(ES)_IGNORE` (the engine needs the byte counts).
+    pub fn statuses(&mut self, program: *mut MPI_Status) -> *mut MPI_Status {
+        if program != MPI_STATUSES_IGNORE {
+            return program;
+        }
+        self.local = vec![empty_status(); self.requests.len()];
+        self.local.as_mut_ptr()
+    }
+
+    /// Finishes the operations the call completed (`rc` its answer, `statuses` the array from
+    /// [`Completion::statuses`]): unpacks received bytes, gives back buffers, and puts back
+    /// the entries that stay (persistent requests, the others that did not complete, and
+    /// with `keep` every entry: `MPI_Request_get_status` leaves the request to the program).
+    /// `per_status` says the call reports errors per status (`MPI_ERR_IN_STATUS`).
+    ///
+    /// # Safety
+    /// The program's memory of each completed receive is writable; `statuses` holds what the
+    /// call wrote at the listed indices.
+    pub unsafe fn finish(
+        mut self,
+        rc: c_int,
+        statuses: *const MPI_Status,
+        completed: Completed,
+        per_status: bool,
+        keep: bool,
+    ) {
+        let all: Vec<(usize, usize)>;
+        let pairs: &[(usize, usize)] = match completed {
+            Completed::None => &[],
+            Completed::All => {
+                all = (0..self.requests.len()).map(|i| (i, i)).collect();
+                &all
+            }
+            Completed::Some(pairs) => pairs,
+        };
+        for &(index, status_index) in pairs {
+            let Some(entry) = self.taken.get_mut(index).and_then(Option::take) else {
+                continue;
+            };
+            // SAFETY: the call wrote this status.
+            let status = unsafe { &*statuses.add(status_index) };
+            let code = match per_status && rc != MPI_SUCCESS {
+                true => status.MPI_ERROR,
+                false => rc,
+            };
+            if per_status && code != MPI_SUCCESS && class_of(code) == MPI_ERR_PENDING {
+                pending::put_back(self.requests[index], entry); // not completed
+                continue;
+            }
+            let delivered = code == MPI_SUCCESS || is_truncation(code);
+            // SAFETY: the caller's contract.
+            if let Some(stays) = unsafe { entry.complete(status, delivered, keep) } {
+                pending::put_back(self.requests[index], stays);
+            }
+        }
+        for (index, entry) in self.taken.into_iter().enumerate() {
+            if let Some(entry) = entry {
+                pending::put_back(self.requests[index], entry);
+            }
+        }
+    }
+}
+
+/// `MPI_Request_free` of a request of the engine's path: a request whose operation still
+/// runs is detached (kept with its buffer until the operation completes); an inactive one
+/// is freed. Returns `Some(MPI_SUCCESS)` when the request is dealt with here (the program's
+/// handle is set to `MPI_REQUEST_NULL`), `None` when the MPI behind must free it.
+///
+/// # Safety
+/// `request` is valid for a read and a write.
+pub unsafe fn free_request(request: *mut MPI_Request) -> Option<c_int> {
+    if !pending::any() || request.is_null() {
+        return None;
+    }
+    // SAFETY: the caller's contract.
+    let value = unsafe { request.read() };
+    let entry = pending::take(&[value]).pop().flatten()?;
+    if !entry.active {
+        return None; // dropped here; the MPI behind frees its request
+    }
+    pending::detach(value, entry);
+    // SAFETY: the caller's contract.
+    unsafe { request.write(crate::abi::p2p::MPI_REQUEST_NULL) };
+    Some(MPI_SUCCESS)
+}
+
+/// Packs the data of the persistent sends among `requests` before they start.
+///
+/// # Safety
+/// `requests` holds `count` requests; the memory of each persistent send is readable.
+pub unsafe fn before_start(requests: *const MPI_Request, count: c_int) {
+    pending::progress_detached();
+    if !pending::any() || requests.is_null() || count <= 0 {
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { pending::start(std::slice::from_raw_parts(requests, count as usize)) };
+}
+
+/// Before `MPI_Finalize`: waits for the requests the program freed while they were active.
+pub fn before_finalize() {
+    pending::drain_detached();
+}

@@ -1,0 +1,310 @@
+//! The requests of messages the engine packs, and what is left to do when each completes.
+//!
+//! A nonblocking send or receive on the engine's path gives the program the MPI behind's own
+//! request, for a message of bytes in a pooled buffer. This table remembers, per request,
+//! that buffer and the work left: nothing for a send (the buffer goes back to the pool), the
+//! unpacking of the bytes received for a receive, the packing of the program's buffer at each
+//! start for a persistent send.
+//!
+//! Completion calls take their requests' entries out of the table *before* they call the MPI
+//! behind (whose completion may free a request number that another thread's new request then
+//! reuses) and put back those that did not complete. A request the program frees while its
+//! operation still runs is *detached*: kept here, with its buffer, until a later call finds
+//! it complete ([`progress_detached`]) or `MPI_Finalize` waits for it ([`drain_detached`]).
+
+use super::pool::Buffer;
+use crate::abi::p2p::{MPI_Request, MPI_REQUEST_NULL};
+use crate::abi::{MPI_Status, MPI_SUCCESS};
+use crate::behind::forward;
+use crate::datatype::Datatype;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::os::raw::c_int;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// The program's side of a packed message: the copies of a datatype at an address.
+pub struct Memory {
+    /// The address the type map is relative to (`MPI_BOTTOM` included), as an integer.
+    pub address: usize,
+    /// The datatype, kept alive while the request is.
+    pub datatype: Arc<Datatype>,
+    /// The copies.
+    pub count: i64,
+}
+
+impl Memory {
+    fn pointer(&self) -> *mut u8 {
+        std::ptr::with_exposed_provenance_mut(self.address)
+    }
+
+    /// Packs the program's data into `buffer`.
+    ///
+    /// # Safety
+    /// The type map relative to the address is readable and `buffer` holds `count * size`
+    /// bytes.
+    pub unsafe fn pack_into(&self, buffer: &Buffer) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            crate::plan::pack_all(
+                &self.datatype,
+                self.count,
+                self.pointer(),
+                buffer.as_mut_ptr(),
+            )
+        }
+    }
+
+    /// Unpacks the first `received` bytes of `buffer` (the whole packed stream, or the start
+    /// of it for a short or truncated message) into the program's memory.
+    ///
+    /// # Safety
+    /// The type map relative to the address is writable and the first `received` bytes of
+    /// `buffer` were received.
+    pub unsafe fn unpack_from(&self, buffer: &Buffer, received: usize) {
+        let whole = (self.datatype.size() * self.count) as usize;
+        let received = received.min(whole);
+        // SAFETY: the caller's contract; `received` is within the packed stream.
+        unsafe {
+            let bytes = buffer.filled(received);
+            if received == whole {
+                crate::plan::unpack_all(&self.datatype, self.count, bytes.as_ptr(), self.pointer())
+            } else {
+                crate::plan::unpack_range(&self.datatype, self.count, self.pointer(), 0, bytes)
+            }
+        }
+    }
+}
+
+/// What is left to do for a request.
+pub enum Work {
+    /// A send: the buffer goes back to the pool when it completes.
+    Send,
+    /// A persistent send: each start packs the program's memory into the buffer first.
+    PersistentSend(Memory),
+    /// A receive: its completion unpacks the bytes received into the program's memory.
+    Receive(Memory),
+    /// Nothing: the operation completed and its data are in place, but the request is still
+    /// the program's (`MPI_Request_get_status` said it is complete).
+    Done,
+}
+
+/// One request of the engine's path.
+pub struct Pending {
+    /// The pooled buffer the message travels in.
+    pub buffer: Option<Buffer>,
+    /// What its completion does.
+    pub work: Work,
+    /// A persistent request, which stays after completion until it is freed.
+    pub persistent: bool,
+    /// Started and not yet completed (a persistent request between `MPI_Start` and its
+    /// completion; always true for the others until they complete).
+    pub active: bool,
+}
+
+impl Pending {
+    /// The entry of a nonblocking send or receive, active from now.
+    pub fn started(buffer: Buffer, work: Work) -> Pending {
+        Pending {
+            buffer: Some(buffer),
+            work,
+            persistent: false,
+            active: true,
+        }
+    }
+
+    /// The entry of a persistent request, inactive until started.
+    pub fn persistent(buffer: Buffer, work: Work) -> Pending {
+        Pending {
+            buffer: Some(buffer),
+            work,
+            persistent: true,
+            active: false,
+        }
+    }
+
+    /// Prepares a start of the request: packs a persistent send's data; marks it active.
+    ///
+    /// # Safety
+    /// A persistent send's memory is readable, as for the call that created it.
+    pub unsafe fn start(&mut self) {
+        if let (Work::PersistentSend(memory), Some(buffer)) = (&self.work, &self.buffer) {
+            // SAFETY: the caller's contract; the buffer was sized for the message.
+            unsafe { memory.pack_into(buffer) };
+        }
+        self.active = true;
+    }
+
+    /// Finishes the operation the MPI behind reported complete with `status`: unpacks what a
+    /// receive got (unless it was cancelled or failed), and gives back what the request kept
+    /// unless it stays (persistent requests, and `keep` for a request the program still
+    /// holds). Returns the entry to put back, if any.
+    ///
+    /// # Safety
+    /// A receive's memory is writable, as for the call that created it.
+    pub unsafe fn complete(
+        mut self,
+        status: &MPI_Status,
+        delivered: bool,
+        keep: bool,
+    ) -> Option<Pending> {
+        if self.active {
+            if let (Work::Receive(memory), Some(buffer)) = (&self.work, &self.buffer) {
+                if delivered && !status.cancelled() {
+                    let received = status.count_bytes().max(0) as usize;
+                    // SAFETY: the caller's contract; the MPI behind received these bytes.
+                    unsafe { memory.unpack_from(buffer, received) };
+                }
+            }
+        }
+        self.active = false;
+        if self.persistent {
+            return Some(self);
+        }
+        keep.then(|| Pending {
+            buffer: None,
+            work: Work::Done,
+            persistent: false,
+            active: false,
+        })
+    }
+}
+
+/// The table, keyed by the MPI behind's request.
+static TABLE: Mutex<Option<HashMap<MPI_Request, Pending>>> = Mutex::new(None);
+/// Entries in the table plus detached requests: 0 lets calls skip the table.
+static ENTRIES: AtomicUsize = AtomicUsize::new(0);
+/// Requests the program freed while they were active.
+static DETACHED: Mutex<Vec<(MPI_Request, Pending)>> = Mutex::new(Vec::new());
+
+/// Whether any request of the engine's path exists (one load).
+pub fn any() -> bool {
+    ENTRIES.load(Ordering::Acquire) != 0
+}
+
+/// Remembers `pending` for the MPI behind's `request`.
+pub fn insert(request: MPI_Request, pending: Pending) {
+    let mut table = TABLE.lock();
+    if table
+        .get_or_insert_with(HashMap::new)
+        .insert(request, pending)
+        .is_none()
+    {
+        ENTRIES.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// Takes the entries of `requests` out of the table (`None` where a request has none).
+pub fn take(requests: &[MPI_Request]) -> Vec<Option<Pending>> {
+    if !any() {
+        return requests.iter().map(|_| None).collect();
+    }
+    let mut table = TABLE.lock();
+    let Some(map) = table.as_mut() else {
+        return requests.iter().map(|_| None).collect();
+    };
+    requests
+        .iter()
+        .map(|request| {
+            let taken = (*request != MPI_REQUEST_NULL)
+                .then(|| map.remove(request))
+                .flatten();
+            if taken.is_some() {
+                ENTRIES.fetch_sub(1, Ordering::AcqRel);
+            }
+            taken
+        })
+        .collect()
+}
+
+/// Starts the persistent requests among `requests` that have entries (see
+/// [`Pending::start`]).
+///
+/// # Safety
+/// As for [`Pending::start`].
+pub unsafe fn start(requests: &[MPI_Request]) {
+    if !any() {
+        return;
+    }
+    let mut table = TABLE.lock();
+    let Some(map) = table.as_mut() else { return };
+    for request in requests {
+        if let Some(pending) = map.get_mut(request) {
+            // SAFETY: the caller's contract.
+            unsafe { pending.start() };
+        }
+    }
+}
+
+/// Keeps `pending`, which was taken for `request` and stays, or detaches it when the
+/// program freed the request while it was active.
+pub fn put_back(request: MPI_Request, pending: Pending) {
+    insert(request, pending)
+}
+
+/// Keeps an active request the program freed until its operation completes.
+pub fn detach(request: MPI_Request, pending: Pending) {
+    DETACHED.lock().push((request, pending));
+    ENTRIES.fetch_add(1, Ordering::AcqRel);
+}
+
+/// Completes the detached requests whose operations have completed (`MPI_Test` on each),
+/// freeing what they kept. Called at the start of the communication calls.
+pub fn progress_detached() {
+    if !any() {
+        return;
+    }
+    let Some(mut detached) = DETACHED.try_lock() else {
+        return; // another thread is at it
+    };
+    detached.retain_mut(|(request, pending)| !finish_detached(request, pending, false));
+}
+
+/// Waits for every detached request (before `MPI_Finalize`).
+pub fn drain_detached() {
+    let mut detached = DETACHED.lock();
+    for (mut request, mut pending) in detached.drain(..) {
+        finish_detached(&mut request, &mut pending, true);
+    }
+}
+
+/// Tests (or, with `wait`, waits for) a detached request; when complete, finishes it and
+/// frees the MPI behind's request if persistent. Returns whether it completed.
+fn finish_detached(request: &mut MPI_Request, pending: &mut Pending, wait: bool) -> bool {
+    // SAFETY: MPI_Status is plain integers.
+    let mut status: MPI_Status = unsafe { std::mem::zeroed() };
+    let mut flag: c_int = 1;
+    let rc = match wait {
+        true => {
+            forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, &mut status)
+        }
+        false => forward!(
+            MPI_Test: fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+            request,
+            &mut flag,
+            &mut status
+        ),
+    };
+    let completed = rc.is_some() && flag != 0;
+    if !completed {
+        return false;
+    }
+    let delivered = rc == Some(MPI_SUCCESS) || super::is_truncation(rc.unwrap_or(MPI_SUCCESS));
+    let taken = std::mem::replace(
+        pending,
+        Pending {
+            buffer: None,
+            work: Work::Done,
+            persistent: false,
+            active: false,
+        },
+    );
+    // SAFETY: the program's memory of a receive stays valid until the operation completes
+    // (MPI-4.1 §3.7.3: freeing an active request does not end the operation).
+    let persistent = unsafe { taken.complete(&status, delivered, false) }.is_some();
+    if persistent {
+        forward!(MPI_Request_free: fn(*mut MPI_Request) -> c_int, request);
+    }
+    ENTRIES.fetch_sub(1, Ordering::AcqRel);
+    true
+}

@@ -1,0 +1,120 @@
+//! The buffers packed messages travel in: kept for reuse by size class, so that a program
+//! sending the same kind of message again and again allocates once.
+//!
+//! A buffer's capacity is a power of two from 4 KiB up. When a buffer is dropped it goes back
+//! to its class's free list, unless that list already holds [`KEPT_PER_CLASS`] buffers or the
+//! class is above [`LARGEST_KEPT`] (such buffers go back to the allocator).
+
+use parking_lot::Mutex;
+use std::alloc::Layout;
+use std::ptr::NonNull;
+
+/// The smallest capacity, as a power of two (4 KiB).
+const SMALLEST_CLASS: u32 = 12;
+/// Size classes: capacities 2^12 to 2^62 bytes (a layout's size is at most `isize::MAX`).
+const CLASSES: usize = 51;
+/// Buffers kept per class.
+const KEPT_PER_CLASS: usize = 4;
+/// The largest capacity kept for reuse (256 MiB); larger buffers are freed when dropped.
+const LARGEST_KEPT: usize = 1 << 28;
+/// Alignment of every buffer: a cache line.
+const ALIGN: usize = 64;
+
+/// An address of a free buffer (a raw pointer is neither `Send` nor `Sync`).
+#[derive(Clone, Copy)]
+struct FreeBuffer(usize);
+
+/// The free lists, one per class.
+static FREE: [Mutex<Vec<FreeBuffer>>; CLASSES] = [const { Mutex::new(Vec::new()) }; CLASSES];
+
+/// A buffer of at least the length asked for, from the pool.
+pub struct Buffer {
+    ptr: NonNull<u8>,
+    class: usize,
+}
+
+// SAFETY: the buffer is plain memory owned by this value alone.
+unsafe impl Send for Buffer {}
+// SAFETY: as above; `&Buffer` gives no access to the bytes.
+unsafe impl Sync for Buffer {}
+
+/// The class of the smallest capacity that holds `len` bytes (`CLASSES` or more if none).
+fn first_class(len: usize) -> usize {
+    match len.max(1).checked_next_power_of_two() {
+        Some(capacity) => (capacity.trailing_zeros().saturating_sub(SMALLEST_CLASS)) as usize,
+        None => CLASSES,
+    }
+}
+
+fn capacity_of(class: usize) -> usize {
+    1usize << (SMALLEST_CLASS as usize + class)
+}
+
+fn layout_of(class: usize) -> Layout {
+    Layout::from_size_align(capacity_of(class), ALIGN).expect("a power of two below 2^63")
+}
+
+impl Buffer {
+    /// A buffer of at least `len` bytes, reused from the pool or newly allocated; `None` if
+    /// the allocator has no memory for it (the caller then lets the MPI behind move the data).
+    pub fn take(len: usize) -> Option<Buffer> {
+        let class = first_class(len);
+        if class >= CLASSES {
+            return None;
+        }
+        if let Some(FreeBuffer(address)) = FREE[class].lock().pop() {
+            let ptr = NonNull::new(address as *mut u8).expect("free lists hold allocations");
+            return Some(Buffer { ptr, class });
+        }
+        // SAFETY: the layout has a nonzero size.
+        let ptr = NonNull::new(unsafe { std::alloc::alloc(layout_of(class)) })?;
+        Some(Buffer { ptr, class })
+    }
+
+    /// The buffer's first byte.
+    pub fn as_mut_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// The buffer's bytes `..len` (which the caller must have written or received).
+    ///
+    /// # Safety
+    /// The first `len` bytes were written, and `len` is at most the capacity.
+    pub unsafe fn filled(&self, len: usize) -> &[u8] {
+        debug_assert!(len <= capacity_of(self.class));
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), len) }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if capacity_of(self.class) <= LARGEST_KEPT {
+            let mut free = FREE[self.class].lock();
+            if free.len() < KEPT_PER_CLASS {
+                free.push(FreeBuffer(self.ptr.as_ptr() as usize));
+                return;
+            }
+        }
+        // SAFETY: allocated in `take` with this class's layout, and owned by this value.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout_of(self.class)) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_hold_what_is_asked_and_are_reused() {
+        let first = Buffer::take(5000).unwrap();
+        assert_eq!(capacity_of(first.class), 8192);
+        assert_eq!(first.as_mut_ptr() as usize % ALIGN, 0);
+        drop(first);
+        assert!(!FREE[first_class(5000)].lock().is_empty());
+        let again = Buffer::take(8000).unwrap();
+        assert_eq!(capacity_of(again.class), 8192);
+        assert_eq!(capacity_of(Buffer::take(0).unwrap().class), 4096);
+        assert!(Buffer::take(usize::MAX / 2).is_none());
+    }
+}

@@ -1,0 +1,139 @@
+//! Which path a message of a datatype takes: packed by this library's engine and sent as
+//! bytes, or handed to the MPI behind with the type's twin.
+//!
+//! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
+//! `engine` packs every derived type of this library, `mpi` packs none. Predefined types,
+//! types the MPI behind made itself, uncommitted types, empty messages and messages of
+//! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
+//! type takes is printed on stderr, once per type, when its first message is sent or
+//! received.
+//!
+//! # The choice in `auto`
+//!
+//! The engine packs, the MPI behind sends the bytes, and the receiver unpacks: two copies
+//! more than a contiguous message, which pay off where the MPI's own engine is slow, that is
+//! where the type's contiguous runs are short. Where runs are long, the MPI behind sends
+//! them from the program's memory without packing (MPICH's iov path), and the engine's
+//! copies are pure cost. Where runs are short but far apart (one double per 2 KiB row of a
+//! grid), every run is a cache miss for both engines, and again the copies decide. So a type
+//! takes the engine's path when both hold:
+//!
+//! - its mean run ([`Plan::runs`](crate::plan::Plan::runs) over the size of one copy) is at
+//!   most [`LONGEST_MEAN_RUN`] bytes;
+//! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
+//!   extent).
+//!
+//! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
+//! ranks, shared memory): docs/drop-in.md gives the figures.
+
+use crate::abi::MPI_Datatype;
+use crate::datatype::Datatype;
+use crate::dropin;
+use crate::handles;
+use std::sync::{Arc, OnceLock};
+
+/// The longest mean contiguous run, in bytes, of a type the engine packs in `auto` mode.
+pub const LONGEST_MEAN_RUN: i64 = 64;
+/// The least fraction of its span a type's data must fill for the engine to pack it in
+/// `auto` mode, as a divisor: size * DENSEST_SPARSE >= true extent.
+pub const DENSEST_SPARSE: i64 = 16;
+
+/// What `MPI_DTYPE_COMM` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Decide per type.
+    Auto,
+    /// Pack every derived type of this library with the engine.
+    Engine,
+    /// Let the MPI behind move every type.
+    Mpi,
+}
+
+/// The mode `MPI_DTYPE_COMM` sets, read once (`auto` if unset; an unknown value is reported
+/// on stderr and read as `auto`).
+pub fn mode() -> Mode {
+    static MODE: OnceLock<Mode> = OnceLock::new();
+    *MODE.get_or_init(|| {
+        let value = std::env::var("MPI_DTYPE_COMM").unwrap_or_default();
+        match value.as_str() {
+            "" | "auto" => Mode::Auto,
+            "engine" => Mode::Engine,
+            "mpi" => Mode::Mpi,
+            other => {
+                eprintln!(
+                    "mpi-dtype: MPI_DTYPE_COMM={other:?} is none of auto, engine, mpi: using auto"
+                );
+                Mode::Auto
+            }
+        }
+    })
+}
+
+/// A message the engine packs: the datatype and the bytes `count` copies of it pack into.
+pub struct Packed {
+    /// The datatype, kept alive until the message is complete (the program may free its
+    /// handle before).
+    pub datatype: Arc<Datatype>,
+    /// The copies.
+    pub count: i64,
+    /// `count * size`.
+    pub bytes: usize,
+}
+
+/// The engine's path for `count` copies of `handle`, or `None` when the message goes to the
+/// MPI behind unchanged.
+pub fn route(handle: MPI_Datatype, count: i64) -> Option<Packed> {
+    let mode = mode();
+    if mode == Mode::Mpi || count <= 0 || handles::is_predefined(handle) {
+        return None;
+    }
+    if dropin::is_foreign(handle) {
+        return None;
+    }
+    let (datatype, committed) = handles::lookup(handle).ok()?;
+    let bytes = datatype.size().checked_mul(count)?;
+    if !committed || bytes <= 0 || bytes > i32::MAX as i64 {
+        return None;
+    }
+    let engine = match mode {
+        Mode::Engine => true,
+        _ => engine_wins(&datatype),
+    };
+    report(handle, &datatype, engine);
+    engine.then_some(Packed {
+        datatype,
+        count,
+        bytes: bytes as usize,
+    })
+}
+
+/// Whether the engine's path is the faster one for messages of `datatype` (`auto`).
+pub fn engine_wins(datatype: &Datatype) -> bool {
+    let plan = crate::plan::compiled(datatype);
+    let (size, runs) = (datatype.size(), plan.runs().max(1));
+    let contiguous = runs == 1 && size == datatype.extent();
+    !contiguous
+        && size <= LONGEST_MEAN_RUN.saturating_mul(runs)
+        && size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent()
+}
+
+/// With `MPI_DTYPE_DEBUG=1`, says once per datatype object which path its messages take.
+fn report(handle: MPI_Datatype, datatype: &Datatype, engine: bool) {
+    if !crate::behind::debug() {
+        return;
+    }
+    let plan = crate::plan::compiled(datatype);
+    if plan.mark_reported() {
+        let path = match engine {
+            true => "packed by mpi-dtype's engine",
+            false => "moved by the MPI library (its twin)",
+        };
+        eprintln!(
+            "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes): {path}",
+            crate::abi::handle_bits(handle),
+            datatype.size(),
+            plan.runs(),
+            datatype.true_extent()
+        );
+    }
+}

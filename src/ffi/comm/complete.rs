@@ -1,0 +1,357 @@
+//! The completion calls: `MPI_Wait`, `MPI_Waitall`, `MPI_Waitany`, `MPI_Waitsome`, the same
+//! four `MPI_Test*`, `MPI_Request_get_status`, and `MPI_Request_free`, `MPI_Start` and
+//! `MPI_Startall`. When none of the requests is one of the engine's (one load tells), the
+//! call goes to the MPI behind untouched; otherwise the entries of those requests are taken
+//! for the call, and the receives it completes are unpacked before it returns
+//! ([`Completion`]).
+
+use super::without_mpi;
+use crate::abi::p2p::MPI_Request;
+use crate::abi::{MPI_Status, MPI_UNDEFINED};
+use crate::behind::forward;
+use crate::dropin::comm::{self, Completed, Completion};
+use std::os::raw::c_int;
+
+/// `MPI_Wait`: unpacks a receive of the engine's path before it returns.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
+    // SAFETY: the program's request.
+    let Some(mut completion) = (unsafe { Completion::new(request, 1) }) else {
+        return forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, status)
+            .unwrap_or_else(|| without_mpi("MPI_Wait"));
+    };
+    let statuses = completion.statuses(status);
+    let rc = forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, statuses)
+        .unwrap_or_else(|| without_mpi("MPI_Wait"));
+    // SAFETY: the receive's memory is the program's, as when it was posted.
+    unsafe { completion.finish(rc, statuses, Completed::All, false, false) };
+    rc
+}
+
+/// `MPI_Test`: unpacks a receive of the engine's path it reports complete.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Test(
+    request: *mut MPI_Request,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's pointers, as the function requires.
+    unsafe { test_like(request, flag, status, false) }
+}
+
+/// `MPI_Request_get_status`: as `MPI_Test`, but the request stays the program's.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Request_get_status(
+    request: MPI_Request,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    let mut request = request;
+    // SAFETY: the caller's pointers, as the function requires.
+    unsafe { test_like(&mut request, flag, status, true) }
+}
+
+/// `MPI_Test` (`keep` false) or `MPI_Request_get_status` (`keep` true) of one request.
+///
+/// # Safety
+/// As for the MPI functions.
+unsafe fn test_like(
+    request: *mut MPI_Request,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+    keep: bool,
+) -> c_int {
+    let value = match request.is_null() {
+        true => crate::abi::p2p::MPI_REQUEST_NULL,
+        // SAFETY: the program's request handle (read by value as MPI_Request_get_status
+        // takes it).
+        false => unsafe { request.read() },
+    };
+    let call = |request: *mut MPI_Request, status: *mut MPI_Status| match keep {
+        true => {
+            forward!(MPI_Request_get_status: fn(MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+            value, flag, status)
+        }
+        false => forward!(MPI_Test: fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+            request, flag, status),
+    };
+    let name = if keep {
+        "MPI_Request_get_status"
+    } else {
+        "MPI_Test"
+    };
+    // SAFETY: the program's request.
+    let Some(mut completion) = (unsafe { Completion::new(request, 1) }) else {
+        return call(request, status).unwrap_or_else(|| without_mpi(name));
+    };
+    let statuses = completion.statuses(status);
+    let rc = call(request, statuses).unwrap_or_else(|| without_mpi(name));
+    // SAFETY: the MPI behind wrote the flag (a failed call leaves it unread).
+    let done = !flag.is_null() && rc == crate::abi::MPI_SUCCESS && unsafe { flag.read() } != 0;
+    let completed = if done {
+        Completed::All
+    } else {
+        Completed::None
+    };
+    // SAFETY: the receive's memory is the program's, as when it was posted.
+    unsafe { completion.finish(rc, statuses, completed, false, keep) };
+    rc
+}
+
+/// `MPI_Waitall`: unpacks the receives of the engine's path before it returns.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Waitall(
+    count: c_int,
+    requests: *mut MPI_Request,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the program's requests.
+    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
+        return forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
+            count, requests, statuses)
+        .unwrap_or_else(|| without_mpi("MPI_Waitall"));
+    };
+    let statuses = completion.statuses(statuses);
+    let rc = forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
+        count, requests, statuses)
+    .unwrap_or_else(|| without_mpi("MPI_Waitall"));
+    // SAFETY: as for MPI_Wait.
+    unsafe { completion.finish(rc, statuses, Completed::All, true, false) };
+    rc
+}
+
+/// `MPI_Testall`: when all are complete, unpacks the receives of the engine's path.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Testall(
+    count: c_int,
+    requests: *mut MPI_Request,
+    flag: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the program's requests.
+    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
+        return forward!(MPI_Testall: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+            count, requests, flag, statuses)
+        .unwrap_or_else(|| without_mpi("MPI_Testall"));
+    };
+    let statuses = completion.statuses(statuses);
+    let rc =
+        forward!(MPI_Testall: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+        count, requests, flag, statuses)
+        .unwrap_or_else(|| without_mpi("MPI_Testall"));
+    // SAFETY: the MPI behind wrote the flag.
+    let all = !flag.is_null() && unsafe { flag.read() } != 0;
+    let completed = if all { Completed::All } else { Completed::None };
+    // SAFETY: as for MPI_Wait.
+    unsafe { completion.finish(rc, statuses, completed, true, false) };
+    rc
+}
+
+/// `MPI_Waitany` (`wait`) or `MPI_Testany` of `count` requests.
+///
+/// # Safety
+/// As for the MPI functions.
+unsafe fn any(
+    wait: bool,
+    count: c_int,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    let name = if wait { "MPI_Waitany" } else { "MPI_Testany" };
+    let call = |status: *mut MPI_Status| match wait {
+        true => {
+            forward!(MPI_Waitany: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+            count, requests, index, status)
+        }
+        false => forward!(MPI_Testany: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
+            *mut MPI_Status) -> c_int, count, requests, index, flag, status),
+    };
+    // SAFETY: the program's requests.
+    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
+        return call(status).unwrap_or_else(|| without_mpi(name));
+    };
+    let statuses = completion.statuses(status);
+    let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
+    // SAFETY: the MPI behind wrote the index (and the flag of MPI_Testany).
+    let chosen = unsafe {
+        let flagged = wait || (!flag.is_null() && flag.read() != 0);
+        (flagged && !index.is_null()).then(|| index.read())
+    };
+    let pair = chosen
+        .filter(|&i| i != MPI_UNDEFINED && i >= 0)
+        .map(|i| [(i as usize, 0usize)]);
+    let completed = match &pair {
+        Some(pair) => Completed::Some(pair),
+        None => Completed::None,
+    };
+    // SAFETY: as for MPI_Wait.
+    unsafe { completion.finish(rc, statuses, completed, false, false) };
+    rc
+}
+
+/// `MPI_Waitany`: unpacks the receive of the engine's path it completes.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Waitany(
+    count: c_int,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { any(true, count, requests, index, std::ptr::null_mut(), status) }
+}
+
+/// `MPI_Testany`: unpacks the receive of the engine's path it completes.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Testany(
+    count: c_int,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { any(false, count, requests, index, flag, status) }
+}
+
+/// `MPI_Waitsome` (`wait`) or `MPI_Testsome` of `incount` requests.
+///
+/// # Safety
+/// As for the MPI functions.
+unsafe fn some(
+    wait: bool,
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    let name = if wait { "MPI_Waitsome" } else { "MPI_Testsome" };
+    let call = |statuses: *mut MPI_Status| match wait {
+        true => forward!(MPI_Waitsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
+            *mut MPI_Status) -> c_int, incount, requests, outcount, indices, statuses),
+        false => forward!(MPI_Testsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
+            *mut MPI_Status) -> c_int, incount, requests, outcount, indices, statuses),
+    };
+    // SAFETY: the program's requests.
+    let Some(mut completion) = (unsafe { Completion::new(requests, incount) }) else {
+        return call(statuses).unwrap_or_else(|| without_mpi(name));
+    };
+    let statuses = completion.statuses(statuses);
+    let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
+    // SAFETY: the MPI behind wrote outcount and as many indices.
+    let pairs: Vec<(usize, usize)> = unsafe {
+        let done = if outcount.is_null() {
+            0
+        } else {
+            outcount.read()
+        };
+        if done == MPI_UNDEFINED || done <= 0 || indices.is_null() {
+            Vec::new()
+        } else {
+            (0..done as usize)
+                .map(|k| (indices.add(k).read() as usize, k))
+                .collect()
+        }
+    };
+    // SAFETY: as for MPI_Wait.
+    unsafe { completion.finish(rc, statuses, Completed::Some(&pairs), true, false) };
+    rc
+}
+
+/// `MPI_Waitsome`: unpacks the receives of the engine's path it completes.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Waitsome(
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { some(true, incount, requests, outcount, indices, statuses) }
+}
+
+/// `MPI_Testsome`: unpacks the receives of the engine's path it completes.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Testsome(
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { some(false, incount, requests, outcount, indices, statuses) }
+}
+
+/// `MPI_Request_free`: a request of the engine's path whose operation still runs is kept
+/// (with its buffer) until the operation completes.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
+    crate::dropin::comm::pending::progress_detached();
+    // SAFETY: the program's request.
+    if let Some(rc) = unsafe { comm::free_request(request) } {
+        return rc;
+    }
+    forward!(MPI_Request_free: fn(*mut MPI_Request) -> c_int, request)
+        .unwrap_or_else(|| without_mpi("MPI_Request_free"))
+}
+
+/// `MPI_Start`: a persistent send of the engine's path packs the program's data first.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
+    if !request.is_null() {
+        // SAFETY: the program's request and the memory it sends from.
+        unsafe { comm::before_start(request, 1) };
+    }
+    forward!(MPI_Start: fn(*mut MPI_Request) -> c_int, request)
+        .unwrap_or_else(|| without_mpi("MPI_Start"))
+}
+
+/// `MPI_Startall`: the persistent sends of the engine's path pack the program's data first.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
+    // SAFETY: the program's requests and the memory they send from.
+    unsafe { comm::before_start(requests, count) };
+    forward!(MPI_Startall: fn(c_int, *mut MPI_Request) -> c_int, count, requests)
+        .unwrap_or_else(|| without_mpi("MPI_Startall"))
+}

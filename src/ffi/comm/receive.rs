@@ -1,0 +1,240 @@
+//! The receives: `MPI_Recv`, `MPI_Irecv`, `MPI_Recv_init`, the matched receives `MPI_Mrecv`
+//! and `MPI_Imrecv`, `MPI_Sendrecv` and `MPI_Sendrecv_replace`, and the `_c` form of each.
+//! On the engine's path the MPI behind receives `MPI_BYTE`s into a pooled buffer, which are
+//! unpacked into the program's memory when the receive completes.
+
+use super::without_mpi;
+use crate::abi::p2p::{MPI_Message, MPI_Request, MPI_MESSAGE_NO_PROC, MPI_PROC_NULL};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Status};
+use crate::behind::forward;
+use crate::dropin::comm::{Incoming, Outgoing};
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// The source a matched receive of `message` receives from: none for the message of
+/// `MPI_PROC_NULL`, any other otherwise (the message is matched already).
+///
+/// # Safety
+/// A non-NULL `message` is valid for a read.
+unsafe fn source_of(message: *const MPI_Message) -> c_int {
+    // SAFETY: the caller's contract.
+    match message.is_null() || unsafe { message.read() } == MPI_MESSAGE_NO_PROC {
+        true => MPI_PROC_NULL,
+        false => 0,
+    }
+}
+
+/// Blocking receives from a source and a tag (`MPI_Recv`) or of a matched message
+/// (`MPI_Mrecv`): unpacked before the call returns.
+macro_rules! blocking_receives {
+    ($count:ty: $name:ident, $matched:ident) => {
+        #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            buf: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            source: c_int,
+            tag: c_int,
+            comm: MPI_Comm,
+            status: *mut MPI_Status,
+        ) -> c_int {
+            let incoming = Incoming::new(buf, count.into(), datatype, source);
+            let (b, c, t) = incoming.args(buf, count, datatype);
+            let mut local = crate::dropin::comm::empty_status();
+            let status = incoming.status(status, &mut local);
+            let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
+                MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status)
+            else {
+                return without_mpi(stringify!($name));
+            };
+            // SAFETY: the program's buffer takes the message, as the function requires.
+            unsafe { incoming.finish(rc, status) };
+            rc
+        }
+
+        #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $matched(
+            buf: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            message: *mut MPI_Message,
+            status: *mut MPI_Status,
+        ) -> c_int {
+            // SAFETY: the program's message handle.
+            let source = unsafe { source_of(message) };
+            let incoming = Incoming::new(buf, count.into(), datatype, source);
+            let (b, c, t) = incoming.args(buf, count, datatype);
+            let mut local = crate::dropin::comm::empty_status();
+            let status = incoming.status(status, &mut local);
+            let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
+                *mut MPI_Message, *mut MPI_Status) -> c_int, b, c, t, message, status)
+            else {
+                return without_mpi(stringify!($matched));
+            };
+            // SAFETY: as above.
+            unsafe { incoming.finish(rc, status) };
+            rc
+        }
+    };
+}
+
+/// Nonblocking and persistent receives (`$persistent`): unpacked by the completion call that
+/// reports them complete.
+macro_rules! request_receives {
+    ($count:ty: $name:ident, $persistent_name:ident, $matched:ident) => {
+        request_receives!(@one false, $count, $name);
+        request_receives!(@one true, $count, $persistent_name);
+
+        #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $matched(
+            buf: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            message: *mut MPI_Message,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            // SAFETY: the program's message handle.
+            let source = unsafe { source_of(message) };
+            let incoming = Incoming::new(buf, count.into(), datatype, source);
+            let (b, c, t) = incoming.args(buf, count, datatype);
+            let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
+                *mut MPI_Message, *mut MPI_Request) -> c_int, b, c, t, message, request)
+            else {
+                return without_mpi(stringify!($matched));
+            };
+            // SAFETY: the MPI behind wrote the request it made when it succeeded.
+            unsafe { incoming.keep(rc, request, false) };
+            rc
+        }
+    };
+    (@one $persistent:literal, $count:ty, $name:ident) => {
+        #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            buf: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            source: c_int,
+            tag: c_int,
+            comm: MPI_Comm,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            let incoming = Incoming::new(buf, count.into(), datatype, source);
+            let (b, c, t) = incoming.args(buf, count, datatype);
+            let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
+                MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request)
+            else {
+                return without_mpi(stringify!($name));
+            };
+            // SAFETY: the MPI behind wrote the request it made when it succeeded.
+            unsafe { incoming.keep(rc, request, $persistent) };
+            rc
+        }
+    };
+}
+
+/// `MPI_Sendrecv` and `MPI_Sendrecv_replace`.
+macro_rules! sendrecvs {
+    ($count:ty: $name:ident, $replace:ident) => {
+        #[doc = concat!("`", stringify!($name), "`, on the engine's path for either message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            sendbuf: *const c_void,
+            sendcount: $count,
+            sendtype: MPI_Datatype,
+            dest: c_int,
+            sendtag: c_int,
+            recvbuf: *mut c_void,
+            recvcount: $count,
+            recvtype: MPI_Datatype,
+            source: c_int,
+            recvtag: c_int,
+            comm: MPI_Comm,
+            status: *mut MPI_Status,
+        ) -> c_int {
+            // SAFETY: the program's send buffer holds the message.
+            let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
+            let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
+            let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
+            let (rb, rc_, rt) = incoming.args(recvbuf, recvcount, recvtype);
+            let mut local = crate::dropin::comm::empty_status();
+            let status = incoming.status(status, &mut local);
+            let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
+            else {
+                return without_mpi(stringify!($name));
+            };
+            // SAFETY: the program's receive buffer takes the message.
+            unsafe { incoming.finish(rc, status) };
+            rc
+        }
+
+        #[doc = concat!("`", stringify!($replace), "`: on the engine's path, an `MPI_Sendrecv` of")]
+        /// packed bytes (the data sent are packed before any arrive), unpacked into the same
+        /// buffer.
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $replace(
+            buf: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            dest: c_int,
+            sendtag: c_int,
+            source: c_int,
+            recvtag: c_int,
+            comm: MPI_Comm,
+            status: *mut MPI_Status,
+        ) -> c_int {
+            let incoming = Incoming::new(buf, count.into(), datatype, source);
+            if !incoming.packs() {
+                return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
+                    c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                    buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
+                .unwrap_or_else(|| without_mpi(stringify!($replace)));
+            }
+            // SAFETY: the program's buffer holds the message sent.
+            let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
+            let (sb, sc, st) = outgoing.args(buf, count, datatype);
+            let (rb, rc_, rt) = incoming.args(buf, count, datatype);
+            let mut local = crate::dropin::comm::empty_status();
+            let status = incoming.status(status, &mut local);
+            let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
+            else {
+                return without_mpi(stringify!($replace));
+            };
+            // SAFETY: the program's buffer takes the message received.
+            unsafe { incoming.finish(rc, status) };
+            rc
+        }
+    };
+}
+
+blocking_receives!(c_int: MPI_Recv, MPI_Mrecv);
+blocking_receives!(MPI_Count: MPI_Recv_c, MPI_Mrecv_c);
+request_receives!(c_int: MPI_Irecv, MPI_Recv_init, MPI_Imrecv);
+request_receives!(MPI_Count: MPI_Irecv_c, MPI_Recv_init_c, MPI_Imrecv_c);
+sendrecvs!(c_int: MPI_Sendrecv, MPI_Sendrecv_replace);
+sendrecvs!(MPI_Count: MPI_Sendrecv_c, MPI_Sendrecv_replace_c);

@@ -1,0 +1,78 @@
+//! The sends: `MPI_Send`, `MPI_Ssend`, `MPI_Rsend`, `MPI_Bsend`, their nonblocking forms
+//! (`MPI_Isend`, ...), their persistent forms (`MPI_Send_init`, ...) and the `_c` form of
+//! each. On the engine's path the data are packed when the call is made (at each
+//! `MPI_Start` for a persistent send) and the MPI behind sends `MPI_BYTE`s.
+
+use super::without_mpi;
+use crate::abi::p2p::MPI_Request;
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
+use crate::behind::forward;
+use crate::dropin::comm::Outgoing;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// Blocking sends: the packed bytes go back to the pool when the MPI behind returns.
+macro_rules! blocking_sends {
+    ($count:ty: $($name:ident),*) => {$(
+        #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            buf: *const c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            dest: c_int,
+            tag: c_int,
+            comm: MPI_Comm,
+        ) -> c_int {
+            // SAFETY: the program's buffer holds the message, as the function requires.
+            let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
+            let (b, c, t) = outgoing.args(buf, count, datatype);
+            forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
+                b, c, t, dest, tag, comm)
+            .unwrap_or_else(|| without_mpi(stringify!($name)))
+        }
+    )*};
+}
+
+/// Nonblocking and persistent sends (`$persistent`): the packed bytes stay with the request.
+macro_rules! request_sends {
+    ($persistent:literal, $count:ty: $($name:ident),*) => {$(
+        #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            buf: *const c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            dest: c_int,
+            tag: c_int,
+            comm: MPI_Comm,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            // SAFETY: the program's buffer holds the message, as the function requires (a
+            // persistent send reads it at each start).
+            let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, $persistent) };
+            let (b, c, t) = outgoing.args(buf, count, datatype);
+            let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request)
+            else {
+                return without_mpi(stringify!($name));
+            };
+            // SAFETY: the MPI behind wrote the request it made when it succeeded.
+            unsafe { outgoing.keep(rc, request) };
+            rc
+        }
+    )*};
+}
+
+blocking_sends!(c_int: MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Bsend);
+blocking_sends!(MPI_Count: MPI_Send_c, MPI_Ssend_c, MPI_Rsend_c, MPI_Bsend_c);
+request_sends!(false, c_int: MPI_Isend, MPI_Issend, MPI_Irsend, MPI_Ibsend);
+request_sends!(false, MPI_Count: MPI_Isend_c, MPI_Issend_c, MPI_Irsend_c, MPI_Ibsend_c);
+request_sends!(true, c_int: MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Bsend_init);
+request_sends!(true, MPI_Count: MPI_Send_init_c, MPI_Ssend_init_c, MPI_Rsend_init_c, MPI_Bsend_init_c);
