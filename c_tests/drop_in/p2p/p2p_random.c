@@ -1,0 +1,1146 @@
+/* p2p_random: point-to-point communication and MPI_Bcast of random derived datatypes on 4
+ * ranks, every byte and every status checked against the test's own model of the type maps.
+ *
+ * usage: mpiexec -n 4 p2p_random [-t] SEED [SEED...]
+ *   -t   MPI_Init_thread(MPI_THREAD_MULTIPLE) and, if provided, the threaded case
+ *
+ * For each seed, every rank builds the same pool of 6 random derived types (every
+ * constructor, nested up to 3 levels, zero-length blocks, negative displacements and lower
+ * bounds; p2p_model.h), each with receive types of the same type signature built otherwise,
+ * then runs the cases below.  Every message is sent from each rank to every other rank and
+ * received into a buffer with margins whose every byte is compared with what the message
+ * must leave there (p2p_msg.h); every status is checked: MPI_SOURCE, MPI_TAG, MPI_Get_count
+ * and MPI_Get_elements with the receive type and with MPI_BYTE (MPI_Get_elements with a
+ * derived type only where MPICH 4.0.2 counts right: p2p_model.h).  Receive types are mixed per
+ * message: the send type itself, another type of the same signature, the predefined type
+ * (count x n) or a contiguous type for a signature of one primitive, a receive count larger
+ * than the message, and a type holding several copies of the send type's signature (so that
+ * MPI_Get_count may be MPI_UNDEFINED).  Some messages have count 0, some are big enough for
+ * the MPI library's rendezvous protocol.
+ *
+ * Rank 0 prints the pool's types and one line per case ("seed S case C NAME: ok (N checks)");
+ * a failed check prints a line on the rank that saw it.  At the end: "p2p_random: all N checks
+ * passed" and exit 0, or "p2p_random: F of N checks FAILED" and exit 1.  The output of a
+ * passing run depends only on the seeds, so a run over the plain MPI library and one with
+ * mpi-dtype preloaded print the same lines. */
+#include "p2p_msg.h"
+#include <pthread.h>
+
+static MPI_Comm g_comm;
+static int g_threads_requested, g_thread_level;
+static long g_total_checks, g_total_fails;
+
+/* ---------------------------------------------------------------- the pool */
+
+static void build_pool(void)
+{
+    int i;
+    for (i = 0; i < NPOOL; i++) {
+        rng_t r = rng_for(g_seed, 1000 + (uint64_t)i, 0, 0, 0);
+        gen_t g;
+        pool_t *p = &g_pool[i];
+        int attempt = 0;
+        g.r = &r;
+        g.ovl = i == NPOOL - 1;
+        g.only_prim = i == NPOOL - 2 ? rnd(&r, NPRIMS) : -1;
+        /* types 0-4 must be receive buffers for any count: made again until they are
+         * (a struct of members whose data go past their markers may not be) */
+        do
+            p->t = gen_node(&g, 1);
+        while (i < NPOOL - 1 && !receivable(p->t, 2) && ++attempt < 100);
+        if (!receivable(p->t, 2) && i < NPOOL - 1)
+            p->t = mk_contig(2, &g_leaves[g.only_prim >= 0 ? g.only_prim : P_INT], GEN_CAP);
+        p->recv = receivable(p->t, 2);
+        p->r = 2 + rnd(&r, 2);
+        p->sig1 = mk_sig(p->t, 1, &r, 0);
+        p->sigr = mk_sig(p->t, p->r, &r, rnd(&r, 2));
+        p->hom = p->t->prim >= 0 ? mk_contig((int)p->t->ne, &g_leaves[p->t->prim], 1L << 24) : NULL;
+        p->t->keep = p->sig1->keep = p->sigr->keep = 1;
+        if (p->hom)
+            p->hom->keep = 1;
+    }
+    /* the inner types are not needed any more: MPI keeps what the kept types use */
+    free_nodes(0);
+    for (i = 0; i < NPOOL; i++) {
+        pool_t *p = &g_pool[i];
+        MC(MPI_Type_commit(&p->t->h));
+        MC(MPI_Type_commit(&p->sig1->h));
+        MC(MPI_Type_commit(&p->sigr->h));
+        if (p->hom)
+            MC(MPI_Type_commit(&p->hom->h));
+    }
+}
+
+static void print_pool(void)
+{
+    int i;
+    if (g_rank != 0)
+        return;
+    for (i = 0; i < NPOOL; i++) {
+        const node_t *t = g_pool[i].t;
+        printf("seed %lu type %d: %.300s%s: size %ld, lb %ld, extent %ld, %ld entries%s%s\n", g_seed, i, t->desc,
+               strlen(t->desc) > 300 ? "..." : "", t->size, t->lb, t->ext, t->ne,
+               t->prim >= 0 ? ", one primitive" : "", g_pool[i].recv ? "" : ", overlapping (sent only)");
+    }
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------------- helpers of the cases */
+
+/* partner of each rank in the 3 rounds of pairwise exchanges */
+static const int g_match[3][4] = {{1, 0, 3, 2}, {2, 3, 0, 1}, {3, 2, 1, 0}};
+
+#define READY_TAG 9001
+#define CANCEL_TAG 9002
+
+/* the 3 other ranks, in the order rank+1, rank+2, rank+3 */
+static int peer(int i)
+{
+    return (g_rank + 1 + i) % 4;
+}
+
+static void *attach(const msg_t *m, int n)
+{
+    int i, size = 4096, s;
+    void *buf;
+    for (i = 0; i < n; i++) {
+        MC(MPI_Pack_size((int)m[i].sp.sc, m[i].sp.st->h, g_comm, &s));
+        size += s + MPI_BSEND_OVERHEAD;
+    }
+    buf = xmalloc((size_t)size);
+    MC(MPI_Buffer_attach(buf, size));
+    return buf;
+}
+
+static void detach(void *buf)
+{
+    void *b;
+    int s;
+    MC(MPI_Buffer_detach(&b, &s));
+    if (b != buf) {
+        fprintf(stderr, "p2p_random: MPI_Buffer_detach returned another buffer\n");
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    free(b);
+}
+
+static int send_any(int kind, const msg_t *m, MPI_Comm comm)
+{
+    const spec_t *s = &m->sp;
+    switch (kind) {
+    case 0: return MPI_Send(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm);
+    case 1: return MPI_Ssend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm);
+    case 2: return MPI_Rsend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm);
+    default: return MPI_Bsend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm);
+    }
+}
+
+static int isend_any(int kind, const msg_t *m, MPI_Comm comm, MPI_Request *req)
+{
+    const spec_t *s = &m->sp;
+    switch (kind) {
+    case 0: return MPI_Isend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    case 1: return MPI_Issend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    case 2: return MPI_Irsend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    default: return MPI_Ibsend(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    }
+}
+
+static int send_init_any(int kind, const msg_t *m, MPI_Comm comm, MPI_Request *req)
+{
+    const spec_t *s = &m->sp;
+    switch (kind) {
+    case 0: return MPI_Send_init(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    case 1: return MPI_Ssend_init(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    case 2: return MPI_Rsend_init(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    default: return MPI_Bsend_init(m->sbase, (int)s->sc, s->st->h, s->dst, s->tag, comm, req);
+    }
+}
+
+static int irecv_msg(msg_t *m, MPI_Comm comm, MPI_Request *req)
+{
+    const spec_t *s = &m->sp;
+    return MPI_Irecv(m->rbase, (int)s->rc, s->rt->h, s->src, s->tag, comm, req);
+}
+
+static int isend_msg(msg_t *m, MPI_Comm comm, MPI_Request *req)
+{
+    return isend_any(0, m, comm, req);
+}
+
+/* MPI_Waitall into a status array of our own (GCC warns about MPI_STATUSES_IGNORE) */
+static int waitall(int n, MPI_Request *req)
+{
+    MPI_Status st[16];
+    return MPI_Waitall(n, req, st);
+}
+
+static const char *const g_send_names[4] = {"MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend"};
+static const char *const g_isend_names[4] = {"MPI_Isend", "MPI_Issend", "MPI_Irsend", "MPI_Ibsend"};
+static const char *const g_init_names[4] = {"MPI_Send_init", "MPI_Ssend_init", "MPI_Rsend_init",
+                                            "MPI_Bsend_init"};
+
+#define PFLAGS (SP_LARGER | SP_PARTIAL | SP_BIG)
+
+/* The send mode of the message src -> dst in a case that mixes them: 0 standard,
+ * 1 synchronous, 2 ready, 3 buffered.  A buffered message, and the message of
+ * MPI_Sendrecv_replace, has a send type whose primitives are all of one size and at most
+ * PACKED_BYTES (SP_PACKED): MPICH 4.0.2 (ch4:ucx) sends both as MPI_PACKED and, past about
+ * 8 KB, fails to receive them into a type of primitives of different sizes with
+ * MPI_ERR_TRUNCATE ("Message truncated": struct {double; int} x 1700 into a receive count of
+ * 1702; 8880 bytes of complex, unsigned and char), the packed stream being cut in pieces
+ * that end inside an element. */
+static int buffered_kind(int cas, int src, int dst)
+{
+    return (int)(hash4(g_seed, (uint64_t)cas, (uint64_t)src, (uint64_t)dst) % 4);
+}
+
+/* ---------------------------------------------------------------- the cases */
+
+/* the library's size and bounds of every type against the model: 3 checks a type */
+static void case_types(ctx_t *c)
+{
+    int i, j;
+    for (i = 0; i < NPOOL; i++) {
+        node_t *ts[4] = {g_pool[i].t, g_pool[i].sig1, g_pool[i].sigr, g_pool[i].hom};
+        for (j = 0; j < 4; j++) {
+            MPI_Aint lb, ext;
+            int size;
+            if (!ts[j])
+                continue;
+            MC(MPI_Type_size(ts[j]->h, &size));
+            MC(MPI_Type_get_extent(ts[j]->h, &lb, &ext));
+            CK(c, size == ts[j]->size, "type %d.%d: MPI_Type_size %d, model %ld (%.200s)", i, j, size, ts[j]->size,
+               ts[j]->desc);
+            CK(c, lb == ts[j]->lb, "type %d.%d: lb %ld, model %ld (%.200s)", i, j, (long)lb, ts[j]->lb,
+               ts[j]->desc);
+            CK(c, ext == ts[j]->ext, "type %d.%d: extent %ld, model %ld (%.200s)", i, j, (long)ext, ts[j]->ext,
+               ts[j]->desc);
+        }
+    }
+}
+
+/* blocking MPI_Send / MPI_Ssend / MPI_Rsend in 3 rounds of pairs; MPI_Rsend after a
+ * handshake that tells the sender the receive is posted */
+static void case_blocking(ctx_t *c, int kind)
+{
+    int round;
+    for (round = 0; round < 3; round++) {
+        int p = g_match[round][g_rank];
+        msg_t out, in;
+        MPI_Status st;
+        MPI_Request req;
+        msg_init(&out, make_spec(c->cas, g_rank, p, 0, PFLAGS), M_SEND);
+        msg_init(&in, make_spec(c->cas, p, g_rank, 0, PFLAGS), M_RECV);
+        if (kind == 2) {
+            MC(MPI_Irecv(in.rbase, (int)in.sp.rc, in.sp.rt->h, p, in.sp.tag, g_comm, &req));
+            MC(MPI_Sendrecv(NULL, 0, MPI_BYTE, p, READY_TAG, NULL, 0, MPI_BYTE, p, READY_TAG, g_comm,
+                            MPI_STATUS_IGNORE));
+            MC(send_any(kind, &out, g_comm));
+            MC(MPI_Wait(&req, &st));
+        } else if (g_rank < p) {
+            MC(send_any(kind, &out, g_comm));
+            MC(MPI_Recv(in.rbase, (int)in.sp.rc, in.sp.rt->h, p, in.sp.tag, g_comm, &st));
+        } else {
+            MC(MPI_Recv(in.rbase, (int)in.sp.rc, in.sp.rt->h, p, in.sp.tag, g_comm, &st));
+            MC(send_any(kind, &out, g_comm));
+        }
+        check_recv(c, &in, &st, kind == 2 ? "MPI_Irecv/MPI_Wait" : "MPI_Recv");
+        check_send(c, &out, g_send_names[kind]);
+        msg_free(&out);
+        msg_free(&in);
+    }
+}
+
+/* MPI_Bsend to the 3 others from an attached buffer, then MPI_Recv from each */
+static void case_bsend(ctx_t *c)
+{
+    msg_t out[3], in[3];
+    int i;
+    void *buf;
+    for (i = 0; i < 3; i++)
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS | SP_PACKED), M_SEND);
+    buf = attach(out, 3);
+    for (i = 0; i < 3; i++)
+        MC(send_any(3, &out[i], g_comm));
+    for (i = 0; i < 3; i++) { /* the buffer is the library's copy: the program's may change */
+        memset(out[i].sraw, 0xee, (size_t)out[i].slen);
+        memset(out[i].scopy, 0xee, (size_t)out[i].slen);
+    }
+    for (i = 2; i >= 0; i--) {
+        MPI_Status st;
+        int src = (g_rank + 3 - i) % 4; /* from rank-1, rank-2, rank-3 */
+        msg_init(&in[i], make_spec(c->cas, src, g_rank, 0, PFLAGS | SP_PACKED), M_RECV);
+        MC(MPI_Recv(in[i].rbase, (int)in[i].sp.rc, in[i].sp.rt->h, src, in[i].sp.tag, g_comm, &st));
+        check_recv(c, &in[i], &st, "MPI_Recv of MPI_Bsend");
+    }
+    detach(buf);
+    for (i = 0; i < 3; i++) {
+        msg_free(&out[i]);
+        msg_free(&in[i]);
+    }
+}
+
+/* MPI_Isend, MPI_Issend, MPI_Irsend and MPI_Ibsend mixed, every receive posted before (a
+ * barrier), all completed with one MPI_Waitall */
+static void case_isend_family(ctx_t *c)
+{
+    msg_t out[3], in[3];
+    MPI_Request req[6];
+    MPI_Status st[6];
+    int i, kind[3];
+    void *buf;
+    for (i = 0; i < 3; i++) {
+        int from = peer(i), from_kind = buffered_kind(c->cas, from, g_rank);
+        kind[i] = buffered_kind(c->cas, g_rank, peer(i));
+        msg_init(&in[i], make_spec(c->cas, from, g_rank, 0, PFLAGS | (from_kind == 3 ? SP_PACKED : 0)), M_RECV);
+        MC(irecv_msg(&in[i], g_comm, &req[i]));
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS | (kind[i] == 3 ? SP_PACKED : 0)), M_SEND);
+    }
+    buf = attach(out, 3);
+    MC(MPI_Barrier(g_comm));
+    for (i = 0; i < 3; i++)
+        MC(isend_any(kind[i], &out[i], g_comm, &req[3 + i]));
+    MC(MPI_Waitall(6, req, st));
+    for (i = 0; i < 3; i++) {
+        check_recv(c, &in[i], &st[i], "MPI_Irecv/MPI_Waitall");
+        check_send(c, &out[i], g_isend_names[kind[i]]);
+        CK(c, req[i] == MPI_REQUEST_NULL && req[3 + i] == MPI_REQUEST_NULL,
+           "MPI_Waitall left request %d or %d not MPI_REQUEST_NULL", i, 3 + i);
+    }
+    detach(buf);
+    for (i = 0; i < 3; i++) {
+        msg_free(&out[i]);
+        msg_free(&in[i]);
+    }
+}
+
+enum { CM_WAIT, CM_WAITANY, CM_WAITSOME, CM_TEST, CM_TESTALL, CM_TESTANY, CM_TESTSOME, CM_GETSTATUS };
+static const char *const g_cm_names[] = {"MPI_Wait",    "MPI_Waitany", "MPI_Waitsome",
+                                         "MPI_Test",    "MPI_Testall", "MPI_Testany",
+                                         "MPI_Testsome", "MPI_Request_get_status"};
+
+/* MPI_Irecv from the 3 others, MPI_Isend to them, the receives completed by one completion
+ * function; each receive buffer is checked when its request is reported complete */
+static void case_completion(ctx_t *c, int how)
+{
+    msg_t out[3], in[3];
+    MPI_Request rreq[3], sreq[3];
+    MPI_Status st[3], sst[3];
+    int i, flag, idx, done = 0, cnt, ind[3];
+    const char *name = g_cm_names[how];
+    for (i = 0; i < 3; i++) {
+        msg_init(&in[i], make_spec(c->cas, peer(i), g_rank, 0, PFLAGS), M_RECV);
+        MC(irecv_msg(&in[i], g_comm, &rreq[i]));
+    }
+    for (i = 0; i < 3; i++) {
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
+        MC(isend_msg(&out[i], g_comm, &sreq[i]));
+    }
+    switch (how) {
+    case CM_WAIT:
+        for (i = 0; i < 3; i++) {
+            MC(MPI_Wait(&rreq[i], &st[i]));
+            check_recv(c, &in[i], &st[i], name);
+            CK(c, rreq[i] == MPI_REQUEST_NULL, "MPI_Wait left the request active");
+        }
+        break;
+    case CM_WAITANY:
+        for (done = 0; done < 3; done++) {
+            MPI_Status s1;
+            MC(MPI_Waitany(3, rreq, &idx, &s1));
+            CK(c, idx >= 0 && idx < 3 && rreq[idx] == MPI_REQUEST_NULL, "MPI_Waitany returned index %d", idx);
+            if (idx >= 0 && idx < 3)
+                check_recv(c, &in[idx], &s1, name);
+        }
+        MC(MPI_Waitany(3, rreq, &idx, MPI_STATUS_IGNORE));
+        CK(c, idx == MPI_UNDEFINED, "MPI_Waitany on 3 null requests returned index %d", idx);
+        break;
+    case CM_WAITSOME:
+        while (done < 3) {
+            MC(MPI_Waitsome(3, rreq, &cnt, ind, st));
+            if (cnt == MPI_UNDEFINED || cnt < 1) {
+                CK(c, 0, "MPI_Waitsome returned outcount %d with %d receives pending", cnt, 3 - done);
+                break;
+            }
+            for (i = 0; i < cnt; i++) {
+                CK(c, ind[i] >= 0 && ind[i] < 3 && rreq[ind[i]] == MPI_REQUEST_NULL, "MPI_Waitsome index %d",
+                   ind[i]);
+                if (ind[i] >= 0 && ind[i] < 3)
+                    check_recv(c, &in[ind[i]], &st[i], name);
+            }
+            done += cnt;
+        }
+        break;
+    case CM_TEST:
+        for (i = 0; i < 3; i++) {
+            do
+                MC(MPI_Test(&rreq[i], &flag, &st[i]));
+            while (!flag);
+            check_recv(c, &in[i], &st[i], name);
+            CK(c, rreq[i] == MPI_REQUEST_NULL, "MPI_Test left the request active");
+        }
+        break;
+    case CM_TESTALL:
+        do
+            MC(MPI_Testall(3, rreq, &flag, st));
+        while (!flag);
+        for (i = 0; i < 3; i++) {
+            check_recv(c, &in[i], &st[i], name);
+            CK(c, rreq[i] == MPI_REQUEST_NULL, "MPI_Testall left a request active");
+        }
+        break;
+    case CM_TESTANY:
+        while (done < 3) {
+            MPI_Status s1;
+            MC(MPI_Testany(3, rreq, &idx, &flag, &s1));
+            if (!flag)
+                continue;
+            CK(c, idx >= 0 && idx < 3 && rreq[idx] == MPI_REQUEST_NULL, "MPI_Testany returned index %d", idx);
+            if (idx < 0 || idx >= 3)
+                break;
+            check_recv(c, &in[idx], &s1, name);
+            done++;
+        }
+        MC(MPI_Testany(3, rreq, &idx, &flag, MPI_STATUS_IGNORE));
+        CK(c, flag && idx == MPI_UNDEFINED, "MPI_Testany on 3 null requests: flag %d index %d", flag, idx);
+        break;
+    case CM_TESTSOME:
+        while (done < 3) {
+            MC(MPI_Testsome(3, rreq, &cnt, ind, st));
+            if (cnt == MPI_UNDEFINED) {
+                CK(c, 0, "MPI_Testsome returned MPI_UNDEFINED with %d receives pending", 3 - done);
+                break;
+            }
+            for (i = 0; i < cnt; i++) {
+                CK(c, ind[i] >= 0 && ind[i] < 3 && rreq[ind[i]] == MPI_REQUEST_NULL, "MPI_Testsome index %d",
+                   ind[i]);
+                if (ind[i] >= 0 && ind[i] < 3)
+                    check_recv(c, &in[ind[i]], &st[i], name);
+            }
+            done += cnt;
+        }
+        break;
+    default: /* CM_GETSTATUS: the data must be there when the request says it is complete */
+        for (i = 0; i < 3; i++) {
+            MPI_Status s2;
+            do
+                MC(MPI_Request_get_status(rreq[i], &flag, &st[i]));
+            while (!flag);
+            check_recv(c, &in[i], &st[i], name);
+            CK(c, rreq[i] != MPI_REQUEST_NULL, "MPI_Request_get_status freed the request");
+            MC(MPI_Wait(&rreq[i], &s2));
+            CK(c, s2.MPI_SOURCE == in[i].sp.src && s2.MPI_TAG == in[i].sp.tag,
+               "MPI_Wait after MPI_Request_get_status: source %d tag %d", s2.MPI_SOURCE, s2.MPI_TAG);
+            check_bytes(c, in[i].rraw, in[i].rexp, in[i].rlen, &in[i], "after MPI_Wait");
+        }
+        for (i = 0; i < 3; i++) {
+            do
+                MC(MPI_Request_get_status(sreq[i], &flag, MPI_STATUS_IGNORE));
+            while (!flag);
+        }
+        break;
+    }
+    MC(MPI_Waitall(3, sreq, sst));
+    for (i = 0; i < 3; i++) {
+        check_send(c, &out[i], "MPI_Isend");
+        msg_free(&out[i]);
+        msg_free(&in[i]);
+    }
+}
+
+/* persistent requests of the 4 send modes and MPI_Recv_init, started 3 times with new values
+ * in the same buffers, with MPI_Startall and with MPI_Start */
+static void case_persistent(ctx_t *c)
+{
+    msg_t out[3], in[3];
+    MPI_Request rreq[3], sreq[3];
+    MPI_Status st[3];
+    int i, round, kind[3];
+    void *buf;
+    for (i = 0; i < 3; i++) {
+        int from = peer(i), from_kind = buffered_kind(c->cas, from, g_rank);
+        kind[i] = buffered_kind(c->cas, g_rank, peer(i));
+        msg_init(&in[i], make_spec(c->cas, from, g_rank, 0, PFLAGS | (from_kind == 3 ? SP_PACKED : 0)), M_RECV);
+        MC(MPI_Recv_init(in[i].rbase, (int)in[i].sp.rc, in[i].sp.rt->h, in[i].sp.src, in[i].sp.tag, g_comm,
+                         &rreq[i]));
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS | (kind[i] == 3 ? SP_PACKED : 0)), M_SEND);
+        MC(send_init_any(kind[i], &out[i], g_comm, &sreq[i]));
+    }
+    buf = attach(out, 3);
+    for (round = 0; round < 3; round++) {
+        for (i = 0; i < 3; i++) {
+            msg_round(&in[i], round, M_RECV);
+            msg_round(&out[i], round, M_SEND);
+        }
+        if (round % 2 == 0)
+            MC(MPI_Startall(3, rreq));
+        else
+            for (i = 0; i < 3; i++)
+                MC(MPI_Start(&rreq[i]));
+        MC(MPI_Barrier(g_comm)); /* every receive is posted: MPI_Rsend_init may start */
+        if (round % 2 == 0)
+            MC(MPI_Startall(3, sreq));
+        else
+            for (i = 2; i >= 0; i--)
+                MC(MPI_Start(&sreq[i]));
+        MC(MPI_Waitall(3, rreq, st));
+        MC(waitall(3, sreq));
+        for (i = 0; i < 3; i++) {
+            check_recv(c, &in[i], &st[i], round % 2 ? "MPI_Start of MPI_Recv_init" : "MPI_Startall of MPI_Recv_init");
+            check_send(c, &out[i], g_init_names[kind[i]]);
+            CK(c, rreq[i] != MPI_REQUEST_NULL && sreq[i] != MPI_REQUEST_NULL,
+               "a persistent request became MPI_REQUEST_NULL");
+        }
+    }
+    for (i = 0; i < 3; i++) {
+        MC(MPI_Request_free(&rreq[i]));
+        MC(MPI_Request_free(&sreq[i]));
+    }
+    detach(buf);
+    for (i = 0; i < 3; i++) {
+        msg_free(&out[i]);
+        msg_free(&in[i]);
+    }
+}
+
+/* MPI_Sendrecv around the ring at distances 1, 2, 3 (the last from MPI_ANY_SOURCE) */
+static void case_sendrecv(ctx_t *c)
+{
+    int d;
+    for (d = 1; d <= 3; d++) {
+        int dst = (g_rank + d) % 4, src = (g_rank + 4 - d) % 4;
+        msg_t out, in;
+        MPI_Status st;
+        msg_init(&out, make_spec(c->cas, g_rank, dst, d, PFLAGS), M_SEND);
+        msg_init(&in, make_spec(c->cas, src, g_rank, d, PFLAGS), M_RECV);
+        MC(MPI_Sendrecv(out.sbase, (int)out.sp.sc, out.sp.st->h, dst, out.sp.tag, in.rbase, (int)in.sp.rc,
+                        in.sp.rt->h, d == 3 ? MPI_ANY_SOURCE : src, in.sp.tag, g_comm, &st));
+        check_recv(c, &in, &st, "MPI_Sendrecv");
+        check_send(c, &out, "MPI_Sendrecv");
+        msg_free(&out);
+        msg_free(&in);
+    }
+}
+
+/* MPI_Sendrecv_replace around the ring: the buffer keeps its holes, its entries take the
+ * message from the other side */
+static void case_sendrecv_replace(ctx_t *c)
+{
+    int d;
+    for (d = 1; d <= 3; d++) {
+        int dst = (g_rank + d) % 4, src = (g_rank + 4 - d) % 4;
+        msg_t out, in;
+        MPI_Status st;
+        long base = 0, j, k, pos = 0;
+        spec_t so = make_spec(c->cas, g_rank, dst, d, SP_RECVSAME | SP_SHARED | SP_PACKED);
+        spec_t si = make_spec(c->cas, src, g_rank, d, SP_RECVSAME | SP_SHARED | SP_PACKED);
+        msg_init(&out, so, M_SEND);
+        msg_init(&in, si, 0);
+        /* what the buffer must hold: the send buffer with the received bytes at the entries */
+        in.rlen = out.slen;
+        in.rraw = out.sraw;
+        in.rexp = (unsigned char *)xmalloc((size_t)out.slen);
+        memcpy(in.rexp, out.sraw, (size_t)out.slen);
+        base = out.sbase - out.sraw;
+        for (k = 0; k < si.sc; k++)
+            for (j = 0; j < si.st->ne; j++) {
+                int sz = prims[si.st->e[j].p].size;
+                memcpy(in.rexp + base + k * si.st->ext + si.st->e[j].disp, in.stream + pos, (size_t)sz);
+                pos += sz;
+            }
+        MC(MPI_Sendrecv_replace(out.sbase, (int)so.sc, so.st->h, dst, so.tag, src, si.tag, g_comm, &st));
+        check_recv(c, &in, &st, "MPI_Sendrecv_replace");
+        in.rraw = NULL;
+        msg_free(&out);
+        msg_free(&in);
+    }
+}
+
+/* MPI_Mprobe + MPI_Mrecv from each other rank in turn, then MPI_Improbe from MPI_ANY_SOURCE +
+ * MPI_Imrecv; the probe's status is checked before the receive */
+static void case_mprobe(ctx_t *c, int nonblocking)
+{
+    msg_t out[3], in[4];
+    MPI_Request sreq[3];
+    int i, seen[4] = {0, 0, 0, 0};
+    for (i = 0; i < 3; i++) {
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
+        MC(isend_msg(&out[i], g_comm, &sreq[i]));
+    }
+    for (i = 0; i < 3; i++) {
+        MPI_Message mh;
+        MPI_Status st, st2;
+        MPI_Request req;
+        int src, flag = 0, tag = c->cas * 100;
+        if (!nonblocking) {
+            src = peer(i);
+            MC(MPI_Mprobe(src, tag, g_comm, &mh, &st));
+        } else {
+            do
+                MC(MPI_Improbe(MPI_ANY_SOURCE, tag, g_comm, &flag, &mh, &st));
+            while (!flag);
+            src = st.MPI_SOURCE;
+        }
+        CK(c, src >= 0 && src < 4 && src != g_rank && !seen[src], "%s matched source %d twice or wrongly",
+           nonblocking ? "MPI_Improbe" : "MPI_Mprobe", src);
+        if (src < 0 || src >= 4 || src == g_rank || seen[src]) {
+            MC(MPI_Mrecv(NULL, 0, MPI_BYTE, &mh, MPI_STATUS_IGNORE)); /* erroneous; ends the case */
+            break;
+        }
+        seen[src] = 1;
+        msg_init(&in[src], make_spec(c->cas, src, g_rank, 0, PFLAGS), M_RECV);
+        check_probe(c, &in[src], &st, nonblocking ? "MPI_Improbe" : "MPI_Mprobe");
+        if (!nonblocking) {
+            MC(MPI_Mrecv(in[src].rbase, (int)in[src].sp.rc, in[src].sp.rt->h, &mh, &st2));
+            CK(c, mh == MPI_MESSAGE_NULL, "MPI_Mrecv did not set the message to MPI_MESSAGE_NULL");
+            check_recv(c, &in[src], &st2, "MPI_Mrecv");
+        } else {
+            MC(MPI_Imrecv(in[src].rbase, (int)in[src].sp.rc, in[src].sp.rt->h, &mh, &req));
+            CK(c, mh == MPI_MESSAGE_NULL, "MPI_Imrecv did not set the message to MPI_MESSAGE_NULL");
+            if (i == 1) {
+                do
+                    MC(MPI_Test(&req, &flag, &st2));
+                while (!flag);
+            } else {
+                MC(MPI_Wait(&req, &st2));
+            }
+            check_recv(c, &in[src], &st2, i == 1 ? "MPI_Imrecv/MPI_Test" : "MPI_Imrecv/MPI_Wait");
+        }
+        msg_free(&in[src]);
+    }
+    MC(waitall(3, sreq));
+    for (i = 0; i < 3; i++) {
+        check_send(c, &out[i], "MPI_Isend");
+        msg_free(&out[i]);
+    }
+}
+
+/* MPI_Probe from a named source, MPI_Iprobe from a named source with MPI_ANY_TAG, MPI_Probe
+ * with MPI_ANY_SOURCE and MPI_ANY_TAG; each status checked, then MPI_Recv of the message */
+static void case_probe(ctx_t *c)
+{
+    msg_t out[3], in;
+    MPI_Request sreq[3];
+    int i;
+    for (i = 0; i < 3; i++) {
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
+        MC(isend_msg(&out[i], g_comm, &sreq[i]));
+    }
+    for (i = 0; i < 3; i++) {
+        MPI_Status st, st2;
+        int src = peer(i), flag = 0;
+        msg_init(&in, make_spec(c->cas, src, g_rank, 0, PFLAGS), M_RECV);
+        if (i == 0) {
+            MC(MPI_Probe(src, in.sp.tag, g_comm, &st));
+            check_probe(c, &in, &st, "MPI_Probe");
+        } else if (i == 1) {
+            do
+                MC(MPI_Iprobe(src, MPI_ANY_TAG, g_comm, &flag, &st));
+            while (!flag);
+            check_probe(c, &in, &st, "MPI_Iprobe");
+        } else {
+            MC(MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, g_comm, &st));
+            check_probe(c, &in, &st, "MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG)");
+        }
+        MC(MPI_Recv(in.rbase, (int)in.sp.rc, in.sp.rt->h, src, in.sp.tag, g_comm, &st2));
+        check_recv(c, &in, &st2, "MPI_Recv after a probe");
+        msg_free(&in);
+    }
+    MC(waitall(3, sreq));
+    for (i = 0; i < 3; i++) {
+        check_send(c, &out[i], "MPI_Isend");
+        msg_free(&out[i]);
+    }
+}
+
+/* 3 messages from each rank to each other, tags A, B, B, all received with MPI_ANY_SOURCE
+ * and MPI_ANY_TAG into one receive type: from each source they must come in the order sent
+ * (the tags, and the values of the two with the same envelope) */
+static void case_any_source(ctx_t *c)
+{
+    msg_t out[9], in;
+    MPI_Request sreq[9];
+    int i, k, next[4] = {0, 0, 0, 0};
+    int tag_a = c->cas * 100 + 1, tag_b = c->cas * 100 + 2;
+    spec_t base = make_spec(c->cas, 0, 0, 0, SP_SHARED | SP_LARGER | SP_PARTIAL | SP_BIG);
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++) {
+            spec_t s = base;
+            s.src = g_rank;
+            s.dst = peer(i);
+            s.k = k;
+            s.tag = k == 0 ? tag_a : tag_b;
+            msg_init(&out[3 * i + k], s, M_SEND);
+            MC(isend_msg(&out[3 * i + k], g_comm, &sreq[3 * i + k]));
+        }
+    for (i = 0; i < 9; i++) {
+        MPI_Status st;
+        spec_t s = base;
+        msg_t any;
+        int src;
+        /* the receive buffer's sentinels depend on the receiver only: post the receive with a
+         * buffer made for any source, compare once the status names it */
+        s.src = peer(0);
+        s.dst = g_rank;
+        msg_init(&any, s, M_RECV);
+        MC(MPI_Recv(any.rbase, (int)base.rc, base.rt->h, MPI_ANY_SOURCE, MPI_ANY_TAG, g_comm, &st));
+        src = st.MPI_SOURCE;
+        CK(c, src >= 0 && src < 4 && src != g_rank && next[src] < 3, "MPI_ANY_SOURCE receive from source %d", src);
+        if (src < 0 || src >= 4 || src == g_rank || next[src] >= 3) {
+            msg_free(&any);
+            continue;
+        }
+        s.src = src;
+        s.k = next[src]++;
+        s.tag = s.k == 0 ? tag_a : tag_b;
+        msg_init(&in, s, M_RECV);
+        memcpy(in.rraw, any.rraw, (size_t)in.rlen);
+        msg_free(&any);
+        check_recv(c, &in, &st, s.k == 0 ? "MPI_ANY_SOURCE/MPI_ANY_TAG, first from its source"
+                                         : "MPI_ANY_SOURCE/MPI_ANY_TAG, same envelope in order");
+        msg_free(&in);
+    }
+    MC(waitall(9, sreq));
+    for (i = 0; i < 9; i++) {
+        check_send(c, &out[i], "MPI_Isend");
+        msg_free(&out[i]);
+    }
+}
+
+/* receive counts too small: MPI_ERR_TRUNCATE from MPI_Recv, and MPI_ERR_IN_STATUS from
+ * MPI_Waitall with MPI_ERR_TRUNCATE in the truncated receive's status and MPI_SUCCESS in the
+ * other's; nothing outside the receive type's entries is written */
+static void case_truncate(ctx_t *c)
+{
+    int next = (g_rank + 1) % 4, prev = (g_rank + 3) % 4, opp = (g_rank + 2) % 4, rc;
+    msg_t ox, oy, oz, ix, iy, iz;
+    MPI_Request rreq[2], sreq[3];
+    MPI_Status st[2], s1;
+    msg_init(&ox, make_spec(c->cas, g_rank, next, 0, SP_TRUNC), M_SEND);
+    msg_init(&oy, make_spec(c->cas, g_rank, next, 1, PFLAGS), M_SEND);
+    msg_init(&oz, make_spec(c->cas, g_rank, opp, 2, SP_TRUNC), M_SEND);
+    msg_init(&ix, make_spec(c->cas, prev, g_rank, 0, SP_TRUNC), M_RECV);
+    msg_init(&iy, make_spec(c->cas, prev, g_rank, 1, PFLAGS), M_RECV);
+    msg_init(&iz, make_spec(c->cas, opp, g_rank, 2, SP_TRUNC), M_RECV);
+    MC(irecv_msg(&ix, g_comm, &rreq[0]));
+    MC(irecv_msg(&iy, g_comm, &rreq[1]));
+    MC(isend_msg(&ox, g_comm, &sreq[0]));
+    MC(isend_msg(&oy, g_comm, &sreq[1]));
+    MC(isend_msg(&oz, g_comm, &sreq[2]));
+    st[0].MPI_ERROR = st[1].MPI_ERROR = -12345;
+    rc = MPI_Waitall(2, rreq, st);
+    CK(c, err_class(rc) == MPI_ERR_IN_STATUS, "MPI_Waitall with a truncated receive returned class %d, want MPI_ERR_IN_STATUS (%d)",
+       err_class(rc), MPI_ERR_IN_STATUS);
+    CK(c, err_class(st[0].MPI_ERROR) == MPI_ERR_TRUNCATE, "truncated receive: status MPI_ERROR class %d, want MPI_ERR_TRUNCATE (%d)",
+       err_class(st[0].MPI_ERROR), MPI_ERR_TRUNCATE);
+    /* "MPI_SUCCESS if the specific communication completed ... or it can be MPI_ERR_PENDING if
+     * it has neither failed nor completed" (MPICH 4.0.2 stops at the failed request) */
+    CK(c, st[1].MPI_ERROR == MPI_SUCCESS || st[1].MPI_ERROR == MPI_ERR_PENDING,
+       "the other receive of the MPI_Waitall: status MPI_ERROR %d, want MPI_SUCCESS or MPI_ERR_PENDING",
+       st[1].MPI_ERROR);
+    if (st[1].MPI_ERROR == MPI_ERR_PENDING)
+        MC(MPI_Wait(&rreq[1], &st[1]));
+    check_untouched_outside(c, &ix, "truncated MPI_Irecv");
+    check_recv(c, &iy, &st[1], "MPI_Waitall beside a truncated receive");
+    rc = MPI_Recv(iz.rbase, (int)iz.sp.rc, iz.sp.rt->h, opp, iz.sp.tag, g_comm, &s1);
+    CK(c, err_class(rc) == MPI_ERR_TRUNCATE, "truncated MPI_Recv returned class %d, want MPI_ERR_TRUNCATE (%d)",
+       err_class(rc), MPI_ERR_TRUNCATE);
+    check_untouched_outside(c, &iz, "truncated MPI_Recv");
+    rc = waitall(3, sreq);
+    CK(c, rc == MPI_SUCCESS, "MPI_Waitall of the sends of truncated messages returned class %d", err_class(rc));
+    check_send(c, &ox, "MPI_Isend");
+    check_send(c, &oy, "MPI_Isend");
+    check_send(c, &oz, "MPI_Isend");
+    msg_free(&ox);
+    msg_free(&oy);
+    msg_free(&oz);
+    msg_free(&ix);
+    msg_free(&iy);
+    msg_free(&iz);
+}
+
+/* MPI_Cancel of receives that no message matches (a named source, and MPI_ANY_SOURCE):
+ * MPI_Test_cancelled is true, the buffers are untouched; then a message on the same
+ * envelope goes to a new receive, not to the cancelled one */
+static void case_cancel(ctx_t *c)
+{
+    msg_t a, b, out, in;
+    MPI_Request ra, rb, sreq;
+    MPI_Status st;
+    int flag, next = (g_rank + 1) % 4, prev = (g_rank + 3) % 4;
+    unsigned char *a0, *b0;
+    spec_t sa = make_spec(c->cas, next, g_rank, 0, PFLAGS), sb = make_spec(c->cas, prev, g_rank, 1, PFLAGS);
+    sa.tag = CANCEL_TAG;
+    sb.tag = CANCEL_TAG + 1;
+    msg_init(&a, sa, M_RECV);
+    msg_init(&b, sb, M_RECV);
+    a0 = (unsigned char *)xmalloc((size_t)a.rlen); /* the sentinels before the receive */
+    b0 = (unsigned char *)xmalloc((size_t)b.rlen);
+    memcpy(a0, a.rraw, (size_t)a.rlen);
+    memcpy(b0, b.rraw, (size_t)b.rlen);
+    MC(MPI_Irecv(a.rbase, (int)sa.rc, sa.rt->h, next, CANCEL_TAG, g_comm, &ra));
+    MC(MPI_Irecv(b.rbase, (int)sb.rc, sb.rt->h, MPI_ANY_SOURCE, CANCEL_TAG + 1, g_comm, &rb));
+    MC(MPI_Cancel(&ra));
+    MC(MPI_Cancel(&rb));
+    MC(MPI_Wait(&ra, &st));
+    MC(MPI_Test_cancelled(&st, &flag));
+    CK(c, flag, "MPI_Test_cancelled false for a cancelled MPI_Irecv from rank %d", next);
+    do
+        MC(MPI_Test(&rb, &flag, &st));
+    while (!flag);
+    MC(MPI_Test_cancelled(&st, &flag));
+    CK(c, flag, "MPI_Test_cancelled false for a cancelled MPI_Irecv from MPI_ANY_SOURCE");
+    CK(c, ra == MPI_REQUEST_NULL && rb == MPI_REQUEST_NULL, "cancelled requests not freed by completion");
+    MC(MPI_Barrier(g_comm)); /* every rank has cancelled */
+    /* now a message with the envelope of the first cancelled receive */
+    {
+        spec_t so = make_spec(c->cas, g_rank, prev, 0, PFLAGS), si = sa;
+        so.tag = CANCEL_TAG;
+        msg_init(&out, so, M_SEND);
+        msg_init(&in, si, M_RECV);
+        MC(isend_msg(&out, g_comm, &sreq));
+        MC(MPI_Recv(in.rbase, (int)si.rc, si.rt->h, next, CANCEL_TAG, g_comm, &st));
+        MC(MPI_Wait(&sreq, MPI_STATUS_IGNORE));
+        check_recv(c, &in, &st, "MPI_Recv after a cancelled MPI_Irecv of the same envelope");
+        check_send(c, &out, "MPI_Isend");
+    }
+    check_bytes(c, a.rraw, a0, a.rlen, &a, "buffer of the cancelled MPI_Irecv from a named source");
+    check_bytes(c, b.rraw, b0, b.rlen, &b, "buffer of the cancelled MPI_Irecv from MPI_ANY_SOURCE");
+    free(a0);
+    free(b0);
+    msg_free(&a);
+    msg_free(&b);
+    msg_free(&out);
+    msg_free(&in);
+}
+
+/* MPI_Request_free of each MPI_Isend right after starting it; the receivers check the data,
+ * and after a barrier the send buffers are checked and freed */
+static void case_request_free(ctx_t *c)
+{
+    msg_t out[3], in;
+    MPI_Request sreq[3];
+    int i;
+    for (i = 0; i < 3; i++) {
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
+        MC(isend_msg(&out[i], g_comm, &sreq[i]));
+        MC(MPI_Request_free(&sreq[i]));
+        CK(c, sreq[i] == MPI_REQUEST_NULL, "MPI_Request_free did not set MPI_REQUEST_NULL");
+    }
+    for (i = 2; i >= 0; i--) {
+        MPI_Status st;
+        int src = (g_rank + 3 - i) % 4;
+        msg_init(&in, make_spec(c->cas, src, g_rank, 0, PFLAGS), M_RECV);
+        MC(MPI_Recv(in.rbase, (int)in.sp.rc, in.sp.rt->h, src, in.sp.tag, g_comm, &st));
+        check_recv(c, &in, &st, "MPI_Recv of a freed MPI_Isend");
+        msg_free(&in);
+    }
+    MC(MPI_Barrier(g_comm));
+    for (i = 0; i < 3; i++) {
+        check_send(c, &out[i], "MPI_Isend freed with MPI_Request_free");
+        msg_free(&out[i]);
+    }
+}
+
+/* MPI_Bcast from each root, twice: the root sends a pool type, each other rank receives with a type
+ * of the same signature (the same type, another layout, the predefined type, contiguous);
+ * with predefined, the root sends count x n of the primitive of the one-primitive type */
+static void case_bcast(ctx_t *c, int predefined)
+{
+    int k;
+    for (k = 0; k < 8; k++) {
+        int root = k % 4;
+        msg_t m;
+        spec_t s = make_spec(c->cas, root, g_rank, k, SP_SHARED | SP_EXACT | SP_PARTIAL | SP_BIG);
+        if (predefined) {
+            /* the one-primitive type, sent as its primitive */
+            pool_t *p = &g_pool[NPOOL - 2];
+            long n = p->t->ne, cnt = s.sc;
+            int v = (int)(hash4(g_seed, (uint64_t)c->cas, (uint64_t)k, (uint64_t)g_rank) % 4);
+            s.ti = NPOOL - 2;
+            s.st = &g_leaves[p->t->prim];
+            s.sc = cnt * n;
+            switch (v) {
+            case 0: s.rt = s.st; s.rc = s.sc; strcpy(s.rv, "predefined"); break;
+            case 1: s.rt = p->t; s.rc = cnt; strcpy(s.rv, "derived"); break;
+            case 2: s.rt = p->hom; s.rc = cnt; strcpy(s.rv, "contiguous"); break;
+            default: s.rt = p->sig1; s.rc = cnt; strcpy(s.rv, "signature"); break;
+            }
+        }
+        s.src = root;
+        s.dst = -1;
+        s.tag = -1;
+        if (g_rank == root) {
+            msg_init(&m, s, M_SEND);
+            MC(MPI_Bcast(m.sbase, (int)s.sc, s.st->h, root, g_comm));
+            check_send(c, &m, "MPI_Bcast root");
+        } else {
+            msg_init(&m, s, M_RECV);
+            MC(MPI_Bcast(m.rbase, (int)s.rc, s.rt->h, root, g_comm));
+            check_bytes(c, m.rraw, m.rexp, m.rlen, &m, "MPI_Bcast");
+        }
+        msg_free(&m);
+    }
+}
+
+/* ---------------------------------------------------------------- threads */
+
+typedef struct {
+    int id;
+    MPI_Comm own;
+    ctx_t ctx;
+} worker_t;
+
+/* each of 2 threads: 4 rounds of MPI_Irecv/MPI_Isend with the 3 other ranks (on the shared
+ * communicator with its own tags, or on its own communicator), then MPI_Sendrecv */
+static void *thread_work(void *arg)
+{
+    worker_t *w = (worker_t *)arg;
+    ctx_t *c = &w->ctx;
+    int round, i;
+    for (round = 0; round < 4; round++) {
+        MPI_Comm comm = round % 2 ? w->own : g_comm;
+        int k = 10 * w->id + round, tag = 5000 + 100 * w->id + 10 * round;
+        msg_t out[3], in[3], so, si;
+        MPI_Request req[6];
+        MPI_Status st[6], s1;
+        for (i = 0; i < 3; i++) {
+            spec_t s = make_spec(c->cas, peer(i), g_rank, k, PFLAGS);
+            s.tag = tag;
+            msg_init(&in[i], s, M_RECV);
+            MC(irecv_msg(&in[i], comm, &req[i]));
+        }
+        for (i = 0; i < 3; i++) {
+            spec_t s = make_spec(c->cas, g_rank, peer(i), k, PFLAGS);
+            s.tag = tag;
+            msg_init(&out[i], s, M_SEND);
+            MC(isend_msg(&out[i], comm, &req[3 + i]));
+        }
+        MC(MPI_Waitall(6, req, st));
+        for (i = 0; i < 3; i++) {
+            check_recv(c, &in[i], &st[i], "thread MPI_Irecv/MPI_Waitall");
+            check_send(c, &out[i], "thread MPI_Isend");
+            msg_free(&in[i]);
+            msg_free(&out[i]);
+        }
+        {
+            int d = 1 + round % 3, dst = (g_rank + d) % 4, src = (g_rank + 4 - d) % 4;
+            spec_t a = make_spec(c->cas, g_rank, dst, 100 + k, PFLAGS), b = make_spec(c->cas, src, g_rank, 100 + k, PFLAGS);
+            a.tag = b.tag = tag + 1;
+            msg_init(&so, a, M_SEND);
+            msg_init(&si, b, M_RECV);
+            MC(MPI_Sendrecv(so.sbase, (int)a.sc, a.st->h, dst, a.tag, si.rbase, (int)b.rc, b.rt->h, src, b.tag, comm,
+                            &s1));
+            check_recv(c, &si, &s1, "thread MPI_Sendrecv");
+            check_send(c, &so, "thread MPI_Sendrecv");
+            msg_free(&so);
+            msg_free(&si);
+        }
+    }
+    return NULL;
+}
+
+static int case_threads(ctx_t *c)
+{
+    worker_t w[2];
+    pthread_t th[2];
+    int i;
+    if (g_thread_level < MPI_THREAD_MULTIPLE)
+        return 0;
+    for (i = 0; i < 2; i++) {
+        w[i].id = i;
+        w[i].ctx = *c;
+        w[i].ctx.checks = w[i].ctx.fails = 0;
+        w[i].ctx.where = i ? "thread 1" : "thread 0";
+        MC(MPI_Comm_dup(g_comm, &w[i].own));
+    }
+    for (i = 0; i < 2; i++)
+        if (pthread_create(&th[i], NULL, thread_work, &w[i]) != 0) {
+            fprintf(stderr, "p2p_random: pthread_create failed\n");
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+    for (i = 0; i < 2; i++) {
+        pthread_join(th[i], NULL);
+        c->checks += w[i].ctx.checks;
+        c->fails += w[i].ctx.fails;
+        MC(MPI_Comm_free(&w[i].own));
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+enum {
+    C_TYPES,
+    C_SEND,
+    C_SSEND,
+    C_RSEND,
+    C_BSEND,
+    C_ISEND,
+    C_WAIT,
+    C_WAITANY,
+    C_WAITSOME,
+    C_TEST,
+    C_TESTALL,
+    C_TESTANY,
+    C_TESTSOME,
+    C_GETSTATUS,
+    C_PERSISTENT,
+    C_SENDRECV,
+    C_REPLACE,
+    C_MPROBE,
+    C_IMPROBE,
+    C_PROBE,
+    C_ANYSOURCE,
+    C_TRUNCATE,
+    C_CANCEL,
+    C_REQFREE,
+    C_BCAST,
+    C_BCAST_PREDEFINED,
+    C_THREADS,
+    NCASES
+};
+
+static const char *const g_case_names[NCASES] = {
+    "types",           "send",         "ssend",         "rsend",       "bsend",
+    "isend-family",    "irecv-wait",   "irecv-waitany", "irecv-waitsome", "irecv-test",
+    "irecv-testall",   "irecv-testany", "irecv-testsome", "irecv-request_get_status",
+    "persistent",      "sendrecv",     "sendrecv_replace", "mprobe-mrecv", "improbe-imrecv",
+    "probe-iprobe",    "any_source-order", "truncate",   "cancel",      "request_free",
+    "bcast",           "bcast-predefined", "threads"};
+
+/* Runs one case; returns 0 if it did not run (threads without MPI_THREAD_MULTIPLE). */
+static int run_case(int cas, long *checks, long *fails)
+{
+    ctx_t c;
+    int ran = 1;
+    memset(&c, 0, sizeof c);
+    c.cas = cas;
+    c.cname = g_case_names[cas];
+    switch (cas) {
+    case C_TYPES: case_types(&c); break;
+    case C_SEND: case_blocking(&c, 0); break;
+    case C_SSEND: case_blocking(&c, 1); break;
+    case C_RSEND: case_blocking(&c, 2); break;
+    case C_BSEND: case_bsend(&c); break;
+    case C_ISEND: case_isend_family(&c); break;
+    case C_WAIT: case_completion(&c, CM_WAIT); break;
+    case C_WAITANY: case_completion(&c, CM_WAITANY); break;
+    case C_WAITSOME: case_completion(&c, CM_WAITSOME); break;
+    case C_TEST: case_completion(&c, CM_TEST); break;
+    case C_TESTALL: case_completion(&c, CM_TESTALL); break;
+    case C_TESTANY: case_completion(&c, CM_TESTANY); break;
+    case C_TESTSOME: case_completion(&c, CM_TESTSOME); break;
+    case C_GETSTATUS: case_completion(&c, CM_GETSTATUS); break;
+    case C_PERSISTENT: case_persistent(&c); break;
+    case C_SENDRECV: case_sendrecv(&c); break;
+    case C_REPLACE: case_sendrecv_replace(&c); break;
+    case C_MPROBE: case_mprobe(&c, 0); break;
+    case C_IMPROBE: case_mprobe(&c, 1); break;
+    case C_PROBE: case_probe(&c); break;
+    case C_ANYSOURCE: case_any_source(&c); break;
+    case C_TRUNCATE: case_truncate(&c); break;
+    case C_CANCEL: case_cancel(&c); break;
+    case C_REQFREE: case_request_free(&c); break;
+    case C_BCAST: case_bcast(&c, 0); break;
+    case C_BCAST_PREDEFINED: case_bcast(&c, 1); break;
+    default: ran = case_threads(&c); break;
+    }
+    /* Every message of a case has the case's own tags, so ranks may run ahead into the next
+     * case; but a receive with MPI_ANY_TAG could match the next case's messages: no rank
+     * leaves such a case before every rank has received all of its messages. */
+    if (cas == C_PROBE || cas == C_ANYSOURCE)
+        MC(MPI_Barrier(g_comm));
+    *checks = c.checks;
+    *fails = c.fails;
+    return ran;
+}
+
+/* One seed: the pool, every case, one line per case from rank 0 with the sums over ranks. */
+static void run_seed(void)
+{
+    long local[2 * NCASES], total[2 * NCASES];
+    int ran[NCASES], cas;
+    build_pool();
+    print_pool();
+    for (cas = 0; cas < NCASES; cas++)
+        ran[cas] = run_case(cas, &local[2 * cas], &local[2 * cas + 1]);
+    MC(MPI_Reduce(local, total, 2 * NCASES, MPI_LONG, MPI_SUM, 0, g_comm));
+    if (g_rank == 0) {
+        for (cas = 0; cas < NCASES; cas++) {
+            const char *name = g_case_names[cas];
+            long n = total[2 * cas], f = total[2 * cas + 1];
+            if (!ran[cas] && g_threads_requested)
+                printf("seed %lu case %02d %s: skipped (MPI_THREAD_MULTIPLE not provided)\n", g_seed, cas, name);
+            else if (!ran[cas])
+                printf("seed %lu case %02d %s: not run (no -t)\n", g_seed, cas, name);
+            else if (f == 0)
+                printf("seed %lu case %02d %s: ok (%ld checks)\n", g_seed, cas, name, n);
+            else
+                printf("seed %lu case %02d %s: FAILED (%ld of %ld checks)\n", g_seed, cas, name, f, n);
+            g_total_checks += n;
+            g_total_fails += f;
+        }
+        fflush(stdout);
+    }
+    free_nodes(1);
+}
+
+int main(int argc, char **argv)
+{
+    int size, i, nseeds = 0;
+    unsigned long seeds[256];
+    for (i = 1; i < argc; i++) {
+        char *end;
+        if (strcmp(argv[i], "-t") == 0) {
+            g_threads_requested = 1;
+            continue;
+        }
+        if (nseeds == 256 || !*argv[i] || (seeds[nseeds] = strtoul(argv[i], &end, 10), *end)) {
+            fprintf(stderr, "usage: mpiexec -n 4 %s [-t] SEED [SEED...] (at most 256 seeds)\n", argv[0]);
+            return 2;
+        }
+        nseeds++;
+    }
+    if (nseeds == 0) {
+        fprintf(stderr, "usage: mpiexec -n 4 %s [-t] SEED [SEED...]\n", argv[0]);
+        return 2;
+    }
+    if (g_threads_requested)
+        MC(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &g_thread_level));
+    else
+        MC(MPI_Init(&argc, &argv));
+    MC(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    MC(MPI_Comm_rank(MPI_COMM_WORLD, &g_rank));
+    MC(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    if (size != 4) {
+        if (g_rank == 0)
+            fprintf(stderr, "p2p_random: needs exactly 4 ranks, got %d\n", size);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MC(MPI_Comm_dup(MPI_COMM_WORLD, &g_comm));
+    {
+        char version[MPI_MAX_LIBRARY_VERSION_STRING + 1];
+        int len = 0;
+        MC(MPI_Get_library_version(version, &len));
+        version[len < 0 ? 0 : len > MPI_MAX_LIBRARY_VERSION_STRING ? MPI_MAX_LIBRARY_VERSION_STRING : len] = 0;
+        g_trunc_min = strstr(version, "Intel") != NULL;
+    }
+    init_leaves();
+    for (i = 0; i < nseeds; i++) {
+        g_seed = seeds[i];
+        run_seed();
+    }
+    MC(MPI_Comm_free(&g_comm));
+    MC(MPI_Bcast(&g_total_fails, 1, MPI_LONG, 0, MPI_COMM_WORLD));
+    if (g_rank == 0) {
+        if (g_total_fails == 0)
+            printf("p2p_random: all %ld checks passed\n", g_total_checks);
+        else
+            printf("p2p_random: %ld of %ld checks FAILED\n", g_total_fails, g_total_checks);
+        fflush(stdout);
+    }
+    MC(MPI_Finalize());
+    return g_total_fails == 0 ? 0 : 1;
+}

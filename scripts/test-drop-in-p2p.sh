@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Point-to-point communication and MPI_Bcast of random derived datatypes, with mpi-dtype
+# preloaded in each of its communication modes, against the plain MPI library.  The 4-rank
+# program c_tests/drop_in/p2p/p2p_random.c (built once with Debian's mpicc.mpich) builds, from
+# each seed, random types with every constructor and sends them from each rank to every other
+# rank through every send mode, nonblocking and persistent request, completion function,
+# probe, MPI_Sendrecv(_replace), truncation, cancel and MPI_Bcast, checking every received
+# byte and every status (c_tests/drop_in/p2p/README.md lists the cases).  It runs with
+# `mpiexec -n 4` under `timeout` over each runtime of MPICH's ABI in P2P_MPIS
+# (scripts/with-mpi.sh), in four modes:
+#
+#   plain    no preload
+#   mpi      LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=mpi     (the MPI library moves the twins)
+#   engine   LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=engine  (mpi-dtype packs every derived type)
+#   auto     LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=auto    (mpi-dtype decides per type)
+#
+# The seeds are run in groups, one `mpiexec` per group; every other group runs with
+# MPI_THREAD_MULTIPLE (`p2p_random -t`), which adds the case with 2 threads per rank.  A run
+# passes if it exits 0 and prints "p2p_random: all N checks passed"; a preloaded run must also
+# print mpi-dtype's "forwarding to" line (MPI_DTYPE_DEBUG=1) and the very same result lines
+# as the plain run of its group.  A plain failure is reported (a NOTE line) and does not fail
+# the script, except on the runtimes in P2P_PLAIN_MUST_PASS (default mpich4: the program is
+# written to pass there and avoids MPICH 4.0.2's own bugs); the preloaded runs of such a group
+# are then reported too, and count only if they pass.
+#
+# usage: scripts/test-drop-in-p2p.sh [LIBDIR]
+#   LIBDIR               directory of libmpi_dtype.so (default: build/prefix/lib)
+#   MPI_DTYPE_LIB        full path of the library; overrides LIBDIR
+#   P2P_SEEDS            number of seeds (default 20)
+#   P2P_FIRST_SEED       first seed (default 1)
+#   P2P_SEEDS_PER_RUN    seeds per mpiexec (default 5)
+#   P2P_MPIS             runtimes, default "mpich4 mpich5 impi"; one that is not installed
+#                        (scripts/install-mpis.sh) is skipped with a message
+#   P2P_MODES            modes, default "plain mpi engine auto" (plain always runs first)
+#   P2P_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4)
+#   P2P_TIMEOUT          seconds allowed for each mpiexec (default 120)
+#   P2P_LEAKS            "note" (default): a run in which MPICH reports leaked handles at
+#                        MPI_Finalize ("yaksa: N leaked handle pool objects"; MPICH 4.0.2 leaks
+#                        the datatype of a cancelled receive itself) passes, with the count on
+#                        its line; "fail": such a run fails
+#   P2P_BUILD_DIR        where the program and the logs go (default: build/drop-in-p2p)
+#
+# Prints one line per (runtime, group of seeds, mode) and a summary; exits nonzero if the
+# build or any counted run failed, after running everything.  Reproduce a run with the command
+# its log starts with.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=mpi-runtimes.bash
+. "$root/scripts/mpi-runtimes.bash"
+src="$root/c_tests/drop_in/p2p"
+build="${P2P_BUILD_DIR:-$root/build/drop-in-p2p}"
+libdir="${1:-$root/build/prefix/lib}"
+lib="${MPI_DTYPE_LIB:-$libdir/libmpi_dtype.so}"
+nseeds="${P2P_SEEDS:-20}"
+first="${P2P_FIRST_SEED:-1}"
+per_run="${P2P_SEEDS_PER_RUN:-5}"
+mpis="${P2P_MPIS:-mpich4 mpich5 impi}"
+modes="${P2P_MODES:-plain mpi engine auto}"
+must_pass="${P2P_PLAIN_MUST_PASS:-mpich4}"
+run_timeout="${P2P_TIMEOUT:-120}"
+leaks_policy="${P2P_LEAKS:-note}"
+
+fail_usage() {
+    echo "test-drop-in-p2p: $*" >&2
+    exit 2
+}
+for v in "$nseeds" "$first" "$per_run" "$run_timeout"; do
+    case "$v" in '' | *[!0-9]*) fail_usage "P2P_SEEDS, P2P_FIRST_SEED, P2P_SEEDS_PER_RUN and P2P_TIMEOUT must be numbers" ;; esac
+done
+[ "$per_run" -ge 1 ] || fail_usage "P2P_SEEDS_PER_RUN must be at least 1"
+case "$leaks_policy" in note | fail) ;; *) fail_usage "P2P_LEAKS must be note or fail" ;; esac
+for mode in $modes; do
+    case "$mode" in plain | mpi | engine | auto) ;; *) fail_usage "unknown mode $mode (plain, mpi, engine, auto)" ;; esac
+done
+# plain first: the preloaded runs of a group are judged by it
+ordered_modes=""
+for mode in plain mpi engine auto; do
+    case " $modes " in *" $mode "*) ordered_modes="$ordered_modes $mode" ;; esac
+done
+for tool in mpicc.mpich timeout; do
+    command -v "$tool" >/dev/null 2>&1 || fail_usage "$tool not found (install MPICH: scripts/install-deps.sh)"
+done
+
+mkdir -p "$build/logs"
+build=$(cd "$build" && pwd)
+case "$lib" in /*) ;; *) lib="$(pwd)/$lib" ;; esac
+exe="$build/p2p_random"
+start_all=$(date +%s.%N)
+
+line() { # STATUS RUNTIME SEEDS MODE TEXT
+    printf '%-5s %-7s %-12s %-7s %s\n' "$@"
+}
+
+blog="$build/logs/build.log"
+if ! mpicc.mpich -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$exe" "$src/p2p_random.c" >"$blog" 2>&1; then
+    echo "test-drop-in-p2p: build failed:" >&2
+    head -20 "$blog" >&2
+    exit 1
+fi
+
+# the groups of seeds: "first-last"
+groups=()
+s=$first
+end=$((first + nseeds))
+while [ "$s" -lt "$end" ]; do
+    e=$((s + per_run - 1))
+    [ "$e" -ge "$end" ] && e=$((end - 1))
+    groups+=("$s-$e")
+    s=$((e + 1))
+done
+
+# the lines of a run's output that must be the same in every mode
+results() {
+    grep -E '^(seed |p2p_random: )' "$1" || true
+}
+
+# the first line worth showing for a failed run: a failed check or MPI call in its output or
+# its log, else the log's first line (not the command, not MPICH's leak warnings)
+first_error() { # OUT ERR
+    local line
+    line=$(grep -h -m1 -E 'FAILED|internal error|returned [0-9-]+:|Assertion|Abort|signal|rank [0-9]+.*: ' "$1" "$2" | head -1 || true)
+    [ -n "$line" ] || line=$(grep -h -m1 -v -E '^#|^[[:space:]]*$|leaked handle pool objects' "$2" "$1" | head -1 || true)
+    printf '%s' "${line:0:300}"
+}
+
+failures=0
+total=0
+noted=0
+leaky=0
+skipped=""
+
+for rt in $mpis; do
+    if ! runtime_dir "$rt" >/dev/null; then
+        fail_usage "unknown runtime $rt (known: $MPI_RUNTIMES_ALL)"
+    fi
+    if ! runtime_installed "$rt"; then
+        echo "SKIP  $rt: not installed (scripts/install-mpis.sh $rt installs it)"
+        skipped="$skipped $rt"
+        continue
+    fi
+    gi=0
+    for g in "${groups[@]}"; do
+        seeds=$(seq "${g%-*}" "${g#*-}" | tr '\n' ' ')
+        threads=()
+        [ $((gi % 2)) -eq 1 ] && threads=(-t)
+        gi=$((gi + 1))
+        plain_ok=""
+        plain_out="$build/logs/$rt.$g.plain.out"
+        for mode in $ordered_modes; do
+            total=$((total + 1))
+            out="$build/logs/$rt.$g.$mode.out"
+            err="$build/logs/$rt.$g.$mode.err"
+            args=(-n 4)
+            if [ "$mode" != plain ]; then
+                if [ ! -f "$lib" ]; then
+                    failures=$((failures + 1))
+                    line FAIL "$rt" "$g" "$mode" "library not found: $lib"
+                    continue
+                fi
+                args+=(-genv LD_PRELOAD "$lib" -genv MPI_DTYPE_COMM "$mode" -genv MPI_DTYPE_DEBUG 1)
+            fi
+            # shellcheck disable=SC2086
+            cmd=("$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe" "${threads[@]}" $seeds)
+            echo "# ${cmd[*]}" >"$err"
+            t0=$(date +%s.%N)
+            rc=0
+            (cd "$build" && timeout -k 5 "$run_timeout" "${cmd[@]}") </dev/null >"$out" 2>>"$err" || rc=$?
+            t1=$(date +%s.%N)
+            secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+            passed=$(grep -m1 -E '^p2p_random: all [0-9]+ checks passed$' "$out" || true)
+            leak=$(grep -oE '[0-9]+ leaked handle pool objects' "$err" | awk '{ n += $1 } END { if (n) print n " leaked handle pool objects" }' || true)
+            note=""
+            if [ -n "$leak" ]; then
+                leaky=$((leaky + 1))
+                note=" [MPICH at MPI_Finalize: $leak]"
+            fi
+            what=""
+            if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+                what="timed out after ${run_timeout}s: $(first_error "$out" "$err")"
+            elif [ "$rc" -ne 0 ] || [ -z "$passed" ]; then
+                what="exit $rc (${secs}s): $(first_error "$out" "$err")"
+            elif [ "$mode" != plain ] && ! grep -q '^mpi-dtype: forwarding to ' "$err"; then
+                what="${passed#p2p_random: } (${secs}s), but no \"mpi-dtype: forwarding to\" line"
+            elif [ "$mode" != plain ] && [ "$plain_ok" = 1 ] && ! cmp -s <(results "$plain_out") <(results "$out"); then
+                first_diff=$(diff <(results "$plain_out") <(results "$out") | grep -m2 -E '^[<>]' | tr '\n' ' ' || true)
+                what="${passed#p2p_random: } (${secs}s), but the output differs from plain: ${first_diff:0:300}"
+            elif [ -n "$leak" ] && [ "$leaks_policy" = fail ]; then
+                what="${passed#p2p_random: } (${secs}s), but$note"
+            fi
+            if [ -z "$what" ]; then
+                [ "$mode" = plain ] && plain_ok=1
+                line PASS "$rt" "$g" "$mode" "${passed#p2p_random: } (${secs}s)$note"
+                continue
+            fi
+            [ "$mode" = plain ] && plain_ok=0
+            # not counted: a plain failure where plain runs need not pass, and a preloaded
+            # failure of a group that fails plainly too
+            if { [ "$mode" = plain ] && [[ " $must_pass " != *" $rt "* ]]; } ||
+                { [ "$mode" != plain ] && [ "$plain_ok" = 0 ]; }; then
+                noted=$((noted + 1))
+                if [ "$mode" = plain ]; then
+                    line NOTE "$rt" "$g" "$mode" "fails without mpi-dtype, not counted: $what"
+                else
+                    line NOTE "$rt" "$g" "$mode" "fails, not counted (fails plainly too): $what"
+                fi
+            else
+                failures=$((failures + 1))
+                line FAIL "$rt" "$g" "$mode" "$what (log: $out)"
+            fi
+        done
+    done
+done
+
+end_all=$(date +%s.%N)
+elapsed=$(awk -v a="$start_all" -v b="$end_all" 'BEGIN { printf "%.1f", b - a }')
+extra=""
+[ "$noted" -gt 0 ] && extra=", $noted failing where the program fails without mpi-dtype too (not counted)"
+[ "$leaky" -gt 0 ] && extra="$extra, $leaky with leaked MPICH handles at MPI_Finalize"
+[ -n "$skipped" ] && extra="$extra, skipped (not installed):$skipped"
+counted=$((total - noted))
+echo "test-drop-in-p2p: $((counted - failures)) of $counted counted runs passed$extra; seeds $first-$((first + nseeds - 1)) over $mpis, modes$ordered_modes, in ${elapsed}s (logs in $build/logs)"
+[ "$failures" -eq 0 ]
