@@ -186,6 +186,49 @@ fn with_profiling_prototypes(header: &str) -> (String, Vec<String>) {
     )
 }
 
+/// The communication functions of drop-in mode (`src/ffi/comm/`), which the header leaves
+/// out but which get `PMPI_` names too (so that a profiling tool that wraps `MPI_Wait` and
+/// calls `PMPI_Wait` still completes the requests of this library's engine): the names
+/// each file defines with `pub unsafe extern "C" fn MPI_...(` or lists in a macro invocation
+/// at the start of a line (`blocking_sends!(c_int: MPI_Send, MPI_Ssend);`, where a name
+/// followed by `:` is the count type).
+fn communication_functions(dir: &std::path::Path) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("src/ffi/comm is readable")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a source file is readable");
+        for line in text.lines() {
+            let listed = if let Some(rest) = line.strip_prefix("pub unsafe extern \"C\" fn ") {
+                rest.split('(').next().unwrap_or("")
+            } else if line.split('!').next().is_some_and(|m| {
+                !m.is_empty() && m.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            }) && line.contains("!(")
+            {
+                line.split_once("!(").map_or("", |(_, args)| args)
+            } else {
+                continue;
+            };
+            let mut rest = listed;
+            while let Some(start) = rest.find("MPI_") {
+                let tail = &rest[start..];
+                let end = tail
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(tail.len());
+                if !tail[end..].starts_with(':') {
+                    names.push(tail[..end].to_string());
+                }
+                rest = &tail[end..];
+            }
+        }
+    }
+    names
+}
+
 /// Makes `PMPI_<name>` a second name of each exported function of the shared library: the
 /// linker defines it at the function's address and exports it (a version script of its
 /// own, next to the one rustc writes). A profiling tool that defines `MPI_<name>` and calls
@@ -293,8 +336,9 @@ fn main() {
         // The library file of this build is libmpi_dtype_abi.so (CMake names it so).
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpi_dtype_abi.so");
     }
-    let (text, names) = with_profiling_prototypes(&text);
+    let (text, mut names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");
+    names.extend(communication_functions(&crate_dir.join("src/ffi/comm")));
     profiling_aliases(&names);
     // Where the tests find the generated header.
     println!(

@@ -6,7 +6,10 @@
 # find_package(MpiDtype) (plain and under AddressSanitizer/UBSan, then again against the
 # standard-ABI build libmpi_dtype_abi), checks the pkg-config files, runs real 4-rank MPI programs
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
-# MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), parallel HDF5 collective
+# MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), random derived-type
+# messages between 4 ranks in each communication mode (scripts/test-drop-in-p2p.sh), the
+# programs, HDF5 and mpi4py again with every message on mpi-dtype's engine
+# (MPI_DTYPE_COMM=engine), parallel HDF5 collective
 # I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
 # without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
@@ -68,6 +71,17 @@ echo "demo built with pkg-config against the standard ABI (mpi_dtype_abi) runs"
 
 step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
+
+step "drop-in, derived-type messages: random types between 4 ranks through every send, receive, completion call and MPI_Bcast over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and preloaded with MPI_DTYPE_COMM=mpi, engine and auto"
+./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
+
+step "drop-in with every derived-type message on mpi-dtype's engine (MPI_DTYPE_COMM=engine): the 4-rank programs and parallel HDF5 over the three runtimes, mpi4py's suite over MPICH 4.0.2"
+MPI_DTYPE_COMM=engine DROP_IN_BUILD_DIR="$root/build/drop-in-programs-engine" \
+    ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
+MPI_DTYPE_COMM=engine DROP_IN_HDF5_BUILD_DIR="$root/build/drop-in-hdf5-engine" \
+    ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
+MPI_DTYPE_COMM=engine MPI4PY_MPIS=mpich4 MPI4PY_BUILD="$root/build/mpi4py-engine" \
+    ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 
 step "drop-in under the MPI-5.0 standard ABI: the same programs built with MPICH 5.0.2's mpicc_abi over MPICH 5.0.2's and Intel MPI's libmpi_abi.so.1, plain and with libmpi_dtype_abi.so preloaded"
 DROP_IN_ABI=standard ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"

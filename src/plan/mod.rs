@@ -44,8 +44,8 @@ pub struct Plan {
     signature: OnceLock<Option<Signature>>,
     /// The number of contiguous runs of one copy, computed on first use.
     runs: OnceLock<i64>,
-    /// Set by the first [`Plan::mark_reported`].
-    reported: std::sync::atomic::AtomicBool,
+    /// The topics [`Plan::mark_reported`] was called for, one bit each.
+    reported: std::sync::atomic::AtomicU8,
 }
 
 impl Plan {
@@ -70,12 +70,14 @@ impl Plan {
         })
     }
 
-    /// True the first time it is called for this plan, false after: lets a diagnostic be
-    /// printed once per type.
-    pub fn mark_reported(&self) -> bool {
-        !self
-            .reported
-            .swap(true, std::sync::atomic::Ordering::Relaxed)
+    /// True the first time it is called for this plan and `topic` (0 to 7), false after:
+    /// lets a diagnostic be printed once per type.
+    pub fn mark_reported(&self, topic: u8) -> bool {
+        let bit = 1u8 << (topic & 7);
+        self.reported
+            .fetch_or(bit, std::sync::atomic::Ordering::Relaxed)
+            & bit
+            == 0
     }
 }
 

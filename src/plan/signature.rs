@@ -13,19 +13,20 @@ pub const MAX_RUNS: usize = 256;
 /// Types of mixed basic types with more entries than this are not walked for a signature.
 pub const MAX_WALKED_ENTRIES: i64 = 1 << 16;
 
-/// What the basic entries of a type are.
+/// What the basic entries of a type are, told apart by a key of each (the basic type itself,
+/// or its size).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Uniformity {
+enum Uniformity<K> {
     /// No basic entries.
     Empty,
-    /// Every basic entry has this type.
-    One(Basic),
-    /// Basic entries of more than one type.
+    /// Every basic entry has this key.
+    One(K),
+    /// Basic entries of more than one key.
     Mixed,
 }
 
-impl Uniformity {
-    fn and(self, other: Uniformity) -> Uniformity {
+impl<K: Copy + Eq> Uniformity<K> {
+    fn and(self, other: Uniformity<K>) -> Uniformity<K> {
         match (self, other) {
             (Uniformity::Empty, x) | (x, Uniformity::Empty) => x,
             (Uniformity::One(a), Uniformity::One(b)) if a == b => self,
@@ -34,15 +35,22 @@ impl Uniformity {
     }
 }
 
-/// The uniformity of `dt`'s basic entries, from its constructor tree.
-fn uniformity(dt: &Datatype) -> Uniformity {
+/// Whether every basic entry of `dt` has the same size (true for a type without entries).
+/// MPICH 4.0.2 cannot receive a stream of bytes of more than about 8 KiB into a type whose
+/// entries differ in size (it reports a truncation), which the drop-in layer works around.
+pub fn one_entry_size(dt: &Datatype) -> bool {
+    uniformity(dt, &Basic::size) != Uniformity::Mixed
+}
+
+/// The uniformity of `dt`'s basic entries under `key`, from its constructor tree.
+fn uniformity<K: Copy + Eq>(dt: &Datatype, key: &impl Fn(Basic) -> K) -> Uniformity<K> {
     if dt.layout.elements == 0 {
         return Uniformity::Empty;
     }
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || match &dt.combiner {
         Combiner::Named(p) => match p.kind {
-            PredefinedKind::Basic(b) => Uniformity::One(b),
-            PredefinedKind::Pair(a, b) => Uniformity::One(a).and(Uniformity::One(b)),
+            PredefinedKind::Basic(b) => Uniformity::One(key(b)),
+            PredefinedKind::Pair(a, b) => Uniformity::One(key(a)).and(Uniformity::One(key(b))),
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => Uniformity::Empty,
         },
         Combiner::Dup(old)
@@ -54,9 +62,9 @@ fn uniformity(dt: &Datatype) -> Uniformity {
         | Combiner::Indexed { old, .. }
         | Combiner::Hindexed { old, .. }
         | Combiner::IndexedBlock { old, .. }
-        | Combiner::HindexedBlock { old, .. } => uniformity(old),
+        | Combiner::HindexedBlock { old, .. } => uniformity(old, key),
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
-            uniformity(realized)
+            uniformity(realized, key)
         }
         Combiner::Struct {
             blocklengths,
@@ -66,14 +74,14 @@ fn uniformity(dt: &Datatype) -> Uniformity {
             .iter()
             .zip(types)
             .filter(|(&b, _)| b > 0)
-            .fold(Uniformity::Empty, |u, (_, t)| u.and(uniformity(t))),
+            .fold(Uniformity::Empty, |u, (_, t)| u.and(uniformity(t, key))),
     })
 }
 
 /// The signature of one copy of `dt` as `(basic, count)` runs, or `None` when it has more than
 /// [`MAX_RUNS`] runs.
 pub fn signature(dt: &Datatype) -> Option<Vec<(Basic, i64)>> {
-    match uniformity(dt) {
+    match uniformity(dt, &|b| b) {
         Uniformity::Empty => return Some(Vec::new()),
         Uniformity::One(b) => return Some(vec![(b, dt.layout.elements)]),
         Uniformity::Mixed if dt.layout.elements > MAX_WALKED_ENTRIES => return None,

@@ -97,7 +97,7 @@ impl Outgoing {
             deferred: None,
         };
         let Some(route) = (dest != MPI_PROC_NULL)
-            .then(|| route::route(datatype, count))
+            .then(|| route::route(datatype, count, route::Side::Send))
             .flatten()
         else {
             return unchanged;
@@ -173,7 +173,7 @@ impl Incoming {
     pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
         pending::progress_detached();
         let landing = (source != MPI_PROC_NULL)
-            .then(|| route::route(datatype, count))
+            .then(|| route::route(datatype, count, route::Side::Receive))
             .flatten()
             .and_then(|route| {
                 let pooled = Buffer::take(route.bytes)?;

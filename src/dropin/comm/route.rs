@@ -23,6 +23,12 @@
 //! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
 //!   extent).
 //!
+//! A receive of a type whose basic entries differ in size (a struct of an `int` and a
+//! `double`) always lands as bytes and is unpacked by the engine, whatever its runs: the
+//! sender may have packed, and MPICH 4.0.2 cannot receive a stream of bytes longer than
+//! about 8 KiB into such a type (it reports `MPI_ERR_TRUNCATE`; its own `MPI_Bsend`, which
+//! sends `MPI_PACKED`, fails the same way).
+//!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory): docs/drop-in.md gives the figures.
 
@@ -30,6 +36,7 @@ use crate::abi::MPI_Datatype;
 use crate::datatype::Datatype;
 use crate::dropin;
 use crate::handles;
+use crate::plan::signature::one_entry_size;
 use std::sync::{Arc, OnceLock};
 
 /// The longest mean contiguous run, in bytes, of a type the engine packs in `auto` mode.
@@ -80,9 +87,18 @@ pub struct Packed {
     pub bytes: usize,
 }
 
-/// The engine's path for `count` copies of `handle`, or `None` when the message goes to the
-/// MPI behind unchanged.
-pub fn route(handle: MPI_Datatype, count: i64) -> Option<Packed> {
+/// Which side of a message a route is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Side {
+    /// The data leave the program's memory.
+    Send,
+    /// The data arrive in the program's memory.
+    Receive,
+}
+
+/// The engine's path for `count` copies of `handle` on `side`, or `None` when the message
+/// goes to the MPI behind unchanged.
+pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Option<Packed> {
     let mode = mode();
     if mode == Mode::Mpi || count <= 0 || handles::is_predefined(handle) {
         return None;
@@ -97,9 +113,9 @@ pub fn route(handle: MPI_Datatype, count: i64) -> Option<Packed> {
     }
     let engine = match mode {
         Mode::Engine => true,
-        _ => engine_wins(&datatype),
+        _ => engine_wins(&datatype) || (side == Side::Receive && !one_entry_size(&datatype)),
     };
-    report(handle, &datatype, engine);
+    report(handle, &datatype, side, engine);
     engine.then_some(Packed {
         datatype,
         count,
@@ -117,23 +133,28 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
         && size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent()
 }
 
-/// With `MPI_DTYPE_DEBUG=1`, says once per datatype object which path its messages take.
-fn report(handle: MPI_Datatype, datatype: &Datatype, engine: bool) {
+/// With `MPI_DTYPE_DEBUG=1`, says once per datatype object and side which path its messages
+/// take.
+fn report(handle: MPI_Datatype, datatype: &Datatype, side: Side, engine: bool) {
     if !crate::behind::debug() {
         return;
     }
     let plan = crate::plan::compiled(datatype);
-    if plan.mark_reported() {
+    if plan.mark_reported(side as u8) {
         let path = match engine {
-            true => "packed by mpi-dtype's engine",
-            false => "moved by the MPI library (its twin)",
+            true => "mpi-dtype's engine (bytes on the wire)",
+            false => "the MPI library's own path (its twin)",
         };
         eprintln!(
-            "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes): {path}",
+            "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {}: {path}",
             crate::abi::handle_bits(handle),
             datatype.size(),
             plan.runs(),
-            datatype.true_extent()
+            datatype.true_extent(),
+            match side {
+                Side::Send => "sent",
+                Side::Receive => "received",
+            }
         );
     }
 }

@@ -1,6 +1,6 @@
 //! The completion calls: `MPI_Wait`, `MPI_Waitall`, `MPI_Waitany`, `MPI_Waitsome`, the same
-//! four `MPI_Test*`, `MPI_Request_get_status`, and `MPI_Request_free`, `MPI_Start` and
-//! `MPI_Startall`. When none of the requests is one of the engine's (one load tells), the
+//! four `MPI_Test*`, `MPI_Request_get_status` and its `_all`, `_any` and `_some` forms
+//! (MPI-4.1), and `MPI_Request_free`, `MPI_Start` and `MPI_Startall`. When none of the requests is one of the engine's (one load tells), the
 //! call goes to the MPI behind untouched; otherwise the entries of those requests are taken
 //! for the call, and the receives it completes are unpacked before it returns
 //! ([`Completion`]).
@@ -132,6 +132,55 @@ pub unsafe extern "C" fn MPI_Waitall(
     rc
 }
 
+/// How a completion call over several requests completes them.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// `MPI_Wait*`: blocks until it completes them; completed requests are freed.
+    Wait,
+    /// `MPI_Test*`: completes those already complete; completed requests are freed.
+    Test,
+    /// `MPI_Request_get_status_*` (MPI-4.1): as `MPI_Test*`, but the requests stay the
+    /// program's.
+    GetStatus,
+}
+
+/// `MPI_Testall` or `MPI_Request_get_status_all` of `count` requests.
+///
+/// # Safety
+/// As for the MPI functions.
+unsafe fn all_like(
+    kind: Kind,
+    count: c_int,
+    requests: *mut MPI_Request,
+    flag: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    let name = match kind {
+        Kind::GetStatus => "MPI_Request_get_status_all",
+        _ => "MPI_Testall",
+    };
+    let call = |statuses: *mut MPI_Status| match kind {
+        Kind::GetStatus => forward!(MPI_Request_get_status_all: fn(c_int, *mut MPI_Request,
+            *mut c_int, *mut MPI_Status) -> c_int, count, requests, flag, statuses),
+        _ => {
+            forward!(MPI_Testall: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
+            count, requests, flag, statuses)
+        }
+    };
+    // SAFETY: the program's requests.
+    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
+        return call(statuses).unwrap_or_else(|| without_mpi(name));
+    };
+    let statuses = completion.statuses(statuses);
+    let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
+    // SAFETY: the MPI behind wrote the flag.
+    let all = !flag.is_null() && unsafe { flag.read() } != 0;
+    let completed = if all { Completed::All } else { Completed::None };
+    // SAFETY: as for MPI_Wait.
+    unsafe { completion.finish(rc, statuses, completed, true, kind == Kind::GetStatus) };
+    rc
+}
+
 /// `MPI_Testall`: when all are complete, unpacks the receives of the engine's path.
 ///
 /// # Safety
@@ -143,45 +192,52 @@ pub unsafe extern "C" fn MPI_Testall(
     flag: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the program's requests.
-    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
-        return forward!(MPI_Testall: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
-            count, requests, flag, statuses)
-        .unwrap_or_else(|| without_mpi("MPI_Testall"));
-    };
-    let statuses = completion.statuses(statuses);
-    let rc =
-        forward!(MPI_Testall: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
-        count, requests, flag, statuses)
-        .unwrap_or_else(|| without_mpi("MPI_Testall"));
-    // SAFETY: the MPI behind wrote the flag.
-    let all = !flag.is_null() && unsafe { flag.read() } != 0;
-    let completed = if all { Completed::All } else { Completed::None };
-    // SAFETY: as for MPI_Wait.
-    unsafe { completion.finish(rc, statuses, completed, true, false) };
-    rc
+    // SAFETY: the caller's arguments.
+    unsafe { all_like(Kind::Test, count, requests, flag, statuses) }
 }
 
-/// `MPI_Waitany` (`wait`) or `MPI_Testany` of `count` requests.
+/// `MPI_Request_get_status_all` (MPI-4.1): when all are complete, unpacks the receives of
+/// the engine's path; the requests stay the program's.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Request_get_status_all(
+    count: c_int,
+    requests: *mut MPI_Request,
+    flag: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { all_like(Kind::GetStatus, count, requests, flag, statuses) }
+}
+
+/// `MPI_Waitany`, `MPI_Testany` or `MPI_Request_get_status_any` of `count` requests.
 ///
 /// # Safety
 /// As for the MPI functions.
 unsafe fn any(
-    wait: bool,
+    kind: Kind,
     count: c_int,
     requests: *mut MPI_Request,
     index: *mut c_int,
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    let name = if wait { "MPI_Waitany" } else { "MPI_Testany" };
-    let call = |status: *mut MPI_Status| match wait {
-        true => {
+    let name = match kind {
+        Kind::Wait => "MPI_Waitany",
+        Kind::Test => "MPI_Testany",
+        Kind::GetStatus => "MPI_Request_get_status_any",
+    };
+    let call = |status: *mut MPI_Status| match kind {
+        Kind::Wait => {
             forward!(MPI_Waitany: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
             count, requests, index, status)
         }
-        false => forward!(MPI_Testany: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
+        Kind::Test => forward!(MPI_Testany: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
             *mut MPI_Status) -> c_int, count, requests, index, flag, status),
+        Kind::GetStatus => forward!(MPI_Request_get_status_any: fn(c_int, *mut MPI_Request,
+            *mut c_int, *mut c_int, *mut MPI_Status) -> c_int, count, requests, index, flag, status),
     };
     // SAFETY: the program's requests.
     let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
@@ -191,7 +247,7 @@ unsafe fn any(
     let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
     // SAFETY: the MPI behind wrote the index (and the flag of MPI_Testany).
     let chosen = unsafe {
-        let flagged = wait || (!flag.is_null() && flag.read() != 0);
+        let flagged = kind == Kind::Wait || (!flag.is_null() && flag.read() != 0);
         (flagged && !index.is_null()).then(|| index.read())
     };
     let pair = chosen
@@ -202,7 +258,7 @@ unsafe fn any(
         None => Completed::None,
     };
     // SAFETY: as for MPI_Wait.
-    unsafe { completion.finish(rc, statuses, completed, false, false) };
+    unsafe { completion.finish(rc, statuses, completed, false, kind == Kind::GetStatus) };
     rc
 }
 
@@ -218,7 +274,16 @@ pub unsafe extern "C" fn MPI_Waitany(
     status: *mut MPI_Status,
 ) -> c_int {
     // SAFETY: the caller's arguments.
-    unsafe { any(true, count, requests, index, std::ptr::null_mut(), status) }
+    unsafe {
+        any(
+            Kind::Wait,
+            count,
+            requests,
+            index,
+            std::ptr::null_mut(),
+            status,
+        )
+    }
 }
 
 /// `MPI_Testany`: unpacks the receive of the engine's path it completes.
@@ -234,27 +299,34 @@ pub unsafe extern "C" fn MPI_Testany(
     status: *mut MPI_Status,
 ) -> c_int {
     // SAFETY: the caller's arguments.
-    unsafe { any(false, count, requests, index, flag, status) }
+    unsafe { any(Kind::Test, count, requests, index, flag, status) }
 }
 
-/// `MPI_Waitsome` (`wait`) or `MPI_Testsome` of `incount` requests.
+/// `MPI_Waitsome`, `MPI_Testsome` or `MPI_Request_get_status_some` of `incount` requests.
 ///
 /// # Safety
 /// As for the MPI functions.
 unsafe fn some(
-    wait: bool,
+    kind: Kind,
     incount: c_int,
     requests: *mut MPI_Request,
     outcount: *mut c_int,
     indices: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    let name = if wait { "MPI_Waitsome" } else { "MPI_Testsome" };
-    let call = |statuses: *mut MPI_Status| match wait {
-        true => forward!(MPI_Waitsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
+    let name = match kind {
+        Kind::Wait => "MPI_Waitsome",
+        Kind::Test => "MPI_Testsome",
+        Kind::GetStatus => "MPI_Request_get_status_some",
+    };
+    let call = |statuses: *mut MPI_Status| match kind {
+        Kind::Wait => forward!(MPI_Waitsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
             *mut MPI_Status) -> c_int, incount, requests, outcount, indices, statuses),
-        false => forward!(MPI_Testsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
+        Kind::Test => forward!(MPI_Testsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
             *mut MPI_Status) -> c_int, incount, requests, outcount, indices, statuses),
+        Kind::GetStatus => forward!(MPI_Request_get_status_some: fn(c_int, *mut MPI_Request,
+            *mut c_int, *mut c_int, *mut MPI_Status) -> c_int, incount, requests, outcount,
+            indices, statuses),
     };
     // SAFETY: the program's requests.
     let Some(mut completion) = (unsafe { Completion::new(requests, incount) }) else {
@@ -278,7 +350,15 @@ unsafe fn some(
         }
     };
     // SAFETY: as for MPI_Wait.
-    unsafe { completion.finish(rc, statuses, Completed::Some(&pairs), true, false) };
+    unsafe {
+        completion.finish(
+            rc,
+            statuses,
+            Completed::Some(&pairs),
+            true,
+            kind == Kind::GetStatus,
+        )
+    };
     rc
 }
 
@@ -295,7 +375,7 @@ pub unsafe extern "C" fn MPI_Waitsome(
     statuses: *mut MPI_Status,
 ) -> c_int {
     // SAFETY: the caller's arguments.
-    unsafe { some(true, incount, requests, outcount, indices, statuses) }
+    unsafe { some(Kind::Wait, incount, requests, outcount, indices, statuses) }
 }
 
 /// `MPI_Testsome`: unpacks the receives of the engine's path it completes.
@@ -311,7 +391,7 @@ pub unsafe extern "C" fn MPI_Testsome(
     statuses: *mut MPI_Status,
 ) -> c_int {
     // SAFETY: the caller's arguments.
-    unsafe { some(false, incount, requests, outcount, indices, statuses) }
+    unsafe { some(Kind::Test, incount, requests, outcount, indices, statuses) }
 }
 
 /// `MPI_Request_free`: a request of the engine's path whose operation still runs is kept
@@ -354,4 +434,47 @@ pub unsafe extern "C" fn MPI_Startall(count: c_int, requests: *mut MPI_Request) 
     unsafe { comm::before_start(requests, count) };
     forward!(MPI_Startall: fn(c_int, *mut MPI_Request) -> c_int, count, requests)
         .unwrap_or_else(|| without_mpi("MPI_Startall"))
+}
+
+/// `MPI_Request_get_status_any` (MPI-4.1): unpacks the receive of the engine's path it
+/// reports complete; the request stays the program's.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Request_get_status_any(
+    count: c_int,
+    requests: *mut MPI_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { any(Kind::GetStatus, count, requests, index, flag, status) }
+}
+
+/// `MPI_Request_get_status_some` (MPI-4.1): unpacks the receives of the engine's path it
+/// reports complete; the requests stay the program's.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Request_get_status_some(
+    incount: c_int,
+    requests: *mut MPI_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut MPI_Status,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe {
+        some(
+            Kind::GetStatus,
+            incount,
+            requests,
+            outcount,
+            indices,
+            statuses,
+        )
+    }
 }
