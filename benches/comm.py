@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Derived-type messages in drop-in mode: builds benches/comm_bench.c with mpicc.mpich, runs it
+on two processes over plain MPICH and with libmpi_dtype.so preloaded under each
+MPI_DTYPE_COMM mode (mpi, engine, auto), and prints one table: milliseconds per message of
+seven patterns (an array of structs, two vectors, a random gather, two faces of a 256^3
+grid, a 3-D halo exchange), for each configuration and for the message packed and unpacked
+by hand, with the speed-ups plain / auto and plain / engine.
+
+    python3 benches/comm.py [--rounds R] [--reps N] [--stat best|median] [--lib PATH]
+                            [--mpi RUNTIME] [--timeout S]
+
+What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
+zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
+time (MPI_Wtime) on rank 0, after an MPI_Barrier. Each run times N messages (default 40) per
+pattern, after one message whose received bytes are checked, and the table takes the
+fastest of them (--stat best, the default: on a shared machine other work only adds time, so
+the fastest message is the least disturbed one, and it moved least between runs here) or
+their median (--stat median: the typical message, with the disturbances in it); the halo
+pattern times one exchange of six faces with MPI_Isend / MPI_Irecv / MPI_Waitall (the
+longer of the two ranks). Two variants of patterns 1-6: "typed" (MPI_Send / MPI_Recv of the
+derived type) and "packed" (MPI_Pack, MPI_Send of MPI_PACKED, MPI_Recv, MPI_Unpack, by hand:
+with MPICH's MPI_Pack in the plain run, mpi-dtype's in the preloaded runs).
+
+The four configurations, each one `timeout S mpiexec.mpich -n 2 ...` (default S = 300):
+  plain    no preload;
+  mpi      -genv LD_PRELOAD <lib> -genv MPI_DTYPE_COMM mpi: MPICH moves the types itself;
+  engine   ... MPI_DTYPE_COMM engine: mpi-dtype packs every derived type and sends bytes;
+  auto     ... MPI_DTYPE_COMM auto: mpi-dtype chooses per type.
+They run one after the other, R times over (default 3), the order turning by one each round
+(plain, mpi, engine, auto; then mpi, engine, auto, plain; ...), so that the figures a ratio
+compares were taken seconds apart and none is always first. A cell of milliseconds is the
+median over the rounds of each run's figure; a ratio is computed within each round (plain
+time / other time: above 1, the other is faster) and given as the median of the per-round
+ratios with their min-max.
+
+"auto >= plain" says whether auto is at least as fast as plain MPICH: "yes" when the median
+of the per-round ratios plain / auto is 1 or more; "within noise" when it is below 1 by less
+than the noise; "no" when it is below 1 by more than that. The noise of a pattern is how far
+the same program moved from round to round in this run: for each configuration, (max - min)
+/ median of its per-round times, and the largest of these over the four configurations. On
+a quiet machine it is a few hundredths and the verdict is sharp; while other work competes
+for the two cores it grows, and the cell shows by how much.
+
+--lib names the library to preload (default build/prefix/lib/libmpi_dtype.so); it is copied
+to build/comm-bench/ first, so that an install during the run changes nothing. --mpi runs
+every configuration on another runtime of MPICH's ABI through scripts/with-mpi.sh (mpich4,
+mpich5, impi; the program is built with mpicc.mpich either way). Exits nonzero if the build
+or a run fails (a wrong message makes comm_bench exit nonzero), if a run times out, or if a
+preloaded run did not forward to an MPI library.
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "build" / "comm-bench"
+SOURCE = ROOT / "benches" / "comm_bench.c"
+FLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
+
+# (configuration, MPI_DTYPE_COMM or None for no preload)
+CONFIGS = [("plain", None), ("mpi", "mpi"), ("engine", "engine"), ("auto", "auto")]
+
+# (comm_bench's name, label in the table)
+PATTERNS = [
+    ("struct_int_double_char3", "2^18 structs {int; double; char[3]}"),
+    ("vector_1_of_2", "vector, 1 double of 2"),
+    ("gather_random_1", "random gather, 1 double at 2^18 indices"),
+    ("face_x", "256^3 grid, x face: single doubles"),
+    ("vector_16_of_32", "vector, 128 B of 256 B"),
+    ("face_y", "256^3 grid, y face: rows of 2 KiB"),
+    ("halo_3d", "halo exchange, 6 faces of 128^3"),
+]
+
+
+def build():
+    BUILD.mkdir(parents=True, exist_ok=True)
+    program = BUILD / "comm_bench"
+    command = ["mpicc.mpich", *FLAGS, str(SOURCE), "-o", str(program)]
+    if subprocess.run(command).returncode != 0:
+        sys.exit(f"comm.py: build failed: {' '.join(command)}")
+    return program
+
+
+def exports_point_to_point(lib):
+    """Whether the library defines MPI_Send: the preload can only take over point-to-point
+    calls if it does."""
+    done = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True,
+                          text=True)
+    return any(line.split()[-1] == "MPI_Send" for line in done.stdout.splitlines()
+               if line.split())
+
+
+def launcher(runtime):
+    if runtime:
+        return [str(ROOT / "scripts" / "with-mpi.sh"), runtime, "mpiexec"]
+    return ["mpiexec.mpich"]
+
+
+def run_once(name, mode, program, lib, options, env):
+    command = ["timeout", "--kill-after=10", str(options.timeout), *launcher(options.mpi),
+               "-n", "2"]
+    if mode:
+        command += ["-genv", "LD_PRELOAD", str(lib), "-genv", "MPI_DTYPE_COMM", mode,
+                    "-genv", "MPI_DTYPE_DEBUG", "1"]
+    command += [str(program), "--reps", str(options.reps)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode == 124 or done.returncode == 137:
+        sys.stderr.write(done.stdout + done.stderr)
+        sys.exit(f"comm.py: the {name} run timed out after {options.timeout} s")
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout + done.stderr)
+        sys.exit(f"comm.py: the {name} run failed (exit status {done.returncode})")
+    if mode and "mpi-dtype: forwarding to" not in done.stderr:
+        sys.stderr.write(done.stderr)
+        sys.exit(f"comm.py: {lib} was not preloaded in the {name} run, or did not forward "
+                 "to an MPI library")
+    out = {}
+    for line in done.stdout.splitlines():
+        fields = line.split()
+        if len(fields) != 6:
+            continue
+        pattern, variant, size, median, best, _reps = fields
+        out[(pattern, variant)] = (int(size), float(best if options.stat == "best" else median))
+    return out
+
+
+def measure(program, lib, options):
+    """samples[(config, pattern, variant)] = per-round seconds; sizes[pattern] = bytes."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "LD_PRELOAD" and not k.startswith("MPI_DTYPE_")}
+    samples, sizes = {}, {}
+    for r in range(options.rounds):
+        order = CONFIGS[r % len(CONFIGS):] + CONFIGS[:r % len(CONFIGS)]
+        for name, mode in order:
+            start = time.monotonic()
+            out = run_once(name, mode, program, lib, options, env)
+            print(f"round {r + 1}/{options.rounds}: {name} in {time.monotonic() - start:.1f} s",
+                  file=sys.stderr, flush=True)
+            for (pattern, variant), (size, seconds) in out.items():
+                sizes[pattern] = size
+                samples.setdefault((name, pattern, variant), []).append(seconds)
+    return samples, sizes
+
+
+def spread(values, digits=2):
+    if not values:
+        return "-"
+    med = statistics.median(values)
+    if len(values) == 1:
+        return f"{med:.{digits}f}"
+    return f"{med:.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def ms(values):
+    if not values:
+        return "-"
+    value = 1e3 * statistics.median(values)
+    return f"{value:.3f}" if value < 1 else f"{value:.2f}"
+
+
+def ratios(samples, pattern, other, variant="typed"):
+    """Per-round plain time / `other` time (above 1: `other` is faster)."""
+    plain = samples.get(("plain", pattern, variant), [])
+    mine = samples.get((other, pattern, variant), [])
+    return [p / m for p, m in zip(plain, mine) if m > 0]
+
+
+def noise(samples, pattern):
+    """The largest relative round-to-round spread of one configuration's times."""
+    spreads = []
+    for config, _ in CONFIGS:
+        values = samples.get((config, pattern, "typed"), [])
+        if values and statistics.median(values) > 0:
+            spreads.append((max(values) - min(values)) / statistics.median(values))
+    return max(spreads, default=0.0)
+
+
+def verdict(samples, pattern):
+    versus = ratios(samples, pattern, "auto")
+    if not versus:
+        return "-"
+    med = statistics.median(versus)
+    noise_ = noise(samples, pattern)
+    if med >= 1:
+        return "yes"
+    if len(versus) < 2:
+        return f"no ({med:.2f}; one round, no noise to compare with)"
+    if med >= 1 - noise_:
+        return f"within noise ({med:.2f}, noise {noise_:.2f})"
+    return f"no ({med:.2f}, noise {noise_:.2f})"
+
+
+def table(samples, sizes):
+    lines = [
+        "| pattern | MB sent | plain | preload mpi | preload engine | preload auto "
+        "| by hand, MPICH's pack | by hand, mpi-dtype's pack | plain / auto | plain / engine "
+        "| auto >= plain |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for pattern, label in PATTERNS:
+        if pattern not in sizes:
+            continue
+        cells = [ms(samples.get((config, pattern, "typed"), [])) for config, _ in CONFIGS]
+        by_hand = [ms(samples.get(("plain", pattern, "packed"), [])),
+                   ms(samples.get(("mpi", pattern, "packed"), []))]
+        lines.append(f"| {label} | {sizes[pattern] / 1e6:.2f} | " + " | ".join(cells + by_hand)
+                     + f" | {spread(ratios(samples, pattern, 'auto'))}"
+                     + f" | {spread(ratios(samples, pattern, 'engine'))}"
+                     + f" | {verdict(samples, pattern)} |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=40, help="timed messages per pattern and run")
+    parser.add_argument("--stat", choices=["best", "median"], default="best",
+                        help="each run's figure: its fastest message, or the median one")
+    parser.add_argument("--lib", type=Path,
+                        default=ROOT / "build" / "prefix" / "lib" / "libmpi_dtype.so",
+                        help="the libmpi_dtype.so to preload")
+    parser.add_argument("--mpi", choices=["mpich4", "mpich5", "impi"],
+                        help="run on this runtime through scripts/with-mpi.sh")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per mpiexec")
+    options = parser.parse_args()
+    options.rounds = max(1, options.rounds)
+    options.reps = max(1, options.reps)
+    lib = options.lib.resolve()
+    if not lib.exists():
+        sys.exit(f"comm.py: {lib} does not exist (cmake --build build/lib && "
+                 "cmake --install build/lib, or pass --lib)")
+    program = build()
+    frozen = BUILD / "libmpi_dtype.so"
+    shutil.copy2(lib, frozen)
+    samples, sizes = measure(program, frozen, options)
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                if l.startswith("model name")), platform.processor())
+    load = os.getloadavg()
+    runtime = options.mpi or "Debian's MPICH 4.0.2 (mpiexec.mpich)"
+    if exports_point_to_point(lib):
+        p2p = "defines MPI_Send: MPI_DTYPE_COMM chooses the path of the preloaded runs"
+    else:
+        p2p = ("does not define MPI_Send: MPI_DTYPE_COMM changes nothing, and the three "
+               "preload columns all measure MPICH moving the types")
+    print(f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
+          f"runtime {runtime}; {options.rounds} interleaved rounds of 4 runs; ms per message "
+          f"(wall time), each run's {'fastest' if options.stat == 'best' else 'median'} of "
+          f"{options.reps} messages, the median over the rounds; load average at the end "
+          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
+    print(f"Library: {lib}, which {p2p}.")
+    print()
+    print("\n".join(table(samples, sizes)))
+
+
+if __name__ == "__main__":
+    main()
