@@ -58,6 +58,8 @@ import sys
 import time
 from pathlib import Path
 
+from run import spread  # benches/run.py: `median (min-max)` of a list of numbers
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "comm-bench"
 SOURCE = ROOT / "benches" / "comm_bench.c"
@@ -146,15 +148,6 @@ def measure(program, lib, options):
                 sizes[pattern] = size
                 samples.setdefault((name, pattern, variant), []).append(seconds)
     return samples, sizes
-
-
-def spread(values, digits=2):
-    if not values:
-        return "-"
-    med = statistics.median(values)
-    if len(values) == 1:
-        return f"{med:.{digits}f}"
-    return f"{med:.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
 def ms(values):

@@ -182,6 +182,27 @@ static const char *const g_init_names[4] = {"MPI_Send_init", "MPI_Ssend_init", "
 
 #define PFLAGS (SP_LARGER | SP_PARTIAL | SP_BIG)
 
+/* One MPI_Isend of a random message to each of the 3 other ranks */
+static void isend_to_peers(ctx_t *c, msg_t out[3], MPI_Request sreq[3])
+{
+    int i;
+    for (i = 0; i < 3; i++) {
+        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
+        MC(isend_msg(&out[i], g_comm, &sreq[i]));
+    }
+}
+
+/* Completes the sends of isend_to_peers and checks that their buffers are unchanged */
+static void finish_isends(ctx_t *c, msg_t out[3], MPI_Request sreq[3])
+{
+    int i;
+    MC(waitall(3, sreq));
+    for (i = 0; i < 3; i++) {
+        check_send(c, &out[i], "MPI_Isend");
+        msg_free(&out[i]);
+    }
+}
+
 /* The send mode of the message src -> dst in a case that mixes them: 0 standard,
  * 1 synchronous, 2 ready, 3 buffered.  A buffered message, and the message of
  * MPI_Sendrecv_replace, has a send type whose primitives are all of one size and at most
@@ -333,10 +354,7 @@ static void case_completion(ctx_t *c, int how)
         msg_init(&in[i], make_spec(c->cas, peer(i), g_rank, 0, PFLAGS), M_RECV);
         MC(irecv_msg(&in[i], g_comm, &rreq[i]));
     }
-    for (i = 0; i < 3; i++) {
-        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
-        MC(isend_msg(&out[i], g_comm, &sreq[i]));
-    }
+    isend_to_peers(c, out, sreq);
     switch (how) {
     case CM_WAIT:
         for (i = 0; i < 3; i++) {
@@ -564,10 +582,7 @@ static void case_mprobe(ctx_t *c, int nonblocking)
     msg_t out[3], in[4];
     MPI_Request sreq[3];
     int i, seen[4] = {0, 0, 0, 0};
-    for (i = 0; i < 3; i++) {
-        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
-        MC(isend_msg(&out[i], g_comm, &sreq[i]));
-    }
+    isend_to_peers(c, out, sreq);
     for (i = 0; i < 3; i++) {
         MPI_Message mh;
         MPI_Status st, st2;
@@ -609,11 +624,7 @@ static void case_mprobe(ctx_t *c, int nonblocking)
         }
         msg_free(&in[src]);
     }
-    MC(waitall(3, sreq));
-    for (i = 0; i < 3; i++) {
-        check_send(c, &out[i], "MPI_Isend");
-        msg_free(&out[i]);
-    }
+    finish_isends(c, out, sreq);
 }
 
 /* MPI_Probe from a named source, MPI_Iprobe from a named source with MPI_ANY_TAG, MPI_Probe
@@ -623,10 +634,7 @@ static void case_probe(ctx_t *c)
     msg_t out[3], in;
     MPI_Request sreq[3];
     int i;
-    for (i = 0; i < 3; i++) {
-        msg_init(&out[i], make_spec(c->cas, g_rank, peer(i), 0, PFLAGS), M_SEND);
-        MC(isend_msg(&out[i], g_comm, &sreq[i]));
-    }
+    isend_to_peers(c, out, sreq);
     for (i = 0; i < 3; i++) {
         MPI_Status st, st2;
         int src = peer(i), flag = 0;
@@ -647,11 +655,7 @@ static void case_probe(ctx_t *c)
         check_recv(c, &in, &st2, "MPI_Recv after a probe");
         msg_free(&in);
     }
-    MC(waitall(3, sreq));
-    for (i = 0; i < 3; i++) {
-        check_send(c, &out[i], "MPI_Isend");
-        msg_free(&out[i]);
-    }
+    finish_isends(c, out, sreq);
 }
 
 /* 3 messages from each rank to each other, tags A, B, B, all received with MPI_ANY_SOURCE

@@ -12,20 +12,43 @@ use crate::behind::forward;
 use crate::dropin::comm::{self, Completed, Completion};
 use std::os::raw::c_int;
 
+/// Calls the MPI behind's completion function (`call`, given the status array it writes) on
+/// the `count` requests at `requests`: straight through when none of them is the engine's
+/// (`Err` with its answer), else with the statuses the engine needs (`Ok` with the
+/// [`Completion`] to finish, the status array given and the answer).
+///
+/// # Safety
+/// `requests` holds `count` requests (or is NULL), as the MPI function requires.
+unsafe fn call_with(
+    name: &'static str,
+    requests: *const MPI_Request,
+    count: c_int,
+    statuses: *mut MPI_Status,
+    call: impl Fn(*mut MPI_Status) -> Option<c_int>,
+) -> Result<(Completion, *mut MPI_Status, c_int), c_int> {
+    let answer = |statuses| call(statuses).unwrap_or_else(|| without_mpi(name));
+    // SAFETY: the caller's contract.
+    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
+        return Err(answer(statuses));
+    };
+    let statuses = completion.statuses(statuses);
+    let rc = answer(statuses);
+    Ok((completion, statuses, rc))
+}
+
 /// `MPI_Wait`: unpacks a receive of the engine's path before it returns.
 ///
 /// # Safety
 /// As for the MPI function.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
+    let call = |status| forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, status);
     // SAFETY: the program's request.
-    let Some(mut completion) = (unsafe { Completion::new(request, 1) }) else {
-        return forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, status)
-            .unwrap_or_else(|| without_mpi("MPI_Wait"));
-    };
-    let statuses = completion.statuses(status);
-    let rc = forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, statuses)
-        .unwrap_or_else(|| without_mpi("MPI_Wait"));
+    let (completion, statuses, rc) =
+        match unsafe { call_with("MPI_Wait", request, 1, status, call) } {
+            Ok(called) => called,
+            Err(rc) => return rc,
+        };
     // SAFETY: the receive's memory is the program's, as when it was posted.
     unsafe { completion.finish(rc, statuses, Completed::All, false, false) };
     rc
@@ -76,7 +99,7 @@ unsafe fn test_like(
         // takes it).
         false => unsafe { request.read() },
     };
-    let call = |request: *mut MPI_Request, status: *mut MPI_Status| match keep {
+    let call = |status: *mut MPI_Status| match keep {
         true => {
             forward!(MPI_Request_get_status: fn(MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
             value, flag, status)
@@ -89,12 +112,11 @@ unsafe fn test_like(
     } else {
         "MPI_Test"
     };
-    // SAFETY: the program's request.
-    let Some(mut completion) = (unsafe { Completion::new(request, 1) }) else {
-        return call(request, status).unwrap_or_else(|| without_mpi(name));
+    // SAFETY: the program's requests.
+    let (completion, statuses, rc) = match unsafe { call_with(name, request, 1, status, call) } {
+        Ok(called) => called,
+        Err(rc) => return rc,
     };
-    let statuses = completion.statuses(status);
-    let rc = call(request, statuses).unwrap_or_else(|| without_mpi(name));
     // SAFETY: the MPI behind wrote the flag (a failed call leaves it unread).
     let done = !flag.is_null() && rc == crate::abi::MPI_SUCCESS && unsafe { flag.read() } != 0;
     let completed = if done {
@@ -117,16 +139,16 @@ pub unsafe extern "C" fn MPI_Waitall(
     requests: *mut MPI_Request,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the program's requests.
-    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
-        return forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
+    let call = |statuses| {
+        forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
             count, requests, statuses)
-        .unwrap_or_else(|| without_mpi("MPI_Waitall"));
     };
-    let statuses = completion.statuses(statuses);
-    let rc = forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
-        count, requests, statuses)
-    .unwrap_or_else(|| without_mpi("MPI_Waitall"));
+    // SAFETY: the program's requests.
+    let (completion, statuses, rc) =
+        match unsafe { call_with("MPI_Waitall", requests, count, statuses, call) } {
+            Ok(called) => called,
+            Err(rc) => return rc,
+        };
     // SAFETY: as for MPI_Wait.
     unsafe { completion.finish(rc, statuses, Completed::All, true, false) };
     rc
@@ -168,11 +190,11 @@ unsafe fn all_like(
         }
     };
     // SAFETY: the program's requests.
-    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
-        return call(statuses).unwrap_or_else(|| without_mpi(name));
-    };
-    let statuses = completion.statuses(statuses);
-    let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
+    let (completion, statuses, rc) =
+        match unsafe { call_with(name, requests, count, statuses, call) } {
+            Ok(called) => called,
+            Err(rc) => return rc,
+        };
     // SAFETY: the MPI behind wrote the flag.
     let all = !flag.is_null() && unsafe { flag.read() } != 0;
     let completed = if all { Completed::All } else { Completed::None };
@@ -240,11 +262,11 @@ unsafe fn any(
             *mut c_int, *mut c_int, *mut MPI_Status) -> c_int, count, requests, index, flag, status),
     };
     // SAFETY: the program's requests.
-    let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
-        return call(status).unwrap_or_else(|| without_mpi(name));
+    let (completion, statuses, rc) = match unsafe { call_with(name, requests, count, status, call) }
+    {
+        Ok(called) => called,
+        Err(rc) => return rc,
     };
-    let statuses = completion.statuses(status);
-    let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
     // SAFETY: the MPI behind wrote the index (and the flag of MPI_Testany).
     let chosen = unsafe {
         let flagged = kind == Kind::Wait || (!flag.is_null() && flag.read() != 0);
@@ -329,11 +351,11 @@ unsafe fn some(
             indices, statuses),
     };
     // SAFETY: the program's requests.
-    let Some(mut completion) = (unsafe { Completion::new(requests, incount) }) else {
-        return call(statuses).unwrap_or_else(|| without_mpi(name));
-    };
-    let statuses = completion.statuses(statuses);
-    let rc = call(statuses).unwrap_or_else(|| without_mpi(name));
+    let (completion, statuses, rc) =
+        match unsafe { call_with(name, requests, incount, statuses, call) } {
+            Ok(called) => called,
+            Err(rc) => return rc,
+        };
     // SAFETY: the MPI behind wrote outcount and as many indices.
     let pairs: Vec<(usize, usize)> = unsafe {
         let done = if outcount.is_null() {
