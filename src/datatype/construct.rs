@@ -17,6 +17,7 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
         layout,
         plan: Default::default(),
         shadow: Default::default(),
+        message_shadow: Default::default(),
     })
 }
 

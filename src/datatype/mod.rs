@@ -218,6 +218,10 @@ pub struct Datatype {
     /// The type with the same type map in the MPI library behind this one, made the first time
     /// it is needed ([`crate::dropin::twin`]) and released with the datatype.
     pub shadow: std::sync::OnceLock<Shadow>,
+    /// The type of the MPI library behind this one that point-to-point messages of this type
+    /// take on that library's path, built from the plan the first time one is sent
+    /// ([`crate::dropin::twin::for_messages`]); `None` inside when it has none.
+    pub message_shadow: std::sync::OnceLock<Option<Shadow>>,
 }
 
 /// The size and bounds of a type map, as the queries report them (MPI-4.1 §5.1.7).

@@ -42,6 +42,15 @@ pub fn one_entry_size(dt: &Datatype) -> bool {
     uniformity(dt, &Basic::size) != Uniformity::Mixed
 }
 
+/// The basic type of every entry of `dt`, if they all have one (`None` for a type without
+/// entries or with entries of several basic types).
+pub fn only_basic(dt: &Datatype) -> Option<Basic> {
+    match uniformity(dt, &|b| b) {
+        Uniformity::One(b) => Some(b),
+        _ => None,
+    }
+}
+
 /// The uniformity of `dt`'s basic entries under `key`, from its constructor tree.
 fn uniformity<K: Copy + Eq>(dt: &Datatype, key: &impl Fn(Basic) -> K) -> Uniformity<K> {
     if dt.layout.elements == 0 {

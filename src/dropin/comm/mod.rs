@@ -29,6 +29,7 @@ use crate::abi::{
 use crate::behind::forward;
 use pending::{Memory, Pending, Work};
 use pool::Buffer;
+use route::Path;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -56,10 +57,11 @@ fn address_of(buffer: *const c_void) -> usize {
     buffer.expose_provenance()
 }
 
-/// The buffer, count and datatype to give the MPI behind: the program's own, or the packed
-/// bytes.
+/// The buffer, count and datatype to give the MPI behind: the packed bytes, or the program's
+/// buffer and count with the program's datatype or its `stand_in` of the MPI behind.
 fn substitute<C: From<i32>>(
     packed: Option<(&Buffer, usize)>,
+    stand_in: Option<MPI_Datatype>,
     buffer: *const c_void,
     count: C,
     datatype: MPI_Datatype,
@@ -67,13 +69,23 @@ fn substitute<C: From<i32>>(
     match packed {
         // The byte count fits in an int: `route` keeps larger messages on the MPI's path.
         Some((pooled, bytes)) => (pooled.as_mut_ptr().cast(), C::from(bytes as i32), MPI_BYTE),
-        None => (buffer.cast_mut(), count, datatype),
+        None => (buffer.cast_mut(), count, stand_in.unwrap_or(datatype)),
+    }
+}
+
+/// The path of a message to or from `peer` (none for `MPI_PROC_NULL`).
+fn path_to(peer: c_int, datatype: MPI_Datatype, count: i64, side: route::Side) -> Path {
+    match peer {
+        MPI_PROC_NULL => Path::Mpi(None),
+        _ => route::route(datatype, count, side),
     }
 }
 
 /// The send side of a message: on the engine's path, the packed bytes.
 pub struct Outgoing {
     packed: Option<(Buffer, usize)>,
+    /// On the MPI's path, the type of the MPI behind that stands in for the program's.
+    stand_in: Option<MPI_Datatype>,
     /// The program's memory, for a persistent send that packs at each start.
     deferred: Option<Memory>,
 }
@@ -92,18 +104,17 @@ impl Outgoing {
         defer: bool,
     ) -> Outgoing {
         pending::progress_detached();
-        let unchanged = Outgoing {
+        let unchanged = |stand_in| Outgoing {
             packed: None,
+            stand_in,
             deferred: None,
         };
-        let Some(route) = (dest != MPI_PROC_NULL)
-            .then(|| route::route(datatype, count, route::Side::Send))
-            .flatten()
-        else {
-            return unchanged;
+        let route = match path_to(dest, datatype, count, route::Side::Send) {
+            Path::Engine(packed) => packed,
+            Path::Mpi(stand_in) => return unchanged(stand_in),
         };
         let Some(pooled) = Buffer::take(route.bytes) else {
-            return unchanged;
+            return unchanged(None);
         };
         let memory = Memory {
             address: address_of(buffer),
@@ -113,6 +124,7 @@ impl Outgoing {
         if defer {
             return Outgoing {
                 packed: Some((pooled, route.bytes)),
+                stand_in: None,
                 deferred: Some(memory),
             };
         }
@@ -120,6 +132,7 @@ impl Outgoing {
         unsafe { memory.pack_into(&pooled) };
         Outgoing {
             packed: Some((pooled, route.bytes)),
+            stand_in: None,
             deferred: None,
         }
     }
@@ -133,6 +146,7 @@ impl Outgoing {
     ) -> (*const c_void, C, MPI_Datatype) {
         let (b, c, t) = substitute(
             self.packed.as_ref().map(|(p, n)| (p, *n)),
+            self.stand_in,
             buffer,
             count,
             datatype,
@@ -166,25 +180,35 @@ impl Outgoing {
 /// program's memory they are unpacked into.
 pub struct Incoming {
     landing: Option<(Buffer, usize, Memory)>,
+    /// On the MPI's path, the type of the MPI behind that stands in for the program's.
+    stand_in: Option<MPI_Datatype>,
 }
 
 impl Incoming {
     /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`.
     pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
         pending::progress_detached();
-        let landing = (source != MPI_PROC_NULL)
-            .then(|| route::route(datatype, count, route::Side::Receive))
-            .flatten()
-            .and_then(|route| {
-                let pooled = Buffer::take(route.bytes)?;
-                let memory = Memory {
-                    address: address_of(buffer),
-                    datatype: route.datatype,
-                    count,
-                };
-                Some((pooled, route.bytes, memory))
-            });
-        Incoming { landing }
+        let route = match path_to(source, datatype, count, route::Side::Receive) {
+            Path::Engine(packed) => packed,
+            Path::Mpi(stand_in) => {
+                return Incoming {
+                    landing: None,
+                    stand_in,
+                }
+            }
+        };
+        let landing = Buffer::take(route.bytes).map(|pooled| {
+            let memory = Memory {
+                address: address_of(buffer),
+                datatype: route.datatype,
+                count,
+            };
+            (pooled, route.bytes, memory)
+        });
+        Incoming {
+            landing,
+            stand_in: None,
+        }
     }
 
     /// Whether the engine takes this message.
@@ -201,6 +225,7 @@ impl Incoming {
     ) -> (*mut c_void, C, MPI_Datatype) {
         substitute(
             self.landing.as_ref().map(|(p, n, _)| (p, *n)),
+            self.stand_in,
             buffer,
             count,
             datatype,

@@ -96,31 +96,45 @@ pub enum Side {
     Receive,
 }
 
-/// The engine's path for `count` copies of `handle` on `side`, or `None` when the message
-/// goes to the MPI behind unchanged.
-pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Option<Packed> {
+/// The path of a message.
+pub enum Path {
+    /// The engine packs.
+    Engine(Packed),
+    /// The MPI behind moves the data, with this type of its own instead of the program's
+    /// handle ([`crate::dropin::twin::for_messages`], `auto` only), or with the program's.
+    Mpi(Option<MPI_Datatype>),
+}
+
+/// The path of `count` copies of `handle` on `side`.
+pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     let mode = mode();
     if mode == Mode::Mpi || count <= 0 || handles::is_predefined(handle) {
-        return None;
+        return Path::Mpi(None);
     }
     if dropin::is_foreign(handle) {
-        return None;
+        return Path::Mpi(None);
     }
-    let (datatype, committed) = handles::lookup(handle).ok()?;
-    let bytes = datatype.size().checked_mul(count)?;
-    if !committed || bytes <= 0 || bytes > i32::MAX as i64 {
-        return None;
-    }
-    let engine = match mode {
-        Mode::Engine => true,
-        _ => engine_wins(&datatype) || (side == Side::Receive && !one_entry_size(&datatype)),
+    let Ok((datatype, true)) = handles::lookup(handle) else {
+        return Path::Mpi(None); // an uncommitted type: the MPI behind reports the error
     };
+    let bytes = datatype
+        .size()
+        .checked_mul(count)
+        .filter(|&b| b > 0 && b <= i32::MAX as i64);
+    let engine = bytes.is_some()
+        && match mode {
+            Mode::Engine => true,
+            _ => engine_wins(&datatype) || (side == Side::Receive && !one_entry_size(&datatype)),
+        };
     report(handle, &datatype, side, engine);
-    engine.then_some(Packed {
-        datatype,
-        count,
-        bytes: bytes as usize,
-    })
+    match bytes {
+        Some(bytes) if engine => Path::Engine(Packed {
+            datatype,
+            count,
+            bytes: bytes as usize,
+        }),
+        _ => Path::Mpi(crate::dropin::twin::for_messages(&datatype)),
+    }
 }
 
 /// Whether the engine's path is the faster one for messages of `datatype` (`auto`).
