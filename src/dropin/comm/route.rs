@@ -1,5 +1,7 @@
 //! Which path a message of a datatype takes: packed by this library's engine and sent as
-//! bytes, or handed to the MPI behind with the type's twin.
+//! bytes, or handed to the MPI behind with the type's twin (or, in `auto`, with a flat type
+//! of the MPI behind's making where the plan is one level of long runs:
+//! [`crate::dropin::twin::for_messages`]).
 //!
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
 //! `engine` packs every derived type of this library, `mpi` packs none. Predefined types,
