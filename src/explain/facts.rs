@@ -5,14 +5,14 @@
 use super::entries;
 use crate::datatype::layout::Span;
 use crate::datatype::{Basic, Datatype};
-use crate::plan::{self, iov, node::Node};
+use crate::plan::{self, iov};
 
 /// At most this many basic entries of one copy are sampled.
 pub const ENTRY_LIMIT: usize = 1 << 14;
 /// At most this many byte runs of one copy are sampled.
 pub const RUN_LIMIT: usize = 1 << 14;
 /// Runs are counted one by one up to this many; beyond, the count is the plan's bound.
-pub const RUN_COUNT_WALK: i64 = 1 << 20;
+pub use crate::plan::iov::RUN_COUNT_WALK;
 
 /// How many contiguous byte runs one copy of a type has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,55 +116,17 @@ pub fn compress(entries: &[(Basic, i64)]) -> Vec<(Basic, i64)> {
     out
 }
 
-/// The first [`RUN_LIMIT`] merged runs of one copy of `dt` and their number: counted while
-/// there are at most [`RUN_COUNT_WALK`], else bounded by [`plan_runs`].
+/// The first [`RUN_LIMIT`] merged runs of one copy of `dt` and their number
+/// ([`plan::Plan::runs`]: counted while there are at most [`RUN_COUNT_WALK`], else bounded by
+/// the plan's counts).
 fn runs(dt: &Datatype) -> (Vec<(i64, i64)>, RunCount) {
-    let root = plan::plan_of(dt);
+    let compiled = plan::compiled(dt);
     let mut sample = Vec::new();
-    let mut seen = 0i64;
-    let mut stopped = false;
-    iov::for_each_segment(root, |disp, len| {
-        if seen == RUN_COUNT_WALK {
-            stopped = true;
-            return false;
-        }
-        seen += 1;
-        if sample.len() < RUN_LIMIT {
-            sample.push((disp, len));
-        }
-        true
+    iov::for_each_segment(&compiled.root, |disp, len| {
+        sample.push((disp, len));
+        sample.len() < RUN_LIMIT
     });
-    let count = if stopped {
-        RunCount {
-            count: plan_runs(root).max(seen),
-            exact: false,
-        }
-    } else {
-        RunCount {
-            count: seen,
-            exact: true,
-        }
-    };
-    (sample, count)
-}
-
-/// The number of runs the plan `node` visits before merging (an upper bound on the number
-/// of merged runs), from the plan's counts; saturates at `i64::MAX`.
-pub fn plan_runs(node: &Node) -> i64 {
-    stacker::maybe_grow(64 * 1024, 1024 * 1024, || plan_runs_of(node))
-}
-
-fn plan_runs_of(node: &Node) -> i64 {
-    match node {
-        Node::Run { len, .. } => i64::from(*len > 0),
-        Node::Repeat { count, child, .. } => count.saturating_mul(plan_runs(child)),
-        Node::Blocks(b) => {
-            let per_copy = plan_runs(&b.child);
-            let copies = (0..b.len()).fold(0i64, |acc, k| acc.saturating_add(b.counts.get(k)));
-            copies.saturating_mul(per_copy)
-        }
-        Node::Seq { parts, .. } => parts
-            .iter()
-            .fold(0i64, |acc, p| acc.saturating_add(plan_runs(p))),
-    }
+    let count = compiled.runs();
+    let exact = count <= RUN_COUNT_WALK;
+    (sample, RunCount { count, exact })
 }

@@ -92,3 +92,43 @@ pub fn segments(node: &Node, skip: i64, max: i64, mut f: impl FnMut(i64, i64)) -
     });
     reported
 }
+
+/// Merged runs are counted one by one up to this many ([`run_count`]); beyond, the count is
+/// the plan's bound ([`visited_runs`]).
+pub const RUN_COUNT_WALK: i64 = 1 << 20;
+
+/// The number of merged runs of `node`, exact when it is at most [`RUN_COUNT_WALK`], else an
+/// upper bound above it from the plan's counts: bounded time for a type of 10^9 blocks.
+pub fn run_count(node: &Node) -> i64 {
+    let mut seen = 0i64;
+    let mut stopped = false;
+    for_each_segment(node, |_, _| {
+        if seen == RUN_COUNT_WALK {
+            stopped = true;
+            return false;
+        }
+        seen += 1;
+        true
+    });
+    match stopped {
+        true => visited_runs(node).max(seen),
+        false => seen,
+    }
+}
+
+/// The number of runs `node` visits before merging (an upper bound on the number of merged
+/// runs), from the plan's counts; saturates at `i64::MAX`.
+pub fn visited_runs(node: &Node) -> i64 {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+        Node::Run { len, .. } => i64::from(*len > 0),
+        Node::Repeat { count, child, .. } => count.saturating_mul(visited_runs(child)),
+        Node::Blocks(b) => {
+            let per_copy = visited_runs(&b.child);
+            let copies = (0..b.len()).fold(0i64, |acc, k| acc.saturating_add(b.counts.get(k)));
+            copies.saturating_mul(per_copy)
+        }
+        Node::Seq { parts, .. } => parts
+            .iter()
+            .fold(0i64, |acc, p| acc.saturating_add(visited_runs(p))),
+    })
+}

@@ -57,17 +57,11 @@ impl Plan {
             .as_deref()
     }
 
-    /// The number of contiguous byte runs of one copy, runs that continue one another merged
-    /// ([`iov::for_each_segment`]), counted once.
+    /// The number of contiguous byte runs of one copy, runs that continue one another merged,
+    /// counted once ([`iov::run_count`]: exact up to [`iov::RUN_COUNT_WALK`], else an upper
+    /// bound above it).
     pub fn runs(&self) -> i64 {
-        *self.runs.get_or_init(|| {
-            let mut runs = 0i64;
-            iov::for_each_segment(&self.root, |_, _| {
-                runs += 1;
-                true
-            });
-            runs
-        })
+        *self.runs.get_or_init(|| iov::run_count(&self.root))
     }
 
     /// True the first time it is called for this plan and `topic` (0 to 7), false after:
