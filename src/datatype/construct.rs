@@ -18,6 +18,7 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
         plan: Default::default(),
         shadow: Default::default(),
         message_shadow: Default::default(),
+        message_paths: Default::default(),
     })
 }
 

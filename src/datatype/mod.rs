@@ -222,6 +222,18 @@ pub struct Datatype {
     /// take on that library's path, built from the plan the first time one is sent
     /// ([`crate::dropin::twin::for_messages`]); `None` inside when it has none.
     pub message_shadow: std::sync::OnceLock<Option<Shadow>>,
+    /// Which path point-to-point messages of this type take in drop-in mode, decided at its
+    /// first message ([`crate::dropin::comm::route`]).
+    pub message_paths: std::sync::OnceLock<MessagePaths>,
+}
+
+/// The paths of a datatype's messages in drop-in mode, on each side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessagePaths {
+    /// Sends pack with this library's engine (else the MPI behind moves the data).
+    pub engine_send: bool,
+    /// Receives land as bytes that this library's engine unpacks.
+    pub engine_receive: bool,
 }
 
 /// The size and bounds of a type map, as the queries report them (MPI-4.1 §5.1.7).

@@ -44,8 +44,6 @@ pub struct Plan {
     signature: OnceLock<Option<Signature>>,
     /// The number of contiguous runs of one copy, computed on first use.
     runs: OnceLock<i64>,
-    /// The topics [`Plan::mark_reported`] was called for, one bit each.
-    reported: std::sync::atomic::AtomicU8,
 }
 
 impl Plan {
@@ -63,16 +61,6 @@ impl Plan {
     pub fn runs(&self) -> i64 {
         *self.runs.get_or_init(|| iov::run_count(&self.root))
     }
-
-    /// True the first time it is called for this plan and `topic` (0 to 7), false after:
-    /// lets a diagnostic be printed once per type.
-    pub fn mark_reported(&self, topic: u8) -> bool {
-        let bit = 1u8 << (topic & 7);
-        self.reported
-            .fetch_or(bit, std::sync::atomic::Ordering::Relaxed)
-            & bit
-            == 0
-    }
 }
 
 /// The compiled plan of `dt`, built on first use and cached on the datatype.
@@ -82,7 +70,6 @@ pub fn compiled(dt: &Datatype) -> &Plan {
         extent: dt.extent(),
         signature: OnceLock::new(),
         runs: OnceLock::new(),
-        reported: Default::default(),
     })
 }
 

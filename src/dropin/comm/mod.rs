@@ -388,18 +388,18 @@ impl Completion {
                 false => rc,
             };
             if per_status && code != MPI_SUCCESS && class_of(code) == MPI_ERR_PENDING {
-                pending::put_back(self.requests[index], entry); // not completed
+                pending::insert(self.requests[index], entry); // not completed
                 continue;
             }
             let delivered = code == MPI_SUCCESS || is_truncation(code);
             // SAFETY: the caller's contract.
             if let Some(stays) = unsafe { entry.complete(status, delivered, keep) } {
-                pending::put_back(self.requests[index], stays);
+                pending::insert(self.requests[index], stays);
             }
         }
         for (index, entry) in self.taken.into_iter().enumerate() {
             if let Some(entry) = entry {
-                pending::put_back(self.requests[index], entry);
+                pending::insert(self.requests[index], entry);
             }
         }
     }

@@ -161,12 +161,17 @@ impl Pending {
         if self.persistent {
             return Some(self);
         }
-        keep.then(|| Pending {
+        keep.then(Pending::done)
+    }
+
+    /// The entry of a request whose operation is over and whose data are in place.
+    fn done() -> Pending {
+        Pending {
             buffer: None,
             work: Work::Done,
             persistent: false,
             active: false,
-        })
+        }
     }
 }
 
@@ -182,7 +187,8 @@ pub fn any() -> bool {
     ENTRIES.load(Ordering::Acquire) != 0
 }
 
-/// Remembers `pending` for the MPI behind's `request`.
+/// Remembers `pending` for the MPI behind's `request` (also to put back an entry taken for a
+/// completion call that stays).
 pub fn insert(request: MPI_Request, pending: Pending) {
     let mut table = TABLE.lock();
     if table
@@ -236,12 +242,6 @@ pub unsafe fn start(requests: &[MPI_Request]) {
     }
 }
 
-/// Keeps `pending`, which was taken for `request` and stays, or detaches it when the
-/// program freed the request while it was active.
-pub fn put_back(request: MPI_Request, pending: Pending) {
-    insert(request, pending)
-}
-
 /// Keeps an active request the program freed until its operation completes.
 pub fn detach(request: MPI_Request, pending: Pending) {
     DETACHED.lock().push((request, pending));
@@ -290,15 +290,7 @@ fn finish_detached(request: &mut MPI_Request, pending: &mut Pending, wait: bool)
         return false;
     }
     let delivered = rc == Some(MPI_SUCCESS) || super::is_truncation(rc.unwrap_or(MPI_SUCCESS));
-    let taken = std::mem::replace(
-        pending,
-        Pending {
-            buffer: None,
-            work: Work::Done,
-            persistent: false,
-            active: false,
-        },
-    );
+    let taken = std::mem::replace(pending, Pending::done());
     // SAFETY: the program's memory of a receive stays valid until the operation completes
     // (MPI-4.1 §3.7.3: freeing an active request does not end the operation).
     let persistent = unsafe { taken.complete(&status, delivered, false) }.is_some();

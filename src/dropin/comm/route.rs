@@ -35,7 +35,7 @@
 //! ranks, shared memory): docs/drop-in.md gives the figures.
 
 use crate::abi::MPI_Datatype;
-use crate::datatype::Datatype;
+use crate::datatype::{Datatype, MessagePaths};
 use crate::dropin;
 use crate::handles;
 use crate::plan::signature::one_entry_size;
@@ -78,13 +78,11 @@ pub fn mode() -> Mode {
     })
 }
 
-/// A message the engine packs: the datatype and the bytes `count` copies of it pack into.
+/// A message the engine packs: the datatype and the bytes its copies pack into.
 pub struct Packed {
     /// The datatype, kept alive until the message is complete (the program may free its
     /// handle before).
     pub datatype: Arc<Datatype>,
-    /// The copies.
-    pub count: i64,
     /// `count * size`.
     pub bytes: usize,
 }
@@ -107,12 +105,18 @@ pub enum Path {
     Mpi(Option<MPI_Datatype>),
 }
 
+/// Whether a message of `handle` may take the engine's path at all: not in `mpi` mode, and
+/// never for a predefined type (one load each; the callers skip the rest of the routing).
+pub fn may_pack(handle: MPI_Datatype) -> bool {
+    mode() != Mode::Mpi && !handles::is_predefined(handle)
+}
+
 /// The path of `count` copies of `handle` on `side`.
 pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
-    let mode = mode();
-    if mode == Mode::Mpi || count <= 0 || handles::is_predefined(handle) {
+    if count <= 0 || !may_pack(handle) {
         return Path::Mpi(None);
     }
+    let mode = mode();
     if dropin::is_foreign(handle) {
         return Path::Mpi(None);
     }
@@ -123,16 +127,16 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
         .size()
         .checked_mul(count)
         .filter(|&b| b > 0 && b <= i32::MAX as i64);
-    let engine = bytes.is_some()
-        && match mode {
-            Mode::Engine => true,
-            _ => engine_wins(&datatype) || (side == Side::Receive && !one_entry_size(&datatype)),
-        };
-    report(handle, &datatype, side, engine);
+    let paths = *datatype
+        .message_paths
+        .get_or_init(|| decide(handle, &datatype, mode));
+    let engine = match side {
+        Side::Send => paths.engine_send,
+        Side::Receive => paths.engine_receive,
+    };
     match bytes {
         Some(bytes) if engine => Path::Engine(Packed {
             datatype,
-            count,
             bytes: bytes as usize,
         }),
         _ => Path::Mpi(crate::dropin::twin::for_messages(&datatype)),
@@ -149,28 +153,31 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
         && size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent()
 }
 
-/// With `MPI_DTYPE_DEBUG=1`, says once per datatype object and side which path its messages
-/// take.
-fn report(handle: MPI_Datatype, datatype: &Datatype, side: Side, engine: bool) {
-    if !crate::behind::debug() {
-        return;
+/// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
+/// first message; with `MPI_DTYPE_DEBUG=1` they are printed then.
+fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
+    let engine_send = mode == Mode::Engine || engine_wins(datatype);
+    let paths = MessagePaths {
+        engine_send,
+        engine_receive: engine_send || !one_entry_size(datatype),
+    };
+    if crate::behind::debug() {
+        for (side, engine) in [
+            ("sent", paths.engine_send),
+            ("received", paths.engine_receive),
+        ] {
+            let path = match engine {
+                true => "mpi-dtype's engine (bytes on the wire)",
+                false => "the MPI library's own path (its twin)",
+            };
+            eprintln!(
+                "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {side}: {path}",
+                crate::abi::handle_bits(handle),
+                datatype.size(),
+                crate::plan::compiled(datatype).runs(),
+                datatype.true_extent(),
+            );
+        }
     }
-    let plan = crate::plan::compiled(datatype);
-    if plan.mark_reported(side as u8) {
-        let path = match engine {
-            true => "mpi-dtype's engine (bytes on the wire)",
-            false => "the MPI library's own path (its twin)",
-        };
-        eprintln!(
-            "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {}: {path}",
-            crate::abi::handle_bits(handle),
-            datatype.size(),
-            plan.runs(),
-            datatype.true_extent(),
-            match side {
-                Side::Send => "sent",
-                Side::Receive => "received",
-            }
-        );
-    }
+    paths
 }

@@ -7,7 +7,7 @@ use super::{guard, without_mpi};
 use crate::abi::p2p::{MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_ERR_ROOT};
 use crate::behind::forward;
-use crate::dropin::comm::{Incoming, Outgoing};
+use crate::dropin::comm::{route, Incoming, Outgoing};
 use crate::error::MpiError;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -66,7 +66,9 @@ macro_rules! bcasts {
             if crate::behind::backend().is_none() {
                 return standalone(stringify!($name), count.into(), root, comm);
             }
-            if root == MPI_PROC_NULL {
+            // Which side this process is on costs two calls of the MPI behind: asked only
+            // for a type that may be packed.
+            if root == MPI_PROC_NULL || !route::may_pack(datatype) {
                 return call(buffer, count, datatype).unwrap_or_else(|| without_mpi(stringify!($name)));
             }
             let rc = if sends(root, comm) {
