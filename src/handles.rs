@@ -613,12 +613,21 @@ pub fn remove_with(
     handle: MPI_Datatype,
     release_twin: impl FnOnce(MPI_Datatype, Arc<Datatype>),
 ) -> MpiResult<Entry> {
-    if is_builtin(handle) {
-        return Err(MpiError::datatype("a predefined datatype cannot be freed"));
+    let predefined = || MpiError::datatype("a predefined datatype cannot be freed");
+    if is_predefined(handle) {
+        return Err(predefined());
     }
     let slot_handle = internal(handle);
-    let (twin, datatype) = with_entry(handle, |e| (e.twin, e.datatype.clone()))?;
-    if let Some(twin) = twin {
+    // One read of the entry: an `MPI_Type_create_f90_*` type is predefined too, and only a
+    // twin needs its datatype object before the entry goes.
+    let (f90, twin) = with_entry(handle, |e| {
+        let twin = e.twin.map(|twin| (twin, e.datatype.clone()));
+        (f90_key(&e.datatype).is_some(), twin)
+    })?;
+    if f90 {
+        return Err(predefined());
+    }
+    if let Some((twin, datatype)) = twin {
         // Once released, the MPI behind may give the number to a new type at once: threads'
         // caches of it are invalidated first.
         if let Some(cell) = cell_of(slot_handle) {

@@ -20,8 +20,8 @@ static DETACHED: Predefined = Predefined {
     kind: PredefinedKind::LbMarker,
 };
 
-/// Moves the children of `combiner` into `out` and leaves a constructor without children.
-fn detach_children(combiner: &mut Combiner, out: &mut Vec<Arc<Datatype>>) {
+/// Gives each child of `combiner` to `out` and leaves a constructor without children.
+fn detach_children(combiner: &mut Combiner, mut out: impl FnMut(Arc<Datatype>)) {
     match std::mem::replace(combiner, Combiner::Named(&DETACHED)) {
         Combiner::Named(_) => {}
         Combiner::Dup(old)
@@ -33,25 +33,29 @@ fn detach_children(combiner: &mut Combiner, out: &mut Vec<Arc<Datatype>>) {
         | Combiner::IndexedBlock { old, .. }
         | Combiner::HindexedBlock { old, .. }
         | Combiner::Resized { old, .. }
-        | Combiner::F90 { base: old, .. } => out.push(old),
-        Combiner::Struct { types, .. } => out.extend(types),
+        | Combiner::F90 { base: old, .. } => out(old),
+        Combiner::Struct { types, .. } => types.into_iter().for_each(out),
         Combiner::Subarray { old, realized, .. } | Combiner::Darray { old, realized, .. } => {
-            out.push(old);
-            out.push(realized);
+            out(old);
+            out(realized);
         }
     }
+}
+
+/// Detaches the children of `combiner` and keeps in `pending` those whose last owner this
+/// was; the others only lose a reference (no allocation when no child goes with the parent).
+fn release_children(combiner: &mut Combiner, pending: &mut Vec<Datatype>) {
+    detach_children(combiner, |child| pending.extend(Arc::into_inner(child)));
 }
 
 impl Drop for Datatype {
     fn drop(&mut self) {
         let mut pending = Vec::new();
-        detach_children(&mut self.combiner, &mut pending);
+        release_children(&mut self.combiner, &mut pending);
         // Each child whose last owner we are is taken apart here; its own drop then finds no
         // children, so no drop nests more than one level deep.
-        while let Some(child) = pending.pop() {
-            if let Some(mut node) = Arc::into_inner(child) {
-                detach_children(&mut node.combiner, &mut pending);
-            }
+        while let Some(mut node) = pending.pop() {
+            release_children(&mut node.combiner, &mut pending);
         }
     }
 }

@@ -22,12 +22,31 @@ pub fn fit(value: i128, what: &str) -> MpiResult<i64> {
 
 /// `a * b` in 64 bits, or an overflow error naming `what`.
 pub fn mul(a: i64, b: i64, what: &str) -> MpiResult<i64> {
-    fit(a as i128 * b as i128, what)
+    a.checked_mul(b).ok_or_else(|| MpiError::overflow(what))
 }
 
 /// `a + b` in 64 bits, or an overflow error naming `what`.
 pub fn add(a: i64, b: i64, what: &str) -> MpiResult<i64> {
-    fit(a as i128 + b as i128, what)
+    a.checked_add(b).ok_or_else(|| MpiError::overflow(what))
+}
+
+/// `end` padded up so that `end - lb` is a multiple of `align`, in 64 bits: `None` when that
+/// would overflow or the span is negative, and [`Layout::ub`] then computes it exactly. With
+/// a power-of-two alignment (every C type's) it is a mask, not a division.
+fn padded_end(lb: i64, end: i64, align: i64) -> Option<i64> {
+    let span = end.checked_sub(lb).filter(|&span| span >= 0 && align > 0)?;
+    let rounded_up = span.checked_add(align - 1)?;
+    let padded = if align & (align - 1) == 0 {
+        rounded_up & !(align - 1)
+    } else {
+        rounded_up / align * align
+    };
+    lb.checked_add(padded)
+}
+
+/// `ub - lb`, saturated to the 64-bit range.
+pub fn extent_between(lb: i64, ub: i64) -> i64 {
+    (ub as i128 - lb as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
 fn shift_span(span: Option<Span>, lo: i64, hi: i64) -> MpiResult<Option<Span>> {
@@ -146,10 +165,13 @@ impl Layout {
         match raw {
             None => 0,
             Some(raw) => {
-                let lb = self.lb() as i128;
-                let span = raw as i128 - lb;
+                let lb = self.lb();
+                if let Some(ub) = padded_end(lb, raw, self.align) {
+                    return ub as i128;
+                }
+                let span = raw as i128 - lb as i128;
                 let align = self.align as i128;
-                lb + (span + align - 1).div_euclid(align) * align
+                lb as i128 + (span + align - 1).div_euclid(align) * align
             }
         }
     }
@@ -173,7 +195,7 @@ impl Layout {
 
     /// `ub - lb`, saturated to the 64-bit range.
     pub fn extent(&self) -> i64 {
-        (self.ub() as i128 - self.lb() as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64
+        extent_between(self.lb(), self.ub())
     }
 
     /// The least displacement of the data (0 if there is none).
@@ -286,6 +308,41 @@ mod tests {
             .followed_by(&Layout::basic(4, 4, 4))
             .unwrap();
         assert_eq!((l.lb(), l.ub()), (-3, 5));
+    }
+
+    #[test]
+    fn padding_in_64_bits_is_the_exact_padding_or_declined() {
+        let exact = |lb: i64, end: i64, align: i64| {
+            let (lb, span, align) = (lb as i128, end as i128 - lb as i128, align as i128);
+            lb + (span + align - 1).div_euclid(align) * align
+        };
+        let values = [
+            i64::MIN,
+            i64::MIN + 7,
+            -1 << 40,
+            -17,
+            -1,
+            0,
+            1,
+            9,
+            1 << 40,
+            i64::MAX - 7,
+        ];
+        for lb in values {
+            for end in values {
+                for align in [1, 2, 3, 8, 16, 24] {
+                    match padded_end(lb, end, align) {
+                        Some(ub) => assert_eq!(ub as i128, exact(lb, end, align)),
+                        // Declined only where 64 bits may not hold an intermediate value (the
+                        // caller then computes it exactly) or the span is negative.
+                        None => assert!(
+                            end < lb || lb.abs_diff(0).max(end.abs_diff(0)) > 1 << 62,
+                            "declined {lb} {end} {align}"
+                        ),
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -256,11 +256,12 @@ pub struct Measures {
 impl Measures {
     /// The measures of `layout`.
     pub fn of(layout: &Layout) -> Measures {
+        let (lb, ub) = (layout.lb(), layout.ub());
         Measures {
             size: layout.size,
-            lb: layout.lb(),
-            ub: layout.ub(),
-            extent: layout.extent(),
+            lb,
+            ub,
+            extent: self::layout::extent_between(lb, ub),
             true_lb: layout.true_lb(),
             true_extent: layout.true_extent(),
         }
