@@ -92,12 +92,16 @@ for rt in $mpis; do
         args+=(-genv TMPDIR "$scratch")
         t0=$(date +%s.%N)
         rc=0
+        # stdout apart from stderr, as in test-drop-in-programs.sh: the result lines cannot
+        # land inside a diagnostic line of another rank; the log holds both, stdout first
         (cd "$build" && timeout -k 5 "$run_timeout" "$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe") \
-            </dev/null >"$log" 2>&1 || rc=$?
+            </dev/null >"$log.stdout" 2>"$log.stderr" || rc=$?
+        cat "$log.stdout" "$log.stderr" >"$log"
         rm -rf "$scratch"
         secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-        passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log" || true)
-        types=$(grep -m1 -oE 'committed on rank 0: [0-9]+' "$log" | grep -oE '[0-9]+$' || true)
+        passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log.stdout" || true)
+        types=$(grep -m1 -oE 'committed on rank 0: [0-9]+' "$log.stdout" | grep -oE '[0-9]+$' || true)
+        rm -f "$log.stdout" "$log.stderr"
         forwarded=1
         if [ "$mode" = preload ] && ! grep -q '^mpi-dtype: forwarding to ' "$log"; then
             forwarded=0 # the preload did not reach the processes, or found no MPI

@@ -180,12 +180,18 @@ for rt in $mpis; do
             rm -rf "$scratch"
             mkdir -p "$scratch"
             args+=(-genv TMPDIR "$scratch")
+            # standard output apart from standard error: mpiexec merges the ranks' lines as
+            # it reads them, so a result line on stdout could land inside a diagnostic line
+            # of another rank on stderr (MPI_DTYPE_DEBUG prints a line per type); the log
+            # holds both, stdout first
             (cd "$build" && timeout -k 5 "$run_timeout" "$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe") \
-                </dev/null >"$log" 2>&1 || rc=$?
+                </dev/null >"$log.stdout" 2>"$log.stderr" || rc=$?
+            cat "$log.stdout" "$log.stderr" >"$log"
             rm -rf "$scratch"
             t1=$(date +%s.%N)
             secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-            passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log" || true)
+            passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log.stdout" || true)
+            rm -f "$log.stdout" "$log.stderr"
             unforwarded=0
             if [ "$mode" = preload ] && ! grep -q '^mpi-dtype: forwarding to ' "$log"; then
                 unforwarded=1 # the preload did not reach the processes, or found no MPI

@@ -154,11 +154,11 @@ fn search() -> Option<Backend> {
             return found;
         }
         if debug() {
-            eprintln!(
+            crate::diagnostic::line(format_args!(
                 "mpi-dtype: MPI_DTYPE_MPI_LIBRARY={} is not a library of {}",
                 name.to_string_lossy(),
                 crate::abi::ABI_NAME
-            );
+            ));
         }
     }
     loaded_objects(true)
@@ -197,17 +197,17 @@ pub fn backend() -> Option<&'static Backend> {
         Some(found) => {
             let found = BACKEND.get_or_init(|| found);
             if debug() {
-                eprintln!("mpi-dtype: forwarding to {}", found.path);
+                crate::diagnostic::line(format_args!("mpi-dtype: forwarding to {}", found.path));
             }
             Some(found)
         }
         None => {
             SEARCHED_AT.store(adds, Ordering::SeqCst);
             if debug() && !SAID_STANDALONE.swap(true, Ordering::SeqCst) {
-                eprintln!(
+                crate::diagnostic::line(format_args!(
                     "mpi-dtype: standalone (no MPI library of {} is loaded)",
                     crate::abi::ABI_NAME
-                );
+                ));
             }
             None
         }

@@ -11,6 +11,7 @@
 pub mod abi;
 pub mod behind;
 pub mod datatype;
+pub mod diagnostic;
 pub mod dropin;
 pub mod error;
 pub mod explain;

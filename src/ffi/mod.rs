@@ -62,11 +62,11 @@ pub fn raise(function: &'static str, error: MpiError) -> c_int {
     match error::effective_handler() {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
-            eprintln!(
+            crate::diagnostic::line(format_args!(
                 "Fatal error in {function}: {} ({}: {text})",
                 error.message,
                 error::class_name(error.class)
-            );
+            ));
             process::abort_program(error.class.max(1))
         }
         other => {

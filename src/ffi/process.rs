@@ -206,7 +206,7 @@ pub unsafe extern "C" fn MPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
     if let Some(rc) = forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, comm, errorcode) {
         return rc;
     }
-    eprintln!("MPI_Abort called with error code {errorcode}");
+    crate::diagnostic::line(format_args!("MPI_Abort called with error code {errorcode}"));
     std::process::exit(errorcode)
 }
 

@@ -102,7 +102,9 @@ pub fn write_once(when: When) {
         .open(&path)
         .and_then(|mut f| f.write_all(lines.as_bytes()));
     if let Err(e) = written {
-        eprintln!("mpi-dtype: cannot write the datatype trace to {path}: {e}");
+        crate::diagnostic::line(format_args!(
+            "mpi-dtype: cannot write the datatype trace to {path}: {e}"
+        ));
     }
 }
 
