@@ -7,21 +7,28 @@
 # probe, MPI_Sendrecv(_replace), truncation, cancel and MPI_Bcast, checking every received
 # byte and every status (c_tests/drop_in/p2p/README.md lists the cases).  It runs with
 # `mpiexec -n 4` under `timeout` over each runtime of MPICH's ABI in P2P_MPIS
-# (scripts/with-mpi.sh), in four modes:
+# (scripts/with-mpi.sh), in six modes:
 #
-#   plain    no preload
-#   mpi      LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=mpi     (the MPI library moves the twins)
-#   engine   LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=engine  (mpi-dtype packs every derived type)
-#   auto     LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=auto    (mpi-dtype decides per type)
+#   plain         no preload
+#   mpi           LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=mpi     (the MPI library moves the twins)
+#   engine        LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=engine  (mpi-dtype packs every derived type)
+#   auto          LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=auto    (mpi-dtype decides per type)
+#   mixed-engine  ranks 0-1 as in engine, ranks 2-3 without the preload (MPMD launch:
+#   mixed-auto    `mpiexec -genv ... -n 2 -env LD_PRELOAD lib prog : -n 2 prog`), and the same
+#                 with auto: processes with and without mpi-dtype exchange every message
 #
 # The seeds are run in groups, one `mpiexec` per group; every other group runs with
 # MPI_THREAD_MULTIPLE (`p2p_random -t`), which adds the case with 2 threads per rank.  A run
 # passes if it exits 0 and prints "p2p_random: all N checks passed"; a preloaded run must also
-# print mpi-dtype's "forwarding to" line (MPI_DTYPE_DEBUG=1) and the very same result lines
-# as the plain run of its group.  A plain failure is reported (a NOTE line) and does not fail
-# the script, except on the runtimes in P2P_PLAIN_MUST_PASS (default mpich4: the program is
-# written to pass there and avoids MPICH 4.0.2's own bugs); the preloaded runs of such a group
-# are then reported too, and count only if they pass.
+# print mpi-dtype's "forwarding to" line (MPI_DTYPE_DEBUG=1) once per preloaded rank (4, or 2
+# when mixed), the very same result lines as the plain run of its group, and, from each
+# preloaded rank, "mpi-dtype: at MPI_Finalize, 0 engine requests pending, 0 pooled buffers
+# lent": the program completes or frees every request (cancelled and freed ones included),
+# so mpi-dtype must keep no request of its engine's path and lend no pooled buffer by then.
+# A plain failure is reported (a NOTE line) and does not fail the script, except on the
+# runtimes in P2P_PLAIN_MUST_PASS (default mpich4: the program is written to pass there and
+# avoids MPICH 4.0.2's own bugs); the preloaded runs of such a group are then reported too,
+# and count only if they pass.
 #
 # usage: scripts/test-drop-in-p2p.sh [LIBDIR]
 #   LIBDIR               directory of libmpi_dtype.so (default: build/prefix/lib)
@@ -31,7 +38,8 @@
 #   P2P_SEEDS_PER_RUN    seeds per mpiexec (default 5)
 #   P2P_MPIS             runtimes, default "mpich4 mpich5 impi"; one that is not installed
 #                        (scripts/install-mpis.sh) is skipped with a message
-#   P2P_MODES            modes, default "plain mpi engine auto" (plain always runs first)
+#   P2P_MODES            modes, default "plain mpi engine auto mixed-engine mixed-auto" (plain
+#                        always runs first)
 #   P2P_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4)
 #   P2P_TIMEOUT          seconds allowed for each mpiexec (default 120)
 #   P2P_LEAKS            "note" (default): a run in which MPICH reports leaked handles at
@@ -56,7 +64,8 @@ nseeds="${P2P_SEEDS:-20}"
 first="${P2P_FIRST_SEED:-1}"
 per_run="${P2P_SEEDS_PER_RUN:-5}"
 mpis="${P2P_MPIS:-mpich4 mpich5 impi}"
-modes="${P2P_MODES:-plain mpi engine auto}"
+all_modes="plain mpi engine auto mixed-engine mixed-auto"
+modes="${P2P_MODES:-$all_modes}"
 must_pass="${P2P_PLAIN_MUST_PASS:-mpich4}"
 run_timeout="${P2P_TIMEOUT:-120}"
 leaks_policy="${P2P_LEAKS:-note}"
@@ -71,11 +80,11 @@ done
 [ "$per_run" -ge 1 ] || fail_usage "P2P_SEEDS_PER_RUN must be at least 1"
 case "$leaks_policy" in note | fail) ;; *) fail_usage "P2P_LEAKS must be note or fail" ;; esac
 for mode in $modes; do
-    case "$mode" in plain | mpi | engine | auto) ;; *) fail_usage "unknown mode $mode (plain, mpi, engine, auto)" ;; esac
+    case " $all_modes " in *" $mode "*) ;; *) fail_usage "unknown mode $mode ($all_modes)" ;; esac
 done
 # plain first: the preloaded runs of a group are judged by it
 ordered_modes=""
-for mode in plain mpi engine auto; do
+for mode in $all_modes; do
     case " $modes " in *" $mode "*) ordered_modes="$ordered_modes $mode" ;; esac
 done
 for tool in mpicc.mpich timeout; do
@@ -89,7 +98,7 @@ exe="$build/p2p_random"
 start_all=$(date +%s.%N)
 
 line() { # STATUS RUNTIME SEEDS MODE TEXT
-    printf '%-5s %-7s %-12s %-7s %s\n' "$@"
+    printf '%-5s %-7s %-12s %-12s %s\n' "$@"
 }
 
 blog="$build/logs/build.log"
@@ -113,6 +122,28 @@ done
 # the lines of a run's output that must be the same in every mode
 results() {
     grep -E '^(seed |p2p_random: )' "$1" || true
+}
+
+# how many times ERR holds the extended regular expression RE (lines of several processes
+# may share a line of the log: not anchored)
+occurrences() { # ERR RE
+    { grep -oE "$2" "$1" || true; } | wc -l
+}
+
+# what mpi-dtype left at MPI_Finalize in a preloaded run of RANKS preloaded ranks: nothing if
+# each of them printed "0 engine requests pending, 0 pooled buffers lent", else what is wrong
+finalize_leaks() { # ERR RANKS
+    local re='mpi-dtype: at MPI_Finalize, [0-9]+ engine requests pending, [0-9]+ pooled buffers lent'
+    local lines clean
+    lines=$(occurrences "$1" "$re")
+    clean=$(occurrences "$1" 'mpi-dtype: at MPI_Finalize, 0 engine requests pending, 0 pooled buffers lent')
+    if [ "$lines" -ne "$2" ]; then
+        echo "$lines \"mpi-dtype: at MPI_Finalize\" lines for $2 preloaded ranks"
+    elif [ "$clean" -ne "$2" ]; then
+        { grep -oE "$re" "$1" | grep -v ', 0 engine requests pending, 0 pooled' || true; } |
+            sed 's/^mpi-dtype: at MPI_Finalize, //' | sort | uniq -c |
+            awk '{ n = $1; $1 = ""; printf "%s%s on %d rank(s)", sep, substr($0, 2), n; sep = "; " }'
+    fi
 }
 
 # the first line worth showing for a failed run: a failed check or MPI call in its output or
@@ -151,17 +182,28 @@ for rt in $mpis; do
             total=$((total + 1))
             out="$build/logs/$rt.$g.$mode.out"
             err="$build/logs/$rt.$g.$mode.err"
-            args=(-n 4)
-            if [ "$mode" != plain ]; then
-                if [ ! -f "$lib" ]; then
-                    failures=$((failures + 1))
-                    line FAIL "$rt" "$g" "$mode" "library not found: $lib"
-                    continue
-                fi
-                args+=(-genv LD_PRELOAD "$lib" -genv MPI_DTYPE_COMM "$mode" -genv MPI_DTYPE_DEBUG 1)
-            fi
             # shellcheck disable=SC2086
-            cmd=("$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe" "${threads[@]}" $seeds)
+            prog=("$exe" "${threads[@]}" $seeds)
+            preloaded=0
+            case "$mode" in
+                plain) args=(-n 4 "${prog[@]}") ;;
+                mixed-*)
+                    preloaded=2
+                    args=(-genv MPI_DTYPE_COMM "${mode#mixed-}" -genv MPI_DTYPE_DEBUG 1
+                        -n 2 -env LD_PRELOAD "$lib" "${prog[@]}" : -n 2 "${prog[@]}")
+                    ;;
+                *)
+                    preloaded=4
+                    args=(-genv LD_PRELOAD "$lib" -genv MPI_DTYPE_COMM "$mode" -genv MPI_DTYPE_DEBUG 1
+                        -n 4 "${prog[@]}")
+                    ;;
+            esac
+            if [ "$preloaded" -gt 0 ] && [ ! -f "$lib" ]; then
+                failures=$((failures + 1))
+                line FAIL "$rt" "$g" "$mode" "library not found: $lib"
+                continue
+            fi
+            cmd=("$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}")
             echo "# ${cmd[*]}" >"$err"
             t0=$(date +%s.%N)
             rc=0
@@ -175,13 +217,21 @@ for rt in $mpis; do
                 leaky=$((leaky + 1))
                 note=" [MPICH at MPI_Finalize: $leak]"
             fi
+            forwarding=0
+            leaks_left=""
+            if [ "$preloaded" -gt 0 ]; then
+                forwarding=$(occurrences "$err" 'mpi-dtype: forwarding to ')
+                leaks_left=$(finalize_leaks "$err" "$preloaded")
+            fi
             what=""
             if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
                 what="timed out after ${run_timeout}s: $(first_error "$out" "$err")"
             elif [ "$rc" -ne 0 ] || [ -z "$passed" ]; then
                 what="exit $rc (${secs}s): $(first_error "$out" "$err")"
-            elif [ "$mode" != plain ] && ! grep -q '^mpi-dtype: forwarding to ' "$err"; then
-                what="${passed#p2p_random: } (${secs}s), but no \"mpi-dtype: forwarding to\" line"
+            elif [ "$forwarding" -ne "$preloaded" ]; then
+                what="${passed#p2p_random: } (${secs}s), but $forwarding \"mpi-dtype: forwarding to\" lines for $preloaded preloaded ranks"
+            elif [ -n "$leaks_left" ]; then
+                what="${passed#p2p_random: } (${secs}s), but mpi-dtype at MPI_Finalize: $leaks_left"
             elif [ "$mode" != plain ] && [ "$plain_ok" = 1 ] && ! cmp -s <(results "$plain_out") <(results "$out"); then
                 first_diff=$(diff <(results "$plain_out") <(results "$out") | grep -m2 -E '^[<>]' | tr '\n' ' ' || true)
                 what="${passed#p2p_random: } (${secs}s), but the output differs from plain: ${first_diff:0:300}"

@@ -11,6 +11,7 @@
 //! reuses) and put back those that did not complete. A request the program frees while its
 //! operation still runs is *detached*: kept here, with its buffer, until a later call finds
 //! it complete ([`progress_detached`]) or `MPI_Finalize` waits for it ([`drain_detached`]).
+//! [`outstanding`] counts both kinds, which `MPI_Finalize` reports with `MPI_DTYPE_DEBUG=1`.
 
 use super::pool::Buffer;
 use crate::abi::p2p::{MPI_Request, MPI_REQUEST_NULL};
@@ -184,7 +185,14 @@ static DETACHED: Mutex<Vec<(MPI_Request, Pending)>> = Mutex::new(Vec::new());
 
 /// Whether any request of the engine's path exists (one load).
 pub fn any() -> bool {
-    ENTRIES.load(Ordering::Acquire) != 0
+    outstanding() != 0
+}
+
+/// How many requests of the engine's path are kept: entries of the table and detached
+/// requests (0 once the program has completed or freed every request and the detached ones
+/// have completed).
+pub fn outstanding() -> usize {
+    ENTRIES.load(Ordering::Acquire)
 }
 
 /// Remembers `pending` for the MPI behind's `request` (also to put back an entry taken for a

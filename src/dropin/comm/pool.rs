@@ -3,11 +3,14 @@
 //!
 //! A buffer's capacity is a power of two from 4 KiB up. When a buffer is dropped it goes back
 //! to its class's free list, unless that list already holds [`KEPT_PER_CLASS`] buffers or the
-//! class is above [`LARGEST_KEPT`] (such buffers go back to the allocator).
+//! class is above [`LARGEST_KEPT`] (such buffers go back to the allocator). [`lent`] counts
+//! the buffers taken and not yet dropped, which `MPI_Finalize` reports with
+//! `MPI_DTYPE_DEBUG=1`.
 
 use parking_lot::Mutex;
 use std::alloc::Layout;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The smallest capacity, as a power of two (4 KiB).
 const SMALLEST_CLASS: u32 = 12;
@@ -26,6 +29,14 @@ struct FreeBuffer(usize);
 
 /// The free lists, one per class.
 static FREE: [Mutex<Vec<FreeBuffer>>; CLASSES] = [const { Mutex::new(Vec::new()) }; CLASSES];
+/// Buffers taken and not yet dropped.
+static LENT: AtomicUsize = AtomicUsize::new(0);
+
+/// How many buffers are lent out: taken from the pool and not yet given back (0 once every
+/// message's request is complete or freed).
+pub fn lent() -> usize {
+    LENT.load(Ordering::Acquire)
+}
 
 /// A buffer of at least the length asked for, from the pool.
 pub struct Buffer {
@@ -62,12 +73,15 @@ impl Buffer {
         if class >= CLASSES {
             return None;
         }
-        if let Some(FreeBuffer(address)) = FREE[class].lock().pop() {
-            let ptr = NonNull::new(address as *mut u8).expect("free lists hold allocations");
-            return Some(Buffer { ptr, class });
-        }
-        // SAFETY: the layout has a nonzero size.
-        let ptr = NonNull::new(unsafe { std::alloc::alloc(layout_of(class)) })?;
+        let reused = FREE[class].lock().pop();
+        let ptr = match reused {
+            Some(FreeBuffer(address)) => {
+                NonNull::new(address as *mut u8).expect("free lists hold allocations")
+            }
+            // SAFETY: the layout has a nonzero size.
+            None => NonNull::new(unsafe { std::alloc::alloc(layout_of(class)) })?,
+        };
+        LENT.fetch_add(1, Ordering::AcqRel);
         Some(Buffer { ptr, class })
     }
 
@@ -89,6 +103,7 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        LENT.fetch_sub(1, Ordering::AcqRel);
         if capacity_of(self.class) <= LARGEST_KEPT {
             let mut free = FREE[self.class].lock();
             if free.len() < KEPT_PER_CLASS {
@@ -105,16 +120,22 @@ impl Drop for Buffer {
 mod tests {
     use super::*;
 
+    /// The only test that takes buffers, so that it can count them.
     #[test]
-    fn buffers_hold_what_is_asked_and_are_reused() {
+    fn buffers_hold_what_is_asked_are_reused_and_counted() {
         let first = Buffer::take(5000).unwrap();
         assert_eq!(capacity_of(first.class), 8192);
         assert_eq!(first.as_mut_ptr() as usize % ALIGN, 0);
+        assert_eq!(lent(), 1);
         drop(first);
+        assert_eq!(lent(), 0);
         assert!(!FREE[first_class(5000)].lock().is_empty());
         let again = Buffer::take(8000).unwrap();
         assert_eq!(capacity_of(again.class), 8192);
         assert_eq!(capacity_of(Buffer::take(0).unwrap().class), 4096);
         assert!(Buffer::take(usize::MAX / 2).is_none());
+        assert_eq!(lent(), 1);
+        drop(again);
+        assert_eq!(lent(), 0);
     }
 }

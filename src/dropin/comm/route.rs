@@ -4,7 +4,8 @@
 //! [`crate::dropin::twin::for_messages`]).
 //!
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
-//! `engine` packs every derived type of this library, `mpi` packs none. Predefined types,
+//! `engine` packs every derived type of this library (except, on the send side, the types
+//! whose basic entries differ in size: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
@@ -25,14 +26,23 @@
 //! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
 //!   extent).
 //!
-//! A receive of a type whose basic entries differ in size (a struct of an `int` and a
-//! `double`) always lands as bytes and is unpacked by the engine, whatever its runs: the
-//! sender may have packed, and MPICH 4.0.2 cannot receive a stream of bytes longer than
-//! about 8 KiB into such a type (it reports `MPI_ERR_TRUNCATE`; its own `MPI_Bsend`, which
-//! sends `MPI_PACKED`, fails the same way).
-//!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory): docs/drop-in.md gives the figures.
+//!
+//! # Types whose basic entries differ in size
+//!
+//! MPICH 4.0.2 (ch4:ucx) cannot receive a stream of bytes longer than one piece of its
+//! transport (about 16 KiB over shared memory) into a type whose basic entries differ in size
+//! (a struct of an `int` and a `double`): the transport cuts the stream into pieces at any
+//! byte, and unpacking a piece that ends inside an entry fails with `MPI_ERR_TRUNCATE`.
+//! (When MPICH sends such a type itself, it cuts the pieces at entry boundaries.) Its own
+//! `MPI_Bsend`, which sends `MPI_PACKED`, fails the same way. So, in every mode, for such a
+//! type:
+//!
+//! - a send always takes the MPI's path, since the receiver may be a process without this
+//!   library, which receives with the type itself;
+//! - a receive always lands as bytes and is unpacked by the engine, whatever its runs, since
+//!   the sender may send bytes (`MPI_PACKED` from `MPI_Bsend`).
 
 use crate::abi::MPI_Datatype;
 use crate::datatype::{Datatype, MessagePaths};
@@ -52,7 +62,8 @@ pub const DENSEST_SPARSE: i64 = 16;
 pub enum Mode {
     /// Decide per type.
     Auto,
-    /// Pack every derived type of this library with the engine.
+    /// Pack every derived type of this library with the engine (except the sends of a type
+    /// whose basic entries differ in size).
     Engine,
     /// Let the MPI behind move every type.
     Mpi,
@@ -69,9 +80,9 @@ pub fn mode() -> Mode {
             "engine" => Mode::Engine,
             "mpi" => Mode::Mpi,
             other => {
-                eprintln!(
+                crate::diagnostic::line(format_args!(
                     "mpi-dtype: MPI_DTYPE_COMM={other:?} is none of auto, engine, mpi: using auto"
-                );
+                ));
                 Mode::Auto
             }
         }
@@ -154,12 +165,14 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
 }
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
-/// first message; with `MPI_DTYPE_DEBUG=1` they are printed then.
+/// first message; with `MPI_DTYPE_DEBUG=1` they are printed then. A type whose basic entries
+/// differ in size is sent on the MPI's path and received as bytes (module documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
-    let engine_send = mode == Mode::Engine || engine_wins(datatype);
+    let one_size = one_entry_size(datatype);
+    let engine_send = one_size && (mode == Mode::Engine || engine_wins(datatype));
     let paths = MessagePaths {
         engine_send,
-        engine_receive: engine_send || !one_entry_size(datatype),
+        engine_receive: engine_send || !one_size,
     };
     if crate::behind::debug() {
         for (side, engine) in [
@@ -170,13 +183,13 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                 true => "mpi-dtype's engine (bytes on the wire)",
                 false => "the MPI library's own path (its twin)",
             };
-            eprintln!(
+            crate::diagnostic::line(format_args!(
                 "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {side}: {path}",
                 crate::abi::handle_bits(handle),
                 datatype.size(),
                 crate::plan::compiled(datatype).runs(),
                 datatype.true_extent(),
-            );
+            ));
         }
     }
     paths
