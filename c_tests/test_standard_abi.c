@@ -10,7 +10,8 @@
  *   - MPI_Status_set_elements and MPI_Get_count / MPI_Get_elements round-trip through the
  *     status, stored as MPICH 5 stores it (standard ABI: MPI_internal[0] the low 32 bits of
  *     the byte count, MPI_internal[1] bit 0 cancelled and bits 1.. the high bits);
- *   - MPI_Abi_get_version: 1.0 in the standard-ABI build, -1.-1 in the MPICH-ABI build;
+ *   - MPI_Abi_get_version: 1.0 in the standard-ABI build, -1.-1 in the MPICH-ABI build, and
+ *     MPI_Get_library_version names the ABI;
  *   - MPI_Type_get_value_index;
  *   - predefined handles have the standard's values (MPI_DOUBLE is 0x214) in the standard
  *     build only, and derived handles never lie in 1..4095, the predefined range.
@@ -23,6 +24,7 @@
 
 #include <dlfcn.h>
 #include <stddef.h>
+#include <string.h>
 
 #ifdef MPI_DTYPE_STANDARD_ABI
 #if MPI_DTYPE_STANDARD_ABI != 1 || MPI_ABI_VERSION != 1 || MPI_ABI_SUBVERSION != 0
@@ -207,6 +209,15 @@ static void abi_version(int errors)
         CHECK_ERR(MPI_Abi_get_version(NULL, &minor), MPI_ERR_ARG);
         CHECK_ERR(MPI_Abi_get_version(&major, NULL), MPI_ERR_ARG);
     }
+    /* The library version names the ABI it speaks. */
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    CHECK_OK(MPI_Get_library_version(library, &length));
+#ifdef MPI_DTYPE_STANDARD_ABI
+    CHECK(strstr(library, "the MPI-5.0 standard ABI") != NULL);
+#else
+    CHECK(strstr(library, "MPICH's ABI") != NULL);
+#endif
 }
 
 static void value_index(void)

@@ -7,7 +7,7 @@ mod common;
 use common::{basic, pre};
 use mpi_dtype::abi::*;
 use mpi_dtype::datatype::construct;
-use mpi_dtype::datatype::typemap::{Entry, Item, TypeMap};
+use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::datatype::{Basic, DarrayArgs, Datatype, Distribution, Order};
 use std::sync::Arc;
 
@@ -75,17 +75,6 @@ fn type1() -> Arc<Datatype> {
         false,
     )
     .unwrap()
-}
-
-fn marker(e: Item, disp: i64) -> Entry {
-    Entry { item: e, disp }
-}
-
-fn data(h: MPI_Datatype, disp: i64) -> Entry {
-    Entry {
-        item: Item::Data(basic(h)),
-        disp,
-    }
 }
 
 // ---- the worked examples of MPI-4.1 §5.1 ---------------------------------------------------------
@@ -248,77 +237,96 @@ fn pair_types_have_their_c_struct_layouts() {
 
 // ---- markers -----------------------------------------------------------------------------
 
-#[test]
-fn lb_and_ub_markers_in_a_struct_set_the_bounds() {
-    let t = construct::structure(
-        vec![1, 1, 1],
-        vec![-4, 0, 20],
-        vec![pre(MPI_LB), pre(MPI_INT), pre(MPI_UB)],
-        false,
-    )
-    .unwrap();
-    let tm = TypeMap::of(&t);
-    assert_eq!(
-        tm.entries,
-        vec![marker(Item::Lb, -4), data(MPI_INT, 0), marker(Item::Ub, 20)]
-    );
-    check(&t, &[(MPI_INT, 0)], b(4, -4, 20, 0, 4));
+/// The MPI-1 markers `MPI_LB` and `MPI_UB`, which only MPICH's ABI has (the standard ABI removed
+/// them).
+#[cfg(not(feature = "standard-abi"))]
+mod markers {
+    use super::*;
+    use mpi_dtype::datatype::typemap::{Entry, Item};
 
-    // The markers are sticky: each copy of a contiguous type carries them.
-    let c = construct::contiguous(2, &t, false).unwrap();
-    check(&c, &[(MPI_INT, 0), (MPI_INT, 24)], b(8, -4, 44, 0, 28));
-}
+    fn marker(e: Item, disp: i64) -> Entry {
+        Entry { item: e, disp }
+    }
 
-#[test]
-fn lb_marker_alone_keeps_padding_from_it() {
-    // lb = 3 (marker); no ub marker, so ub = 12 + padding making the extent a multiple of 4.
-    let t = construct::structure(
-        vec![1, 1],
-        vec![3, 8],
-        vec![pre(MPI_LB), pre(MPI_INT)],
-        false,
-    )
-    .unwrap();
-    check(&t, &[(MPI_INT, 8)], b(4, 3, 15, 8, 12));
-}
+    fn data(h: MPI_Datatype, disp: i64) -> Entry {
+        Entry {
+            item: Item::Data(basic(h)),
+            disp,
+        }
+    }
 
-#[test]
-fn ub_marker_below_the_data_counts_for_lb() {
-    // No lb marker: lb is the least displacement of any entry, the ub marker included.
-    let t = construct::structure(
-        vec![1, 1],
-        vec![0, -2],
-        vec![pre(MPI_INT), pre(MPI_UB)],
-        false,
-    )
-    .unwrap();
-    check(&t, &[(MPI_INT, 0)], b(4, -2, -2, 0, 4));
-}
+    #[test]
+    fn lb_and_ub_markers_in_a_struct_set_the_bounds() {
+        let t = construct::structure(
+            vec![1, 1, 1],
+            vec![-4, 0, 20],
+            vec![pre(MPI_LB), pre(MPI_INT), pre(MPI_UB)],
+            false,
+        )
+        .unwrap();
+        let tm = TypeMap::of(&t);
+        assert_eq!(
+            tm.entries,
+            vec![marker(Item::Lb, -4), data(MPI_INT, 0), marker(Item::Ub, 20)]
+        );
+        check(&t, &[(MPI_INT, 0)], b(4, -4, 20, 0, 4));
 
-#[test]
-fn resized_erases_older_markers() {
-    let marked = construct::structure(
-        vec![1, 1, 1],
-        vec![-4, 0, 20],
-        vec![pre(MPI_LB), pre(MPI_INT), pre(MPI_UB)],
-        false,
-    )
-    .unwrap();
-    let r = construct::resized(&marked, 2, 6, false).unwrap();
-    let tm = TypeMap::of(&r);
-    assert_eq!(
-        tm.entries,
-        vec![marker(Item::Lb, 2), data(MPI_INT, 0), marker(Item::Ub, 8)]
-    );
-    check(&r, &[(MPI_INT, 0)], b(4, 2, 8, 0, 4));
+        // The markers are sticky: each copy of a contiguous type carries them.
+        let c = construct::contiguous(2, &t, false).unwrap();
+        check(&c, &[(MPI_INT, 0), (MPI_INT, 24)], b(8, -4, 44, 0, 28));
+    }
 
-    // Two copies in a struct at 100: markers at 102/108 and 108/114.
-    let s = construct::structure(vec![2], vec![100], vec![r], false).unwrap();
-    check(
-        &s,
-        &[(MPI_INT, 100), (MPI_INT, 106)],
-        b(8, 102, 114, 100, 110),
-    );
+    #[test]
+    fn lb_marker_alone_keeps_padding_from_it() {
+        // lb = 3 (marker); no ub marker, so ub = 12 + padding making the extent a multiple of 4.
+        let t = construct::structure(
+            vec![1, 1],
+            vec![3, 8],
+            vec![pre(MPI_LB), pre(MPI_INT)],
+            false,
+        )
+        .unwrap();
+        check(&t, &[(MPI_INT, 8)], b(4, 3, 15, 8, 12));
+    }
+
+    #[test]
+    fn ub_marker_below_the_data_counts_for_lb() {
+        // No lb marker: lb is the least displacement of any entry, the ub marker included.
+        let t = construct::structure(
+            vec![1, 1],
+            vec![0, -2],
+            vec![pre(MPI_INT), pre(MPI_UB)],
+            false,
+        )
+        .unwrap();
+        check(&t, &[(MPI_INT, 0)], b(4, -2, -2, 0, 4));
+    }
+
+    #[test]
+    fn resized_erases_older_markers() {
+        let marked = construct::structure(
+            vec![1, 1, 1],
+            vec![-4, 0, 20],
+            vec![pre(MPI_LB), pre(MPI_INT), pre(MPI_UB)],
+            false,
+        )
+        .unwrap();
+        let r = construct::resized(&marked, 2, 6, false).unwrap();
+        let tm = TypeMap::of(&r);
+        assert_eq!(
+            tm.entries,
+            vec![marker(Item::Lb, 2), data(MPI_INT, 0), marker(Item::Ub, 8)]
+        );
+        check(&r, &[(MPI_INT, 0)], b(4, 2, 8, 0, 4));
+
+        // Two copies in a struct at 100: markers at 102/108 and 108/114.
+        let s = construct::structure(vec![2], vec![100], vec![r], false).unwrap();
+        check(
+            &s,
+            &[(MPI_INT, 100), (MPI_INT, 106)],
+            b(8, 102, 114, 100, 110),
+        );
+    }
 }
 
 #[test]

@@ -387,13 +387,13 @@ pub unsafe extern "C" fn MPI_Get_library_version(
         return rc;
     }
     guard("MPI_Get_library_version", || {
-        let text = concat!(
-            "mpi-dtype ",
+        let text = format!(
+            "mpi-dtype {}: the MPI datatype chapter with {}",
             env!("CARGO_PKG_VERSION"),
-            ": the MPI datatype chapter with MPICH's ABI"
+            crate::abi::ABI_NAME
         );
         // SAFETY: the caller's buffer of MPI_MAX_LIBRARY_VERSION_STRING bytes and int; both
         // are checked for NULL.
-        unsafe { write_c_string(version, resultlen, text, MPI_MAX_LIBRARY_VERSION_STRING) }
+        unsafe { write_c_string(version, resultlen, &text, MPI_MAX_LIBRARY_VERSION_STRING) }
     })
 }

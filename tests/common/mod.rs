@@ -36,7 +36,11 @@ pub enum Leaf {
     DoubleInt,
     ShortInt,
     LongDoubleInt,
+    /// `MPI_LB`, in MPICH's ABI only: the standard ABI removed the MPI-1 markers.
+    #[cfg(not(feature = "standard-abi"))]
     Lb,
+    /// `MPI_UB`, in MPICH's ABI only.
+    #[cfg(not(feature = "standard-abi"))]
     Ub,
 }
 
@@ -52,7 +56,9 @@ impl Leaf {
             Leaf::DoubleInt => MPI_DOUBLE_INT,
             Leaf::ShortInt => MPI_SHORT_INT,
             Leaf::LongDoubleInt => MPI_LONG_DOUBLE_INT,
+            #[cfg(not(feature = "standard-abi"))]
             Leaf::Lb => MPI_LB,
+            #[cfg(not(feature = "standard-abi"))]
             Leaf::Ub => MPI_UB,
         }
     }
@@ -324,37 +330,51 @@ pub fn trim(spec: Spec, budget: u64) -> Spec {
     }
 }
 
+/// The marker leaves, one weight each, that [`leaf`] and [`lossless_leaf`] add to their own:
+/// `MPI_LB` and `MPI_UB` in MPICH's ABI, none in the standard ABI, which removed them.
+#[cfg(not(feature = "standard-abi"))]
+const MARKER_LEAVES: &[(u32, Leaf)] = &[(1, Leaf::Lb), (1, Leaf::Ub)];
+/// The standard ABI has no marker leaves.
+#[cfg(feature = "standard-abi")]
+const MARKER_LEAVES: &[(u32, Leaf)] = &[];
+
+/// One of `leaves`, each drawn with its weight.
+fn one_of(leaves: &[(u32, Leaf)]) -> prop::strategy::Union<Just<Leaf>> {
+    prop::strategy::Union::new_weighted(leaves.iter().map(|&(w, l)| (w, Just(l))).collect())
+}
+
+/// One of `leaves` and [`MARKER_LEAVES`], each drawn with its weight.
+fn weighted(leaves: &[(u32, Leaf)]) -> impl Strategy<Value = Leaf> {
+    one_of(&[leaves, MARKER_LEAVES].concat())
+}
+
 /// The leaves, weighted towards the common basic types.
 pub fn leaf() -> impl Strategy<Value = Leaf> {
-    prop_oneof![
-        4 => Just(Leaf::Int),
-        3 => Just(Leaf::Double),
-        3 => Just(Leaf::Char),
-        2 => Just(Leaf::Short),
-        1 => Just(Leaf::Float),
-        1 => Just(Leaf::Long),
-        2 => Just(Leaf::DoubleInt),
-        2 => Just(Leaf::ShortInt),
-        1 => Just(Leaf::LongDoubleInt),
-        1 => Just(Leaf::Lb),
-        1 => Just(Leaf::Ub),
-    ]
+    weighted(&[
+        (4, Leaf::Int),
+        (3, Leaf::Double),
+        (3, Leaf::Char),
+        (2, Leaf::Short),
+        (1, Leaf::Float),
+        (1, Leaf::Long),
+        (2, Leaf::DoubleInt),
+        (2, Leaf::ShortInt),
+        (1, Leaf::LongDoubleInt),
+    ])
 }
 
 /// The leaves allowed when `lossless` is set: those whose external32 form has the native size
 /// and converts back bit for bit.
 pub fn lossless_leaf() -> impl Strategy<Value = Leaf> {
-    prop_oneof![
-        4 => Just(Leaf::Int),
-        3 => Just(Leaf::Double),
-        3 => Just(Leaf::Char),
-        2 => Just(Leaf::Short),
-        1 => Just(Leaf::Float),
-        2 => Just(Leaf::DoubleInt),
-        2 => Just(Leaf::ShortInt),
-        1 => Just(Leaf::Lb),
-        1 => Just(Leaf::Ub),
-    ]
+    weighted(&[
+        (4, Leaf::Int),
+        (3, Leaf::Double),
+        (3, Leaf::Char),
+        (2, Leaf::Short),
+        (1, Leaf::Float),
+        (2, Leaf::DoubleInt),
+        (2, Leaf::ShortInt),
+    ])
 }
 
 /// A replication count in 0..4, zero less often than the others.
@@ -426,12 +446,16 @@ fn darray_args(dims: Vec<DarrayDim>, rank_seed: i32, order: Order) -> DarrayArgs
 
 /// Random nested datatype specs over the given leaves, trimmed to about `budget` entries.
 pub fn spec_with(leaves: BoxedStrategy<Leaf>, budget: u64) -> impl Strategy<Value = Spec> {
-    let markers = prop_oneof![Just(Leaf::Lb), Just(Leaf::Ub)].prop_map(Spec::Leaf);
+    // A struct member is sometimes a marker, where the ABI has them.
+    let markers = (!MARKER_LEAVES.is_empty()).then(|| one_of(MARKER_LEAVES).prop_map(Spec::Leaf));
     leaves
         .prop_map(Spec::Leaf)
         .prop_recursive(4, 96, 2, move |inner| {
             let b = |s: Spec| Box::new(s);
-            let member = prop_oneof![4 => inner.clone(), 1 => markers.clone()];
+            let member = match markers.clone() {
+                Some(markers) => prop_oneof![4 => inner.clone(), 1 => markers].boxed(),
+                None => inner.clone(),
+            };
             prop_oneof![
                 2 => (count(), inner.clone()).prop_map(move |(c, o)| Spec::Contiguous(c, b(o))),
                 2 => (count(), blocklength(), -3..=3i64, inner.clone()).prop_map(move |(c, bl, s, o)| {
