@@ -4,8 +4,8 @@
 //! [`crate::dropin::twin::for_messages`]).
 //!
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
-//! `engine` packs every derived type of this library (except, on the send side, the types
-//! whose basic entries differ in size: below), `mpi` packs none. Predefined types,
+//! `engine` packs every derived type of this library (except, on the send side and over MPICH
+//! before 5, the types whose basic entries differ in size: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
@@ -39,8 +39,10 @@
 //! `MPI_Bsend`, which sends `MPI_PACKED`, fails the same way. So, in every mode, for such a
 //! type:
 //!
-//! - a send always takes the MPI's path, since the receiver may be a process without this
-//!   library, which receives with the type itself;
+//! - a send takes the MPI's path, since the receiver may be a process without this library,
+//!   which receives with the type itself; unless the MPI behind is one known to receive such
+//!   a stream whole ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI), where
+//!   the send is routed as any other;
 //! - a receive always lands as bytes and is unpacked by the engine, whatever its runs, since
 //!   the sender may send bytes (`MPI_PACKED` from `MPI_Bsend`).
 
@@ -49,6 +51,8 @@ use crate::datatype::{Datatype, MessagePaths};
 use crate::dropin;
 use crate::handles;
 use crate::plan::signature::one_entry_size;
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_int};
 use std::sync::{Arc, OnceLock};
 
 /// The longest mean contiguous run, in bytes, of a type the engine packs in `auto` mode.
@@ -63,7 +67,7 @@ pub enum Mode {
     /// Decide per type.
     Auto,
     /// Pack every derived type of this library with the engine (except the sends of a type
-    /// whose basic entries differ in size).
+    /// whose basic entries differ in size over MPICH before 5).
     Engine,
     /// Let the MPI behind move every type.
     Mpi,
@@ -169,7 +173,8 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
 /// differ in size is sent on the MPI's path and received as bytes (module documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
     let one_size = one_entry_size(datatype);
-    let engine_send = one_size && (mode == Mode::Engine || engine_wins(datatype));
+    let may_send_bytes = one_size || behind_takes_bytes_into_mixed_sizes();
+    let engine_send = may_send_bytes && (mode == Mode::Engine || engine_wins(datatype));
     let paths = MessagePaths {
         engine_send,
         engine_receive: engine_send || !one_size,
@@ -193,4 +198,57 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
         }
     }
     paths
+}
+
+/// Whether the MPI behind receives a stream of bytes whole into a type whose basic entries
+/// differ in size, so that a process without this library receives such a type from the
+/// engine right: asked once, from the library's version ([`takes_bytes_into_mixed_sizes`]).
+fn behind_takes_bytes_into_mixed_sizes() -> bool {
+    static ANSWER: OnceLock<bool> = OnceLock::new();
+    *ANSWER.get_or_init(|| {
+        let mut text = vec![0u8; crate::abi::MPI_MAX_LIBRARY_VERSION_STRING as usize + 1];
+        let mut length: c_int = 0;
+        let rc = crate::behind::forward!(
+            PMPI_Get_library_version: fn(*mut c_char, *mut c_int) -> c_int,
+            text.as_mut_ptr() as *mut c_char,
+            &mut length
+        );
+        let version = CStr::from_bytes_until_nul(&text).map(CStr::to_string_lossy);
+        rc == Some(crate::abi::MPI_SUCCESS)
+            && version.is_ok_and(|version| takes_bytes_into_mixed_sizes(&version))
+    })
+}
+
+/// Whether the MPI library of version text `version` (`MPI_Get_library_version`) receives a
+/// stream of bytes whole into a type whose basic entries differ in size. MPICH before 5 does
+/// not (module documentation); MPICH 5.0.2 and Intel MPI 2021.19 do, which the random
+/// messages between processes with and without this library check
+/// (`scripts/test-drop-in-p2p.sh`, modes `mixed-*`). Any other library is not trusted to.
+pub fn takes_bytes_into_mixed_sizes(version: &str) -> bool {
+    let mpich_major = version
+        .strip_prefix("MPICH Version:")
+        .and_then(|rest| rest.trim_start().split('.').next()?.parse::<u32>().ok());
+    version.starts_with("Intel(R) MPI Library") || mpich_major.is_some_and(|major| major >= 5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::takes_bytes_into_mixed_sizes;
+
+    #[test]
+    fn libraries_known_to_receive_bytes_into_mixed_sizes() {
+        assert!(!takes_bytes_into_mixed_sizes(
+            "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\n"
+        ));
+        assert!(takes_bytes_into_mixed_sizes(
+            "MPICH Version:      5.0.2\nMPICH Release date: Fri Sep 25 20:45:26 UTC 2026\n"
+        ));
+        assert!(takes_bytes_into_mixed_sizes(
+            "Intel(R) MPI Library 2021.19.0 for Linux* OS\n"
+        ));
+        assert!(!takes_bytes_into_mixed_sizes(
+            "Open MPI v4.1.4, package: Debian"
+        ));
+        assert!(!takes_bytes_into_mixed_sizes(""));
+    }
 }
