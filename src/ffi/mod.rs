@@ -121,11 +121,20 @@ pub unsafe fn write_c_string(
 }
 
 /// Checks that an output pointer is not NULL before any work is done.
+#[inline(always)]
 pub fn check_out<T>(ptr: *const T, name: &str) -> MpiResult<()> {
     if ptr.is_null() {
-        return Err(MpiError::arg(format!("{name} is a NULL pointer")));
+        return Err(null_pointer(name));
     }
     Ok(())
+}
+
+/// The error of a NULL pointer argument, made off the hot path (the queries' success path
+/// then builds no message).
+#[cold]
+#[inline(never)]
+fn null_pointer(name: &str) -> MpiError {
+    MpiError::arg(format!("{name} is a NULL pointer"))
 }
 
 /// Reads `count` integers from the C array `ptr` as 64-bit values.

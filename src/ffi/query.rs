@@ -71,6 +71,18 @@ fn answer(
     if handles::measures_at_once(dt).is_some_and(|m| at_once(&m)) {
         return MPI_SUCCESS;
     }
+    answer_otherwise(dt, forward, in_full)
+}
+
+/// [`answer`] when the measures were not found at once: out of line, so that the success
+/// path keeps no registers or stack for it.
+#[cold]
+#[inline(never)]
+fn answer_otherwise(
+    dt: MPI_Datatype,
+    forward: impl FnOnce() -> Option<c_int>,
+    in_full: impl FnOnce() -> c_int,
+) -> c_int {
     if crate::dropin::is_foreign(dt) {
         if let Some(rc) = forward() {
             return rc;
@@ -89,7 +101,7 @@ unsafe fn type_size<C: CountArg>(
     size: *mut C,
     forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
-    let value_of = |bytes: i64| {
+    let value_of = move |bytes: i64| {
         if !C::LARGE {
             // "If the size of the datatype exceeds the value that can be represented in
             // the int argument, MPI_UNDEFINED is returned."
@@ -98,14 +110,14 @@ unsafe fn type_size<C: CountArg>(
             C::from_count(bytes, "the size")
         }
     };
-    let at_once = |m: &Measures| {
+    let at_once = move |m: &Measures| {
         value_of(m.size).is_ok_and(|v| {
             // SAFETY: the caller's pointer, under the exported function's contract;
             // write_out checks it for NULL.
             unsafe { write_out(size, v, "size") }.is_ok()
         })
     };
-    let in_full = || {
+    let in_full = move || {
         guard(function, || {
             check_out(size, "size")?;
             let value = value_of(with_datatype(dt, |t| t.measures.size)?)?;
@@ -121,7 +133,7 @@ unsafe fn type_size<C: CountArg>(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
     let forward =
-        || behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, datatype, size);
+        move || behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size", datatype, size, forward) }
 }
@@ -129,7 +141,7 @@ pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
+    let forward = move || behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_x", datatype, size, forward) }
 }
@@ -137,7 +149,7 @@ pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
+    let forward = move || behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_c", datatype, size, forward) }
 }
@@ -172,13 +184,13 @@ unsafe fn bounds(
     which: Bounds,
     forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
-    let at_once = |m: &Measures| {
+    let at_once = move |m: &Measures| {
         let (l, e) = which.of(m);
         // SAFETY: the caller's pointers, under the exported function's contract.
         !extent.is_null()
             && unsafe { write_out(lb, l, "lb").is_ok() && write_out(extent, e, "extent").is_ok() }
     };
-    let in_full = || {
+    let in_full = move || {
         guard(function, || {
             check_out(lb, "lb")?;
             check_out(extent, "extent")?;
@@ -200,7 +212,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, lb, extent);
+    let forward = move || behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, lb, extent);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds("MPI_Type_get_extent", datatype, lb, extent, which, forward) }
@@ -213,7 +225,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
+    let forward = move || behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -235,7 +247,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
+    let forward = move || behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -257,7 +269,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, true_lb, true_extent);
+    let forward = move || behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, true_lb, true_extent);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -279,7 +291,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
+    let forward = move || behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -301,7 +313,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
+    let forward = move || behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -348,8 +360,8 @@ unsafe fn mpi1_bound(
     forward: impl FnOnce() -> Option<c_int>,
 ) -> c_int {
     // SAFETY: the caller's pointer, under the exported function's contract.
-    let at_once = |m: &Measures| unsafe { write_out(out, which.of(m), name) }.is_ok();
-    let in_full = || {
+    let at_once = move |m: &Measures| unsafe { write_out(out, which.of(m), name) }.is_ok();
+    let in_full = move || {
         guard(function, || {
             check_out(out, name)?;
             let value = with_datatype(dt, |t| which.of(&t.measures))?;
@@ -364,7 +376,7 @@ unsafe fn mpi1_bound(
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, extent);
+    let forward = move || behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, extent);
     let which = Mpi1Bound::Extent;
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe {
@@ -383,7 +395,7 @@ pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MP
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
+    let forward = move || behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
     let which = Mpi1Bound::Lb;
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe {
@@ -402,7 +414,7 @@ pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut 
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward = || behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
+    let forward = move || behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
     let which = Mpi1Bound::Ub;
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe {
