@@ -47,6 +47,14 @@ impl MpiError {
     pub fn datatype(message: impl Into<String>) -> Self {
         Self::new(MPI_ERR_TYPE, message)
     }
+    /// `MPI_ERR_RANK` for a rank outside its group.
+    pub fn rank(message: impl Into<String>) -> Self {
+        Self::new(MPI_ERR_RANK, message)
+    }
+    /// `MPI_ERR_TRUNCATE` for data that does not fit the room it is given.
+    pub fn truncate(message: impl Into<String>) -> Self {
+        Self::new(MPI_ERR_TRUNCATE, message)
+    }
     /// `MPI_ERR_ARG` for an arithmetic result that does not fit a 64-bit `MPI_Aint`/`MPI_Count`.
     pub fn overflow(what: &str) -> Self {
         Self::arg(format!(

@@ -178,13 +178,13 @@ struct PredefinedEntry {
 
 static PREDEFINED: LazyLock<HandleMap<PredefinedEntry>> = LazyLock::new(|| {
     predefined::all()
-        .map(|p| {
-            let p: &'static predefined::Predefined = Box::leak(Box::new(p));
+        .iter()
+        .filter_map(|p| {
             let entry = PredefinedEntry {
                 datatype: construct::named(p),
                 state: Mutex::new((p.name.to_string(), Vec::new())),
             };
-            (p.handle, entry)
+            Some((abi::predefined_handle(p)?, entry))
         })
         .collect()
 });
@@ -390,7 +390,7 @@ fn allocate() -> MpiResult<usize> {
 /// one: its predefined handle, or the handle `MPI_Type_create_f90_*` returned for it.
 pub fn existing_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     if let Some(p) = datatype.predefined() {
-        return Some(p.handle);
+        return abi::predefined_handle(p);
     }
     f90_handle(f90_key(datatype)?)
 }

@@ -477,7 +477,7 @@ fn every_constructor_parses_to_the_type_it_names() {
                         mpi_dtype::datatype::Distribution::Block,
                         mpi_dtype::datatype::Distribution::Cyclic,
                     ],
-                    dargs: vec![MPI_DISTRIBUTE_DFLT_DARG, 2],
+                    dargs: vec![None, Some(2)],
                     psizes: vec![2, 2],
                     order: mpi_dtype::datatype::Order::C,
                 },

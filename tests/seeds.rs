@@ -453,7 +453,7 @@ fn darray_cyclic_and_block() {
         rank: 1,
         gsizes: vec![7],
         distribs: vec![Distribution::Cyclic],
-        dargs: vec![2],
+        dargs: vec![Some(2)],
         psizes: vec![2],
         order: Order::C,
     };
@@ -470,7 +470,7 @@ fn darray_cyclic_and_block() {
         rank: 1,
         gsizes: vec![5],
         distribs: vec![Distribution::Block],
-        dargs: vec![MPI_DISTRIBUTE_DFLT_DARG],
+        dargs: vec![None],
         psizes: vec![2],
         order: Order::Fortran,
     };
@@ -483,7 +483,7 @@ fn darray_cyclic_and_block() {
         rank: 1,
         gsizes: vec![3],
         distribs: vec![Distribution::Block],
-        dargs: vec![3],
+        dargs: vec![Some(3)],
         psizes: vec![2],
         order: Order::C,
     };

@@ -13,8 +13,11 @@
 //!   and `MPI_Type_toint` / `MPI_Type_fromint`;
 //! - the status codec (`MPI_Status::count_bytes` and kin) and `MPI_STATUS_IGNORE`.
 //!
-//! Everything above this module names these by name only: no number of either ABI appears
-//! anywhere else.
+//! [`translate`], one file for both ABIs, gives the core's values their numbers: the handle of
+//! each predefined datatype ([`predefined_handle`]), and the combiners, orders, distributions
+//! and default distribution argument ([`Numbers`]). The core (`datatype`, `plan`, `pack`)
+//! does not use this module at all (`tests/layering.rs` checks it); the layers above it name
+//! these by name only: no number of either ABI appears anywhere else.
 
 #[cfg(not(feature = "standard-abi"))]
 mod mpich;
@@ -25,3 +28,6 @@ pub use mpich::*;
 mod standard;
 #[cfg(feature = "standard-abi")]
 pub use standard::*;
+
+pub mod translate;
+pub use translate::*;

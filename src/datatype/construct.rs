@@ -5,7 +5,6 @@
 use super::layout::{mul, Layout};
 use super::predefined::{pair_offset, Basic, Predefined, PredefinedKind};
 use super::{Combiner, DarrayArgs, Datatype, Distribution, F90Class, Measures, Order};
-use crate::abi::MPI_DISTRIBUTE_DFLT_DARG;
 use crate::error::{MpiError, MpiResult};
 use std::sync::Arc;
 
@@ -535,13 +534,12 @@ pub fn subarray(
 fn owned_ranges(
     gsize: i64,
     distrib: Distribution,
-    darg: i32,
+    darg: Option<i32>,
     psize: i64,
     coord: i64,
     dim: usize,
 ) -> MpiResult<Vec<(i64, i64)>> {
-    let default = darg == MPI_DISTRIBUTE_DFLT_DARG;
-    if !default && darg <= 0 {
+    if let Some(darg) = darg.filter(|&darg| darg <= 0) {
         return Err(MpiError::arg(format!(
             "array_of_dargs[{dim}] must be positive, got {darg}"
         )));
@@ -549,14 +547,11 @@ fn owned_ranges(
     match distrib {
         Distribution::None => Ok(vec![(0, gsize)]),
         Distribution::Block => {
-            let blk = if default {
-                (gsize + psize - 1) / psize
-            } else {
-                darg as i64
-            };
+            // The default block covers the dimension, so only a given one can be too small.
+            let blk = darg.map_or((gsize + psize - 1) / psize, i64::from);
             if mul(blk, psize, "block size * process count")? < gsize {
                 return Err(MpiError::arg(format!(
-                    "array_of_dargs[{dim}] = {darg} is too small: {psize} blocks of it do not cover {gsize} elements"
+                    "array_of_dargs[{dim}] = {blk} is too small: {psize} blocks of it do not cover {gsize} elements"
                 )));
             }
             let start = blk * coord;
@@ -568,7 +563,7 @@ fn owned_ranges(
             })
         }
         Distribution::Cyclic => {
-            let blk = if default { 1 } else { darg as i64 };
+            let blk = darg.map_or(1, i64::from);
             let cycle = mul(blk, psize, "block size * process count")?;
             let mut ranges = Vec::new();
             let mut start = mul(blk, coord, "block size * coordinate")?;
@@ -591,10 +586,10 @@ pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> MpiResult<A
         )));
     }
     if args.rank < 0 || args.rank >= args.size {
-        return Err(MpiError::new(
-            crate::abi::MPI_ERR_RANK,
-            format!("rank {} is outside [0, {})", args.rank, args.size),
-        ));
+        return Err(MpiError::rank(format!(
+            "rank {} is outside [0, {})",
+            args.rank, args.size
+        )));
     }
     if ndims == 0 {
         return Err(MpiError::arg("ndims must be positive"));

@@ -5,16 +5,17 @@
 //! at any depth. One walk over the arguments ([`decode`]) feeds either the arrays
 //! ([`contents`]) or their lengths alone ([`envelope`]), which copies nothing, however many
 //! blocks the type has.
+//!
+//! The combiner is reported as a [`CombinerKind`]; the integers that stand for an order, a
+//! distribution or a distribution argument are written as the ABI `N` numbers them
+//! ([`Numbering`]).
 
-use super::{Combiner, Datatype, Distribution, F90Class, Order};
-use crate::abi::*;
-use std::os::raw::c_int;
+use super::numbering::{CombinerKind, Numbering};
+use super::{Combiner, Datatype, F90Class};
 use std::sync::Arc;
 
 /// Where the decoded arguments of a constructor go, each kind as a list of slices in order.
 pub trait Sink {
-    /// The `MPI_COMBINER_*` value.
-    fn combiner(&mut self, combiner: c_int);
     /// Parts of `array_of_integers`.
     fn ints(&mut self, parts: &[&[i64]]);
     /// Parts of `array_of_addresses`.
@@ -26,10 +27,9 @@ pub trait Sink {
 }
 
 /// The decoded arguments of one constructor call.
-#[derive(Default)]
 pub struct Contents {
-    /// The `MPI_COMBINER_*` value.
-    pub combiner: c_int,
+    /// The combiner.
+    pub combiner: CombinerKind,
     /// `array_of_integers`.
     pub ints: Vec<i64>,
     /// `array_of_addresses`.
@@ -41,9 +41,6 @@ pub struct Contents {
 }
 
 impl Sink for Contents {
-    fn combiner(&mut self, combiner: c_int) {
-        self.combiner = combiner;
-    }
     fn ints(&mut self, parts: &[&[i64]]) {
         self.ints = parts.concat();
     }
@@ -59,10 +56,10 @@ impl Sink for Contents {
 }
 
 /// What `MPI_Type_get_envelope` reports: the combiner and the length of each array.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Envelope {
-    /// The `MPI_COMBINER_*` value.
-    pub combiner: c_int,
+    /// The combiner.
+    pub combiner: CombinerKind,
     /// Length of `array_of_integers`.
     pub ints: i64,
     /// Length of `array_of_addresses`.
@@ -78,9 +75,6 @@ fn total(parts: &[&[i64]]) -> i64 {
 }
 
 impl Sink for Envelope {
-    fn combiner(&mut self, combiner: c_int) {
-        self.combiner = combiner;
-    }
     fn ints(&mut self, parts: &[&[i64]]) {
         self.ints = total(parts);
     }
@@ -96,45 +90,79 @@ impl Sink for Envelope {
 }
 
 /// The arguments of the constructor of `dt`, laid out as `MPI_Type_get_contents` returns
-/// them.
-pub fn contents(dt: &Datatype) -> Contents {
+/// them, in the numbering `N`.
+pub fn contents<N: Numbering>(dt: &Datatype) -> Contents {
     let mut c = Contents {
-        combiner: MPI_COMBINER_NAMED,
-        ..Contents::default()
+        combiner: dt.combiner.kind(),
+        ints: Vec::new(),
+        addresses: Vec::new(),
+        large_counts: Vec::new(),
+        types: Vec::new(),
     };
-    decode(dt, &mut c);
+    decode::<N>(dt, &mut c);
     c
 }
 
 /// The combiner and array lengths of the constructor of `dt` (`MPI_Type_get_envelope`).
 pub fn envelope(dt: &Datatype) -> Envelope {
     let mut e = Envelope {
-        combiner: MPI_COMBINER_NAMED,
-        ..Envelope::default()
+        combiner: dt.combiner.kind(),
+        ints: 0,
+        addresses: 0,
+        large_counts: 0,
+        types: 0,
     };
-    decode(dt, &mut e);
+    // The lengths do not depend on how the integers are numbered.
+    decode::<Lengths>(dt, &mut e);
     e
 }
 
-fn order_value(order: Order) -> i64 {
-    match order {
-        Order::C => MPI_ORDER_C as i64,
-        Order::Fortran => MPI_ORDER_FORTRAN as i64,
+/// A numbering for counting only, whose numbers nobody reads.
+struct Lengths;
+
+impl Numbering for Lengths {
+    const DEFAULT_DARG: i32 = 0;
+    fn combiner(_: CombinerKind) -> i32 {
+        0
+    }
+    fn order(_: super::Order) -> i32 {
+        0
+    }
+    fn distribution(_: super::Distribution) -> i32 {
+        0
     }
 }
 
-fn distribution_value(d: Distribution) -> i64 {
-    (match d {
-        Distribution::Block => MPI_DISTRIBUTE_BLOCK,
-        Distribution::Cyclic => MPI_DISTRIBUTE_CYCLIC,
-        Distribution::None => MPI_DISTRIBUTE_NONE,
-    }) as i64
+impl Combiner {
+    /// The kind of constructor this is.
+    pub fn kind(&self) -> CombinerKind {
+        match self {
+            Combiner::Named(_) => CombinerKind::Named,
+            Combiner::Dup(_) => CombinerKind::Dup,
+            Combiner::Contiguous { .. } => CombinerKind::Contiguous,
+            Combiner::Vector { .. } => CombinerKind::Vector,
+            Combiner::Hvector { .. } => CombinerKind::Hvector,
+            Combiner::Indexed { .. } => CombinerKind::Indexed,
+            Combiner::Hindexed { .. } => CombinerKind::Hindexed,
+            Combiner::IndexedBlock { .. } => CombinerKind::IndexedBlock,
+            Combiner::HindexedBlock { .. } => CombinerKind::HindexedBlock,
+            Combiner::Struct { .. } => CombinerKind::Struct,
+            Combiner::Subarray { .. } => CombinerKind::Subarray,
+            Combiner::Darray { .. } => CombinerKind::Darray,
+            Combiner::Resized { .. } => CombinerKind::Resized,
+            Combiner::F90 { class, .. } => match class {
+                F90Class::Integer => CombinerKind::F90Integer,
+                F90Class::Real => CombinerKind::F90Real,
+                F90Class::Complex => CombinerKind::F90Complex,
+            },
+        }
+    }
 }
 
-/// Feeds the arguments of the constructor of `dt` to `out`. Integer arguments are integers
-/// for ordinary constructors and large counts for `_c` ones; byte displacements are addresses
-/// for ordinary constructors and large counts for `_c` ones.
-pub fn decode(dt: &Datatype, out: &mut impl Sink) {
+/// Feeds the arguments of the constructor of `dt` to `out`, numbered as `N` numbers them.
+/// Integer arguments are integers for ordinary constructors and large counts for `_c` ones;
+/// byte displacements are addresses for ordinary constructors and large counts for `_c` ones.
+pub fn decode<N: Numbering>(dt: &Datatype, out: &mut impl Sink) {
     let large = dt.large_count;
     let counts = |out: &mut dyn Sink, parts: &[&[i64]]| match large {
         true => out.large_counts(parts),
@@ -148,14 +176,13 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             out.addresses(&[addresses]);
         }
     };
+    let order_value = |order| i64::from(N::order(order));
     match &dt.combiner {
         Combiner::Named(_) => {}
         Combiner::Dup(old) => {
-            out.combiner(MPI_COMBINER_DUP);
             out.types(std::slice::from_ref(old));
         }
         Combiner::Contiguous { count, old } => {
-            out.combiner(MPI_COMBINER_CONTIGUOUS);
             counts(out, &[&[*count]]);
             out.types(std::slice::from_ref(old));
         }
@@ -165,7 +192,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             stride,
             old,
         } => {
-            out.combiner(MPI_COMBINER_VECTOR);
             counts(out, &[&[*count, *blocklength, *stride]]);
             out.types(std::slice::from_ref(old));
         }
@@ -175,7 +201,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             stride,
             old,
         } => {
-            out.combiner(MPI_COMBINER_HVECTOR);
             with_addresses(out, &[&[*count, *blocklength]], &[*stride]);
             out.types(std::slice::from_ref(old));
         }
@@ -184,7 +209,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             displacements,
             old,
         } => {
-            out.combiner(MPI_COMBINER_INDEXED);
             let n = [blocklengths.len() as i64];
             counts(out, &[&n, blocklengths, displacements]);
             out.types(std::slice::from_ref(old));
@@ -194,7 +218,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             displacements,
             old,
         } => {
-            out.combiner(MPI_COMBINER_HINDEXED);
             let n = [blocklengths.len() as i64];
             with_addresses(out, &[&n, blocklengths], displacements);
             out.types(std::slice::from_ref(old));
@@ -204,7 +227,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             displacements,
             old,
         } => {
-            out.combiner(MPI_COMBINER_INDEXED_BLOCK);
             let head = [displacements.len() as i64, *blocklength];
             counts(out, &[&head, displacements]);
             out.types(std::slice::from_ref(old));
@@ -214,7 +236,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             displacements,
             old,
         } => {
-            out.combiner(MPI_COMBINER_HINDEXED_BLOCK);
             let head = [displacements.len() as i64, *blocklength];
             with_addresses(out, &[&head], displacements);
             out.types(std::slice::from_ref(old));
@@ -224,7 +245,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             displacements,
             types,
         } => {
-            out.combiner(MPI_COMBINER_STRUCT);
             let n = [blocklengths.len() as i64];
             with_addresses(out, &[&n, blocklengths], displacements);
             out.types(types);
@@ -237,7 +257,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             old,
             ..
         } => {
-            out.combiner(MPI_COMBINER_SUBARRAY);
             let (ndims, order) = ([sizes.len() as i64], [order_value(*order)]);
             if large {
                 out.ints(&[&ndims, &order]);
@@ -248,15 +267,15 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             out.types(std::slice::from_ref(old));
         }
         Combiner::Darray { args, old, .. } => {
-            out.combiner(MPI_COMBINER_DARRAY);
             let widen = |v: &[i32]| v.iter().map(|&x| x as i64).collect::<Vec<_>>();
             let distribs: Vec<i64> = args
                 .distribs
                 .iter()
-                .map(|&d| distribution_value(d))
+                .map(|&d| i64::from(N::distribution(d)))
                 .collect();
             let head = [args.size as i64, args.rank as i64, args.gsizes.len() as i64];
-            let (dargs, psizes) = (widen(&args.dargs), widen(&args.psizes));
+            let dargs: Vec<i64> = args.dargs.iter().map(|&d| i64::from(N::darg(d))).collect();
+            let psizes = widen(&args.psizes);
             let order = [order_value(args.order)];
             if large {
                 out.ints(&[&head, &distribs, &dargs, &psizes, &order]);
@@ -267,7 +286,6 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             out.types(std::slice::from_ref(old));
         }
         Combiner::Resized { lb, extent, old } => {
-            out.combiner(MPI_COMBINER_RESIZED);
             with_addresses(out, &[], &[*lb, *extent]);
             out.types(std::slice::from_ref(old));
         }
@@ -280,14 +298,9 @@ pub fn decode(dt: &Datatype, out: &mut impl Sink) {
             ..
         } => match class {
             F90Class::Integer => {
-                out.combiner(MPI_COMBINER_F90_INTEGER);
                 out.ints(&[&[*range as i64]]);
             }
             F90Class::Real | F90Class::Complex => {
-                out.combiner(match class {
-                    F90Class::Real => MPI_COMBINER_F90_REAL,
-                    _ => MPI_COMBINER_F90_COMPLEX,
-                });
                 out.ints(&[&[*precision as i64, *range as i64]]);
             }
         },
@@ -300,8 +313,7 @@ mod tests {
     use crate::datatype::{construct, predefined};
 
     fn int() -> Arc<Datatype> {
-        let p = predefined::all().find(|p| p.name == "MPI_INT").unwrap();
-        construct::named(Box::leak(Box::new(p)))
+        construct::named(predefined::by_name("MPI_INT").unwrap())
     }
 
     /// The envelope counts exactly the arrays of the contents, for each kind of constructor,
@@ -320,7 +332,10 @@ mod tests {
                 construct::resized(&t, -4, 16, large).unwrap(),
             ];
             for dt in made {
-                let (c, e) = (contents(&dt), envelope(&dt));
+                let (c, e) = (
+                    contents::<crate::datatype::numbering::TestNumbering>(&dt),
+                    envelope(&dt),
+                );
                 let lengths = (
                     c.ints.len(),
                     c.addresses.len(),

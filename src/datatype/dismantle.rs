@@ -7,15 +7,14 @@
 //! first and frees them from a work list, and `Debug` prints one level only.
 
 use super::predefined::{Predefined, PredefinedKind};
-use super::{Combiner, Datatype, F90Class};
-use crate::abi::MPI_DATATYPE_NULL;
+use super::{Combiner, Datatype};
 use std::fmt;
 use std::sync::Arc;
 
 /// What a node's combiner becomes once its children have been detached: a constructor with
 /// no children, never visible outside `drop`.
 static DETACHED: Predefined = Predefined {
-    handle: MPI_DATATYPE_NULL,
+    index: usize::MAX,
     name: "(freed)",
     kind: PredefinedKind::LbMarker,
 };
@@ -63,33 +62,7 @@ impl Drop for Datatype {
 impl Combiner {
     /// The name of the constructor, as in `MPI_COMBINER_*` without the prefix.
     pub fn name(&self) -> &'static str {
-        match self {
-            Combiner::Named(_) => "NAMED",
-            Combiner::Dup(_) => "DUP",
-            Combiner::Contiguous { .. } => "CONTIGUOUS",
-            Combiner::Vector { .. } => "VECTOR",
-            Combiner::Hvector { .. } => "HVECTOR",
-            Combiner::Indexed { .. } => "INDEXED",
-            Combiner::Hindexed { .. } => "HINDEXED",
-            Combiner::IndexedBlock { .. } => "INDEXED_BLOCK",
-            Combiner::HindexedBlock { .. } => "HINDEXED_BLOCK",
-            Combiner::Struct { .. } => "STRUCT",
-            Combiner::Subarray { .. } => "SUBARRAY",
-            Combiner::Darray { .. } => "DARRAY",
-            Combiner::Resized { .. } => "RESIZED",
-            Combiner::F90 {
-                class: F90Class::Integer,
-                ..
-            } => "F90_INTEGER",
-            Combiner::F90 {
-                class: F90Class::Real,
-                ..
-            } => "F90_REAL",
-            Combiner::F90 {
-                class: F90Class::Complex,
-                ..
-            } => "F90_COMPLEX",
-        }
+        self.kind().name()
     }
 }
 
@@ -115,10 +88,7 @@ mod tests {
     use std::sync::Arc;
 
     fn int() -> Arc<super::Datatype> {
-        let p = predefined::all()
-            .find(|p| p.name == "MPI_INT")
-            .expect("MPI_INT is predefined");
-        construct::named(Box::leak(Box::new(p)))
+        construct::named(predefined::by_name("MPI_INT").expect("MPI_INT is predefined"))
     }
 
     /// A chain a million constructors deep is freed (and printed) without overflowing the

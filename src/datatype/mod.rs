@@ -9,8 +9,8 @@ pub mod construct;
 pub mod contents;
 mod dismantle;
 pub mod elements;
-pub mod keyvals;
 pub mod layout;
+pub mod numbering;
 pub mod predefined;
 pub mod rebuild;
 /// The naive reference model: compiled for the tests and with the feature `model` only.
@@ -94,8 +94,9 @@ pub struct DarrayArgs {
     pub gsizes: Vec<i64>,
     /// Distribution of each dimension.
     pub distribs: Vec<Distribution>,
-    /// Distribution argument of each dimension (`MPI_DISTRIBUTE_DFLT_DARG` or positive).
-    pub dargs: Vec<i32>,
+    /// Distribution argument of each dimension: `None` for the default
+    /// (`MPI_DISTRIBUTE_DFLT_DARG`), else the argument (valid if positive).
+    pub dargs: Vec<Option<i32>>,
     /// Process-grid size in each dimension.
     pub psizes: Vec<i32>,
     /// Array element order.
@@ -269,18 +270,19 @@ impl Measures {
 }
 
 /// A reference to a datatype of another MPI library, held by a [`Datatype`] and given back
-/// through `release` when the datatype goes.
+/// through `release` when the datatype goes. The core does not read the handle: it keeps its
+/// bits, which the drop-in layer makes and reads (the ABI's `handle_bits` and its inverse).
 #[derive(Debug)]
 pub struct Shadow {
-    /// The other library's handle.
-    pub handle: crate::abi::MPI_Datatype,
+    /// The bits of the other library's handle.
+    pub handle_bits: u64,
     /// Gives the reference back (does nothing for a type that cannot be freed).
-    pub release: fn(crate::abi::MPI_Datatype),
+    pub release: fn(u64),
 }
 
 impl Drop for Shadow {
     fn drop(&mut self) {
-        (self.release)(self.handle)
+        (self.release)(self.handle_bits)
     }
 }
 

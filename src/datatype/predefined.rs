@@ -1,7 +1,12 @@
-//! The predefined datatypes: their handles, names and, for each basic type, the facts of the
-//! C (or Fortran) type it stands for on x86-64 Linux: size, alignment and external32 form.
+//! The predefined datatypes: their names and, for each basic type, the facts of the C (or
+//! Fortran) type it stands for on x86-64 Linux: size, alignment and external32 form.
+//!
+//! A predefined type is known here by its entry in [`all`] (its [`Predefined::index`]) and
+//! its name; the handle each ABI gives it is the ABI layer's business (its
+//! `predefined_handle`).
 
-use crate::abi::*;
+use super::F90Class;
+use std::sync::LazyLock;
 
 /// What a basic type's bytes mean, for conversion to and from external32.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,8 +26,6 @@ pub enum Scalar {
 /// The facts of one basic (leaf) type.
 #[derive(Debug)]
 pub struct BasicInfo {
-    /// Its predefined handle.
-    pub handle: MPI_Datatype,
     /// Its name as `MPI_Type_get_name` reports it.
     pub name: &'static str,
     /// Native size in bytes.
@@ -65,17 +68,13 @@ impl Basic {
     pub fn align(self) -> i64 {
         self.info().align
     }
-    /// The basic type whose predefined handle is `handle`.
-    pub fn from_handle(handle: MPI_Datatype) -> Option<Basic> {
-        BASICS
-            .iter()
-            .position(|b| b.handle == handle)
-            .map(|i| Basic(i as u8))
+    /// The named predefined type this basic type is.
+    pub fn predefined(self) -> &'static Predefined {
+        &all()[self.0 as usize]
     }
 }
 
 const fn basic(
-    handle: MPI_Datatype,
     name: &'static str,
     size: i64,
     align: i64,
@@ -84,7 +83,6 @@ const fn basic(
     scalar: Scalar,
 ) -> BasicInfo {
     BasicInfo {
-        handle,
         name,
         size,
         align,
@@ -99,135 +97,63 @@ use Scalar::*;
 /// Every basic type. Sizes and alignments are those of gcc on x86-64 Linux; external32 sizes
 /// are those of the MPI standard's table of external32 sizes (MPI-4.1 §14.5.2).
 pub static BASICS: &[BasicInfo] = &[
-    basic(MPI_CHAR, "MPI_CHAR", 1, 1, 1, 1, Signed),
-    basic(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", 1, 1, 1, 1, Signed),
-    basic(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", 1, 1, 1, 1, Unsigned),
-    basic(MPI_BYTE, "MPI_BYTE", 1, 1, 1, 1, Bytes),
-    basic(MPI_WCHAR, "MPI_WCHAR", 4, 4, 2, 1, Unsigned),
-    basic(MPI_SHORT, "MPI_SHORT", 2, 2, 2, 1, Signed),
-    basic(
-        MPI_UNSIGNED_SHORT,
-        "MPI_UNSIGNED_SHORT",
-        2,
-        2,
-        2,
-        1,
-        Unsigned,
-    ),
-    basic(MPI_INT, "MPI_INT", 4, 4, 4, 1, Signed),
-    basic(MPI_UNSIGNED, "MPI_UNSIGNED", 4, 4, 4, 1, Unsigned),
-    basic(MPI_LONG, "MPI_LONG", 8, 8, 4, 1, Signed),
-    basic(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", 8, 8, 4, 1, Unsigned),
-    basic(MPI_FLOAT, "MPI_FLOAT", 4, 4, 4, 1, Float),
-    basic(MPI_DOUBLE, "MPI_DOUBLE", 8, 8, 8, 1, Float),
-    basic(
-        MPI_LONG_DOUBLE,
-        "MPI_LONG_DOUBLE",
-        16,
-        16,
-        16,
-        1,
-        X87Extended,
-    ),
-    basic(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", 8, 8, 8, 1, Signed),
-    basic(
-        MPI_UNSIGNED_LONG_LONG,
-        "MPI_UNSIGNED_LONG_LONG",
-        8,
-        8,
-        8,
-        1,
-        Unsigned,
-    ),
-    basic(MPI_PACKED, "MPI_PACKED", 1, 1, 1, 1, Bytes),
-    basic(MPI_COMPLEX, "MPI_COMPLEX", 8, 4, 4, 2, Float),
-    basic(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16, 8, 8, 2, Float),
-    basic(MPI_LOGICAL, "MPI_LOGICAL", 4, 4, 4, 1, Signed),
-    basic(MPI_REAL, "MPI_REAL", 4, 4, 4, 1, Float),
-    basic(
-        MPI_DOUBLE_PRECISION,
-        "MPI_DOUBLE_PRECISION",
-        8,
-        8,
-        8,
-        1,
-        Float,
-    ),
-    basic(MPI_INTEGER, "MPI_INTEGER", 4, 4, 4, 1, Signed),
-    basic(MPI_CHARACTER, "MPI_CHARACTER", 1, 1, 1, 1, Unsigned),
-    basic(MPI_REAL4, "MPI_REAL4", 4, 4, 4, 1, Float),
-    basic(MPI_REAL8, "MPI_REAL8", 8, 8, 8, 1, Float),
-    basic(MPI_REAL16, "MPI_REAL16", 16, 16, 16, 1, X87Extended),
-    basic(MPI_COMPLEX8, "MPI_COMPLEX8", 8, 4, 4, 2, Float),
-    basic(MPI_COMPLEX16, "MPI_COMPLEX16", 16, 8, 8, 2, Float),
-    basic(MPI_COMPLEX32, "MPI_COMPLEX32", 32, 16, 16, 2, X87Extended),
-    basic(MPI_INTEGER1, "MPI_INTEGER1", 1, 1, 1, 1, Signed),
-    basic(MPI_INTEGER2, "MPI_INTEGER2", 2, 2, 2, 1, Signed),
-    basic(MPI_INTEGER4, "MPI_INTEGER4", 4, 4, 4, 1, Signed),
-    basic(MPI_INTEGER8, "MPI_INTEGER8", 8, 8, 8, 1, Signed),
-    basic(MPI_INT8_T, "MPI_INT8_T", 1, 1, 1, 1, Signed),
-    basic(MPI_INT16_T, "MPI_INT16_T", 2, 2, 2, 1, Signed),
-    basic(MPI_INT32_T, "MPI_INT32_T", 4, 4, 4, 1, Signed),
-    basic(MPI_INT64_T, "MPI_INT64_T", 8, 8, 8, 1, Signed),
-    basic(MPI_UINT8_T, "MPI_UINT8_T", 1, 1, 1, 1, Unsigned),
-    basic(MPI_UINT16_T, "MPI_UINT16_T", 2, 2, 2, 1, Unsigned),
-    basic(MPI_UINT32_T, "MPI_UINT32_T", 4, 4, 4, 1, Unsigned),
-    basic(MPI_UINT64_T, "MPI_UINT64_T", 8, 8, 8, 1, Unsigned),
-    basic(MPI_C_BOOL, "MPI_C_BOOL", 1, 1, 1, 1, Unsigned),
+    basic("MPI_CHAR", 1, 1, 1, 1, Signed),
+    basic("MPI_SIGNED_CHAR", 1, 1, 1, 1, Signed),
+    basic("MPI_UNSIGNED_CHAR", 1, 1, 1, 1, Unsigned),
+    basic("MPI_BYTE", 1, 1, 1, 1, Bytes),
+    basic("MPI_WCHAR", 4, 4, 2, 1, Unsigned),
+    basic("MPI_SHORT", 2, 2, 2, 1, Signed),
+    basic("MPI_UNSIGNED_SHORT", 2, 2, 2, 1, Unsigned),
+    basic("MPI_INT", 4, 4, 4, 1, Signed),
+    basic("MPI_UNSIGNED", 4, 4, 4, 1, Unsigned),
+    basic("MPI_LONG", 8, 8, 4, 1, Signed),
+    basic("MPI_UNSIGNED_LONG", 8, 8, 4, 1, Unsigned),
+    basic("MPI_FLOAT", 4, 4, 4, 1, Float),
+    basic("MPI_DOUBLE", 8, 8, 8, 1, Float),
+    basic("MPI_LONG_DOUBLE", 16, 16, 16, 1, X87Extended),
+    basic("MPI_LONG_LONG_INT", 8, 8, 8, 1, Signed),
+    basic("MPI_UNSIGNED_LONG_LONG", 8, 8, 8, 1, Unsigned),
+    basic("MPI_PACKED", 1, 1, 1, 1, Bytes),
+    basic("MPI_COMPLEX", 8, 4, 4, 2, Float),
+    basic("MPI_DOUBLE_COMPLEX", 16, 8, 8, 2, Float),
+    basic("MPI_LOGICAL", 4, 4, 4, 1, Signed),
+    basic("MPI_REAL", 4, 4, 4, 1, Float),
+    basic("MPI_DOUBLE_PRECISION", 8, 8, 8, 1, Float),
+    basic("MPI_INTEGER", 4, 4, 4, 1, Signed),
+    basic("MPI_CHARACTER", 1, 1, 1, 1, Unsigned),
+    basic("MPI_REAL4", 4, 4, 4, 1, Float),
+    basic("MPI_REAL8", 8, 8, 8, 1, Float),
+    basic("MPI_REAL16", 16, 16, 16, 1, X87Extended),
+    basic("MPI_COMPLEX8", 8, 4, 4, 2, Float),
+    basic("MPI_COMPLEX16", 16, 8, 8, 2, Float),
+    basic("MPI_COMPLEX32", 32, 16, 16, 2, X87Extended),
+    basic("MPI_INTEGER1", 1, 1, 1, 1, Signed),
+    basic("MPI_INTEGER2", 2, 2, 2, 1, Signed),
+    basic("MPI_INTEGER4", 4, 4, 4, 1, Signed),
+    basic("MPI_INTEGER8", 8, 8, 8, 1, Signed),
+    basic("MPI_INT8_T", 1, 1, 1, 1, Signed),
+    basic("MPI_INT16_T", 2, 2, 2, 1, Signed),
+    basic("MPI_INT32_T", 4, 4, 4, 1, Signed),
+    basic("MPI_INT64_T", 8, 8, 8, 1, Signed),
+    basic("MPI_UINT8_T", 1, 1, 1, 1, Unsigned),
+    basic("MPI_UINT16_T", 2, 2, 2, 1, Unsigned),
+    basic("MPI_UINT32_T", 4, 4, 4, 1, Unsigned),
+    basic("MPI_UINT64_T", 8, 8, 8, 1, Unsigned),
+    basic("MPI_C_BOOL", 1, 1, 1, 1, Unsigned),
     // The standard's table lists MPI_C_COMPLEX first and MPI_C_FLOAT_COMPLEX "(as a
     // synonym)"; the name is the first one, as MPICH and Open MPI report it. The other pair
     // of synonyms, MPI_LONG_LONG_INT and MPI_LONG_LONG, is named likewise.
-    basic(MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", 8, 4, 4, 2, Float),
-    basic(
-        MPI_C_DOUBLE_COMPLEX,
-        "MPI_C_DOUBLE_COMPLEX",
-        16,
-        8,
-        8,
-        2,
-        Float,
-    ),
-    basic(
-        MPI_C_LONG_DOUBLE_COMPLEX,
-        "MPI_C_LONG_DOUBLE_COMPLEX",
-        32,
-        16,
-        16,
-        2,
-        X87Extended,
-    ),
-    basic(MPIX_C_FLOAT16, "MPIX_C_FLOAT16", 2, 2, 2, 1, Float),
-    basic(MPI_AINT, "MPI_AINT", 8, 8, 8, 1, Signed),
-    basic(MPI_OFFSET, "MPI_OFFSET", 8, 8, 8, 1, Signed),
-    basic(MPI_COUNT, "MPI_COUNT", 8, 8, 8, 1, Signed),
-    basic(MPI_CXX_BOOL, "MPI_CXX_BOOL", 1, 1, 1, 1, Unsigned),
-    basic(
-        MPI_CXX_FLOAT_COMPLEX,
-        "MPI_CXX_FLOAT_COMPLEX",
-        8,
-        4,
-        4,
-        2,
-        Float,
-    ),
-    basic(
-        MPI_CXX_DOUBLE_COMPLEX,
-        "MPI_CXX_DOUBLE_COMPLEX",
-        16,
-        8,
-        8,
-        2,
-        Float,
-    ),
-    basic(
-        MPI_CXX_LONG_DOUBLE_COMPLEX,
-        "MPI_CXX_LONG_DOUBLE_COMPLEX",
-        32,
-        16,
-        16,
-        2,
-        X87Extended,
-    ),
+    basic("MPI_C_COMPLEX", 8, 4, 4, 2, Float),
+    basic("MPI_C_DOUBLE_COMPLEX", 16, 8, 8, 2, Float),
+    basic("MPI_C_LONG_DOUBLE_COMPLEX", 32, 16, 16, 2, X87Extended),
+    basic("MPIX_C_FLOAT16", 2, 2, 2, 1, Float),
+    basic("MPI_AINT", 8, 8, 8, 1, Signed),
+    basic("MPI_OFFSET", 8, 8, 8, 1, Signed),
+    basic("MPI_COUNT", 8, 8, 8, 1, Signed),
+    basic("MPI_CXX_BOOL", 1, 1, 1, 1, Unsigned),
+    basic("MPI_CXX_FLOAT_COMPLEX", 8, 4, 4, 2, Float),
+    basic("MPI_CXX_DOUBLE_COMPLEX", 16, 8, 8, 2, Float),
+    basic("MPI_CXX_LONG_DOUBLE_COMPLEX", 32, 16, 16, 2, X87Extended),
 ];
 
 /// What a predefined datatype is made of.
@@ -251,8 +177,9 @@ pub fn pair_offset(a: Basic, b: Basic) -> i64 {
 /// A named predefined datatype.
 #[derive(Debug)]
 pub struct Predefined {
-    /// Its handle.
-    pub handle: MPI_Datatype,
+    /// Its place in [`all`], which identifies it (basic types first: a [`Basic`]'s index is
+    /// its place).
+    pub index: usize,
     /// Its name as `MPI_Type_get_name` reports it.
     pub name: &'static str,
     /// What it is made of.
@@ -268,82 +195,74 @@ const LONG_DOUBLE: Basic = Basic(13);
 const REAL: Basic = Basic(20);
 const DOUBLE_PRECISION: Basic = Basic(21);
 const INTEGER: Basic = Basic(22);
+const REAL4: Basic = Basic(24);
+const REAL8: Basic = Basic(25);
+const REAL16: Basic = Basic(26);
+const COMPLEX8: Basic = Basic(27);
+const COMPLEX16: Basic = Basic(28);
+const COMPLEX32: Basic = Basic(29);
+const INTEGER1: Basic = Basic(30);
+const INTEGER2: Basic = Basic(31);
+const INTEGER4: Basic = Basic(32);
+const INTEGER8: Basic = Basic(33);
 
-const fn pair(
-    handle: MPI_Datatype,
-    name: &'static str,
-    first: Basic,
-    second: Basic,
-) -> (MPI_Datatype, &'static str, PredefinedKind) {
-    (handle, name, PredefinedKind::Pair(first, second))
+const fn pair(name: &'static str, first: Basic, second: Basic) -> (&'static str, PredefinedKind) {
+    (name, PredefinedKind::Pair(first, second))
 }
 
-/// The predefined datatypes that are not a single basic type.
-static COMPOSITES: &[(MPI_Datatype, &str, PredefinedKind)] = &[
-    pair(MPI_FLOAT_INT, "MPI_FLOAT_INT", FLOAT, INT),
-    pair(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", DOUBLE, INT),
-    pair(MPI_LONG_INT, "MPI_LONG_INT", LONG, INT),
-    pair(MPI_SHORT_INT, "MPI_SHORT_INT", SHORT, INT),
-    pair(MPI_2INT, "MPI_2INT", INT, INT),
-    pair(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", LONG_DOUBLE, INT),
-    pair(MPI_2INTEGER, "MPI_2INTEGER", INTEGER, INTEGER),
-    pair(MPI_2REAL, "MPI_2REAL", REAL, REAL),
-    pair(
-        MPI_2DOUBLE_PRECISION,
-        "MPI_2DOUBLE_PRECISION",
-        DOUBLE_PRECISION,
-        DOUBLE_PRECISION,
-    ),
+/// The predefined datatypes that are not a single basic type: the pairs and the legacy bound
+/// markers of MPI-1 (which only MPICH's ABI gives a handle).
+static COMPOSITES: &[(&str, PredefinedKind)] = &[
+    pair("MPI_FLOAT_INT", FLOAT, INT),
+    pair("MPI_DOUBLE_INT", DOUBLE, INT),
+    pair("MPI_LONG_INT", LONG, INT),
+    pair("MPI_SHORT_INT", SHORT, INT),
+    pair("MPI_2INT", INT, INT),
+    pair("MPI_LONG_DOUBLE_INT", LONG_DOUBLE, INT),
+    pair("MPI_2INTEGER", INTEGER, INTEGER),
+    pair("MPI_2REAL", REAL, REAL),
+    pair("MPI_2DOUBLE_PRECISION", DOUBLE_PRECISION, DOUBLE_PRECISION),
+    ("MPI_LB", PredefinedKind::LbMarker),
+    ("MPI_UB", PredefinedKind::UbMarker),
 ];
 
-/// Every named predefined datatype, basic types first.
-pub fn all() -> impl Iterator<Item = Predefined> {
-    let basics = BASICS.iter().enumerate().map(|(i, b)| Predefined {
-        handle: b.handle,
-        name: b.name,
-        kind: PredefinedKind::Basic(Basic(i as u8)),
+/// Every named predefined datatype, basic types first, each at its [`Predefined::index`].
+pub fn all() -> &'static [Predefined] {
+    static ALL: LazyLock<Vec<Predefined>> = LazyLock::new(|| {
+        let basics =
+            (0..BASICS.len()).map(|i| (BASICS[i].name, PredefinedKind::Basic(Basic(i as u8))));
+        basics
+            .chain(COMPOSITES.iter().copied())
+            .enumerate()
+            .map(|(index, (name, kind))| Predefined { index, name, kind })
+            .collect()
     });
-    let composites = COMPOSITES
-        .iter()
-        .chain(MARKERS)
-        .map(|&(handle, name, kind)| Predefined { handle, name, kind });
-    basics.chain(composites)
+    &ALL
 }
 
-/// The legacy bound markers of MPI-1, in MPICH's ABI (the standard ABI has none).
-#[cfg(not(feature = "standard-abi"))]
-static MARKERS: &[(MPI_Datatype, &str, PredefinedKind)] = &[
-    (MPI_LB, "MPI_LB", PredefinedKind::LbMarker),
-    (MPI_UB, "MPI_UB", PredefinedKind::UbMarker),
-];
-/// The standard ABI has no bound markers.
-#[cfg(feature = "standard-abi")]
-static MARKERS: &[(MPI_Datatype, &str, PredefinedKind)] = &[];
+/// The named predefined type called `name` (`"MPI_INT"`).
+pub fn by_name(name: &str) -> Option<&'static Predefined> {
+    all().iter().find(|p| p.name == name)
+}
 
 /// The predefined pair type whose value is of the basic type `value` and whose index of the
 /// basic type `index` (`MPI_Type_get_value_index`: `MPI_FLOAT_INT` for `MPI_FLOAT` and
 /// `MPI_INT`, `MPI_2INTEGER` for `MPI_INTEGER` twice), if there is one.
-pub fn value_index_pair(value: Basic, index: Basic) -> Option<MPI_Datatype> {
-    COMPOSITES.iter().find_map(|&(handle, _, kind)| match kind {
-        PredefinedKind::Pair(first, second) => {
-            (first == value && second == index).then_some(handle)
-        }
-        _ => None,
-    })
+pub fn value_index_pair(value: Basic, index: Basic) -> Option<&'static Predefined> {
+    all()
+        .iter()
+        .find(|p| p.kind == PredefinedKind::Pair(value, index))
 }
 
-/// The basic type `MPI_Type_match_size` returns for `typeclass` and `size`, if any.
-pub fn match_size(typeclass: i32, size: i64) -> Option<MPI_Datatype> {
-    let candidates: &[MPI_Datatype] = match typeclass {
-        MPI_TYPECLASS_REAL => &[MPI_REAL4, MPI_REAL8, MPI_REAL16],
-        MPI_TYPECLASS_INTEGER => &[MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8],
-        MPI_TYPECLASS_COMPLEX => &[MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32],
-        _ => return None,
+/// The basic type `MPI_Type_match_size` returns for the type class `class` and `size`, if
+/// any.
+pub fn match_size(class: F90Class, size: i64) -> Option<Basic> {
+    let candidates: &[Basic] = match class {
+        F90Class::Real => &[REAL4, REAL8, REAL16],
+        F90Class::Integer => &[INTEGER1, INTEGER2, INTEGER4, INTEGER8],
+        F90Class::Complex => &[COMPLEX8, COMPLEX16, COMPLEX32],
     };
-    candidates
-        .iter()
-        .copied()
-        .find(|&h| Basic::from_handle(h).map(|b| b.size()) == Some(size))
+    candidates.iter().copied().find(|b| b.size() == size)
 }
 
 /// The Fortran `KIND` models of x86-64 Linux compilers (gfortran) that the predefined
@@ -352,37 +271,29 @@ pub fn match_size(typeclass: i32, size: i64) -> Option<MPI_Datatype> {
 /// type here (the one `MPI_LONG_DOUBLE` is), so its precision is 18 digits. There is no
 /// `MPI_INTEGER16` in MPICH's ABI (it is `MPI_DATATYPE_NULL`), so ranges beyond 18 digits
 /// have no integer type.
-const F90_INTEGERS: &[(MPI_Datatype, i32)] = &[
-    (MPI_INTEGER1, 2),
-    (MPI_INTEGER2, 4),
-    (MPI_INTEGER4, 9),
-    (MPI_INTEGER8, 18),
-];
-const F90_REALS: &[(MPI_Datatype, i32, i32)] = &[
-    (MPI_REAL4, 6, 37),
-    (MPI_REAL8, 15, 307),
-    (MPI_REAL16, 18, 4931),
-];
-const F90_COMPLEXES: &[(MPI_Datatype, i32, i32)] = &[
-    (MPI_COMPLEX8, 6, 37),
-    (MPI_COMPLEX16, 15, 307),
-    (MPI_COMPLEX32, 18, 4931),
+const F90_INTEGERS: &[(Basic, i32)] =
+    &[(INTEGER1, 2), (INTEGER2, 4), (INTEGER4, 9), (INTEGER8, 18)];
+const F90_REALS: &[(Basic, i32, i32)] = &[(REAL4, 6, 37), (REAL8, 15, 307), (REAL16, 18, 4931)];
+const F90_COMPLEXES: &[(Basic, i32, i32)] = &[
+    (COMPLEX8, 6, 37),
+    (COMPLEX16, 15, 307),
+    (COMPLEX32, 18, 4931),
 ];
 
 /// The named type an `MPI_Type_create_f90_*` call selects, as Fortran's
 /// `SELECTED_INT_KIND(r)` / `SELECTED_REAL_KIND(p, r)` would: the smallest type whose decimal
 /// range is at least `range` and, for real and complex types, whose precision is at least
-/// `precision`; `MPI_UNDEFINED` stands for an omitted `p` or `r` (not both). `None` if no
-/// type fits or both are omitted.
-pub fn f90_select(class: super::F90Class, precision: i32, range: i32) -> Option<MPI_Datatype> {
-    use super::F90Class;
+/// `precision`; `None` stands for an omitted `p` or `r` (`MPI_UNDEFINED`; not both for real
+/// and complex types). `None` if no type fits or both are omitted.
+pub fn f90_select(class: F90Class, precision: Option<i32>, range: Option<i32>) -> Option<Basic> {
+    let fits = |wanted: Option<i32>, have: i32| wanted.is_none_or(|wanted| wanted <= have);
     if class == F90Class::Integer {
         return F90_INTEGERS
             .iter()
-            .find(|&&(_, r)| range <= r)
-            .map(|&(h, _)| h);
+            .find(|&&(_, r)| fits(range, r))
+            .map(|&(b, _)| b);
     }
-    if precision == MPI_UNDEFINED && range == MPI_UNDEFINED {
+    if precision.is_none() && range.is_none() {
         return None;
     }
     let models = if class == F90Class::Real {
@@ -390,11 +301,10 @@ pub fn f90_select(class: super::F90Class, precision: i32, range: i32) -> Option<
     } else {
         F90_COMPLEXES
     };
-    let fits = |wanted: i32, have: i32| wanted == MPI_UNDEFINED || wanted <= have;
     models
         .iter()
         .find(|&&(_, p, r)| fits(precision, p) && fits(range, r))
-        .map(|&(h, _, _)| h)
+        .map(|&(b, _, _)| b)
 }
 
 #[cfg(test)]
@@ -413,32 +323,56 @@ mod tests {
         assert_eq!(name(REAL), "MPI_REAL");
         assert_eq!(name(DOUBLE_PRECISION), "MPI_DOUBLE_PRECISION");
         assert_eq!(name(INTEGER), "MPI_INTEGER");
+        let sized = [REAL4, REAL8, REAL16, COMPLEX8, COMPLEX16, COMPLEX32];
+        let names = sized.map(name);
+        let want = [
+            "MPI_REAL4",
+            "MPI_REAL8",
+            "MPI_REAL16",
+            "MPI_COMPLEX8",
+            "MPI_COMPLEX16",
+        ];
+        assert_eq!(names[..5], want);
+        assert_eq!(name(COMPLEX32), "MPI_COMPLEX32");
+        let integers = [INTEGER1, INTEGER2, INTEGER4, INTEGER8].map(name);
+        assert_eq!(
+            integers,
+            [
+                "MPI_INTEGER1",
+                "MPI_INTEGER2",
+                "MPI_INTEGER4",
+                "MPI_INTEGER8"
+            ]
+        );
     }
 
     #[test]
     fn f90_selection_follows_the_kind_models() {
         use crate::datatype::F90Class::*;
-        assert_eq!(f90_select(Integer, MPI_UNDEFINED, -1), Some(MPI_INTEGER1));
-        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 2), Some(MPI_INTEGER1));
-        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 3), Some(MPI_INTEGER2));
-        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 9), Some(MPI_INTEGER4));
-        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 18), Some(MPI_INTEGER8));
-        assert_eq!(f90_select(Integer, MPI_UNDEFINED, 19), None);
-        assert_eq!(f90_select(Real, 6, MPI_UNDEFINED), Some(MPI_REAL4));
-        assert_eq!(f90_select(Real, MPI_UNDEFINED, 38), Some(MPI_REAL8));
-        assert_eq!(f90_select(Real, 16, 10), Some(MPI_REAL16));
-        assert_eq!(f90_select(Real, 19, MPI_UNDEFINED), None);
-        assert_eq!(f90_select(Real, MPI_UNDEFINED, MPI_UNDEFINED), None);
-        assert_eq!(f90_select(Complex, 7, 0), Some(MPI_COMPLEX16));
-        assert_eq!(f90_select(Complex, 1, 4932), None);
+        assert_eq!(f90_select(Integer, None, Some(-1)), Some(INTEGER1));
+        assert_eq!(f90_select(Integer, None, None), Some(INTEGER1));
+        assert_eq!(f90_select(Integer, None, Some(2)), Some(INTEGER1));
+        assert_eq!(f90_select(Integer, None, Some(3)), Some(INTEGER2));
+        assert_eq!(f90_select(Integer, None, Some(9)), Some(INTEGER4));
+        assert_eq!(f90_select(Integer, None, Some(18)), Some(INTEGER8));
+        assert_eq!(f90_select(Integer, None, Some(19)), None);
+        assert_eq!(f90_select(Real, Some(6), None), Some(REAL4));
+        assert_eq!(f90_select(Real, None, Some(38)), Some(REAL8));
+        assert_eq!(f90_select(Real, Some(16), Some(10)), Some(REAL16));
+        assert_eq!(f90_select(Real, Some(19), None), None);
+        assert_eq!(f90_select(Real, None, None), None);
+        assert_eq!(f90_select(Complex, Some(7), Some(0)), Some(COMPLEX16));
+        assert_eq!(f90_select(Complex, Some(1), Some(4932)), None);
     }
 
     #[test]
-    fn handles_are_unique() {
-        let mut handles: Vec<_> = all().map(|p| p.handle).collect();
-        let n = handles.len();
-        handles.sort();
-        handles.dedup();
-        assert_eq!(handles.len(), n);
+    fn names_are_unique_and_places_are_indexes() {
+        let mut names: Vec<_> = all().iter().map(|p| p.name).collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
+        assert!(all().iter().enumerate().all(|(i, p)| p.index == i));
+        assert_eq!(Basic(7).predefined().kind, PredefinedKind::Basic(Basic(7)));
     }
 }

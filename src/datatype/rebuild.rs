@@ -5,16 +5,19 @@
 //! Drop-in mode uses it to take over a datatype another MPI library made
 //! ([`crate::dropin::import`]): that library's types decode down to named types, and building them
 //! again with this library's constructors gives them the standard's semantics.
+//!
+//! The integers that stand for an order, a distribution or a distribution argument are read
+//! as the ABI `N` numbers them ([`Numbering`]).
 
-use super::{DarrayArgs, Datatype, Distribution, Order};
-use crate::abi::*;
+use super::numbering::{self, CombinerKind, Numbering};
+use super::{DarrayArgs, Datatype};
 use crate::error::{MpiError, MpiResult};
 use std::sync::Arc;
 
 /// A decoded constructor call, as the arrays of `MPI_Type_get_contents(_c)` hold it.
 pub struct Decoded<'a> {
-    /// The `MPI_COMBINER_*` value.
-    pub combiner: i32,
+    /// The combiner.
+    pub combiner: CombinerKind,
     /// `array_of_integers`.
     pub ints: &'a [i64],
     /// `array_of_addresses`.
@@ -23,29 +26,6 @@ pub struct Decoded<'a> {
     pub large_counts: &'a [i64],
     /// `array_of_datatypes`, already made again.
     pub types: &'a [Arc<Datatype>],
-}
-
-/// The order an `MPI_ORDER_*` value names.
-pub fn order(value: i64) -> MpiResult<Order> {
-    match value {
-        v if v == MPI_ORDER_C as i64 => Ok(Order::C),
-        v if v == MPI_ORDER_FORTRAN as i64 => Ok(Order::Fortran),
-        _ => Err(MpiError::arg(format!(
-            "order {value} is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN"
-        ))),
-    }
-}
-
-/// The distribution an `MPI_DISTRIBUTE_*` value names (`dim` for the message).
-pub fn distribution(value: i64, dim: usize) -> MpiResult<Distribution> {
-    match value {
-        v if v == MPI_DISTRIBUTE_BLOCK as i64 => Ok(Distribution::Block),
-        v if v == MPI_DISTRIBUTE_CYCLIC as i64 => Ok(Distribution::Cyclic),
-        v if v == MPI_DISTRIBUTE_NONE as i64 => Ok(Distribution::None),
-        _ => Err(MpiError::arg(format!(
-            "array_of_distribs[{dim}] = {value} is not a distribution"
-        ))),
-    }
 }
 
 /// Reads the decoded arrays front to back, failing on a short one.
@@ -82,15 +62,13 @@ impl<'a> Reader<'a> {
 }
 
 fn short(what: &str) -> MpiError {
-    MpiError::new(
-        MPI_ERR_TYPE,
-        format!("the decoded {what} do not match the combiner"),
-    )
+    MpiError::datatype(format!("the decoded {what} do not match the combiner"))
 }
 
-/// Makes again the datatype `decoded` describes. Named and `MPI_Type_create_f90_*` types are
-/// not made here (they are predefined); every other combiner is.
-pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
+/// Makes again the datatype `decoded` describes, its integers numbered as `N` numbers them.
+/// Named and `MPI_Type_create_f90_*` types are not made here (they are predefined); every
+/// other combiner is.
+pub fn rebuild<N: Numbering>(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
     let large = !decoded.large_counts.is_empty();
     let mut ints = Reader::new(decoded.ints, "integers");
     let mut addresses = Reader::new(decoded.addresses, "addresses");
@@ -122,56 +100,66 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
             .ok_or_else(|| short("datatypes"))
     };
     use super::construct::*;
-    match current_combiner(decoded.combiner) {
-        MPI_COMBINER_DUP => Ok(dup(&old()?)),
-        MPI_COMBINER_CONTIGUOUS => contiguous(arg!(ints), &old()?, large),
-        MPI_COMBINER_VECTOR => {
+    use CombinerKind as Kind;
+    match decoded.combiner {
+        Kind::Dup => Ok(dup(&old()?)),
+        Kind::Contiguous => contiguous(arg!(ints), &old()?, large),
+        Kind::Vector => {
             let (n, length, stride) = (arg!(ints), arg!(ints), arg!(ints));
             vector(n, length, stride, false, &old()?, large)
         }
-        MPI_COMBINER_HVECTOR => {
+        Kind::Hvector => {
             let (n, length, stride) = (arg!(ints), arg!(ints), arg!(addresses));
             vector(n, length, stride, true, &old()?, large)
         }
-        MPI_COMBINER_INDEXED => {
+        Kind::Indexed => {
             let n = arg!(ints);
             let (lengths, places) = (arg!(ints, n), arg!(ints, n));
             indexed(lengths, places, false, &old()?, large)
         }
-        MPI_COMBINER_HINDEXED => {
+        Kind::Hindexed => {
             let n = arg!(ints);
             let (lengths, places) = (arg!(ints, n), arg!(addresses, n));
             indexed(lengths, places, true, &old()?, large)
         }
-        MPI_COMBINER_INDEXED_BLOCK => {
+        Kind::IndexedBlock => {
             let (n, length) = (arg!(ints), arg!(ints));
             indexed_block(length, arg!(ints, n), false, &old()?, large)
         }
-        MPI_COMBINER_HINDEXED_BLOCK => {
+        Kind::HindexedBlock => {
             let (n, length) = (arg!(ints), arg!(ints));
             indexed_block(length, arg!(addresses, n), true, &old()?, large)
         }
-        MPI_COMBINER_STRUCT => {
+        Kind::Struct => {
             let n = arg!(ints);
             let (lengths, places) = (arg!(ints, n), arg!(addresses, n));
             structure(lengths, places, decoded.types.to_vec(), large)
         }
-        MPI_COMBINER_SUBARRAY => {
+        Kind::Subarray => {
             let ndims = ints.one()?;
             let (sizes, subsizes, starts) =
                 (arg!(ints, ndims), arg!(ints, ndims), arg!(ints, ndims));
-            subarray(sizes, subsizes, starts, order(ints.one()?)?, &old()?, large)
+            subarray(
+                sizes,
+                subsizes,
+                starts,
+                numbering::order::<N>(ints.one()?)?,
+                &old()?,
+                large,
+            )
         }
-        MPI_COMBINER_DARRAY => {
+        Kind::Darray => {
             let (size, rank, ndims) = (ints.one()?, ints.one()?, ints.one()?);
             let gsizes = arg!(ints, ndims);
             let distribs = ints
                 .take(ndims)?
                 .iter()
                 .enumerate()
-                .map(|(dim, &d)| distribution(d, dim))
+                .map(|(dim, &d)| numbering::distribution::<N>(d, dim))
                 .collect::<MpiResult<Vec<_>>>()?;
-            let (dargs, psizes) = (ints.narrow(ndims)?, ints.narrow(ndims)?);
+            let dargs = ints.narrow(ndims)?;
+            let dargs = dargs.into_iter().map(numbering::darg::<N>).collect();
+            let psizes = ints.narrow(ndims)?;
             let args = DarrayArgs {
                 size: i32::try_from(size).map_err(|_| short("integers"))?,
                 rank: i32::try_from(rank).map_err(|_| short("integers"))?,
@@ -179,31 +167,35 @@ pub fn rebuild(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
                 distribs,
                 dargs,
                 psizes,
-                order: order(ints.one()?)?,
+                order: numbering::order::<N>(ints.one()?)?,
             };
             darray(args, &old()?, large)
         }
-        MPI_COMBINER_RESIZED => {
+        Kind::Resized => {
             let (lb, extent) = (arg!(addresses), arg!(addresses));
             resized(&old()?, lb, extent, large)
         }
-        other => Err(MpiError::new(
-            MPI_ERR_TYPE,
-            format!("combiner {other} does not describe a derived datatype"),
-        )),
+        other => Err(MpiError::datatype(format!(
+            "combiner MPI_COMBINER_{} does not describe a derived datatype",
+            other.name()
+        ))),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datatype::construct;
     use crate::datatype::contents::contents;
-    use crate::handles::get;
+    use crate::datatype::numbering::TestNumbering;
+    use crate::datatype::{construct, predefined, Distribution, Order};
+
+    fn named(name: &str) -> Arc<Datatype> {
+        construct::named(predefined::by_name(name).unwrap())
+    }
 
     fn again(dt: &Arc<Datatype>) -> Arc<Datatype> {
-        let c = contents(dt);
-        rebuild(&Decoded {
+        let c = contents::<TestNumbering>(dt);
+        rebuild::<TestNumbering>(&Decoded {
             combiner: c.combiner,
             ints: &c.ints,
             addresses: &c.addresses,
@@ -219,7 +211,7 @@ mod tests {
             (b.size(), b.lb(), b.extent(), b.true_lb(), b.true_extent())
         );
         assert_eq!(a.large_count, b.large_count);
-        let (ca, cb) = (contents(a), contents(b));
+        let (ca, cb) = (contents::<TestNumbering>(a), contents::<TestNumbering>(b));
         assert_eq!(
             (ca.combiner, &ca.ints, &ca.addresses, &ca.large_counts),
             (cb.combiner, &cb.ints, &cb.addresses, &cb.large_counts)
@@ -228,8 +220,7 @@ mod tests {
 
     #[test]
     fn every_combiner_in_both_layouts_is_made_again() {
-        let double = get(MPI_DOUBLE).unwrap();
-        let pair = get(MPI_DOUBLE_INT).unwrap();
+        let (double, pair) = (named("MPI_DOUBLE"), named("MPI_DOUBLE_INT"));
         for large in [false, true] {
             let made = [
                 construct::dup(&pair),
@@ -262,7 +253,7 @@ mod tests {
                         rank: 3,
                         gsizes: vec![7, 9],
                         distribs: vec![Distribution::Cyclic, Distribution::Block],
-                        dargs: vec![2, MPI_DISTRIBUTE_DFLT_DARG],
+                        dargs: vec![Some(2), None],
                         psizes: vec![2, 2],
                         order: Order::C,
                     },
@@ -280,27 +271,31 @@ mod tests {
 
     #[test]
     fn short_or_unknown_arrays_are_errors() {
-        let double = get(MPI_DOUBLE).unwrap();
+        let double = named("MPI_DOUBLE");
+        let not_a_type = |decoded: &Decoded| {
+            let error = rebuild::<TestNumbering>(decoded).unwrap_err();
+            assert_eq!(error.class, MpiError::datatype("").class);
+        };
         let decoded = Decoded {
-            combiner: MPI_COMBINER_INDEXED,
+            combiner: CombinerKind::Indexed,
             ints: &[3, 1, 1],
             addresses: &[],
             large_counts: &[],
             types: std::slice::from_ref(&double),
         };
-        assert_eq!(rebuild(&decoded).unwrap_err().class, MPI_ERR_TYPE);
+        not_a_type(&decoded);
         let decoded = Decoded {
-            combiner: MPI_COMBINER_NAMED,
+            combiner: CombinerKind::Named,
             types: &[],
             ..decoded
         };
-        assert_eq!(rebuild(&decoded).unwrap_err().class, MPI_ERR_TYPE);
+        not_a_type(&decoded);
         let decoded = Decoded {
-            combiner: MPI_COMBINER_CONTIGUOUS,
+            combiner: CombinerKind::Contiguous,
             ints: &[1],
             types: &[],
             ..decoded
         };
-        assert_eq!(rebuild(&decoded).unwrap_err().class, MPI_ERR_TYPE);
+        not_a_type(&decoded);
     }
 }

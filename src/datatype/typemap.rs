@@ -4,7 +4,6 @@
 
 use super::predefined::{pair_offset, Basic, PredefinedKind};
 use super::{Combiner, DarrayArgs, Datatype, Distribution, Order};
-use crate::abi::MPI_DISTRIBUTE_DFLT_DARG;
 
 /// What an entry of a type map is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,20 +352,15 @@ fn darray_indices(args: &DarrayArgs) -> Vec<Vec<i64>> {
     (0..n)
         .map(|d| {
             let (g, p, darg) = (args.gsizes[d], args.psizes[d] as i64, args.dargs[d]);
-            let default = darg == MPI_DISTRIBUTE_DFLT_DARG;
             (0..g)
                 .filter(|&i| match args.distribs[d] {
                     Distribution::None => true,
                     Distribution::Block => {
-                        let b = if default {
-                            (g + p - 1) / p
-                        } else {
-                            darg as i64
-                        };
+                        let b = darg.map_or((g + p - 1) / p, i64::from);
                         i / b == coords[d]
                     }
                     Distribution::Cyclic => {
-                        let b = if default { 1 } else { darg as i64 };
+                        let b = darg.map_or(1, i64::from);
                         (i / b) % p == coords[d]
                     }
                 })

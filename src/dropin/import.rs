@@ -17,8 +17,9 @@
 
 use crate::abi::*;
 use crate::behind::forward;
+use crate::datatype::numbering;
 use crate::datatype::rebuild::{rebuild, Decoded};
-use crate::datatype::{predefined, Datatype, F90Class};
+use crate::datatype::{Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::os::raw::c_int;
@@ -167,8 +168,13 @@ fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> 
             .iter()
             .map(|&child| import(child, depth + 1))
             .collect::<Result<Vec<_>, Failure>>()?;
-        Ok(rebuild(&Decoded {
-            combiner,
+        let kind = numbering::combiner::<Numbers>(current_combiner(combiner)).ok_or_else(|| {
+            MpiError::datatype(format!(
+                "combiner {combiner} does not describe a derived datatype"
+            ))
+        })?;
+        Ok(rebuild::<Numbers>(&Decoded {
+            combiner: kind,
             ints: &ints,
             addresses: &addresses,
             large_counts: &large_counts,
@@ -205,7 +211,7 @@ fn f90(class: F90Class, ints: &[i64]) -> MpiResult<Arc<Datatype>> {
             "the decoded integers do not match the combiner",
         ));
     };
-    let base = predefined::f90_select(class, precision, range).ok_or_else(|| {
+    let base = f90_type(class, precision, range).ok_or_else(|| {
         MpiError::new(
             MPI_ERR_TYPE,
             "the MPI library behind decoded an f90 type this library has no type for",

@@ -233,23 +233,21 @@ fn same_map(handle: MPI_Datatype) -> MpiResult<Held> {
 /// stand-in, see [`named`]), else a type made the first time and kept with `datatype`.
 fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
     if let Some(p) = datatype.predefined() {
-        return named(p.handle, datatype.size());
+        let handle = predefined_handle(p).unwrap_or(MPI_DATATYPE_NULL);
+        return named(handle, datatype.size());
     }
     if let Combiner::F90 { base, .. } = &datatype.combiner {
         return of(base);
     }
     if let Some(shadow) = datatype.shadow.get() {
-        return Ok(shadow.handle);
+        return Ok(handle_from_bits(shadow.handle_bits));
     }
     let handle = stacker::maybe_grow(64 * 1024, 1024 * 1024, || build(datatype))?.into_raw();
     SHADOWS.lock().insert(handle);
     // Another thread may have made one meanwhile: the one kept wins, the other is released.
-    let shadow = Shadow {
-        handle,
-        release: release_shadow,
-    };
-    drop(datatype.shadow.set(shadow));
-    Ok(datatype.shadow.get().expect("set above").handle)
+    drop(datatype.shadow.set(shadow(handle)));
+    let kept = datatype.shadow.get().expect("set above");
+    Ok(handle_from_bits(kept.handle_bits))
 }
 
 /// The type of the MPI behind that point-to-point messages of `datatype` take on that
@@ -275,13 +273,10 @@ pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
         .get_or_init(|| {
             let handle = message_type(datatype).ok()??;
             SHADOWS.lock().insert(handle);
-            Some(Shadow {
-                handle,
-                release: release_shadow,
-            })
+            Some(shadow(handle))
         })
         .as_ref()
-        .map(|shadow| shadow.handle)
+        .map(|shadow| handle_from_bits(shadow.handle_bits))
 }
 
 /// The shortest mean run, in bytes, of a type [`for_messages`] makes a type for: MPICH moves
@@ -300,7 +295,7 @@ fn message_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     if datatype.size() < LONG_RUN.saturating_mul(plan.runs()) {
         return Ok(None);
     }
-    let leaf = named(basic.info().handle, basic.size())?;
+    let leaf = named(basic_handle(basic), basic.size())?;
     let Some(level) = one_level(&plan.root, leaf, basic.size())? else {
         return Ok(None);
     };
@@ -363,8 +358,17 @@ fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Hel
 static SHADOWS: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<MPI_Datatype>>> =
     std::sync::LazyLock::new(Default::default);
 
-/// Gives back a shadow's twin, unless [`release_all_shadows`] already did.
-fn release_shadow(handle: MPI_Datatype) {
+/// The [`Shadow`] that holds `handle`, a twin in [`SHADOWS`], for a datatype object.
+fn shadow(handle: MPI_Datatype) -> Shadow {
+    Shadow {
+        handle_bits: handle_bits(handle),
+        release: release_shadow,
+    }
+}
+
+/// Gives back a shadow's twin (its handle's bits), unless [`release_all_shadows`] already did.
+fn release_shadow(bits: u64) {
+    let handle = handle_from_bits(bits);
     if SHADOWS.lock().remove(&handle) {
         release(handle);
     }

@@ -4,7 +4,6 @@
 //! JSON. Arrays longer than [`ARRAY_LIMIT`] are cut (the full length is given) and at most
 //! [`NODE_LIMIT`] constructors are shown.
 
-use crate::abi::MPI_DISTRIBUTE_DFLT_DARG;
 use crate::datatype::{Combiner, Datatype, Distribution, F90Class, Order};
 use std::sync::Arc;
 
@@ -246,8 +245,8 @@ pub fn call(dt: &Datatype) -> Call<'_> {
                 .iter()
                 .take(ARRAY_LIMIT)
                 .map(|&d| match d {
-                    MPI_DISTRIBUTE_DFLT_DARG => Item::Word("DFLT"),
-                    d => Item::Num(d.into()),
+                    None => Item::Word("DFLT"),
+                    Some(d) => Item::Num(d.into()),
                 })
                 .collect();
             let distribs = args

@@ -264,9 +264,8 @@ fn named(name: &str, at: usize) -> Result<Arc<Datatype>, Error> {
         .iter()
         .find(|(synonym, _)| *synonym == name)
         .map_or(name, |(_, table_name)| table_name);
-    let handle = predefined::all()
-        .find(|p| p.name == wanted)
-        .map(|p| p.handle)
+    let handle = predefined::by_name(wanted)
+        .and_then(crate::abi::predefined_handle)
         .ok_or_else(|| Error::syntax(at, format!("unknown predefined datatype {name}")))?;
     handles::get(handle).map_err(|e| Error::mpi(at, e))
 }
@@ -397,12 +396,13 @@ fn distribution(v: &Value) -> Option<Distribution> {
     }
 }
 
-fn darg(v: &Value) -> Option<i32> {
+/// A distribution argument: `None` inside for the default (`DFLT`, or the ABI's number for
+/// it).
+fn darg(v: &Value) -> Option<Option<i32>> {
+    use crate::datatype::numbering::darg;
     match v {
-        Value::Int(n) => i32::try_from(*n).ok(),
-        Value::Word(w) if w == "DFLT" || w == "MPI_DISTRIBUTE_DFLT_DARG" => {
-            Some(crate::abi::MPI_DISTRIBUTE_DFLT_DARG)
-        }
+        Value::Int(n) => i32::try_from(*n).ok().map(darg::<crate::abi::Numbers>),
+        Value::Word(w) if w == "DFLT" || w == "MPI_DISTRIBUTE_DFLT_DARG" => Some(None),
         _ => None,
     }
 }
@@ -578,7 +578,7 @@ fn build(name: &str, at: usize, args: Vec<(Value, usize)>) -> Result<Arc<Datatyp
 
 /// `MPI_Type_create_f90_*(p, r)`: the type the arguments select, or `MPI_ERR_ARG`.
 fn f90(class: F90Class, precision: i32, range: i32) -> Result<Arc<Datatype>, MpiError> {
-    let handle = predefined::f90_select(class, precision, range).ok_or_else(|| {
+    let handle = crate::abi::f90_type(class, precision, range).ok_or_else(|| {
         MpiError::arg(format!(
             "no Fortran type has precision {precision} and range {range}"
         ))

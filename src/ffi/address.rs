@@ -63,17 +63,16 @@ pub unsafe extern "C" fn MPI_Type_match_size(
 ) -> c_int {
     // A size this library has no type for may be one of the MPI behind's (MPICH 5's
     // MPI_INTEGER16, say): that library answers then.
-    let found = predefined::match_size(typeclass, size.into());
+    let found = class_of_typeclass(typeclass)
+        .and_then(|class| predefined::match_size(class, size.into()))
+        .map(basic_handle);
     crate::behind::foreign_call!(
         PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype)
         if found.is_none() && crate::behind::backend().is_some()
     );
     guard("MPI_Type_match_size", || {
         check_out(datatype, "datatype")?;
-        if !matches!(
-            typeclass,
-            MPI_TYPECLASS_REAL | MPI_TYPECLASS_INTEGER | MPI_TYPECLASS_COMPLEX
-        ) {
+        if class_of_typeclass(typeclass).is_none() {
             return Err(MpiError::arg(format!(
                 "typeclass {typeclass} is not an MPI_TYPECLASS_* value"
             )));
@@ -111,7 +110,8 @@ pub unsafe extern "C" fn MPI_Type_get_value_index(
         let (value, index) = (datatype(value_type)?, datatype(index_type)?);
         let pair = basic(&value)
             .zip(basic(&index))
-            .and_then(|(v, i)| predefined::value_index_pair(v, i));
+            .and_then(|(v, i)| predefined::value_index_pair(v, i))
+            .and_then(predefined_handle);
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(pair_type, pair.unwrap_or(MPI_DATATYPE_NULL), "pair_type") }
     })

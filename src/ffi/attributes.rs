@@ -2,10 +2,10 @@
 //! `MPI_Type_set_attr`, `MPI_Type_get_attr`, `MPI_Type_delete_attr`, and the copy / delete
 //! callbacks run by `MPI_Type_dup` and `MPI_Type_free`.
 
+use super::keyvals::{self, Keyval};
 use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::behind::forward;
-use crate::datatype::keyvals::{self, Keyval};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::ffi::c_void;

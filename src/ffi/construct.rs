@@ -6,7 +6,8 @@
 use super::{check_out, datatype, guard, read_array, read_slice, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
-use crate::datatype::{construct, predefined, rebuild, DarrayArgs, Datatype, F90Class};
+use crate::datatype::numbering::{darg, distribution, order};
+use crate::datatype::{construct, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
 use std::os::raw::c_int;
@@ -597,7 +598,7 @@ unsafe fn subarray<C: CountArg>(
                 read_array(starts, n, "array_of_starts")?,
             )
         };
-        let order = rebuild::order(order_value.into())?;
+        let order = order::<Numbers>(order_value.into())?;
         let old = datatype(oldtype)?;
         let made = construct::subarray(sizes, subsizes, starts, order, &old, C::LARGE);
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
@@ -689,11 +690,11 @@ unsafe fn darray<C: CountArg>(
             distribs: distribs
                 .into_iter()
                 .enumerate()
-                .map(|(d, v)| rebuild::distribution(v, d))
+                .map(|(d, v)| distribution::<Numbers>(v, d))
                 .collect::<MpiResult<Vec<_>>>()?,
-            dargs: narrow(dargs),
+            dargs: narrow(dargs).into_iter().map(darg::<Numbers>).collect(),
             psizes: narrow(psizes),
-            order: rebuild::order(call.order.into())?,
+            order: order::<Numbers>(call.order.into())?,
         };
         let made = construct::darray(args, &datatype(oldtype)?, C::LARGE);
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
@@ -856,7 +857,7 @@ unsafe fn f90(
 ) -> c_int {
     guard(function, || {
         check_out(newtype, "newtype")?;
-        let base = predefined::f90_select(class, precision, range).ok_or_else(|| {
+        let base = f90_type(class, precision, range).ok_or_else(|| {
             MpiError::arg(match class {
                 F90Class::Integer => format!("no predefined integer type has a range of {range}"),
                 _ if precision == MPI_UNDEFINED && range == MPI_UNDEFINED => {

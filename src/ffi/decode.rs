@@ -6,6 +6,7 @@ use super::{check_out, datatype, guard, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::contents::{contents, Contents};
+use crate::datatype::numbering::Numbering;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 use crate::handles;
@@ -26,7 +27,7 @@ fn check_variant(large_counts: usize, large_variant: bool) -> MpiResult<()> {
 /// The decoded arguments of `handle`.
 fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype>, Contents)> {
     let dt = datatype(handle)?;
-    let c = contents(&dt);
+    let c = contents::<Numbers>(&dt);
     check_variant(c.large_counts.len(), large_variant)?;
     Ok((dt, c))
 }
@@ -36,7 +37,8 @@ fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype
 fn envelope(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(i64, i64, i64, i64, c_int)> {
     let e = with_datatype(handle, crate::datatype::contents::envelope)?;
     check_variant(e.large_counts as usize, large_variant)?;
-    Ok((e.ints, e.addresses, e.large_counts, e.types, e.combiner))
+    let combiner = Numbers::combiner(e.combiner);
+    Ok((e.ints, e.addresses, e.large_counts, e.types, combiner))
 }
 
 /// # Safety

@@ -25,6 +25,7 @@ pub mod explain;
 pub mod handle_ints;
 pub mod info;
 pub mod iov;
+pub mod keyvals;
 pub mod names;
 pub mod pack;
 pub mod process;

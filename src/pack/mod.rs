@@ -6,7 +6,6 @@
 
 pub mod external32;
 
-use crate::abi::MPI_ERR_TRUNCATE;
 use crate::datatype::layout::{add, mul};
 #[cfg(any(test, feature = "model"))]
 use crate::datatype::walk::{walk, Piece, GO_ON};
@@ -24,12 +23,9 @@ pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {
 pub fn check_room(position: i64, needed: i64, size: i64, what: &str) -> MpiResult<i64> {
     let end = add(position, needed, "position + packed size")?;
     if end > size {
-        return Err(MpiError::new(
-            MPI_ERR_TRUNCATE,
-            format!(
-                "{what} needs {needed} bytes at position {position} but the buffer has {size} bytes"
-            ),
-        ));
+        return Err(MpiError::truncate(format!(
+            "{what} needs {needed} bytes at position {position} but the buffer has {size} bytes"
+        )));
     }
     Ok(end)
 }

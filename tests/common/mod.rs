@@ -6,7 +6,9 @@
 use mpi_dtype::abi::*;
 use mpi_dtype::datatype::predefined::Scalar;
 use mpi_dtype::datatype::typemap::{Item, TypeMap};
-use mpi_dtype::datatype::{construct, Basic, DarrayArgs, Datatype, Distribution, Order};
+use mpi_dtype::datatype::{
+    construct, Basic, DarrayArgs, Datatype, Distribution, Order, PredefinedKind,
+};
 use mpi_dtype::handles;
 use proptest::prelude::*;
 use std::fmt;
@@ -19,7 +21,10 @@ pub fn pre(handle: MPI_Datatype) -> Arc<Datatype> {
 
 /// The basic type of a predefined basic handle.
 pub fn basic(handle: MPI_Datatype) -> Basic {
-    Basic::from_handle(handle).expect("a basic handle")
+    match pre(handle).predefined().expect("a predefined handle").kind {
+        PredefinedKind::Basic(basic) => basic,
+        _ => panic!("{handle:?} is not a basic handle"),
+    }
 }
 
 // ---- random datatype descriptions ------------------------------------------------------------
@@ -426,13 +431,13 @@ fn darray_args(dims: Vec<DarrayDim>, rank_seed: i32, order: Order) -> DarrayArgs
             _ => (Distribution::None, 1),
         };
         let darg = if default {
-            MPI_DISTRIBUTE_DFLT_DARG
+            None
         } else {
-            match distrib {
+            Some(match distrib {
                 // At least ceil(gsize / psize), so that the blocks cover the dimension.
                 Distribution::Block => (gsize as i32 + psize - 1) / psize + extra,
                 _ => 1 + extra,
-            }
+            })
         };
         args.gsizes.push(gsize);
         args.distribs.push(distrib);
