@@ -132,8 +132,7 @@ unsafe fn type_size<C: CountArg>(
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    let forward =
-        move || behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, datatype, size);
+    let forward = move || behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, datatype, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size", datatype, size, forward) }
 }
