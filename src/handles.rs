@@ -605,37 +605,47 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
     }
 }
 
+/// The error of freeing a predefined datatype (named, or made by `MPI_Type_create_f90_*`).
+fn not_freeable() -> MpiError {
+    MpiError::datatype("a predefined datatype cannot be freed")
+}
+
+/// The attributes cached on `handle` if the program may free it (`MPI_Type_free` deletes them
+/// first), read once; `MPI_ERR_TYPE` for a predefined type or an invalid handle.
+pub fn attributes_if_freeable(handle: MPI_Datatype) -> MpiResult<Vec<(i32, usize)>> {
+    if is_predefined(handle) {
+        return Err(not_freeable());
+    }
+    with_entry(handle, |e| match f90_key(&e.datatype) {
+        Some(_) => Err(not_freeable()),
+        None => Ok(e.attributes.clone()),
+    })?
+}
+
 /// Removes a derived handle and returns its state. If the handle is a twin, `release_twin`
 /// runs on it (with its datatype object) first, while the handle still resolves to its entry:
 /// the MPI behind runs the delete callbacks of its attributes then, and they may query the
-/// type. Predefined types cannot be freed.
+/// type. Predefined types cannot be freed. A handle without a twin is checked and removed
+/// under one lock of its slot.
 pub fn remove_with(
     handle: MPI_Datatype,
     release_twin: impl FnOnce(MPI_Datatype, Arc<Datatype>),
 ) -> MpiResult<Entry> {
-    let predefined = || MpiError::datatype("a predefined datatype cannot be freed");
     if is_predefined(handle) {
-        return Err(predefined());
+        return Err(not_freeable());
     }
     let slot_handle = internal(handle);
-    // One read of the entry: an `MPI_Type_create_f90_*` type is predefined too, and only a
-    // twin needs its datatype object before the entry goes.
-    let (f90, twin) = with_entry(handle, |e| {
-        let twin = e.twin.map(|twin| (twin, e.datatype.clone()));
-        (f90_key(&e.datatype).is_some(), twin)
-    })?;
-    if f90 {
-        return Err(predefined());
+    let (twin, datatype) = match take_entry(slot_handle, handle, Freeing::Program)? {
+        Ok(entry) => return Ok(entry),
+        Err(twinned) => twinned,
+    };
+    // Once released, the MPI behind may give the number to a new type at once: threads'
+    // caches of it are invalidated first.
+    if let Some(cell) = cell_of(slot_handle) {
+        cell.bump();
     }
-    if let Some((twin, datatype)) = twin {
-        // Once released, the MPI behind may give the number to a new type at once: threads'
-        // caches of it are invalidated first.
-        if let Some(cell) = cell_of(slot_handle) {
-            cell.bump();
-        }
-        release_twin(twin, datatype);
-    }
-    remove_entry(slot_handle).map_err(|_| invalid(handle))
+    release_twin(twin, datatype);
+    take_entry(slot_handle, handle, Freeing::Released)?.map_err(|_| invalid(handle))
 }
 
 /// Removes a derived handle whose twin, if any, the caller releases.
@@ -646,18 +656,46 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
 /// Removes the entry of `handle` whether the program may free it or not (an
 /// `MPI_Type_create_f90_*` type made twice by racing threads), with its twin's mapping.
 pub fn discard(handle: MPI_Datatype) -> MpiResult<Entry> {
-    remove_entry(internal(handle))
+    take_entry(internal(handle), handle, Freeing::Any)?.map_err(|_| invalid(handle))
 }
 
-/// Removes the entry of the slot handle `slot_handle`, whether the program may free it or
-/// not, and its twin's mapping if that still names this slot.
-fn remove_entry(slot_handle: MPI_Datatype) -> MpiResult<Entry> {
-    let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(slot_handle))?;
+/// An entry left in place for its twin to be released first: the twin and the datatype object.
+type TwinFirst = (MPI_Datatype, Arc<Datatype>);
+
+/// Who removes an entry, and so what [`take_entry`] checks first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Freeing {
+    /// `MPI_Type_free`: a predefined (f90) type is refused, and a twinned entry is left in
+    /// place for its twin to be released first.
+    Program,
+    /// `MPI_Type_free` once the twin is released: a predefined (f90) type is refused.
+    Released,
+    /// Any entry goes.
+    Any,
+}
+
+/// Takes the entry of the slot handle `slot_handle` (`handle` is the number the caller holds,
+/// for errors), with its twin's mapping if that still names this slot: `Ok(entry)`; or, for
+/// [`Freeing::Program`] and an entry with a twin, leaves it and gives back `Err` of the twin
+/// and the datatype object.
+fn take_entry(
+    slot_handle: MPI_Datatype,
+    handle: MPI_Datatype,
+    freeing: Freeing,
+) -> MpiResult<Result<Entry, TwinFirst>> {
+    let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(handle))?;
+    let cell = cell(index);
     let entry = {
-        let cell = cell(index);
         let mut slot = cell.slot.write();
-        if slot.generation != generation || slot.entry.is_none() {
-            return Err(invalid(slot_handle));
+        let entry = match &slot.entry {
+            Some(entry) if slot.generation == generation => entry,
+            _ => return Err(invalid(handle)),
+        };
+        if freeing != Freeing::Any && f90_key(&entry.datatype).is_some() {
+            return Err(not_freeable());
+        }
+        if let (Freeing::Program, Some(twin)) = (freeing, entry.twin) {
+            return Ok(Err((twin, entry.datatype.clone())));
         }
         cell.publish(None);
         slot.generation = (slot.generation + 1) % abi::GENERATIONS;
@@ -670,7 +708,7 @@ fn remove_entry(slot_handle: MPI_Datatype) -> MpiResult<Entry> {
         }
     }
     ALLOCATOR.lock().freed.push_back(index);
-    Ok(entry)
+    Ok(Ok(entry))
 }
 
 #[cfg(test)]

@@ -76,10 +76,11 @@ fn insert_with_twin(
     let handle = handles::insert(datatype, committed, made)
         .inspect_err(|_| made.into_iter().for_each(twin::release))?;
     if let Some(made) = made {
-        // The number is a new type's now, whatever the program freed under it before.
+        // The number is a new type's now, whatever the program freed under it before; the
+        // objects of numbers forgotten so are dropped here (only twins are ever retired).
         twin::forget_retired(made);
+        twin::forget_forgotten();
     }
-    twin::forget_forgotten();
     Ok(handle)
 }
 

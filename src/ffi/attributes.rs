@@ -102,11 +102,11 @@ pub fn released(attributes: &[(c_int, usize)]) {
     }
 }
 
-/// Runs the delete callback of every attribute cached on `datatype` (for `MPI_Type_free`),
-/// removing each attribute once its callback succeeded: if one fails, the free fails and the
-/// attributes already deleted are not deleted again by the next attempt.
-pub fn delete_all(datatype: MPI_Datatype) -> MpiResult<()> {
-    let attributes = handles::with_entry(datatype, |e| e.attributes.clone())?;
+/// Runs the delete callback of each of `attributes`, those cached on `datatype` (for
+/// `MPI_Type_free`: [`handles::attributes_if_freeable`]), removing each attribute once its
+/// callback succeeded: if one fails, the free fails and the attributes already deleted are
+/// not deleted again by the next attempt.
+pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> MpiResult<()> {
     for (key, value) in attributes {
         run_delete(datatype, key, value)?;
         handles::update(datatype, |e| keyvals::uncache(&mut e.attributes, key))?;

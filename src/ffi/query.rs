@@ -7,7 +7,6 @@ use super::{check_out, guard, read_in, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::Measures;
-use crate::error::MpiError;
 use crate::handles;
 use std::os::raw::c_int;
 
@@ -40,10 +39,8 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     guard("MPI_Type_free", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
-        if handles::is_builtin(handle) {
-            return Err(MpiError::datatype("a predefined datatype cannot be freed"));
-        }
-        super::attributes::delete_all(handle)?;
+        let attributes = handles::attributes_if_freeable(handle)?;
+        super::attributes::delete_all(handle, attributes)?;
         crate::trace::free(handle);
         // The twin goes before the entry: the MPI behind runs the delete callbacks of its
         // attributes, which may query the type.
