@@ -165,7 +165,10 @@ struct Allocator {
     freed: VecDeque<usize>,
 }
 
-static CHUNK_TABLE: [OnceLock<Box<[SlotCell]>>; CHUNKS] = [const { OnceLock::new() }; CHUNKS];
+/// The slots, made a chunk at a time; a chunk has a fixed length, so that `index % CHUNK`
+/// needs no bounds check.
+static CHUNK_TABLE: [OnceLock<Box<[SlotCell; CHUNK]>>; CHUNKS] =
+    [const { OnceLock::new() }; CHUNKS];
 static ALLOCATOR: Mutex<Allocator> = Mutex::new(Allocator {
     next_fresh: 1,
     freed: VecDeque::new(),
@@ -200,19 +203,22 @@ struct Indexed {
 /// Predefined types by the low byte of their handle (MPICH's index of the type), for the
 /// queries and the pack path; a handle whose low byte another type took first is found in
 /// [`PREDEFINED`].
-static PREDEFINED_BY_INDEX: LazyLock<Vec<Option<Indexed>>> = LazyLock::new(|| {
-    let mut table: Vec<Option<Indexed>> = (0..abi::PREDEFINED_INDEXES).map(|_| None).collect();
-    for (&handle, entry) in PREDEFINED.iter() {
-        if let Some(index) = abi::predefined_index(handle) {
-            table[index].get_or_insert_with(|| Indexed {
-                handle,
-                measures: entry.datatype.measures,
-                entry,
-            });
+/// A table of fixed length, so that an index below it (MPICH's index is one byte) needs no
+/// bounds check.
+static PREDEFINED_BY_INDEX: LazyLock<Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]>> =
+    LazyLock::new(|| {
+        let mut table = Box::new([const { None }; abi::PREDEFINED_INDEXES]);
+        for (&handle, entry) in PREDEFINED.iter() {
+            if let Some(index) = abi::predefined_index(handle) {
+                table[index].get_or_insert_with(|| Indexed {
+                    handle,
+                    measures: entry.datatype.measures,
+                    entry,
+                });
+            }
         }
-    }
-    table
-});
+        table
+    });
 
 /// The entry of a predefined handle in the table by index, with no lookup beyond one read.
 #[inline(always)]
@@ -223,8 +229,10 @@ fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Indexed> {
 }
 
 fn cell(index: usize) -> &'static SlotCell {
-    let chunk = CHUNK_TABLE[index / CHUNK]
-        .get_or_init(|| (0..CHUNK).map(|_| SlotCell::default()).collect());
+    let chunk = CHUNK_TABLE[index / CHUNK].get_or_init(|| {
+        let cells: Box<[SlotCell]> = (0..CHUNK).map(|_| SlotCell::default()).collect();
+        cells.try_into().ok().expect("CHUNK cells were made")
+    });
     &chunk[index % CHUNK]
 }
 
