@@ -202,12 +202,15 @@ struct Indexed {
 
 /// Predefined types by the low byte of their handle (MPICH's index of the type), for the
 /// queries and the pack path; a handle whose low byte another type took first is found in
-/// [`PREDEFINED`].
-/// A table of fixed length, so that an index below it (MPICH's index is one byte) needs no
-/// bounds check.
+/// [`PREDEFINED`]. The table has a fixed length, so that an index below it (MPICH's index is
+/// one byte) needs no bounds check; it is made on the heap (256 KiB in the standard ABI).
 static PREDEFINED_BY_INDEX: LazyLock<Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]>> =
     LazyLock::new(|| {
-        let mut table = Box::new([const { None }; abi::PREDEFINED_INDEXES]);
+        let empty: Box<[Option<Indexed>]> = (0..abi::PREDEFINED_INDEXES).map(|_| None).collect();
+        let mut table: Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]> = empty
+            .try_into()
+            .ok()
+            .expect("PREDEFINED_INDEXES entries were made");
         for (&handle, entry) in PREDEFINED.iter() {
             if let Some(index) = abi::predefined_index(handle) {
                 table[index].get_or_insert_with(|| Indexed {
@@ -492,19 +495,28 @@ fn cell_of(slot_handle: MPI_Datatype) -> Option<&'static SlotCell> {
     decode(slot_handle).map(|(index, _)| cell(index))
 }
 
-/// The measures of the type behind `handle` if they are found with no lock and no reference
-/// taken: a predefined type's from the table, a derived type's from its slot's published copy
-/// or this thread's cache. A handle found so is this library's, never one of the MPI behind.
+/// `of` the measures of the type behind `handle` if they are found with no lock and no
+/// reference taken: a predefined type's from the table, a derived type's from its slot's
+/// published copy or this thread's cache. A handle found so is this library's, never one of
+/// the MPI behind. (`of` picks what the caller needs, so that no copy of all the measures is
+/// made on the way.)
 #[inline(always)]
-pub fn measures_at_once(handle: MPI_Datatype) -> Option<Measures> {
+pub fn measures_at_once<R>(handle: MPI_Datatype, of: impl FnOnce(&Measures) -> R) -> Option<R> {
     if let Some(indexed) = predefined_by_index(handle) {
-        return Some(indexed.measures);
+        return Some(of(&indexed.measures));
     }
     if let Some((index, _)) = decode(handle) {
         let chunk = CHUNK_TABLE.get(index / CHUNK)?.get()?;
-        return chunk[index % CHUNK].measures_of(handle);
+        return chunk[index % CHUNK].measures_of(handle).map(|m| of(&m));
     }
-    with_cached(handle, |datatype, _| datatype.measures).ok()
+    cached_measures(handle, of)
+}
+
+/// [`measures_at_once`] from this thread's cache (a twin's, in drop-in mode): out of line, so
+/// that the queries' path for this library's own handles keeps no registers for it.
+#[inline(never)]
+fn cached_measures<R>(handle: MPI_Datatype, of: impl FnOnce(&Measures) -> R) -> Option<R> {
+    with_cached(handle, |datatype, _| of(&datatype.measures)).ok()
 }
 
 /// Runs `f` on the datatype behind `handle` and whether the handle is committed if that takes
@@ -752,9 +764,9 @@ mod tests {
     fn measures_are_read_at_once_until_the_handle_is_freed() {
         let vector = construct::vector(3, 2, 4, false, &get(MPI_DOUBLE).unwrap(), false).unwrap();
         let h = insert(vector, false, None).unwrap();
-        let m = measures_at_once(h).expect("a standalone handle publishes its measures");
+        let m = measures_at_once(h, |m| *m).expect("a standalone handle publishes its measures");
         assert_eq!((m.size, m.lb, m.extent, m.true_extent), (48, 0, 80, 80));
-        assert_eq!(measures_at_once(MPI_INT).map(|m| m.size), Some(4));
+        assert_eq!(measures_at_once(MPI_INT, |m| m.size), Some(4));
         assert!(
             with_type_at_once(h, |_, _| ()).is_err(),
             "not yet looked up"
@@ -774,7 +786,7 @@ mod tests {
         );
         assert!(with_committed(h, |_| ()).is_ok());
         remove(h).unwrap();
-        assert_eq!(measures_at_once(h), None);
+        assert_eq!(measures_at_once(h, |m| *m), None);
         assert!(with_type_at_once(h, |_, _| ()).is_err());
         assert!(with_type(h, |_, _| ()).is_err());
     }

@@ -7,6 +7,7 @@ use super::{check_out, guard, read_in, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::Measures;
+use crate::error::MpiResult;
 use crate::handles;
 use std::os::raw::c_int;
 
@@ -51,85 +52,87 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 }
 
 // ---- how a query is answered ----------------------------------------------------------
+//
+// Each query answers at once when the handle is one of this library's whose measures are
+// found without a lock ([`handles::measures_at_once`]) and the output pointers are not NULL.
+// Everything else (the MPI behind's answer for a type that library made itself, or the
+// answer in full, with the argument checks and error reporting) is in a function of its own,
+// out of line and called with the query's own arguments, so that the success path builds
+// nothing for it and keeps no registers or stack.
 
-/// Answers a query on `dt`: at once when the handle is one of this library's whose measures
-/// are found without a lock ([`handles::measures_at_once`]) and `at_once` could write the
-/// answer (it returns false for a NULL output or a value that does not fit, which `in_full`
-/// then reports); else with the MPI
-/// behind's answer for a type that library made itself (`forward`); else in full, with the
-/// argument checks and error reporting of `in_full`.
-#[inline(always)]
-fn answer(
-    dt: MPI_Datatype,
-    at_once: impl FnOnce(&Measures) -> bool,
-    forward: impl FnOnce() -> Option<c_int>,
-    in_full: impl FnOnce() -> c_int,
-) -> c_int {
-    if handles::measures_at_once(dt).is_some_and(|m| at_once(&m)) {
-        return MPI_SUCCESS;
-    }
-    answer_otherwise(dt, forward, in_full)
-}
+/// The MPI behind's function of a query, called with the query's arguments (`None` when no
+/// MPI library is behind this one).
+type Forward<A> = fn(MPI_Datatype, A) -> Option<c_int>;
 
-/// [`answer`] when the measures were not found at once: out of line, so that the success
-/// path keeps no registers or stack for it.
-#[cold]
-#[inline(never)]
-fn answer_otherwise(
-    dt: MPI_Datatype,
-    forward: impl FnOnce() -> Option<c_int>,
-    in_full: impl FnOnce() -> c_int,
-) -> c_int {
+/// The MPI behind's answer when `dt` is a type that library made itself.
+fn forwarded<A>(dt: MPI_Datatype, outputs: A, forward: Forward<A>) -> Option<c_int> {
     if crate::dropin::is_foreign(dt) {
-        if let Some(rc) = forward() {
-            return rc;
-        }
+        return forward(dt, outputs);
     }
-    in_full()
+    None
 }
 
 // ---- size ---------------------------------------------------------------------------------
 
+/// The size `bytes` as a query of type `C` reports it.
+fn size_value<C: CountArg>(bytes: i64) -> MpiResult<C> {
+    if !C::LARGE {
+        // "If the size of the datatype exceeds the value that can be represented in the int
+        // argument, MPI_UNDEFINED is returned."
+        Ok(C::or_undefined(Some(bytes)))
+    } else {
+        C::from_count(bytes, "the size")
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
+#[inline(always)]
 unsafe fn type_size<C: CountArg>(
     function: &'static str,
     dt: MPI_Datatype,
     size: *mut C,
-    forward: impl FnOnce() -> Option<c_int>,
+    forward: Forward<*mut C>,
 ) -> c_int {
-    let value_of = move |bytes: i64| {
-        if !C::LARGE {
-            // "If the size of the datatype exceeds the value that can be represented in
-            // the int argument, MPI_UNDEFINED is returned."
-            Ok(C::or_undefined(Some(bytes)))
-        } else {
-            C::from_count(bytes, "the size")
+    if let Some(bytes) = handles::measures_at_once(dt, |m| m.size) {
+        if let (false, Ok(value)) = (size.is_null(), size_value::<C>(bytes)) {
+            // SAFETY: not NULL, and valid for a write by the exported function's contract.
+            unsafe { size.write(value) };
+            return MPI_SUCCESS;
         }
-    };
-    let at_once = move |m: &Measures| {
-        value_of(m.size).is_ok_and(|v| {
-            // SAFETY: the caller's pointer, under the exported function's contract;
-            // write_out checks it for NULL.
-            unsafe { write_out(size, v, "size") }.is_ok()
-        })
-    };
-    let in_full = move || {
-        guard(function, || {
-            check_out(size, "size")?;
-            let value = value_of(with_datatype(dt, |t| t.measures.size)?)?;
-            // SAFETY: the caller's pointer, checked non-NULL above.
-            unsafe { write_out(size, value, "size") }
-        })
-    };
-    answer(dt, at_once, forward, in_full)
+    }
+    // SAFETY: as above.
+    unsafe { type_size_otherwise(function, dt, size, forward) }
+}
+
+/// [`type_size`] when the measures were not found at once.
+///
+/// # Safety
+/// As for the exported functions.
+#[cold]
+#[inline(never)]
+unsafe fn type_size_otherwise<C: CountArg>(
+    function: &'static str,
+    dt: MPI_Datatype,
+    size: *mut C,
+    forward: Forward<*mut C>,
+) -> c_int {
+    if let Some(rc) = forwarded(dt, size, forward) {
+        return rc;
+    }
+    guard(function, || {
+        check_out(size, "size")?;
+        let value = size_value::<C>(with_datatype(dt, |t| t.measures.size)?)?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(size, value, "size") }
+    })
 }
 
 /// The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, datatype, size);
+    let forward: Forward<_> = |dt, size| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size", datatype, size, forward) }
 }
@@ -137,7 +140,7 @@ pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
+    let forward: Forward<_> = |dt, size| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_x", datatype, size, forward) }
 }
@@ -145,7 +148,7 @@ pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, datatype, size);
+    let forward: Forward<_> = |dt, size| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_c", datatype, size, forward) }
 }
@@ -172,33 +175,56 @@ impl Bounds {
 
 /// # Safety
 /// As for the exported functions.
+#[inline(always)]
 unsafe fn bounds(
     function: &'static str,
     dt: MPI_Datatype,
     lb: *mut i64,
     extent: *mut i64,
     which: Bounds,
-    forward: impl FnOnce() -> Option<c_int>,
+    forward: Forward<(*mut i64, *mut i64)>,
 ) -> c_int {
-    let at_once = move |m: &Measures| {
-        let (l, e) = which.of(m);
-        // SAFETY: the caller's pointers, under the exported function's contract.
-        !extent.is_null()
-            && unsafe { write_out(lb, l, "lb").is_ok() && write_out(extent, e, "extent").is_ok() }
-    };
-    let in_full = move || {
-        guard(function, || {
-            check_out(lb, "lb")?;
-            check_out(extent, "extent")?;
-            let (l, e) = with_datatype(dt, |t| which.of(&t.measures))?;
-            // SAFETY: the caller's pointers, checked non-NULL above.
+    if let Some((l, e)) = handles::measures_at_once(dt, |m| which.of(m)) {
+        if !lb.is_null() && !extent.is_null() {
+            // SAFETY: not NULL, and valid for writes by the exported function's contract.
             unsafe {
-                write_out(lb, l, "lb")?;
-                write_out(extent, e, "extent")
+                lb.write(l);
+                extent.write(e);
             }
-        })
-    };
-    answer(dt, at_once, forward, in_full)
+            return MPI_SUCCESS;
+        }
+    }
+    // SAFETY: as above.
+    unsafe { bounds_otherwise(function, dt, lb, extent, which, forward) }
+}
+
+/// [`bounds`] when the measures were not found at once.
+///
+/// # Safety
+/// As for the exported functions.
+#[cold]
+#[inline(never)]
+unsafe fn bounds_otherwise(
+    function: &'static str,
+    dt: MPI_Datatype,
+    lb: *mut i64,
+    extent: *mut i64,
+    which: Bounds,
+    forward: Forward<(*mut i64, *mut i64)>,
+) -> c_int {
+    if let Some(rc) = forwarded(dt, (lb, extent), forward) {
+        return rc;
+    }
+    guard(function, || {
+        check_out(lb, "lb")?;
+        check_out(extent, "extent")?;
+        let (l, e) = with_datatype(dt, |t| which.of(&t.measures))?;
+        // SAFETY: the caller's pointers, checked non-NULL above.
+        unsafe {
+            write_out(lb, l, "lb")?;
+            write_out(extent, e, "extent")
+        }
+    })
 }
 
 /// The lower bound and extent of the datatype.
@@ -208,7 +234,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, lb, extent);
+    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds("MPI_Type_get_extent", datatype, lb, extent, which, forward) }
@@ -221,7 +247,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
+    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -243,7 +269,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, lb, extent);
+    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -265,7 +291,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, datatype, true_lb, true_extent);
+    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -287,7 +313,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
+    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -309,7 +335,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, datatype, true_lb, true_extent);
+    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -347,32 +373,57 @@ impl Mpi1Bound {
 /// # Safety
 /// As for the exported functions.
 #[cfg(not(feature = "standard-abi"))]
+#[inline(always)]
 unsafe fn mpi1_bound(
     function: &'static str,
     dt: MPI_Datatype,
     out: *mut MPI_Aint,
-    name: &str,
+    name: &'static str,
     which: Mpi1Bound,
-    forward: impl FnOnce() -> Option<c_int>,
+    forward: Forward<*mut MPI_Aint>,
 ) -> c_int {
-    // SAFETY: the caller's pointer, under the exported function's contract.
-    let at_once = move |m: &Measures| unsafe { write_out(out, which.of(m), name) }.is_ok();
-    let in_full = move || {
-        guard(function, || {
-            check_out(out, name)?;
-            let value = with_datatype(dt, |t| which.of(&t.measures))?;
-            // SAFETY: the caller's pointer, checked non-NULL above.
-            unsafe { write_out(out, value, name) }
-        })
-    };
-    answer(dt, at_once, forward, in_full)
+    if let Some(value) = handles::measures_at_once(dt, |m| which.of(m)) {
+        if !out.is_null() {
+            // SAFETY: not NULL, and valid for a write by the exported function's contract.
+            unsafe { out.write(value) };
+            return MPI_SUCCESS;
+        }
+    }
+    // SAFETY: as above.
+    unsafe { mpi1_bound_otherwise(function, dt, out, name, which, forward) }
+}
+
+/// [`mpi1_bound`] when the measures were not found at once.
+///
+/// # Safety
+/// As for the exported functions.
+#[cfg(not(feature = "standard-abi"))]
+#[cold]
+#[inline(never)]
+unsafe fn mpi1_bound_otherwise(
+    function: &'static str,
+    dt: MPI_Datatype,
+    out: *mut MPI_Aint,
+    name: &'static str,
+    which: Mpi1Bound,
+    forward: Forward<*mut MPI_Aint>,
+) -> c_int {
+    if let Some(rc) = forwarded(dt, out, forward) {
+        return rc;
+    }
+    guard(function, || {
+        check_out(out, name)?;
+        let value = with_datatype(dt, |t| which.of(&t.measures))?;
+        // SAFETY: the caller's pointer, checked non-NULL above.
+        unsafe { write_out(out, value, name) }
+    })
 }
 
 /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, extent);
+    let forward: Forward<_> = |dt, out| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
     let which = Mpi1Bound::Extent;
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe {
@@ -391,7 +442,8 @@ pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MP
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
+    let forward: Forward<_> =
+        |dt, out| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
     let which = Mpi1Bound::Lb;
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe {
@@ -410,7 +462,8 @@ pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut 
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward = move || behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, datatype, displacement);
+    let forward: Forward<_> =
+        |dt, out| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
     let which = Mpi1Bound::Ub;
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe {
