@@ -4,8 +4,9 @@
 //! [`crate::dropin::twin::for_messages`]).
 //!
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
-//! `engine` packs every derived type of this library (except, on the send side and over MPICH
-//! before 5, the types whose basic entries differ in size: below), `mpi` packs none. Predefined types,
+//! `engine` packs every derived type of this library (except, on the send side and over an MPI
+//! not known to receive their bytes whole, such as MPICH before 5, the types whose basic
+//! entries differ in size: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
@@ -67,7 +68,7 @@ pub enum Mode {
     /// Decide per type.
     Auto,
     /// Pack every derived type of this library with the engine (except the sends of a type
-    /// whose basic entries differ in size over MPICH before 5).
+    /// whose basic entries differ in size over an MPI not known to receive them whole).
     Engine,
     /// Let the MPI behind move every type.
     Mpi,
@@ -223,12 +224,20 @@ fn behind_takes_bytes_into_mixed_sizes() -> bool {
 /// stream of bytes whole into a type whose basic entries differ in size. MPICH before 5 does
 /// not (module documentation); MPICH 5.0.2 and Intel MPI 2021.19 do, which the random
 /// messages between processes with and without this library check
-/// (`scripts/test-drop-in-p2p.sh`, modes `mixed-*`). Any other library is not trusted to.
+/// (`scripts/test-drop-in-p2p.sh`, modes `mixed-*`), and so are trusted with their later
+/// versions. Any other library, or an earlier version, is not.
 pub fn takes_bytes_into_mixed_sizes(version: &str) -> bool {
-    let mpich_major = version
-        .strip_prefix("MPICH Version:")
-        .and_then(|rest| rest.trim_start().split('.').next()?.parse::<u32>().ok());
-    version.starts_with("Intel(R) MPI Library") || mpich_major.is_some_and(|major| major >= 5)
+    /// The leading `major.minor` numbers of `text`.
+    fn major_minor(text: &str) -> Option<(u32, u32)> {
+        let mut numbers = text.trim_start().split(|c: char| !c.is_ascii_digit());
+        let major = numbers.next()?.parse().ok()?;
+        Some((major, numbers.next()?.parse().unwrap_or(0)))
+    }
+    let mpich = version.strip_prefix("MPICH Version:").and_then(major_minor);
+    let intel = version
+        .strip_prefix("Intel(R) MPI Library")
+        .and_then(major_minor);
+    mpich.is_some_and(|v| v >= (5, 0)) || intel.is_some_and(|v| v >= (2021, 19))
 }
 
 #[cfg(test)]
@@ -245,6 +254,9 @@ mod tests {
         ));
         assert!(takes_bytes_into_mixed_sizes(
             "Intel(R) MPI Library 2021.19.0 for Linux* OS\n"
+        ));
+        assert!(!takes_bytes_into_mixed_sizes(
+            "Intel(R) MPI Library 2019 Update 12 for Linux* OS\n"
         ));
         assert!(!takes_bytes_into_mixed_sizes(
             "Open MPI v4.1.4, package: Debian"
