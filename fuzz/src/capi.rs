@@ -3,7 +3,9 @@
 //! decoded arguments ([`rebuild`]).
 
 use crate::{Kind, Program};
+use mpi_dtype::abi::translate::Numbers;
 use mpi_dtype::abi::*;
+use mpi_dtype::datatype::numbering::Numbering;
 use mpi_dtype::datatype::{Distribution, Order};
 use std::os::raw::{c_char, c_int};
 use std::sync::Once;
@@ -243,19 +245,18 @@ fn ints(values: &[i64]) -> Option<Vec<c_int>> {
     values.iter().map(|&v| c_int::try_from(v).ok()).collect()
 }
 
+/// The C integer of an order, a distribution and a distribution argument, as the library
+/// numbers them ([`Numbers`]).
 fn order_value(order: Order) -> c_int {
-    match order {
-        Order::C => MPI_ORDER_C,
-        Order::Fortran => MPI_ORDER_FORTRAN,
-    }
+    Numbers::order(order)
 }
 
 fn distrib_value(d: Distribution) -> c_int {
-    match d {
-        Distribution::Block => MPI_DISTRIBUTE_BLOCK,
-        Distribution::Cyclic => MPI_DISTRIBUTE_CYCLIC,
-        Distribution::None => MPI_DISTRIBUTE_NONE,
-    }
+    Numbers::distribution(d)
+}
+
+fn darg_value(darg: Option<i32>) -> c_int {
+    Numbers::darg(darg)
 }
 
 /// What one operation made through the C API: a handle (to free unless predefined) or the
@@ -537,6 +538,7 @@ fn call(
                 let nd = args.gsizes.len() as c_int;
                 let distribs: Vec<c_int> =
                     args.distribs.iter().map(|&d| distrib_value(d)).collect();
+                let dargs: Vec<c_int> = args.dargs.iter().map(|&d| darg_value(d)).collect();
                 let o = order_value(args.order);
                 match (large, ints(&args.gsizes)) {
                     (false, Some(g)) => (
@@ -546,7 +548,7 @@ fn call(
                             nd,
                             g.as_ptr(),
                             distribs.as_ptr(),
-                            args.dargs.as_ptr(),
+                            dargs.as_ptr(),
                             args.psizes.as_ptr(),
                             o,
                             old,
@@ -561,7 +563,7 @@ fn call(
                             nd,
                             args.gsizes.as_ptr(),
                             distribs.as_ptr(),
-                            args.dargs.as_ptr(),
+                            dargs.as_ptr(),
                             args.psizes.as_ptr(),
                             o,
                             old,

@@ -303,14 +303,15 @@ fn darray(b: &mut Bytes, op: &mut Op) -> Kind {
             }
         };
         let extra = b.range(0, 2) as i32;
+        // None: MPI_DISTRIBUTE_DFLT_DARG.
         let darg = if b.u8() & 1 == 0 {
-            MPI_DISTRIBUTE_DFLT_DARG
+            None
         } else {
-            match distrib {
+            Some(match distrib {
                 // At least ceil(gsize / psize): the blocks cover the dimension.
                 Distribution::Block => (gsize as i32 + psize - 1) / psize + extra,
                 _ => 1 + extra,
-            }
+            })
         };
         args.gsizes.push(gsize);
         args.distribs.push(distrib);
