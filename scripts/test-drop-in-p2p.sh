@@ -25,6 +25,8 @@
 # preloaded rank, "mpi-dtype: at MPI_Finalize, 0 engine requests pending, 0 pooled buffers
 # lent": the program completes or frees every request (cancelled and freed ones included),
 # so mpi-dtype must keep no request of its engine's path and lend no pooled buffer by then.
+# The path lines of MPI_DTYPE_DEBUG must follow the mode: with `engine` some type is sent on
+# mpi-dtype's engine, with `mpi` none.
 # A plain failure is reported (a NOTE line) and does not fail the script, except on the
 # runtimes in P2P_PLAIN_MUST_PASS (default mpich4: the program is written to pass there and
 # avoids MPICH 4.0.2's own bugs); the preloaded runs of such a group are then reported too,
@@ -219,9 +221,12 @@ for rt in $mpis; do
             fi
             forwarding=0
             leaks_left=""
+            engine_sends=0
             if [ "$preloaded" -gt 0 ]; then
                 forwarding=$(occurrences "$err" 'mpi-dtype: forwarding to ')
                 leaks_left=$(finalize_leaks "$err" "$preloaded")
+                # MPI_DTYPE_DEBUG's line for each type whose sends the engine packs
+                engine_sends=$(occurrences "$err" "sent: mpi-dtype's engine")
             fi
             what=""
             if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -232,6 +237,10 @@ for rt in $mpis; do
                 what="${passed#p2p_random: } (${secs}s), but $forwarding \"mpi-dtype: forwarding to\" lines for $preloaded preloaded ranks"
             elif [ -n "$leaks_left" ]; then
                 what="${passed#p2p_random: } (${secs}s), but mpi-dtype at MPI_Finalize: $leaks_left"
+            elif [ "$mode" = engine ] && [ "$engine_sends" -eq 0 ]; then
+                what="${passed#p2p_random: } (${secs}s), but MPI_DTYPE_DEBUG names no type sent on mpi-dtype's engine"
+            elif [ "$mode" = mpi ] && [ "$engine_sends" -ne 0 ]; then
+                what="${passed#p2p_random: } (${secs}s), but MPI_DTYPE_DEBUG names $engine_sends types sent on mpi-dtype's engine with MPI_DTYPE_COMM=mpi"
             elif [ "$mode" != plain ] && [ "$plain_ok" = 1 ] && ! cmp -s <(results "$plain_out") <(results "$out"); then
                 first_diff=$(diff <(results "$plain_out") <(results "$out") | grep -m2 -E '^[<>]' | tr '\n' ' ' || true)
                 what="${passed#p2p_random: } (${secs}s), but the output differs from plain: ${first_diff:0:300}"
