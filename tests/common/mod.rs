@@ -353,33 +353,33 @@ fn weighted(leaves: &[(u32, Leaf)]) -> impl Strategy<Value = Leaf> {
     one_of(&[leaves, MARKER_LEAVES].concat())
 }
 
-/// The leaves, weighted towards the common basic types.
+/// The basic leaves with their weights, weighted towards the common basic types.
+const LEAVES: &[(u32, Leaf)] = &[
+    (4, Leaf::Int),
+    (3, Leaf::Double),
+    (3, Leaf::Char),
+    (2, Leaf::Short),
+    (1, Leaf::Float),
+    (1, Leaf::Long),
+    (2, Leaf::DoubleInt),
+    (2, Leaf::ShortInt),
+    (1, Leaf::LongDoubleInt),
+];
+
+/// The leaves: [`LEAVES`] and the markers.
 pub fn leaf() -> impl Strategy<Value = Leaf> {
-    weighted(&[
-        (4, Leaf::Int),
-        (3, Leaf::Double),
-        (3, Leaf::Char),
-        (2, Leaf::Short),
-        (1, Leaf::Float),
-        (1, Leaf::Long),
-        (2, Leaf::DoubleInt),
-        (2, Leaf::ShortInt),
-        (1, Leaf::LongDoubleInt),
-    ])
+    weighted(LEAVES)
 }
 
 /// The leaves allowed when `lossless` is set: those whose external32 form has the native size
-/// and converts back bit for bit.
+/// and converts back bit for bit (all of [`LEAVES`] but `long` and `long double`).
 pub fn lossless_leaf() -> impl Strategy<Value = Leaf> {
-    weighted(&[
-        (4, Leaf::Int),
-        (3, Leaf::Double),
-        (3, Leaf::Char),
-        (2, Leaf::Short),
-        (1, Leaf::Float),
-        (2, Leaf::DoubleInt),
-        (2, Leaf::ShortInt),
-    ])
+    let lossless: Vec<(u32, Leaf)> = LEAVES
+        .iter()
+        .filter(|(_, leaf)| !matches!(leaf, Leaf::Long | Leaf::LongDoubleInt))
+        .copied()
+        .collect();
+    weighted(&lossless)
 }
 
 /// A replication count in 0..4, zero less often than the others.
