@@ -62,14 +62,91 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 
 /// The MPI behind's function of a query, called with the query's arguments (`None` when no
 /// MPI library is behind this one).
-type Forward<A> = fn(MPI_Datatype, A) -> Option<c_int>;
+type Forward<O> = fn(MPI_Datatype, O) -> Option<c_int>;
 
-/// The MPI behind's answer when `dt` is a type that library made itself.
-fn forwarded<A>(dt: MPI_Datatype, outputs: A, forward: Forward<A>) -> Option<c_int> {
-    if crate::dropin::is_foreign(dt) {
-        return forward(dt, outputs);
+/// Where a query's answer goes: its output pointers.
+trait Outputs: Copy {
+    /// The answer, taken from the type's measures.
+    type Answer;
+    /// Writes `answer` if every output is there and it is reported as it is (a size that fits
+    /// its type); false otherwise, which the full answer then reports.
+    ///
+    /// # Safety
+    /// Non-NULL outputs must be valid for writes.
+    unsafe fn write_at_once(self, answer: Self::Answer) -> bool;
+    /// Fails with `MPI_ERR_ARG` for a NULL output (before the handle is looked at).
+    fn check(self) -> MpiResult<()>;
+    /// Writes `answer` (the outputs are checked), or fails if it cannot be reported.
+    ///
+    /// # Safety
+    /// The outputs must be valid for writes.
+    unsafe fn write(self, answer: Self::Answer) -> MpiResult<()>;
+}
+
+/// Answers a query on `dt` whose answer is `of` its measures: at once when the handle is one
+/// of this library's whose measures are found without a lock ([`handles::measures_at_once`])
+/// and the outputs take it; else out of line ([`answer_otherwise`]).
+///
+/// # Safety
+/// As for the exported functions.
+#[inline(always)]
+unsafe fn answer<O: Outputs>(
+    function: &'static str,
+    dt: MPI_Datatype,
+    outputs: O,
+    of: impl Fn(&Measures) -> O::Answer + Copy,
+    forward: Forward<O>,
+) -> c_int {
+    if let Some(answer) = handles::measures_at_once(dt, of) {
+        // SAFETY: the exported function's contract.
+        if unsafe { outputs.write_at_once(answer) } {
+            return MPI_SUCCESS;
+        }
     }
-    None
+    // SAFETY: as above.
+    unsafe { answer_otherwise(function, dt, outputs, of, forward) }
+}
+
+/// [`answer`] when the measures were not found at once: the MPI behind's answer for a type
+/// that library made itself, else the answer in full, with the argument checks and error
+/// reporting. Out of line and called with the query's own arguments, so that the success path
+/// builds nothing for it and keeps no registers or stack.
+///
+/// # Safety
+/// As for the exported functions.
+#[cold]
+#[inline(never)]
+unsafe fn answer_otherwise<O: Outputs>(
+    function: &'static str,
+    dt: MPI_Datatype,
+    outputs: O,
+    of: impl Fn(&Measures) -> O::Answer,
+    forward: Forward<O>,
+) -> c_int {
+    if crate::dropin::is_foreign(dt) {
+        if let Some(rc) = forward(dt, outputs) {
+            return rc;
+        }
+    }
+    guard(function, || {
+        outputs.check()?;
+        let answer = with_datatype(dt, |t| of(&t.measures))?;
+        // SAFETY: the outputs are checked, and valid by the exported function's contract.
+        unsafe { outputs.write(answer) }
+    })
+}
+
+/// Writes `value` through `out` if it is not NULL.
+///
+/// # Safety
+/// A non-NULL `out` must be valid for a write.
+unsafe fn write_if_there(out: *mut i64, value: i64) -> bool {
+    if out.is_null() {
+        return false;
+    }
+    // SAFETY: not NULL, and valid for a write by the caller's contract.
+    unsafe { out.write(value) };
+    true
 }
 
 // ---- size ---------------------------------------------------------------------------------
@@ -85,6 +162,31 @@ fn size_value<C: CountArg>(bytes: i64) -> MpiResult<C> {
     }
 }
 
+/// The output of a size query, of type `C`.
+#[derive(Clone, Copy)]
+struct SizeOutput<C>(*mut C);
+
+impl<C: CountArg> Outputs for SizeOutput<C> {
+    type Answer = i64;
+    unsafe fn write_at_once(self, bytes: i64) -> bool {
+        match (self.0.is_null(), size_value::<C>(bytes)) {
+            (false, Ok(value)) => {
+                // SAFETY: not NULL, and valid for a write by the trait's contract.
+                unsafe { self.0.write(value) };
+                true
+            }
+            _ => false,
+        }
+    }
+    fn check(self) -> MpiResult<()> {
+        check_out(self.0, "size")
+    }
+    unsafe fn write(self, bytes: i64) -> MpiResult<()> {
+        // SAFETY: the trait's contract.
+        unsafe { write_out(self.0, size_value::<C>(bytes)?, "size") }
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
 #[inline(always)]
@@ -92,47 +194,17 @@ unsafe fn type_size<C: CountArg>(
     function: &'static str,
     dt: MPI_Datatype,
     size: *mut C,
-    forward: Forward<*mut C>,
+    forward: Forward<SizeOutput<C>>,
 ) -> c_int {
-    if let Some(bytes) = handles::measures_at_once(dt, |m| m.size) {
-        if let (false, Ok(value)) = (size.is_null(), size_value::<C>(bytes)) {
-            // SAFETY: not NULL, and valid for a write by the exported function's contract.
-            unsafe { size.write(value) };
-            return MPI_SUCCESS;
-        }
-    }
-    // SAFETY: as above.
-    unsafe { type_size_otherwise(function, dt, size, forward) }
-}
-
-/// [`type_size`] when the measures were not found at once.
-///
-/// # Safety
-/// As for the exported functions.
-#[cold]
-#[inline(never)]
-unsafe fn type_size_otherwise<C: CountArg>(
-    function: &'static str,
-    dt: MPI_Datatype,
-    size: *mut C,
-    forward: Forward<*mut C>,
-) -> c_int {
-    if let Some(rc) = forwarded(dt, size, forward) {
-        return rc;
-    }
-    guard(function, || {
-        check_out(size, "size")?;
-        let value = size_value::<C>(with_datatype(dt, |t| t.measures.size)?)?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(size, value, "size") }
-    })
+    // SAFETY: the caller's contract.
+    unsafe { answer(function, dt, SizeOutput(size), |m| m.size, forward) }
 }
 
 /// The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    let forward: Forward<_> = |dt, size| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size);
+    let forward: Forward<_> = |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size", datatype, size, forward) }
 }
@@ -140,7 +212,7 @@ pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward: Forward<_> = |dt, size| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
+    let forward: Forward<_> = |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_x", datatype, size, forward) }
 }
@@ -148,7 +220,7 @@ pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward: Forward<_> = |dt, size| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
+    let forward: Forward<_> = |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { type_size("MPI_Type_size_c", datatype, size, forward) }
 }
@@ -173,6 +245,30 @@ impl Bounds {
     }
 }
 
+/// The outputs of a bounds query: the lower bound and the extent.
+#[derive(Clone, Copy)]
+struct BoundsOutputs(*mut i64, *mut i64);
+
+impl Outputs for BoundsOutputs {
+    type Answer = (i64, i64);
+    unsafe fn write_at_once(self, (lb, extent): (i64, i64)) -> bool {
+        // Both or neither: a NULL output leaves the other unwritten too.
+        // SAFETY: the trait's contract.
+        !self.0.is_null() && unsafe { write_if_there(self.1, extent) && write_if_there(self.0, lb) }
+    }
+    fn check(self) -> MpiResult<()> {
+        check_out(self.0, "lb")?;
+        check_out(self.1, "extent")
+    }
+    unsafe fn write(self, (lb, extent): (i64, i64)) -> MpiResult<()> {
+        // SAFETY: the trait's contract.
+        unsafe {
+            write_out(self.0, lb, "lb")?;
+            write_out(self.1, extent, "extent")
+        }
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
 #[inline(always)]
@@ -182,49 +278,18 @@ unsafe fn bounds(
     lb: *mut i64,
     extent: *mut i64,
     which: Bounds,
-    forward: Forward<(*mut i64, *mut i64)>,
+    forward: Forward<BoundsOutputs>,
 ) -> c_int {
-    if let Some((l, e)) = handles::measures_at_once(dt, |m| which.of(m)) {
-        if !lb.is_null() && !extent.is_null() {
-            // SAFETY: not NULL, and valid for writes by the exported function's contract.
-            unsafe {
-                lb.write(l);
-                extent.write(e);
-            }
-            return MPI_SUCCESS;
-        }
+    // SAFETY: the caller's contract.
+    unsafe {
+        answer(
+            function,
+            dt,
+            BoundsOutputs(lb, extent),
+            move |m| which.of(m),
+            forward,
+        )
     }
-    // SAFETY: as above.
-    unsafe { bounds_otherwise(function, dt, lb, extent, which, forward) }
-}
-
-/// [`bounds`] when the measures were not found at once.
-///
-/// # Safety
-/// As for the exported functions.
-#[cold]
-#[inline(never)]
-unsafe fn bounds_otherwise(
-    function: &'static str,
-    dt: MPI_Datatype,
-    lb: *mut i64,
-    extent: *mut i64,
-    which: Bounds,
-    forward: Forward<(*mut i64, *mut i64)>,
-) -> c_int {
-    if let Some(rc) = forwarded(dt, (lb, extent), forward) {
-        return rc;
-    }
-    guard(function, || {
-        check_out(lb, "lb")?;
-        check_out(extent, "extent")?;
-        let (l, e) = with_datatype(dt, |t| which.of(&t.measures))?;
-        // SAFETY: the caller's pointers, checked non-NULL above.
-        unsafe {
-            write_out(lb, l, "lb")?;
-            write_out(extent, e, "extent")
-        }
-    })
 }
 
 /// The lower bound and extent of the datatype.
@@ -234,7 +299,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
+    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe { bounds("MPI_Type_get_extent", datatype, lb, extent, which, forward) }
@@ -247,7 +312,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -269,7 +334,7 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -291,7 +356,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
+    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -313,7 +378,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -335,7 +400,7 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, (a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
     unsafe {
@@ -370,6 +435,38 @@ impl Mpi1Bound {
     }
 }
 
+/// The output of an MPI-1 bound query and which bound it takes.
+#[cfg(not(feature = "standard-abi"))]
+#[derive(Clone, Copy)]
+struct Mpi1Output(*mut MPI_Aint, Mpi1Bound);
+
+#[cfg(not(feature = "standard-abi"))]
+impl Mpi1Output {
+    /// The output's name in the C prototype, for errors.
+    fn name(self) -> &'static str {
+        match self.1 {
+            Mpi1Bound::Extent => "extent",
+            Mpi1Bound::Lb | Mpi1Bound::Ub => "displacement",
+        }
+    }
+}
+
+#[cfg(not(feature = "standard-abi"))]
+impl Outputs for Mpi1Output {
+    type Answer = i64;
+    unsafe fn write_at_once(self, value: i64) -> bool {
+        // SAFETY: the trait's contract.
+        unsafe { write_if_there(self.0, value) }
+    }
+    fn check(self) -> MpiResult<()> {
+        check_out(self.0, self.name())
+    }
+    unsafe fn write(self, value: i64) -> MpiResult<()> {
+        // SAFETY: the trait's contract.
+        unsafe { write_out(self.0, value, self.name()) }
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
 #[cfg(not(feature = "standard-abi"))]
@@ -378,102 +475,47 @@ unsafe fn mpi1_bound(
     function: &'static str,
     dt: MPI_Datatype,
     out: *mut MPI_Aint,
-    name: &'static str,
     which: Mpi1Bound,
-    forward: Forward<*mut MPI_Aint>,
+    forward: Forward<Mpi1Output>,
 ) -> c_int {
-    if let Some(value) = handles::measures_at_once(dt, |m| which.of(m)) {
-        if !out.is_null() {
-            // SAFETY: not NULL, and valid for a write by the exported function's contract.
-            unsafe { out.write(value) };
-            return MPI_SUCCESS;
-        }
+    // SAFETY: the caller's contract.
+    unsafe {
+        answer(
+            function,
+            dt,
+            Mpi1Output(out, which),
+            move |m| which.of(m),
+            forward,
+        )
     }
-    // SAFETY: as above.
-    unsafe { mpi1_bound_otherwise(function, dt, out, name, which, forward) }
-}
-
-/// [`mpi1_bound`] when the measures were not found at once.
-///
-/// # Safety
-/// As for the exported functions.
-#[cfg(not(feature = "standard-abi"))]
-#[cold]
-#[inline(never)]
-unsafe fn mpi1_bound_otherwise(
-    function: &'static str,
-    dt: MPI_Datatype,
-    out: *mut MPI_Aint,
-    name: &'static str,
-    which: Mpi1Bound,
-    forward: Forward<*mut MPI_Aint>,
-) -> c_int {
-    if let Some(rc) = forwarded(dt, out, forward) {
-        return rc;
-    }
-    guard(function, || {
-        check_out(out, name)?;
-        let value = with_datatype(dt, |t| which.of(&t.measures))?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(out, value, name) }
-    })
 }
 
 /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    let forward: Forward<_> = |dt, out| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
+    let forward: Forward<_> = |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
     let which = Mpi1Bound::Extent;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe {
-        mpi1_bound(
-            "MPI_Type_extent",
-            datatype,
-            extent,
-            "extent",
-            which,
-            forward,
-        )
-    }
+    unsafe { mpi1_bound("MPI_Type_extent", datatype, extent, which, forward) }
 }
 
 /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward: Forward<_> =
-        |dt, out| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
+    let forward: Forward<_> = |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
     let which = Mpi1Bound::Lb;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe {
-        mpi1_bound(
-            "MPI_Type_lb",
-            datatype,
-            displacement,
-            "displacement",
-            which,
-            forward,
-        )
-    }
+    unsafe { mpi1_bound("MPI_Type_lb", datatype, displacement, which, forward) }
 }
 
 /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward: Forward<_> =
-        |dt, out| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
+    let forward: Forward<_> = |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
     let which = Mpi1Bound::Ub;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe {
-        mpi1_bound(
-            "MPI_Type_ub",
-            datatype,
-            displacement,
-            "displacement",
-            which,
-            forward,
-        )
-    }
+    unsafe { mpi1_bound("MPI_Type_ub", datatype, displacement, which, forward) }
 }
