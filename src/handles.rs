@@ -206,11 +206,7 @@ struct Indexed {
 /// one byte) needs no bounds check; it is made on the heap (256 KiB in the standard ABI).
 static PREDEFINED_BY_INDEX: LazyLock<Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]>> =
     LazyLock::new(|| {
-        let empty: Box<[Option<Indexed>]> = (0..abi::PREDEFINED_INDEXES).map(|_| None).collect();
-        let mut table: Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]> = empty
-            .try_into()
-            .ok()
-            .expect("PREDEFINED_INDEXES entries were made");
+        let mut table: Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]> = boxed_array(|| None);
         for (&handle, entry) in PREDEFINED.iter() {
             if let Some(index) = abi::predefined_index(handle) {
                 table[index].get_or_insert_with(|| Indexed {
@@ -231,11 +227,15 @@ fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Indexed> {
         .filter(|indexed| indexed.handle == handle)
 }
 
+/// An array of `N` values made by `make`, on the heap from the start (the tables are too large
+/// for a thread's stack).
+fn boxed_array<T, const N: usize>(make: impl FnMut() -> T) -> Box<[T; N]> {
+    let values: Box<[T]> = std::iter::repeat_with(make).take(N).collect();
+    values.try_into().ok().expect("N values were made")
+}
+
 fn cell(index: usize) -> &'static SlotCell {
-    let chunk = CHUNK_TABLE[index / CHUNK].get_or_init(|| {
-        let cells: Box<[SlotCell]> = (0..CHUNK).map(|_| SlotCell::default()).collect();
-        cells.try_into().ok().expect("CHUNK cells were made")
-    });
+    let chunk = CHUNK_TABLE[index / CHUNK].get_or_init(|| boxed_array(SlotCell::default));
     &chunk[index % CHUNK]
 }
 
