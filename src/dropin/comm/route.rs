@@ -42,8 +42,8 @@
 //!
 //! - a send takes the MPI's path, since the receiver may be a process without this library,
 //!   which receives with the type itself; unless the MPI behind is one known to receive such
-//!   a stream whole ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI), where
-//!   the send is routed as any other;
+//!   a stream whole ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19
+//!   and later), where the send is routed as any other;
 //! - a receive always lands as bytes and is unpacked by the engine, whatever its runs, since
 //!   the sender may send bytes (`MPI_PACKED` from `MPI_Bsend`).
 
@@ -171,7 +171,8 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
 /// first message; with `MPI_DTYPE_DEBUG=1` they are printed then. A type whose basic entries
-/// differ in size is sent on the MPI's path and received as bytes (module documentation).
+/// differ in size is received as bytes, and sent on the MPI's path unless the MPI behind
+/// receives such bytes whole (module documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
     let one_size = one_entry_size(datatype);
     let may_send_bytes = one_size || behind_takes_bytes_into_mixed_sizes();
