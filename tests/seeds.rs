@@ -255,15 +255,20 @@ mod markers {
         }
     }
 
-    #[test]
-    fn lb_and_ub_markers_in_a_struct_set_the_bounds() {
-        let t = construct::structure(
+    /// `struct {MPI_LB at -4, MPI_INT at 0, MPI_UB at 20}`.
+    fn int_between_markers() -> Arc<Datatype> {
+        construct::structure(
             vec![1, 1, 1],
             vec![-4, 0, 20],
             vec![pre(MPI_LB), pre(MPI_INT), pre(MPI_UB)],
             false,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn lb_and_ub_markers_in_a_struct_set_the_bounds() {
+        let t = int_between_markers();
         let tm = TypeMap::of(&t);
         assert_eq!(
             tm.entries,
@@ -304,13 +309,7 @@ mod markers {
 
     #[test]
     fn resized_erases_older_markers() {
-        let marked = construct::structure(
-            vec![1, 1, 1],
-            vec![-4, 0, 20],
-            vec![pre(MPI_LB), pre(MPI_INT), pre(MPI_UB)],
-            false,
-        )
-        .unwrap();
+        let marked = int_between_markers();
         let r = construct::resized(&marked, 2, 6, false).unwrap();
         let tm = TypeMap::of(&r);
         assert_eq!(
