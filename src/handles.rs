@@ -18,13 +18,15 @@
 //! reference count, no write to shared memory.
 
 use crate::abi::{self, MPI_Datatype, MPI_DATATYPE_NULL};
-use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class, Measures};
+use crate::datatype::{
+    construct, predefined, Combiner, Datatype, F90Class, Measures, MeasuresPart, ReadMeasures,
+};
 use crate::error::{MpiError, MpiResult};
 use parking_lot::{Mutex, RwLock};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, Once, OnceLock};
 
 const CHUNK: usize = 4096;
 const CHUNKS: usize = (1 << abi::SLOT_BITS) / CHUNK;
@@ -108,12 +110,62 @@ struct Slot {
 /// slot's write lock, makes the epoch odd, writes, and makes it even again; a reader that sees
 /// the same even epoch before and after reading has a consistent copy. Size and bound queries
 /// are so answered with a few loads: no lock, no reference count, no thread-local storage.
+///
+/// The epoch, the published handle and the measures come first and fill one cache line, so
+/// that a query reads a single line.
 #[derive(Default)]
+#[repr(C, align(64))]
 struct SlotCell {
     epoch: AtomicU32,
     published: AtomicU64,
-    measures: [AtomicI64; 6],
+    measures: PublishedMeasures,
     slot: RwLock<Slot>,
+}
+
+/// A type's measures as a slot publishes them: each one an atomic, read one at a time by the
+/// queries ([`ReadMeasures`]), so that a query loads only what it reports.
+#[derive(Default)]
+#[repr(C)]
+struct PublishedMeasures {
+    size: AtomicI64,
+    lb: AtomicI64,
+    ub: AtomicI64,
+    extent: AtomicI64,
+    true_lb: AtomicI64,
+    true_extent: AtomicI64,
+}
+
+impl PublishedMeasures {
+    fn store(&self, m: Measures) {
+        let store = |field: &AtomicI64, value| field.store(value, Ordering::Relaxed);
+        store(&self.size, m.size);
+        store(&self.lb, m.lb);
+        store(&self.ub, m.ub);
+        store(&self.extent, m.extent);
+        store(&self.true_lb, m.true_lb);
+        store(&self.true_extent, m.true_extent);
+    }
+}
+
+impl ReadMeasures for PublishedMeasures {
+    fn size(&self) -> i64 {
+        self.size.load(Ordering::Relaxed)
+    }
+    fn lb(&self) -> i64 {
+        self.lb.load(Ordering::Relaxed)
+    }
+    fn ub(&self) -> i64 {
+        self.ub.load(Ordering::Relaxed)
+    }
+    fn extent(&self) -> i64 {
+        self.extent.load(Ordering::Relaxed)
+    }
+    fn true_lb(&self) -> i64 {
+        self.true_lb.load(Ordering::Relaxed)
+    }
+    fn true_extent(&self) -> i64 {
+        self.true_extent.load(Ordering::Relaxed)
+    }
 }
 
 impl SlotCell {
@@ -131,32 +183,21 @@ impl SlotCell {
         let (handle, m) = published.unwrap_or((MPI_DATATYPE_NULL, Measures::default()));
         self.published
             .store(abi::handle_bits(handle), Ordering::Relaxed);
-        let values = [m.size, m.lb, m.ub, m.extent, m.true_lb, m.true_extent];
-        for (field, value) in self.measures.iter().zip(values) {
-            field.store(value, Ordering::Relaxed);
-        }
+        self.measures.store(m);
         self.epoch.fetch_add(1, Ordering::Release);
     }
 
-    /// The measures published for `handle`, if it is the handle published and no writer
-    /// changed them meanwhile.
-    #[inline]
-    fn measures_of(&self, handle: MPI_Datatype) -> Option<Measures> {
+    /// `part` of the measures published for `handle`, if it is the handle published and no
+    /// writer changed them meanwhile.
+    #[inline(always)]
+    fn published_part<P: MeasuresPart>(&self, handle: MPI_Datatype, part: P) -> Option<P::Value> {
         let before = self.epoch.load(Ordering::Acquire);
         let published = self.published.load(Ordering::Relaxed);
-        let field = |k: usize| self.measures[k].load(Ordering::Relaxed);
-        let measures = Measures {
-            size: field(0),
-            lb: field(1),
-            ub: field(2),
-            extent: field(3),
-            true_lb: field(4),
-            true_extent: field(5),
-        };
+        let value = part.of(&self.measures);
         std::sync::atomic::fence(Ordering::Acquire);
         let after = self.epoch.load(Ordering::Relaxed);
         let current = before & 1 == 0 && before == after;
-        (current && published == abi::handle_bits(handle)).then_some(measures)
+        (current && published == abi::handle_bits(handle)).then_some(value)
     }
 }
 
@@ -165,10 +206,14 @@ struct Allocator {
     freed: VecDeque<usize>,
 }
 
-/// The slots, made a chunk at a time; a chunk has a fixed length, so that `index % CHUNK`
-/// needs no bounds check.
-static CHUNK_TABLE: [OnceLock<Box<[SlotCell; CHUNK]>>; CHUNKS] =
-    [const { OnceLock::new() }; CHUNKS];
+/// A chunk of slots.
+type Chunk = [SlotCell; CHUNK];
+
+/// The slots, made a chunk at a time and never freed; a chunk has a fixed length, so that
+/// `index % CHUNK` needs no bounds check. Each entry is a plain pointer (null until its chunk
+/// is made), so that a query finds a slot with one load and no initialisation check.
+static CHUNK_TABLE: [AtomicPtr<Chunk>; CHUNKS] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; CHUNKS];
 static ALLOCATOR: Mutex<Allocator> = Mutex::new(Allocator {
     next_fresh: 1,
     freed: VecDeque::new(),
@@ -202,41 +247,71 @@ struct Indexed {
 
 /// Predefined types by the low byte of their handle (MPICH's index of the type), for the
 /// queries and the pack path; a handle whose low byte another type took first is found in
-/// [`PREDEFINED`]. The table has a fixed length, so that an index below it (MPICH's index is
-/// one byte) needs no bounds check; it is made on the heap (256 KiB in the standard ABI).
-static PREDEFINED_BY_INDEX: LazyLock<Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]>> =
-    LazyLock::new(|| {
-        let mut table: Box<[Option<Indexed>; abi::PREDEFINED_INDEXES]> = boxed_array(|| None);
+/// [`PREDEFINED`]. A static array of fixed length, so that reading it is one load at a fixed
+/// place (no pointer to follow, no bounds check for MPICH's one-byte index); it is filled
+/// once, by the first lookup that misses it ([`fill_predefined_by_index`]).
+static PREDEFINED_BY_INDEX: [OnceLock<Indexed>; abi::PREDEFINED_INDEXES] =
+    [const { OnceLock::new() }; abi::PREDEFINED_INDEXES];
+static PREDEFINED_BY_INDEX_FILLED: Once = Once::new();
+
+/// Fills [`PREDEFINED_BY_INDEX`] from [`PREDEFINED`], once.
+fn fill_predefined_by_index() {
+    PREDEFINED_BY_INDEX_FILLED.call_once(|| {
         for (&handle, entry) in PREDEFINED.iter() {
             if let Some(index) = abi::predefined_index(handle) {
-                table[index].get_or_insert_with(|| Indexed {
+                let _first_one_kept = PREDEFINED_BY_INDEX[index].set(Indexed {
                     handle,
                     measures: entry.datatype.measures,
                     entry,
                 });
             }
         }
-        table
     });
+}
 
 /// The entry of a predefined handle in the table by index, with no lookup beyond one read.
 #[inline(always)]
 fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Indexed> {
     PREDEFINED_BY_INDEX[abi::predefined_index(handle)?]
-        .as_ref()
+        .get()
         .filter(|indexed| indexed.handle == handle)
 }
 
-/// An array of `N` values made by `make`, on the heap from the start (the tables are too large
-/// for a thread's stack).
-fn boxed_array<T, const N: usize>(make: impl FnMut() -> T) -> Box<[T; N]> {
-    let values: Box<[T]> = std::iter::repeat_with(make).take(N).collect();
-    values.try_into().ok().expect("N values were made")
+/// The chunk of slots number `number`, if it was made.
+#[inline(always)]
+fn chunk(number: usize) -> Option<&'static Chunk> {
+    let pointer = CHUNK_TABLE.get(number)?.load(Ordering::Acquire);
+    // SAFETY: a non-null entry points to a chunk made by `cell` and never freed.
+    unsafe { pointer.as_ref() }
 }
 
+/// The slot cell `index`, its chunk made if it was not.
+#[inline]
 fn cell(index: usize) -> &'static SlotCell {
-    let chunk = CHUNK_TABLE[index / CHUNK].get_or_init(|| boxed_array(SlotCell::default));
+    let number = index / CHUNK;
+    let chunk = chunk(number).unwrap_or_else(|| make_chunk(number));
     &chunk[index % CHUNK]
+}
+
+/// Makes the chunk of slots number `number` (or takes the one another thread made meanwhile).
+#[cold]
+#[inline(never)]
+fn make_chunk(number: usize) -> &'static Chunk {
+    let made: Box<[SlotCell]> = std::iter::repeat_with(SlotCell::default)
+        .take(CHUNK)
+        .collect();
+    let made = Box::into_raw(made) as *mut Chunk;
+    let null = std::ptr::null_mut();
+    match CHUNK_TABLE[number].compare_exchange(null, made, Ordering::AcqRel, Ordering::Acquire) {
+        // SAFETY: just made, and from now on never freed.
+        Ok(_) => unsafe { &*made },
+        Err(theirs) => {
+            // SAFETY: `made` came from `Box::into_raw` and was not published.
+            drop(unsafe { Box::from_raw(made) });
+            // SAFETY: published by another thread, never freed.
+            unsafe { &*theirs }
+        }
+    }
 }
 
 fn slot(index: usize) -> &'static RwLock<Slot> {
@@ -296,6 +371,7 @@ fn predefined_entry(handle: MPI_Datatype) -> Option<&'static PredefinedEntry> {
     if let Some(indexed) = predefined_by_index(handle) {
         return Some(indexed.entry);
     }
+    fill_predefined_by_index();
     PREDEFINED
         .get(&handle)
         .or_else(|| PREDEFINED.get(&predefined_alias(handle)?))
@@ -495,28 +571,23 @@ fn cell_of(slot_handle: MPI_Datatype) -> Option<&'static SlotCell> {
     decode(slot_handle).map(|(index, _)| cell(index))
 }
 
-/// `of` the measures of the type behind `handle` if they are found with no lock and no
-/// reference taken: a predefined type's from the table, a derived type's from its slot's
-/// published copy or this thread's cache. A handle found so is this library's, never one of
-/// the MPI behind. (`of` picks what the caller needs, so that no copy of all the measures is
-/// made on the way.)
+/// `part` of the measures of the type behind `handle` if they are found with no lock, no
+/// reference taken and no thread-local storage: a predefined type's from the table, a derived
+/// type's from its slot's published copy. A handle found so is this library's, never one of
+/// the MPI behind. A twin's measures are found by [`cached_measures`].
 #[inline(always)]
-pub fn measures_at_once<R>(handle: MPI_Datatype, of: impl FnOnce(&Measures) -> R) -> Option<R> {
+pub fn measures_at_once<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Option<P::Value> {
     if let Some(indexed) = predefined_by_index(handle) {
-        return Some(of(&indexed.measures));
+        return Some(part.of(&indexed.measures));
     }
-    if let Some((index, _)) = decode(handle) {
-        let chunk = CHUNK_TABLE.get(index / CHUNK)?.get()?;
-        return chunk[index % CHUNK].measures_of(handle).map(|m| of(&m));
-    }
-    cached_measures(handle, of)
+    let (index, _) = decode(handle)?;
+    chunk(index / CHUNK)?[index % CHUNK].published_part(handle, part)
 }
 
-/// [`measures_at_once`] from this thread's cache (a twin's, in drop-in mode): out of line, so
-/// that the queries' path for this library's own handles keeps no registers for it.
-#[inline(never)]
-fn cached_measures<R>(handle: MPI_Datatype, of: impl FnOnce(&Measures) -> R) -> Option<R> {
-    with_cached(handle, |datatype, _| of(&datatype.measures)).ok()
+/// `part` of the measures of the type behind `handle` from this thread's cache (a twin's, in
+/// drop-in mode, which [`measures_at_once`] does not find).
+pub fn cached_measures<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Option<P::Value> {
+    with_cached(handle, |datatype, _| part.of(&datatype.measures)).ok()
 }
 
 /// Runs `f` on the datatype behind `handle` and whether the handle is committed if that takes
@@ -760,13 +831,32 @@ mod tests {
         assert!(with_committed(twin, |_| ()).is_err());
     }
 
+    /// All of the measures, read one at a time.
+    #[derive(Clone, Copy)]
+    struct Whole;
+
+    impl MeasuresPart for Whole {
+        type Value = Measures;
+        fn of(self, m: &impl ReadMeasures) -> Measures {
+            Measures {
+                size: m.size(),
+                lb: m.lb(),
+                ub: m.ub(),
+                extent: m.extent(),
+                true_lb: m.true_lb(),
+                true_extent: m.true_extent(),
+            }
+        }
+    }
+
     #[test]
     fn measures_are_read_at_once_until_the_handle_is_freed() {
         let vector = construct::vector(3, 2, 4, false, &get(MPI_DOUBLE).unwrap(), false).unwrap();
         let h = insert(vector, false, None).unwrap();
-        let m = measures_at_once(h, |m| *m).expect("a standalone handle publishes its measures");
+        let m = measures_at_once(h, Whole).expect("a standalone handle publishes its measures");
         assert_eq!((m.size, m.lb, m.extent, m.true_extent), (48, 0, 80, 80));
-        assert_eq!(measures_at_once(MPI_INT, |m| m.size), Some(4));
+        get(MPI_INT).unwrap(); // the first lookup fills the table by index
+        assert_eq!(measures_at_once(MPI_INT, Whole).map(|m| m.size), Some(4));
         assert!(
             with_type_at_once(h, |_, _| ()).is_err(),
             "not yet looked up"
@@ -786,7 +876,7 @@ mod tests {
         );
         assert!(with_committed(h, |_| ()).is_ok());
         remove(h).unwrap();
-        assert_eq!(measures_at_once(h, |m| *m), None);
+        assert_eq!(measures_at_once(h, Whole), None);
         assert!(with_type_at_once(h, |_, _| ()).is_err());
         assert!(with_type(h, |_, _| ()).is_err());
     }

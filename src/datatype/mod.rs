@@ -269,6 +269,53 @@ impl Measures {
     }
 }
 
+/// Where the measures of a type are read from, one at a time: a [`Measures`] or a copy
+/// published for lock-free queries (the handle table's), so that a query reads only what it
+/// reports.
+pub trait ReadMeasures {
+    /// Size in bytes of the data.
+    fn size(&self) -> i64;
+    /// Lower bound.
+    fn lb(&self) -> i64;
+    /// Upper bound.
+    fn ub(&self) -> i64;
+    /// `ub - lb`.
+    fn extent(&self) -> i64;
+    /// Lower bound of the data, ignoring markers.
+    fn true_lb(&self) -> i64;
+    /// `true_ub - true_lb`.
+    fn true_extent(&self) -> i64;
+}
+
+impl ReadMeasures for Measures {
+    fn size(&self) -> i64 {
+        self.size
+    }
+    fn lb(&self) -> i64 {
+        self.lb
+    }
+    fn ub(&self) -> i64 {
+        self.ub
+    }
+    fn extent(&self) -> i64 {
+        self.extent
+    }
+    fn true_lb(&self) -> i64 {
+        self.true_lb
+    }
+    fn true_extent(&self) -> i64 {
+        self.true_extent
+    }
+}
+
+/// The part of a type's measures one query reports (its size, its bounds...).
+pub trait MeasuresPart: Copy {
+    /// What the query reports.
+    type Value;
+    /// This part of the measures `m`.
+    fn of(self, m: &impl ReadMeasures) -> Self::Value;
+}
+
 /// A reference to a datatype of another MPI library, held by a [`Datatype`] and given back
 /// through `release` when the datatype goes. The core does not read the handle: it keeps its
 /// bits, which the drop-in layer makes and reads (the ABI's `handle_bits` and its inverse).

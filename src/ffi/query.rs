@@ -6,7 +6,7 @@
 use super::{check_out, guard, read_in, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
-use crate::datatype::Measures;
+use crate::datatype::{MeasuresPart, ReadMeasures};
 use crate::error::MpiResult;
 use crate::handles;
 use std::os::raw::c_int;
@@ -55,14 +55,20 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 //
 // Each query answers at once when the handle is one of this library's whose measures are
 // found without a lock ([`handles::measures_at_once`]) and the output pointers are not NULL.
-// Everything else (the MPI behind's answer for a type that library made itself, or the
-// answer in full, with the argument checks and error reporting) is in a function of its own,
-// out of line and called with the query's own arguments, so that the success path builds
-// nothing for it and keeps no registers or stack.
+// Everything else (a twin's measures from the thread's cache, the MPI behind's answer for a
+// type that library made itself, or the answer in full, with the argument checks and error
+// reporting) is in a function of its own, out of line and called with the query's own
+// arguments, so that the success path calls nothing and keeps no registers or stack.
 
 /// The MPI behind's function of a query, called with the query's arguments (`None` when no
 /// MPI library is behind this one).
 type Forward<O> = fn(MPI_Datatype, O) -> Option<c_int>;
+
+/// A query: its name, for errors, and its function in the MPI behind.
+struct Query<O> {
+    name: &'static str,
+    forward: Forward<O>,
+}
 
 /// Where a query's answer goes: its output pointers.
 trait Outputs: Copy {
@@ -83,54 +89,58 @@ trait Outputs: Copy {
     unsafe fn write(self, answer: Self::Answer) -> MpiResult<()>;
 }
 
-/// Answers a query on `dt` whose answer is `of` its measures: at once when the handle is one
-/// of this library's whose measures are found without a lock ([`handles::measures_at_once`])
-/// and the outputs take it; else out of line ([`answer_otherwise`]).
+/// Answers a query on `dt` whose answer is `part` of its measures: at once when the handle is
+/// one of this library's whose measures are found without a lock
+/// ([`handles::measures_at_once`]) and the outputs take it; else out of line
+/// ([`answer_otherwise`]).
 ///
 /// # Safety
 /// As for the exported functions.
 #[inline(always)]
-unsafe fn answer<O: Outputs>(
-    function: &'static str,
+unsafe fn answer<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
+    query: &'static Query<O>,
     dt: MPI_Datatype,
     outputs: O,
-    of: impl Fn(&Measures) -> O::Answer + Copy,
-    forward: Forward<O>,
+    part: P,
 ) -> c_int {
-    if let Some(answer) = handles::measures_at_once(dt, of) {
+    if let Some(answer) = handles::measures_at_once(dt, part) {
         // SAFETY: the exported function's contract.
         if unsafe { outputs.write_at_once(answer) } {
             return MPI_SUCCESS;
         }
     }
     // SAFETY: as above.
-    unsafe { answer_otherwise(function, dt, outputs, of, forward) }
+    unsafe { answer_otherwise(query, dt, outputs, part) }
 }
 
-/// [`answer`] when the measures were not found at once: the MPI behind's answer for a type
-/// that library made itself, else the answer in full, with the argument checks and error
-/// reporting. Out of line and called with the query's own arguments, so that the success path
-/// builds nothing for it and keeps no registers or stack.
+/// [`answer`] when the measures were not found at once: a twin's from this thread's cache,
+/// the MPI behind's answer for a type that library made itself, else the answer in full, with
+/// the argument checks and error reporting. Out of line and called with the query's own
+/// arguments, so that the success path builds nothing for it and keeps no registers or stack.
 ///
 /// # Safety
 /// As for the exported functions.
-#[cold]
 #[inline(never)]
-unsafe fn answer_otherwise<O: Outputs>(
-    function: &'static str,
+unsafe fn answer_otherwise<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
+    query: &'static Query<O>,
     dt: MPI_Datatype,
     outputs: O,
-    of: impl Fn(&Measures) -> O::Answer,
-    forward: Forward<O>,
+    part: P,
 ) -> c_int {
+    if let Some(answer) = handles::cached_measures(dt, part) {
+        // SAFETY: the exported function's contract.
+        if unsafe { outputs.write_at_once(answer) } {
+            return MPI_SUCCESS;
+        }
+    }
     if crate::dropin::is_foreign(dt) {
-        if let Some(rc) = forward(dt, outputs) {
+        if let Some(rc) = (query.forward)(dt, outputs) {
             return rc;
         }
     }
-    guard(function, || {
+    guard(query.name, || {
         outputs.check()?;
-        let answer = with_datatype(dt, |t| of(&t.measures))?;
+        let answer = with_datatype(dt, |t| part.of(&t.measures))?;
         // SAFETY: the outputs are checked, and valid by the exported function's contract.
         unsafe { outputs.write(answer) }
     })
@@ -187,42 +197,61 @@ impl<C: CountArg> Outputs for SizeOutput<C> {
     }
 }
 
+/// The part of the measures a size query reports.
+#[derive(Clone, Copy)]
+struct Size;
+
+impl MeasuresPart for Size {
+    type Value = i64;
+    fn of(self, m: &impl ReadMeasures) -> i64 {
+        m.size()
+    }
+}
+
 /// # Safety
 /// As for the exported functions.
 #[inline(always)]
 unsafe fn type_size<C: CountArg>(
-    function: &'static str,
+    query: &'static Query<SizeOutput<C>>,
     dt: MPI_Datatype,
     size: *mut C,
-    forward: Forward<SizeOutput<C>>,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { answer(function, dt, SizeOutput(size), |m| m.size, forward) }
+    unsafe { answer(query, dt, SizeOutput(size), Size) }
 }
 
 /// The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    let forward: Forward<_> = |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size);
+    const QUERY: Query<SizeOutput<c_int>> = Query {
+        name: "MPI_Type_size",
+        forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size),
+    };
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size("MPI_Type_size", datatype, size, forward) }
+    unsafe { type_size(&QUERY, datatype, size) }
 }
 
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward: Forward<_> = |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
+    const QUERY: Query<SizeOutput<MPI_Count>> = Query {
+        name: "MPI_Type_size_x",
+        forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
+    };
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size("MPI_Type_size_x", datatype, size, forward) }
+    unsafe { type_size(&QUERY, datatype, size) }
 }
 
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    let forward: Forward<_> = |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size);
+    const QUERY: Query<SizeOutput<MPI_Count>> = Query {
+        name: "MPI_Type_size_c",
+        forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
+    };
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size("MPI_Type_size_c", datatype, size, forward) }
+    unsafe { type_size(&QUERY, datatype, size) }
 }
 
 // ---- bounds -------------------------------------------------------------------------------
@@ -236,11 +265,12 @@ enum Bounds {
     True,
 }
 
-impl Bounds {
-    fn of(self, m: &Measures) -> (i64, i64) {
+impl MeasuresPart for Bounds {
+    type Value = (i64, i64);
+    fn of(self, m: &impl ReadMeasures) -> (i64, i64) {
         match self {
-            Bounds::Marked => (m.lb, m.extent),
-            Bounds::True => (m.true_lb, m.true_extent),
+            Bounds::Marked => (m.lb(), m.extent()),
+            Bounds::True => (m.true_lb(), m.true_extent()),
         }
     }
 }
@@ -273,23 +303,14 @@ impl Outputs for BoundsOutputs {
 /// As for the exported functions.
 #[inline(always)]
 unsafe fn bounds(
-    function: &'static str,
+    query: &'static Query<BoundsOutputs>,
     dt: MPI_Datatype,
     lb: *mut i64,
     extent: *mut i64,
     which: Bounds,
-    forward: Forward<BoundsOutputs>,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe {
-        answer(
-            function,
-            dt,
-            BoundsOutputs(lb, extent),
-            move |m| which.of(m),
-            forward,
-        )
-    }
+    unsafe { answer(query, dt, BoundsOutputs(lb, extent), which) }
 }
 
 /// The lower bound and extent of the datatype.
@@ -299,10 +320,13 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
+    const QUERY: Query<BoundsOutputs> = Query {
+        name: "MPI_Type_get_extent",
+        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
+    };
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds("MPI_Type_get_extent", datatype, lb, extent, which, forward) }
+    unsafe { bounds(&QUERY, datatype, lb, extent, which) }
 }
 
 /// `MPI_Type_get_extent` with `MPI_Count` results.
@@ -312,19 +336,13 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    const QUERY: Query<BoundsOutputs> = Query {
+        name: "MPI_Type_get_extent_x",
+        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+    };
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        bounds(
-            "MPI_Type_get_extent_x",
-            datatype,
-            lb,
-            extent,
-            which,
-            forward,
-        )
-    }
+    unsafe { bounds(&QUERY, datatype, lb, extent, which) }
 }
 
 /// Large-count variant of `MPI_Type_get_extent`.
@@ -334,19 +352,13 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    const QUERY: Query<BoundsOutputs> = Query {
+        name: "MPI_Type_get_extent_c",
+        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+    };
     let which = Bounds::Marked;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        bounds(
-            "MPI_Type_get_extent_c",
-            datatype,
-            lb,
-            extent,
-            which,
-            forward,
-        )
-    }
+    unsafe { bounds(&QUERY, datatype, lb, extent, which) }
 }
 
 /// The lower bound and extent of the data itself, ignoring markers and padding.
@@ -356,19 +368,13 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
-    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b);
+    const QUERY: Query<BoundsOutputs> = Query {
+        name: "MPI_Type_get_true_extent",
+        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
+    };
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        bounds(
-            "MPI_Type_get_true_extent",
-            datatype,
-            true_lb,
-            true_extent,
-            which,
-            forward,
-        )
-    }
+    unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
 }
 
 /// `MPI_Type_get_true_extent` with `MPI_Count` results.
@@ -378,19 +384,13 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    const QUERY: Query<BoundsOutputs> = Query {
+        name: "MPI_Type_get_true_extent_x",
+        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+    };
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        bounds(
-            "MPI_Type_get_true_extent_x",
-            datatype,
-            true_lb,
-            true_extent,
-            which,
-            forward,
-        )
-    }
+    unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
 }
 
 /// Large-count variant of `MPI_Type_get_true_extent`.
@@ -400,19 +400,13 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    let forward: Forward<_> = |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b);
+    const QUERY: Query<BoundsOutputs> = Query {
+        name: "MPI_Type_get_true_extent_c",
+        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+    };
     let which = Bounds::True;
     // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        bounds(
-            "MPI_Type_get_true_extent_c",
-            datatype,
-            true_lb,
-            true_extent,
-            which,
-            forward,
-        )
-    }
+    unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
 }
 
 /// One bound of the MPI-1 queries.
@@ -425,12 +419,13 @@ enum Mpi1Bound {
 }
 
 #[cfg(not(feature = "standard-abi"))]
-impl Mpi1Bound {
-    fn of(self, m: &Measures) -> i64 {
+impl MeasuresPart for Mpi1Bound {
+    type Value = i64;
+    fn of(self, m: &impl ReadMeasures) -> i64 {
         match self {
-            Mpi1Bound::Extent => m.extent,
-            Mpi1Bound::Lb => m.lb,
-            Mpi1Bound::Ub => m.ub,
+            Mpi1Bound::Extent => m.extent(),
+            Mpi1Bound::Lb => m.lb(),
+            Mpi1Bound::Ub => m.ub(),
         }
     }
 }
@@ -472,50 +467,50 @@ impl Outputs for Mpi1Output {
 #[cfg(not(feature = "standard-abi"))]
 #[inline(always)]
 unsafe fn mpi1_bound(
-    function: &'static str,
+    query: &'static Query<Mpi1Output>,
     dt: MPI_Datatype,
     out: *mut MPI_Aint,
     which: Mpi1Bound,
-    forward: Forward<Mpi1Output>,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe {
-        answer(
-            function,
-            dt,
-            Mpi1Output(out, which),
-            move |m| which.of(m),
-            forward,
-        )
-    }
+    unsafe { answer(query, dt, Mpi1Output(out, which), which) }
 }
 
 /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    let forward: Forward<_> = |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
+    const QUERY: Query<Mpi1Output> = Query {
+        name: "MPI_Type_extent",
+        forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+    };
     let which = Mpi1Bound::Extent;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound("MPI_Type_extent", datatype, extent, which, forward) }
+    unsafe { mpi1_bound(&QUERY, datatype, extent, which) }
 }
 
 /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward: Forward<_> = |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
+    const QUERY: Query<Mpi1Output> = Query {
+        name: "MPI_Type_lb",
+        forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+    };
     let which = Mpi1Bound::Lb;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound("MPI_Type_lb", datatype, displacement, which, forward) }
+    unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
 }
 
 /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    let forward: Forward<_> = |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out);
+    const QUERY: Query<Mpi1Output> = Query {
+        name: "MPI_Type_ub",
+        forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+    };
     let which = Mpi1Bound::Ub;
     // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound("MPI_Type_ub", datatype, displacement, which, forward) }
+    unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
 }
