@@ -206,6 +206,21 @@ struct Allocator {
     freed: VecDeque<usize>,
 }
 
+/// How many entries [`TWIN_SLOTS`] has.
+const TWIN_WAYS: usize = 4096;
+
+/// The slot of a twin handle, by a hash of the handle ([`twin_way`]): where a query looks for
+/// the measures published under a twin. An entry may name a slot that publishes another
+/// handle (another twin took the entry, or the type was freed); the query then finds no
+/// measures there and takes the long way.
+static TWIN_SLOTS: [AtomicU32; TWIN_WAYS] = [const { AtomicU32::new(0) }; TWIN_WAYS];
+
+/// The entry of [`TWIN_SLOTS`] for the twin handle `twin`.
+#[inline(always)]
+fn twin_way(twin: MPI_Datatype) -> usize {
+    (abi::handle_bits(twin).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % TWIN_WAYS
+}
+
 /// A chunk of slots.
 type Chunk = [SlotCell; CHUNK];
 
@@ -435,9 +450,10 @@ pub fn insert(
     let cell = cell(index);
     let mut slot = cell.slot.write();
     let slot_handle = handle_of(index, slot.generation);
-    if twin.is_none() {
-        // Standalone the program holds the slot handle: its queries read the cell.
-        cell.publish(Some((slot_handle, datatype.measures)));
+    // The queries read the cell under the handle the program holds.
+    cell.publish(Some((twin.unwrap_or(slot_handle), datatype.measures)));
+    if let Some(twin) = twin {
+        TWIN_SLOTS[twin_way(twin)].store(index as u32, Ordering::Release);
     }
     slot.entry = Some(Entry {
         datatype,
@@ -573,14 +589,20 @@ fn cell_of(slot_handle: MPI_Datatype) -> Option<&'static SlotCell> {
 
 /// `part` of the measures of the type behind `handle` if they are found with no lock, no
 /// reference taken and no thread-local storage: a predefined type's from the table, a derived
-/// type's from its slot's published copy. A handle found so is this library's, never one of
-/// the MPI behind. A twin's measures are found by [`cached_measures`].
+/// type's from its slot's published copy (the slot found from the handle, or for a twin from
+/// [`TWIN_SLOTS`]). A handle found so is this library's, never one of the MPI behind.
 #[inline(always)]
 pub fn measures_at_once<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Option<P::Value> {
     if let Some(indexed) = predefined_by_index(handle) {
         return Some(part.of(&indexed.measures));
     }
-    let (index, _) = decode(handle)?;
+    let index = match decode(handle) {
+        Some((index, _)) => index,
+        None if abi::has_behind_form(handle) => {
+            TWIN_SLOTS[twin_way(handle)].load(Ordering::Acquire) as usize
+        }
+        None => return None,
+    };
     chunk(index / CHUNK)?[index % CHUNK].published_part(handle, part)
 }
 
@@ -786,7 +808,11 @@ fn take_entry(
             return Err(not_freeable());
         }
         if let (Freeing::Program, Some(twin)) = (freeing, entry.twin) {
-            return Ok(Err((twin, entry.datatype.clone())));
+            // The MPI behind may give the number to a new type once it is released: the
+            // queries stop reading this cell under it first.
+            let datatype = entry.datatype.clone();
+            cell.publish(None);
+            return Ok(Err((twin, datatype)));
         }
         cell.publish(None);
         slot.generation = (slot.generation + 1) % abi::GENERATIONS;
@@ -821,12 +847,19 @@ mod tests {
         let handle = insert(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();
         assert_eq!(handle, twin);
         assert_eq!(get(twin).unwrap().size(), 8);
+        let published = measures_at_once(twin, Whole).expect("a twin publishes its measures");
+        assert_eq!((published.size, published.extent), (8, 8));
         assert_eq!(with_committed(twin, |t| t.extent()).unwrap(), 8);
         update(twin, |e| e.name = "twin".into()).unwrap();
         assert_eq!(with_entry(twin, |e| e.name.clone()).unwrap(), "twin");
         assert!(is_twin(twin));
-        let entry = remove(twin).unwrap();
+        let entry = remove_with(twin, |released, _| {
+            // The MPI behind may reuse the number once released: no query reads it here.
+            assert_eq!(measures_at_once(released, Whole), None);
+        })
+        .unwrap();
         assert_eq!(entry.twin, Some(twin));
+        assert_eq!(measures_at_once(twin, Whole), None);
         assert!(get(twin).is_err());
         assert!(with_committed(twin, |_| ()).is_err());
     }

@@ -135,6 +135,7 @@ pub fn own_parts(handle: MPI_Datatype) -> Option<(usize, u32)> {
 
 /// True if `handle` has the form of a datatype the MPI behind made (or a twin of this
 /// library's, which is one).
+#[inline]
 pub fn has_behind_form(handle: MPI_Datatype) -> bool {
     BEHIND_KINDS.contains(&(handle & KIND_MASK))
 }

@@ -424,6 +424,7 @@ pub fn own_parts(handle: MPI_Datatype) -> Option<(usize, u32)> {
 
 /// True if `handle` can be a datatype the MPI behind made (or a twin of this library's,
 /// which is one): any value outside the predefined range that is not this library's own.
+#[inline]
 pub fn has_behind_form(handle: MPI_Datatype) -> bool {
     handle.0 != 0 && !handle.is_predefined_range() && handle.0 & OWN_TAG_MASK != OWN_TAG
 }

@@ -118,10 +118,14 @@ unsafe fn answer<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
 /// the argument checks and error reporting. Out of line and called with the query's own
 /// arguments, so that the success path builds nothing for it and keeps no registers or stack.
 ///
+/// It has the C calling convention, as the queries do, and so cannot unwind (a panic inside
+/// is caught by [`guard`]): the query can jump to it, keeping no frame of its own.
+///
 /// # Safety
 /// As for the exported functions.
 #[inline(never)]
-unsafe fn answer_otherwise<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
+#[allow(improper_ctypes_definitions)] // called from Rust only; "C" for the calling convention
+unsafe extern "C" fn answer_otherwise<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
     query: &'static Query<O>,
     dt: MPI_Datatype,
     outputs: O,
