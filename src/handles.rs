@@ -169,22 +169,25 @@ impl ReadMeasures for PublishedMeasures {
 }
 
 impl SlotCell {
-    /// Marks every cached lookup of this slot stale (called with the slot's write lock held,
-    /// or after the change it reports is visible).
-    fn bump(&self) {
-        self.epoch.fetch_add(2, Ordering::Release);
+    /// Marks every cached lookup of this slot stale. The epoch is written only under the
+    /// slot's write lock (`_locked` is the locked slot), so by plain stores, not atomic
+    /// read-modify-writes.
+    fn bump(&self, _locked: &mut Slot) {
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        self.epoch.store(epoch.wrapping_add(2), Ordering::Release);
     }
 
     /// Publishes the handle the program holds for this slot and its type's measures, or
-    /// withdraws them (`None`); called with the slot's write lock held.
-    fn publish(&self, published: Option<(MPI_Datatype, Measures)>) {
-        self.epoch.fetch_add(1, Ordering::Relaxed);
+    /// withdraws them (`None`); `_locked` is the slot, locked for writing.
+    fn publish(&self, _locked: &mut Slot, published: Option<(MPI_Datatype, Measures)>) {
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        self.epoch.store(epoch.wrapping_add(1), Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::Release);
         let (handle, m) = published.unwrap_or((MPI_DATATYPE_NULL, Measures::default()));
         self.published
             .store(abi::handle_bits(handle), Ordering::Relaxed);
         self.measures.store(m);
-        self.epoch.fetch_add(1, Ordering::Release);
+        self.epoch.store(epoch.wrapping_add(2), Ordering::Release);
     }
 
     /// `part` of the measures published for `handle`, if it is the handle published and no
@@ -201,9 +204,63 @@ impl SlotCell {
     }
 }
 
+/// The slots not in use: those never used yet (from `next_fresh` on) and the freed ones, in
+/// the order they were freed.
 struct Allocator {
     next_fresh: usize,
     freed: VecDeque<usize>,
+}
+
+impl Allocator {
+    /// Up to `wanted` slot indices for new entries: a freed one once more than
+    /// [`REUSE_AFTER`] wait (the oldest first), else a fresh one; fewer (or none) when every
+    /// slot is taken.
+    fn take(&mut self, wanted: usize) -> Vec<usize> {
+        let mut taken = Vec::with_capacity(wanted);
+        while taken.len() < wanted {
+            let index = if self.freed.len() > REUSE_AFTER || self.next_fresh >= CHUNKS * CHUNK {
+                self.freed.pop_front()
+            } else {
+                self.next_fresh += 1;
+                Some(self.next_fresh - 1)
+            };
+            match index {
+                Some(index) => taken.push(index),
+                None => break,
+            }
+        }
+        // Popped from the end: the lowest index goes first.
+        taken.reverse();
+        taken
+    }
+}
+
+/// How many slot indices a thread takes from the shared allocator, or gives back to it, at
+/// once.
+const SLOT_BATCH: usize = 32;
+
+/// The slot indices a thread holds between visits to the shared allocator: taken for its next
+/// inserts, and freed by its removals (they wait for reuse in the shared queue like any
+/// other, only later). A thread that ends gives both back.
+#[derive(Default)]
+struct LocalSlots {
+    ready: Vec<usize>,
+    freed: Vec<usize>,
+}
+
+impl Drop for LocalSlots {
+    fn drop(&mut self) {
+        let mut allocator = ALLOCATOR.lock();
+        allocator.freed.extend(self.freed.drain(..));
+        // Never used: their handles were never given out, so they may go back at once.
+        allocator.freed.extend(self.ready.drain(..));
+    }
+}
+
+thread_local! {
+    static LOCAL_SLOTS: RefCell<LocalSlots> = const {
+        RefCell::new(LocalSlots { ready: Vec::new(), freed: Vec::new() })
+    };
 }
 
 /// How many entries [`TWIN_SLOTS`] has.
@@ -451,7 +508,10 @@ pub fn insert(
     let mut slot = cell.slot.write();
     let slot_handle = handle_of(index, slot.generation);
     // The queries read the cell under the handle the program holds.
-    cell.publish(Some((twin.unwrap_or(slot_handle), datatype.measures)));
+    cell.publish(
+        &mut slot,
+        Some((twin.unwrap_or(slot_handle), datatype.measures)),
+    );
     if let Some(twin) = twin {
         TWIN_SLOTS[twin_way(twin)].store(index as u32, Ordering::Release);
     }
@@ -468,7 +528,7 @@ pub fn insert(
             let previous = TWINS.write().insert(twin, slot_handle);
             if let Some(cell) = previous.and_then(cell_of) {
                 // The number named a freed type a moment ago: forget it in every cache.
-                cell.bump();
+                cell.bump(&mut cell.slot.write());
             }
             Ok(twin)
         }
@@ -476,17 +536,41 @@ pub fn insert(
     }
 }
 
+/// A slot index for a new entry: from this thread's batch, refilled from the shared allocator
+/// a batch at a time ([`LocalSlots`]), so that most inserts take no shared lock.
 fn allocate() -> MpiResult<usize> {
-    {
-        let mut alloc = ALLOCATOR.lock();
-        if alloc.freed.len() > REUSE_AFTER || alloc.next_fresh >= CHUNKS * CHUNK {
-            alloc.freed.pop_front()
-        } else {
-            alloc.next_fresh += 1;
-            Some(alloc.next_fresh - 1)
+    let local = LOCAL_SLOTS.try_with(|local| {
+        let mut local = local.try_borrow_mut().ok()?;
+        if local.ready.is_empty() {
+            local.ready = ALLOCATOR.lock().take(SLOT_BATCH);
         }
+        local.ready.pop()
+    });
+    match local {
+        Ok(Some(index)) => Some(index),
+        // This thread's batch is gone (it is exiting) or in use further up the stack.
+        _ => ALLOCATOR.lock().take(1).pop(),
     }
     .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))
+}
+
+/// Gives the slot index of a removed entry back: to this thread's batch of freed slots, which
+/// goes to the shared allocator's queue when it is full.
+fn release(index: usize) {
+    let kept = LOCAL_SLOTS.try_with(|local| {
+        let Ok(mut local) = local.try_borrow_mut() else {
+            return false;
+        };
+        local.freed.push(index);
+        if local.freed.len() >= SLOT_BATCH {
+            let freed = std::mem::take(&mut local.freed);
+            ALLOCATOR.lock().freed.extend(freed);
+        }
+        true
+    });
+    if kept != Ok(true) {
+        ALLOCATOR.lock().freed.push_back(index);
+    }
 }
 
 /// The handle under which `datatype` can be given back to the caller without making a new
@@ -511,15 +595,36 @@ pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
     }
 }
 
-/// Marks the handle committed (`MPI_Type_commit`) and returns its datatype object and twin.
+/// Marks the handle committed (`MPI_Type_commit`) and returns its datatype object and twin:
+/// one lock of the slot, which also marks the threads' cached lookups stale. This thread then
+/// remembers the committed lookup, so that the type's first pack finds it at once.
 pub fn commit(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, Option<MPI_Datatype>)> {
-    let committed = update(handle, |entry| {
-        entry.committed = true;
-        (entry.datatype.clone(), entry.twin)
-    })?;
-    if let Some(cell) = cell_of(internal(handle)) {
-        cell.bump();
+    if predefined_entry(handle).is_some() {
+        return update(handle, |entry| (entry.datatype.clone(), entry.twin));
     }
+    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
+    let cell = cell(index);
+    let mut slot = cell.slot.write();
+    let current = slot.generation == generation;
+    let (committed, was_committed) = match &mut slot.entry {
+        Some(entry) if current => {
+            let was_committed = std::mem::replace(&mut entry.committed, true);
+            ((entry.datatype.clone(), entry.twin), was_committed)
+        }
+        _ => return Err(invalid(handle)),
+    };
+    if !was_committed {
+        cell.bump(&mut slot);
+    }
+    let epoch = cell.epoch.load(Ordering::Relaxed);
+    drop(slot);
+    remember(CachedLookup {
+        handle,
+        cell,
+        epoch,
+        datatype: committed.0.clone(),
+        committed: true,
+    });
     Ok(committed)
 }
 
@@ -752,11 +857,8 @@ pub fn remove_with(
         Ok(entry) => return Ok(entry),
         Err(twinned) => twinned,
     };
-    // Once released, the MPI behind may give the number to a new type at once: threads'
-    // caches of it are invalidated first.
-    if let Some(cell) = cell_of(slot_handle) {
-        cell.bump();
-    }
+    // Once released, the MPI behind may give the number to a new type at once: the entry's
+    // withdrawal (in `take_entry`) has marked the threads' caches of it stale already.
     release_twin(twin, datatype);
     take_entry(slot_handle, handle, Freeing::Released)?.map_err(|_| invalid(handle))
 }
@@ -809,12 +911,12 @@ fn take_entry(
         }
         if let (Freeing::Program, Some(twin)) = (freeing, entry.twin) {
             // The MPI behind may give the number to a new type once it is released: the
-            // queries stop reading this cell under it first.
+            // queries stop reading this cell under it, and the cached lookups of it go stale.
             let datatype = entry.datatype.clone();
-            cell.publish(None);
+            cell.publish(&mut slot, None);
             return Ok(Err((twin, datatype)));
         }
-        cell.publish(None);
+        cell.publish(&mut slot, None);
         slot.generation = (slot.generation + 1) % abi::GENERATIONS;
         slot.entry.take().expect("checked above")
     };
@@ -824,7 +926,7 @@ fn take_entry(
             twins.remove(&twin);
         }
     }
-    ALLOCATOR.lock().freed.push_back(index);
+    release(index);
     Ok(Ok(entry))
 }
 
@@ -904,8 +1006,8 @@ mod tests {
         );
         commit(h).unwrap();
         assert!(
-            with_type_at_once(h, |_, _| ()).is_err(),
-            "the commit made the cache stale"
+            matches!(with_type_at_once(h, |_, committed| committed), Ok(true)),
+            "the commit replaced the stale lookup with the committed one"
         );
         assert!(with_committed(h, |_| ()).is_ok());
         remove(h).unwrap();
