@@ -764,6 +764,22 @@ pub fn with_type<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype, bool) -> R) 
     Ok(result)
 }
 
+/// Takes the lookup of `handle` out of this thread's cache: a freed handle's type is then
+/// dropped with its entry, by the free, not kept alive until another lookup replaces it.
+fn forget_cached(handle: MPI_Datatype) -> Option<CachedLookup> {
+    let way = abi::handle_bits(handle) as usize % CACHED_TYPES;
+    RECENT
+        .try_with(|recent| {
+            let mut recent = recent.try_borrow_mut().ok()?;
+            match &recent[way] {
+                Some(lookup) if lookup.handle == handle => recent[way].take(),
+                _ => None,
+            }
+        })
+        .ok()
+        .flatten()
+}
+
 /// Empties this thread's cache of lookups (the types it kept alive).
 pub fn forget_thread_cache() {
     let recent =
@@ -927,6 +943,7 @@ fn take_entry(
         }
     }
     release(index);
+    drop(forget_cached(handle));
     Ok(Ok(entry))
 }
 
