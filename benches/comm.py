@@ -7,7 +7,7 @@ grid, a 3-D halo exchange), for each configuration and for the message packed an
 by hand, with the speed-ups plain / auto and plain / engine.
 
     python3 benches/comm.py [--rounds R] [--reps N] [--stat best|median] [--lib PATH]
-                            [--mpi RUNTIME] [--timeout S]
+                            [--mpi RUNTIME] [--timeout S] [--peers any|preloaded]
 
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
 zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
@@ -26,7 +26,9 @@ The four configurations, each one `timeout S mpiexec.mpich -n 2 ...` (default S 
   mpi      -genv LD_PRELOAD <lib> -genv MPI_DTYPE_COMM mpi: MPICH moves the types itself;
   engine   ... MPI_DTYPE_COMM engine: mpi-dtype packs every derived type and sends bytes;
   auto     ... MPI_DTYPE_COMM auto: mpi-dtype chooses per type.
-They run one after the other, R times over (default 3), the order turning by one each round
+With --peers preloaded the preloaded runs also get -genv MPI_DTYPE_PEERS preloaded (both
+ranks run mpi-dtype: the sends of types whose basic entries differ in size may then be
+packed over MPICH 4 too). They run one after the other, R times over (default 3), the order turning by one each round
 (plain, mpi, engine, auto; then mpi, engine, auto, plain; ...), so that the figures a ratio
 compares were taken seconds apart and none is always first. A cell of milliseconds is the
 median over the rounds of each run's figure; a ratio is computed within each round (plain
@@ -109,7 +111,7 @@ def run_once(name, mode, program, lib, options, env):
                "-n", "2"]
     if mode:
         command += ["-genv", "LD_PRELOAD", str(lib), "-genv", "MPI_DTYPE_COMM", mode,
-                    "-genv", "MPI_DTYPE_DEBUG", "1"]
+                    "-genv", "MPI_DTYPE_PEERS", options.peers, "-genv", "MPI_DTYPE_DEBUG", "1"]
     command += [str(program), "--reps", str(options.reps)]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode == 124 or done.returncode == 137:
@@ -221,6 +223,8 @@ def main():
     parser.add_argument("--mpi", choices=["mpich4", "mpich5", "impi"],
                         help="run on this runtime through scripts/with-mpi.sh")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per mpiexec")
+    parser.add_argument("--peers", choices=["any", "preloaded"], default="any",
+                        help="MPI_DTYPE_PEERS of the preloaded runs")
     options = parser.parse_args()
     options.rounds = max(1, options.rounds)
     options.reps = max(1, options.reps)
@@ -242,7 +246,8 @@ def main():
         p2p = ("does not define MPI_Send: MPI_DTYPE_COMM changes nothing, and the three "
                "preload columns all measure MPICH moving the types")
     print(f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
-          f"runtime {runtime}; {options.rounds} interleaved rounds of 4 runs; ms per message "
+          f"runtime {runtime}; MPI_DTYPE_PEERS={options.peers}; {options.rounds} interleaved "
+          f"rounds of 4 runs; ms per message "
           f"(wall time), each run's {'fastest' if options.stat == 'best' else 'median'} of "
           f"{options.reps} messages, the median over the rounds; load average at the end "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")

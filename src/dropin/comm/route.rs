@@ -6,7 +6,7 @@
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
 //! `engine` packs every derived type of this library (except, on the send side and over an MPI
 //! not known to receive their bytes whole, such as MPICH before 5, the types whose basic
-//! entries differ in size: below), `mpi` packs none. Predefined types,
+//! entries differ in size, unless `MPI_DTYPE_PEERS=preloaded`: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
@@ -43,7 +43,8 @@
 //! - a send takes the MPI's path, since the receiver may be a process without this library,
 //!   which receives with the type itself; unless the MPI behind is one known to receive such
 //!   a stream whole ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19
-//!   and later), where the send is routed as any other;
+//!   and later), or `MPI_DTYPE_PEERS=preloaded` says that every peer runs this library (so
+//!   receives as below), where the send is routed as any other;
 //! - a receive always lands as bytes and is unpacked by the engine, whatever its runs, since
 //!   the sender may send bytes (`MPI_PACKED` from `MPI_Bsend`).
 
@@ -79,19 +80,45 @@ pub enum Mode {
 pub fn mode() -> Mode {
     static MODE: OnceLock<Mode> = OnceLock::new();
     *MODE.get_or_init(|| {
-        let value = std::env::var("MPI_DTYPE_COMM").unwrap_or_default();
-        match value.as_str() {
-            "" | "auto" => Mode::Auto,
-            "engine" => Mode::Engine,
-            "mpi" => Mode::Mpi,
-            other => {
-                crate::diagnostic::line(format_args!(
-                    "mpi-dtype: MPI_DTYPE_COMM={other:?} is none of auto, engine, mpi: using auto"
-                ));
-                Mode::Auto
-            }
-        }
+        let choices = [
+            ("auto", Mode::Auto),
+            ("engine", Mode::Engine),
+            ("mpi", Mode::Mpi),
+        ];
+        setting("MPI_DTYPE_COMM", &choices)
     })
+}
+
+/// Whether `MPI_DTYPE_PEERS=preloaded` says that every process this one exchanges messages
+/// with runs this library too (read once; `any`, the default, says nothing). Then a send of a
+/// type whose basic entries differ in size may be packed over any MPI, since the receiver
+/// unpacks it itself (module documentation).
+fn peers_preloaded() -> bool {
+    static PRELOADED: OnceLock<bool> = OnceLock::new();
+    *PRELOADED.get_or_init(|| setting("MPI_DTYPE_PEERS", &[("any", false), ("preloaded", true)]))
+}
+
+/// The value of the environment variable `name` among `choices` (name and value, the first
+/// the default, taken when it is unset or empty); an unknown value is reported on stderr and
+/// read as the default.
+fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
+    let value = std::env::var(name).unwrap_or_default();
+    let default = choices[0];
+    if value.is_empty() {
+        return default.1;
+    }
+    match choices.iter().find(|(choice, _)| *choice == value) {
+        Some(&(_, chosen)) => chosen,
+        None => {
+            let names: Vec<&str> = choices.iter().map(|(choice, _)| *choice).collect();
+            crate::diagnostic::line(format_args!(
+                "mpi-dtype: {name}={value:?} is none of {}: using {}",
+                names.join(", "),
+                default.0
+            ));
+            default.1
+        }
+    }
 }
 
 /// A message the engine packs: the datatype and the bytes its copies pack into.
@@ -175,7 +202,7 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
 /// receives such bytes whole (module documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
     let one_size = one_entry_size(datatype);
-    let may_send_bytes = one_size || behind_takes_bytes_into_mixed_sizes();
+    let may_send_bytes = one_size || peers_preloaded() || behind_takes_bytes_into_mixed_sizes();
     let engine_send = may_send_bytes && (mode == Mode::Engine || engine_wins(datatype));
     let paths = MessagePaths {
         engine_send,
@@ -243,7 +270,29 @@ pub fn takes_bytes_into_mixed_sizes(version: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::takes_bytes_into_mixed_sizes;
+    use super::{setting, takes_bytes_into_mixed_sizes};
+
+    #[test]
+    fn settings_take_a_known_value_or_the_default() {
+        let choices = [("any", 0), ("preloaded", 1)];
+        let name = "MPI_DTYPE_TEST_SETTING";
+        for (value, expected) in [
+            (None, 0),
+            (Some(""), 0),
+            (Some("preloaded"), 1),
+            (Some("any"), 0),
+        ]
+        .into_iter()
+        .chain([(Some("all"), 0), (Some("PRELOADED"), 0)])
+        {
+            match value {
+                Some(value) => std::env::set_var(name, value),
+                None => std::env::remove_var(name),
+            }
+            assert_eq!(setting(name, &choices), expected, "{name}={value:?}");
+        }
+        std::env::remove_var(name);
+    }
 
     #[test]
     fn libraries_known_to_receive_bytes_into_mixed_sizes() {
