@@ -113,9 +113,10 @@ unsafe fn answer<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
     unsafe { answer_otherwise(query, dt, outputs, part) }
 }
 
-/// [`answer`] when the measures were not found at once: a twin's from this thread's cache,
-/// the MPI behind's answer for a type that library made itself, else the answer in full, with
-/// the argument checks and error reporting. Out of line and called with the query's own
+/// [`answer`] when the measures were not found at once: the MPI behind's answer for a type
+/// that library made itself, a twin's measures from this thread's cache (one whose entry in
+/// the table of twins another took), else the answer in full, with the argument checks and
+/// error reporting. Out of line and called with the query's own
 /// arguments, so that the success path builds nothing for it and keeps no registers or stack.
 ///
 /// It has the C calling convention, as the queries do, and so cannot unwind (a panic inside
@@ -131,15 +132,15 @@ unsafe extern "C" fn answer_otherwise<O: Outputs, P: MeasuresPart<Value = O::Ans
     outputs: O,
     part: P,
 ) -> c_int {
+    if crate::dropin::is_foreign(dt) {
+        if let Some(rc) = (query.forward)(dt, outputs) {
+            return rc;
+        }
+    }
     if let Some(answer) = handles::cached_measures(dt, part) {
         // SAFETY: the exported function's contract.
         if unsafe { outputs.write_at_once(answer) } {
             return MPI_SUCCESS;
-        }
-    }
-    if crate::dropin::is_foreign(dt) {
-        if let Some(rc) = (query.forward)(dt, outputs) {
-            return rc;
         }
     }
     guard(query.name, || {
