@@ -595,21 +595,25 @@ pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
     }
 }
 
-/// Marks the handle committed (`MPI_Type_commit`) and returns its datatype object and twin:
-/// one lock of the slot, which also marks the threads' cached lookups stale. This thread then
-/// remembers the committed lookup, so that the type's first pack finds it at once.
-pub fn commit(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, Option<MPI_Datatype>)> {
-    if predefined_entry(handle).is_some() {
-        return update(handle, |entry| (entry.datatype.clone(), entry.twin));
+/// Marks the handle committed (`MPI_Type_commit`), runs `then` on its datatype object (the
+/// plan's compilation) and returns what it returned and the handle's twin: one lock of the
+/// slot, which also marks the threads' cached lookups stale. This thread then remembers the
+/// committed lookup, so that the type's first pack finds it at once.
+pub fn commit<R>(
+    handle: MPI_Datatype,
+    then: impl FnOnce(&Datatype) -> R,
+) -> MpiResult<(R, Option<MPI_Datatype>)> {
+    if let Some(p) = predefined_entry(handle) {
+        return Ok((then(&p.datatype), None));
     }
     let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
     let cell = cell(index);
     let mut slot = cell.slot.write();
     let current = slot.generation == generation;
-    let (committed, was_committed) = match &mut slot.entry {
+    let (datatype, twin, was_committed) = match &mut slot.entry {
         Some(entry) if current => {
             let was_committed = std::mem::replace(&mut entry.committed, true);
-            ((entry.datatype.clone(), entry.twin), was_committed)
+            (entry.datatype.clone(), entry.twin, was_committed)
         }
         _ => return Err(invalid(handle)),
     };
@@ -618,14 +622,16 @@ pub fn commit(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, Option<MPI_Data
     }
     let epoch = cell.epoch.load(Ordering::Relaxed);
     drop(slot);
-    remember(CachedLookup {
+    let lookup = CachedLookup {
         handle,
         cell,
         epoch,
-        datatype: committed.0.clone(),
+        datatype,
         committed: true,
-    });
-    Ok(committed)
+    };
+    let result = then(&lookup.datatype);
+    remember(lookup);
+    Ok((result, twin))
 }
 
 /// How many lookups each thread keeps (by handle modulo this), so that a thread working with
@@ -844,61 +850,88 @@ fn not_freeable() -> MpiError {
     MpiError::datatype("a predefined datatype cannot be freed")
 }
 
-/// The attributes cached on `handle` if the program may free it (`MPI_Type_free` deletes them
-/// first), read once; `MPI_ERR_TYPE` for a predefined type or an invalid handle.
-pub fn attributes_if_freeable(handle: MPI_Datatype) -> MpiResult<Vec<(i32, usize)>> {
-    if is_predefined(handle) {
-        return Err(not_freeable());
-    }
-    with_entry(handle, |e| match f90_key(&e.datatype) {
-        Some(_) => Err(not_freeable()),
-        None => Ok(e.attributes.clone()),
-    })?
+/// What [`remove_with`] does with a handle that holds attributes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IfAttributed {
+    /// Leaves it and gives the attributes back, for the caller to delete first.
+    Refuse,
+    /// Removes it with them (their delete callbacks have run).
+    Remove,
 }
 
-/// Removes a derived handle and returns its state. If the handle is a twin, `release_twin`
+/// What [`remove_with`] did.
+#[derive(Debug)]
+pub enum Removal {
+    /// The entry is gone: the handle's state.
+    Removed(Entry),
+    /// Nothing ([`IfAttributed::Refuse`]): the handle holds these attributes.
+    Attributed(Vec<(i32, usize)>),
+}
+
+/// Removes a derived handle and returns its state (`MPI_Type_free`); one that holds
+/// attributes is left if `if_attributed` says so. If the handle is a twin, `release_twin`
 /// runs on it (with its datatype object) first, while the handle still resolves to its entry:
 /// the MPI behind runs the delete callbacks of its attributes then, and they may query the
 /// type. Predefined types cannot be freed. A handle without a twin is checked and removed
 /// under one lock of its slot.
 pub fn remove_with(
     handle: MPI_Datatype,
+    if_attributed: IfAttributed,
     release_twin: impl FnOnce(MPI_Datatype, Arc<Datatype>),
-) -> MpiResult<Entry> {
+) -> MpiResult<Removal> {
     if is_predefined(handle) {
         return Err(not_freeable());
     }
     let slot_handle = internal(handle);
-    let (twin, datatype) = match take_entry(slot_handle, handle, Freeing::Program)? {
-        Ok(entry) => return Ok(entry),
-        Err(twinned) => twinned,
+    let (twin, datatype) = match take_entry(slot_handle, handle, Freeing::Program(if_attributed))? {
+        Taken::Entry(entry) => return Ok(Removal::Removed(entry)),
+        Taken::Attributed(attributes) => return Ok(Removal::Attributed(attributes)),
+        Taken::TwinFirst(twin, datatype) => (twin, datatype),
     };
     // Once released, the MPI behind may give the number to a new type at once: the entry's
     // withdrawal (in `take_entry`) has marked the threads' caches of it stale already.
     release_twin(twin, datatype);
-    take_entry(slot_handle, handle, Freeing::Released)?.map_err(|_| invalid(handle))
+    match take_entry(slot_handle, handle, Freeing::Released)? {
+        Taken::Entry(entry) => Ok(Removal::Removed(entry)),
+        _ => Err(invalid(handle)),
+    }
 }
 
-/// Removes a derived handle whose twin, if any, the caller releases.
+/// Removes a derived handle, with its attributes, whose twin, if any, the caller releases.
 pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
-    remove_with(handle, |_, _| ())
+    match remove_with(handle, IfAttributed::Remove, |_, _| ())? {
+        Removal::Removed(entry) => Ok(entry),
+        Removal::Attributed(_) => unreachable!("IfAttributed::Remove removes"),
+    }
 }
 
 /// Removes the entry of `handle` whether the program may free it or not (an
 /// `MPI_Type_create_f90_*` type made twice by racing threads), with its twin's mapping.
 pub fn discard(handle: MPI_Datatype) -> MpiResult<Entry> {
-    take_entry(internal(handle), handle, Freeing::Any)?.map_err(|_| invalid(handle))
+    match take_entry(internal(handle), handle, Freeing::Any)? {
+        Taken::Entry(entry) => Ok(entry),
+        _ => Err(invalid(handle)),
+    }
 }
 
-/// An entry left in place for its twin to be released first: the twin and the datatype object.
-type TwinFirst = (MPI_Datatype, Arc<Datatype>);
+/// What [`take_entry`] did.
+enum Taken {
+    /// Took the entry.
+    Entry(Entry),
+    /// Left the entry in place for its twin to be released first: the twin and the datatype
+    /// object.
+    TwinFirst(MPI_Datatype, Arc<Datatype>),
+    /// Left the entry, which holds these attributes ([`IfAttributed::Refuse`]).
+    Attributed(Vec<(i32, usize)>),
+}
 
 /// Who removes an entry, and so what [`take_entry`] checks first.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Freeing {
-    /// `MPI_Type_free`: a predefined (f90) type is refused, and a twinned entry is left in
-    /// place for its twin to be released first.
-    Program,
+    /// `MPI_Type_free`: a predefined (f90) type is refused, an entry with attributes is left
+    /// in place if asked, and a twinned entry is left in place for its twin to be released
+    /// first.
+    Program(IfAttributed),
     /// `MPI_Type_free` once the twin is released: a predefined (f90) type is refused.
     Released,
     /// Any entry goes.
@@ -906,14 +939,14 @@ enum Freeing {
 }
 
 /// Takes the entry of the slot handle `slot_handle` (`handle` is the number the caller holds,
-/// for errors), with its twin's mapping if that still names this slot: `Ok(entry)`; or, for
-/// [`Freeing::Program`] and an entry with a twin, leaves it and gives back `Err` of the twin
-/// and the datatype object.
+/// for errors), with its twin's mapping if that still names this slot; or, for
+/// [`Freeing::Program`], leaves an entry with attributes (if asked) or with a twin
+/// ([`Taken`]).
 fn take_entry(
     slot_handle: MPI_Datatype,
     handle: MPI_Datatype,
     freeing: Freeing,
-) -> MpiResult<Result<Entry, TwinFirst>> {
+) -> MpiResult<Taken> {
     let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(handle))?;
     let cell = cell(index);
     let entry = {
@@ -925,12 +958,15 @@ fn take_entry(
         if freeing != Freeing::Any && f90_key(&entry.datatype).is_some() {
             return Err(not_freeable());
         }
-        if let (Freeing::Program, Some(twin)) = (freeing, entry.twin) {
+        if freeing == Freeing::Program(IfAttributed::Refuse) && !entry.attributes.is_empty() {
+            return Ok(Taken::Attributed(entry.attributes.clone()));
+        }
+        if let (Freeing::Program(_), Some(twin)) = (freeing, entry.twin) {
             // The MPI behind may give the number to a new type once it is released: the
             // queries stop reading this cell under it, and the cached lookups of it go stale.
             let datatype = entry.datatype.clone();
             cell.publish(&mut slot, None);
-            return Ok(Err((twin, datatype)));
+            return Ok(Taken::TwinFirst(twin, datatype));
         }
         cell.publish(&mut slot, None);
         slot.generation = (slot.generation + 1) % abi::GENERATIONS;
@@ -944,7 +980,7 @@ fn take_entry(
     }
     release(index);
     drop(forget_cached(handle));
-    Ok(Ok(entry))
+    Ok(Taken::Entry(entry))
 }
 
 #[cfg(test)]
@@ -972,11 +1008,13 @@ mod tests {
         update(twin, |e| e.name = "twin".into()).unwrap();
         assert_eq!(with_entry(twin, |e| e.name.clone()).unwrap(), "twin");
         assert!(is_twin(twin));
-        let entry = remove_with(twin, |released, _| {
+        let removal = remove_with(twin, IfAttributed::Refuse, |released, _| {
             // The MPI behind may reuse the number once released: no query reads it here.
             assert_eq!(measures_at_once(released, Whole), None);
-        })
-        .unwrap();
+        });
+        let Ok(Removal::Removed(entry)) = removal else {
+            panic!("removed: {removal:?}");
+        };
         assert_eq!(entry.twin, Some(twin));
         assert_eq!(measures_at_once(twin, Whole), None);
         assert!(get(twin).is_err());
@@ -1021,7 +1059,7 @@ mod tests {
             with_type_at_once(h, |_, _| ()).is_ok(),
             "cached by the lookup"
         );
-        commit(h).unwrap();
+        commit(h, |_| ()).unwrap();
         assert!(
             matches!(with_type_at_once(h, |_, committed| committed), Ok(true)),
             "the commit replaced the stale lookup with the committed one"

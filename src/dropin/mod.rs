@@ -22,7 +22,7 @@ pub mod twin;
 use crate::abi::{self, MPI_Datatype};
 use crate::datatype::{construct, Datatype, F90Class};
 use crate::error::MpiResult;
-use crate::handles::{self, Entry};
+use crate::handles::{self, Entry, IfAttributed, Removal};
 use std::sync::Arc;
 
 /// True if `handle` is a datatype handle of the MPI library behind this one that this
@@ -84,22 +84,23 @@ fn insert_with_twin(
     Ok(handle)
 }
 
-/// Marks the handle committed (`MPI_Type_commit`), its twin too, and returns its datatype
-/// object.
-pub fn commit(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    let (datatype, made) = handles::commit(handle)?;
+/// Marks the handle committed (`MPI_Type_commit`), its twin too, and runs `then` on its
+/// datatype object.
+pub fn commit<R>(handle: MPI_Datatype, then: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
+    let (result, made) = handles::commit(handle, then)?;
     if let Some(made) = made {
         twin::commit(made)?;
     }
-    Ok(datatype)
+    Ok(result)
 }
 
-/// Frees a derived handle (`MPI_Type_free`) and its twin, and returns its state. The twin
-/// goes before the entry: the MPI behind runs the delete callbacks of its attributes then,
-/// which may query the type; until that library destroys its type, the number still stands
-/// for the object ([`twin::retire`]).
-pub fn free(handle: MPI_Datatype) -> MpiResult<Entry> {
-    handles::remove_with(handle, |made, datatype| {
+/// Frees a derived handle (`MPI_Type_free`) and its twin, and returns its state; one that
+/// holds attributes is left, and they are returned, if `if_attributed` says so. The twin goes
+/// before the entry: the MPI behind runs the delete callbacks of its attributes then, which
+/// may query the type; until that library destroys its type, the number still stands for the
+/// object ([`twin::retire`]).
+pub fn free(handle: MPI_Datatype, if_attributed: IfAttributed) -> MpiResult<Removal> {
+    handles::remove_with(handle, if_attributed, |made, datatype| {
         twin::retire(made, datatype);
         twin::release(made);
     })

@@ -103,7 +103,7 @@ pub fn released(attributes: &[(c_int, usize)]) {
 }
 
 /// Runs the delete callback of each of `attributes`, those cached on `datatype` (for
-/// `MPI_Type_free`: [`handles::attributes_if_freeable`]), removing each attribute once its
+/// `MPI_Type_free`: those [`handles::remove_with`] gave back), removing each attribute once its
 /// callback succeeded: if one fails, the free fails and the attributes already deleted are
 /// not deleted again by the next attempt.
 pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> MpiResult<()> {

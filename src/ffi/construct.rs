@@ -9,7 +9,7 @@ use crate::behind;
 use crate::datatype::numbering::{darg, distribution, order};
 use crate::datatype::{construct, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
-use crate::handles;
+use crate::handles::{self, IfAttributed};
 use std::os::raw::c_int;
 use std::sync::Arc;
 
@@ -836,7 +836,7 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         // new handle goes again (and the MPI behind runs the delete callbacks of its copies).
         let handle = crate::dropin::insert_dup(construct::dup(&old), committed, oldtype)?;
         let attributes = super::attributes::copy_all(oldtype)
-            .inspect_err(|_| drop(crate::dropin::free(handle)))?;
+            .inspect_err(|_| drop(crate::dropin::free(handle, IfAttributed::Remove)))?;
         handles::update(handle, |e| e.attributes = attributes)?;
         crate::trace::built(handle);
         // SAFETY: the caller's pointer, checked non-NULL above.

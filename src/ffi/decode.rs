@@ -9,7 +9,7 @@ use crate::datatype::contents::{contents, Contents};
 use crate::datatype::numbering::Numbering;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
-use crate::handles;
+use crate::handles::{self, IfAttributed};
 use std::os::raw::c_int;
 use std::sync::Arc;
 
@@ -198,7 +198,7 @@ unsafe fn write_contents(
             Err(e) => {
                 // The handles made so far are not handed out: they go again.
                 for made in children.into_iter().filter(|&h| !handles::is_builtin(h)) {
-                    let _ = crate::dropin::free(made);
+                    let _ = crate::dropin::free(made, IfAttributed::Remove);
                 }
                 return Err(e);
             }

@@ -8,7 +8,7 @@ use crate::abi::*;
 use crate::behind;
 use crate::datatype::{MeasuresPart, ReadMeasures};
 use crate::error::MpiResult;
-use crate::handles;
+use crate::handles::{self, IfAttributed, Removal};
 use std::os::raw::c_int;
 
 /// Commits a datatype so it can be used to pack and communicate.
@@ -23,9 +23,9 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
         crate::trace::commit(handle);
-        let dt = crate::dropin::commit(handle)?;
-        crate::plan::compiled(&dt);
-        Ok(())
+        crate::dropin::commit(handle, |dt| {
+            crate::plan::compiled(dt);
+        })
     })
 }
 
@@ -40,12 +40,15 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     guard("MPI_Type_free", || {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
-        let attributes = handles::attributes_if_freeable(handle)?;
-        super::attributes::delete_all(handle, attributes)?;
         crate::trace::free(handle);
-        // The twin goes before the entry: the MPI behind runs the delete callbacks of its
-        // attributes, which may query the type.
-        crate::dropin::free(handle)?;
+        // Most types hold no attributes: such a handle is checked and removed under one lock
+        // of its slot. Else the attributes' delete callbacks run first (they may query the
+        // type), and then it goes.
+        if let Removal::Attributed(attributes) = crate::dropin::free(handle, IfAttributed::Refuse)?
+        {
+            super::attributes::delete_all(handle, attributes)?;
+            crate::dropin::free(handle, IfAttributed::Remove)?;
+        }
         // SAFETY: as above.
         unsafe { write_out(datatype, MPI_DATATYPE_NULL, "datatype") }
     })
