@@ -74,12 +74,44 @@ impl std::hash::Hasher for HandleHasher {
 /// A map keyed by handle numbers.
 type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<HandleHasher>>;
 
-/// The slot handle of each twin handle the program holds.
+/// The slot handle of each twin handle the program holds. Changed only through
+/// [`map_twin`] and [`unmap_twin`], which keep [`TWIN_COUNTS`].
 static TWINS: LazyLock<RwLock<HandleMap<MPI_Datatype>>> = LazyLock::new(Default::default);
+
+/// How many of the twin handles in [`TWINS`] fall in each entry of [`TWIN_SLOTS`]
+/// ([`twin_way`]): a handle whose entry counts none is no twin, which is known without the
+/// map's lock (the handles of types the MPI behind made itself, in drop-in mode).
+static TWIN_COUNTS: [AtomicU32; TWIN_WAYS] = [const { AtomicU32::new(0) }; TWIN_WAYS];
+
+/// Maps the twin handle `twin` to `slot_handle`; the slot handle it mapped to before, if any.
+fn map_twin(twin: MPI_Datatype, slot_handle: MPI_Datatype) -> Option<MPI_Datatype> {
+    let mut twins = TWINS.write();
+    let previous = twins.insert(twin, slot_handle);
+    if previous.is_none() {
+        TWIN_COUNTS[twin_way(twin)].fetch_add(1, Ordering::Relaxed);
+    }
+    previous
+}
+
+/// Removes the mapping of the twin handle `twin` if it still maps to `slot_handle`.
+fn unmap_twin(twin: MPI_Datatype, slot_handle: MPI_Datatype) {
+    let mut twins = TWINS.write();
+    if twins.get(&twin) == Some(&slot_handle) {
+        twins.remove(&twin);
+        TWIN_COUNTS[twin_way(twin)].fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// True if `handle` may be a twin handle: it has the MPI behind's form and some twin handle
+/// falls in its entry of [`TWIN_SLOTS`]. No lock, one load.
+#[inline]
+pub fn may_be_twin(handle: MPI_Datatype) -> bool {
+    abi::has_behind_form(handle) && TWIN_COUNTS[twin_way(handle)].load(Ordering::Acquire) != 0
+}
 
 /// The slot handle a program's handle stands for (itself unless it is a twin).
 fn internal(handle: MPI_Datatype) -> MPI_Datatype {
-    if abi::has_behind_form(handle) {
+    if may_be_twin(handle) {
         if let Some(&slot_handle) = TWINS.read().get(&handle) {
             return slot_handle;
         }
@@ -89,7 +121,7 @@ fn internal(handle: MPI_Datatype) -> MPI_Datatype {
 
 /// True if `handle` is the twin handle of one of this library's entries.
 pub fn is_twin(handle: MPI_Datatype) -> bool {
-    abi::has_behind_form(handle) && TWINS.read().contains_key(&handle)
+    may_be_twin(handle) && TWINS.read().contains_key(&handle)
 }
 
 #[derive(Default)]
@@ -525,7 +557,7 @@ pub fn insert(
     drop(slot);
     match twin {
         Some(twin) => {
-            let previous = TWINS.write().insert(twin, slot_handle);
+            let previous = map_twin(twin, slot_handle);
             if let Some(cell) = previous.and_then(cell_of) {
                 // The number named a freed type a moment ago: forget it in every cache.
                 cell.bump(&mut cell.slot.write());
@@ -973,10 +1005,7 @@ fn take_entry(
         slot.entry.take().expect("checked above")
     };
     if let Some(twin) = entry.twin {
-        let mut twins = TWINS.write();
-        if twins.get(&twin) == Some(&slot_handle) {
-            twins.remove(&twin);
-        }
+        unmap_twin(twin, slot_handle);
     }
     release(index);
     drop(forget_cached(handle));

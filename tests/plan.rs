@@ -272,6 +272,10 @@ fn check_segments(case: &Case, count: i64) -> Result<(), TestCaseError> {
         true
     });
     prop_assert_eq!(&planned, &walked);
+    prop_assert_eq!(
+        iov::run_count(&plan::copies(dt, count)),
+        walked.len() as i64
+    );
 
     // Counting and listing agree with the full list at every limit.
     let node = plan::copies(dt, count);

@@ -33,10 +33,9 @@ use std::sync::Arc;
 /// predefined form that is no predefined type of this library (a type newer than its table, or
 /// another internal number of the MPI behind) is that library's too.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
-    let behind_form = abi::has_behind_form(handle)
-        && !handles::known_recently(handle)
-        && !handles::is_twin(handle)
-        && !handles::is_predefined(handle);
+    let twin = handles::may_be_twin(handle)
+        && (handles::known_recently(handle) || handles::is_twin(handle));
+    let behind_form = abi::has_behind_form(handle) && !twin && !handles::is_predefined(handle);
     let unknown_predefined = abi::has_predefined_form(handle) && !handles::is_predefined(handle);
     (behind_form || unknown_predefined) && crate::behind::backend().is_some()
 }

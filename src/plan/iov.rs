@@ -93,13 +93,19 @@ pub fn segments(node: &Node, skip: i64, max: i64, mut f: impl FnMut(i64, i64)) -
     reported
 }
 
-/// Merged runs are counted one by one up to this many ([`run_count`]); beyond, the count is
-/// the plan's bound ([`visited_runs`]).
+/// Where the merged runs of a node cannot be counted from its shape ([`run_shape`]), they are
+/// counted one by one up to this many ([`run_count`]); beyond, the count is the plan's bound
+/// ([`visited_runs`]). It is also the most blocks [`run_shape`] iterates.
 pub const RUN_COUNT_WALK: i64 = 1 << 20;
 
-/// The number of merged runs of `node`, exact when it is at most [`RUN_COUNT_WALK`], else an
-/// upper bound above it from the plan's counts: bounded time for a type of 10^9 blocks.
+/// The number of merged runs of `node`: from its shape when that can be had without visiting
+/// the runs ([`run_shape`]: exact); else counted one by one, exact when it is at most
+/// [`RUN_COUNT_WALK`], else an upper bound above it from the plan's counts. Bounded time for a
+/// type of 10^9 blocks, and no walk over the runs of a vector.
 pub fn run_count(node: &Node) -> i64 {
+    if let Ok(shape) = run_shape(node) {
+        return shape.map_or(0, |s| s.runs);
+    }
     let mut seen = 0i64;
     let mut stopped = false;
     for_each_segment(node, |_, _| {
@@ -114,6 +120,105 @@ pub fn run_count(node: &Node) -> i64 {
         true => visited_runs(node).max(seen),
         false => seen,
     }
+}
+
+/// The merged runs of a node as [`for_each_segment`] reports them, without visiting them: how
+/// many, where the first starts and where the last ends, relative to the node's base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RunShape {
+    runs: i64,
+    first: i64,
+    end: i64,
+}
+
+impl RunShape {
+    /// `count` copies of `self`, the `k`-th moved by `k * stride` (`count >= 1`): a copy's
+    /// first run continues the previous copy's last one when the stride joins them.
+    fn repeated(self, count: i64, stride: i64) -> Option<RunShape> {
+        let joins = match self.end == self.first.wrapping_add(stride) {
+            true => count - 1,
+            false => 0,
+        };
+        Some(RunShape {
+            runs: count.checked_mul(self.runs)? - joins,
+            first: self.first,
+            end: (count - 1).wrapping_mul(stride).wrapping_add(self.end),
+        })
+    }
+
+    /// `self` moved by `offset` bytes.
+    fn moved(self, offset: i64) -> RunShape {
+        RunShape {
+            first: self.first.wrapping_add(offset),
+            end: self.end.wrapping_add(offset),
+            ..self
+        }
+    }
+
+    /// The runs of `acc` followed by those of `next` (`None`: none), joined where `acc` ends
+    /// at `next`'s start; `None` if the count leaves `i64`.
+    fn followed_by(acc: Option<RunShape>, next: Option<RunShape>) -> Option<Option<RunShape>> {
+        Some(match (acc, next) {
+            (Some(a), Some(n)) => Some(RunShape {
+                runs: a.runs.checked_add(n.runs)? - i64::from(a.end == n.first),
+                first: a.first,
+                end: n.end,
+            }),
+            (a, n) => a.or(n),
+        })
+    }
+}
+
+/// The shape of the merged runs of `node` (`Ok(None)`: it has none), from its counts and
+/// strides; `Err` when it cannot be had cheaply: a node of more than [`RUN_COUNT_WALK`]
+/// irregular blocks, or a count of runs beyond `i64`.
+fn run_shape(node: &Node) -> Result<Option<RunShape>, ()> {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
+        Node::Run { disp, len } => Ok((*len > 0).then(|| RunShape {
+            runs: 1,
+            first: *disp,
+            end: disp.wrapping_add(*len),
+        })),
+        Node::Repeat {
+            disp,
+            count,
+            stride,
+            child,
+            ..
+        } => match run_shape(child)? {
+            Some(c) if *count > 0 => Ok(Some(c.repeated(*count, *stride).ok_or(())?.moved(*disp))),
+            _ => Ok(None),
+        },
+        Node::Blocks(b) => {
+            if b.len() as i64 > RUN_COUNT_WALK {
+                return Err(());
+            }
+            let Some(child) = run_shape(&b.child)? else {
+                return Ok(None);
+            };
+            let mut acc = None;
+            for k in 0..b.len() {
+                let count = b.counts.get(k);
+                if count <= 0 {
+                    continue;
+                }
+                let place = b.disp.wrapping_add(b.displs[k].wrapping_mul(b.scale));
+                let block = child
+                    .repeated(count, b.child_stride)
+                    .ok_or(())?
+                    .moved(place);
+                acc = RunShape::followed_by(acc, Some(block)).ok_or(())?;
+            }
+            Ok(acc)
+        }
+        Node::Seq { disp, parts, .. } => {
+            let mut acc = None;
+            for part in parts {
+                acc = RunShape::followed_by(acc, run_shape(part)?).ok_or(())?;
+            }
+            Ok(acc.map(|shape| shape.moved(*disp)))
+        }
+    })
 }
 
 /// The number of runs `node` visits before merging (an upper bound on the number of merged
