@@ -40,8 +40,13 @@ static SEARCHED_AT: AtomicU64 = AtomicU64::new(u64::MAX);
 static SEARCH: Mutex<()> = Mutex::new(());
 static SAID_STANDALONE: AtomicBool = AtomicBool::new(false);
 
+/// Whether `MPI_DTYPE_DEBUG` asks for diagnostics on stderr (set, not empty, not `0`); read
+/// once.
 pub fn debug() -> bool {
-    std::env::var_os("MPI_DTYPE_DEBUG").is_some_and(|v| !v.is_empty() && v != "0")
+    static DEBUG: OnceLock<bool> = OnceLock::new();
+    *DEBUG.get_or_init(|| {
+        std::env::var_os("MPI_DTYPE_DEBUG").is_some_and(|v| !v.is_empty() && v != "0")
+    })
 }
 
 /// The loader's count of objects loaded so far, and the names of the objects loaded now (the
