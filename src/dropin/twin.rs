@@ -28,6 +28,7 @@ use crate::plan::node::Node;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 /// The count type of the large-count (`_c`) constructors of the MPI behind.
@@ -530,21 +531,32 @@ fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
 static RETIRED: LazyLock<Mutex<HashMap<MPI_Datatype, Arc<Datatype>>>> =
     LazyLock::new(Default::default);
 
+/// How many numbers [`RETIRED`] holds, changed under its lock: none (the usual case) is known
+/// without the lock. A number is retired before the MPI behind may give it to a new type
+/// (whose insert looks for it), and that library's handing it out orders the two.
+static RETIRED_COUNT: AtomicUsize = AtomicUsize::new(0);
+
 /// Objects of forgotten retired numbers, dropped by the next [`forget_forgotten`].
 static FORGOTTEN: Mutex<Vec<Arc<Datatype>>> = Mutex::new(Vec::new());
+
+/// Whether [`FORGOTTEN`] may hold objects (set under its lock when one is pushed).
+static ANY_FORGOTTEN: AtomicBool = AtomicBool::new(false);
 
 /// Remembers that the program freed the twin number `handle` of `datatype`: until the MPI
 /// behind destroys its type, the number still stands for the object (when the MPI behind says
 /// when that happens, [`watched`]).
 pub fn retire(handle: MPI_Datatype, datatype: Arc<Datatype>) {
     if watched() {
-        RETIRED.lock().insert(handle, datatype);
+        let mut retired = RETIRED.lock();
+        if retired.insert(handle, datatype).is_none() {
+            RETIRED_COUNT.fetch_add(1, Ordering::Release);
+        }
     }
 }
 
 /// The object a twin number the program freed still stands for in the MPI behind.
 pub fn retired(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
-    if !has_behind_form(handle) {
+    if !has_behind_form(handle) || RETIRED_COUNT.load(Ordering::Acquire) == 0 {
         return None;
     }
     RETIRED.lock().get(&handle).cloned()
@@ -556,14 +568,33 @@ pub fn forget_retired(handle: MPI_Datatype) {
     // This may run inside the MPI behind (the delete callback of its type): the object is not
     // dropped here, where dropping the last reference would call that library again to
     // release the object's twins, but by the next [`forget_forgotten`].
-    let gone = RETIRED.lock().remove(&handle);
+    if RETIRED_COUNT.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    let gone = {
+        let mut retired = RETIRED.lock();
+        let gone = retired.remove(&handle);
+        if gone.is_some() {
+            RETIRED_COUNT.fetch_sub(1, Ordering::Release);
+        }
+        gone
+    };
     if let Some(gone) = gone {
-        FORGOTTEN.lock().push(gone);
+        let mut forgotten = FORGOTTEN.lock();
+        forgotten.push(gone);
+        ANY_FORGOTTEN.store(true, Ordering::Release);
     }
 }
 
 /// Drops the objects of forgotten retired numbers (outside any call of the MPI behind).
 pub fn forget_forgotten() {
-    let forgotten = std::mem::take(&mut *FORGOTTEN.lock());
+    if !ANY_FORGOTTEN.load(Ordering::Acquire) {
+        return;
+    }
+    let forgotten = {
+        let mut forgotten = FORGOTTEN.lock();
+        ANY_FORGOTTEN.store(false, Ordering::Relaxed);
+        std::mem::take(&mut *forgotten)
+    };
     drop(forgotten);
 }
