@@ -98,11 +98,15 @@ fn peers_preloaded() -> bool {
     *PRELOADED.get_or_init(|| setting("MPI_DTYPE_PEERS", &[("any", false), ("preloaded", true)]))
 }
 
-/// The value of the environment variable `name` among `choices` (name and value, the first
-/// the default, taken when it is unset or empty); an unknown value is reported on stderr and
-/// read as the default.
+/// The value of the environment variable `name` among `choices` ([`choose`]).
 fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
-    let value = std::env::var(name).unwrap_or_default();
+    choose(name, &std::env::var(name).unwrap_or_default(), choices)
+}
+
+/// What `value`, the value of the environment variable `name`, chooses among `choices` (name
+/// and value, the first the default, taken when `value` is empty); an unknown value is
+/// reported on stderr and read as the default.
+fn choose<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> T {
     let default = choices[0];
     if value.is_empty() {
         return default.1;
@@ -270,28 +274,25 @@ pub fn takes_bytes_into_mixed_sizes(version: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{setting, takes_bytes_into_mixed_sizes};
+    use super::{choose, takes_bytes_into_mixed_sizes};
 
     #[test]
     fn settings_take_a_known_value_or_the_default() {
         let choices = [("any", 0), ("preloaded", 1)];
-        let name = "MPI_DTYPE_TEST_SETTING";
-        for (value, expected) in [
-            (None, 0),
-            (Some(""), 0),
-            (Some("preloaded"), 1),
-            (Some("any"), 0),
-        ]
-        .into_iter()
-        .chain([(Some("all"), 0), (Some("PRELOADED"), 0)])
-        {
-            match value {
-                Some(value) => std::env::set_var(name, value),
-                None => std::env::remove_var(name),
-            }
-            assert_eq!(setting(name, &choices), expected, "{name}={value:?}");
+        let cases = [
+            ("", 0),
+            ("preloaded", 1),
+            ("any", 0),
+            ("all", 0),
+            ("PRELOADED", 0),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(
+                choose("MPI_DTYPE_PEERS", value, &choices),
+                expected,
+                "{value:?}"
+            );
         }
-        std::env::remove_var(name);
     }
 
     #[test]
