@@ -1,0 +1,95 @@
+//! Each thread's cache of the lookups it made last: valid while the slot's epoch has not
+//! moved, so that the pack path finds a type with no lock, no reference count and no write to
+//! shared memory.
+
+use super::slots::SlotCell;
+use crate::abi::{self, MPI_Datatype};
+use crate::datatype::Datatype;
+use std::cell::RefCell;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// How many lookups each thread keeps (by handle modulo this), so that a thread working with
+/// a few types in turn (the faces of a halo exchange) keeps hitting.
+const CACHED_TYPES: usize = 4;
+
+/// A lookup a thread made: valid while the slot's epoch is the one seen then.
+pub(super) struct CachedLookup {
+    pub(super) handle: MPI_Datatype,
+    pub(super) cell: &'static SlotCell,
+    pub(super) epoch: u32,
+    pub(super) datatype: Arc<Datatype>,
+    pub(super) committed: bool,
+}
+
+thread_local! {
+    static RECENT: RefCell<[Option<CachedLookup>; CACHED_TYPES]> =
+        const { RefCell::new([const { None }; CACHED_TYPES]) };
+}
+
+/// Runs `f` on this thread's cached lookup of `handle` if it is still valid (one load of the
+/// slot's epoch: no lock, no write to shared memory), or gives `f` back.
+#[inline]
+pub(super) fn with_cached<R, F: FnOnce(&Datatype, bool) -> R>(
+    handle: MPI_Datatype,
+    f: F,
+) -> Result<R, F> {
+    let mut f = Some(f);
+    let hit = RECENT.try_with(|recent| {
+        let recent = recent.try_borrow().ok()?;
+        match &recent[abi::handle_bits(handle) as usize % CACHED_TYPES] {
+            Some(c) if c.handle == handle && c.cell.epoch.load(Ordering::Acquire) == c.epoch => {
+                f.take().map(|f| f(&c.datatype, c.committed))
+            }
+            _ => None,
+        }
+    });
+    match hit {
+        Ok(Some(result)) => Ok(result),
+        _ => Err(f.expect("f runs only on a hit")),
+    }
+}
+
+/// Remembers a lookup in this thread's cache (skipped while the cache is in use further up
+/// the stack). The lookup it replaces is dropped after the borrow ends: dropping a type may
+/// release a twin, and the MPI behind may then run callbacks that look types up.
+pub(super) fn remember(lookup: CachedLookup) {
+    let way = abi::handle_bits(lookup.handle) as usize % CACHED_TYPES;
+    let replaced = RECENT
+        .try_with(|recent| {
+            let mut recent = recent.try_borrow_mut().ok()?;
+            recent[way].replace(lookup)
+        })
+        .ok()
+        .flatten();
+    drop(replaced);
+}
+
+/// True if this thread looked `handle` up recently and what it stands for has not changed
+/// since.
+pub fn known_recently(handle: MPI_Datatype) -> bool {
+    with_cached(handle, |_, _| ()).is_ok()
+}
+
+/// Takes the lookup of `handle` out of this thread's cache: a freed handle's type is then
+/// dropped with its entry, by the free, not kept alive until another lookup replaces it.
+pub(super) fn forget_cached(handle: MPI_Datatype) -> Option<CachedLookup> {
+    let way = abi::handle_bits(handle) as usize % CACHED_TYPES;
+    RECENT
+        .try_with(|recent| {
+            let mut recent = recent.try_borrow_mut().ok()?;
+            match &recent[way] {
+                Some(lookup) if lookup.handle == handle => recent[way].take(),
+                _ => None,
+            }
+        })
+        .ok()
+        .flatten()
+}
+
+/// Empties this thread's cache of lookups (the types it kept alive).
+pub fn forget_thread_cache() {
+    let recent =
+        RECENT.try_with(|recent| recent.try_borrow_mut().map(|mut r| std::mem::take(&mut *r)));
+    drop(recent);
+}
