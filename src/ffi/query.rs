@@ -58,9 +58,8 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 //
 // Each query answers at once when the handle is one of this library's whose measures are
 // found without a lock ([`handles::measures_at_once`]) and the output pointers are not NULL.
-// Everything else (a twin's measures from the thread's cache, the MPI behind's answer for a
-// type that library made itself, or the answer in full, with the argument checks and error
-// reporting) is in a function of its own, out of line and called with the query's own
+// Everything else (the MPI behind's answer for a type that library made itself, or the
+// answer in full, with the argument checks and error reporting) is in a function of its own, out of line and called with the query's own
 // arguments, so that the success path calls nothing and keeps no registers or stack.
 
 /// The MPI behind's function of a query, called with the query's arguments (`None` when no
@@ -117,10 +116,10 @@ unsafe fn answer<O: Outputs, P: MeasuresPart<Value = O::Answer>>(
 }
 
 /// [`answer`] when the measures were not found at once: the MPI behind's answer for a type
-/// that library made itself, a twin's measures from this thread's cache (one whose entry in
-/// the table of twins another took), else the answer in full, with the argument checks and
-/// error reporting. Out of line and called with the query's own
-/// arguments, so that the success path builds nothing for it and keeps no registers or stack.
+/// that library made itself, else the answer in full, with the argument checks and error
+/// reporting (whose lookup looks in this thread's cache first: [`with_datatype`]). Out of
+/// line and called with the query's own arguments, so that the success path builds nothing
+/// for it and keeps no registers or stack.
 ///
 /// It has the C calling convention, as the queries do, and so cannot unwind (a panic inside
 /// is caught by [`guard`]): the query can jump to it, keeping no frame of its own.
@@ -138,12 +137,6 @@ unsafe extern "C" fn answer_otherwise<O: Outputs, P: MeasuresPart<Value = O::Ans
     if crate::dropin::is_foreign(dt) {
         if let Some(rc) = (query.forward)(dt, outputs) {
             return rc;
-        }
-    }
-    if let Some(answer) = handles::cached_measures(dt, part) {
-        // SAFETY: the exported function's contract.
-        if unsafe { outputs.write_at_once(answer) } {
-            return MPI_SUCCESS;
         }
     }
     guard(query.name, || {

@@ -36,8 +36,8 @@ mod twins;
 
 use cache::{forget_cached, remember, with_cached, CachedLookup};
 use named::{f90_key, predefined_by_index, predefined_entry};
-use slots::{allocate, cell, cell_of, chunk, decode, handle_of, release, slot, CHUNK};
-use twins::{internal, map_twin, twin_way, unmap_twin, TWIN_SLOTS};
+use slots::{allocate, cell, cell_of, chunk, decode, handle_of, release, SlotCell, CHUNK};
+use twins::{internal, map_twin, twin_slot, unmap_twin};
 
 pub use cache::{forget_thread_cache, known_recently};
 pub use named::{
@@ -87,6 +87,13 @@ impl std::hash::Hasher for HandleHasher {
 /// A map keyed by handle numbers.
 type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<HandleHasher>>;
 
+/// The slot cell of the derived handle (or twin) `handle` and the generation it names;
+/// `MPI_ERR_TYPE` if it has no derived form.
+fn derived_cell(handle: MPI_Datatype) -> MpiResult<(&'static SlotCell, u32)> {
+    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
+    Ok((cell(index), generation))
+}
+
 fn invalid(handle: MPI_Datatype) -> MpiError {
     if handle == MPI_DATATYPE_NULL {
         MpiError::datatype("the datatype is MPI_DATATYPE_NULL")
@@ -113,9 +120,6 @@ pub fn insert(
         &mut slot,
         Some((twin.unwrap_or(slot_handle), datatype.measures)),
     );
-    if let Some(twin) = twin {
-        TWIN_SLOTS[twin_way(twin)].store(index as u32, Ordering::Release);
-    }
     slot.entry = Some(Entry {
         datatype,
         committed,
@@ -170,8 +174,7 @@ pub fn commit<R>(
     if let Some(p) = predefined_entry(handle) {
         return Ok((then(&p.datatype), None));
     }
-    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
-    let cell = cell(index);
+    let (cell, generation) = derived_cell(handle)?;
     let mut slot = cell.slot.write();
     let current = slot.generation == generation;
     let (datatype, twin, was_committed) = match &mut slot.entry {
@@ -200,8 +203,8 @@ pub fn commit<R>(
 
 /// `part` of the measures of the type behind `handle` if they are found with no lock, no
 /// reference taken and no thread-local storage: a predefined type's from the table, a derived
-/// type's from its slot's published copy (the slot found from the handle, or for a twin from
-/// [`TWIN_SLOTS`]). A handle found so is this library's, never one of the MPI behind.
+/// type's from its slot's published copy (the slot found from the handle, or for a twin by
+/// [`twin_slot`]). A handle found so is this library's, never one of the MPI behind.
 #[inline(always)]
 pub fn measures_at_once<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Option<P::Value> {
     if let Some(indexed) = predefined_by_index(handle) {
@@ -209,18 +212,9 @@ pub fn measures_at_once<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Optio
     }
     let index = match decode(handle) {
         Some((index, _)) => index,
-        None if abi::has_behind_form(handle) => {
-            TWIN_SLOTS[twin_way(handle)].load(Ordering::Acquire) as usize
-        }
-        None => return None,
+        None => twin_slot(handle)?,
     };
     chunk(index / CHUNK)?[index % CHUNK].published_part(handle, part)
-}
-
-/// `part` of the measures of the type behind `handle` from this thread's cache (a twin's, in
-/// drop-in mode, which [`measures_at_once`] does not find).
-pub fn cached_measures<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Option<P::Value> {
-    with_cached(handle, |datatype, _| part.of(&datatype.measures)).ok()
 }
 
 /// Runs `f` on the datatype behind `handle` and whether the handle is committed if that takes
@@ -250,8 +244,7 @@ pub fn with_type<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype, bool) -> R) 
     if let Some(p) = predefined_entry(handle) {
         return Ok(f(&p.datatype, true));
     }
-    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
-    let cell = cell(index);
+    let (cell, generation) = derived_cell(handle)?;
     let lookup = {
         let slot = cell.slot.read();
         match &slot.entry {
@@ -290,8 +283,8 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiRe
         };
         return Ok(f(&entry));
     }
-    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
-    let slot = slot(index).read();
+    let (cell, generation) = derived_cell(handle)?;
+    let slot = cell.slot.read();
     match &slot.entry {
         Some(entry) if slot.generation == generation => Ok(f(entry)),
         _ => Err(invalid(handle)),
@@ -313,8 +306,8 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
         *state = (entry.name, entry.attributes);
         return Ok(result);
     }
-    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
-    let mut slot = slot(index).write();
+    let (cell, generation) = derived_cell(handle)?;
+    let mut slot = cell.slot.write();
     let current = slot.generation == generation;
     match &mut slot.entry {
         Some(entry) if current => Ok(f(entry)),

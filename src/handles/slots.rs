@@ -32,7 +32,8 @@ pub(super) struct Slot {
 /// invalidates the caches of others.
 ///
 /// The epoch is also a sequence lock over `published` and `measures`: the handle the program
-/// holds for the slot (standalone) and its type's [`Measures`]. A writer, which holds the
+/// holds for the slot (its own handle, or in drop-in mode its twin's) and its type's
+/// [`Measures`]. A writer, which holds the
 /// slot's write lock, makes the epoch odd, writes, and makes it even again; a reader that sees
 /// the same even epoch before and after reading has a consistent copy. Size and bound queries
 /// are so answered with a few loads: no lock, no reference count, no thread-local storage.
@@ -210,7 +211,7 @@ static ALLOCATOR: Mutex<Allocator> = Mutex::new(Allocator {
 #[inline(always)]
 pub(super) fn chunk(number: usize) -> Option<&'static Chunk> {
     let pointer = CHUNK_TABLE.get(number)?.load(Ordering::Acquire);
-    // SAFETY: a non-null entry points to a chunk made by `cell` and never freed.
+    // SAFETY: a non-null entry points to a chunk made by `make_chunk` and never freed.
     unsafe { pointer.as_ref() }
 }
 
@@ -241,10 +242,6 @@ fn make_chunk(number: usize) -> &'static Chunk {
             unsafe { &*theirs }
         }
     }
-}
-
-pub(super) fn slot(index: usize) -> &'static RwLock<Slot> {
-    &cell(index).slot
 }
 
 pub(super) fn handle_of(index: usize, generation: u32) -> MPI_Datatype {

@@ -2,6 +2,7 @@
 //! for this library's types, mapped to their slots, with what lets a query find a twin's slot
 //! and rule out other numbers without the map's lock.
 
+use super::slots::decode;
 use super::HandleMap;
 use crate::abi::{self, MPI_Datatype};
 use parking_lot::RwLock;
@@ -17,8 +18,12 @@ static TWINS: LazyLock<RwLock<HandleMap<MPI_Datatype>>> = LazyLock::new(Default:
 /// map's lock (the handles of types the MPI behind made itself, in drop-in mode).
 static TWIN_COUNTS: [AtomicU32; TWIN_WAYS] = [const { AtomicU32::new(0) }; TWIN_WAYS];
 
-/// Maps the twin handle `twin` to `slot_handle`; the slot handle it mapped to before, if any.
+/// Maps the twin handle `twin` to `slot_handle`, whose slot the queries then look in for
+/// `twin` ([`twin_slot`]); the slot handle it mapped to before, if any.
 pub(super) fn map_twin(twin: MPI_Datatype, slot_handle: MPI_Datatype) -> Option<MPI_Datatype> {
+    if let Some((index, _)) = decode(slot_handle) {
+        TWIN_SLOTS[twin_way(twin)].store(index as u32, Ordering::Release);
+    }
     let mut twins = TWINS.write();
     let previous = twins.insert(twin, slot_handle);
     if previous.is_none() {
@@ -65,10 +70,18 @@ const TWIN_WAYS: usize = 4096;
 /// the measures published under a twin. An entry may name a slot that publishes another
 /// handle (another twin took the entry, or the type was freed); the query then finds no
 /// measures there and takes the long way.
-pub(super) static TWIN_SLOTS: [AtomicU32; TWIN_WAYS] = [const { AtomicU32::new(0) }; TWIN_WAYS];
+static TWIN_SLOTS: [AtomicU32; TWIN_WAYS] = [const { AtomicU32::new(0) }; TWIN_WAYS];
 
-/// The entry of [`TWIN_SLOTS`] for the twin handle `twin`.
+/// The slot index where the measures of the twin handle `handle` may be published (the slot
+/// itself checks that they are `handle`'s), if it has the form of a twin. No lock, one load.
 #[inline(always)]
-pub(super) fn twin_way(twin: MPI_Datatype) -> usize {
+pub(super) fn twin_slot(handle: MPI_Datatype) -> Option<usize> {
+    abi::has_behind_form(handle)
+        .then(|| TWIN_SLOTS[twin_way(handle)].load(Ordering::Acquire) as usize)
+}
+
+/// The entry of [`TWIN_SLOTS`] (and of [`TWIN_COUNTS`]) for the twin handle `twin`.
+#[inline(always)]
+fn twin_way(twin: MPI_Datatype) -> usize {
     (abi::handle_bits(twin).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize % TWIN_WAYS
 }
