@@ -531,8 +531,8 @@ fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
 static RETIRED: LazyLock<Mutex<HashMap<MPI_Datatype, Arc<Datatype>>>> =
     LazyLock::new(Default::default);
 
-/// How many numbers [`RETIRED`] holds, changed under its lock: none (the usual case) is known
-/// without the lock. A number is retired before the MPI behind may give it to a new type
+/// How many numbers [`RETIRED`] holds, stored under its lock after each change: none (the
+/// usual case) is known without the lock. A number is retired before the MPI behind may give it to a new type
 /// (whose insert looks for it), and that library's handing it out orders the two.
 static RETIRED_COUNT: AtomicUsize = AtomicUsize::new(0);
 
@@ -548,9 +548,8 @@ static ANY_FORGOTTEN: AtomicBool = AtomicBool::new(false);
 pub fn retire(handle: MPI_Datatype, datatype: Arc<Datatype>) {
     if watched() {
         let mut retired = RETIRED.lock();
-        if retired.insert(handle, datatype).is_none() {
-            RETIRED_COUNT.fetch_add(1, Ordering::Release);
-        }
+        retired.insert(handle, datatype);
+        RETIRED_COUNT.store(retired.len(), Ordering::Release);
     }
 }
 
@@ -574,9 +573,7 @@ pub fn forget_retired(handle: MPI_Datatype) {
     let gone = {
         let mut retired = RETIRED.lock();
         let gone = retired.remove(&handle);
-        if gone.is_some() {
-            RETIRED_COUNT.fetch_sub(1, Ordering::Release);
-        }
+        RETIRED_COUNT.store(retired.len(), Ordering::Release);
         gone
     };
     if let Some(gone) = gone {
