@@ -131,16 +131,20 @@ struct RunShape {
     end: i64,
 }
 
+/// A node whose runs [`run_shape`] does not count: more than [`RUN_COUNT_WALK`] irregular
+/// blocks, or more runs than `i64` holds.
+struct Uncountable;
+
 impl RunShape {
     /// `count` copies of `self`, the `k`-th moved by `k * stride` (`count >= 1`): a copy's
     /// first run continues the previous copy's last one when the stride joins them.
-    fn repeated(self, count: i64, stride: i64) -> Option<RunShape> {
+    fn repeated(self, count: i64, stride: i64) -> Result<RunShape, Uncountable> {
         let joins = match self.end == self.first.wrapping_add(stride) {
             true => count - 1,
             false => 0,
         };
-        Some(RunShape {
-            runs: count.checked_mul(self.runs)? - joins,
+        Ok(RunShape {
+            runs: count.checked_mul(self.runs).ok_or(Uncountable)? - joins,
             first: self.first,
             end: (count - 1).wrapping_mul(stride).wrapping_add(self.end),
         })
@@ -154,25 +158,27 @@ impl RunShape {
             ..self
         }
     }
+}
 
-    /// The runs of `acc` followed by those of `next` (`None`: none), joined where `acc` ends
-    /// at `next`'s start; `None` if the count leaves `i64`.
-    fn followed_by(acc: Option<RunShape>, next: Option<RunShape>) -> Option<Option<RunShape>> {
-        Some(match (acc, next) {
-            (Some(a), Some(n)) => Some(RunShape {
-                runs: a.runs.checked_add(n.runs)? - i64::from(a.end == n.first),
-                first: a.first,
-                end: n.end,
-            }),
-            (a, n) => a.or(n),
-        })
-    }
+/// The runs of `before` followed by those of `after` (`None`: no runs), joined where `before`
+/// ends at `after`'s start.
+fn joined(
+    before: Option<RunShape>,
+    after: Option<RunShape>,
+) -> Result<Option<RunShape>, Uncountable> {
+    Ok(match (before, after) {
+        (Some(a), Some(n)) => Some(RunShape {
+            runs: a.runs.checked_add(n.runs).ok_or(Uncountable)? - i64::from(a.end == n.first),
+            first: a.first,
+            end: n.end,
+        }),
+        (a, n) => a.or(n),
+    })
 }
 
 /// The shape of the merged runs of `node` (`Ok(None)`: it has none), from its counts and
-/// strides; `Err` when it cannot be had cheaply: a node of more than [`RUN_COUNT_WALK`]
-/// irregular blocks, or a count of runs beyond `i64`.
-fn run_shape(node: &Node) -> Result<Option<RunShape>, ()> {
+/// strides.
+fn run_shape(node: &Node) -> Result<Option<RunShape>, Uncountable> {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
         Node::Run { disp, len } => Ok((*len > 0).then(|| RunShape {
             runs: 1,
@@ -186,12 +192,12 @@ fn run_shape(node: &Node) -> Result<Option<RunShape>, ()> {
             child,
             ..
         } => match run_shape(child)? {
-            Some(c) if *count > 0 => Ok(Some(c.repeated(*count, *stride).ok_or(())?.moved(*disp))),
+            Some(c) if *count > 0 => Ok(Some(c.repeated(*count, *stride)?.moved(*disp))),
             _ => Ok(None),
         },
         Node::Blocks(b) => {
             if b.len() as i64 > RUN_COUNT_WALK {
-                return Err(());
+                return Err(Uncountable);
             }
             let Some(child) = run_shape(&b.child)? else {
                 return Ok(None);
@@ -203,18 +209,15 @@ fn run_shape(node: &Node) -> Result<Option<RunShape>, ()> {
                     continue;
                 }
                 let place = b.disp.wrapping_add(b.displs[k].wrapping_mul(b.scale));
-                let block = child
-                    .repeated(count, b.child_stride)
-                    .ok_or(())?
-                    .moved(place);
-                acc = RunShape::followed_by(acc, Some(block)).ok_or(())?;
+                let block = child.repeated(count, b.child_stride)?.moved(place);
+                acc = joined(acc, Some(block))?;
             }
             Ok(acc)
         }
         Node::Seq { disp, parts, .. } => {
             let mut acc = None;
             for part in parts {
-                acc = RunShape::followed_by(acc, run_shape(part)?).ok_or(())?;
+                acc = joined(acc, run_shape(part)?)?;
             }
             Ok(acc.map(|shape| shape.moved(*disp)))
         }
