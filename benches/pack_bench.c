@@ -51,6 +51,12 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* The median of the `n` samples (sorted in place). */
+static double median_of(double *samples, int n) {
+    qsort(samples, (size_t)n, sizeof samples[0], compare_doubles);
+    return samples[n / 2];
+}
+
 /* One operation to time: `run(ctx)` moves `bytes` bytes. */
 typedef void (*operation)(void *ctx);
 
@@ -73,8 +79,7 @@ static double seconds_per_call(operation run, void *ctx) {
         } while (elapsed < 0.02);
         samples[t] = elapsed / (double)reps;
     }
-    qsort(samples, (size_t)n, sizeof samples[0], compare_doubles);
-    return samples[n / 2];
+    return median_of(samples, n);
 }
 
 static void report(const char *pattern, const char *op, const char *impl, double value,
@@ -587,8 +592,7 @@ static double seconds_per_direct_query(MPI_Datatype type, int extent) {
         }
         samples[t] = (cpu_now() - start) / (double)reps;
     }
-    qsort(samples, (size_t)n, sizeof samples[0], compare_doubles);
-    return samples[n / 2];
+    return median_of(samples, n);
 }
 
 static void bench_queries(void) {
@@ -670,10 +674,10 @@ static void bench_build_hindexed(long n) {
             megabytes = (heap_bytes() - before) / 1048576.0;
         MPI_Type_free(&type);
     }
-    qsort(samples, (size_t)n_trials, sizeof samples[0], compare_doubles);
+    double median = median_of(samples, n_trials);
     char name[64];
     snprintf(name, sizeof name, "hindexed_%ld", n);
-    report(name, "build", library, 1e3 * samples[n_trials / 2], "ms");
+    report(name, "build", library, 1e3 * median, "ms");
     report(name, "memory", library, megabytes, "MiB");
     report(name, "memory", "arguments", (double)n * (sizeof(int) + sizeof(MPI_Aint)) / 1048576.0,
            "MiB");
