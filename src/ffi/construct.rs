@@ -3,7 +3,9 @@
 //! has one definition, generic over the C type of its counts ([`CountArg`]); the `int`
 //! function, its `_c` variant and its MPI-1 name call it.
 
-use super::{check_out, datatype, guard, read_array, read_slice, write_out, CountArg};
+use super::{
+    check_out, datatype, guard, read_array, read_slice, with_datatype, write_out, CountArg,
+};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::numbering::{darg, distribution, order};
@@ -23,6 +25,15 @@ unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) ->
     crate::trace::built(handle);
     // SAFETY: the caller's contract.
     unsafe { write_out(newtype, handle, "newtype") }
+}
+
+/// Runs the constructor `make` on the datatype behind `oldtype`, borrowed (no reference
+/// taken unless the new type keeps one: [`with_datatype`]).
+fn made_on(
+    oldtype: MPI_Datatype,
+    make: impl FnOnce(&Arc<Datatype>) -> MpiResult<Arc<Datatype>>,
+) -> MpiResult<Arc<Datatype>> {
+    with_datatype(oldtype, make)?
 }
 
 fn check_ndims(ndims: c_int) -> MpiResult<i64> {
@@ -45,7 +56,9 @@ unsafe fn contiguous<C: CountArg>(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     guard(function, || {
-        let made = construct::contiguous(count.into(), &datatype(oldtype)?, C::LARGE);
+        let made = made_on(oldtype, |old| {
+            construct::contiguous(count.into(), old, C::LARGE)
+        });
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
@@ -95,14 +108,10 @@ unsafe fn vector<C: CountArg>(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     guard(function, || {
-        let made = construct::vector(
-            count.into(),
-            blocklength.into(),
-            stride,
-            stride_in_bytes,
-            &datatype(oldtype)?,
-            C::LARGE,
-        );
+        let (count, blocklength) = (count.into(), blocklength.into());
+        let made = made_on(oldtype, |old| {
+            construct::vector(count, blocklength, stride, stride_in_bytes, old, C::LARGE)
+        });
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
@@ -252,7 +261,9 @@ unsafe fn indexed<C: CountArg, D: Copy + Into<i64>>(
                 read_array(displacements, count, "array_of_displacements")?,
             )
         };
-        let made = construct::indexed(b, d, in_bytes, &datatype(oldtype)?, C::LARGE);
+        let made = made_on(oldtype, |old| {
+            construct::indexed(b, d, in_bytes, old, C::LARGE)
+        });
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
@@ -389,8 +400,9 @@ unsafe fn indexed_block<C: CountArg, D: Copy + Into<i64>>(
         construct::check_count(count, "count")?;
         // SAFETY: the caller's array of `count` values.
         let d = unsafe { read_array(displacements, count, "array_of_displacements")? };
-        let old = datatype(oldtype)?;
-        let made = construct::indexed_block(blocklength.into(), d, in_bytes, &old, C::LARGE);
+        let made = made_on(oldtype, |old| {
+            construct::indexed_block(blocklength.into(), d, in_bytes, old, C::LARGE)
+        });
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
@@ -599,8 +611,9 @@ unsafe fn subarray<C: CountArg>(
             )
         };
         let order = order::<Numbers>(order_value.into())?;
-        let old = datatype(oldtype)?;
-        let made = construct::subarray(sizes, subsizes, starts, order, &old, C::LARGE);
+        let made = made_on(oldtype, |old| {
+            construct::subarray(sizes, subsizes, starts, order, old, C::LARGE)
+        });
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
@@ -696,7 +709,7 @@ unsafe fn darray<C: CountArg>(
             psizes: narrow(psizes),
             order: order::<Numbers>(call.order.into())?,
         };
-        let made = construct::darray(args, &datatype(oldtype)?, C::LARGE);
+        let made = made_on(oldtype, |old| construct::darray(args, old, C::LARGE));
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
@@ -779,7 +792,7 @@ unsafe fn resized<C: CountArg>(
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     guard(function, || {
-        let made = construct::resized(&datatype(oldtype)?, lb, extent, C::LARGE);
+        let made = made_on(oldtype, |old| construct::resized(old, lb, extent, C::LARGE));
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })

@@ -35,7 +35,7 @@ fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype
 /// The envelope of `datatype`: counts of integers, addresses, large counts and datatypes, and
 /// the combiner, counted without copying the arrays.
 fn envelope(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(i64, i64, i64, i64, c_int)> {
-    let e = with_datatype(handle, crate::datatype::contents::envelope)?;
+    let e = with_datatype(handle, |dt| crate::datatype::contents::envelope(dt))?;
     check_variant(e.large_counts as usize, large_variant)?;
     let combiner = Numbers::combiner(e.combiner);
     Ok((e.ints, e.addresses, e.large_counts, e.types, combiner))

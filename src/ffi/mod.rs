@@ -182,12 +182,12 @@ pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
 /// Runs `f` on the datatype object behind a handle argument, borrowed: for this library's own
 /// handles no reference is taken and nothing is written to shared memory
 /// ([`handles::with_type`]); a type the MPI behind made itself is imported first.
-pub fn with_datatype<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
+pub fn with_datatype<R>(handle: MPI_Datatype, f: impl FnOnce(&Arc<Datatype>) -> R) -> MpiResult<R> {
     let mut f = Some(f);
-    let mut run = |datatype: &Datatype| f.take().map(|f| f(datatype));
+    let mut run = |datatype: &Arc<Datatype>| f.take().map(|f| f(datatype));
     match handles::with_type(handle, |datatype, _| run(datatype)) {
         Ok(result) => Ok(result.expect("f runs once")),
-        Err(_) => Ok(run(&*datatype(handle)?).expect("f runs once")),
+        Err(_) => Ok(run(&datatype(handle)?).expect("f runs once")),
     }
 }
 

@@ -30,7 +30,7 @@ thread_local! {
 /// Runs `f` on this thread's cached lookup of `handle` if it is still valid (one load of the
 /// slot's epoch: no lock, no write to shared memory), or gives `f` back.
 #[inline]
-pub(super) fn with_cached<R, F: FnOnce(&Datatype, bool) -> R>(
+pub(super) fn with_cached<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     handle: MPI_Datatype,
     f: F,
 ) -> Result<R, F> {

@@ -222,7 +222,7 @@ pub fn measures_at_once<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Optio
 /// lock, no reference count, no write to shared memory); gives `f` back otherwise. A handle
 /// found so is this library's, never one of the MPI behind.
 #[inline]
-fn with_type_at_once<R, F: FnOnce(&Datatype, bool) -> R>(
+fn with_type_at_once<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     handle: MPI_Datatype,
     f: F,
 ) -> Result<R, F> {
@@ -236,7 +236,10 @@ fn with_type_at_once<R, F: FnOnce(&Datatype, bool) -> R>(
 /// of the queries and the pack path. A predefined type is one table read; a derived type this
 /// thread looked up recently costs one load of its slot's epoch (no lock, no reference count,
 /// no write to shared memory); otherwise the slot is read once and the lookup remembered.
-pub fn with_type<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype, bool) -> R) -> MpiResult<R> {
+pub fn with_type<R>(
+    handle: MPI_Datatype,
+    f: impl FnOnce(&Arc<Datatype>, bool) -> R,
+) -> MpiResult<R> {
     let f = match with_type_at_once(handle, f) {
         Ok(result) => return Ok(result),
         Err(f) => f,
