@@ -83,10 +83,9 @@ fn step(node: &Node, depth: usize, out: &mut Vec<Step>) {
                 step(&b.child, depth + 1, out);
             }
         }
-        Node::Seq {
-            disp, parts, runs, ..
-        } => {
-            let kernel = if runs.is_empty() {
+        Node::Seq { disp, seq } => {
+            let parts = &seq.parts;
+            let kernel = if !seq.runs_only() {
                 String::new()
             } else {
                 " (one struct-copy loop)".into()

@@ -801,8 +801,8 @@ fn spread(node: &Node, base: i64, bins: &mut Bins, work: &mut i64) {
                 }
             }
         }
-        Node::Seq { disp, parts, .. } => {
-            for p in parts {
+        Node::Seq { disp, seq } => {
+            for p in &seq.parts {
                 stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
                     spread(p, base.wrapping_add(*disp), bins, work)
                 });

@@ -10,7 +10,7 @@
 //! - each type's plan is compiled once and shared, so repeated subtrees are not copied, and the
 //!   block arrays of indexed types are shared with the constructor's arguments.
 
-use super::node::{Blocks, Counts, Node, CHECKPOINT_EVERY};
+use super::node::{Blocks, Counts, Node, Sequence, CHECKPOINT_EVERY};
 use super::{plan_of, StructKernel};
 use crate::datatype::predefined::pair_offset;
 use crate::datatype::{Array, Combiner, Datatype, PredefinedKind};
@@ -25,8 +25,8 @@ const SMALL_SEQUENCE: usize = 32;
 const SMALL_STRUCT: usize = 16;
 
 /// Compiles the plan of one copy of `dt`, placed at displacement 0.
-pub fn compile(dt: &Datatype) -> Arc<Node> {
-    let node = match &dt.combiner {
+pub fn compile(dt: &Datatype) -> Node {
+    match &dt.combiner {
         Combiner::Named(p) => match p.kind {
             PredefinedKind::Basic(b) => Node::Run {
                 disp: 0,
@@ -45,10 +45,10 @@ pub fn compile(dt: &Datatype) -> Arc<Node> {
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => Node::EMPTY,
         },
         Combiner::Dup(old) | Combiner::Resized { old, .. } | Combiner::F90 { base: old, .. } => {
-            return plan_of(old).clone()
+            plan_of(old).clone()
         }
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
-            return plan_of(realized).clone()
+            plan_of(realized).clone()
         }
         Combiner::Contiguous { count, old } => repeat(*count, old.extent(), plan_of(old)),
         Combiner::Vector {
@@ -110,21 +110,20 @@ pub fn compile(dt: &Datatype) -> Arc<Node> {
                 .map(|((&b, &d), t)| repeat(b, t.extent(), plan_of(t)).shifted(d))
                 .collect(),
         ),
-    };
-    Arc::new(node)
+    }
 }
 
 /// `count` blocks `stride` bytes apart of `blocklength` consecutive copies of `old`.
 fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
     let block = repeat(blocklength, old.extent(), plan_of(old));
-    repeat(count, stride, &Arc::new(block))
+    repeat(count, stride, &block)
 }
 
 /// `node` as a displacement and the node placed there: a single copy of a sequence or block
 /// list is kept as a one-copy repetition (so the sequence is shared, not copied); this looks
 /// through it.
-fn unwrap_single(node: &Arc<Node>) -> (i64, &Arc<Node>) {
-    match &**node {
+fn unwrap_single(node: &Node) -> (i64, &Node) {
+    match node {
         Node::Repeat {
             disp,
             count: 1,
@@ -136,18 +135,16 @@ fn unwrap_single(node: &Arc<Node>) -> (i64, &Arc<Node>) {
 }
 
 /// `count` copies of `child`, `stride` bytes apart.
-pub fn repeat(count: i64, stride: i64, child: &Arc<Node>) -> Node {
+pub fn repeat(count: i64, stride: i64, child: &Node) -> Node {
     if count <= 0 || child.size() == 0 {
         return Node::EMPTY;
     }
     let (offset, inner) = unwrap_single(child);
-    if count > 1 && !Arc::ptr_eq(inner, child) {
+    if count > 1 && !std::ptr::eq(inner, child) {
         return repeat(count, stride, inner).shifted(offset);
     }
-    match &**child {
-        _ if count == 1 && !matches!(**child, Node::Seq { .. } | Node::Blocks(_)) => {
-            (**child).clone()
-        }
+    match child {
+        _ if count == 1 && !matches!(child, Node::Seq { .. } | Node::Blocks(_)) => child.clone(),
         Node::Run { disp, len } if *len == stride => Node::Run {
             disp: *disp,
             len: len.wrapping_mul(count),
@@ -169,7 +166,7 @@ pub fn repeat(count: i64, stride: i64, child: &Arc<Node>) -> Node {
             disp: 0,
             count,
             stride,
-            child: child.clone(),
+            child: Arc::new(child.clone()),
             size: child.size().wrapping_mul(count),
         },
     }
@@ -181,9 +178,9 @@ pub fn sequence(parts: Vec<Node>) -> Node {
     let mut flat: Vec<Node> = Vec::with_capacity(parts.len());
     for part in parts {
         match part {
-            Node::Seq {
-                disp, parts: inner, ..
-            } if inner.len() <= SMALL_SEQUENCE => {
+            Node::Seq { disp, seq } if seq.parts.len() <= SMALL_SEQUENCE => {
+                let inner =
+                    Arc::try_unwrap(seq).map_or_else(|shared| shared.parts.clone(), |s| s.parts);
                 for p in inner {
                     push_merging(&mut flat, p.shifted(disp));
                 }
@@ -224,10 +221,12 @@ pub fn sequence(parts: Vec<Node>) -> Node {
     let kernel = StructKernel::for_runs(&runs);
     Node::Seq {
         disp: 0,
-        parts: flat,
-        starts,
-        runs,
-        kernel,
+        seq: Arc::new(Sequence {
+            parts: flat,
+            starts,
+            runs,
+            kernel,
+        }),
     }
 }
 
@@ -258,7 +257,7 @@ fn as_repetition(parts: &[Node]) -> Option<Node> {
         return None;
     }
     let origin = first.disp();
-    let unit = Arc::new(first.clone().shifted(origin.wrapping_neg()));
+    let unit = first.clone().shifted(origin.wrapping_neg());
     Some(repeat(parts.len() as i64, step, &unit).shifted(origin))
 }
 
@@ -284,7 +283,7 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
     if let Some(c) = uniform {
         let step = displs[1].wrapping_sub(displs[0]);
         if displs.windows(2).all(|w| w[1].wrapping_sub(w[0]) == step) {
-            let one = Arc::new(repeat(c, child_stride, child));
+            let one = repeat(c, child_stride, child);
             return repeat(n as i64, step.wrapping_mul(scale), &one)
                 .shifted(displs[0].wrapping_mul(scale).wrapping_add(offset));
         }
@@ -305,12 +304,12 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
     if size == 0 {
         return Node::EMPTY;
     }
-    Node::Blocks(Box::new(Blocks {
+    Node::Blocks(Arc::new(Blocks {
         disp: offset,
         displs: displs.clone(),
         scale,
         counts,
-        child: child.clone(),
+        child: Arc::new(child.clone()),
         child_stride,
         child_size,
         size,

@@ -8,8 +8,7 @@
 //! moved at `*stream`, must be valid for the access the direction makes.
 
 use super::kernels::{self, at, prefetch, PREFETCH_AHEAD};
-use super::node::{Blocks, Counts, Node};
-use std::sync::Arc;
+use super::node::{Blocks, Counts, Node, Sequence};
 
 /// Stack space kept free before descending one more level of a deep plan.
 const STACK_RED_ZONE: usize = 64 * 1024;
@@ -34,19 +33,12 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
         } => unsafe { repeat_full::<PACK>(at(mem, *disp), *count, *stride, child, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
-        Node::Seq {
-            disp,
-            runs,
-            kernel: Some(k),
-            ..
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        } => unsafe { k.run::<PACK>(at(mem, *disp), 1, 0, runs, stream) },
-        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
-            kernels::struct_array::<PACK>(at(mem, *disp), 1, 0, runs, stream)
+        Node::Seq { disp, seq } if seq.runs_only() => unsafe {
+            struct_runs::<PACK>(seq, at(mem, *disp), 1, 0, stream)
         },
-        Node::Seq { disp, parts, .. } => {
-            let base = at(mem, *disp);
+        Node::Seq { disp, seq } => {
+            let (base, parts) = (at(mem, *disp), &seq.parts);
             stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
                 for (i, part) in parts.iter().enumerate() {
                     if let Some(ahead) = parts.get(i + PREFETCH_AHEAD) {
@@ -60,9 +52,27 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
     }
 }
 
+/// Moves `count` copies, `stride` bytes apart from `base`, of a sequence made of runs only
+/// ([`Sequence::runs_only`]): by the loop compiled for its shape, else the generic one.
+unsafe fn struct_runs<const PACK: bool>(
+    seq: &Sequence,
+    base: *mut u8,
+    count: i64,
+    stride: i64,
+    stream: &mut *mut u8,
+) {
+    // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+    unsafe {
+        match &seq.kernel {
+            Some(k) => k.run::<PACK>(base, count, stride, &seq.runs, stream),
+            None => kernels::struct_array::<PACK>(base, count, stride, &seq.runs, stream),
+        }
+    }
+}
+
 /// Moves every byte of `count` copies of `root`, `extent` bytes apart from `mem`.
 pub unsafe fn copies_full<const PACK: bool>(
-    root: &Arc<Node>,
+    root: &Node,
     mem: *mut u8,
     count: i64,
     extent: i64,
@@ -83,10 +93,10 @@ unsafe fn repeat_full<const PACK: bool>(
     base: *mut u8,
     count: i64,
     stride: i64,
-    child: &Arc<Node>,
+    child: &Node,
     stream: &mut *mut u8,
 ) {
-    match &**child {
+    match child {
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Run { disp, len } => unsafe {
             kernels::strided::<PACK>(at(base, *disp), count, stride, *len, stream)
@@ -115,16 +125,9 @@ unsafe fn repeat_full<const PACK: bool>(
                 }
             }
         }
-        Node::Seq {
-            disp,
-            runs,
-            kernel: Some(k),
-            ..
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        } => unsafe { k.run::<PACK>(at(base, *disp), count, stride, runs, stream) },
-        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        Node::Seq { disp, runs, .. } if !runs.is_empty() => unsafe {
-            kernels::struct_array::<PACK>(at(base, *disp), count, stride, runs, stream)
+        Node::Seq { disp, seq } if seq.runs_only() => unsafe {
+            struct_runs::<PACK>(seq, at(base, *disp), count, stride, stream)
         },
         other => {
             for k in 0..count {
@@ -211,13 +214,8 @@ pub unsafe fn range<const PACK: bool>(
         },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_range::<PACK>(b, mem, skip, want, stream) },
-        Node::Seq {
-            disp,
-            parts,
-            starts,
-            ..
-        } => {
-            let base = at(mem, *disp);
+        Node::Seq { disp, seq } => {
+            let (base, parts, starts) = (at(mem, *disp), &seq.parts, &seq.starts);
             let mut i = starts.partition_point(|&s| s <= skip) - 1;
             let (mut skip, mut want) = (skip - starts[i], want);
             stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
@@ -240,7 +238,7 @@ unsafe fn repeat_range<const PACK: bool>(
     base: *mut u8,
     count: i64,
     stride: i64,
-    child: &Arc<Node>,
+    child: &Node,
     skip: i64,
     mut want: i64,
     stream: &mut *mut u8,

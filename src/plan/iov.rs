@@ -31,10 +31,10 @@ fn visit(node: &Node, base: i64, f: &mut dyn FnMut(i64, i64) -> bool) -> bool {
                 })
             })
         }
-        Node::Seq { disp, parts, .. } => {
+        Node::Seq { disp, seq } => {
             let start = base.wrapping_add(*disp);
             stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-                parts.iter().all(|p| visit(p, start, f))
+                seq.parts.iter().all(|p| visit(p, start, f))
             })
         }
     }
@@ -214,9 +214,9 @@ fn run_shape(node: &Node) -> Result<Option<RunShape>, Uncountable> {
             }
             Ok(acc)
         }
-        Node::Seq { disp, parts, .. } => {
+        Node::Seq { disp, seq } => {
             let mut acc = None;
-            for part in parts {
+            for part in &seq.parts {
                 acc = joined(acc, run_shape(part)?)?;
             }
             Ok(acc.map(|shape| shape.moved(*disp)))
@@ -235,7 +235,8 @@ pub fn visited_runs(node: &Node) -> i64 {
             let copies = (0..b.len()).fold(0i64, |acc, k| acc.saturating_add(b.counts.get(k)));
             copies.saturating_mul(per_copy)
         }
-        Node::Seq { parts, .. } => parts
+        Node::Seq { seq, .. } => seq
+            .parts
             .iter()
             .fold(0i64, |acc, p| acc.saturating_add(visited_runs(p))),
     })

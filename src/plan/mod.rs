@@ -22,7 +22,7 @@ pub use kernels::StructKernel;
 
 use crate::datatype::{Basic, Datatype};
 use node::Node;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// Stack kept free before compiling one more level of a deeply nested type.
 const STACK_RED_ZONE: usize = 64 * 1024;
@@ -35,8 +35,9 @@ pub type Signature = Box<[(Basic, i64)]>;
 /// A compiled type: the plan of one copy and the extent between copies.
 #[derive(Debug)]
 pub struct Plan {
-    /// The plan of one copy, placed at displacement 0.
-    pub root: Arc<Node>,
+    /// The plan of one copy, placed at displacement 0 (held in place: a node is cheap to
+    /// copy, its block lists and sequences being shared).
+    pub root: Node,
     /// The type's extent: copy `k` of a count is placed at `k * extent`.
     pub extent: i64,
     /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
@@ -74,7 +75,7 @@ pub fn compiled(dt: &Datatype) -> &Plan {
 }
 
 /// The plan of one copy of `dt`.
-pub fn plan_of(dt: &Datatype) -> &Arc<Node> {
+pub fn plan_of(dt: &Datatype) -> &Node {
     &compiled(dt).root
 }
 

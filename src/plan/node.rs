@@ -118,22 +118,36 @@ pub enum Node {
         /// Packed bytes of all copies.
         size: i64,
     },
-    /// Blocks at irregular displacements.
-    Blocks(Box<Blocks>),
+    /// Blocks at irregular displacements (shared: a copy of the node shares them).
+    Blocks(Arc<Blocks>),
     /// Parts packed one after the other, each placed at `disp` plus its own displacement.
     Seq {
         /// Displacement added to every part.
         disp: i64,
-        /// The parts, in type-map order, none of them empty.
-        parts: Vec<Node>,
-        /// Packed offset at which each part starts, and the total at the end.
-        starts: Vec<i64>,
-        /// When every part is a run and there are few of them: their `(disp, len)`, for the
-        /// array-of-structs kernel; empty otherwise.
-        runs: Vec<(i64, i64)>,
-        /// The array-of-structs loop compiled for the shape of `runs`, when there is one.
-        kernel: Option<StructKernel>,
+        /// The parts (shared: a copy of the node shares them).
+        seq: Arc<Sequence>,
     },
+}
+
+/// The parts of a [`Node::Seq`].
+#[derive(Debug)]
+pub struct Sequence {
+    /// The parts, in type-map order, none of them empty.
+    pub parts: Vec<Node>,
+    /// Packed offset at which each part starts, and the total at the end.
+    pub starts: Vec<i64>,
+    /// When every part is a run and there are few of them: their `(disp, len)`, for the
+    /// array-of-structs kernel; empty otherwise.
+    pub runs: Vec<(i64, i64)>,
+    /// The array-of-structs loop compiled for the shape of `runs`, when there is one.
+    pub kernel: Option<StructKernel>,
+}
+
+impl Sequence {
+    /// True if every part is a run: the array-of-structs loops move the sequence then.
+    pub fn runs_only(&self) -> bool {
+        !self.runs.is_empty()
+    }
 }
 
 impl Node {
@@ -147,7 +161,7 @@ impl Node {
             Node::Run { len, .. } => *len,
             Node::Repeat { size, .. } => *size,
             Node::Blocks(b) => b.size,
-            Node::Seq { starts, .. } => *starts.last().expect("a sequence has an end offset"),
+            Node::Seq { seq, .. } => *seq.starts.last().expect("a sequence has an end offset"),
         }
     }
 
@@ -165,13 +179,17 @@ impl Node {
             Node::Run { disp, .. } | Node::Repeat { disp, .. } | Node::Seq { disp, .. } => {
                 *disp = disp.wrapping_add(offset)
             }
-            Node::Blocks(b) => b.disp = b.disp.wrapping_add(offset),
+            Node::Blocks(b) => {
+                let b = Arc::make_mut(b);
+                b.disp = b.disp.wrapping_add(offset)
+            }
         }
         self
     }
 
     /// True if `self` and `other` pack the same shape of bytes, differing at most in the
-    /// displacement of their placement.
+    /// displacement of their placement: runs of one length, or repetitions of one count and
+    /// stride whose children are the same (equal runs and repetitions down to a shared node).
     pub fn congruent(&self, other: &Node) -> bool {
         match (self, other) {
             (Node::Run { len: a, .. }, Node::Run { len: b, .. }) => a == b,
@@ -188,8 +206,45 @@ impl Node {
                     child: k2,
                     ..
                 },
-            ) => c1 == c2 && s1 == s2 && Arc::ptr_eq(k1, k2),
+            ) => c1 == c2 && s1 == s2 && same(k1, k2),
             _ => false,
+        }
+    }
+}
+
+/// True if `a` and `b` are the same plan: one shared node, or equal runs, or repetitions
+/// that agree field by field down to a shared node. A loop, not a recursion: a chain of
+/// repetitions can be as deep as the type.
+fn same(mut a: &Arc<Node>, mut b: &Arc<Node>) -> bool {
+    loop {
+        if Arc::ptr_eq(a, b) {
+            return true;
+        }
+        match (&**a, &**b) {
+            (Node::Run { disp: d1, len: l1 }, Node::Run { disp: d2, len: l2 }) => {
+                return d1 == d2 && l1 == l2
+            }
+            (
+                Node::Repeat {
+                    disp: d1,
+                    count: c1,
+                    stride: s1,
+                    child: k1,
+                    ..
+                },
+                Node::Repeat {
+                    disp: d2,
+                    count: c2,
+                    stride: s2,
+                    child: k2,
+                    ..
+                },
+            ) if d1 == d2 && c1 == c2 && s1 == s2 => (a, b) = (k1, k2),
+            (Node::Seq { disp: d1, seq: q1 }, Node::Seq { disp: d2, seq: q2 }) => {
+                return d1 == d2 && Arc::ptr_eq(q1, q2)
+            }
+            (Node::Blocks(b1), Node::Blocks(b2)) => return Arc::ptr_eq(b1, b2),
+            _ => return false,
         }
     }
 }
