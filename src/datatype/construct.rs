@@ -4,21 +4,29 @@
 
 use super::layout::{mul, Layout};
 use super::predefined::{pair_offset, Basic, Predefined, PredefinedKind};
-use super::{Combiner, DarrayArgs, Datatype, Distribution, F90Class, Measures, Order};
+use super::{
+    Combiner, DarrayArgs, Datatype, Distribution, F90Class, Measures, Order, SubarrayShape,
+};
 use crate::error::{MpiError, MpiResult};
 use std::sync::Arc;
 
 fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> {
-    Arc::new(Datatype {
-        combiner,
-        large_count,
-        measures: Measures::of(&layout),
-        layout,
-        plan: Default::default(),
-        shadow: Default::default(),
-        message_shadow: Default::default(),
-        message_paths: Default::default(),
-    })
+    // Written in place: `Arc::new` would build the object on the stack and copy it over.
+    let mut made = Arc::<Datatype>::new_uninit();
+    Arc::get_mut(&mut made)
+        .expect("a new Arc has one owner")
+        .write(Datatype {
+            combiner,
+            large_count,
+            measures: Measures::of(&layout),
+            layout,
+            plan: Default::default(),
+            shadow: Default::default(),
+            message_shadow: Default::default(),
+            message_paths: Default::default(),
+        });
+    // SAFETY: initialised just above.
+    unsafe { made.assume_init() }
 }
 
 /// [`make`] for a constructed type, which is rejected if its bounds leave the 64-bit range.
@@ -519,10 +527,12 @@ pub fn subarray(
     }
     let layout = t.layout;
     let combiner = Combiner::Subarray {
-        sizes,
-        subsizes,
-        starts,
-        order,
+        shape: Box::new(SubarrayShape {
+            sizes,
+            subsizes,
+            starts,
+            order,
+        }),
         old: old.clone(),
         realized: t,
     };
@@ -641,7 +651,7 @@ pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> MpiResult<A
     let layout = t.layout;
     make_checked(
         Combiner::Darray {
-            args,
+            args: Box::new(args),
             old: old.clone(),
             realized: t,
         },

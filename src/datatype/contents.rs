@@ -249,15 +249,9 @@ pub fn decode<N: Numbering>(dt: &Datatype, out: &mut impl Sink) {
             with_addresses(out, &[&n, blocklengths], displacements);
             out.types(types);
         }
-        Combiner::Subarray {
-            sizes,
-            subsizes,
-            starts,
-            order,
-            old,
-            ..
-        } => {
-            let (ndims, order) = ([sizes.len() as i64], [order_value(*order)]);
+        Combiner::Subarray { shape, old, .. } => {
+            let (sizes, subsizes, starts) = (&shape.sizes, &shape.subsizes, &shape.starts);
+            let (ndims, order) = ([sizes.len() as i64], [order_value(shape.order)]);
             if large {
                 out.ints(&[&ndims, &order]);
                 out.large_counts(&[sizes, subsizes, starts]);

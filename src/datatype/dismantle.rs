@@ -44,7 +44,12 @@ fn detach_children(combiner: &mut Combiner, mut out: impl FnMut(Arc<Datatype>)) 
 /// Detaches the children of `combiner` and keeps in `pending` those whose last owner this
 /// was; the others only lose a reference (no allocation when no child goes with the parent).
 fn release_children(combiner: &mut Combiner, pending: &mut Vec<Datatype>) {
-    detach_children(combiner, |child| pending.extend(Arc::into_inner(child)));
+    detach_children(combiner, |child| {
+        // Moved only when it is the last owner's (an `Option` of it would be copied either way).
+        if let Some(last) = Arc::into_inner(child) {
+            pending.push(last);
+        }
+    });
 }
 
 impl Drop for Datatype {

@@ -170,16 +170,15 @@ pub enum Combiner {
     /// `MPI_Type_create_subarray`; `realized` is the equivalent type built from simpler
     /// constructors, used for layout and packing.
     Subarray {
-        sizes: Vec<i64>,
-        subsizes: Vec<i64>,
-        starts: Vec<i64>,
-        order: Order,
+        /// The arguments other than the old type (boxed, to keep every combiner small).
+        shape: Box<SubarrayShape>,
         old: Arc<Datatype>,
         realized: Arc<Datatype>,
     },
     /// `MPI_Type_create_darray`; `realized` as for subarrays.
     Darray {
-        args: DarrayArgs,
+        /// The arguments other than the old type (boxed, to keep every combiner small).
+        args: Box<DarrayArgs>,
         old: Arc<Datatype>,
         realized: Arc<Datatype>,
     },
@@ -226,6 +225,19 @@ pub struct Datatype {
     /// Which path point-to-point messages of this type take in drop-in mode, decided at its
     /// first message ([`crate::dropin::comm::route`]).
     pub message_paths: std::sync::OnceLock<MessagePaths>,
+}
+
+/// The arguments of `MPI_Type_create_subarray` other than the old type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubarrayShape {
+    /// `array_of_sizes`.
+    pub sizes: Vec<i64>,
+    /// `array_of_subsizes`.
+    pub subsizes: Vec<i64>,
+    /// `array_of_starts`.
+    pub starts: Vec<i64>,
+    /// `order`.
+    pub order: Order,
 }
 
 /// The paths of a datatype's messages in drop-in mode, on each side.

@@ -148,18 +148,12 @@ impl TypeMap {
                 out.append_data(&TypeMap::of(old), 0);
                 out.push(Item::Ub, lb + extent);
             }
-            Combiner::Subarray {
-                sizes,
-                subsizes,
-                starts,
-                order,
-                old,
-                ..
-            } => {
+            Combiner::Subarray { shape, old, .. } => {
+                let (sizes, subsizes, starts) = (&shape.sizes, &shape.subsizes, &shape.starts);
                 let ranges: Vec<Vec<i64>> = (0..sizes.len())
                     .map(|d| (starts[d]..starts[d] + subsizes[d]).collect())
                     .collect();
-                out.array_part(sizes, &ranges, *order, old);
+                out.array_part(sizes, &ranges, shape.order, old);
             }
             Combiner::Darray { args, old, .. } => {
                 let ranges = darray_indices(args);

@@ -220,22 +220,15 @@ pub fn call(dt: &Datatype) -> Call<'_> {
             children: types.iter().collect(),
             placement: Children::List,
         },
-        Combiner::Subarray {
-            sizes,
-            subsizes,
-            starts,
-            order: o,
-            old,
-            ..
-        } => one(
+        Combiner::Subarray { shape, old, .. } => one(
             "subarray",
             "MPI_Type_create_subarray",
             "MPI_COMBINER_SUBARRAY",
             vec![
-                ("array_of_sizes", list(sizes)),
-                ("array_of_subsizes", list(subsizes)),
-                ("array_of_starts", list(starts)),
-                ("order", order(*o)),
+                ("array_of_sizes", list(&shape.sizes)),
+                ("array_of_subsizes", list(&shape.subsizes)),
+                ("array_of_starts", list(&shape.starts)),
+                ("order", order(shape.order)),
             ],
             old,
         ),
