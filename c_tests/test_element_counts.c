@@ -49,6 +49,12 @@ static void huge_types_are_counted_quickly(void)
         CHECK_OK(MPI_Status_set_elements_x(&status, vec, 3002));
         CHECK_OK(MPI_Get_elements_x(&status, MPI_BYTE, &elements));
         CHECK_EQ_LONG(elements, 12010);
+        /* the MPI-4.1 large-count form agrees with the deprecated _x one */
+        CHECK_OK(MPI_Status_set_elements_c(&status, vec, 3L * INT_MAX + 2));
+        CHECK_OK(MPI_Get_elements_c(&status, MPI_BYTE, &elements));
+        CHECK_EQ_LONG(elements, 12L * INT_MAX + 10);
+        CHECK_ERR(MPI_Status_set_elements_c(&status, vec, -1), MPI_ERR_COUNT);
+        CHECK_ERR(MPI_Status_set_elements_c(NULL, vec, 1), MPI_ERR_ARG);
         /* ending inside the double: not a whole number of elements */
         CHECK_OK(MPI_Status_set_elements_x(&status, MPI_BYTE, 12004));
         CHECK_OK(MPI_Get_elements_x(&status, vec, &elements));

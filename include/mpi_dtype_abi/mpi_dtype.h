@@ -1090,6 +1090,12 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
 int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 
 /*
+ `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
+ deprecated).
+ */
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+/*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
  name, at the same address (a tool that defines MPI_X can call PMPI_X).
  */
@@ -1202,6 +1208,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 
 #ifdef __cplusplus
 }  // extern "C"

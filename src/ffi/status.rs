@@ -187,3 +187,19 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
     // SAFETY: the caller's pointer, passed on under the same contract.
     unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
 }
+
+/// `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
+/// deprecated).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Status_set_elements_c(
+    status: *mut MPI_Status,
+    datatype: MPI_Datatype,
+    count: MPI_Count,
+) -> c_int {
+    behind::foreign_call!(
+        PMPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
+        if crate::dropin::is_foreign(datatype)
+    );
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    unsafe { set_elements("MPI_Status_set_elements_c", status, datatype, count) }
+}
