@@ -79,7 +79,7 @@ include!("mpich_constants.rs");
 // How MPICH encodes a handle: the top six bits are its kind (`0x4c` predefined datatype,
 // `0x8c` / `0xcc` a datatype the library made, `0x0c` the invalid kind, `0x44` ... a
 // communicator), the low bits an index. This library's own derived handles take MPICH's
-// invalid kind, `0x0c000000 | generation << 20 | slot`, so they never collide with a value
+// invalid kind, `0x0c000000 | generation << 22 | slot`, so they never collide with a value
 // MPICH defines, and an MPI library handed one rejects it instead of misreading it.
 
 const KIND_MASK: i32 = 0xfc00_0000u32 as i32;
@@ -88,10 +88,11 @@ const OWN_KIND: i32 = MPI_DATATYPE_NULL;
 const BEHIND_KINDS: [i32; 2] = [0x8c00_0000u32 as i32, 0xcc00_0000u32 as i32];
 const SLOT_MASK: i32 = (1 << SLOT_BITS) - 1;
 
-/// Bits of a slot index in one of this library's handles.
-pub const SLOT_BITS: u32 = 20;
-/// Generations a slot goes through before its handles repeat.
-pub const GENERATIONS: u32 = 64;
+/// Bits of a slot index in one of this library's handles: up to 2^22 - 1 types alive at once.
+pub const SLOT_BITS: u32 = 22;
+/// Generations a slot goes through before its handles repeat (the 4 bits MPICH's 26-bit index
+/// leaves).
+pub const GENERATIONS: u32 = 16;
 /// Entries of the table of predefined datatypes by [`predefined_index`].
 pub const PREDEFINED_INDEXES: usize = 256;
 
@@ -317,7 +318,7 @@ mod tests {
 
     #[test]
     fn own_handles_round_trip_and_never_look_like_mpichs() {
-        for (slot, generation) in [(1, 0), (4095, 63), ((1 << SLOT_BITS) - 1, 17)] {
+        for (slot, generation) in [(1, 0), (4095, GENERATIONS - 1), ((1 << SLOT_BITS) - 1, 7)] {
             let handle = own_handle(slot, generation);
             assert_eq!(own_parts(handle), Some((slot, generation)));
             assert!(!has_behind_form(handle) && !has_predefined_form(handle));

@@ -383,8 +383,8 @@ const SLOT_MASK: usize = (1 << SLOT_BITS) - 1;
 /// predefined value, and positive.
 const OWN_INT_TAG: c_int = 1 << 30;
 
-/// Bits of a slot index in one of this library's handles.
-pub const SLOT_BITS: u32 = 20;
+/// Bits of a slot index in one of this library's handles: up to 2^22 - 1 types alive at once.
+pub const SLOT_BITS: u32 = 22;
 /// Generations a slot goes through before its handles repeat.
 pub const GENERATIONS: u32 = 64;
 /// Entries of the table of predefined datatypes by [`predefined_index`].
