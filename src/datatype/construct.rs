@@ -11,6 +11,26 @@ use crate::error::{MpiError, MpiResult};
 use std::sync::Arc;
 
 fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> {
+    let measures = Measures::of(&layout);
+    make_measured(combiner, large_count, layout, measures)
+}
+
+/// [`make`] for a constructed type, which is rejected if its bounds leave the 64-bit range.
+fn make_checked(combiner: Combiner, large_count: bool, layout: Layout) -> MpiResult<Arc<Datatype>> {
+    let measures = Measures::checked(&layout)?;
+    Ok(make_measured(combiner, large_count, layout, measures))
+}
+
+/// The datatype object of `layout` and its `measures`, with its plan compiled: its children's
+/// plans were compiled when they were made, so this costs the constructor's own level only,
+/// and the commit and first pack of the type find the plan with one load.
+fn make_measured(
+    combiner: Combiner,
+    large_count: bool,
+    layout: Layout,
+    measures: Measures,
+) -> Arc<Datatype> {
+    let plan = crate::plan::compile(&combiner, measures.extent);
     // Written in place: `Arc::new` would build the object on the stack and copy it over.
     let mut made = Arc::<Datatype>::new_uninit();
     Arc::get_mut(&mut made)
@@ -18,21 +38,15 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
         .write(Datatype {
             combiner,
             large_count,
-            measures: Measures::of(&layout),
+            measures,
             layout,
-            plan: Default::default(),
+            plan,
             shadow: Default::default(),
             message_shadow: Default::default(),
             message_paths: Default::default(),
         });
     // SAFETY: initialised just above.
     unsafe { made.assume_init() }
-}
-
-/// [`make`] for a constructed type, which is rejected if its bounds leave the 64-bit range.
-fn make_checked(combiner: Combiner, large_count: bool, layout: Layout) -> MpiResult<Arc<Datatype>> {
-    layout.check_bounds()?;
-    Ok(make(combiner, large_count, layout))
 }
 
 /// Rejects a negative replication count with `MPI_ERR_COUNT`.

@@ -176,21 +176,21 @@ impl Layout {
         }
     }
 
-    /// Fails with an overflow error if the upper bound, the extent or the true extent of
-    /// this type map leaves the 64-bit range of `MPI_Aint`.
-    pub fn check_bounds(&self) -> MpiResult<()> {
+    /// The lower and upper bounds, or an overflow error if the upper bound, the extent or the
+    /// true extent of this type map leaves the 64-bit range of `MPI_Aint`.
+    pub fn checked_bounds(&self) -> MpiResult<(i64, i64)> {
         let range = i64::MIN as i128..=i64::MAX as i128;
-        let ub = self.exact_ub();
+        let (lb, ub) = (self.lb(), self.exact_ub());
         if !range.contains(&ub) {
             return Err(MpiError::overflow("the upper bound"));
         }
-        if !range.contains(&(ub - self.lb() as i128)) {
+        if !range.contains(&(ub - lb as i128)) {
             return Err(MpiError::overflow("the extent (ub - lb)"));
         }
         if !range.contains(&(self.true_ub() as i128 - self.true_lb() as i128)) {
             return Err(MpiError::overflow("the true extent"));
         }
-        Ok(())
+        Ok((lb, ub as i64))
     }
 
     /// `ub - lb`, saturated to the 64-bit range.

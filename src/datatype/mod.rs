@@ -212,9 +212,9 @@ pub struct Datatype {
     /// What the size and bound queries report, computed once from the layout when the type
     /// is made.
     pub measures: Measures,
-    /// The compiled pack plan of one copy, built by the first commit or pack
-    /// ([`crate::plan::compiled`]).
-    pub plan: std::sync::OnceLock<crate::plan::Plan>,
+    /// The compiled pack plan of one copy, built when the type is made
+    /// ([`crate::plan::compile`]).
+    pub plan: crate::plan::Plan,
     /// The type with the same type map in the MPI library behind this one, made the first time
     /// it is needed ([`crate::dropin::twin`]) and released with the datatype.
     pub shadow: std::sync::OnceLock<Shadow>,
@@ -269,7 +269,17 @@ pub struct Measures {
 impl Measures {
     /// The measures of `layout`.
     pub fn of(layout: &Layout) -> Measures {
-        let (lb, ub) = (layout.lb(), layout.ub());
+        Measures::with_bounds(layout, layout.lb(), layout.ub())
+    }
+
+    /// The measures of `layout`, or an overflow error if its bounds leave the 64-bit range
+    /// ([`Layout::checked_bounds`]).
+    pub fn checked(layout: &Layout) -> crate::error::MpiResult<Measures> {
+        let (lb, ub) = layout.checked_bounds()?;
+        Ok(Measures::with_bounds(layout, lb, ub))
+    }
+
+    fn with_bounds(layout: &Layout, lb: i64, ub: i64) -> Measures {
         Measures {
             size: layout.size,
             lb,

@@ -14,6 +14,7 @@ use super::node::{Blocks, Counts, Node, Sequence, CHECKPOINT_EVERY};
 use super::{plan_of, StructKernel};
 use crate::datatype::predefined::pair_offset;
 use crate::datatype::{Array, Combiner, Datatype, PredefinedKind};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Block lists up to this long are compiled into sequences, where neighbouring blocks can
@@ -24,9 +25,9 @@ const SMALL_SEQUENCE: usize = 32;
 /// Sequences of up to this many runs are run by the array-of-structs kernel.
 const SMALL_STRUCT: usize = 16;
 
-/// Compiles the plan of one copy of `dt`, placed at displacement 0.
-pub fn compile(dt: &Datatype) -> Node {
-    match &dt.combiner {
+/// Compiles the plan of one copy of the type `combiner` makes, placed at displacement 0.
+pub fn compile(combiner: &Combiner) -> Node {
+    match combiner {
         Combiner::Named(p) => match p.kind {
             PredefinedKind::Basic(b) => Node::Run {
                 disp: 0,
@@ -119,6 +120,43 @@ fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
     repeat(count, stride, &block)
 }
 
+/// How many run leaves each thread keeps for reuse ([`shared`]).
+const RECENT_RUNS: usize = 8;
+
+thread_local! {
+    /// The run leaves this thread made last, by a hash of their shape.
+    static RECENT_RUN_LEAVES: RefCell<[Option<Arc<Node>>; RECENT_RUNS]> =
+        const { RefCell::new([const { None }; RECENT_RUNS]) };
+}
+
+/// `child` as the shared node a repetition or block list holds. A run (the child of every
+/// vector of a basic type) is taken from this thread's recent run leaves when one of the same
+/// shape is there, so that building and freeing such types in a loop allocates no node; a
+/// node is immutable, so any number of plans can share one.
+fn shared(child: &Node) -> Arc<Node> {
+    let Node::Run { disp, len } = *child else {
+        return Arc::new(child.clone());
+    };
+    let way = (len ^ disp.rotate_left(17)) as usize % RECENT_RUNS;
+    let recent = RECENT_RUN_LEAVES.try_with(|leaves| {
+        let mut leaves = leaves.try_borrow_mut().ok()?;
+        match &leaves[way] {
+            Some(leaf) if matches!(**leaf, Node::Run { disp: d, len: l } if d == disp && l == len) => {
+                Some(leaf.clone())
+            }
+            _ => {
+                let leaf = Arc::new(child.clone());
+                leaves[way] = Some(leaf.clone());
+                Some(leaf)
+            }
+        }
+    });
+    recent
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| Arc::new(child.clone()))
+}
+
 /// `node` as a displacement and the node placed there: a single copy of a sequence or block
 /// list is kept as a one-copy repetition (so the sequence is shared, not copied); this looks
 /// through it.
@@ -166,7 +204,7 @@ pub fn repeat(count: i64, stride: i64, child: &Node) -> Node {
             disp: 0,
             count,
             stride,
-            child: Arc::new(child.clone()),
+            child: shared(child),
             size: child.size().wrapping_mul(count),
         },
     }
@@ -309,7 +347,7 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
         displs: displs.clone(),
         scale,
         counts,
-        child: Arc::new(child.clone()),
+        child: shared(child),
         child_stride,
         child_size,
         size,

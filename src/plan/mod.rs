@@ -4,8 +4,8 @@
 //! [`compile`] turns a type into a small tree of [`node::Node`]s (runs, repetitions, block
 //! lists, sequences), normalised so that the common shapes (vectors, faces and tiles of
 //! grids, gathers, arrays of structs) become one or two levels that [`exec`] runs with the
-//! size-specialised loops of [`kernels`]. The plan is built once per type, by
-//! `MPI_Type_commit` or by the first pack, and cached on the datatype.
+//! size-specialised loops of [`kernels`]. The plan is built once per type, when the type is
+//! made, and kept on the datatype.
 //!
 //! The packed stream of `count` copies of a type is addressed by byte offset: any range of it
 //! can be packed or unpacked on its own, so a caller can stop and resume anywhere, and the
@@ -20,7 +20,7 @@ pub mod signature;
 
 pub use kernels::StructKernel;
 
-use crate::datatype::{Basic, Datatype};
+use crate::datatype::{Basic, Combiner, Datatype};
 use node::Node;
 use std::sync::OnceLock;
 
@@ -64,14 +64,20 @@ impl Plan {
     }
 }
 
-/// The compiled plan of `dt`, built on first use and cached on the datatype.
+/// The compiled plan of `dt` (compiled when the type was made).
 pub fn compiled(dt: &Datatype) -> &Plan {
-    dt.plan.get_or_init(|| Plan {
-        root: stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(dt)),
-        extent: dt.extent(),
+    &dt.plan
+}
+
+/// The plan of a type made by `combiner` whose extent is `extent`: compiled when the type is
+/// made, from the plans of its children (compiled when they were made).
+pub fn compile(combiner: &Combiner, extent: i64) -> Plan {
+    Plan {
+        root: stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(combiner)),
+        extent,
         signature: OnceLock::new(),
         runs: OnceLock::new(),
-    })
+    }
 }
 
 /// The plan of one copy of `dt`.
