@@ -11,12 +11,12 @@
 //! In drop-in mode the program holds, instead, the handle of each type's twin in the MPI
 //! library behind: a map from those numbers to slots resolves them ([`is_twin`]).
 //!
-//! The parts: [`slots`] (the slots, their locks, epochs and published measures, and the
-//! allocation of slot indices), [`named`] (the predefined types and the `MPI_Type_create_f90_*`
+//! The parts: [`slots`] (the slots, their epochs and published measures, and the allocation
+//! of slot indices), [`slot_lock`] (the lock of a slot), [`named`] (the predefined types and the `MPI_Type_create_f90_*`
 //! ones), [`twins`] (the twin numbers of drop-in mode) and [`cache`] (each thread's recent
 //! lookups); this file is the table's interface.
 //!
-//! Lookups lock only the slot they read (a reader lock), so threads working on different
+//! Lookups lock only the slot they read, for a few loads, so threads working on different
 //! types never contend. Size and bound queries read a copy of the type's measures published in
 //! its slot under a sequence lock ([`measures_at_once`]); the pack path keeps the types each
 //! thread used last ([`with_type`]), valid while their slot's epoch has not moved: no lock, no
@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 mod cache;
 mod named;
+mod slot_lock;
 mod slots;
 mod twins;
 
@@ -113,7 +114,7 @@ pub fn insert(
 ) -> MpiResult<MPI_Datatype> {
     let index = allocate()?;
     let cell = cell(index);
-    let mut slot = cell.slot.write();
+    let mut slot = cell.slot.lock();
     let slot_handle = handle_of(index, slot.generation);
     // The queries read the cell under the handle the program holds.
     cell.publish(
@@ -133,7 +134,7 @@ pub fn insert(
             let previous = map_twin(twin, slot_handle);
             if let Some(cell) = previous.and_then(cell_of) {
                 // The number named a freed type a moment ago: forget it in every cache.
-                cell.bump(&mut cell.slot.write());
+                cell.bump(&mut cell.slot.lock());
             }
             Ok(twin)
         }
@@ -175,7 +176,7 @@ pub fn commit<R>(
         return Ok((then(&p.datatype), None));
     }
     let (cell, generation) = derived_cell(handle)?;
-    let mut slot = cell.slot.write();
+    let mut slot = cell.slot.lock();
     let current = slot.generation == generation;
     let (datatype, twin, was_committed) = match &mut slot.entry {
         Some(entry) if current => {
@@ -249,7 +250,7 @@ pub fn with_type<R>(
     }
     let (cell, generation) = derived_cell(handle)?;
     let lookup = {
-        let slot = cell.slot.read();
+        let slot = cell.slot.lock();
         match &slot.entry {
             Some(entry) if slot.generation == generation => CachedLookup {
                 handle,
@@ -287,7 +288,7 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiRe
         return Ok(f(&entry));
     }
     let (cell, generation) = derived_cell(handle)?;
-    let slot = cell.slot.read();
+    let slot = cell.slot.lock();
     match &slot.entry {
         Some(entry) if slot.generation == generation => Ok(f(entry)),
         _ => Err(invalid(handle)),
@@ -310,7 +311,7 @@ pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiRe
         return Ok(result);
     }
     let (cell, generation) = derived_cell(handle)?;
-    let mut slot = cell.slot.write();
+    let mut slot = cell.slot.lock();
     let current = slot.generation == generation;
     match &mut slot.entry {
         Some(entry) if current => Ok(f(entry)),
@@ -423,7 +424,7 @@ fn take_entry(
     let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(handle))?;
     let cell = cell(index);
     let entry = {
-        let mut slot = cell.slot.write();
+        let mut slot = cell.slot.lock();
         let entry = match &slot.entry {
             Some(entry) if slot.generation == generation => entry,
             _ => return Err(invalid(handle)),

@@ -1,14 +1,15 @@
-//! The slots of the table: each holds a derived type's entry behind a reader-writer lock,
+//! The slots of the table: each holds a derived type's entry behind a lock ([`SlotLock`]),
 //! with the epoch that marks cached lookups stale and a copy of the type's measures that
 //! queries read without the lock (a sequence lock). Slots are made a chunk at a time and
 //! never freed; their indices come from a shared allocator, a batch per thread, and freed ones
 //! wait in a queue before reuse so that a freed handle stays invalid.
 
+use super::slot_lock::SlotLock;
 use super::Entry;
 use crate::abi::{self, MPI_Datatype, MPI_DATATYPE_NULL};
 use crate::datatype::{Measures, MeasuresPart, ReadMeasures};
 use crate::error::{MpiError, MpiResult};
-use parking_lot::{Mutex, RwLock};
+use parking_lot::Mutex;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI64, AtomicPtr, AtomicU32, AtomicU64, Ordering};
@@ -34,7 +35,7 @@ pub(super) struct Slot {
 /// The epoch is also a sequence lock over `published` and `measures`: the handle the program
 /// holds for the slot (its own handle, or in drop-in mode its twin's) and its type's
 /// [`Measures`]. A writer, which holds the
-/// slot's write lock, makes the epoch odd, writes, and makes it even again; a reader that sees
+/// slot's lock, makes the epoch odd, writes, and makes it even again; a reader that sees
 /// the same even epoch before and after reading has a consistent copy. Size and bound queries
 /// are so answered with a few loads: no lock, no reference count, no thread-local storage.
 ///
@@ -46,7 +47,7 @@ pub(super) struct SlotCell {
     pub(super) epoch: AtomicU32,
     pub(super) published: AtomicU64,
     pub(super) measures: PublishedMeasures,
-    pub(super) slot: RwLock<Slot>,
+    pub(super) slot: SlotLock<Slot>,
 }
 
 /// A type's measures as a slot publishes them: each one an atomic, read one at a time by the
@@ -97,7 +98,7 @@ impl ReadMeasures for PublishedMeasures {
 
 impl SlotCell {
     /// Marks every cached lookup of this slot stale. The epoch is written only under the
-    /// slot's write lock (`_locked` is the locked slot), so by plain stores, not atomic
+    /// slot's lock (`_locked` is the locked slot), so by plain stores, not atomic
     /// read-modify-writes.
     pub(super) fn bump(&self, _locked: &mut Slot) {
         let epoch = self.epoch.load(Ordering::Relaxed);
@@ -105,7 +106,7 @@ impl SlotCell {
     }
 
     /// Publishes the handle the program holds for this slot and its type's measures, or
-    /// withdraws them (`None`); `_locked` is the slot, locked for writing.
+    /// withdraws them (`None`); `_locked` is the slot, locked.
     pub(super) fn publish(&self, _locked: &mut Slot, published: Option<(MPI_Datatype, Measures)>) {
         let epoch = self.epoch.load(Ordering::Relaxed);
         self.epoch.store(epoch.wrapping_add(1), Ordering::Relaxed);
