@@ -297,7 +297,7 @@ fn message_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
         return Ok(None);
     }
     let leaf = named(basic_handle(basic), basic.size())?;
-    let Some(level) = one_level(&plan.root, leaf, basic.size())? else {
+    let Some(level) = one_level(plan.root(), leaf, basic.size())? else {
         return Ok(None);
     };
     let mut made =

@@ -122,7 +122,7 @@ pub fn compress(entries: &[(Basic, i64)]) -> Vec<(Basic, i64)> {
 fn runs(dt: &Datatype) -> (Vec<(i64, i64)>, RunCount) {
     let compiled = plan::compiled(dt);
     let mut sample = Vec::new();
-    iov::for_each_segment(&compiled.root, |disp, len| {
+    iov::for_each_segment(compiled.root(), |disp, len| {
         sample.push((disp, len));
         sample.len() < RUN_LIMIT
     });

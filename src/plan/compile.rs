@@ -11,7 +11,7 @@
 //!   block arrays of indexed types are shared with the constructor's arguments.
 
 use super::node::{Blocks, Counts, Node, Sequence, CHECKPOINT_EVERY};
-use super::{plan_of, StructKernel};
+use super::{held_plan_of, plan_of, StructKernel};
 use crate::datatype::predefined::pair_offset;
 use crate::datatype::{Array, Combiner, Datatype, PredefinedKind};
 use std::cell::RefCell;
@@ -51,7 +51,7 @@ pub fn compile(combiner: &Combiner) -> Node {
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
             plan_of(realized).clone()
         }
-        Combiner::Contiguous { count, old } => repeat(*count, old.extent(), plan_of(old)),
+        Combiner::Contiguous { count, old } => repeat(*count, old.extent(), held_plan_of(old)),
         Combiner::Vector {
             count,
             blocklength,
@@ -108,7 +108,7 @@ pub fn compile(combiner: &Combiner) -> Node {
                 .iter()
                 .zip(displacements)
                 .zip(types)
-                .map(|((&b, &d), t)| repeat(b, t.extent(), plan_of(t)).shifted(d))
+                .map(|((&b, &d), t)| repeat(b, t.extent(), held_plan_of(t)).shifted(d))
                 .collect(),
         ),
     }
@@ -116,7 +116,7 @@ pub fn compile(combiner: &Combiner) -> Node {
 
 /// `count` blocks `stride` bytes apart of `blocklength` consecutive copies of `old`.
 fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
-    let block = repeat(blocklength, old.extent(), plan_of(old));
+    let block = repeat(blocklength, old.extent(), held_plan_of(old));
     repeat(count, stride, &block)
 }
 
@@ -157,29 +157,35 @@ fn shared(child: &Node) -> Arc<Node> {
         .unwrap_or_else(|| Arc::new(child.clone()))
 }
 
-/// `node` as a displacement and the node placed there: a single copy of a sequence or block
-/// list is kept as a one-copy repetition (so the sequence is shared, not copied); this looks
-/// through it.
-fn unwrap_single(node: &Node) -> (i64, &Node) {
+/// `node` as a displacement, the node placed there and the `Arc` that holds that node when
+/// there is one: a single copy of a sequence or block list is kept as a one-copy repetition
+/// (so that it is shared, not copied); this looks through it.
+fn unwrap_single(node: &Node) -> (i64, &Node, Option<&Arc<Node>>) {
     match node {
         Node::Repeat {
             disp,
             count: 1,
             child,
             ..
-        } => (*disp, child),
-        _ => (0, node),
+        } => (*disp, child, Some(child)),
+        _ => (0, node, None),
     }
 }
 
 /// `count` copies of `child`, `stride` bytes apart.
 pub fn repeat(count: i64, stride: i64, child: &Node) -> Node {
+    repeat_sharing(count, stride, child, None)
+}
+
+/// [`repeat`] of `child`, which `held` holds when it is given: a repetition made of `child`
+/// then shares `held` (the plan of one type, repeated by many).
+fn repeat_sharing(count: i64, stride: i64, child: &Node, held: Option<&Arc<Node>>) -> Node {
     if count <= 0 || child.size() == 0 {
         return Node::EMPTY;
     }
-    let (offset, inner) = unwrap_single(child);
-    if count > 1 && !std::ptr::eq(inner, child) {
-        return repeat(count, stride, inner).shifted(offset);
+    let (offset, inner, inner_held) = unwrap_single(child);
+    if count > 1 && inner_held.is_some() {
+        return repeat_sharing(count, stride, inner, inner_held).shifted(offset);
     }
     match child {
         _ if count == 1 && !matches!(child, Node::Seq { .. } | Node::Blocks(_)) => child.clone(),
@@ -204,7 +210,7 @@ pub fn repeat(count: i64, stride: i64, child: &Node) -> Node {
             disp: 0,
             count,
             stride,
-            child: shared(child),
+            child: held.cloned().unwrap_or_else(|| shared(child)),
             size: child.size().wrapping_mul(count),
         },
     }
@@ -301,14 +307,14 @@ fn as_repetition(parts: &[Node]) -> Option<Node> {
 
 /// Blocks of copies of `old` at `displs[k] * scale` bytes.
 fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
-    let (offset, child) = unwrap_single(plan_of(old));
+    let (offset, child, held) = unwrap_single(held_plan_of(old));
     let child_stride = old.extent();
     let n = displs.len();
     if n == 0 || child.size() == 0 {
         return Node::EMPTY;
     }
     let block = |k: usize| {
-        repeat(counts.get(k), child_stride, child)
+        repeat_sharing(counts.get(k), child_stride, child, held)
             .shifted(displs[k].wrapping_mul(scale).wrapping_add(offset))
     };
     if n <= SMALL_BLOCK_LIST {
@@ -321,7 +327,7 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
     if let Some(c) = uniform {
         let step = displs[1].wrapping_sub(displs[0]);
         if displs.windows(2).all(|w| w[1].wrapping_sub(w[0]) == step) {
-            let one = repeat(c, child_stride, child);
+            let one = repeat_sharing(c, child_stride, child, held);
             return repeat(n as i64, step.wrapping_mul(scale), &one)
                 .shifted(displs[0].wrapping_mul(scale).wrapping_add(offset));
         }
@@ -347,7 +353,7 @@ fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
         displs: displs.clone(),
         scale,
         counts,
-        child: shared(child),
+        child: held.cloned().unwrap_or_else(|| shared(child)),
         child_stride,
         child_size,
         size,

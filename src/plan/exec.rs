@@ -78,6 +78,17 @@ pub unsafe fn copies_full<const PACK: bool>(
     extent: i64,
     stream: &mut *mut u8,
 ) {
+    // A type that places one copy of another (a struct of one member) is run as that one,
+    // so that many copies of it take the loops of what it places.
+    let (mem, root) = match root {
+        Node::Repeat {
+            disp,
+            count: 1,
+            child,
+            ..
+        } => (at(mem, *disp), &**child),
+        _ => (mem, root),
+    };
     // SAFETY: module contract.
     unsafe {
         if count == 1 {

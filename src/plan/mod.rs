@@ -35,9 +35,10 @@ pub type Signature = Box<[(Basic, i64)]>;
 /// A compiled type: the plan of one copy and the extent between copies.
 #[derive(Debug)]
 pub struct Plan {
-    /// The plan of one copy, placed at displacement 0 (held in place: a node is cheap to
-    /// copy, its block lists and sequences being shared).
-    pub root: Node,
+    /// The plan of one copy, placed at displacement 0.
+    root: Node,
+    /// How other plans hold this one, when not as `root` itself ([`Node::held`]).
+    held: Option<Node>,
     /// The type's extent: copy `k` of a count is placed at `k * extent`.
     pub extent: i64,
     /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
@@ -48,6 +49,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan of one copy, placed at displacement 0.
+    pub fn root(&self) -> &Node {
+        &self.root
+    }
+
     /// The signature of one copy of `dt` (whose plan this is) as `(basic, count)` runs, if it
     /// is short enough to keep ([`signature::signature`]).
     pub fn signature(&self, dt: &Datatype) -> Option<&[(Basic, i64)]> {
@@ -60,7 +66,7 @@ impl Plan {
     /// counted once ([`iov::run_count`]: exact up to [`iov::RUN_COUNT_WALK`], else an upper
     /// bound above it).
     pub fn runs(&self) -> i64 {
-        *self.runs.get_or_init(|| iov::run_count(&self.root))
+        *self.runs.get_or_init(|| iov::run_count(self.root()))
     }
 }
 
@@ -72,8 +78,10 @@ pub fn compiled(dt: &Datatype) -> &Plan {
 /// The plan of a type made by `combiner` whose extent is `extent`: compiled when the type is
 /// made, from the plans of its children (compiled when they were made).
 pub fn compile(combiner: &Combiner, extent: i64) -> Plan {
+    let root = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(combiner));
     Plan {
-        root: stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(combiner)),
+        held: root.held(),
+        root,
         extent,
         signature: OnceLock::new(),
         runs: OnceLock::new(),
@@ -82,13 +90,22 @@ pub fn compile(combiner: &Combiner, extent: i64) -> Plan {
 
 /// The plan of one copy of `dt`.
 pub fn plan_of(dt: &Datatype) -> &Node {
-    &compiled(dt).root
+    compiled(dt).root()
+}
+
+/// The plan of one copy of `dt` as other plans hold it (sharing its sequence or block list).
+fn held_plan_of(dt: &Datatype) -> &Node {
+    let plan = compiled(dt);
+    plan.held.as_ref().unwrap_or(&plan.root)
 }
 
 /// The plan of `count` copies of `dt`, one extent apart.
 pub fn copies(dt: &Datatype, count: i64) -> Node {
     let plan = compiled(dt);
-    compile::repeat(count, plan.extent, &plan.root)
+    match count {
+        1 => plan.root().clone(),
+        _ => compile::repeat(count, plan.extent, held_plan_of(dt)),
+    }
 }
 
 /// Checks that `[offset, offset + len)` lies inside the packed stream of `node`.
@@ -153,7 +170,7 @@ pub unsafe fn pack_all(dt: &Datatype, count: i64, inbuf: *const u8, out: *mut u8
     // SAFETY: forwarded contract.
     unsafe {
         exec::copies_full::<true>(
-            &plan.root,
+            plan.root(),
             inbuf as *mut u8,
             count,
             plan.extent,
@@ -172,5 +189,5 @@ pub unsafe fn unpack_all(dt: &Datatype, count: i64, input: *const u8, outbuf: *m
     let plan = compiled(dt);
     let mut stream = input as *mut u8;
     // SAFETY: forwarded contract; the stream is only read.
-    unsafe { exec::copies_full::<false>(&plan.root, outbuf, count, plan.extent, &mut stream) }
+    unsafe { exec::copies_full::<false>(plan.root(), outbuf, count, plan.extent, &mut stream) }
 }

@@ -173,6 +173,19 @@ impl Node {
         }
     }
 
+    /// How the plans that repeat or place a type whose plan is this node hold it: a sequence
+    /// or block list through a one-copy repetition of a shared copy (so that all of them
+    /// share it); `None` for any other node, which they copy whole, cheaply.
+    pub fn held(&self) -> Option<Node> {
+        matches!(self, Node::Seq { .. } | Node::Blocks(_)).then(|| Node::Repeat {
+            disp: 0,
+            count: 1,
+            stride: 0,
+            size: self.size(),
+            child: Arc::new(self.clone()),
+        })
+    }
+
     /// This node moved by `offset` bytes.
     pub fn shifted(mut self, offset: i64) -> Node {
         match &mut self {
