@@ -51,7 +51,7 @@ pub fn compile(combiner: &Combiner) -> Node {
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
             plan_of(realized).clone()
         }
-        Combiner::Contiguous { count, old } => repeat(*count, old.extent(), held_plan_of(old)),
+        Combiner::Contiguous { count, old } => copies_of(*count, old.extent(), old),
         Combiner::Vector {
             count,
             blocklength,
@@ -108,7 +108,7 @@ pub fn compile(combiner: &Combiner) -> Node {
                 .iter()
                 .zip(displacements)
                 .zip(types)
-                .map(|((&b, &d), t)| repeat(b, t.extent(), held_plan_of(t)).shifted(d))
+                .map(|((&b, &d), t)| copies_of(b, t.extent(), t).shifted(d))
                 .collect(),
         ),
     }
@@ -116,7 +116,7 @@ pub fn compile(combiner: &Combiner) -> Node {
 
 /// `count` blocks `stride` bytes apart of `blocklength` consecutive copies of `old`.
 fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
-    let block = repeat(blocklength, old.extent(), held_plan_of(old));
+    let block = copies_of(blocklength, old.extent(), old);
     repeat(count, stride, &block)
 }
 
@@ -175,6 +175,13 @@ fn unwrap_single(node: &Node) -> (i64, &Node, Option<&Arc<Node>>) {
 /// `count` copies of `child`, `stride` bytes apart.
 pub fn repeat(count: i64, stride: i64, child: &Node) -> Node {
     repeat_sharing(count, stride, child, None)
+}
+
+/// `count` copies of the plan of `dt`, `stride` bytes apart, sharing the copy of it that
+/// other plans hold ([`super::Plan`]'s holder).
+pub fn copies_of(count: i64, stride: i64, dt: &Datatype) -> Node {
+    let (root, holder) = held_plan_of(dt);
+    repeat_sharing(count, stride, root, holder)
 }
 
 /// [`repeat`] of `child`, which `held` holds when it is given: a repetition made of `child`
@@ -307,7 +314,10 @@ fn as_repetition(parts: &[Node]) -> Option<Node> {
 
 /// Blocks of copies of `old` at `displs[k] * scale` bytes.
 fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
-    let (offset, child, held) = unwrap_single(held_plan_of(old));
+    let (offset, child, held) = match held_plan_of(old) {
+        (root, Some(holder)) => (0, root, Some(holder)),
+        (root, None) => unwrap_single(root),
+    };
     let child_stride = old.extent();
     let n = displs.len();
     if n == 0 || child.size() == 0 {

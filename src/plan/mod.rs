@@ -22,7 +22,7 @@ pub use kernels::StructKernel;
 
 use crate::datatype::{Basic, Combiner, Datatype};
 use node::Node;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Stack kept free before compiling one more level of a deeply nested type.
 const STACK_RED_ZONE: usize = 64 * 1024;
@@ -37,8 +37,9 @@ pub type Signature = Box<[(Basic, i64)]>;
 pub struct Plan {
     /// The plan of one copy, placed at displacement 0.
     root: Node,
-    /// How other plans hold this one, when not as `root` itself ([`Node::held`]).
-    held: Option<Node>,
+    /// The shared copy of `root` through which other plans hold it, when they do not copy it
+    /// ([`Node::holder`]).
+    holder: Option<Arc<Node>>,
     /// The type's extent: copy `k` of a count is placed at `k * extent`.
     pub extent: i64,
     /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
@@ -80,7 +81,7 @@ pub fn compiled(dt: &Datatype) -> &Plan {
 pub fn compile(combiner: &Combiner, extent: i64) -> Plan {
     let root = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(combiner));
     Plan {
-        held: root.held(),
+        holder: root.holder(),
         root,
         extent,
         signature: OnceLock::new(),
@@ -93,10 +94,11 @@ pub fn plan_of(dt: &Datatype) -> &Node {
     compiled(dt).root()
 }
 
-/// The plan of one copy of `dt` as other plans hold it (sharing its sequence or block list).
-fn held_plan_of(dt: &Datatype) -> &Node {
+/// The plan of one copy of `dt` and the shared copy of it other plans hold, if they do not
+/// copy it ([`Node::holder`]).
+fn held_plan_of(dt: &Datatype) -> (&Node, Option<&Arc<Node>>) {
     let plan = compiled(dt);
-    plan.held.as_ref().unwrap_or(&plan.root)
+    (&plan.root, plan.holder.as_ref())
 }
 
 /// The plan of `count` copies of `dt`, one extent apart.
@@ -104,7 +106,7 @@ pub fn copies(dt: &Datatype, count: i64) -> Node {
     let plan = compiled(dt);
     match count {
         1 => plan.root().clone(),
-        _ => compile::repeat(count, plan.extent, held_plan_of(dt)),
+        _ => compile::copies_of(count, plan.extent, dt),
     }
 }
 

@@ -174,16 +174,10 @@ impl Node {
     }
 
     /// How the plans that repeat or place a type whose plan is this node hold it: a sequence
-    /// or block list through a one-copy repetition of a shared copy (so that all of them
-    /// share it); `None` for any other node, which they copy whole, cheaply.
-    pub fn held(&self) -> Option<Node> {
-        matches!(self, Node::Seq { .. } | Node::Blocks(_)).then(|| Node::Repeat {
-            disp: 0,
-            count: 1,
-            stride: 0,
-            size: self.size(),
-            child: Arc::new(self.clone()),
-        })
+    /// or block list through one shared copy (so that all of them share it); `None` for any
+    /// other node, which they copy whole, cheaply.
+    pub fn holder(&self) -> Option<Arc<Node>> {
+        matches!(self, Node::Seq { .. } | Node::Blocks(_)).then(|| Arc::new(self.clone()))
     }
 
     /// This node moved by `offset` bytes.
