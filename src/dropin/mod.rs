@@ -128,22 +128,25 @@ pub fn f90(
     if let Some(handle) = handles::f90_handle(key) {
         return Ok(handle);
     }
+    // One thread at a time makes these types: the MPI behind gives the same twin to every
+    // call with the same arguments, so two entries made at once would claim one twin.
+    static MAKING: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+    let _one_at_a_time = MAKING.lock();
+    if let Some(handle) = handles::f90_handle(key) {
+        return Ok(handle);
+    }
     // Made without the table's lock held: making a twin calls the MPI behind.
     let made = construct::f90(class, precision, range, &handles::get(base)?);
-    let handle = insert(made, true)?;
-    match handles::record_f90(key, handle) {
-        None => Ok(handle),
-        Some(first) => {
-            // Another thread made it meanwhile: its handle is the one.
-            if let Ok(Entry {
-                twin: Some(made), ..
-            }) = handles::discard(handle)
-            {
-                twin::release(made);
-            }
-            Ok(first)
-        }
-    }
+    let handle = match twin::f90_handle(&made) {
+        Some(behind) => insert_with_twin(made, true, Some(behind))?,
+        None => insert(made, true)?,
+    };
+    let earlier = handles::record_f90(key, handle);
+    debug_assert!(
+        earlier.is_none(),
+        "only this function records them, one at a time"
+    );
+    Ok(handle)
 }
 
 /// Gives back, before the MPI behind finalizes, what this library holds there beyond the

@@ -22,7 +22,7 @@
 
 use crate::abi::*;
 use crate::behind::{self, forward};
-use crate::datatype::{Combiner, Datatype, Shadow};
+use crate::datatype::{Combiner, Datatype, F90Class, Shadow};
 use crate::error::{MpiError, MpiResult};
 use crate::plan::node::Node;
 use parking_lot::Mutex;
@@ -98,14 +98,69 @@ impl Drop for Held {
 }
 
 /// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
-/// its datatypes are gone already).
+/// its datatypes are gone already, nor for one of its own `MPI_Type_create_f90_*` types,
+/// which it keeps until then: [`f90_handle`]).
 pub fn release(handle: MPI_Datatype) {
+    if ANY_BEHIND_F90.load(Ordering::Acquire) && BEHIND_F90.lock().contains(&handle_bits(handle)) {
+        return;
+    }
     let mut finalized = 1;
     forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
     if finalized == 0 {
         let mut handle = handle;
         forward!(PMPI_Type_free: fn(*mut MPI_Datatype) -> c_int, &mut handle);
     }
+}
+
+/// The MPI behind's own `MPI_Type_create_f90_*` types that are twins ([`f90_handle`]), by
+/// their handle's bits; [`ANY_BEHIND_F90`] says whether there is any, without the lock.
+static BEHIND_F90: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+static ANY_BEHIND_F90: AtomicBool = AtomicBool::new(false);
+
+/// The twin of an `MPI_Type_create_f90_*` type (`datatype`): the MPI behind's own type for
+/// the same arguments. That library lets only its predefined types into its predefined
+/// reductions, and the standard lists the f90 types among the types of `MPI_SUM` and its
+/// kin (MPI-4.1 §6.9.2), which a copy of the base type would not be to it. `None` (the twin
+/// is then a copy of the base type, as for any other type) when twins are not enabled, when
+/// the base type is one that library may lack (its constructor would then fail, and call the
+/// program's error handler), or when its type has another size. Never freed: that library
+/// keeps these types until it finalizes.
+pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
+    let Combiner::F90 {
+        class,
+        precision,
+        range,
+        base,
+    } = &datatype.combiner
+    else {
+        return None;
+    };
+    // Integers of 1 to 8 bytes, reals of 4 or 8 and complexes of 8 or 16: every MPI of
+    // MPICH's ABI has those.
+    let widest = match class {
+        F90Class::Complex => 16,
+        F90Class::Integer | F90Class::Real => 8,
+    };
+    if base.size() > widest || !enabled() {
+        return None;
+    }
+    let mut made = MPI_DATATYPE_NULL;
+    let rc = match class {
+        F90Class::Integer => forward!(PMPI_Type_create_f90_integer:
+            fn(c_int, *mut MPI_Datatype) -> c_int, *range, &mut made),
+        F90Class::Real => forward!(PMPI_Type_create_f90_real:
+            fn(c_int, c_int, *mut MPI_Datatype) -> c_int, *precision, *range, &mut made),
+        F90Class::Complex => forward!(PMPI_Type_create_f90_complex:
+            fn(c_int, c_int, *mut MPI_Datatype) -> c_int, *precision, *range, &mut made),
+    };
+    if rc != Some(MPI_SUCCESS) {
+        return None;
+    }
+    BEHIND_F90.lock().push(handle_bits(made));
+    ANY_BEHIND_F90.store(true, Ordering::Release);
+    let mut size: c_int = -1;
+    forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, made, &mut size);
+    (i64::from(size) == datatype.size()).then_some(made)
 }
 
 /// Commits a handle of the MPI behind.

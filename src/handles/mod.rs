@@ -380,7 +380,8 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
 }
 
 /// Removes the entry of `handle` whether the program may free it or not (an
-/// `MPI_Type_create_f90_*` type made twice by racing threads), with its twin's mapping.
+/// `MPI_Type_create_f90_*` type, given back before the MPI behind finalizes), with its twin's
+/// mapping.
 pub fn discard(handle: MPI_Datatype) -> MpiResult<Entry> {
     match take_entry(internal(handle), handle, Freeing::Any)? {
         Taken::Entry(entry) => Ok(entry),

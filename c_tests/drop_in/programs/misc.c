@@ -12,7 +12,8 @@
  *    ("external32") of an hindexed and a vector type sent as bytes, checked against the
  *    standard's big-endian encoding, and MPI_Unpack_external'ed.
  *  - MPI_Type_create_f90_real/_integer/_complex and MPI_Type_match_size types, and a
- *    vector type built on one, in MPI_Bcast.
+ *    vector type built on one, in MPI_Bcast; the f90 types in MPI_Allreduce and
+ *    MPI_Reduce_local with MPI_SUM.
  *  - Names: of a predefined type, of a new derived type (empty), set on a derived type. */
 #include "check_mpi.h"
 #include <stddef.h>
@@ -432,6 +433,23 @@ static void test_f90(int rank)
         MPI_CHECK(MPI_Bcast(b8, 1, tri, 0, MPI_COMM_WORLD));
         CHECK_DOUBLES(b8, w8, 8, "misc: MPI_Bcast of a vector of the f90 real type");
         MPI_CHECK(MPI_Type_free(&tri));
+    }
+    {
+        /* The f90 types are predefined, and among the types of MPI_SUM (MPI-4.1 §6.9.2). */
+        double rs[2], rr[2], wr[2] = {8.0, 12.0}, cs[2], cr[2], wc[2] = {6.0, -4.0};
+        int is[2], ir[2], wi[2] = {10, 4000}, local[2] = {5, 6};
+        rs[0] = rank + 0.5, rs[1] = 2.0 * rank;
+        cs[0] = rank, cs[1] = -1.0;
+        is[0] = rank + 1, is[1] = 1000;
+        MPI_CHECK(MPI_Allreduce(rs, rr, 2, r8, MPI_SUM, MPI_COMM_WORLD));
+        MPI_CHECK(MPI_Allreduce(cs, cr, 1, c8, MPI_SUM, MPI_COMM_WORLD));
+        MPI_CHECK(MPI_Allreduce(is, ir, 2, i4, MPI_SUM, MPI_COMM_WORLD));
+        CHECK_DOUBLES(rr, wr, 2, "misc: MPI_Allreduce MPI_SUM of the f90 real type");
+        CHECK_DOUBLES(cr, wc, 2, "misc: MPI_Allreduce MPI_SUM of the f90 complex type");
+        CHECK_INTS(ir, wi, 2, "misc: MPI_Allreduce MPI_SUM of the f90 integer type");
+        MPI_CHECK(MPI_Reduce_local(local, ir, 2, i4, MPI_SUM));
+        wi[0] += 5, wi[1] += 6;
+        CHECK_INTS(ir, wi, 2, "misc: MPI_Reduce_local MPI_SUM of the f90 integer type");
     }
 }
 
