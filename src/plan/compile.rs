@@ -230,8 +230,9 @@ pub fn sequence(parts: Vec<Node>) -> Node {
     for part in parts {
         match part {
             Node::Seq { disp, seq } if seq.parts.len() <= SMALL_SEQUENCE => {
+                // Its parts are taken over if this was its only holder, else copied.
                 let inner =
-                    Arc::try_unwrap(seq).map_or_else(|shared| shared.parts.clone(), |s| s.parts);
+                    Arc::try_unwrap(seq).map_or_else(|held| held.parts.clone(), |s| s.parts);
                 for p in inner {
                     push_merging(&mut flat, p.shifted(disp));
                 }
