@@ -83,14 +83,12 @@ fn insert_with_twin(
     Ok(handle)
 }
 
-/// Marks the handle committed (`MPI_Type_commit`), its twin too, and runs `then` on its
-/// datatype object.
-pub fn commit<R>(handle: MPI_Datatype, then: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
-    let (result, made) = handles::commit(handle, then)?;
-    if let Some(made) = made {
+/// Marks the handle committed (`MPI_Type_commit`), its twin too.
+pub fn commit(handle: MPI_Datatype) -> MpiResult<()> {
+    if let Some(made) = handles::commit(handle)? {
         twin::commit(made)?;
     }
-    Ok(result)
+    Ok(())
 }
 
 /// Frees a derived handle (`MPI_Type_free`) and its twin, and returns its state; one that

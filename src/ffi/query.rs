@@ -23,7 +23,7 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
         // SAFETY: the caller's in-out argument; read_in checks it for NULL.
         let handle = unsafe { read_in(datatype, "datatype")? };
         crate::trace::commit(handle);
-        crate::dropin::commit(handle, |_| ())
+        crate::dropin::commit(handle)
     })
 }
 

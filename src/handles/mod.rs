@@ -164,16 +164,13 @@ pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
     }
 }
 
-/// Marks the handle committed (`MPI_Type_commit`), runs `then` on its datatype object (the
-/// plan's compilation) and returns what it returned and the handle's twin: one lock of the
-/// slot, which also marks the threads' cached lookups stale. This thread then remembers the
-/// committed lookup, so that the type's first pack finds it at once.
-pub fn commit<R>(
-    handle: MPI_Datatype,
-    then: impl FnOnce(&Datatype) -> R,
-) -> MpiResult<(R, Option<MPI_Datatype>)> {
-    if let Some(p) = predefined_entry(handle) {
-        return Ok((then(&p.datatype), None));
+/// Marks the handle committed (`MPI_Type_commit`) and returns its twin: one lock of the slot,
+/// which also marks the threads' cached lookups stale. (The plan was compiled when the type
+/// was made.) This thread then remembers the committed lookup, so that the type's first pack
+/// finds it at once.
+pub fn commit(handle: MPI_Datatype) -> MpiResult<Option<MPI_Datatype>> {
+    if is_predefined(handle) {
+        return Ok(None);
     }
     let (cell, generation) = derived_cell(handle)?;
     let mut slot = cell.slot.lock();
@@ -190,16 +187,14 @@ pub fn commit<R>(
     }
     let epoch = cell.epoch.load(Ordering::Relaxed);
     drop(slot);
-    let lookup = CachedLookup {
+    remember(CachedLookup {
         handle,
         cell,
         epoch,
         datatype,
         committed: true,
-    };
-    let result = then(&lookup.datatype);
-    remember(lookup);
-    Ok((result, twin))
+    });
+    Ok(twin)
 }
 
 /// `part` of the measures of the type behind `handle` if they are found with no lock, no
@@ -532,7 +527,7 @@ mod tests {
             with_type_at_once(h, |_, _| ()).is_ok(),
             "cached by the lookup"
         );
-        commit(h, |_| ()).unwrap();
+        commit(h).unwrap();
         assert!(
             matches!(with_type_at_once(h, |_, committed| committed), Ok(true)),
             "the commit replaced the stale lookup with the committed one"

@@ -1,5 +1,5 @@
-//! Commit-time compilation of a datatype into a pack plan, and the range-based pack / unpack
-//! entry points every copy of a type's bytes goes through.
+//! Compilation of a datatype into a pack plan (when the type is made), and the range-based
+//! pack / unpack entry points every copy of a type's bytes goes through.
 //!
 //! [`compile`] turns a type into a small tree of [`node::Node`]s (runs, repetitions, block
 //! lists, sequences), normalised so that the common shapes (vectors, faces and tiles of
