@@ -28,7 +28,7 @@ use crate::plan::node::Node;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 /// The count type of the large-count (`_c`) constructors of the MPI behind.
@@ -101,7 +101,7 @@ impl Drop for Held {
 /// its datatypes are gone already, nor for one of its own `MPI_Type_create_f90_*` types,
 /// which it keeps until then: [`f90_handle`]).
 pub fn release(handle: MPI_Datatype) {
-    if ANY_BEHIND_F90.load(Ordering::Acquire) && BEHIND_F90.lock().contains(&handle_bits(handle)) {
+    if is_behind_f90(handle) {
         return;
     }
     let mut finalized = 1;
@@ -112,10 +112,23 @@ pub fn release(handle: MPI_Datatype) {
     }
 }
 
+/// How many of the MPI behind's own f90 types can be twins (MPICH makes at most 64).
+const MOST_BEHIND_F90: usize = 64;
+
 /// The MPI behind's own `MPI_Type_create_f90_*` types that are twins ([`f90_handle`]), by
-/// their handle's bits; [`ANY_BEHIND_F90`] says whether there is any, without the lock.
-static BEHIND_F90: Mutex<Vec<u64>> = Mutex::new(Vec::new());
-static ANY_BEHIND_F90: AtomicBool = AtomicBool::new(false);
+/// their handle's bits: the first [`BEHIND_F90_COUNT`], read without a lock by every release
+/// of a twin, and written one at a time (the f90 types are made so).
+static BEHIND_F90: [AtomicU64; MOST_BEHIND_F90] = [const { AtomicU64::new(0) }; MOST_BEHIND_F90];
+static BEHIND_F90_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// True if `handle` is one of the MPI behind's own f90 types that are twins.
+fn is_behind_f90(handle: MPI_Datatype) -> bool {
+    let count = BEHIND_F90_COUNT.load(Ordering::Acquire);
+    let bits = handle_bits(handle);
+    BEHIND_F90[..count]
+        .iter()
+        .any(|h| h.load(Ordering::Relaxed) == bits)
+}
 
 /// The twin of an `MPI_Type_create_f90_*` type (`datatype`): the MPI behind's own type for
 /// the same arguments. That library lets only its predefined types into its predefined
@@ -124,7 +137,7 @@ static ANY_BEHIND_F90: AtomicBool = AtomicBool::new(false);
 /// is then a copy of the base type, as for any other type) when twins are not enabled, when
 /// the base type is one that library may lack (its constructor would then fail, and call the
 /// program's error handler), or when its type has another size. Never freed: that library
-/// keeps these types until it finalizes.
+/// keeps these types until it finalizes. Called by one thread at a time.
 pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     let Combiner::F90 {
         class,
@@ -135,13 +148,14 @@ pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     else {
         return None;
     };
-    // Integers of 1 to 8 bytes, reals of 4 or 8 and complexes of 8 or 16: every MPI of
-    // MPICH's ABI has those.
+    // Integers of 1 to 8 bytes, reals of 4 or 8 and complexes of 8 or 16: every MPI this
+    // library runs over has those.
     let widest = match class {
         F90Class::Complex => 16,
         F90Class::Integer | F90Class::Real => 8,
     };
-    if base.size() > widest || !enabled() {
+    let count = BEHIND_F90_COUNT.load(Ordering::Acquire);
+    if base.size() > widest || count == MOST_BEHIND_F90 || !enabled() {
         return None;
     }
     let mut made = MPI_DATATYPE_NULL;
@@ -156,8 +170,10 @@ pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     if rc != Some(MPI_SUCCESS) {
         return None;
     }
-    BEHIND_F90.lock().push(handle_bits(made));
-    ANY_BEHIND_F90.store(true, Ordering::Release);
+    if !is_behind_f90(made) {
+        BEHIND_F90[count].store(handle_bits(made), Ordering::Relaxed);
+        BEHIND_F90_COUNT.store(count + 1, Ordering::Release);
+    }
     let mut size: c_int = -1;
     forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, made, &mut size);
     (i64::from(size) == datatype.size()).then_some(made)
