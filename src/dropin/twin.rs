@@ -170,13 +170,14 @@ pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     if rc != Some(MPI_SUCCESS) {
         return None;
     }
-    if !is_behind_f90(made) {
-        BEHIND_F90[count].store(handle_bits(made), Ordering::Relaxed);
-        BEHIND_F90_COUNT.store(count + 1, Ordering::Release);
-    }
     let mut size: c_int = -1;
     forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, made, &mut size);
-    (i64::from(size) == datatype.size()).then_some(made)
+    if i64::from(size) != datatype.size() {
+        return None;
+    }
+    BEHIND_F90[count].store(handle_bits(made), Ordering::Relaxed);
+    BEHIND_F90_COUNT.store(count + 1, Ordering::Release);
+    Some(made)
 }
 
 /// Commits a handle of the MPI behind.

@@ -130,17 +130,10 @@ pub fn f90_handle(key: F90Key) -> Option<MPI_Datatype> {
     F90_TYPES.lock().get(&key).copied()
 }
 
-/// Records `handle` as the one `MPI_Type_create_f90_*` returns for `key`, unless another
-/// thread recorded one first: that one is returned then.
-pub fn record_f90(key: F90Key, handle: MPI_Datatype) -> Option<MPI_Datatype> {
-    let mut table = F90_TYPES.lock();
-    match table.get(&key) {
-        Some(&first) => Some(first),
-        None => {
-            table.insert(key, handle);
-            None
-        }
-    }
+/// Records `handle` as the one `MPI_Type_create_f90_*` returns for `key` (the caller makes
+/// these types one at a time, so none was recorded for `key` meanwhile).
+pub fn record_f90(key: F90Key, handle: MPI_Datatype) {
+    F90_TYPES.lock().insert(key, handle);
 }
 
 /// The handles of every type `MPI_Type_create_f90_*` returned, which the table forgets.
