@@ -219,8 +219,9 @@ pub struct Datatype {
     /// it is needed ([`crate::dropin::twin`]) and released with the datatype.
     pub shadow: std::sync::OnceLock<Shadow>,
     /// The type of the MPI library behind this one that point-to-point messages of this type
-    /// take on that library's path, built from the plan the first time one is sent
-    /// ([`crate::dropin::twin::for_messages`]); `None` inside when it has none.
+    /// take on that library's path instead of its twin, built from the plan at the first
+    /// message that takes it ([`crate::dropin::twin::for_messages`] or
+    /// [`crate::dropin::twin::byte_twin`]); `None` inside when it has none.
     pub message_shadow: std::sync::OnceLock<Option<Shadow>>,
     /// Which path point-to-point messages of this type take in drop-in mode, decided at its
     /// first message ([`crate::dropin::comm::route`]).
@@ -247,6 +248,9 @@ pub struct MessagePaths {
     pub engine_send: bool,
     /// Receives land as bytes that this library's engine unpacks.
     pub engine_receive: bool,
+    /// Receives on the MPI's path land through the type's byte twin
+    /// ([`crate::dropin::twin::byte_twin`]) instead of its twin.
+    pub byte_twin_receive: bool,
 }
 
 /// The size and bounds of a type map, as the queries report them (MPI-4.1 §5.1.7).

@@ -187,8 +187,30 @@ pub struct Incoming {
 impl Incoming {
     /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`.
     pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
+        Incoming::on(route::Side::Receive, buffer, count, datatype, source)
+    }
+
+    /// [`Incoming::new`] for a receive into the buffer the same call sends from
+    /// (`MPI_Sendrecv_replace`, [`route::Side::ReceiveInPlace`]).
+    pub fn in_place(
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        source: c_int,
+    ) -> Incoming {
+        Incoming::on(route::Side::ReceiveInPlace, buffer, count, datatype, source)
+    }
+
+    /// Prepares the receive on `side`.
+    fn on(
+        side: route::Side,
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        source: c_int,
+    ) -> Incoming {
         pending::progress_detached();
-        let route = match path_to(source, datatype, count, route::Side::Receive) {
+        let route = match path_to(source, datatype, count, side) {
             Path::Engine(packed) => packed,
             Path::Mpi(stand_in) => {
                 return Incoming {

@@ -38,15 +38,22 @@
 //! byte, and unpacking a piece that ends inside an entry fails with `MPI_ERR_TRUNCATE`.
 //! (When MPICH sends such a type itself, it cuts the pieces at entry boundaries.) Its own
 //! `MPI_Bsend`, which sends `MPI_PACKED`, fails the same way. So, in every mode, for such a
-//! type:
+//! type, over an MPI not known to receive such a stream whole
+//! ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19 and later take it,
+//! and there such a type is routed as any other):
 //!
-//! - a send takes the MPI's path, since the receiver may be a process without this library,
-//!   which receives with the type itself; unless the MPI behind is one known to receive such
-//!   a stream whole ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19
-//!   and later), or `MPI_DTYPE_PEERS=preloaded` says that every peer runs this library (so
-//!   receives as below), where the send is routed as any other;
-//! - a receive always lands as bytes and is unpacked by the engine, whatever its runs, since
-//!   the sender may send bytes (`MPI_PACKED` from `MPI_Bsend`).
+//! - a send takes the MPI's path with the twin, since the receiver may be a process without
+//!   this library, which receives with the type itself; unless `MPI_DTYPE_PEERS=preloaded`
+//!   says that every peer runs this library (so receives as below), where the send is routed
+//!   as any other;
+//! - a receive never takes the twin, since the sender may send bytes (`MPI_PACKED` from
+//!   `MPI_Bsend`, or the engine of a process that packs such sends): it lands as bytes for
+//!   the engine where the engine's path is taken, else it takes the MPI's path with the
+//!   type's byte twin ([`crate::dropin::twin::byte_twin`]), the same type map with every entry
+//!   an `MPI_BYTE`, into which the MPI receives a stream cut anywhere and which it unpacks
+//!   piece by piece as the twin, so a message sent with the twin arrives as fast. A type of
+//!   more than [`BYTE_TWIN_RUNS`](crate::dropin::twin::BYTE_TWIN_RUNS) runs a copy, or one
+//!   whose byte twin could not be made, lands as bytes for the engine.
 
 use crate::abi::MPI_Datatype;
 use crate::datatype::{Datatype, MessagePaths};
@@ -141,6 +148,10 @@ pub enum Side {
     Send,
     /// The data arrive in the program's memory.
     Receive,
+    /// The data arrive in the memory the data sent by the same call leave from
+    /// (`MPI_Sendrecv_replace`): the MPI behind's call takes one type for both, so where a
+    /// receive would take the byte twin, this one lands as bytes for the engine.
+    ReceiveInPlace,
 }
 
 /// The path of a message.
@@ -180,13 +191,33 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     let engine = match side {
         Side::Send => paths.engine_send,
         Side::Receive => paths.engine_receive,
+        Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
     };
+    let stand_in = match engine {
+        true => None,
+        false => stand_in(&datatype, paths, side),
+    };
+    // A receive that must take any stream of bytes and got no byte twin lands as bytes.
+    let engine = engine || (paths.byte_twin_receive && side != Side::Send && stand_in.is_none());
     match bytes {
         Some(bytes) if engine => Path::Engine(Packed {
             datatype,
             bytes: bytes as usize,
         }),
-        _ => Path::Mpi(crate::dropin::twin::for_messages(&datatype)),
+        _ => Path::Mpi(stand_in),
+    }
+}
+
+/// The type of the MPI behind that messages of `datatype` take on its path instead of the
+/// program's handle (its twin): the byte twin for the receives of a type whose basic entries
+/// differ in size over an MPI that cannot receive a stream of bytes into its twin (such a
+/// type's sends keep the twin, which that MPI cuts between entries), else the flat type of
+/// one level of long runs, if any (`None`: the twin, also when a stand-in cannot be made).
+fn stand_in(datatype: &Datatype, paths: MessagePaths, side: Side) -> Option<MPI_Datatype> {
+    match (paths.byte_twin_receive, side) {
+        (true, Side::Send) => None,
+        (true, _) => crate::dropin::twin::byte_twin(datatype),
+        (false, _) => crate::dropin::twin::for_messages(datatype),
     }
 }
 
@@ -202,30 +233,42 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
 /// first message; with `MPI_DTYPE_DEBUG=1` they are printed then. A type whose basic entries
-/// differ in size is received as bytes, and sent on the MPI's path unless the MPI behind
-/// receives such bytes whole (module documentation).
+/// differ in size is sent on the MPI's path unless the MPI behind receives a stream of bytes
+/// into it whole, and then received through its byte twin where the engine does not receive
+/// it (module documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
-    let one_size = one_entry_size(datatype);
-    let may_send_bytes = one_size || peers_preloaded() || behind_takes_bytes_into_mixed_sizes();
+    let twin_takes_bytes = one_entry_size(datatype) || behind_takes_bytes_into_mixed_sizes();
+    let may_send_bytes = twin_takes_bytes || peers_preloaded();
     let engine_send = may_send_bytes && (mode == Mode::Engine || engine_wins(datatype));
+    let runs = crate::plan::compiled(datatype).runs();
     let paths = MessagePaths {
         engine_send,
-        engine_receive: engine_send || !one_size,
+        engine_receive: engine_send
+            || mode == Mode::Engine
+            || (!twin_takes_bytes && runs > crate::dropin::twin::BYTE_TWIN_RUNS),
+        byte_twin_receive: !twin_takes_bytes,
     };
     if crate::behind::debug() {
-        for (side, engine) in [
-            ("sent", paths.engine_send),
-            ("received", paths.engine_receive),
+        for (side, engine, twin) in [
+            ("sent", paths.engine_send, "its twin"),
+            (
+                "received",
+                paths.engine_receive,
+                match paths.byte_twin_receive {
+                    true => "its twin in bytes",
+                    false => "its twin",
+                },
+            ),
         ] {
             let path = match engine {
-                true => "mpi-dtype's engine (bytes on the wire)",
-                false => "the MPI library's own path (its twin)",
+                true => "mpi-dtype's engine (bytes on the wire)".to_string(),
+                false => format!("the MPI library's own path ({twin})"),
             };
             crate::diagnostic::line(format_args!(
                 "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {side}: {path}",
                 crate::abi::handle_bits(handle),
                 datatype.size(),
-                crate::plan::compiled(datatype).runs(),
+                runs,
                 datatype.true_extent(),
             ));
         }

@@ -206,7 +206,7 @@ macro_rules! sendrecvs {
             comm: MPI_Comm,
             status: *mut MPI_Status,
         ) -> c_int {
-            let incoming = Incoming::new(buf, count.into(), datatype, source);
+            let incoming = Incoming::in_place(buf, count.into(), datatype, source);
             if !incoming.packs() {
                 return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
                     c_int, MPI_Comm, *mut MPI_Status) -> c_int,

@@ -24,7 +24,6 @@ use crate::abi::*;
 use crate::behind::{self, forward};
 use crate::datatype::{Combiner, Datatype, F90Class, Shadow};
 use crate::error::{MpiError, MpiResult};
-use crate::plan::node::Node;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
@@ -96,6 +95,9 @@ impl Drop for Held {
         release(self.0)
     }
 }
+
+mod messages;
+pub use messages::{byte_twin, for_messages, BYTE_TWIN_RUNS};
 
 /// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
 /// its datatypes are gone already, nor for one of its own `MPI_Type_create_f90_*` types,
@@ -321,109 +323,6 @@ fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
     drop(datatype.shadow.set(shadow(handle)));
     let kept = datatype.shadow.get().expect("set above");
     Ok(handle_from_bits(kept.handle_bits))
-}
-
-/// The type of the MPI behind that point-to-point messages of `datatype` take on that
-/// library's path ([`crate::dropin::comm`]), or `None` (the program's handle is then used).
-///
-/// The twin is built from `datatype`'s constructors, and the MPI behind moves some of those
-/// shapes slower than its own types: MPICH takes a quarter longer for the 2 KiB rows of a
-/// subarray (one `hindexed_block` of a resized type per dimension) and twice as long for a
-/// vector of 128-byte blocks made through a resized type, than for the vector it builds
-/// itself. When the compiled plan is one level of long runs of one basic type (a run, a
-/// repetition of a run, blocks of runs), this is that level as the MPI behind's own
-/// constructor of the basic type: a contiguous type, an `hvector` or an `hindexed`, which it
-/// moves with its fastest kernels. Its type signature and type map are the program's type's
-/// (the size check confirms). Deeper plans and short runs keep the twin, whose nested shape
-/// MPICH moves faster than a flat one for the single doubles of a grid's x face. Made and committed
-/// once, at the first message, and given back with the datatype (or before `MPI_Finalize`).
-pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
-    if !enabled() {
-        return None;
-    }
-    datatype
-        .message_shadow
-        .get_or_init(|| {
-            let handle = message_type(datatype).ok()??;
-            SHADOWS.lock().insert(handle);
-            Some(shadow(handle))
-        })
-        .as_ref()
-        .map(|shadow| handle_from_bits(shadow.handle_bits))
-}
-
-/// The shortest mean run, in bytes, of a type [`for_messages`] makes a type for: MPICH moves
-/// a flat vector of single doubles far apart (a grid's x face) three times slower than the
-/// twin's nested shape, and its flat vectors of long runs faster.
-const LONG_RUN: i64 = 64;
-
-/// Builds and commits [`for_messages`]'s type: `None` when `datatype` has entries of more
-/// than one basic type, runs shorter than [`LONG_RUN`] on average, a plan of more than one
-/// level, or the type built does not have its size.
-fn message_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let Some(basic) = crate::plan::signature::only_basic(datatype) else {
-        return Ok(None);
-    };
-    let plan = crate::plan::compiled(datatype);
-    if datatype.size() < LONG_RUN.saturating_mul(plan.runs()) {
-        return Ok(None);
-    }
-    let leaf = named(basic_handle(basic), basic.size())?;
-    let Some(level) = one_level(plan.root(), leaf, basic.size())? else {
-        return Ok(None);
-    };
-    let mut made =
-        make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count), level.0, 0, plan.extent)?;
-    let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut made.0);
-    check("PMPI_Type_commit", rc)?;
-    let mut size: Count = -1;
-    let rc = forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut Count) -> c_int, made.0, &mut size);
-    check("PMPI_Type_size_c", rc)?;
-    Ok((size == datatype.size()).then(|| made.into_raw()))
-}
-
-/// The MPI behind's type for a plan `node` of one level of runs holding entries of the named
-/// type `leaf` of `size` bytes, placed as the plan places them; `None` for another shape.
-fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Held>> {
-    let (disp, level) = match node {
-        Node::Run { disp, len } => (
-            *disp,
-            make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), len / size, leaf)?,
-        ),
-        Node::Repeat {
-            disp,
-            count,
-            stride,
-            child,
-            ..
-        } => match &**child {
-            Node::Run { disp: inner, len } => (
-                disp + inner,
-                make!(PMPI_Type_create_hvector_c: fn(Count, Count, Count, MPI_Datatype),
-                    *count, len / size, *stride, leaf)?,
-            ),
-            _ => return Ok(None),
-        },
-        Node::Blocks(blocks) => match *blocks.child {
-            Node::Run { disp: 0, len } if len == blocks.child_stride => {
-                let counts: Vec<Count> = (0..blocks.len())
-                    .map(|k| blocks.counts.get(k) * (len / size))
-                    .collect();
-                let displs: Vec<Count> = (0..blocks.len()).map(|k| blocks.block_disp(k)).collect();
-                let level = make!(PMPI_Type_create_hindexed_c: fn(Count, *const Count, *const Count, MPI_Datatype),
-                    counts.len() as Count, counts.as_ptr(), displs.as_ptr(), leaf)?;
-                (0, level)
-            }
-            _ => return Ok(None),
-        },
-        Node::Seq { .. } => return Ok(None),
-    };
-    match disp {
-        0 => Ok(Some(level)),
-        _ => make!(PMPI_Type_create_hindexed_block_c: fn(Count, Count, *const Count, MPI_Datatype),
-            1, 1, &disp, level.0)
-        .map(Some),
-    }
 }
 
 /// The twins held by datatype objects (their [`Shadow`]s), so that `MPI_Finalize` can give
