@@ -25,10 +25,12 @@
 //! - its mean run ([`Plan::runs`](crate::plan::Plan::runs) over the size of one copy) is at
 //!   most [`LONGEST_MEAN_RUN`] bytes;
 //! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
-//!   extent).
+//!   extent), unless the MPI behind moves the twins of sparse types slowly
+//!   ([`Traits::slow_sparse_twins`]: Intel MPI).
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
-//! ranks, shared memory): docs/drop-in.md gives the figures.
+//! ranks, shared memory), the exception for Intel MPI from the same with `--mpi impi`:
+//! docs/drop-in.md gives the figures.
 //!
 //! # Types whose basic entries differ in size
 //!
@@ -39,7 +41,7 @@
 //! (When MPICH sends such a type itself, it cuts the pieces at entry boundaries.) Its own
 //! `MPI_Bsend`, which sends `MPI_PACKED`, fails the same way. So, in every mode, for such a
 //! type, over an MPI not known to receive such a stream whole
-//! ([`takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19 and later take it,
+//! ([`Traits::takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19 and later take it,
 //! and there such a type is routed as any other):
 //!
 //! - a send takes the MPI's path with the twin, since the receiver may be a process without
@@ -221,14 +223,18 @@ fn stand_in(datatype: &Datatype, paths: MessagePaths, side: Side) -> Option<MPI_
     }
 }
 
-/// Whether the engine's path is the faster one for messages of `datatype` (`auto`).
-pub fn engine_wins(datatype: &Datatype) -> bool {
+/// Whether the engine's path is the faster one for messages of `datatype` (`auto`). The
+/// sparse types' rule holds over MPICH, which moves their twins faster than the engine; over
+/// Intel MPI, which moves them slower than its own types, the engine packs them too
+/// ([`Traits::slow_sparse_twins`]).
+fn engine_wins(datatype: &Datatype) -> bool {
     let plan = crate::plan::compiled(datatype);
     let (size, runs) = (datatype.size(), plan.runs().max(1));
     let contiguous = runs == 1 && size == datatype.extent();
+    let dense = size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent();
     !contiguous
         && size <= LONGEST_MEAN_RUN.saturating_mul(runs)
-        && size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent()
+        && (dense || behind_traits().slow_sparse_twins)
 }
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
@@ -237,7 +243,7 @@ pub fn engine_wins(datatype: &Datatype) -> bool {
 /// into it whole, and then received through its byte twin where the engine does not receive
 /// it (module documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
-    let twin_takes_bytes = one_entry_size(datatype) || behind_takes_bytes_into_mixed_sizes();
+    let twin_takes_bytes = one_entry_size(datatype) || behind_traits().takes_bytes_into_mixed_sizes;
     let may_send_bytes = twin_takes_bytes || peers_preloaded();
     let engine_send = may_send_bytes && (mode == Mode::Engine || engine_wins(datatype));
     let runs = crate::plan::compiled(datatype).runs();
@@ -276,12 +282,28 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
     paths
 }
 
-/// Whether the MPI behind receives a stream of bytes whole into a type whose basic entries
-/// differ in size, so that a process without this library receives such a type from the
-/// engine right: asked once, from the library's version ([`takes_bytes_into_mixed_sizes`]).
-fn behind_takes_bytes_into_mixed_sizes() -> bool {
-    static ANSWER: OnceLock<bool> = OnceLock::new();
-    *ANSWER.get_or_init(|| {
+/// What the routing needs to know of the MPI library behind this one, from its version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// It receives a stream of bytes whole into a type whose basic entries differ in size, so
+    /// that a process without this library receives such a type from the engine right
+    /// (module documentation). MPICH before 5 does not; MPICH 5.0.2 and Intel MPI 2021.19 do,
+    /// which the random messages between processes with and without this library check
+    /// (`scripts/test-drop-in-p2p.sh`, modes `mixed-*`), and so are trusted with their later
+    /// versions.
+    pub takes_bytes_into_mixed_sizes: bool,
+    /// It moves the twins of sparse types (short runs far apart: a grid's x face) slower than
+    /// its own types and than the engine, so the engine packs them in `auto`: Intel MPI
+    /// 2021.19 and later (`benches/comm.py --mpi impi`: the x face of a 256^3 grid 6.1 ms
+    /// with the twin, 4.2 ms with its own subarray, 2.0 ms with the engine). MPICH moves them
+    /// faster than the engine.
+    pub slow_sparse_twins: bool,
+}
+
+/// The [`Traits`] of the MPI behind, asked once (`MPI_Get_library_version`).
+fn behind_traits() -> Traits {
+    static TRAITS: OnceLock<Traits> = OnceLock::new();
+    *TRAITS.get_or_init(|| {
         let mut text = vec![0u8; crate::abi::MPI_MAX_LIBRARY_VERSION_STRING as usize + 1];
         let mut length: c_int = 0;
         let rc = crate::behind::forward!(
@@ -289,19 +311,16 @@ fn behind_takes_bytes_into_mixed_sizes() -> bool {
             text.as_mut_ptr() as *mut c_char,
             &mut length
         );
-        let version = CStr::from_bytes_until_nul(&text).map(CStr::to_string_lossy);
-        rc == Some(crate::abi::MPI_SUCCESS)
-            && version.is_ok_and(|version| takes_bytes_into_mixed_sizes(&version))
+        match (rc, CStr::from_bytes_until_nul(&text)) {
+            (Some(crate::abi::MPI_SUCCESS), Ok(version)) => traits(&version.to_string_lossy()),
+            _ => Traits::default(),
+        }
     })
 }
 
-/// Whether the MPI library of version text `version` (`MPI_Get_library_version`) receives a
-/// stream of bytes whole into a type whose basic entries differ in size. MPICH before 5 does
-/// not (module documentation); MPICH 5.0.2 and Intel MPI 2021.19 do, which the random
-/// messages between processes with and without this library check
-/// (`scripts/test-drop-in-p2p.sh`, modes `mixed-*`), and so are trusted with their later
-/// versions. Any other library, or an earlier version, is not.
-pub fn takes_bytes_into_mixed_sizes(version: &str) -> bool {
+/// The [`Traits`] of the MPI library of version text `version` (`MPI_Get_library_version`):
+/// those of a library not named there, or of an earlier version, are all false.
+pub fn traits(version: &str) -> Traits {
     /// The leading `major.minor` numbers of `text`.
     fn major_minor(text: &str) -> Option<(u32, u32)> {
         let mut numbers = text.trim_start().split(|c: char| !c.is_ascii_digit());
@@ -311,13 +330,17 @@ pub fn takes_bytes_into_mixed_sizes(version: &str) -> bool {
     let mpich = version.strip_prefix("MPICH Version:").and_then(major_minor);
     let intel = version
         .strip_prefix("Intel(R) MPI Library")
-        .and_then(major_minor);
-    mpich.is_some_and(|v| v >= (5, 0)) || intel.is_some_and(|v| v >= (2021, 19))
+        .and_then(major_minor)
+        .is_some_and(|v| v >= (2021, 19));
+    Traits {
+        takes_bytes_into_mixed_sizes: mpich.is_some_and(|v| v >= (5, 0)) || intel,
+        slow_sparse_twins: intel,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{choose, takes_bytes_into_mixed_sizes};
+    use super::{choose, traits, Traits};
 
     #[test]
     fn settings_take_a_known_value_or_the_default() {
@@ -339,22 +362,32 @@ mod tests {
     }
 
     #[test]
-    fn libraries_known_to_receive_bytes_into_mixed_sizes() {
-        assert!(!takes_bytes_into_mixed_sizes(
-            "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\n"
-        ));
-        assert!(takes_bytes_into_mixed_sizes(
-            "MPICH Version:      5.0.2\nMPICH Release date: Fri Sep 25 20:45:26 UTC 2026\n"
-        ));
-        assert!(takes_bytes_into_mixed_sizes(
-            "Intel(R) MPI Library 2021.19.0 for Linux* OS\n"
-        ));
-        assert!(!takes_bytes_into_mixed_sizes(
-            "Intel(R) MPI Library 2019 Update 12 for Linux* OS\n"
-        ));
-        assert!(!takes_bytes_into_mixed_sizes(
-            "Open MPI v4.1.4, package: Debian"
-        ));
-        assert!(!takes_bytes_into_mixed_sizes(""));
+    fn traits_of_the_libraries_behind() {
+        let none = Traits::default();
+        let bytes_only = Traits {
+            takes_bytes_into_mixed_sizes: true,
+            slow_sparse_twins: false,
+        };
+        let intel = Traits {
+            takes_bytes_into_mixed_sizes: true,
+            slow_sparse_twins: true,
+        };
+        let cases = [
+            (
+                "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\n",
+                none,
+            ),
+            (
+                "MPICH Version:      5.0.2\nMPICH Release date: Fri Sep 25 20:45:26 UTC 2026\n",
+                bytes_only,
+            ),
+            ("Intel(R) MPI Library 2021.19.0 for Linux* OS\n", intel),
+            ("Intel(R) MPI Library 2019 Update 12 for Linux* OS\n", none),
+            ("Open MPI v4.1.4, package: Debian", none),
+            ("", none),
+        ];
+        for (version, expected) in cases {
+            assert_eq!(traits(version), expected, "{version:?}");
+        }
     }
 }
