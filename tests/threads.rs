@@ -72,3 +72,83 @@ fn concurrent_construction_decoding_packing_and_freeing() {
         t.join().expect("worker thread succeeded");
     }
 }
+
+/// Queries race with other threads making and freeing types, which reuse the same slots. A
+/// query of a handle the program holds answers its own type's bounds throughout. A query of a
+/// handle another thread frees meanwhile (erroneous, but it must not mislead) fails or
+/// answers that handle's own type's bounds: never another type's, nor the lower bound of one
+/// type with the extent of another.
+#[test]
+fn queries_never_tear_while_slots_are_reused() {
+    use mpi_dtype::ffi::construct::MPI_Type_create_resized;
+    use mpi_dtype::ffi::process::MPI_Comm_set_errhandler;
+    use mpi_dtype::ffi::query::MPI_Type_get_extent;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+
+    // The handle a maker made last and the bound of its type.
+    let current = Mutex::new((handle_bits(MPI_DATATYPE_NULL), 0 as MPI_Aint));
+    let done = AtomicBool::new(false);
+    let mut held: MPI_Datatype = MPI_DATATYPE_NULL;
+    // SAFETY: every pointer passed is to a live local of the right type.
+    unsafe {
+        assert_eq!(
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),
+            MPI_SUCCESS
+        );
+        assert_eq!(
+            MPI_Type_vector(16, 2, 4, MPI_DOUBLE, &mut held),
+            MPI_SUCCESS
+        );
+        assert_eq!(MPI_Type_commit(&mut held), MPI_SUCCESS);
+    }
+    std::thread::scope(|s| {
+        let makers: Vec<_> = (0..2)
+            .map(|seed| {
+                let current = &current;
+                s.spawn(move || {
+                    for k in 0..20_000i64 {
+                        let bound = 1 + (k * 7 + seed) % 997;
+                        let mut made: MPI_Datatype = MPI_DATATYPE_NULL;
+                        // SAFETY: pointers to live locals.
+                        unsafe {
+                            assert_eq!(
+                                MPI_Type_create_resized(MPI_BYTE, bound, bound, &mut made),
+                                MPI_SUCCESS
+                            );
+                            *current.lock().unwrap() = (handle_bits(made), bound as MPI_Aint);
+                            assert_eq!(MPI_Type_free(&mut made), MPI_SUCCESS);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for _ in 0..2 {
+            s.spawn(|| {
+                let mut answered = 0u64;
+                while !done.load(Ordering::Acquire) {
+                    let (bits, bound) = *current.lock().unwrap();
+                    let racing = handle_from_bits(bits);
+                    let (mut lb, mut extent): (MPI_Aint, MPI_Aint) = (-1, -2);
+                    // SAFETY: pointers to live locals; the handles are numbers, never
+                    // dereferenced by the caller.
+                    unsafe {
+                        if MPI_Type_get_extent(racing, &mut lb, &mut extent) == MPI_SUCCESS {
+                            assert_eq!((lb, extent), (bound, bound), "a handle being freed");
+                            answered += 1;
+                        }
+                        assert_eq!(MPI_Type_get_extent(held, &mut lb, &mut extent), MPI_SUCCESS);
+                        assert_eq!((lb, extent), (0, 496));
+                    }
+                }
+                answered
+            });
+        }
+        for maker in makers {
+            maker.join().unwrap();
+        }
+        done.store(true, Ordering::Release);
+    });
+    // SAFETY: a live handle.
+    unsafe { assert_eq!(MPI_Type_free(&mut held), MPI_SUCCESS) };
+}

@@ -32,12 +32,13 @@ pub(super) struct Slot {
 /// cached lookup is valid while the epoch has not moved, so freeing one type never
 /// invalidates the caches of others.
 ///
-/// The epoch is also a sequence lock over `published` and `measures`: the handle the program
-/// holds for the slot (its own handle, or in drop-in mode its twin's) and its type's
-/// [`Measures`]. A writer, which holds the
-/// slot's lock, makes the epoch odd, writes, and makes it even again; a reader that sees
-/// the same even epoch before and after reading has a consistent copy. Size and bound queries
-/// are so answered with a few loads: no lock, no reference count, no thread-local storage.
+/// `published` and `measures` are a copy of what the queries ask: the handle the program holds
+/// for the slot (its own handle, or in drop-in mode its twin's) and its type's [`Measures`].
+/// A writer, which holds the slot's lock, withdraws the handle, then writes the measures,
+/// then publishes the new handle ([`SlotCell::publish`]); a reader loads the measures it
+/// needs and then the handle, and takes them if the handle is its own
+/// ([`SlotCell::published_part`]). Size and bound queries are so answered with a few loads:
+/// no lock, no reference count, no thread-local storage.
 ///
 /// The epoch, the published handle and the measures come first and fill one cache line, so
 /// that a query reads a single line.
@@ -106,33 +107,40 @@ impl SlotCell {
     }
 
     /// Publishes the handle the program holds for this slot and its type's measures, or
-    /// withdraws them (`None`); `_locked` is the slot, locked.
+    /// withdraws them (`None`), and moves the epoch; `_locked` is the slot, locked.
+    ///
+    /// The handle is withdrawn before any measure changes, with a release fence between: a
+    /// reader that loads any of the new measures then finds that handle gone
+    /// ([`SlotCell::published_part`]).
     pub(super) fn publish(&self, _locked: &mut Slot, published: Option<(MPI_Datatype, Measures)>) {
-        let epoch = self.epoch.load(Ordering::Relaxed);
-        self.epoch.store(epoch.wrapping_add(1), Ordering::Relaxed);
+        let withdrawn = abi::handle_bits(MPI_DATATYPE_NULL);
+        self.published.store(withdrawn, Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::Release);
         let (handle, m) = published.unwrap_or((MPI_DATATYPE_NULL, Measures::default()));
-        self.published
-            .store(abi::handle_bits(handle), Ordering::Relaxed);
         self.measures.store(m);
-        self.epoch.store(epoch.wrapping_add(2), Ordering::Release);
+        self.published
+            .store(abi::handle_bits(handle), Ordering::Release);
+        self.bump(_locked);
     }
 
-    /// `part` of the measures published for `handle`, if it is the handle published and no
-    /// writer changed them meanwhile.
+    /// `part` of the measures published for `handle`, if it is the handle published.
+    ///
+    /// The measure is loaded first and the handle after it, with an acquire fence between,
+    /// which pairs with the release fence of [`SlotCell::publish`]: if the measure came from a
+    /// later writer, the handle loaded is that writer's withdrawal or what it published
+    /// after, never `handle` again (a handle's generation makes a slot's next handle another
+    /// number). And a handle the program holds was published before the program could hold
+    /// it, so the measure is never older than its type's.
     #[inline(always)]
     pub(super) fn published_part<P: MeasuresPart>(
         &self,
         handle: MPI_Datatype,
         part: P,
     ) -> Option<P::Value> {
-        let before = self.epoch.load(Ordering::Acquire);
-        let published = self.published.load(Ordering::Relaxed);
         let value = part.of(&self.measures);
         std::sync::atomic::fence(Ordering::Acquire);
-        let after = self.epoch.load(Ordering::Relaxed);
-        let current = before & 1 == 0 && before == after;
-        (current && published == abi::handle_bits(handle)).then_some(value)
+        let published = self.published.load(Ordering::Relaxed);
+        (published == abi::handle_bits(handle)).then_some(value)
     }
 }
 
