@@ -18,9 +18,9 @@
 //!
 //! Lookups lock only the slot they read, for a few loads, so threads working on different
 //! types never contend. Size and bound queries read a copy of the type's measures published in
-//! its slot under a sequence lock ([`measures_at_once`]); the pack path keeps the types each
-//! thread used last ([`with_type`]), valid while their slot's epoch has not moved: no lock, no
-//! reference count, no write to shared memory.
+//! its slot, the measures before the handle ([`measures_at_once`]); the pack path keeps the
+//! types each thread used last ([`with_type`]), valid while their slot's epoch has not moved:
+//! no lock, no reference count, no write to shared memory.
 
 use crate::abi::{self, MPI_Datatype, MPI_DATATYPE_NULL};
 use crate::datatype::{Datatype, MeasuresPart};

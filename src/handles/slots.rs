@@ -1,8 +1,8 @@
 //! The slots of the table: each holds a derived type's entry behind a lock ([`SlotLock`]),
 //! with the epoch that marks cached lookups stale and a copy of the type's measures that
-//! queries read without the lock (a sequence lock). Slots are made a chunk at a time and
-//! never freed; their indices come from a shared allocator, a batch per thread, and freed ones
-//! wait in a queue before reuse so that a freed handle stays invalid.
+//! queries read without the lock (the measures first, then the handle). Slots are made a
+//! chunk at a time and never freed; their indices come from a shared allocator, a batch per
+//! thread, and freed ones wait in a queue before reuse so that a freed handle stays invalid.
 
 use super::slot_lock::SlotLock;
 use super::Entry;
