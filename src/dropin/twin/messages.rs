@@ -54,22 +54,22 @@ pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
     stand_in(datatype, bytes_type)
 }
 
-/// The stand-in `build` makes for `datatype`, made at the first call and kept with it.
+/// The stand-in `build` makes for `datatype`, made at the first call and kept with it (the
+/// later calls, one per message, only read it).
 fn stand_in(
     datatype: &Datatype,
     build: fn(&Datatype) -> MpiResult<Option<MPI_Datatype>>,
 ) -> Option<MPI_Datatype> {
-    if !enabled() {
-        return None;
-    }
-    datatype
-        .message_shadow
-        .get_or_init(|| {
+    let made = match datatype.message_shadow.get() {
+        Some(made) => made,
+        None if !enabled() => return None,
+        None => datatype.message_shadow.get_or_init(|| {
             let handle = build(datatype).ok()??;
             SHADOWS.lock().insert(handle);
             Some(shadow(handle))
-        })
-        .as_ref()
+        }),
+    };
+    made.as_ref()
         .map(|shadow| handle_from_bits(shadow.handle_bits))
 }
 
