@@ -24,6 +24,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/scratch.bash
+. "$root/scripts/scratch.bash"
 src="$root/c_tests/drop_in/hdf5/collective_io.c"
 build="${DROP_IN_HDF5_BUILD_DIR:-$root/build/drop-in-hdf5}"
 libdir="${1:-$root/build/prefix/lib}"
@@ -87,7 +89,7 @@ for rt in $mpis; do
             args+=(-genv LD_PRELOAD "$lib" -genv MPI_DTYPE_DEBUG 1)
         fi
         scratch="$build/tmp"
-        rm -rf "$scratch"
+        clear_scratch "$scratch"
         mkdir -p "$scratch"
         args+=(-genv TMPDIR "$scratch")
         t0=$(date +%s.%N)
@@ -97,7 +99,7 @@ for rt in $mpis; do
         (cd "$build" && timeout -k 5 "$run_timeout" "$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe") \
             </dev/null >"$log.stdout" 2>"$log.stderr" || rc=$?
         cat "$log.stdout" "$log.stderr" >"$log"
-        rm -rf "$scratch"
+        clear_scratch "$scratch"
         secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
         passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log.stdout" || true)
         types=$(grep -m1 -oE 'committed on rank 0: [0-9]+' "$log.stdout" | grep -oE '[0-9]+$' || true)

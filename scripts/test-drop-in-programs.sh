@@ -43,6 +43,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/scratch.bash
+. "$root/scripts/scratch.bash"
 src="$root/c_tests/drop_in/programs"
 abi="${DROP_IN_ABI:-mpich}"
 case "$abi" in
@@ -177,7 +179,7 @@ for rt in $mpis; do
             # files a program makes (mpiio) go under a scratch directory, emptied after each
             # run, so that a run that aborts leaves nothing behind
             scratch="$build/tmp"
-            rm -rf "$scratch"
+            clear_scratch "$scratch"
             mkdir -p "$scratch"
             args+=(-genv TMPDIR "$scratch")
             # standard output apart from standard error: mpiexec merges the ranks' lines as
@@ -187,7 +189,7 @@ for rt in $mpis; do
             (cd "$build" && timeout -k 5 "$run_timeout" "$root/scripts/with-mpi.sh" "$rt" mpiexec "${args[@]}" "$exe") \
                 </dev/null >"$log.stdout" 2>"$log.stderr" || rc=$?
             cat "$log.stdout" "$log.stderr" >"$log"
-            rm -rf "$scratch"
+            clear_scratch "$scratch"
             t1=$(date +%s.%N)
             secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
             passed=$(grep -m1 -E "^$name: all [0-9]+ checks passed\$" "$log.stdout" || true)
