@@ -74,10 +74,11 @@ fn concurrent_construction_decoding_packing_and_freeing() {
 }
 
 /// Queries race with other threads making and freeing types, which reuse the same slots. A
-/// query of a handle the program holds answers its own type's bounds throughout. A query of a
-/// handle another thread frees meanwhile (erroneous, but it must not mislead) fails or
-/// answers that handle's own type's bounds: never another type's, nor the lower bound of one
-/// type with the extent of another.
+/// query of a handle the program holds answers its own type's bounds throughout. A query of
+/// one of this library's handles that another thread frees meanwhile (erroneous, but it must
+/// not mislead) fails or answers that handle's own type's bounds: never another type's, nor
+/// the lower bound of one type with the extent of another. Each reader queries the handle a
+/// maker made last until the query fails, so many queries run while it is freed.
 #[test]
 fn queries_never_tear_while_slots_are_reused() {
     use mpi_dtype::ffi::construct::MPI_Type_create_resized;
@@ -117,37 +118,46 @@ fn queries_never_tear_while_slots_are_reused() {
                                 MPI_SUCCESS
                             );
                             *current.lock().unwrap() = (handle_bits(made), bound as MPI_Aint);
+                            // A moment for the readers to find the handle alive.
+                            let (mut lb, mut extent): (MPI_Aint, MPI_Aint) = (0, 0);
+                            for _ in 0..16 {
+                                MPI_Type_get_extent(made, &mut lb, &mut extent);
+                            }
                             assert_eq!(MPI_Type_free(&mut made), MPI_SUCCESS);
                         }
                     }
                 })
             })
             .collect();
-        for _ in 0..2 {
-            s.spawn(|| {
-                let mut answered = 0u64;
-                while !done.load(Ordering::Acquire) {
-                    let (bits, bound) = *current.lock().unwrap();
-                    let racing = handle_from_bits(bits);
-                    let (mut lb, mut extent): (MPI_Aint, MPI_Aint) = (-1, -2);
-                    // SAFETY: pointers to live locals; the handles are numbers, never
-                    // dereferenced by the caller.
-                    unsafe {
-                        if MPI_Type_get_extent(racing, &mut lb, &mut extent) == MPI_SUCCESS {
-                            assert_eq!((lb, extent), (bound, bound), "a handle being freed");
-                            answered += 1;
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut answered = 0u64;
+                    while !done.load(Ordering::Acquire) {
+                        let (bits, bound) = *current.lock().unwrap();
+                        let racing = handle_from_bits(bits);
+                        let (mut lb, mut extent): (MPI_Aint, MPI_Aint) = (-1, -2);
+                        // SAFETY: pointers to live locals; the handles are numbers, never
+                        // dereferenced by the caller.
+                        unsafe {
+                            while MPI_Type_get_extent(racing, &mut lb, &mut extent) == MPI_SUCCESS {
+                                assert_eq!((lb, extent), (bound, bound), "a handle being freed");
+                                answered += 1;
+                            }
+                            let rc = MPI_Type_get_extent(held, &mut lb, &mut extent);
+                            assert_eq!((rc, lb, extent), (MPI_SUCCESS, 0, 496));
                         }
-                        assert_eq!(MPI_Type_get_extent(held, &mut lb, &mut extent), MPI_SUCCESS);
-                        assert_eq!((lb, extent), (0, 496));
                     }
-                }
-                answered
-            });
-        }
+                    answered
+                })
+            })
+            .collect();
         for maker in makers {
             maker.join().unwrap();
         }
         done.store(true, Ordering::Release);
+        let answered: u64 = readers.into_iter().map(|r| r.join().unwrap()).sum();
+        assert!(answered > 0, "no query ran while its handle was alive");
     });
     // SAFETY: a live handle.
     unsafe { assert_eq!(MPI_Type_free(&mut held), MPI_SUCCESS) };

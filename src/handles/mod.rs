@@ -206,11 +206,13 @@ pub fn measures_at_once<P: MeasuresPart>(handle: MPI_Datatype, part: P) -> Optio
     if let Some(indexed) = predefined_by_index(handle) {
         return Some(part.of(&indexed.measures));
     }
-    let index = match decode(handle) {
-        Some((index, _)) => index,
-        None => twin_slot(handle)?,
-    };
-    chunk(index / CHUNK)?[index % CHUNK].published_part(handle, part)
+    match decode(handle) {
+        Some((index, _)) => chunk(index / CHUNK)?[index % CHUNK].published_part(handle, part),
+        None => {
+            let index = twin_slot(handle)?;
+            chunk(index / CHUNK)?[index % CHUNK].published_part_of_twin(handle, part)
+        }
+    }
 }
 
 /// Runs `f` on the datatype behind `handle` and whether the handle is committed if that takes

@@ -34,11 +34,13 @@ pub(super) struct Slot {
 ///
 /// `published` and `measures` are a copy of what the queries ask: the handle the program holds
 /// for the slot (its own handle, or in drop-in mode its twin's) and its type's [`Measures`].
-/// A writer, which holds the slot's lock, withdraws the handle, then writes the measures,
-/// then publishes the new handle ([`SlotCell::publish`]); a reader loads the measures it
-/// needs and then the handle, and takes them if the handle is its own
-/// ([`SlotCell::published_part`]). Size and bound queries are so answered with a few loads:
-/// no lock, no reference count, no thread-local storage.
+/// A writer, which holds the slot's lock, makes the epoch odd and withdraws the handle, then
+/// writes the measures, then publishes the new handle and makes the epoch even
+/// ([`SlotCell::publish`]); a reader loads the measures it needs and then the handle, and
+/// takes them if the handle is its own ([`SlotCell::published_part`]; for a twin's number,
+/// which the MPI behind reuses at once, also if the epoch stayed even and unmoved:
+/// [`SlotCell::published_part_of_twin`]). Size and bound queries are so answered with a few
+/// loads: no lock, no reference count, no thread-local storage.
 ///
 /// The epoch, the published handle and the measures come first and fill one cache line, so
 /// that a query reads a single line.
@@ -109,10 +111,13 @@ impl SlotCell {
     /// Publishes the handle the program holds for this slot and its type's measures, or
     /// withdraws them (`None`), and moves the epoch; `_locked` is the slot, locked.
     ///
-    /// The handle is withdrawn before any measure changes, with a release fence between: a
-    /// reader that loads any of the new measures then finds that handle gone
-    /// ([`SlotCell::published_part`]).
+    /// The epoch is odd while the writer writes, and the handle is withdrawn before any
+    /// measure changes, with a release fence after both: a reader that loads any of the new
+    /// measures then finds the epoch moved ([`SlotCell::published_part_of_twin`]) and the
+    /// handle gone ([`SlotCell::published_part`]).
     pub(super) fn publish(&self, _locked: &mut Slot, published: Option<(MPI_Datatype, Measures)>) {
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        self.epoch.store(epoch.wrapping_add(1), Ordering::Relaxed);
         let withdrawn = abi::handle_bits(MPI_DATATYPE_NULL);
         self.published.store(withdrawn, Ordering::Relaxed);
         std::sync::atomic::fence(Ordering::Release);
@@ -120,17 +125,20 @@ impl SlotCell {
         self.measures.store(m);
         self.published
             .store(abi::handle_bits(handle), Ordering::Release);
-        self.bump(_locked);
+        self.epoch.store(epoch.wrapping_add(2), Ordering::Release);
     }
 
-    /// `part` of the measures published for `handle`, if it is the handle published.
+    /// `part` of the measures published for `handle`, one of this library's own handles, if it
+    /// is the handle published.
     ///
     /// The measure is loaded first and the handle after it, with an acquire fence between,
     /// which pairs with the release fence of [`SlotCell::publish`]: if the measure came from a
     /// later writer, the handle loaded is that writer's withdrawal or what it published
-    /// after, never `handle` again (a handle's generation makes a slot's next handle another
-    /// number). And a handle the program holds was published before the program could hold
-    /// it, so the measure is never older than its type's.
+    /// after. That is never `handle` again until the slot's generation wraps around, after
+    /// [`REUSE_AFTER`] frees times its number of generations (in `crate::abi`), which is when
+    /// a stale copy of the handle names the slot's new type anyway. And a handle the program
+    /// holds was published before the program could hold it, so the measure is never older
+    /// than its type's.
     #[inline(always)]
     pub(super) fn published_part<P: MeasuresPart>(
         &self,
@@ -141,6 +149,22 @@ impl SlotCell {
         std::sync::atomic::fence(Ordering::Acquire);
         let published = self.published.load(Ordering::Relaxed);
         (published == abi::handle_bits(handle)).then_some(value)
+    }
+
+    /// [`SlotCell::published_part`] for a twin's number (drop-in mode), which the MPI behind
+    /// may hand out again as soon as the twin is freed, so the next type of this slot may
+    /// publish the same number: the slot's epoch is read before and after too (a sequence
+    /// lock), and a writer that ran meanwhile moved it.
+    #[inline(always)]
+    pub(super) fn published_part_of_twin<P: MeasuresPart>(
+        &self,
+        handle: MPI_Datatype,
+        part: P,
+    ) -> Option<P::Value> {
+        let before = self.epoch.load(Ordering::Acquire);
+        let value = self.published_part(handle, part)?;
+        let after = self.epoch.load(Ordering::Relaxed);
+        (before & 1 == 0 && before == after).then_some(value)
     }
 }
 
