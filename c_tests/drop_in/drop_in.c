@@ -10,8 +10,8 @@
  *                           decode and pack calls reach mpi-dtype; MPI_Init, MPI_Comm_rank,
  *                           MPI_Comm_size, MPI_Finalize, ... reach mpi-dtype's wrappers, which
  *                           forward them to MPICH (found among the loaded objects, see
- *                           docs/drop-in.md); MPI_Send, MPI_Recv, MPI_Sendrecv, which
- *                           mpi-dtype does not define, are MPICH's.
+ *                           docs/drop-in.md); MPI_Send, MPI_Recv and MPI_Sendrecv reach
+ *                           mpi-dtype's stand-ins, which pass these messages on to MPICH.
  *                           Argument "standard".
  *   drop_in_standalone      built against mpi-dtype's own mpi.h and linked only with
  *                           -lmpi_dtype: no communication functions exist, the packed bytes
@@ -23,12 +23,11 @@
  * calls while MPICH still ran the process and moved the bytes. Everything else is checked
  * identically in all runs.
  *
- * What does NOT work under LD_PRELOAD, and is therefore not done here: passing a derived
- * datatype handle made by mpi-dtype to one of MPICH's communication calls (MPI_Send with a
- * vector type, ...). MPICH does not know mpi-dtype's handles and fails with "Invalid datatype"
- * (MPI_ERR_TYPE). Derived types are used here only with pack/unpack; what travels through
- * MPICH is MPI_PACKED bytes and predefined types, whose handle values are the same in both
- * libraries.
+ * Derived types are used here only with pack/unpack, so that the same program also runs
+ * standalone; what travels through MPICH is MPI_PACKED bytes and predefined types. Derived
+ * types in MPICH's own functions under the preload (each handle is also a type of MPICH's,
+ * its twin: docs/drop-in.md) are the subject of the 4-rank programs in programs/ and of the
+ * random messages in p2p/.
  */
 #define _GNU_SOURCE /* dladdr and RTLD_DEFAULT, to show which library answers a call */
 
