@@ -53,9 +53,9 @@
 //!   the engine where the engine's path is taken, else it takes the MPI's path with the
 //!   type's byte twin ([`crate::dropin::twin::byte_twin`]), the same type map with every entry
 //!   an `MPI_BYTE`, into which the MPI receives a stream cut anywhere and which it unpacks
-//!   piece by piece as the twin, so a message sent with the twin arrives as fast. A type of
-//!   more than [`BYTE_TWIN_RUNS`](crate::dropin::twin::BYTE_TWIN_RUNS) runs a copy, or one
-//!   whose byte twin could not be made, lands as bytes for the engine.
+//!   piece by piece as the twin, so a message sent with the twin arrives as fast. A type
+//!   that has no byte twin (too many runs a copy, or it could not be made) lands as bytes
+//!   for the engine.
 
 use crate::abi::MPI_Datatype;
 use crate::datatype::{Datatype, MessagePaths};
@@ -195,12 +195,15 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
         Side::Receive => paths.engine_receive,
         Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
     };
-    let stand_in = match engine {
-        true => None,
-        false => stand_in(&datatype, paths, side),
+    let (engine, stand_in) = match engine {
+        true => (true, None),
+        false => match stand_in(&datatype, paths, side) {
+            // A receive that must take any stream of bytes and got no byte twin (too many
+            // runs, or it could not be made) lands as bytes.
+            None if paths.byte_twin_receive && side != Side::Send => (true, None),
+            stand_in => (false, stand_in),
+        },
     };
-    // A receive that must take any stream of bytes and got no byte twin lands as bytes.
-    let engine = engine || (paths.byte_twin_receive && side != Side::Send && stand_in.is_none());
     match bytes {
         Some(bytes) if engine => Path::Engine(Packed {
             datatype,
@@ -246,12 +249,9 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
     let twin_takes_bytes = one_entry_size(datatype) || behind_traits().takes_bytes_into_mixed_sizes;
     let may_send_bytes = twin_takes_bytes || peers_preloaded();
     let engine_send = may_send_bytes && (mode == Mode::Engine || engine_wins(datatype));
-    let runs = crate::plan::compiled(datatype).runs();
     let paths = MessagePaths {
         engine_send,
-        engine_receive: engine_send
-            || mode == Mode::Engine
-            || (!twin_takes_bytes && runs > crate::dropin::twin::BYTE_TWIN_RUNS),
+        engine_receive: engine_send || mode == Mode::Engine,
         byte_twin_receive: !twin_takes_bytes,
     };
     if crate::behind::debug() {
@@ -261,7 +261,7 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                 "received",
                 paths.engine_receive,
                 match paths.byte_twin_receive {
-                    true => "its twin in bytes",
+                    true => "its twin in bytes; mpi-dtype's engine if it has none",
                     false => "its twin",
                 },
             ),
@@ -274,7 +274,7 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                 "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {side}: {path}",
                 crate::abi::handle_bits(handle),
                 datatype.size(),
-                runs,
+                crate::plan::compiled(datatype).runs(),
                 datatype.true_extent(),
             ));
         }

@@ -115,7 +115,7 @@ fn bytes_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
 
 /// The most runs of one copy a byte twin is made for (its block list takes 16 bytes a run in
 /// the MPI behind); a type with more is received as bytes by the engine.
-pub const BYTE_TWIN_RUNS: i64 = 1 << 16;
+const BYTE_TWIN_RUNS: i64 = 1 << 16;
 
 /// `level`, one copy of `datatype`'s plan, resized to the plan's extent and committed: its
 /// handle if it has `datatype`'s size.

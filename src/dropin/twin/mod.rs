@@ -96,8 +96,9 @@ impl Drop for Held {
     }
 }
 
+// After `make!`, `Held` and `check`, which it builds its types with.
 mod messages;
-pub use messages::{byte_twin, for_messages, BYTE_TWIN_RUNS};
+pub use messages::{byte_twin, for_messages};
 
 /// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
 /// its datatypes are gone already, nor for one of its own `MPI_Type_create_f90_*` types,
