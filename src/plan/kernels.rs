@@ -212,7 +212,8 @@ pub unsafe fn strided<const PACK: bool>(
 }
 
 /// The loop of [`gather`]. It asks for the memory of the block [`GATHER_AHEAD`] places
-/// ahead of the one it moves, in a loop of its own so that the asking costs no bounds check:
+/// ahead of the one it moves, in a loop of its own so that the asking costs no bounds check
+/// ([`ahead_of`]):
 /// `unstructured_gather_1` of `benches/run.py` went from 2.1 to 3.1 GB/s on unpack (scattered
 /// stores otherwise fill the store buffer while each line is fetched) and from 2.9 to 3.2 on
 /// pack, MPICH's speed.
@@ -232,19 +233,22 @@ unsafe fn gather_with<const PACK: bool, B: Block>(
         // SAFETY: the stream holds `displs.len() * len` bytes from its start.
         s = unsafe { s.add(len) };
     };
-    let mut rest = displs;
-    if displs.len() > GATHER_AHEAD {
-        let (asked, tail) = displs.split_at(displs.len() - GATHER_AHEAD);
-        for (&d, &ahead) in asked.iter().zip(&displs[GATHER_AHEAD..]) {
-            prefetch(at(mem, ahead.wrapping_mul(scale)));
-            mv(d);
-        }
-        rest = tail;
+    let ahead = ahead_of(displs, GATHER_AHEAD);
+    for (&d, &later) in displs.iter().zip(ahead) {
+        prefetch(at(mem, later.wrapping_mul(scale)));
+        mv(d);
     }
-    for &d in rest {
+    for &d in &displs[ahead.len()..] {
         mv(d);
     }
     *stream = s;
+}
+
+/// The displacements `n` places after the first ones, as many as have one: zipped with
+/// `displs`, they give each block the one to ask for the memory of, with no bounds check; the
+/// last `n` blocks (from `ahead_of(displs, n).len()` on) have none.
+fn ahead_of(displs: &[i64], n: usize) -> &[i64] {
+    &displs[n.min(displs.len())..]
 }
 
 /// Blocks of `len` bytes at `mem + displs[k] * scale`.
@@ -295,17 +299,13 @@ pub unsafe fn gather_lengths<const PACK: bool>(
         // SAFETY: the stream holds the sum of the lengths.
         s = unsafe { s.add(len) };
     };
-    let counts = &counts[..displs.len()];
-    let asked = displs.len().saturating_sub(PREFETCH_AHEAD);
-    for ((&d, &c), &ahead) in displs
-        .iter()
-        .zip(counts)
-        .zip(&displs[displs.len() - asked..])
-    {
-        prefetch(at(mem, ahead.wrapping_mul(scale)));
+    let ahead = ahead_of(displs, PREFETCH_AHEAD);
+    for ((&d, &c), &later) in displs.iter().zip(counts).zip(ahead) {
+        prefetch(at(mem, later.wrapping_mul(scale)));
         mv(d, c);
     }
-    for (&d, &c) in displs[asked..].iter().zip(&counts[asked..]) {
+    let rest = ahead.len();
+    for (&d, &c) in displs[rest..].iter().zip(&counts[rest..]) {
         mv(d, c);
     }
     *stream = s;
