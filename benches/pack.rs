@@ -108,7 +108,7 @@ fn bench_build(c: &mut Criterion) {
                 false,
             )
             .expect("valid");
-            black_box(mpi_dtype::plan::plan_of(&dt).size())
+            black_box(dt.plan.root().size())
         })
     });
 }

@@ -1,6 +1,6 @@
-//! Errors: the error value the core returns, the texts of the error classes, the error codes
-//! handed to the program, and the error handler state that decides whether an error aborts the
-//! program or is returned.
+//! Errors on the ABI side: the error value of the C library (the core's, with its class's
+//! number), the texts of the error classes, the error codes handed to the program, and the
+//! error handler state that decides whether an error aborts the program or is returned.
 //!
 //! # Error codes
 //!
@@ -63,7 +63,22 @@ impl MpiError {
     }
 }
 
-/// Result of a core operation.
+impl From<mpi_dtype_core::error::Error> for MpiError {
+    /// The core's error with the number of its class in this ABI.
+    fn from(error: mpi_dtype_core::error::Error) -> Self {
+        use mpi_dtype_core::error::ErrorClass;
+        let class = match error.class {
+            ErrorClass::Arg => MPI_ERR_ARG,
+            ErrorClass::Count => MPI_ERR_COUNT,
+            ErrorClass::Type => MPI_ERR_TYPE,
+            ErrorClass::Rank => MPI_ERR_RANK,
+            ErrorClass::Truncate => MPI_ERR_TRUNCATE,
+        };
+        MpiError::new(class, error.message)
+    }
+}
+
+/// Result of an operation of the C library.
 pub type MpiResult<T> = Result<T, MpiError>;
 
 /// The standard text of an error class (what `MPI_Error_string` returns for a bare class).

@@ -4,11 +4,11 @@
 mod common;
 
 use common::*;
-use mpi_dtype::abi::MPI_ERR_TRUNCATE;
 use mpi_dtype::datatype::elements;
 use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::pack;
 use mpi_dtype::pack::external32;
+use mpi_dtype_core::error::ErrorClass;
 use proptest::prelude::*;
 
 /// 2048 cases per property (`PROPTEST_CASES=n` runs more or fewer).
@@ -181,7 +181,7 @@ proptest! {
                 pack::pack(inbuf, count, dt, out.as_mut_ptr(), size, &mut position)
             }
         };
-        prop_assert_eq!(r.map_err(|e| e.class), Err(MPI_ERR_TRUNCATE), "pack");
+        prop_assert_eq!(r.map_err(|e| e.class), Err(ErrorClass::Truncate), "pack");
         prop_assert_eq!(position, start, "pack moved position");
         prop_assert!(out.iter().all(|&x| x == SENTINEL), "a failed pack wrote bytes");
 
@@ -197,7 +197,7 @@ proptest! {
                 pack::unpack(stream.as_ptr(), size, &mut position, outbuf, count, dt)
             }
         };
-        prop_assert_eq!(r.map_err(|e| e.class), Err(MPI_ERR_TRUNCATE), "unpack");
+        prop_assert_eq!(r.map_err(|e| e.class), Err(ErrorClass::Truncate), "unpack");
         prop_assert_eq!(position, start, "unpack moved position");
         prop_assert!(dst.iter().all(|&x| x == 0), "a failed unpack wrote bytes");
     }
@@ -350,7 +350,8 @@ fn pack_simple_shapes() {
 #[test]
 fn every_predefined_type_matches_model() {
     use mpi_dtype::abi::{handle_bits, predefined_handle};
-    use mpi_dtype::datatype::{construct, predefined};
+    use mpi_dtype::datatype::construct;
+    use mpi_dtype::predefined;
     for (p, handle) in predefined::all()
         .iter()
         .filter_map(|p| Some((p, predefined_handle(p)?)))

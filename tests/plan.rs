@@ -221,8 +221,8 @@ fn check_pack_cuts(case: &Case, count: i64, seed: u64) -> Result<(), TestCaseErr
         // SAFETY: the geometry covers every byte of the type map relative to the origin.
         unsafe {
             let inbuf = src.as_ptr().add(g.origin());
-            plan::pack_range(dt, count, inbuf, 0, head);
-            plan::pack_range(dt, count, inbuf, cut as i64, tail);
+            plan::pack_range(&dt.plan, count, inbuf, 0, head);
+            plan::pack_range(&dt.plan, count, inbuf, cut as i64, tail);
         }
         prop_assert_eq!(&out[..], &expected[..], "cut at {}", cut);
     }
@@ -243,9 +243,9 @@ fn check_unpack_cuts(case: &Case, count: i64, seed: u64) -> Result<(), TestCaseE
         // SAFETY: as above.
         unsafe {
             let outbuf = dst.as_mut_ptr().add(g.origin());
-            plan::unpack_range(dt, count, outbuf, 0, &stream[..a]);
-            plan::unpack_range(dt, count, outbuf, a as i64, &stream[a..b]);
-            plan::unpack_range(dt, count, outbuf, b as i64, &stream[b..]);
+            plan::unpack_range(&dt.plan, count, outbuf, 0, &stream[..a]);
+            plan::unpack_range(&dt.plan, count, outbuf, a as i64, &stream[a..b]);
+            plan::unpack_range(&dt.plan, count, outbuf, b as i64, &stream[b..]);
         }
         if let Some(j) = (0..g.len).find(|&j| dst[j] != want[j]) {
             prop_assert!(
@@ -267,18 +267,15 @@ fn check_segments(case: &Case, count: i64) -> Result<(), TestCaseError> {
     let mut walked = Vec::new();
     for_each_run(dt, count, |d, l| walked.push((d, l as i64)));
     let mut planned = Vec::new();
-    iov::for_each_segment(&plan::copies(dt, count), |d, l| {
+    iov::for_each_segment(&dt.plan.copies(count), |d, l| {
         planned.push((d, l));
         true
     });
     prop_assert_eq!(&planned, &walked);
-    prop_assert_eq!(
-        iov::run_count(&plan::copies(dt, count)),
-        walked.len() as i64
-    );
+    prop_assert_eq!(iov::run_count(&dt.plan.copies(count)), walked.len() as i64);
 
     // Counting and listing agree with the full list at every limit.
-    let node = plan::copies(dt, count);
+    let node = dt.plan.copies(count);
     let total: i64 = walked.iter().map(|s| s.1).sum();
     let (all, bytes) = iov::segments_within(&node, total);
     prop_assert_eq!((all, bytes), (walked.len() as i64, total));

@@ -11,7 +11,7 @@
 pub mod capi;
 
 use mpi_dtype::abi::*;
-use mpi_dtype::datatype::predefined::Scalar;
+use mpi_dtype::predefined::Scalar;
 use mpi_dtype::datatype::typemap::{Item, TypeMap};
 use mpi_dtype::datatype::{construct, Basic, DarrayArgs, Datatype, Distribution, Order};
 use mpi_dtype::error::MpiError;

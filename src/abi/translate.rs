@@ -9,8 +9,8 @@
 
 use super::*;
 use crate::datatype::numbering::{CombinerKind, Numbering};
-use crate::datatype::predefined::{self, Basic, Predefined};
 use crate::datatype::{Distribution, F90Class, Order};
+use crate::predefined::{self, Basic, Predefined};
 use std::os::raw::c_int;
 use std::sync::LazyLock;
 

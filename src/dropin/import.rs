@@ -77,6 +77,12 @@ impl Failure {
     }
 }
 
+impl From<mpi_dtype_core::error::Error> for Failure {
+    fn from(error: mpi_dtype_core::error::Error) -> Self {
+        Failure::Other(error.into())
+    }
+}
+
 impl From<MpiError> for Failure {
     fn from(error: MpiError) -> Self {
         Failure::Other(error)

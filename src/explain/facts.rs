@@ -5,7 +5,7 @@
 use super::entries;
 use crate::datatype::layout::Span;
 use crate::datatype::{Basic, Datatype};
-use crate::plan::{self, iov};
+use crate::plan::iov;
 
 /// At most this many basic entries of one copy are sampled.
 pub const ENTRY_LIMIT: usize = 1 << 14;
@@ -65,7 +65,7 @@ impl Facts {
         let layout = &dt.layout;
         let entries = entries::first(dt, ENTRY_LIMIT);
         let (runs, run_count) = runs(dt);
-        let (signature, signature_complete) = match plan::compiled(dt).signature(dt) {
+        let (signature, signature_complete) = match dt.signature() {
             Some(sig) => (sig.to_vec(), true),
             None => (compress(&entries), false),
         };
@@ -120,7 +120,7 @@ pub fn compress(entries: &[(Basic, i64)]) -> Vec<(Basic, i64)> {
 /// ([`plan::Plan::runs`]: counted while there are at most [`RUN_COUNT_WALK`], else bounded by
 /// the plan's counts).
 fn runs(dt: &Datatype) -> (Vec<(i64, i64)>, RunCount) {
-    let compiled = plan::compiled(dt);
+    let compiled = &dt.plan;
     let mut sample = Vec::new();
     iov::for_each_segment(compiled.root(), |disp, len| {
         sample.push((disp, len));

@@ -22,9 +22,10 @@
 //! constructor fails is an [`Error`] with the constructor's MPI error class and message, at
 //! the constructor's name. [`Error::report`] shows either with the expression and a caret.
 
-use crate::datatype::{construct, predefined, DarrayArgs, Datatype, Distribution, F90Class, Order};
+use crate::datatype::{construct, DarrayArgs, Datatype, Distribution, F90Class, Order};
 use crate::error::{self, MpiError};
 use crate::handles;
+use crate::predefined;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
@@ -252,7 +253,7 @@ impl Parser {
 }
 
 /// The synonyms of the standard's predefined names that the predefined table lists under
-/// the other name (see `datatype::predefined`).
+/// the other name (see `predefined`).
 const SYNONYMS: [(&str, &str); 2] = [
     ("MPI_LONG_LONG", "MPI_LONG_LONG_INT"),
     ("MPI_C_FLOAT_COMPLEX", "MPI_C_COMPLEX"),
@@ -570,10 +571,10 @@ fn build(name: &str, at: usize, args: Vec<(Value, usize)>) -> Result<Arc<Datatyp
             };
             let range = a.int32("r")?;
             a.finish()?;
-            f90(class, precision, range)
+            return f90(class, precision, range).map_err(|e| Error::mpi(at, e));
         }
     };
-    made.map_err(|e| Error::mpi(at, e))
+    made.map_err(|e| Error::mpi(at, e.into()))
 }
 
 /// `MPI_Type_create_f90_*(p, r)`: the type the arguments select, or `MPI_ERR_ARG`.

@@ -21,7 +21,7 @@ pub struct Step {
 /// The plan of one copy of `dt`, as at most [`LINE_LIMIT`] steps.
 pub fn describe(dt: &Datatype) -> Vec<Step> {
     let mut out = Vec::new();
-    step(crate::plan::plan_of(dt), 0, &mut out);
+    step(dt.plan.root(), 0, &mut out);
     out
 }
 

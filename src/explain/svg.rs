@@ -822,7 +822,7 @@ fn density(dt: &Datatype, scale: &Scale) -> Vec<f64> {
         bytes: vec![0.0; count],
     };
     let mut work = DENSITY_WORK;
-    spread(crate::plan::plan_of(dt), 0, &mut bins, &mut work);
+    spread(dt.plan.root(), 0, &mut bins, &mut work);
     let width = bins.width().max(1.0);
     bins.bytes.iter().map(|&b| (b / width).min(1.0)).collect()
 }

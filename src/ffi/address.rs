@@ -8,8 +8,8 @@
 
 use super::{check_out, datatype, guard, write_out};
 use crate::abi::*;
-use crate::datatype::predefined;
 use crate::error::MpiError;
+use crate::predefined;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 

@@ -19,9 +19,12 @@ use std::sync::Arc;
 ///
 /// # Safety
 /// A non-NULL `newtype` must be valid for a write.
-unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) -> MpiResult<()> {
+unsafe fn publish<E: Into<MpiError>>(
+    newtype: *mut MPI_Datatype,
+    made: Result<Arc<Datatype>, E>,
+) -> MpiResult<()> {
     check_out(newtype, "newtype")?;
-    let handle = crate::dropin::insert(made?, false)?;
+    let handle = crate::dropin::insert(made.map_err(Into::into)?, false)?;
     crate::trace::built(handle);
     // SAFETY: the caller's contract.
     unsafe { write_out(newtype, handle, "newtype") }
@@ -29,11 +32,11 @@ unsafe fn publish(newtype: *mut MPI_Datatype, made: MpiResult<Arc<Datatype>>) ->
 
 /// Runs the constructor `make` on the datatype behind `oldtype`, borrowed (no reference
 /// taken unless the new type keeps one: [`with_datatype`]).
-fn made_on(
+fn made_on<E: Into<MpiError>>(
     oldtype: MPI_Datatype,
-    make: impl FnOnce(&Arc<Datatype>) -> MpiResult<Arc<Datatype>>,
+    make: impl FnOnce(&Arc<Datatype>) -> Result<Arc<Datatype>, E>,
 ) -> MpiResult<Arc<Datatype>> {
-    with_datatype(oldtype, make)?
+    with_datatype(oldtype, make)?.map_err(Into::into)
 }
 
 fn check_ndims(ndims: c_int) -> MpiResult<i64> {
@@ -704,7 +707,7 @@ unsafe fn darray<C: CountArg>(
                 .into_iter()
                 .enumerate()
                 .map(|(d, v)| distribution::<Numbers>(v, d))
-                .collect::<MpiResult<Vec<_>>>()?,
+                .collect::<Result<Vec<_>, _>>()?,
             dargs: narrow(dargs).into_iter().map(darg::<Numbers>).collect(),
             psizes: narrow(psizes),
             order: order::<Numbers>(call.order.into())?,

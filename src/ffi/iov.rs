@@ -7,7 +7,7 @@ use super::{check_out, committed_datatype, guard, write_out};
 use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
-use crate::plan::{self, iov};
+use crate::plan::iov;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn MPIX_Type_iov_len(
         check_out(iov_len, "iov_len")?;
         check_out(actual_iov_bytes, "actual_iov_bytes")?;
         let dt = committed_datatype(datatype)?;
-        let (segments, bytes) = iov::segments_within(plan::plan_of(&dt), max_iov_bytes);
+        let (segments, bytes) = iov::segments_within(dt.plan.root(), max_iov_bytes);
         // SAFETY: both checked non-NULL; the caller passes valid pointers.
         unsafe {
             write_out(iov_len, segments, "iov_len")?;
@@ -80,7 +80,7 @@ pub unsafe extern "C" fn MPIX_Type_iov(
         }
         let dt = committed_datatype(datatype)?;
         let mut next = iov;
-        let written = iov::segments(plan::plan_of(&dt), iov_offset, max_iov_len, |disp, len| {
+        let written = iov::segments(dt.plan.root(), iov_offset, max_iov_len, |disp, len| {
             // SAFETY: `iov` has room for `max_iov_len` entries, and at most that many are
             // reported.
             unsafe {

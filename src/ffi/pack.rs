@@ -104,6 +104,7 @@ unsafe fn pack_common(
             pack::external32::pack(inp, incount, t, out, outsize, position)
         },
     })?
+    .map_err(Into::into)
 }
 
 /// # Safety
@@ -129,6 +130,7 @@ unsafe fn unpack_common(
             pack::external32::unpack(inp, insize, position, out, outcount, t)
         },
     })?
+    .map_err(Into::into)
 }
 
 /// Runs `f` on a 64-bit copy of the position and writes it back on success.
@@ -222,9 +224,9 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -
         unsafe {
             let stream = buffer.add(at as usize);
             if PACK {
-                crate::plan::pack_all(t, count, mem, stream)
+                crate::plan::pack_all(&t.plan, count, mem, stream)
             } else {
-                crate::plan::unpack_all(t, count, stream, mem)
+                crate::plan::unpack_all(&t.plan, count, stream, mem)
             }
         }
         Some(end)
@@ -406,10 +408,10 @@ fn size_common(rep: Representation, incount: i64, dt: MPI_Datatype) -> MpiResult
         )));
     }
     let t = super::datatype(dt)?;
-    match rep {
-        Representation::Native => pack::packed_size(&t, incount),
-        Representation::External32 => pack::external32::packed_size(&t, incount),
-    }
+    Ok(match rep {
+        Representation::Native => pack::packed_size(&t, incount)?,
+        Representation::External32 => pack::external32::packed_size(&t, incount)?,
+    })
 }
 
 /// `MPI_Pack_size` and `MPI_Pack_size_c`.

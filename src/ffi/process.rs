@@ -10,17 +10,9 @@ use super::{check_out, guard, raise, write_c_string, write_out};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::error::{self, MpiError, MpiResult};
+use crate::process;
 use std::ffi::c_char;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::OnceLock;
-use std::time::Instant;
-
-static INITIALIZED: AtomicBool = AtomicBool::new(false);
-static FINALIZED: AtomicBool = AtomicBool::new(false);
-static THREAD_LEVEL: AtomicI32 = AtomicI32::new(MPI_THREAD_SINGLE);
-static MAIN_THREAD: OnceLock<std::thread::ThreadId> = OnceLock::new();
-static CLOCK_ORIGIN: OnceLock<Instant> = OnceLock::new();
 
 /// Calls the program's error handler `handle` for the error `code` (raised on
 /// `MPI_COMM_WORLD`, or `MPI_COMM_SELF` when the program gave it a handler); a handler made in
@@ -55,18 +47,6 @@ fn check_world_or_self(comm: MPI_Comm) -> MpiResult<()> {
     }
 }
 
-fn initialize(required: c_int) -> MpiResult<c_int> {
-    if INITIALIZED.swap(true, Ordering::SeqCst) {
-        return Err(MpiError::new(MPI_ERR_OTHER, "MPI was already initialized"));
-    }
-    crate::behind::stay_standalone();
-    let provided = required.clamp(MPI_THREAD_SINGLE, MPI_THREAD_MULTIPLE);
-    THREAD_LEVEL.store(provided, Ordering::SeqCst);
-    MAIN_THREAD.get_or_init(|| std::thread::current().id());
-    CLOCK_ORIGIN.get_or_init(Instant::now);
-    Ok(provided)
-}
-
 /// Initializes MPI (a one-process world when no other MPI is loaded).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
@@ -75,7 +55,9 @@ pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char)
         crate::dropin::twin::prepare();
         return rc;
     }
-    guard("MPI_Init", || initialize(MPI_THREAD_SINGLE).map(|_| ()))
+    guard("MPI_Init", || {
+        process::initialize(MPI_THREAD_SINGLE).map(|_| ())
+    })
 }
 
 /// Initializes MPI with a thread level; every function of this library is thread-safe, so
@@ -95,7 +77,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
     }
     guard("MPI_Init_thread", || {
         check_out(provided, "provided")?;
-        let level = initialize(required)?;
+        let level = process::initialize(required)?;
         // SAFETY: the caller's pointer; write_out checks it for NULL.
         unsafe { write_out(provided, level, "provided") }
     })
@@ -112,15 +94,7 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
     if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
         return rc;
     }
-    guard("MPI_Finalize", || {
-        if !INITIALIZED.load(Ordering::SeqCst) || FINALIZED.swap(true, Ordering::SeqCst) {
-            return Err(MpiError::new(
-                MPI_ERR_OTHER,
-                "MPI is not initialized, or already finalized",
-            ));
-        }
-        Ok(())
-    })
+    guard("MPI_Finalize", process::finalize)
 }
 
 /// Whether `MPI_Init` has been called.
@@ -131,7 +105,7 @@ pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
     }
     guard("MPI_Initialized", || {
         // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(flag, INITIALIZED.load(Ordering::SeqCst) as c_int, "flag") }
+        unsafe { write_out(flag, process::initialized() as c_int, "flag") }
     })
 }
 
@@ -143,7 +117,7 @@ pub unsafe extern "C" fn MPI_Finalized(flag: *mut c_int) -> c_int {
     }
     guard("MPI_Finalized", || {
         // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(flag, FINALIZED.load(Ordering::SeqCst) as c_int, "flag") }
+        unsafe { write_out(flag, process::finalized() as c_int, "flag") }
     })
 }
 
@@ -155,7 +129,7 @@ pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
     }
     guard("MPI_Query_thread", || {
         // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(provided, THREAD_LEVEL.load(Ordering::SeqCst), "provided") }
+        unsafe { write_out(provided, process::thread_level(), "provided") }
     })
 }
 
@@ -166,11 +140,8 @@ pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
         return rc;
     }
     guard("MPI_Is_thread_main", || {
-        let main = MAIN_THREAD
-            .get()
-            .is_none_or(|&id| id == std::thread::current().id());
         // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(flag, main as c_int, "flag") }
+        unsafe { write_out(flag, process::is_main_thread() as c_int, "flag") }
     })
 }
 
@@ -343,10 +314,7 @@ pub unsafe extern "C" fn MPI_Wtime() -> f64 {
     if let Some(t) = forward!(MPI_Wtime: fn() -> f64,) {
         return t;
     }
-    CLOCK_ORIGIN
-        .get_or_init(Instant::now)
-        .elapsed()
-        .as_secs_f64()
+    process::wtime()
 }
 
 /// Resolution of `MPI_Wtime` in seconds.

@@ -4,7 +4,8 @@
 
 use super::{with_entry, HandleMap};
 use crate::abi::{self, MPI_Datatype};
-use crate::datatype::{construct, predefined, Combiner, Datatype, F90Class, Measures};
+use crate::datatype::{construct, Combiner, Datatype, F90Class, Measures};
+use crate::predefined;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -6,7 +6,6 @@
 
 use super::frames::Frame;
 use super::record::{Occurrences, Record, Stamp};
-use crate::abi::{MPI_COMM_WORLD, MPI_SUCCESS};
 use crate::explain::json::{string, warnings as warnings_json};
 use crate::explain::warnings::{self, Warning};
 use std::io::Write as _;
@@ -33,22 +32,6 @@ pub fn register_at_exit() {
     // SAFETY: `at_exit` is a plain function that lives as long as this library (atexit in a
     // shared object runs at its unloading too).
     unsafe { libc::atexit(at_exit) };
-}
-
-/// The rank of this process in `MPI_COMM_WORLD`, if MPI is initialized and not finalized.
-fn rank() -> Option<c_int> {
-    use crate::ffi::process::{MPI_Comm_rank, MPI_Finalized, MPI_Initialized};
-    let (mut initialized, mut finalized, mut rank) = (0, 0, -1);
-    // SAFETY: pointers to locals; the two queries never fail on valid pointers.
-    unsafe {
-        if MPI_Initialized(&mut initialized) != MPI_SUCCESS || initialized == 0 {
-            return None;
-        }
-        if MPI_Finalized(&mut finalized) != MPI_SUCCESS || finalized != 0 {
-            return None;
-        }
-        (MPI_Comm_rank(MPI_COMM_WORLD, &mut rank) == MPI_SUCCESS && rank >= 0).then_some(rank)
-    }
 }
 
 /// The file name `pattern` gives for process `pid` of rank `rank` (the pid when the rank is
@@ -86,7 +69,7 @@ pub fn write_once(when: When) {
     let Some(pattern) = super::pattern() else {
         return;
     };
-    let rank = rank();
+    let rank = crate::process::world_rank();
     let pid = std::process::id();
     let lines = super::record::with_registry(|r| {
         r.records

@@ -4,12 +4,12 @@
 #![allow(dead_code)]
 
 use mpi_dtype::abi::*;
-use mpi_dtype::datatype::predefined::Scalar;
 use mpi_dtype::datatype::typemap::{Item, TypeMap};
 use mpi_dtype::datatype::{
     construct, Basic, DarrayArgs, Datatype, Distribution, Order, PredefinedKind,
 };
 use mpi_dtype::handles;
+use mpi_dtype::predefined::Scalar;
 use proptest::prelude::*;
 use std::fmt;
 use std::sync::Arc;

@@ -48,7 +48,7 @@ impl Memory {
         // SAFETY: the caller's contract.
         unsafe {
             crate::plan::pack_all(
-                &self.datatype,
+                &self.datatype.plan,
                 self.count,
                 self.pointer(),
                 buffer.as_mut_ptr(),
@@ -69,9 +69,14 @@ impl Memory {
         unsafe {
             let bytes = buffer.filled(received);
             if received == whole {
-                crate::plan::unpack_all(&self.datatype, self.count, bytes.as_ptr(), self.pointer())
+                crate::plan::unpack_all(
+                    &self.datatype.plan,
+                    self.count,
+                    bytes.as_ptr(),
+                    self.pointer(),
+                )
             } else {
-                crate::plan::unpack_range(&self.datatype, self.count, self.pointer(), 0, bytes)
+                crate::plan::unpack_range(&self.datatype.plan, self.count, self.pointer(), 0, bytes)
             }
         }
     }

@@ -58,10 +58,11 @@
 //!   for the engine.
 
 use crate::abi::MPI_Datatype;
-use crate::datatype::{Datatype, MessagePaths};
+use crate::datatype::signature::one_entry_size;
+use crate::datatype::Datatype;
 use crate::dropin;
+use crate::dropin::twin::{kept, MessagePaths};
 use crate::handles;
-use crate::plan::signature::one_entry_size;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
 use std::sync::{Arc, OnceLock};
@@ -187,7 +188,7 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
         .size()
         .checked_mul(count)
         .filter(|&b| b > 0 && b <= i32::MAX as i64);
-    let paths = *datatype
+    let paths = *kept(&datatype)
         .message_paths
         .get_or_init(|| decide(handle, &datatype, mode));
     let engine = match side {
@@ -231,7 +232,7 @@ fn stand_in(datatype: &Datatype, paths: MessagePaths, side: Side) -> Option<MPI_
 /// Intel MPI, which moves them slower than its own types, the engine packs them too
 /// ([`Traits::slow_sparse_twins`]).
 fn engine_wins(datatype: &Datatype) -> bool {
-    let plan = crate::plan::compiled(datatype);
+    let plan = &datatype.plan;
     let (size, runs) = (datatype.size(), plan.runs().max(1));
     let contiguous = runs == 1 && size == datatype.extent();
     let dense = size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent();
@@ -274,7 +275,7 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                 "mpi-dtype: messages of datatype {:#x} ({} bytes in {} runs, span {} bytes) {side}: {path}",
                 crate::abi::handle_bits(handle),
                 datatype.size(),
-                crate::plan::compiled(datatype).runs(),
+                datatype.plan.runs(),
                 datatype.true_extent(),
             ));
         }

@@ -7,7 +7,7 @@
 //! entries are all of one basic type, the second only for types whose basic entries differ
 //! in size.
 
-use super::{check, enabled, named, shadow, Held, SHADOWS};
+use super::{check, enabled, kept, named, shadow, Held, SHADOWS};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::datatype::Datatype;
@@ -60,10 +60,11 @@ fn stand_in(
     datatype: &Datatype,
     build: fn(&Datatype) -> MpiResult<Option<MPI_Datatype>>,
 ) -> Option<MPI_Datatype> {
-    let made = match datatype.message_shadow.get() {
+    let message_twin = &kept(datatype).message_twin;
+    let made = match message_twin.get() {
         Some(made) => made,
         None if !enabled() => return None,
-        None => datatype.message_shadow.get_or_init(|| {
+        None => message_twin.get_or_init(|| {
             let handle = build(datatype).ok()??;
             SHADOWS.lock().insert(handle);
             Some(shadow(handle))
@@ -82,10 +83,10 @@ const LONG_RUN: i64 = 64;
 /// type, runs shorter than [`LONG_RUN`] on average, a plan of more than one level, or the
 /// type built does not have its size.
 fn flat_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let Some(basic) = crate::plan::signature::only_basic(datatype) else {
+    let Some(basic) = crate::datatype::signature::only_basic(datatype) else {
         return Ok(None);
     };
-    let plan = crate::plan::compiled(datatype);
+    let plan = &datatype.plan;
     if datatype.size() < LONG_RUN.saturating_mul(plan.runs()) {
         return Ok(None);
     }
@@ -98,8 +99,8 @@ fn flat_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
 
 /// Builds [`byte_twin`]'s type (`None`: see there).
 fn bytes_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let plan = crate::plan::compiled(datatype);
-    if crate::plan::signature::one_entry_size(datatype) || plan.runs() > BYTE_TWIN_RUNS {
+    let plan = &datatype.plan;
+    if crate::datatype::signature::one_entry_size(datatype) || plan.runs() > BYTE_TWIN_RUNS {
         return Ok(None);
     }
     let (mut lens, mut displs) = (Vec::new(), Vec::new());
@@ -120,7 +121,7 @@ const BYTE_TWIN_RUNS: i64 = 1 << 16;
 /// `level`, one copy of `datatype`'s plan, resized to the plan's extent and committed: its
 /// handle if it has `datatype`'s size.
 fn committed(level: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let extent = crate::plan::compiled(datatype).extent;
+    let extent = datatype.plan.extent;
     let mut made =
         make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count), level.0, 0, extent)?;
     let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut made.0);

@@ -22,7 +22,7 @@
 
 use crate::abi::*;
 use crate::behind::{self, forward};
-use crate::datatype::{Combiner, Datatype, F90Class, Shadow};
+use crate::datatype::{Combiner, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -97,7 +97,9 @@ impl Drop for Held {
 }
 
 // After `make!`, `Held` and `check`, which it builds its types with.
+mod kept;
 mod messages;
+pub use kept::{kept, MessagePaths, Shadow};
 pub use messages::{byte_twin, for_messages};
 
 /// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
@@ -315,14 +317,15 @@ fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
     if let Combiner::F90 { base, .. } = &datatype.combiner {
         return of(base);
     }
-    if let Some(shadow) = datatype.shadow.get() {
+    let twin = &kept(datatype).twin;
+    if let Some(shadow) = twin.get() {
         return Ok(handle_from_bits(shadow.handle_bits));
     }
     let handle = stacker::maybe_grow(64 * 1024, 1024 * 1024, || build(datatype))?.into_raw();
     SHADOWS.lock().insert(handle);
     // Another thread may have made one meanwhile: the one kept wins, the other is released.
-    drop(datatype.shadow.set(shadow(handle)));
-    let kept = datatype.shadow.get().expect("set above");
+    drop(twin.set(shadow(handle)));
+    let kept = twin.get().expect("set above");
     Ok(handle_from_bits(kept.handle_bits))
 }
 

@@ -4,9 +4,17 @@
 //! tree without visiting their entries; others are walked once, and their signature is kept
 //! only when it has few runs (an array of structs, say).
 
-use crate::datatype::walk::{walk, Piece, GO_ON};
-use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
+use super::walk::{walk, Piece, GO_ON};
+use super::{Basic, Combiner, Datatype, PredefinedKind};
 use std::ops::ControlFlow;
+
+impl Datatype {
+    /// The signature of one copy as `(basic, count)` runs, computed on first use and kept with
+    /// the plan, if it is short enough to keep ([`signature`]).
+    pub fn signature(&self) -> Option<&[(Basic, i64)]> {
+        self.plan.signature(|| signature(self))
+    }
+}
 
 /// Signatures with more runs than this are not kept.
 pub const MAX_RUNS: usize = 256;

@@ -2,8 +2,8 @@
 //! the standard's definitions of each constructor (MPI-4.1 §5.1), with bounds computed by the
 //! standard's marker equations (§5.1.7). It is slow and exists to check everything else.
 
-use super::predefined::{pair_offset, Basic, PredefinedKind};
 use super::{Combiner, DarrayArgs, Datatype, Distribution, Order};
+use crate::predefined::{pair_offset, Basic, PredefinedKind};
 
 /// What an entry of a type map is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

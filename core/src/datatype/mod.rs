@@ -5,63 +5,25 @@
 //! bound and size query is answered. Datatypes are immutable and shared through `Arc`, so a
 //! type lives as long as any type built from it.
 
+pub mod compile;
 pub mod construct;
 pub mod contents;
 mod dismantle;
 pub mod elements;
 pub mod layout;
 pub mod numbering;
-pub mod predefined;
 pub mod rebuild;
+pub mod signature;
 /// The naive reference model: compiled for the tests and with the feature `model` only.
 #[cfg(any(test, feature = "model"))]
 pub mod typemap;
 pub mod walk;
 
+pub use crate::array::Array;
+pub use crate::predefined::{Basic, F90Class, Predefined, PredefinedKind};
 pub use layout::Layout;
-pub use predefined::{Basic, Predefined, PredefinedKind};
 
 use std::sync::Arc;
-
-/// An immutable, shared array of 64-bit constructor arguments (block lengths or
-/// displacements). The pack plan shares it with the constructor's verbatim arguments instead
-/// of copying it, so a type with millions of blocks keeps one copy of its arrays.
-#[derive(Clone, PartialEq, Eq, Default)]
-pub struct Array(Arc<Vec<i64>>);
-
-impl Array {
-    /// True if both name the same shared storage.
-    pub fn same(&self, other: &Array) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl From<Vec<i64>> for Array {
-    fn from(values: Vec<i64>) -> Array {
-        Array(Arc::new(values))
-    }
-}
-
-impl std::ops::Deref for Array {
-    type Target = [i64];
-    fn deref(&self) -> &[i64] {
-        &self.0
-    }
-}
-
-impl<'a> IntoIterator for &'a Array {
-    type Item = &'a i64;
-    type IntoIter = std::slice::Iter<'a, i64>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl std::fmt::Debug for Array {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.0.iter()).finish()
-    }
-}
 
 /// Element order of a subarray or darray.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,17 +63,6 @@ pub struct DarrayArgs {
     pub psizes: Vec<i32>,
     /// Array element order.
     pub order: Order,
-}
-
-/// The Fortran type class an `MPI_Type_create_f90_*` function was called for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum F90Class {
-    /// `MPI_Type_create_f90_integer(r, ...)`.
-    Integer,
-    /// `MPI_Type_create_f90_real(p, r, ...)`.
-    Real,
-    /// `MPI_Type_create_f90_complex(p, r, ...)`.
-    Complex,
 }
 
 /// The constructor that made a datatype, with its arguments exactly as they were given.
@@ -212,21 +163,17 @@ pub struct Datatype {
     /// What the size and bound queries report, computed once from the layout when the type
     /// is made.
     pub measures: Measures,
-    /// The compiled pack plan of one copy, built when the type is made
-    /// ([`crate::plan::compile`]).
+    /// The compiled pack plan of one copy, built when the type is made ([`compile`]).
     pub plan: crate::plan::Plan,
-    /// The type with the same type map in the MPI library behind this one, made the first time
-    /// it is needed ([`crate::dropin::twin`]) and released with the datatype.
-    pub shadow: std::sync::OnceLock<Shadow>,
-    /// The type of the MPI library behind this one that point-to-point messages of this type
-    /// take on that library's path instead of its twin, built from the plan at the first
-    /// message that takes it ([`crate::dropin::twin::for_messages`] or
-    /// [`crate::dropin::twin::byte_twin`]); `None` inside when it has none.
-    pub message_shadow: std::sync::OnceLock<Option<Shadow>>,
-    /// Which path point-to-point messages of this type take in drop-in mode, decided at its
-    /// first message ([`crate::dropin::comm::route`]).
-    pub message_paths: std::sync::OnceLock<MessagePaths>,
+    /// What a layer above the core keeps with this object and drops with it; empty until
+    /// that layer first needs it ([`Attached`]).
+    pub attached: Attached,
 }
+
+/// State a layer above the core keeps with one datatype object, made the first time that
+/// layer needs it and dropped with the object. The core never reads it: the C library keeps
+/// there what the MPI library behind it holds for the type in drop-in mode.
+pub type Attached = std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>;
 
 /// The arguments of `MPI_Type_create_subarray` other than the old type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -239,18 +186,6 @@ pub struct SubarrayShape {
     pub starts: Vec<i64>,
     /// `order`.
     pub order: Order,
-}
-
-/// The paths of a datatype's messages in drop-in mode, on each side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MessagePaths {
-    /// Sends pack with this library's engine (else the MPI behind moves the data).
-    pub engine_send: bool,
-    /// Receives land as bytes that this library's engine unpacks.
-    pub engine_receive: bool,
-    /// Receives on the MPI's path land through the type's byte twin
-    /// ([`crate::dropin::twin::byte_twin`]) instead of its twin.
-    pub byte_twin_receive: bool,
 }
 
 /// The size and bounds of a type map, as the queries report them (MPI-4.1 §5.1.7).
@@ -278,7 +213,7 @@ impl Measures {
 
     /// The measures of `layout`, or an overflow error if its bounds leave the 64-bit range
     /// ([`Layout::checked_bounds`]).
-    pub fn checked(layout: &Layout) -> crate::error::MpiResult<Measures> {
+    pub fn checked(layout: &Layout) -> crate::error::Result<Measures> {
         let (lb, ub) = layout.checked_bounds()?;
         Ok(Measures::with_bounds(layout, lb, ub))
     }
@@ -340,23 +275,6 @@ pub trait MeasuresPart: Copy {
     type Value;
     /// This part of the measures `m`.
     fn of(self, m: &impl ReadMeasures) -> Self::Value;
-}
-
-/// A reference to a datatype of another MPI library, held by a [`Datatype`] and given back
-/// through `release` when the datatype goes. The core does not read the handle: it keeps its
-/// bits, which the drop-in layer makes and reads (the ABI's `handle_bits` and its inverse).
-#[derive(Debug)]
-pub struct Shadow {
-    /// The bits of the other library's handle.
-    pub handle_bits: u64,
-    /// Gives the reference back (does nothing for a type that cannot be freed).
-    pub release: fn(u64),
-}
-
-impl Drop for Shadow {
-    fn drop(&mut self) {
-        (self.release)(self.handle_bits)
-    }
 }
 
 impl Datatype {

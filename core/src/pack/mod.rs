@@ -10,20 +10,20 @@ use crate::datatype::layout::{add, mul};
 #[cfg(any(test, feature = "model"))]
 use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::Datatype;
-use crate::error::{MpiError, MpiResult};
+use crate::error::{Error, Result};
 use crate::plan;
 
 /// Bytes that `count` copies of `dt` occupy when packed natively.
-pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {
+pub fn packed_size(dt: &Datatype, count: i64) -> Result<i64> {
     mul(dt.size(), count, "count * size")
 }
 
 /// Checks that `needed` bytes fit in a buffer of `size` bytes after `position`, and returns
 /// where the operation ends.
-pub fn check_room(position: i64, needed: i64, size: i64, what: &str) -> MpiResult<i64> {
+pub fn check_room(position: i64, needed: i64, size: i64, what: &str) -> Result<i64> {
     let end = add(position, needed, "position + packed size")?;
     if end > size {
-        return Err(MpiError::truncate(format!(
+        return Err(Error::truncate(format!(
             "{what} needs {needed} bytes at position {position} but the buffer has {size} bytes"
         )));
     }
@@ -69,10 +69,10 @@ pub unsafe fn pack(
     outbuf: *mut u8,
     outsize: i64,
     position: &mut i64,
-) -> MpiResult<()> {
+) -> Result<()> {
     let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
     // SAFETY: the caller guarantees the source; the room was checked.
-    unsafe { plan::pack_all(dt, count, inbuf, outbuf.add(*position as usize)) };
+    unsafe { plan::pack_all(&dt.plan, count, inbuf, outbuf.add(*position as usize)) };
     *position = end;
     Ok(())
 }
@@ -90,10 +90,10 @@ pub unsafe fn unpack(
     outbuf: *mut u8,
     count: i64,
     dt: &Datatype,
-) -> MpiResult<()> {
+) -> Result<()> {
     let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
     // SAFETY: the caller guarantees the destination; the input was checked.
-    unsafe { plan::unpack_all(dt, count, inbuf.add(*position as usize), outbuf) };
+    unsafe { plan::unpack_all(&dt.plan, count, inbuf.add(*position as usize), outbuf) };
     *position = end;
     Ok(())
 }

@@ -3,11 +3,11 @@
 //! verbatim in the [`Combiner`].
 
 use super::layout::{mul, Layout};
-use super::predefined::{pair_offset, Basic, Predefined, PredefinedKind};
 use super::{
     Combiner, DarrayArgs, Datatype, Distribution, F90Class, Measures, Order, SubarrayShape,
 };
-use crate::error::{MpiError, MpiResult};
+use crate::error::{Error, Result};
+use crate::predefined::{pair_offset, Basic, Predefined, PredefinedKind};
 use std::sync::Arc;
 
 fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> {
@@ -16,7 +16,7 @@ fn make(combiner: Combiner, large_count: bool, layout: Layout) -> Arc<Datatype> 
 }
 
 /// [`make`] for a constructed type, which is rejected if its bounds leave the 64-bit range.
-fn make_checked(combiner: Combiner, large_count: bool, layout: Layout) -> MpiResult<Arc<Datatype>> {
+fn make_checked(combiner: Combiner, large_count: bool, layout: Layout) -> Result<Arc<Datatype>> {
     let measures = Measures::checked(&layout)?;
     Ok(make_measured(combiner, large_count, layout, measures))
 }
@@ -30,7 +30,7 @@ fn make_measured(
     layout: Layout,
     measures: Measures,
 ) -> Arc<Datatype> {
-    let plan = crate::plan::compile(&combiner, measures.extent);
+    let plan = super::compile::plan(&combiner, measures.extent);
     // Written in place: `Arc::new` would build the object on the stack and copy it over.
     let mut made = Arc::<Datatype>::new_uninit();
     Arc::get_mut(&mut made)
@@ -41,18 +41,16 @@ fn make_measured(
             measures,
             layout,
             plan,
-            shadow: Default::default(),
-            message_shadow: Default::default(),
-            message_paths: Default::default(),
+            attached: Default::default(),
         });
     // SAFETY: initialised just above.
     unsafe { made.assume_init() }
 }
 
 /// Rejects a negative replication count with `MPI_ERR_COUNT`.
-pub fn check_count(value: i64, name: &str) -> MpiResult<()> {
+pub fn check_count(value: i64, name: &str) -> Result<()> {
     if value < 0 {
-        return Err(MpiError::count(format!(
+        return Err(Error::count(format!(
             "{name} must be non-negative, got {value}"
         )));
     }
@@ -60,18 +58,18 @@ pub fn check_count(value: i64, name: &str) -> MpiResult<()> {
 }
 
 /// Rejects a negative block length with `MPI_ERR_ARG`.
-pub fn check_blocklength(value: i64, name: &str) -> MpiResult<()> {
+pub fn check_blocklength(value: i64, name: &str) -> Result<()> {
     if value < 0 {
-        return Err(MpiError::arg(format!(
+        return Err(Error::arg(format!(
             "{name} must be non-negative, got {value}"
         )));
     }
     Ok(())
 }
 
-fn check_lengths(blocklengths: &[i64], displacements: &[i64]) -> MpiResult<()> {
+fn check_lengths(blocklengths: &[i64], displacements: &[i64]) -> Result<()> {
     if blocklengths.len() != displacements.len() {
-        return Err(MpiError::arg(
+        return Err(Error::arg(
             "blocklength and displacement arrays differ in length",
         ));
     }
@@ -111,7 +109,7 @@ pub fn dup(old: &Arc<Datatype>) -> Arc<Datatype> {
 }
 
 /// `MPI_Type_create_f90_*`: the predefined type with the type map of `base`, the named
-/// Fortran type [`super::predefined::f90_select`] chose for the arguments `precision` and `range`.
+/// Fortran type [`crate::predefined::f90_select`] chose for the arguments `precision` and `range`.
 pub fn f90(class: F90Class, precision: i32, range: i32, base: &Arc<Datatype>) -> Arc<Datatype> {
     make(
         Combiner::F90 {
@@ -126,12 +124,12 @@ pub fn f90(class: F90Class, precision: i32, range: i32, base: &Arc<Datatype>) ->
 }
 
 /// `blocklength` consecutive copies of `old` (one block of a vector or indexed type).
-fn block(old: &Datatype, blocklength: i64) -> MpiResult<Layout> {
+fn block(old: &Datatype, blocklength: i64) -> Result<Layout> {
     old.layout.repeated(blocklength, old.extent())
 }
 
 /// `MPI_Type_contiguous`.
-pub fn contiguous(count: i64, old: &Arc<Datatype>, large: bool) -> MpiResult<Arc<Datatype>> {
+pub fn contiguous(count: i64, old: &Arc<Datatype>, large: bool) -> Result<Arc<Datatype>> {
     check_count(count, "count")?;
     let layout = block(old, count)?;
     make_checked(
@@ -152,7 +150,7 @@ pub fn vector(
     stride_in_bytes: bool,
     old: &Arc<Datatype>,
     large: bool,
-) -> MpiResult<Arc<Datatype>> {
+) -> Result<Arc<Datatype>> {
     check_count(count, "count")?;
     check_blocklength(blocklength, "blocklength")?;
     let step = if stride_in_bytes {
@@ -183,7 +181,7 @@ pub fn vector(
 /// The layout of blocks of (possibly different) types at byte displacements, in order:
 /// the fold of [`Layout::followed_by`] over the blocks, computed in one pass without building
 /// a layout per block (a block list may have millions of entries).
-fn blocks_layout<'a>(blocks: impl Iterator<Item = (i64, i64, &'a Datatype)>) -> MpiResult<Layout> {
+fn blocks_layout<'a>(blocks: impl Iterator<Item = (i64, i64, &'a Datatype)>) -> Result<Layout> {
     let mut acc = BlockListLayout::default();
     for (blocklength, displacement, old) in blocks {
         if blocklength > 0 {
@@ -227,11 +225,11 @@ fn extend_span(
     span: Option<super::layout::Span>,
     lo: i128,
     hi: i128,
-) -> MpiResult<()> {
+) -> Result<()> {
     if let Some(s) = span {
         let (min, max) = (s.min as i128 + lo, s.max as i128 + hi);
         if min < i64::MIN as i128 || max > i64::MAX as i128 {
-            return Err(MpiError::overflow("a displacement"));
+            return Err(Error::overflow("a displacement"));
         }
         *into = Some(match *into {
             None => (min, max),
@@ -244,7 +242,7 @@ fn extend_span(
 impl BlockListLayout {
     /// Appends `blocklength` (> 0) copies of a type of layout `old` and extent `extent` at
     /// byte displacement `disp`.
-    fn push(&mut self, blocklength: i64, disp: i128, old: &Layout, extent: i64) -> MpiResult<()> {
+    fn push(&mut self, blocklength: i64, disp: i128, old: &Layout, extent: i64) -> Result<()> {
         let n = blocklength as i128;
         let last = (n - 1) * extent as i128;
         let (lo, hi) = (disp + last.min(0), disp + last.max(0));
@@ -261,16 +259,16 @@ impl BlockListLayout {
         self.elements += old.elements as i128 * n;
         self.ext32_size += old.ext32_size as i128 * n;
         if self.size > i64::MAX as i128 || self.elements > i64::MAX as i128 {
-            return Err(MpiError::overflow("the datatype size"));
+            return Err(Error::overflow("the datatype size"));
         }
         if self.ext32_size > i64::MAX as i128 {
-            return Err(MpiError::overflow("the external32 size"));
+            return Err(Error::overflow("the external32 size"));
         }
         self.align = self.align.max(old.align);
         Ok(())
     }
 
-    fn finish(self) -> MpiResult<Layout> {
+    fn finish(self) -> Result<Layout> {
         let span = |s: Option<(i128, i128)>| {
             s.map(|(min, max)| super::layout::Span {
                 min: min as i64,
@@ -301,7 +299,7 @@ fn indexed_layout(
     displacements: &[i64],
     in_bytes: bool,
     old: &Datatype,
-) -> MpiResult<Layout> {
+) -> Result<Layout> {
     let unit = if in_bytes { 1 } else { old.extent() } as i128;
     let (extent, child) = (old.extent() as i128, &old.layout);
     let (mut copies, mut lowest, mut highest) = (0i128, i128::MAX, i128::MIN);
@@ -310,7 +308,7 @@ fn indexed_layout(
     for (blocklength, &d) in lengths.zip(displacements) {
         let disp = d as i128 * unit;
         if disp < i64::MIN as i128 || disp > i64::MAX as i128 {
-            return Err(MpiError::overflow("displacement * extent"));
+            return Err(Error::overflow("displacement * extent"));
         }
         if blocklength <= 0 {
             continue;
@@ -334,9 +332,9 @@ fn indexed_layout(
     if copies == 0 {
         return Ok(Layout::EMPTY);
     }
-    let copies = i64::try_from(copies).map_err(|_| MpiError::overflow("the number of copies"))?;
-    let fit = |v: i128| i64::try_from(v).map_err(|_| MpiError::overflow("a displacement"));
-    let spread = |span: Option<super::layout::Span>| -> MpiResult<Option<super::layout::Span>> {
+    let copies = i64::try_from(copies).map_err(|_| Error::overflow("the number of copies"))?;
+    let fit = |v: i128| i64::try_from(v).map_err(|_| Error::overflow("a displacement"));
+    let spread = |span: Option<super::layout::Span>| -> Result<Option<super::layout::Span>> {
         span.map(|s| {
             Ok(super::layout::Span {
                 min: fit(lowest + s.min as i128)?,
@@ -364,7 +362,7 @@ pub fn indexed(
     displacements_in_bytes: bool,
     old: &Arc<Datatype>,
     large: bool,
-) -> MpiResult<Arc<Datatype>> {
+) -> Result<Arc<Datatype>> {
     check_lengths(&blocklengths, &displacements)?;
     let layout = indexed_layout(
         blocklengths.iter().copied(),
@@ -397,7 +395,7 @@ pub fn indexed_block(
     displacements_in_bytes: bool,
     old: &Arc<Datatype>,
     large: bool,
-) -> MpiResult<Arc<Datatype>> {
+) -> Result<Arc<Datatype>> {
     check_blocklength(blocklength, "blocklength")?;
     let layout = indexed_layout(
         std::iter::repeat(blocklength),
@@ -428,10 +426,10 @@ pub fn structure(
     displacements: Vec<i64>,
     types: Vec<Arc<Datatype>>,
     large: bool,
-) -> MpiResult<Arc<Datatype>> {
+) -> Result<Arc<Datatype>> {
     check_lengths(&blocklengths, &displacements)?;
     if types.len() != blocklengths.len() {
-        return Err(MpiError::arg(
+        return Err(Error::arg(
             "type array differs in length from the blocklength array",
         ));
     }
@@ -454,7 +452,7 @@ pub fn structure(
 }
 
 /// `MPI_Type_create_resized`.
-pub fn resized(old: &Arc<Datatype>, lb: i64, extent: i64, large: bool) -> MpiResult<Arc<Datatype>> {
+pub fn resized(old: &Arc<Datatype>, lb: i64, extent: i64, large: bool) -> Result<Arc<Datatype>> {
     let layout = old.layout.resized(lb, extent)?;
     make_checked(
         Combiner::Resized {
@@ -474,13 +472,13 @@ fn embed_in_dimension(
     t: &Arc<Datatype>,
     ranges: &[(i64, i64)],
     dim_size: i64,
-) -> MpiResult<Arc<Datatype>> {
+) -> Result<Arc<Datatype>> {
     let unit = t.extent();
     let lengths = ranges.iter().map(|r| r.1).collect();
     let starts = ranges
         .iter()
         .map(|r| mul(r.0, unit, "array index * extent"))
-        .collect::<MpiResult<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     let placed = indexed(lengths, starts, true, t, false)?;
     resized(
         &placed,
@@ -506,29 +504,29 @@ pub fn subarray(
     order: Order,
     old: &Arc<Datatype>,
     large: bool,
-) -> MpiResult<Arc<Datatype>> {
+) -> Result<Arc<Datatype>> {
     let ndims = sizes.len();
     if ndims == 0 {
-        return Err(MpiError::arg("ndims must be positive"));
+        return Err(Error::arg("ndims must be positive"));
     }
     if subsizes.len() != ndims || starts.len() != ndims {
-        return Err(MpiError::arg("array lengths differ from ndims"));
+        return Err(Error::arg("array lengths differ from ndims"));
     }
     for i in 0..ndims {
         if sizes[i] <= 0 {
-            return Err(MpiError::arg(format!(
+            return Err(Error::arg(format!(
                 "array_of_sizes[{i}] must be positive, got {}",
                 sizes[i]
             )));
         }
         if subsizes[i] < 1 || subsizes[i] > sizes[i] {
-            return Err(MpiError::arg(format!(
+            return Err(Error::arg(format!(
                 "array_of_subsizes[{i}] = {} is outside [1, {}]",
                 subsizes[i], sizes[i]
             )));
         }
         if starts[i] < 0 || starts[i] > sizes[i] - subsizes[i] {
-            return Err(MpiError::arg(format!(
+            return Err(Error::arg(format!(
                 "array_of_starts[{i}] = {} is outside [0, {}]",
                 starts[i],
                 sizes[i] - subsizes[i]
@@ -562,9 +560,9 @@ fn owned_ranges(
     psize: i64,
     coord: i64,
     dim: usize,
-) -> MpiResult<Vec<(i64, i64)>> {
+) -> Result<Vec<(i64, i64)>> {
     if let Some(darg) = darg.filter(|&darg| darg <= 0) {
-        return Err(MpiError::arg(format!(
+        return Err(Error::arg(format!(
             "array_of_dargs[{dim}] must be positive, got {darg}"
         )));
     }
@@ -574,7 +572,7 @@ fn owned_ranges(
             // The default block covers the dimension, so only a given one can be too small.
             let blk = darg.map_or((gsize + psize - 1) / psize, i64::from);
             if mul(blk, psize, "block size * process count")? < gsize {
-                return Err(MpiError::arg(format!(
+                return Err(Error::arg(format!(
                     "array_of_dargs[{dim}] = {blk} is too small: {psize} blocks of it do not cover {gsize} elements"
                 )));
             }
@@ -601,36 +599,36 @@ fn owned_ranges(
 }
 
 /// `MPI_Type_create_darray`.
-pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> MpiResult<Arc<Datatype>> {
+pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> Result<Arc<Datatype>> {
     let ndims = args.gsizes.len();
     if args.size <= 0 {
-        return Err(MpiError::arg(format!(
+        return Err(Error::arg(format!(
             "size must be positive, got {}",
             args.size
         )));
     }
     if args.rank < 0 || args.rank >= args.size {
-        return Err(MpiError::rank(format!(
+        return Err(Error::rank(format!(
             "rank {} is outside [0, {})",
             args.rank, args.size
         )));
     }
     if ndims == 0 {
-        return Err(MpiError::arg("ndims must be positive"));
+        return Err(Error::arg("ndims must be positive"));
     }
     if args.distribs.len() != ndims || args.dargs.len() != ndims || args.psizes.len() != ndims {
-        return Err(MpiError::arg("array lengths differ from ndims"));
+        return Err(Error::arg("array lengths differ from ndims"));
     }
     let mut grid: i64 = 1;
     for d in 0..ndims {
         if args.gsizes[d] <= 0 {
-            return Err(MpiError::arg(format!(
+            return Err(Error::arg(format!(
                 "array_of_gsizes[{d}] must be positive, got {}",
                 args.gsizes[d]
             )));
         }
         if args.psizes[d] <= 0 {
-            return Err(MpiError::arg(format!(
+            return Err(Error::arg(format!(
                 "array_of_psizes[{d}] must be positive, got {}",
                 args.psizes[d]
             )));
@@ -638,7 +636,7 @@ pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> MpiResult<A
         grid = grid.saturating_mul(args.psizes[d] as i64);
     }
     if grid != args.size as i64 {
-        return Err(MpiError::arg(format!(
+        return Err(Error::arg(format!(
             "the process grid has {grid} processes but size is {}",
             args.size
         )));

@@ -3,8 +3,8 @@
 //! ([`crate::plan::signature`]) and external32 ([`crate::pack::external32`]) are built on it,
 //! and the tests check the compiled plans against it.
 
-use crate::datatype::predefined::pair_offset;
 use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};
+use crate::predefined::pair_offset;
 use std::ops::ControlFlow;
 
 /// What a visitor of the walk returns: `Break` stops it.

@@ -5,8 +5,18 @@
 //! its name; the handle each ABI gives it is the ABI layer's business (its
 //! `predefined_handle`).
 
-use super::F90Class;
 use std::sync::LazyLock;
+
+/// The Fortran type class an `MPI_Type_create_f90_*` function was called for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum F90Class {
+    /// `MPI_Type_create_f90_integer(r, ...)`.
+    Integer,
+    /// `MPI_Type_create_f90_real(p, r, ...)`.
+    Real,
+    /// `MPI_Type_create_f90_complex(p, r, ...)`.
+    Complex,
+}
 
 /// What a basic type's bytes mean, for conversion to and from external32.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -348,7 +358,7 @@ mod tests {
 
     #[test]
     fn f90_selection_follows_the_kind_models() {
-        use crate::datatype::F90Class::*;
+        use super::F90Class::*;
         assert_eq!(f90_select(Integer, None, Some(-1)), Some(INTEGER1));
         assert_eq!(f90_select(Integer, None, None), Some(INTEGER1));
         assert_eq!(f90_select(Integer, None, Some(2)), Some(INTEGER1));

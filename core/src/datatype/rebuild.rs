@@ -11,7 +11,7 @@
 
 use super::numbering::{self, CombinerKind, Numbering};
 use super::{DarrayArgs, Datatype};
-use crate::error::{MpiError, MpiResult};
+use crate::error::{Error, Result};
 use std::sync::Arc;
 
 /// A decoded constructor call, as the arrays of `MPI_Type_get_contents(_c)` hold it.
@@ -39,7 +39,7 @@ impl<'a> Reader<'a> {
         Reader { values, what }
     }
 
-    fn take(&mut self, n: i64) -> MpiResult<&'a [i64]> {
+    fn take(&mut self, n: i64) -> Result<&'a [i64]> {
         let n = usize::try_from(n)
             .ok()
             .filter(|&n| n <= self.values.len())
@@ -49,11 +49,11 @@ impl<'a> Reader<'a> {
         Ok(head)
     }
 
-    fn one(&mut self) -> MpiResult<i64> {
+    fn one(&mut self) -> Result<i64> {
         Ok(self.take(1)?[0])
     }
 
-    fn narrow(&mut self, n: i64) -> MpiResult<Vec<i32>> {
+    fn narrow(&mut self, n: i64) -> Result<Vec<i32>> {
         self.take(n)?
             .iter()
             .map(|&v| i32::try_from(v).map_err(|_| short(self.what)))
@@ -61,14 +61,14 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn short(what: &str) -> MpiError {
-    MpiError::datatype(format!("the decoded {what} do not match the combiner"))
+fn short(what: &str) -> Error {
+    Error::datatype(format!("the decoded {what} do not match the combiner"))
 }
 
 /// Makes again the datatype `decoded` describes, its integers numbered as `N` numbers them.
 /// Named and `MPI_Type_create_f90_*` types are not made here (they are predefined); every
 /// other combiner is.
-pub fn rebuild<N: Numbering>(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
+pub fn rebuild<N: Numbering>(decoded: &Decoded) -> Result<Arc<Datatype>> {
     let large = !decoded.large_counts.is_empty();
     let mut ints = Reader::new(decoded.ints, "integers");
     let mut addresses = Reader::new(decoded.addresses, "addresses");
@@ -156,7 +156,7 @@ pub fn rebuild<N: Numbering>(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
                 .iter()
                 .enumerate()
                 .map(|(dim, &d)| numbering::distribution::<N>(d, dim))
-                .collect::<MpiResult<Vec<_>>>()?;
+                .collect::<Result<Vec<_>>>()?;
             let dargs = ints.narrow(ndims)?;
             let dargs = dargs.into_iter().map(numbering::darg::<N>).collect();
             let psizes = ints.narrow(ndims)?;
@@ -175,7 +175,7 @@ pub fn rebuild<N: Numbering>(decoded: &Decoded) -> MpiResult<Arc<Datatype>> {
             let (lb, extent) = (arg!(addresses), arg!(addresses));
             resized(&old()?, lb, extent, large)
         }
-        other => Err(MpiError::datatype(format!(
+        other => Err(Error::datatype(format!(
             "combiner MPI_COMBINER_{} does not describe a derived datatype",
             other.name()
         ))),
@@ -187,7 +187,8 @@ mod tests {
     use super::*;
     use crate::datatype::contents::contents;
     use crate::datatype::numbering::TestNumbering;
-    use crate::datatype::{construct, predefined, Distribution, Order};
+    use crate::datatype::{construct, Distribution, Order};
+    use crate::predefined;
 
     fn named(name: &str) -> Arc<Datatype> {
         construct::named(predefined::by_name(name).unwrap())
@@ -274,7 +275,7 @@ mod tests {
         let double = named("MPI_DOUBLE");
         let not_a_type = |decoded: &Decoded| {
             let error = rebuild::<TestNumbering>(decoded).unwrap_err();
-            assert_eq!(error.class, MpiError::datatype("").class);
+            assert_eq!(error.class, Error::datatype("").class);
         };
         let decoded = Decoded {
             combiner: CombinerKind::Indexed,

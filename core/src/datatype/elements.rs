@@ -8,9 +8,9 @@
 //! blocks, never a walk over elements. The descent is a loop, so any depth works.
 
 use super::layout::mul;
-use super::predefined::PredefinedKind;
 use super::{Combiner, Datatype};
-use crate::error::{MpiError, MpiResult};
+use crate::error::{Error, Result};
+use crate::predefined::PredefinedKind;
 
 /// The children of one level of the packed stream, in type-map order. A block of `n` copies
 /// of a child occupies `n * child.size()` bytes of the stream and holds
@@ -174,9 +174,9 @@ pub fn elements_in_bytes(dt: &Datatype, bytes: i64) -> Option<i64> {
 
 /// The number of bytes that the first `count` basic elements of the packed data of copies of
 /// `dt` take (`MPI_Status_set_elements`).
-pub fn bytes_of_elements(dt: &Datatype, count: i64) -> MpiResult<i64> {
+pub fn bytes_of_elements(dt: &Datatype, count: i64) -> Result<i64> {
     if count < 0 {
-        return Err(MpiError::count(format!(
+        return Err(Error::count(format!(
             "count must be non-negative, got {count}"
         )));
     }
@@ -185,7 +185,7 @@ pub fn bytes_of_elements(dt: &Datatype, count: i64) -> MpiResult<i64> {
     }
     let per_copy = dt.layout.elements;
     if per_copy == 0 {
-        return Err(MpiError::arg("the datatype has no basic elements to count"));
+        return Err(Error::arg("the datatype has no basic elements to count"));
     }
     let whole = mul(count / per_copy, dt.size(), "count * size")?;
     let (bytes, _) = convert_within(dt, count % per_copy, Measure::Elements);

@@ -8,7 +8,7 @@
 //! values.
 
 use super::{Distribution, Order};
-use crate::error::{MpiError, MpiResult};
+use crate::error::{Error, Result};
 
 /// The constructor a datatype was made by, as decoding reports it (`MPI_COMBINER_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -117,19 +117,19 @@ pub fn combiner<N: Numbering>(value: i32) -> Option<CombinerKind> {
 }
 
 /// The order an `MPI_ORDER_*` value of `N` names.
-pub fn order<N: Numbering>(value: i64) -> MpiResult<Order> {
+pub fn order<N: Numbering>(value: i64) -> Result<Order> {
     [Order::C, Order::Fortran]
         .into_iter()
         .find(|&order| i64::from(N::order(order)) == value)
         .ok_or_else(|| {
-            MpiError::arg(format!(
+            Error::arg(format!(
                 "order {value} is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN"
             ))
         })
 }
 
 /// The distribution an `MPI_DISTRIBUTE_*` value of `N` names (`dim` for the message).
-pub fn distribution<N: Numbering>(value: i64, dim: usize) -> MpiResult<Distribution> {
+pub fn distribution<N: Numbering>(value: i64, dim: usize) -> Result<Distribution> {
     [
         Distribution::Block,
         Distribution::Cyclic,
@@ -138,7 +138,7 @@ pub fn distribution<N: Numbering>(value: i64, dim: usize) -> MpiResult<Distribut
     .into_iter()
     .find(|&distribution| i64::from(N::distribution(distribution)) == value)
     .ok_or_else(|| {
-        MpiError::arg(format!(
+        Error::arg(format!(
             "array_of_distribs[{dim}] = {value} is not a distribution"
         ))
     })

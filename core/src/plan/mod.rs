@@ -1,11 +1,12 @@
-//! Compilation of a datatype into a pack plan (when the type is made), and the range-based
-//! pack / unpack entry points every copy of a type's bytes goes through.
+//! Pack plans, and the range-based pack / unpack entry points every copy of a type's bytes
+//! goes through.
 //!
-//! [`compile`] turns a type into a small tree of [`node::Node`]s (runs, repetitions, block
-//! lists, sequences), normalised so that the common shapes (vectors, faces and tiles of
-//! grids, gathers, arrays of structs) become one or two levels that [`exec`] runs with the
-//! size-specialised loops of [`kernels`]. The plan is built once per type, when the type is
-//! made, and kept on the datatype.
+//! A plan is a small tree of [`node::Node`]s (runs, repetitions, block lists, sequences),
+//! built by the smart constructors of [`compile`] so that the common shapes (vectors, faces
+//! and tiles of grids, gathers, arrays of structs) become one or two levels that [`exec`]
+//! runs with the size-specialised loops of [`kernels`]. A datatype's plan is compiled once,
+//! when the type is made ([`crate::datatype::compile`]), and kept on the datatype; this module
+//! knows nodes and bytes, not datatypes.
 //!
 //! The packed stream of `count` copies of a type is addressed by byte offset: any range of it
 //! can be packed or unpacked on its own, so a caller can stop and resume anywhere, and the
@@ -16,18 +17,12 @@ mod exec;
 pub mod iov;
 mod kernels;
 pub mod node;
-pub mod signature;
 
 pub use kernels::StructKernel;
 
-use crate::datatype::{Basic, Combiner, Datatype};
+use crate::predefined::Basic;
 use node::Node;
 use std::sync::{Arc, OnceLock};
-
-/// Stack kept free before compiling one more level of a deeply nested type.
-const STACK_RED_ZONE: usize = 64 * 1024;
-/// Stack allocated when compiling a deep type needs more.
-const STACK_GROWTH: usize = 1024 * 1024;
 
 /// A type signature as `(basic, count)` runs.
 pub type Signature = Box<[(Basic, i64)]>;
@@ -50,16 +45,36 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan whose one copy is `root`, copies `extent` bytes apart.
+    pub fn new(root: Node, extent: i64) -> Plan {
+        Plan {
+            holder: root.holder(),
+            root,
+            extent,
+            signature: OnceLock::new(),
+            runs: OnceLock::new(),
+        }
+    }
+
     /// The plan of one copy, placed at displacement 0.
     pub fn root(&self) -> &Node {
         &self.root
     }
 
-    /// The signature of one copy of `dt` (whose plan this is) as `(basic, count)` runs, if it
-    /// is short enough to keep ([`signature::signature`]).
-    pub fn signature(&self, dt: &Datatype) -> Option<&[(Basic, i64)]> {
+    /// The shared copy of the root that other plans hold, if they do not copy it
+    /// ([`Node::holder`]).
+    pub fn holder(&self) -> Option<&Arc<Node>> {
+        self.holder.as_ref()
+    }
+
+    /// The signature of one copy as `(basic, count)` runs, computed by `compute` on first use
+    /// and kept; `None` when it is too long to keep.
+    pub fn signature(
+        &self,
+        compute: impl FnOnce() -> Option<Vec<(Basic, i64)>>,
+    ) -> Option<&[(Basic, i64)]> {
         self.signature
-            .get_or_init(|| signature::signature(dt).map(Vec::into_boxed_slice))
+            .get_or_init(|| compute().map(Vec::into_boxed_slice))
             .as_deref()
     }
 
@@ -69,44 +84,13 @@ impl Plan {
     pub fn runs(&self) -> i64 {
         *self.runs.get_or_init(|| iov::run_count(self.root()))
     }
-}
 
-/// The compiled plan of `dt` (compiled when the type was made).
-pub fn compiled(dt: &Datatype) -> &Plan {
-    &dt.plan
-}
-
-/// The plan of a type made by `combiner` whose extent is `extent`: compiled when the type is
-/// made, from the plans of its children (compiled when they were made).
-pub fn compile(combiner: &Combiner, extent: i64) -> Plan {
-    let root = stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || compile::compile(combiner));
-    Plan {
-        holder: root.holder(),
-        root,
-        extent,
-        signature: OnceLock::new(),
-        runs: OnceLock::new(),
-    }
-}
-
-/// The plan of one copy of `dt`.
-pub fn plan_of(dt: &Datatype) -> &Node {
-    compiled(dt).root()
-}
-
-/// The plan of one copy of `dt` and the shared copy of it other plans hold, if they do not
-/// copy it ([`Node::holder`]).
-fn held_plan_of(dt: &Datatype) -> (&Node, Option<&Arc<Node>>) {
-    let plan = compiled(dt);
-    (&plan.root, plan.holder.as_ref())
-}
-
-/// The plan of `count` copies of `dt`, one extent apart.
-pub fn copies(dt: &Datatype, count: i64) -> Node {
-    let plan = compiled(dt);
-    match count {
-        1 => plan.root().clone(),
-        _ => compile::copies_of(count, plan.extent, dt),
+    /// The plan of `count` copies, one extent apart.
+    pub fn copies(&self, count: i64) -> Node {
+        match count {
+            1 => self.root.clone(),
+            _ => compile::copies_of(count, self.extent, self),
+        }
     }
 }
 
@@ -121,15 +105,15 @@ fn check_range(node: &Node, offset: i64, len: usize) {
 }
 
 /// Packs the bytes `[offset, offset + out.len())` of the packed stream of `count` copies of
-/// `dt` read relative to `inbuf` into `out`.
+/// `plan` read relative to `inbuf` into `out`.
 ///
 /// # Safety
 /// Every byte the type map addresses relative to `inbuf` in that range must be readable.
 ///
 /// # Panics
 /// If the range is not inside the packed stream.
-pub unsafe fn pack_range(dt: &Datatype, count: i64, inbuf: *const u8, offset: i64, out: &mut [u8]) {
-    let node = copies(dt, count);
+pub unsafe fn pack_range(plan: &Plan, count: i64, inbuf: *const u8, offset: i64, out: &mut [u8]) {
+    let node = plan.copies(count);
     check_range(&node, offset, out.len());
     let mut stream = out.as_mut_ptr();
     // SAFETY: the caller guarantees the source; `out` holds the range.
@@ -145,29 +129,28 @@ pub unsafe fn pack_range(dt: &Datatype, count: i64, inbuf: *const u8, offset: i6
 }
 
 /// Unpacks `input`, the bytes `[offset, offset + input.len())` of the packed stream of
-/// `count` copies of `dt`, into memory relative to `outbuf`.
+/// `count` copies of `plan`, into memory relative to `outbuf`.
 ///
 /// # Safety
 /// Every byte the type map addresses relative to `outbuf` in that range must be writable.
 ///
 /// # Panics
 /// If the range is not inside the packed stream.
-pub unsafe fn unpack_range(dt: &Datatype, count: i64, outbuf: *mut u8, offset: i64, input: &[u8]) {
-    let node = copies(dt, count);
+pub unsafe fn unpack_range(plan: &Plan, count: i64, outbuf: *mut u8, offset: i64, input: &[u8]) {
+    let node = plan.copies(count);
     check_range(&node, offset, input.len());
     let mut stream = input.as_ptr() as *mut u8;
     // SAFETY: the caller guarantees the destination; the stream is only read.
     unsafe { exec::range::<false>(&node, outbuf, offset, input.len() as i64, &mut stream) }
 }
 
-/// Packs all of `count` copies of `dt` read relative to `inbuf` into `out`, which must hold
+/// Packs all of `count` copies of `plan` read relative to `inbuf` into `out`, which must hold
 /// exactly their packed size.
 ///
 /// # Safety
 /// Every byte the type map addresses relative to `inbuf` must be readable, and `out` must be
 /// valid for writes of the packed size.
-pub unsafe fn pack_all(dt: &Datatype, count: i64, inbuf: *const u8, out: *mut u8) {
-    let plan = compiled(dt);
+pub unsafe fn pack_all(plan: &Plan, count: i64, inbuf: *const u8, out: *mut u8) {
     let mut stream = out;
     // SAFETY: forwarded contract.
     unsafe {
@@ -181,14 +164,13 @@ pub unsafe fn pack_all(dt: &Datatype, count: i64, inbuf: *const u8, out: *mut u8
     }
 }
 
-/// Unpacks all of `count` copies of `dt` from `input` (their packed size in bytes) into
+/// Unpacks all of `count` copies of `plan` from `input` (their packed size in bytes) into
 /// memory relative to `outbuf`.
 ///
 /// # Safety
 /// Every byte the type map addresses relative to `outbuf` must be writable, and `input` must
 /// be valid for reads of the packed size.
-pub unsafe fn unpack_all(dt: &Datatype, count: i64, input: *const u8, outbuf: *mut u8) {
-    let plan = compiled(dt);
+pub unsafe fn unpack_all(plan: &Plan, count: i64, input: *const u8, outbuf: *mut u8) {
     let mut stream = input as *mut u8;
     // SAFETY: forwarded contract; the stream is only read.
     unsafe { exec::copies_full::<false>(plan.root(), outbuf, count, plan.extent, &mut stream) }

@@ -2,8 +2,8 @@
 //! map lie, in type-map order. Every node knows how many bytes it packs, so any packed byte
 //! offset can be found by descending the tree.
 
-use super::StructKernel;
-use crate::datatype::Array;
+use super::kernels::StructKernel;
+use crate::array::Array;
 use std::sync::Arc;
 
 /// Block counts of a [`Blocks`] node: one for all blocks, or one per block.

@@ -304,7 +304,8 @@ pub fn decode<N: Numbering>(dt: &Datatype, out: &mut impl Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datatype::{construct, predefined};
+    use crate::datatype::construct;
+    use crate::predefined;
 
     fn int() -> Arc<Datatype> {
         construct::named(predefined::by_name("MPI_INT").unwrap())

@@ -1,5 +1,6 @@
-//! Compiles a datatype into a normalised plan. Each constructor becomes a node built through
-//! the smart constructors below, which keep the plan small and regular:
+//! The smart constructors a datatype's plan is compiled with (each constructor's node is built
+//! from its children's plans by [`crate::datatype::compile`]); they keep the plan small and
+//! regular:
 //!
 //! - count-1 and empty levels disappear, and adjacent runs merge;
 //! - a repetition of a dense run whose copies abut is one run (a vector of dense blocks is one
@@ -11,9 +12,8 @@
 //!   block arrays of indexed types are shared with the constructor's arguments.
 
 use super::node::{Blocks, Counts, Node, Sequence, CHECKPOINT_EVERY};
-use super::{held_plan_of, plan_of, StructKernel};
-use crate::datatype::predefined::pair_offset;
-use crate::datatype::{Array, Combiner, Datatype, PredefinedKind};
+use super::{Plan, StructKernel};
+use crate::array::Array;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -25,98 +25,9 @@ const SMALL_SEQUENCE: usize = 32;
 /// Sequences of up to this many runs are run by the array-of-structs kernel.
 const SMALL_STRUCT: usize = 16;
 
-/// Compiles the plan of one copy of the type `combiner` makes, placed at displacement 0.
-pub fn compile(combiner: &Combiner) -> Node {
-    match combiner {
-        Combiner::Named(p) => match p.kind {
-            PredefinedKind::Basic(b) => Node::Run {
-                disp: 0,
-                len: b.size(),
-            },
-            PredefinedKind::Pair(a, b) => sequence(vec![
-                Node::Run {
-                    disp: 0,
-                    len: a.size(),
-                },
-                Node::Run {
-                    disp: pair_offset(a, b),
-                    len: b.size(),
-                },
-            ]),
-            PredefinedKind::LbMarker | PredefinedKind::UbMarker => Node::EMPTY,
-        },
-        Combiner::Dup(old) | Combiner::Resized { old, .. } | Combiner::F90 { base: old, .. } => {
-            plan_of(old).clone()
-        }
-        Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
-            plan_of(realized).clone()
-        }
-        Combiner::Contiguous { count, old } => copies_of(*count, old.extent(), old),
-        Combiner::Vector {
-            count,
-            blocklength,
-            stride,
-            old,
-        } => strided(*count, stride.wrapping_mul(old.extent()), *blocklength, old),
-        Combiner::Hvector {
-            count,
-            blocklength,
-            stride,
-            old,
-        } => strided(*count, *stride, *blocklength, old),
-        Combiner::Indexed {
-            blocklengths,
-            displacements,
-            old,
-        } => blocks(
-            displacements,
-            old.extent(),
-            Counts::PerBlock(blocklengths.clone()),
-            old,
-        ),
-        Combiner::Hindexed {
-            blocklengths,
-            displacements,
-            old,
-        } => blocks(
-            displacements,
-            1,
-            Counts::PerBlock(blocklengths.clone()),
-            old,
-        ),
-        Combiner::IndexedBlock {
-            blocklength,
-            displacements,
-            old,
-        } => blocks(
-            displacements,
-            old.extent(),
-            Counts::Uniform(*blocklength),
-            old,
-        ),
-        Combiner::HindexedBlock {
-            blocklength,
-            displacements,
-            old,
-        } => blocks(displacements, 1, Counts::Uniform(*blocklength), old),
-        Combiner::Struct {
-            blocklengths,
-            displacements,
-            types,
-        } => sequence(
-            blocklengths
-                .iter()
-                .zip(displacements)
-                .zip(types)
-                .map(|((&b, &d), t)| copies_of(b, t.extent(), t).shifted(d))
-                .collect(),
-        ),
-    }
-}
-
 /// `count` blocks `stride` bytes apart of `blocklength` consecutive copies of `old`.
-fn strided(count: i64, stride: i64, blocklength: i64, old: &Datatype) -> Node {
-    let block = copies_of(blocklength, old.extent(), old);
+pub fn strided(count: i64, stride: i64, blocklength: i64, old: &Plan) -> Node {
+    let block = copies_of(blocklength, old.extent, old);
     repeat(count, stride, &block)
 }
 
@@ -177,11 +88,10 @@ pub fn repeat(count: i64, stride: i64, child: &Node) -> Node {
     repeat_sharing(count, stride, child, None)
 }
 
-/// `count` copies of the plan of `dt`, `stride` bytes apart, sharing the copy of it that
-/// other plans hold ([`super::Plan`]'s holder).
-pub fn copies_of(count: i64, stride: i64, dt: &Datatype) -> Node {
-    let (root, holder) = held_plan_of(dt);
-    repeat_sharing(count, stride, root, holder)
+/// `count` copies of `plan`, `stride` bytes apart, sharing the copy of it that other plans
+/// hold ([`Plan`]'s holder).
+pub fn copies_of(count: i64, stride: i64, plan: &Plan) -> Node {
+    repeat_sharing(count, stride, plan.root(), plan.holder())
 }
 
 /// [`repeat`] of `child`, which `held` holds when it is given: a repetition made of `child`
@@ -314,12 +224,12 @@ fn as_repetition(parts: &[Node]) -> Option<Node> {
 }
 
 /// Blocks of copies of `old` at `displs[k] * scale` bytes.
-fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Datatype) -> Node {
-    let (offset, child, held) = match held_plan_of(old) {
+pub fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Plan) -> Node {
+    let (offset, child, held) = match (old.root(), old.holder()) {
         (root, Some(holder)) => (0, root, Some(holder)),
         (root, None) => unwrap_single(root),
     };
-    let child_stride = old.extent();
+    let child_stride = old.extent;
     let n = displs.len();
     if n == 0 || child.size() == 0 {
         return Node::EMPTY;

@@ -9,13 +9,13 @@
 
 use super::check_room;
 use crate::datatype::layout::mul;
-use crate::datatype::predefined::Scalar;
 use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::{Basic, Datatype};
-use crate::error::MpiResult;
+use crate::error::Result;
+use crate::predefined::Scalar;
 
 /// Bytes that `count` copies of `dt` occupy in external32.
-pub fn packed_size(dt: &Datatype, count: i64) -> MpiResult<i64> {
+pub fn packed_size(dt: &Datatype, count: i64) -> Result<i64> {
     mul(dt.layout.ext32_size, count, "count * external32 size")
 }
 
@@ -180,7 +180,7 @@ unsafe fn convert_chunked<const PACK: bool>(
         if PACK {
             let chunk = &mut native[..bytes];
             // SAFETY: the caller guarantees the source; the chunk lies inside the stream.
-            unsafe { crate::plan::pack_range(dt, count, user, native_offset, chunk) };
+            unsafe { crate::plan::pack_range(&dt.plan, count, user, native_offset, chunk) };
         }
         let mut at = 0;
         for &(b, k) in &batches[..n] {
@@ -203,7 +203,9 @@ unsafe fn convert_chunked<const PACK: bool>(
         }
         if !PACK {
             // SAFETY: the caller guarantees the destination; the chunk lies inside the stream.
-            unsafe { crate::plan::unpack_range(dt, count, user, native_offset, &native[..bytes]) };
+            unsafe {
+                crate::plan::unpack_range(&dt.plan, count, user, native_offset, &native[..bytes])
+            };
         }
         native_offset += bytes as i64;
     }
@@ -318,7 +320,7 @@ unsafe fn convert_all<const PACK: bool>(
     user: *mut u8,
     external: *mut u8,
 ) {
-    if let Some(signature) = crate::plan::compiled(dt).signature(dt) {
+    if let Some(signature) = dt.signature() {
         // SAFETY: forwarded contract.
         return unsafe { convert_chunked::<PACK>(dt, count, signature, user, external) };
     }
@@ -355,7 +357,7 @@ pub unsafe fn pack(
     outbuf: *mut u8,
     outsize: i64,
     position: &mut i64,
-) -> MpiResult<()> {
+) -> Result<()> {
     let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
     // SAFETY: the caller guarantees the source; the room was checked.
     unsafe { convert_all::<true>(dt, count, inbuf.cast_mut(), outbuf.add(*position as usize)) };
@@ -375,7 +377,7 @@ pub unsafe fn unpack(
     outbuf: *mut u8,
     count: i64,
     dt: &Datatype,
-) -> MpiResult<()> {
+) -> Result<()> {
     let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
     // SAFETY: the caller guarantees the destination; the input was checked, and unpacking
     // only reads the stream.

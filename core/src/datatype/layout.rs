@@ -3,7 +3,7 @@
 //! of the lower- and upper-bound markers, the largest alignment, and whether the data is one
 //! dense run. Bounds follow the marker equations of MPI-4.1 §5.1.7.
 
-use crate::error::{MpiError, MpiResult};
+use crate::error::{Error, Result};
 
 /// The smallest and largest of a set of displacements (for data: least displacement and
 /// greatest end).
@@ -16,18 +16,18 @@ pub struct Span {
 }
 
 /// Converts an exact intermediate result back to 64 bits.
-pub fn fit(value: i128, what: &str) -> MpiResult<i64> {
-    i64::try_from(value).map_err(|_| MpiError::overflow(what))
+pub fn fit(value: i128, what: &str) -> Result<i64> {
+    i64::try_from(value).map_err(|_| Error::overflow(what))
 }
 
 /// `a * b` in 64 bits, or an overflow error naming `what`.
-pub fn mul(a: i64, b: i64, what: &str) -> MpiResult<i64> {
-    a.checked_mul(b).ok_or_else(|| MpiError::overflow(what))
+pub fn mul(a: i64, b: i64, what: &str) -> Result<i64> {
+    a.checked_mul(b).ok_or_else(|| Error::overflow(what))
 }
 
 /// `a + b` in 64 bits, or an overflow error naming `what`.
-pub fn add(a: i64, b: i64, what: &str) -> MpiResult<i64> {
-    a.checked_add(b).ok_or_else(|| MpiError::overflow(what))
+pub fn add(a: i64, b: i64, what: &str) -> Result<i64> {
+    a.checked_add(b).ok_or_else(|| Error::overflow(what))
 }
 
 /// `end` padded up so that `end - lb` is a multiple of `align`, in 64 bits: `None` when that
@@ -49,7 +49,7 @@ pub fn extent_between(lb: i64, ub: i64) -> i64 {
     (ub as i128 - lb as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
-fn shift_span(span: Option<Span>, lo: i64, hi: i64) -> MpiResult<Option<Span>> {
+fn shift_span(span: Option<Span>, lo: i64, hi: i64) -> Result<Option<Span>> {
     span.map(|s| {
         Ok(Span {
             min: add(s.min, lo, "a displacement")?,
@@ -178,17 +178,17 @@ impl Layout {
 
     /// The lower and upper bounds, or an overflow error if the upper bound, the extent or the
     /// true extent of this type map leaves the 64-bit range of `MPI_Aint`.
-    pub fn checked_bounds(&self) -> MpiResult<(i64, i64)> {
+    pub fn checked_bounds(&self) -> Result<(i64, i64)> {
         let range = i64::MIN as i128..=i64::MAX as i128;
         let (lb, ub) = (self.lb(), self.exact_ub());
         if !range.contains(&ub) {
-            return Err(MpiError::overflow("the upper bound"));
+            return Err(Error::overflow("the upper bound"));
         }
         if !range.contains(&(ub - lb as i128)) {
-            return Err(MpiError::overflow("the extent (ub - lb)"));
+            return Err(Error::overflow("the extent (ub - lb)"));
         }
         if !range.contains(&(self.true_ub() as i128 - self.true_lb() as i128)) {
-            return Err(MpiError::overflow("the true extent"));
+            return Err(Error::overflow("the true extent"));
         }
         Ok((lb, ub as i64))
     }
@@ -214,11 +214,11 @@ impl Layout {
     }
 
     /// This type map moved by `offset` bytes.
-    pub fn shifted(&self, offset: i64) -> MpiResult<Layout> {
+    pub fn shifted(&self, offset: i64) -> Result<Layout> {
         self.shifted_by(offset, offset)
     }
 
-    fn shifted_by(&self, lo: i64, hi: i64) -> MpiResult<Layout> {
+    fn shifted_by(&self, lo: i64, hi: i64) -> Result<Layout> {
         Ok(Layout {
             data: shift_span(self.data, lo, hi)?,
             lb_marks: shift_span(self.lb_marks, lo, hi)?,
@@ -228,7 +228,7 @@ impl Layout {
     }
 
     /// `count` copies of this type map at displacements `0, step, 2*step, ...`.
-    pub fn repeated(&self, count: i64, step: i64) -> MpiResult<Layout> {
+    pub fn repeated(&self, count: i64, step: i64) -> Result<Layout> {
         if count <= 0 {
             return Ok(Layout::EMPTY);
         }
@@ -244,7 +244,7 @@ impl Layout {
     }
 
     /// The type map of `self` followed by `next` (entries of both, in that order).
-    pub fn followed_by(&self, next: &Layout) -> MpiResult<Layout> {
+    pub fn followed_by(&self, next: &Layout) -> Result<Layout> {
         let dense = match (self.data, next.data) {
             (Some(a), Some(b)) => self.dense && next.dense && a.max == b.min,
             _ => self.dense && next.dense,
@@ -263,7 +263,7 @@ impl Layout {
 
     /// This type map with its markers replaced by `lb` and `ub` markers at `lb` and
     /// `lb + extent` (`MPI_Type_create_resized`).
-    pub fn resized(&self, lb: i64, extent: i64) -> MpiResult<Layout> {
+    pub fn resized(&self, lb: i64, extent: i64) -> Result<Layout> {
         let ub = add(lb, extent, "lb + extent")?;
         Ok(Layout {
             lb_marks: Some(Span { min: lb, max: lb }),

@@ -6,8 +6,8 @@
 //! `Debug` would print it the same way. Here the last owner of a node detaches its children
 //! first and frees them from a work list, and `Debug` prints one level only.
 
-use super::predefined::{Predefined, PredefinedKind};
 use super::{Combiner, Datatype};
+use crate::predefined::{Predefined, PredefinedKind};
 use std::fmt;
 use std::sync::Arc;
 
@@ -89,7 +89,7 @@ impl fmt::Debug for Datatype {
 #[cfg(test)]
 mod tests {
     use super::super::construct;
-    use super::super::predefined;
+    use crate::predefined;
     use std::sync::Arc;
 
     fn int() -> Arc<super::Datatype> {

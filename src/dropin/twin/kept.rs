@@ -1,0 +1,62 @@
+//! What the drop-in layer keeps with each datatype object (in its [`Attached`] state, made the
+//! first time the layer needs it): the object's twin, the type its messages take on the MPI
+//! behind's path, and which path they take. All of it goes with the object.
+//!
+//! [`Attached`]: crate::datatype::Attached
+
+use crate::datatype::Datatype;
+use std::sync::OnceLock;
+
+/// A reference to a datatype of the MPI library behind, kept with a [`Datatype`] and given
+/// back through `release` when the datatype goes. It keeps the handle as bits (the ABI's
+/// `handle_bits` and its inverse).
+#[derive(Debug)]
+pub struct Shadow {
+    /// The bits of the other library's handle.
+    pub handle_bits: u64,
+    /// Gives the reference back (does nothing for a type that cannot be freed).
+    pub release: fn(u64),
+}
+
+impl Drop for Shadow {
+    fn drop(&mut self) {
+        (self.release)(self.handle_bits)
+    }
+}
+
+/// The paths of a datatype's messages in drop-in mode, on each side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessagePaths {
+    /// Sends pack with this library's engine (else the MPI behind moves the data).
+    pub engine_send: bool,
+    /// Receives land as bytes that this library's engine unpacks.
+    pub engine_receive: bool,
+    /// Receives on the MPI's path land through the type's byte twin
+    /// ([`super::byte_twin`]) instead of its twin.
+    pub byte_twin_receive: bool,
+}
+
+/// What the drop-in layer keeps with one datatype object.
+#[derive(Debug, Default)]
+pub struct Kept {
+    /// The type with the same type map in the MPI library behind, made the first time it is
+    /// needed ([`super`]) and released with the datatype.
+    pub twin: OnceLock<Shadow>,
+    /// The type of the MPI library behind that point-to-point messages of this type take on
+    /// that library's path instead of its twin, built from the plan at the first message that
+    /// takes it ([`super::for_messages`] or [`super::byte_twin`]); `None` inside when it has
+    /// none.
+    pub message_twin: OnceLock<Option<Shadow>>,
+    /// Which path point-to-point messages of this type take in drop-in mode, decided at its
+    /// first message ([`crate::dropin::comm::route`]).
+    pub message_paths: OnceLock<MessagePaths>,
+}
+
+/// What the drop-in layer keeps with `datatype`, made empty the first time it is asked for.
+pub fn kept(datatype: &Datatype) -> &Kept {
+    datatype
+        .attached
+        .get_or_init(|| Box::new(Kept::default()))
+        .downcast_ref()
+        .expect("only the drop-in layer attaches state to a datatype")
+}
