@@ -15,7 +15,6 @@ pub mod behind;
 pub mod diagnostic;
 pub mod dropin;
 pub mod error;
-pub mod explain;
 pub mod ffi;
 pub mod handles;
 pub mod process;

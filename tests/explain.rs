@@ -2,7 +2,8 @@
 //! random types against the naive model `TypeMap::of`, the expression language for every
 //! constructor (and the round trip of every explanation's expression), errors pointing at the
 //! offending character, pathological types within size and time bounds, each warning
-//! triggered and not, the command-line tool itself, and the README's picture.
+//! triggered and not, and the README's picture. (The command-line tool itself is tested in
+//! the explain crate, `explain/tests/cli.rs`.)
 
 mod common;
 
@@ -10,10 +11,11 @@ use common::*;
 use mpi_dtype::abi::*;
 use mpi_dtype::datatype::typemap::{Item, TypeMap};
 use mpi_dtype::datatype::{construct, Basic, Datatype};
-use mpi_dtype::explain::parse::{parse, ErrorKind};
-use mpi_dtype::explain::warnings::{self, Warning};
-use mpi_dtype::explain::{explain, facts, Format};
 use mpi_dtype::pack;
+use mpi_dtype_core::error::ErrorClass;
+use mpi_dtype_explain::parse::{parse, ErrorKind};
+use mpi_dtype_explain::warnings::{self, Warning};
+use mpi_dtype_explain::{explain, facts, Format};
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -503,7 +505,30 @@ fn every_constructor_parses_to_the_type_it_names() {
         ),
         (
             "f90_real(6, 30)",
-            construct::f90(mpi_dtype::datatype::F90Class::Real, 6, 30, &pre(MPI_REAL4)),
+            construct::f90(
+                mpi_dtype::datatype::F90Class::Real,
+                Some(6),
+                Some(30),
+                &pre(MPI_REAL4),
+            ),
+        ),
+        (
+            "f90_real(MPI_UNDEFINED, 300)",
+            construct::f90(
+                mpi_dtype::datatype::F90Class::Real,
+                None,
+                Some(300),
+                &pre(MPI_REAL8),
+            ),
+        ),
+        (
+            "f90_integer(5)",
+            construct::f90(
+                mpi_dtype::datatype::F90Class::Integer,
+                None,
+                Some(5),
+                &pre(MPI_INTEGER4),
+            ),
         ),
     ];
     for (expression, built) in cases {
@@ -516,7 +541,7 @@ fn every_constructor_parses_to_the_type_it_names() {
             "{expression}"
         );
         // The explanation writes the expression back (modulo spacing).
-        let (written, whole) = mpi_dtype::explain::constructor::expression(&parsed);
+        let (written, whole) = mpi_dtype_explain::constructor::expression(&parsed);
         assert!(whole);
         assert_eq!(TypeMap::of(&t(&written)), TypeMap::of(&built), "{written}");
     }
@@ -562,25 +587,25 @@ fn errors_point_at_the_offending_character() {
         assert_eq!(lines[1], format!("  {expression}"));
         assert_eq!(lines[2], format!("  {}^", " ".repeat(position)));
     }
-    let semantic: [(&str, i32, &str); 4] = [
+    let semantic: [(&str, ErrorClass, &str); 4] = [
         (
             "vector(-1, 1, 2, MPI_INT)",
-            MPI_ERR_COUNT,
+            ErrorClass::Count,
             "count must be non-negative",
         ),
         (
             "hindexed([1, 2], [0], MPI_INT)",
-            MPI_ERR_ARG,
+            ErrorClass::Arg,
             "differ in length",
         ),
         (
             "darray(4, 7, [8], [BLOCK], [DFLT], [4], C, MPI_INT)",
-            MPI_ERR_RANK,
+            ErrorClass::Rank,
             "rank",
         ),
         (
             "contiguous(2, resized(MPI_INT, 0, 9223372036854775807))",
-            MPI_ERR_ARG,
+            ErrorClass::Arg,
             "overflow",
         ),
     ];
@@ -588,9 +613,7 @@ fn errors_point_at_the_offending_character() {
         let e = parse(expression).expect_err(expression);
         assert_eq!(e.kind, ErrorKind::Mpi(class), "{expression}: {}", e.message);
         assert!(e.message.contains(message), "{expression}: {}", e.message);
-        assert!(e
-            .report(expression)
-            .starts_with(mpi_dtype::error::class_name(class)));
+        assert!(e.report(expression).starts_with(class.name()));
     }
 }
 
@@ -839,55 +862,6 @@ fn kinds_have_stable_unique_names() {
             "per-block-bound"
         ]
     );
-}
-
-// ---- the command-line tool -------------------------------------------------------------------
-
-fn cli(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_mpi-dtype-explain"))
-        .args(args)
-        .output()
-        .expect("the tool runs")
-}
-
-#[test]
-fn the_tool_prints_each_format_and_reports_errors() {
-    let particle = "struct([1,1,3], [0,8,16], [MPI_INT, MPI_DOUBLE, MPI_CHAR])";
-    let text = cli(&[particle]);
-    assert!(text.status.success());
-    assert!(
-        String::from_utf8_lossy(&text.stdout).contains("1 x MPI_INT, 1 x MPI_DOUBLE, 3 x MPI_CHAR")
-    );
-    for (format, start) in [("json", "{"), ("svg", "<svg "), ("html", "<!DOCTYPE html>")] {
-        let out = cli(&[particle, "--format", format]);
-        assert!(out.status.success(), "{format}");
-        assert!(
-            String::from_utf8_lossy(&out.stdout).starts_with(start),
-            "{format}"
-        );
-    }
-    let json = cli(&["--format=json", particle]);
-    assert_eq!(
-        read_json(&String::from_utf8_lossy(&json.stdout))
-            .get("extent")
-            .int(),
-        24
-    );
-
-    let bad = cli(&["struct([1,1,3], [0,8,16], [MPI_INT MPI_DOUBLE, MPI_CHAR])"]);
-    assert_eq!(bad.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("syntax error at character 36"), "{err}");
-    assert!(err.contains(&format!("\n  {}^\n", " ".repeat(35))), "{err}");
-
-    let semantic = cli(&["vector(-1, 1, 2, MPI_INT)"]);
-    assert_eq!(semantic.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&semantic.stderr)
-        .contains("MPI_ERR_COUNT: count must be non-negative"));
-
-    assert_eq!(cli(&[particle, "--format", "pdf"]).status.code(), Some(2));
-    assert_eq!(cli(&[]).status.code(), Some(2));
-    assert!(cli(&["--help"]).status.success());
 }
 
 // ---- the README's picture ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The source folders of the workspace's crates, relative to the workspace root.
-const CRATES: [&str; 2] = ["src", "core/src"];
+const CRATES: [&str; 3] = ["src", "core/src", "explain/src"];
 
 /// What the core crate may depend on.
 const CORE_DEPENDENCIES: [&str; 1] = ["stacker"];

@@ -2,22 +2,37 @@
 //! against the library (the cdylib next to `mpi-dtype-explain`) and run once per scenario in
 //! its own process, and the JSON lines it leaves are checked: the records, the frames that
 //! built each type, the counts and bytes of pack and unpack, and each runtime warning
-//! triggered by one scenario and absent from the clean one. Then the report tool renders
-//! the trace.
+//! triggered by one scenario and absent from the clean one. Then the report tool (the
+//! explain crate's `mpi-dtype-explain`, which `cargo test` in the workspace builds beside the
+//! library) renders the trace.
 #![cfg(not(feature = "standard-abi"))]
 
-use mpi_dtype::trace::read::{records, Traced};
 use mpi_dtype::trace::write::file_name;
+use mpi_dtype_explain::trace::read::{records, Traced};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// The directory of the built tool, the cdylib and this test's scratch files.
+/// The directory of the built tool, the cdylib and this test's scratch files: the profile's
+/// directory above this test's own `deps/`.
 fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_mpi-dtype-explain"))
-        .parent()
-        .expect("the tool is in a directory")
+    let test = std::env::current_exe().expect("the test's own path");
+    test.ancestors()
+        .nth(2)
+        .expect("the test is in the profile's deps/")
         .to_path_buf()
+}
+
+/// The report tool, built by the workspace's `cargo test` (or
+/// `cargo build -p mpi-dtype-explain`).
+fn tool() -> PathBuf {
+    let tool = target_dir().join("mpi-dtype-explain");
+    assert!(
+        tool.exists(),
+        "{} not found: build it with cargo build -p mpi-dtype-explain in the same profile",
+        tool.display()
+    );
+    tool
 }
 
 fn scratch() -> PathBuf {
@@ -203,7 +218,7 @@ fn external32_is_counted_and_f90_types_are_recorded_once_and_never_leaked() {
     assert_eq!(r[0].packs, (1, 64));
     assert_eq!(r[0].unpacks, (1, 64));
     assert!(r[1].expression.starts_with("f90_real(6, "), "{r:#?}");
-    let rebuilt = mpi_dtype::explain::parse::parse(&r[1].expression).expect("it parses");
+    let rebuilt = mpi_dtype_explain::parse::parse(&r[1].expression).expect("it parses");
     assert_eq!(rebuilt.size(), 4);
     assert!(names(&r[1]).is_empty(), "{r:#?}");
 }
@@ -225,7 +240,7 @@ fn tracing_off_writes_nothing() {
 
 #[test]
 fn runtime_warning_names_are_stable() {
-    let names: Vec<&str> = mpi_dtype::explain::warnings::RUNTIME_KINDS
+    let names: Vec<&str> = mpi_dtype_explain::warnings::RUNTIME_KINDS
         .iter()
         .map(|k| k.name)
         .collect();
@@ -266,8 +281,7 @@ fn the_tool_renders_a_trace_as_html_and_text() {
             .unwrap();
         assert!(out.status.success());
     }
-    let tool = env!("CARGO_BIN_EXE_mpi-dtype-explain");
-    let html = Command::new(tool)
+    let html = Command::new(tool())
         .args(["--trace"])
         .arg(&file)
         .args(["--format", "html"])
@@ -286,7 +300,7 @@ fn the_tool_renders_a_trace_as_html_and_text() {
     assert_eq!(page.matches("The same type as").count(), 1);
     assert!(page.contains("still-allocated-at-finalize") && page.contains("build_particle"));
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
-    let text = Command::new(tool)
+    let text = Command::new(tool())
         .arg("--trace")
         .arg(&file)
         .output()
@@ -300,7 +314,7 @@ fn the_tool_renders_a_trace_as_html_and_text() {
     // A file that is not a trace is an error naming the line.
     let bad = scratch().join("bad.jsonl");
     std::fs::write(&bad, "{\"type\": 1}\n").unwrap();
-    let out = Command::new(tool)
+    let out = Command::new(tool())
         .arg("--trace")
         .arg(&bad)
         .output()

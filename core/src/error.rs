@@ -16,6 +16,19 @@ pub enum ErrorClass {
     Truncate,
 }
 
+impl ErrorClass {
+    /// The class's name in the standard, `MPI_ERR_ARG` and so on.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorClass::Arg => "MPI_ERR_ARG",
+            ErrorClass::Count => "MPI_ERR_COUNT",
+            ErrorClass::Type => "MPI_ERR_TYPE",
+            ErrorClass::Rank => "MPI_ERR_RANK",
+            ErrorClass::Truncate => "MPI_ERR_TRUNCATE",
+        }
+    }
+}
+
 /// An error of the core: its class and a message that names the problem.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {

@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mpi_dtype::abi::MPI_ERR_TRUNCATE;
 use mpi_dtype::pack::external32;
+use mpi_dtype_core::error::ErrorClass;
 use mpi_dtype_fuzz::*;
 
 fuzz_target!(|data: &[u8]| {
@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
                 &mut position,
             )
         };
-        assert_eq!(rc.map_err(|e| e.class), Err(MPI_ERR_TRUNCATE));
+        assert_eq!(rc.map_err(|e| e.class), Err(ErrorClass::Truncate));
         assert_eq!(position, 0);
         assert!(out.iter().all(|&x| x == 0x11));
     }

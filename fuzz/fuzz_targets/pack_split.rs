@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mpi_dtype::abi::MPI_ERR_TRUNCATE;
 use mpi_dtype::{pack, plan};
+use mpi_dtype_core::error::ErrorClass;
 use mpi_dtype_fuzz::*;
 
 fuzz_target!(|data: &[u8]| {
@@ -60,7 +60,11 @@ fuzz_target!(|data: &[u8]| {
         let size = start + total as i64 - 1;
         // SAFETY: as above; `short` has more than `size` bytes.
         let rc = unsafe { pack::pack(inbuf, count, dt, short.as_mut_ptr(), size, &mut position) };
-        assert_eq!(rc.map_err(|e| e.class), Err(MPI_ERR_TRUNCATE), "short pack");
+        assert_eq!(
+            rc.map_err(|e| e.class),
+            Err(ErrorClass::Truncate),
+            "short pack"
+        );
         assert_eq!(position, start, "position after a failed pack");
         assert!(short.iter().all(|&x| x == 0xee), "a failed pack wrote");
     }
@@ -70,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
     let mut pieces = vec![0u8; total];
     for w in points.windows(2) {
         // SAFETY: as above.
-        unsafe { plan::pack_range(dt, count, inbuf, w[0] as i64, &mut pieces[w[0]..w[1]]) };
+        unsafe { plan::pack_range(&dt.plan, count, inbuf, w[0] as i64, &mut pieces[w[0]..w[1]]) };
     }
     assert_eq!(pieces, expected, "pack split at {points:?}");
 
@@ -96,7 +100,7 @@ fuzz_target!(|data: &[u8]| {
     let outbuf = split[region.origin()..].as_mut_ptr();
     for w in points.windows(2) {
         // SAFETY: as above.
-        unsafe { plan::unpack_range(dt, count, outbuf, w[0] as i64, &expected[w[0]..w[1]]) };
+        unsafe { plan::unpack_range(&dt.plan, count, outbuf, w[0] as i64, &expected[w[0]..w[1]]) };
     }
     assert_eq!(
         split, whole,
@@ -111,7 +115,9 @@ fuzz_target!(|data: &[u8]| {
         let outbuf = shuffled[region.origin()..].as_mut_ptr();
         for w in points.windows(2).rev() {
             // SAFETY: as above.
-            unsafe { plan::unpack_range(dt, count, outbuf, w[0] as i64, &expected[w[0]..w[1]]) };
+            unsafe {
+                plan::unpack_range(&dt.plan, count, outbuf, w[0] as i64, &expected[w[0]..w[1]])
+            };
         }
         assert_eq!(shuffled, model, "unpack of pieces in reverse order");
     }
@@ -134,7 +140,7 @@ fuzz_target!(|data: &[u8]| {
         };
         assert_eq!(
             rc.map_err(|e| e.class),
-            Err(MPI_ERR_TRUNCATE),
+            Err(ErrorClass::Truncate),
             "short unpack"
         );
         assert_eq!(position, 0);

@@ -11,11 +11,11 @@
 pub mod capi;
 
 use mpi_dtype::abi::*;
-use mpi_dtype::predefined::Scalar;
 use mpi_dtype::datatype::typemap::{Item, TypeMap};
 use mpi_dtype::datatype::{construct, Basic, DarrayArgs, Datatype, Distribution, Order};
-use mpi_dtype::error::MpiError;
 use mpi_dtype::handles;
+use mpi_dtype::predefined::Scalar;
+use mpi_dtype_core::error::Error as CoreError;
 use std::sync::Arc;
 
 // ---- reading the fuzzer's bytes -----------------------------------------------------------------
@@ -668,6 +668,11 @@ fn prog_inputs(op: &Op) -> Vec<usize> {
 
 // ---- running a program through the Rust core --------------------------------------------------
 
+/// The number of the error class of `error` in the ABI the library is built for.
+fn abi_class(error: &CoreError) -> i32 {
+    mpi_dtype::error::MpiError::from(error.clone()).class
+}
+
 /// What one operation made.
 #[derive(Debug, Clone)]
 pub struct Made {
@@ -678,7 +683,7 @@ pub struct Made {
 }
 
 /// Calls the constructor of `op` through `mpi_dtype::datatype::construct`.
-pub fn construct_one(op: &Op, types: &[Arc<Datatype>]) -> Result<Arc<Datatype>, MpiError> {
+pub fn construct_one(op: &Op, types: &[Arc<Datatype>]) -> Result<Arc<Datatype>, CoreError> {
     let old = || &types[0];
     let large = op.large;
     match &op.kind {
@@ -786,13 +791,13 @@ pub fn build(prog: &Program) -> Vec<Made> {
                         MPI_ERR_RANK,
                         MPI_ERR_DIMS
                     ]
-                    .contains(&e.class),
+                    .contains(&abi_class(e)),
                     "operation {i} {op:?} failed with an unexpected class: {e:?}"
                 );
             }
         }
         made.push(Made {
-            error: result.as_ref().err().map(|e| e.class),
+            error: result.as_ref().err().map(abi_class),
             dt: result.ok(),
             info,
         });
@@ -908,8 +913,6 @@ impl Region {
     }
 }
 
-
-
 /// Pseudo-random bytes (splitmix64) from a seed.
 pub fn pattern(seed: u64, len: usize) -> Vec<u8> {
     let mut state = seed;
@@ -925,8 +928,6 @@ pub fn pattern(seed: u64, len: usize) -> Vec<u8> {
     out.truncate(len);
     out
 }
-
-
 
 /// The external32 form of one native value, when it is a plain byte reversal per part (or
 /// the bytes as they are); `None` for conversions that change the width or the format.

@@ -124,10 +124,9 @@ pub fn class_of_typeclass(value: c_int) -> Option<F90Class> {
 }
 
 /// The handle of the named type `MPI_Type_create_f90_*` of `class` selects for `p` and `r`
-/// (either `MPI_UNDEFINED` when omitted), as [`predefined::f90_select`] chooses it.
-pub fn f90_type(class: F90Class, p: c_int, r: c_int) -> Option<MPI_Datatype> {
-    let given = |value: c_int| (value != MPI_UNDEFINED).then_some(value);
-    predefined::f90_select(class, given(p), given(r)).map(basic_handle)
+/// (either `None` when omitted), as [`predefined::f90_select`] chooses it.
+pub fn f90_type(class: F90Class, p: Option<c_int>, r: Option<c_int>) -> Option<MPI_Datatype> {
+    predefined::f90_select(class, p, r).map(basic_handle)
 }
 
 /// This ABI's numbers for the core's combiners, orders, distributions and default
@@ -136,6 +135,7 @@ pub struct Numbers;
 
 impl Numbering for Numbers {
     const DEFAULT_DARG: i32 = MPI_DISTRIBUTE_DFLT_DARG;
+    const UNDEFINED: i32 = MPI_UNDEFINED;
 
     fn combiner(kind: CombinerKind) -> i32 {
         match kind {

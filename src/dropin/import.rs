@@ -17,7 +17,7 @@
 
 use crate::abi::*;
 use crate::behind::forward;
-use crate::datatype::numbering;
+use crate::datatype::numbering::{self, Numbering};
 use crate::datatype::rebuild::{rebuild, Decoded};
 use crate::datatype::{Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
@@ -206,9 +206,9 @@ fn f90_class(combiner: c_int) -> Option<F90Class> {
 
 /// This library's `MPI_Type_create_f90_*` type for the decoded arguments `ints`.
 fn f90(class: F90Class, ints: &[i64]) -> MpiResult<Arc<Datatype>> {
-    let narrow = |v: Option<&i64>| v.and_then(|&v| i32::try_from(v).ok());
+    let narrow = |v: Option<&i64>| v.and_then(|&v| i32::try_from(v).ok()).map(Numbers::given);
     let (precision, range) = match class {
-        F90Class::Integer => (Some(MPI_UNDEFINED), narrow(ints.first())),
+        F90Class::Integer => (Some(None), narrow(ints.first())),
         F90Class::Real | F90Class::Complex => (narrow(ints.first()), narrow(ints.get(1))),
     };
     let (Some(precision), Some(range)) = (precision, range) else {

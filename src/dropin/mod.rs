@@ -118,8 +118,8 @@ pub fn handle_for_child(datatype: &Arc<Datatype>) -> MpiResult<MPI_Datatype> {
 /// and the same handle for every later call with the same arguments.
 pub fn f90(
     class: F90Class,
-    precision: i32,
-    range: i32,
+    precision: Option<i32>,
+    range: Option<i32>,
     base: MPI_Datatype,
 ) -> MpiResult<MPI_Datatype> {
     let key = (class, precision, range);

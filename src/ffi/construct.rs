@@ -8,7 +8,7 @@ use super::{
 };
 use crate::abi::*;
 use crate::behind;
-use crate::datatype::numbering::{darg, distribution, order};
+use crate::datatype::numbering::{darg, distribution, order, Numbering};
 use crate::datatype::{construct, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use crate::handles::{self, IfAttributed};
@@ -873,13 +873,21 @@ unsafe fn f90(
 ) -> c_int {
     guard(function, || {
         check_out(newtype, "newtype")?;
+        let (precision, range) = (Numbers::given(precision), Numbers::given(range));
         let base = f90_type(class, precision, range).ok_or_else(|| {
-            MpiError::arg(match class {
-                F90Class::Integer => format!("no predefined integer type has a range of {range}"),
-                _ if precision == MPI_UNDEFINED && range == MPI_UNDEFINED => {
-                    "p and r cannot both be MPI_UNDEFINED".to_string()
-                }
-                _ => format!("no predefined type has precision {precision} and range {range}"),
+            let undefined =
+                |v: Option<c_int>| v.map_or("MPI_UNDEFINED".to_string(), |v| v.to_string());
+            MpiError::arg(match (class, precision, range) {
+                (F90Class::Integer, _, _) => format!(
+                    "no predefined integer type has a range of {}",
+                    undefined(range)
+                ),
+                (_, None, None) => "p and r cannot both be MPI_UNDEFINED".to_string(),
+                _ => format!(
+                    "no predefined type has precision {} and range {}",
+                    undefined(precision),
+                    undefined(range)
+                ),
             })
         })?;
         let handle = crate::dropin::f90(class, precision, range, base)?;

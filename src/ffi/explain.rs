@@ -1,10 +1,10 @@
 //! `MPIX_Type_explain`: a datatype explained as text, JSON, SVG or HTML
-//! ([`crate::explain`]).
+//! ([`mpi_dtype_explain`]).
 
 use super::{check_out, guard, write_out};
 use crate::abi::*;
 use crate::error::MpiError;
-use crate::explain::{explain, Format};
+use mpi_dtype_explain::{explain, Format};
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
 

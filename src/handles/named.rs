@@ -108,8 +108,9 @@ pub(super) fn predefined_entry(handle: MPI_Datatype) -> Option<&'static Predefin
         .or_else(|| PREDEFINED.get(&predefined_alias(handle)?))
 }
 
-/// The arguments of an `MPI_Type_create_f90_*` call: the type class, `p` and `r`.
-pub type F90Key = (F90Class, i32, i32);
+/// The arguments of an `MPI_Type_create_f90_*` call: the type class, `p` and `r` (`None`
+/// where not given).
+pub type F90Key = (F90Class, Option<i32>, Option<i32>);
 
 /// The handles of the types `MPI_Type_create_f90_*` returned, by their arguments.
 static F90_TYPES: LazyLock<Mutex<HashMap<F90Key, MPI_Datatype>>> = LazyLock::new(Default::default);

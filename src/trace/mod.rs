@@ -1,7 +1,7 @@
 //! Tracing the datatypes a program builds: with `MPI_DTYPE_TRACE=FILE` in the environment,
 //! every derived type the program builds is recorded (its expression, bounds, where it was
 //! built, when it was committed and freed, how often it was packed and unpacked and the
-//! bytes moved, and the warnings of [`crate::explain::warnings`] with those only a run can
+//! bytes moved, and the warnings of [`mpi_dtype_explain::warnings`] with those only a run can
 //! show), and the records are written to `FILE` as JSON lines at `MPI_Finalize`, or at exit
 //! if the program never finalizes (`docs/explain.md`, "Tracing a program").
 //!
@@ -15,12 +15,11 @@
 //!   handle to its record (a freed handle number may come back for a new type);
 //! - [`frames`]: the calling functions, symbolised with `dladdr`;
 //! - [`write`]: the JSON lines and the file name (`%p`, `%r`);
-//! - [`read`] and [`report`]: the other side, for `mpi-dtype-explain --trace`.
+//! - the other side, reading a trace for `mpi-dtype-explain --trace`, is the explain crate's
+//!   (`mpi_dtype_explain::trace`).
 
 pub mod frames;
-pub mod read;
 pub mod record;
-pub mod report;
 pub mod write;
 
 use crate::abi::{handle_bits, MPI_Datatype};

@@ -4,8 +4,8 @@
 
 use super::frames::Frame;
 use crate::abi::{handle_bits, MPI_Datatype};
-use crate::explain::{constructor, facts::Facts, warnings};
 use crate::handles;
+use mpi_dtype_explain::{constructor, facts::Facts, warnings};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::OnceLock;

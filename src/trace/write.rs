@@ -6,8 +6,8 @@
 
 use super::frames::Frame;
 use super::record::{Occurrences, Record, Stamp};
-use crate::explain::json::{string, warnings as warnings_json};
-use crate::explain::warnings::{self, Warning};
+use mpi_dtype_explain::json::{string, warnings as warnings_json};
+use mpi_dtype_explain::warnings::{self, Warning};
 use std::io::Write as _;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -110,7 +110,12 @@ pub fn dup(old: &Arc<Datatype>) -> Arc<Datatype> {
 
 /// `MPI_Type_create_f90_*`: the predefined type with the type map of `base`, the named
 /// Fortran type [`crate::predefined::f90_select`] chose for the arguments `precision` and `range`.
-pub fn f90(class: F90Class, precision: i32, range: i32, base: &Arc<Datatype>) -> Arc<Datatype> {
+pub fn f90(
+    class: F90Class,
+    precision: Option<i32>,
+    range: Option<i32>,
+    base: &Arc<Datatype>,
+) -> Arc<Datatype> {
     make(
         Combiner::F90 {
             class,

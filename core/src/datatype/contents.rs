@@ -122,6 +122,7 @@ struct Lengths;
 
 impl Numbering for Lengths {
     const DEFAULT_DARG: i32 = 0;
+    const UNDEFINED: i32 = 0;
     fn combiner(_: CombinerKind) -> i32 {
         0
     }
@@ -292,10 +293,10 @@ pub fn decode<N: Numbering>(dt: &Datatype, out: &mut impl Sink) {
             ..
         } => match class {
             F90Class::Integer => {
-                out.ints(&[&[*range as i64]]);
+                out.ints(&[&[N::undefined(*range)]]);
             }
             F90Class::Real | F90Class::Complex => {
-                out.ints(&[&[*precision as i64, *range as i64]]);
+                out.ints(&[&[N::undefined(*precision), N::undefined(*range)]]);
             }
         },
     }

@@ -20,25 +20,10 @@ static DETACHED: Predefined = Predefined {
 };
 
 /// Gives each child of `combiner` to `out` and leaves a constructor without children.
-fn detach_children(combiner: &mut Combiner, mut out: impl FnMut(Arc<Datatype>)) {
-    match std::mem::replace(combiner, Combiner::Named(&DETACHED)) {
-        Combiner::Named(_) => {}
-        Combiner::Dup(old)
-        | Combiner::Contiguous { old, .. }
-        | Combiner::Vector { old, .. }
-        | Combiner::Hvector { old, .. }
-        | Combiner::Indexed { old, .. }
-        | Combiner::Hindexed { old, .. }
-        | Combiner::IndexedBlock { old, .. }
-        | Combiner::HindexedBlock { old, .. }
-        | Combiner::Resized { old, .. }
-        | Combiner::F90 { base: old, .. } => out(old),
-        Combiner::Struct { types, .. } => types.into_iter().for_each(out),
-        Combiner::Subarray { old, realized, .. } | Combiner::Darray { old, realized, .. } => {
-            out(old);
-            out(realized);
-        }
-    }
+fn detach_children(combiner: &mut Combiner, out: impl FnMut(Arc<Datatype>)) {
+    std::mem::replace(combiner, Combiner::Named(&DETACHED))
+        .into_children()
+        .for_each(out);
 }
 
 /// Detaches the children of `combiner` and keeps in `pending` those whose last owner this

@@ -5,6 +5,7 @@
 //! bound and size query is answered. Datatypes are immutable and shared through `Arc`, so a
 //! type lives as long as any type built from it.
 
+mod children;
 pub mod compile;
 pub mod construct;
 pub mod contents;
@@ -141,12 +142,12 @@ pub enum Combiner {
     },
     /// `MPI_Type_create_f90_integer` / `_real` / `_complex`: a predefined (unnamed) type
     /// with the type map of `base`, the named Fortran type its arguments select.
-    /// `precision` is the `p` argument (`MPI_UNDEFINED` for the integer class, which has
-    /// none) and `range` the `r` argument, both verbatim.
+    /// `precision` is the `p` argument (`None` for the integer class, which has none) and
+    /// `range` the `r` argument, each `None` where the call gave `MPI_UNDEFINED`.
     F90 {
         class: F90Class,
-        precision: i32,
-        range: i32,
+        precision: Option<i32>,
+        range: Option<i32>,
         base: Arc<Datatype>,
     },
 }

@@ -95,6 +95,8 @@ impl CombinerKind {
 pub trait Numbering {
     /// `MPI_DISTRIBUTE_DFLT_DARG`: the distribution argument that asks for the default.
     const DEFAULT_DARG: i32;
+    /// `MPI_UNDEFINED`: an argument not given (`p` and `r` of the f90 types).
+    const UNDEFINED: i32;
     /// The `MPI_COMBINER_*` value of `kind`.
     fn combiner(kind: CombinerKind) -> i32;
     /// `MPI_ORDER_C` or `MPI_ORDER_FORTRAN`.
@@ -106,6 +108,16 @@ pub trait Numbering {
     /// (`None`), else the argument itself.
     fn darg(darg: Option<i32>) -> i32 {
         darg.unwrap_or(Self::DEFAULT_DARG)
+    }
+
+    /// The integer of an argument that may be undefined: [`Self::UNDEFINED`] for `None`.
+    fn undefined(value: Option<i32>) -> i64 {
+        value.unwrap_or(Self::UNDEFINED).into()
+    }
+
+    /// The argument an integer stands for: `None` for [`Self::UNDEFINED`].
+    fn given(value: i32) -> Option<i32> {
+        (value != Self::UNDEFINED).then_some(value)
     }
 }
 
@@ -157,6 +169,7 @@ pub(crate) struct TestNumbering;
 #[cfg(test)]
 impl Numbering for TestNumbering {
     const DEFAULT_DARG: i32 = -7;
+    const UNDEFINED: i32 = -9;
     fn combiner(kind: CombinerKind) -> i32 {
         1000 + kind as i32
     }

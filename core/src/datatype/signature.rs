@@ -70,28 +70,9 @@ fn uniformity<K: Copy + Eq>(dt: &Datatype, key: &impl Fn(Basic) -> K) -> Uniform
             PredefinedKind::Pair(a, b) => Uniformity::One(key(a)).and(Uniformity::One(key(b))),
             PredefinedKind::LbMarker | PredefinedKind::UbMarker => Uniformity::Empty,
         },
-        Combiner::Dup(old)
-        | Combiner::F90 { base: old, .. }
-        | Combiner::Resized { old, .. }
-        | Combiner::Contiguous { old, .. }
-        | Combiner::Vector { old, .. }
-        | Combiner::Hvector { old, .. }
-        | Combiner::Indexed { old, .. }
-        | Combiner::Hindexed { old, .. }
-        | Combiner::IndexedBlock { old, .. }
-        | Combiner::HindexedBlock { old, .. } => uniformity(old, key),
-        Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
-            uniformity(realized, key)
-        }
-        Combiner::Struct {
-            blocklengths,
-            types,
-            ..
-        } => blocklengths
-            .iter()
-            .zip(types)
-            .filter(|(&b, _)| b > 0)
-            .fold(Uniformity::Empty, |u, (_, t)| u.and(uniformity(t, key))),
+        derived => derived
+            .parts()
+            .fold(Uniformity::Empty, |u, part| u.and(uniformity(part, key))),
     })
 }
 

@@ -5,7 +5,7 @@ use super::facts::Facts;
 use super::svg::{self, escape};
 use super::text;
 use super::warnings::Warning;
-use crate::datatype::Datatype;
+use mpi_dtype_core::datatype::Datatype;
 use std::fmt::Write as _;
 
 /// The page's style sheet (the trace report, [`crate::trace::report`], starts from it too).

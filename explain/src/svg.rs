@@ -12,8 +12,8 @@
 
 use super::constructor;
 use super::facts::Facts;
-use crate::datatype::{Basic, Datatype};
-use crate::plan::node::Node;
+use mpi_dtype_core::datatype::{Basic, Datatype};
+use mpi_dtype_core::plan::node::Node;
 use std::fmt::Write as _;
 
 /// Types with at most this many entries are drawn box by box.

@@ -6,8 +6,8 @@ use super::constructor::{self, Arg, Children, Item, NODE_LIMIT};
 use super::facts::{self, Facts};
 use super::plan;
 use super::warnings::Warning;
-use crate::datatype::layout::Span;
-use crate::datatype::Datatype;
+use mpi_dtype_core::datatype::layout::Span;
+use mpi_dtype_core::datatype::Datatype;
 use std::fmt::Write as _;
 
 /// `text` as a JSON string literal.
@@ -128,7 +128,7 @@ pub fn warnings(list: &[Warning]) -> String {
 /// The JSON object explaining `dt`.
 pub fn render(dt: &Datatype, f: &Facts, warnings_found: &[Warning]) -> String {
     let (expression, whole) = constructor::expression(dt);
-    let names = |sig: &[(crate::datatype::Basic, i64)]| {
+    let names = |sig: &[(mpi_dtype_core::datatype::Basic, i64)]| {
         pairs(sig.iter().map(|(b, n)| (string(b.info().name), *n)))
     };
     let steps: Vec<String> = plan::describe(dt)

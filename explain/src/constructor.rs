@@ -4,7 +4,7 @@
 //! JSON. Arrays longer than [`ARRAY_LIMIT`] are cut (the full length is given) and at most
 //! [`NODE_LIMIT`] constructors are shown.
 
-use crate::datatype::{Combiner, Datatype, Distribution, F90Class, Order};
+use mpi_dtype_core::datatype::{Combiner, Datatype, Distribution, F90Class, Order};
 use std::sync::Arc;
 
 /// Arrays of constructor arguments are shown up to this many items.
@@ -301,11 +301,14 @@ pub fn call(dt: &Datatype) -> Call<'_> {
                     "MPI_COMBINER_F90_COMPLEX",
                 ),
             };
+            let given = |value: Option<i32>| {
+                value.map_or(Arg::One(Item::Word("MPI_UNDEFINED")), |v| num(v.into()))
+            };
             let mut args = vec![];
             if *class != F90Class::Integer {
-                args.push(("p", num((*precision).into())));
+                args.push(("p", given(*precision)));
             }
-            args.push(("r", num((*range).into())));
+            args.push(("r", given(*range)));
             Call {
                 short,
                 function,

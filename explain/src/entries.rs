@@ -1,9 +1,9 @@
 //! The first basic entries of a type map in type-map order, read with the type-map walk
-//! ([`crate::datatype::walk`]) stopped after them, so that reading the first entries of a type
+//! ([`mpi_dtype_core::datatype::walk`]) stopped after them, so that reading the first entries of a type
 //! with 10^9 of them costs only those entries.
 
-use crate::datatype::walk::{walk, Piece, GO_ON};
-use crate::datatype::{Basic, Datatype};
+use mpi_dtype_core::datatype::walk::{walk, Piece, GO_ON};
+use mpi_dtype_core::datatype::{Basic, Datatype};
 use std::ops::ControlFlow;
 
 /// The first `limit` basic entries of one copy of `dt`, as `(basic, displacement)`.

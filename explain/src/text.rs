@@ -6,7 +6,7 @@ use super::constructor;
 use super::facts::Facts;
 use super::plan;
 use super::warnings::Warning;
-use crate::datatype::{Basic, Datatype};
+use mpi_dtype_core::datatype::{Basic, Datatype};
 use std::fmt::Write as _;
 
 /// At most this many type-map entries are listed.
@@ -57,7 +57,7 @@ pub fn render(dt: &Datatype, f: &Facts, warnings: &[Warning]) -> String {
     let _ = writeln!(out, "  true lb     {:>12}", f.true_lb);
     let _ = writeln!(out, "  true ub     {:>12}", f.true_ub);
     let _ = writeln!(out, "  true extent {:>12}", f.true_extent());
-    let marks = |name: &str, m: Option<crate::datatype::layout::Span>| match m {
+    let marks = |name: &str, m: Option<mpi_dtype_core::datatype::layout::Span>| match m {
         Some(s) if s.min == s.max => format!("{name} marker at {}", s.min),
         Some(s) => format!("{name} markers from {} to {}", s.min, s.max),
         None => format!("no {name} marker"),

@@ -4,14 +4,14 @@
 //! mpi-dtype-explain 'struct([1,1,3], [0,8,16], [MPI_INT, MPI_DOUBLE, MPI_CHAR])' --format svg > particle.svg
 //! ```
 //!
-//! The expression language is described in `mpi_dtype::explain::parse` and `docs/explain.md`.
+//! The expression language is described in `mpi_dtype_explain::parse` and `docs/explain.md`.
 //! With `--trace FILE` (repeatable) it reports on the types a traced program built
-//! (`MPI_DTYPE_TRACE`, `mpi_dtype::trace`): a sortable HTML page (`--format html`) or text.
+//! (`MPI_DTYPE_TRACE`, read by `mpi_dtype_explain::trace`): a sortable HTML page (`--format html`) or text.
 //! Exit status: 0 on success, 1 for an expression that is malformed or whose constructor
 //! fails, or a trace file that cannot be read, 2 for bad command-line arguments.
 
-use mpi_dtype::explain::{self, parse, Format};
-use mpi_dtype::trace::{read, report};
+use mpi_dtype_explain::trace::{read, report};
+use mpi_dtype_explain::{self as explain, parse, Format};
 use std::io::Write as _;
 use std::process::ExitCode;
 

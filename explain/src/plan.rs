@@ -1,8 +1,8 @@
 //! The compiled pack plan of a type in words: what the engine will do, level by level, with
 //! the byte counts it copies per block. At most [`LINE_LIMIT`] lines are written.
 
-use crate::datatype::Datatype;
-use crate::plan::node::{Counts, Node};
+use mpi_dtype_core::datatype::Datatype;
+use mpi_dtype_core::plan::node::{Counts, Node};
 
 /// At most this many lines describe a plan.
 pub const LINE_LIMIT: usize = 24;

@@ -22,11 +22,9 @@
 //! constructor fails is an [`Error`] with the constructor's MPI error class and message, at
 //! the constructor's name. [`Error::report`] shows either with the expression and a caret.
 
-use crate::datatype::{construct, DarrayArgs, Datatype, Distribution, F90Class, Order};
-use crate::error::{self, MpiError};
-use crate::handles;
-use crate::predefined;
-use std::os::raw::c_int;
+use mpi_dtype_core::datatype::{construct, DarrayArgs, Datatype, Distribution, F90Class, Order};
+use mpi_dtype_core::error::{Error as CoreError, ErrorClass, Result as CoreResult};
+use mpi_dtype_core::predefined;
 use std::sync::Arc;
 
 /// What went wrong.
@@ -35,7 +33,7 @@ pub enum ErrorKind {
     /// The expression is malformed.
     Syntax,
     /// The constructor failed with this MPI error class.
-    Mpi(c_int),
+    Mpi(ErrorClass),
 }
 
 /// An error in an expression, at a character position.
@@ -58,7 +56,7 @@ impl Error {
         }
     }
 
-    fn mpi(position: usize, e: MpiError) -> Error {
+    fn mpi(position: usize, e: CoreError) -> Error {
         Error {
             kind: ErrorKind::Mpi(e.class),
             position,
@@ -71,7 +69,7 @@ impl Error {
     pub fn report(&self, input: &str) -> String {
         let what = match self.kind {
             ErrorKind::Syntax => format!("syntax error at character {}", self.position + 1),
-            ErrorKind::Mpi(class) => error::class_name(class).to_string(),
+            ErrorKind::Mpi(class) => class.name().to_string(),
         };
         // Tabs and other control characters would move the caret: show them as spaces.
         let line: String = input
@@ -177,7 +175,7 @@ impl Parser {
                     self.at += 1;
                     let args = self.items(')', depth)?;
                     build(&name, start, args).map(Value::Type)
-                } else if name.starts_with("MPI") {
+                } else if name.starts_with("MPI") && !is_constant(&name) {
                     named(&name, start).map(Value::Type)
                 } else {
                     Ok(Value::Word(name))
@@ -259,16 +257,21 @@ const SYNONYMS: [(&str, &str); 2] = [
     ("MPI_C_FLOAT_COMPLEX", "MPI_C_COMPLEX"),
 ];
 
+/// True if `name` is one of the standard's constants the language takes as a word
+/// (`MPI_UNDEFINED`, `MPI_ORDER_C`, `MPI_DISTRIBUTE_BLOCK`, ...), not a datatype.
+fn is_constant(name: &str) -> bool {
+    name == "MPI_UNDEFINED" || name.starts_with("MPI_ORDER_") || name.starts_with("MPI_DISTRIBUTE_")
+}
+
 /// The predefined datatype named `name`, from the library's predefined table.
 fn named(name: &str, at: usize) -> Result<Arc<Datatype>, Error> {
     let wanted = SYNONYMS
         .iter()
         .find(|(synonym, _)| *synonym == name)
         .map_or(name, |(_, table_name)| table_name);
-    let handle = predefined::by_name(wanted)
-        .and_then(crate::abi::predefined_handle)
+    let named = predefined::by_name(wanted)
         .ok_or_else(|| Error::syntax(at, format!("unknown predefined datatype {name}")))?;
-    handles::get(handle).map_err(|e| Error::mpi(at, e))
+    Ok(construct::named(named))
 }
 
 /// The arguments of one constructor call, taken one by one with their positions.
@@ -303,6 +306,17 @@ impl Args {
             .map_or(self.end, |(_, at)| *at);
         let n = self.int(what)?;
         i32::try_from(n).map_err(|_| Error::syntax(at, format!("{what} {n} does not fit an int")))
+    }
+
+    /// An int, or `None` for the word `MPI_UNDEFINED` (an f90 type's `p` or `r` not given).
+    fn int32_or_undefined(&mut self, what: &str) -> Result<Option<i32>, Error> {
+        match self.items.as_slice().first() {
+            Some((Value::Word(w), _)) if w == "MPI_UNDEFINED" => {
+                self.next(what)?;
+                Ok(None)
+            }
+            _ => self.int32(what).map(Some),
+        }
     }
 
     fn datatype(&mut self, what: &str) -> Result<Arc<Datatype>, Error> {
@@ -397,12 +411,11 @@ fn distribution(v: &Value) -> Option<Distribution> {
     }
 }
 
-/// A distribution argument: `None` inside for the default (`DFLT`, or the ABI's number for
-/// it).
+/// A distribution argument: `None` inside for the default (`DFLT`); a number is the
+/// argument itself.
 fn darg(v: &Value) -> Option<Option<i32>> {
-    use crate::datatype::numbering::darg;
     match v {
-        Value::Int(n) => i32::try_from(*n).ok().map(darg::<crate::abi::Numbers>),
+        Value::Int(n) => i32::try_from(*n).ok().map(Some),
         Value::Word(w) if w == "DFLT" || w == "MPI_DISTRIBUTE_DFLT_DARG" => Some(None),
         _ => None,
     }
@@ -564,30 +577,28 @@ fn build(name: &str, at: usize, args: Vec<(Value, usize)>) -> Result<Arc<Datatyp
                 "f90_real" => F90Class::Real,
                 _ => F90Class::Complex,
             };
-            let precision = if class == F90Class::Integer {
-                crate::abi::MPI_UNDEFINED
-            } else {
-                a.int32("p")?
+            let precision = match class {
+                F90Class::Integer => None,
+                _ => a.int32_or_undefined("p")?,
             };
-            let range = a.int32("r")?;
+            let range = a.int32_or_undefined("r")?;
             a.finish()?;
-            return f90(class, precision, range).map_err(|e| Error::mpi(at, e));
+            f90(class, precision, range)
         }
     };
-    made.map_err(|e| Error::mpi(at, e.into()))
+    made.map_err(|e| Error::mpi(at, e))
 }
 
 /// `MPI_Type_create_f90_*(p, r)`: the type the arguments select, or `MPI_ERR_ARG`.
-fn f90(class: F90Class, precision: i32, range: i32) -> Result<Arc<Datatype>, MpiError> {
-    let handle = crate::abi::f90_type(class, precision, range).ok_or_else(|| {
-        MpiError::arg(format!(
-            "no Fortran type has precision {precision} and range {range}"
+fn f90(class: F90Class, precision: Option<i32>, range: Option<i32>) -> CoreResult<Arc<Datatype>> {
+    let undefined = |v: Option<i32>| v.map_or("MPI_UNDEFINED".to_string(), |v| v.to_string());
+    let base = predefined::f90_select(class, precision, range).ok_or_else(|| {
+        CoreError::arg(format!(
+            "no Fortran type has precision {} and range {}",
+            undefined(precision),
+            undefined(range)
         ))
     })?;
-    Ok(construct::f90(
-        class,
-        precision,
-        range,
-        &handles::get(handle)?,
-    ))
+    let base = construct::named(base.predefined());
+    Ok(construct::f90(class, precision, range, &base))
 }

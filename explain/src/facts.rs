@@ -3,16 +3,16 @@
 //! entries and byte runs.
 
 use super::entries;
-use crate::datatype::layout::Span;
-use crate::datatype::{Basic, Datatype};
-use crate::plan::iov;
+use mpi_dtype_core::datatype::layout::Span;
+use mpi_dtype_core::datatype::{Basic, Datatype};
+use mpi_dtype_core::plan::iov;
 
 /// At most this many basic entries of one copy are sampled.
 pub const ENTRY_LIMIT: usize = 1 << 14;
 /// At most this many byte runs of one copy are sampled.
 pub const RUN_LIMIT: usize = 1 << 14;
 /// Runs are counted one by one up to this many; beyond, the count is the plan's bound.
-pub use crate::plan::iov::RUN_COUNT_WALK;
+pub use mpi_dtype_core::plan::iov::RUN_COUNT_WALK;
 
 /// How many contiguous byte runs one copy of a type has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

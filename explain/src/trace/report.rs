@@ -2,13 +2,13 @@
 //! (a sortable table of every type, then for each its picture, warnings and text report,
 //! the pieces of [`crate::explain`]), or as text, one line per type.
 //!
-//! Each type is rebuilt from its expression ([`crate::explain::parse`]) to be drawn; a type
+//! Each type is rebuilt from its expression ([`crate::parse`]) to be drawn; a type
 //! whose expression was cut (a huge type) is shown by its recorded numbers only.
 
 use super::read::Traced;
-use crate::explain::facts::Facts;
-use crate::explain::svg::escape;
-use crate::explain::{html, parse, svg, text, warnings};
+use crate::facts::Facts;
+use crate::svg::escape;
+use crate::{html, parse, svg, text, warnings};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

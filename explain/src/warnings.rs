@@ -12,7 +12,7 @@
 //! the sample cannot decide (more data bytes than span is an overlap whatever the runs are).
 
 use super::facts::{self, Facts};
-use crate::datatype::{Combiner, Datatype};
+use mpi_dtype_core::datatype::{Combiner, Datatype};
 
 /// What a warning is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,7 +136,8 @@ pub static STILL_ALLOCATED_AT_FINALIZE: Kind = Kind {
     standard: None,
 };
 
-/// The kinds only a traced run reports, from the calls it sees ([`crate::trace`]).
+/// The kinds only a traced run reports, from the calls it sees (the C library's recorder,
+/// `MPI_DTYPE_TRACE`).
 pub static RUNTIME_KINDS: [&Kind; 3] = [
     &USED_UNCOMMITTED,
     &COMMITTED_TWICE,

@@ -22,9 +22,10 @@ pub mod parse;
 pub mod plan;
 pub mod svg;
 pub mod text;
+pub mod trace;
 pub mod warnings;
 
-use crate::datatype::Datatype;
+use mpi_dtype_core::datatype::Datatype;
 
 /// An output format of [`explain`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
