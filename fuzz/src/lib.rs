@@ -11,11 +11,11 @@
 pub mod capi;
 
 use mpi_dtype::abi::*;
-use mpi_dtype::datatype::typemap::{Item, TypeMap};
-use mpi_dtype::datatype::{construct, Basic, DarrayArgs, Datatype, Distribution, Order};
+use mpi_dtype::datatype::typemap::TypeMap;
+use mpi_dtype::datatype::{construct, DarrayArgs, Datatype, Distribution, Order};
 use mpi_dtype::handles;
-use mpi_dtype::predefined::Scalar;
 use mpi_dtype_core::error::Error as CoreError;
+pub use mpi_dtype_testkit::{ext32_encode, only_data, random_bytes, Geometry};
 use std::sync::Arc;
 
 // ---- reading the fuzzer's bytes -----------------------------------------------------------------
@@ -880,79 +880,11 @@ pub fn spans_fit(dt: &Datatype) -> bool {
 
 // ---- the byte-level model ---------------------------------------------------------------------
 
-/// A buffer that holds every byte `count` copies of a type address, with a margin: index `i`
-/// holds displacement `lo + i`.
-#[derive(Debug, Clone, Copy)]
-pub struct Region {
-    pub lo: i64,
-    pub len: usize,
-}
-
-impl Region {
-    /// The region for `count` copies of `tm`, or `None` if it is larger than `limit` bytes.
-    pub fn new(tm: &TypeMap, count: i64, limit: i64) -> Option<Region> {
-        let mut lo = 0i64;
-        let mut hi = 0i64;
-        for (b, d) in tm.copies(count) {
-            lo = lo.min(d);
-            hi = hi.max(d + b.size());
-        }
-        let len = hi - lo + 32;
-        (len <= limit).then_some(Region {
-            lo: lo - 16,
-            len: len as usize,
-        })
-    }
-
-    pub fn origin(&self) -> usize {
-        (-self.lo) as usize
-    }
-
-    pub fn index(&self, disp: i64) -> usize {
-        (disp - self.lo) as usize
-    }
-}
-
-/// Pseudo-random bytes (splitmix64) from a seed.
-pub fn pattern(seed: u64, len: usize) -> Vec<u8> {
-    let mut state = seed;
-    let mut out = Vec::with_capacity(len + 8);
-    while out.len() < len {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        out.extend_from_slice(&z.to_le_bytes());
-    }
-    out.truncate(len);
-    out
-}
-
-/// The external32 form of one native value, when it is a plain byte reversal per part (or
-/// the bytes as they are); `None` for conversions that change the width or the format.
-pub fn ext32_exact(b: Basic, native: &[u8]) -> Option<Vec<u8>> {
-    let info = b.info();
-    match info.scalar {
-        Scalar::Bytes => Some(native.to_vec()),
-        Scalar::X87Extended => None,
-        Scalar::Signed | Scalar::Unsigned | Scalar::Float => {
-            if info.ext32_part != info.part_size() {
-                return None;
-            }
-            Some(
-                native
-                    .chunks(info.part_size() as usize)
-                    .flat_map(|part| part.iter().rev().copied())
-                    .collect(),
-            )
-        }
-    }
-}
-
-/// True if the type map has only data entries.
-pub fn only_data(tm: &TypeMap) -> bool {
-    tm.entries.iter().all(|e| matches!(e.item, Item::Data(_)))
+/// A buffer that holds every byte `count` copies of `tm` address, with a margin of 16 bytes,
+/// or `None` if it is larger than `limit` bytes.
+pub fn region(tm: &TypeMap, count: i64, limit: i64) -> Option<Geometry> {
+    let region = Geometry::of_data(tm, count, 16);
+    (region.len as i64 <= limit).then_some(region)
 }
 
 /// Cut points: `0 = c_0 <= c_1 <= ... <= c_k = total`, from the fuzzer's bytes.
@@ -979,7 +911,7 @@ pub struct MemoryCase {
     pub dt: Arc<Datatype>,
     pub tm: TypeMap,
     pub count: i64,
-    pub region: Region,
+    pub region: Geometry,
     pub src: Vec<u8>,
 }
 
@@ -996,8 +928,8 @@ impl MemoryCase {
         let dt = m.dt.clone().expect("found with a type");
         let tm = TypeMap::of(&dt);
         let count = b.range(0, 3);
-        let region = Region::new(&tm, count, 1 << 20)?;
-        let src = pattern(b.u64(), region.len);
+        let region = region(&tm, count, 1 << 20)?;
+        let src = random_bytes(b.u64(), region.len);
         Some(MemoryCase {
             dt,
             tm,

@@ -1,15 +1,19 @@
 //! Shared helpers for the model-based tests: a description of random nested datatypes
 //! ([`Spec`]), a proptest strategy for it, and the byte-level model of pack / unpack /
-//! external32 derived from `TypeMap::of`.
+//! external32 derived from `TypeMap::of` (with what the fuzz targets share, from the crate
+//! `mpi-dtype-testkit`).
 #![allow(dead_code)]
 
+// Not every test file uses all of them.
+#[allow(unused_imports)]
+pub use mpi_dtype_testkit::{ext32_decode, ext32_encode, only_data, random_bytes, Geometry};
+
 use mpi_dtype::abi::*;
-use mpi_dtype::datatype::typemap::{Item, TypeMap};
+use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::datatype::{
     construct, Basic, DarrayArgs, Datatype, Distribution, Order, PredefinedKind,
 };
 use mpi_dtype::handles;
-use mpi_dtype::predefined::Scalar;
 use proptest::prelude::*;
 use std::fmt;
 use std::sync::Arc;
@@ -580,59 +584,6 @@ pub fn lossless_case() -> impl Strategy<Value = Case> {
 
 // ---- the byte-level model ----------------------------------------------------------------------
 
-/// A buffer region: index `i` of the buffer holds displacement `lo + i` from the origin.
-#[derive(Debug, Clone, Copy)]
-pub struct Geometry {
-    pub lo: i64,
-    pub len: usize,
-}
-
-impl Geometry {
-    /// A region that holds the origin, `[min(lb, true_lb), max(ub, true_ub))` and every byte
-    /// of `count` copies (copy `k` at `k * extent`), with `margin` bytes on either side.
-    pub fn new(tm: &TypeMap, count: i64, margin: i64) -> Geometry {
-        let ext = tm.extent();
-        let mut lo = 0.min(tm.lb()).min(tm.true_lb());
-        let mut hi = 0.max(tm.ub()).max(tm.true_ub());
-        for k in 0..count {
-            for (b, d) in tm.data_entries() {
-                lo = lo.min(k * ext + d);
-                hi = hi.max(k * ext + d + b.size());
-            }
-        }
-        Geometry {
-            lo: lo - margin,
-            len: (hi - lo + 2 * margin) as usize,
-        }
-    }
-
-    /// Buffer index of the origin.
-    pub fn origin(&self) -> usize {
-        (-self.lo) as usize
-    }
-
-    /// Buffer index of displacement `disp`.
-    pub fn index(&self, disp: i64) -> usize {
-        (disp - self.lo) as usize
-    }
-}
-
-/// A deterministic stream of pseudo-random bytes (splitmix64).
-pub fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut state = seed;
-    let mut out = Vec::with_capacity(len + 8);
-    while out.len() < len {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        out.extend_from_slice(&z.to_le_bytes());
-    }
-    out.truncate(len);
-    out
-}
-
 /// `src` restricted to the bytes the type map covers; zero elsewhere.
 pub fn covered_only(tm: &TypeMap, count: i64, src: &[u8], g: &Geometry) -> Vec<u8> {
     let mut out = vec![0u8; src.len()];
@@ -643,44 +594,12 @@ pub fn covered_only(tm: &TypeMap, count: i64, src: &[u8], g: &Geometry) -> Vec<u
     out
 }
 
-/// The external32 encoding of one native value of `b`, when the test can state it exactly:
-/// big-endian, same-width integers and IEEE floats (per part for complex types), bytes as is.
-/// `None` for conversions that change width or format (`MPI_LONG`, long double).
-pub fn ext32_encode(b: Basic, native: &[u8]) -> Option<Vec<u8>> {
-    let info = b.info();
-    match info.scalar {
-        Scalar::Bytes => Some(native.to_vec()),
-        Scalar::X87Extended => None,
-        Scalar::Signed | Scalar::Unsigned | Scalar::Float => {
-            if info.ext32_part != info.part_size() {
-                return None;
-            }
-            Some(
-                native
-                    .chunks(info.part_size() as usize)
-                    .flat_map(|part| part.iter().rev().copied())
-                    .collect(),
-            )
-        }
-    }
-}
-
-/// The decoding counterpart of [`ext32_encode`] (byte reversal is its own inverse).
-pub fn ext32_decode(b: Basic, external: &[u8]) -> Option<Vec<u8>> {
-    ext32_encode(b, external)
-}
-
 /// Sum of the external32 sizes of the data entries.
 pub fn ext32_size(tm: &TypeMap) -> i64 {
     tm.data_entries()
         .iter()
         .map(|(b, _)| b.info().ext32_size())
         .sum()
-}
-
-/// True if every entry of the type map is data (no markers).
-pub fn only_data(tm: &TypeMap) -> bool {
-    tm.entries.iter().all(|e| matches!(e.item, Item::Data(_)))
 }
 
 /// The proptest configuration of the model-based tests: `default_cases` cases per property,
