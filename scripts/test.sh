@@ -20,7 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's header says how long the run has taken so far, so that a slow step shows.
+step() { printf '\n== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 step "dependencies"
 ./scripts/install-deps.sh
