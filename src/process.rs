@@ -91,3 +91,10 @@ pub fn world_rank() -> Option<c_int> {
         forward!(PMPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, MPI_COMM_WORLD, &mut rank);
     (asked == Some(MPI_SUCCESS) && rank >= 0).then_some(rank)
 }
+
+/// Ends the program after a fatal error: through the real MPI's `MPI_Abort` when there is
+/// one, else by exiting with `code`.
+pub fn abort_program(code: c_int) -> ! {
+    forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, MPI_COMM_WORLD, code);
+    std::process::exit(code)
+}

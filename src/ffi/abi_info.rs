@@ -10,6 +10,7 @@
 use super::{check_out, guard, write_out};
 use crate::abi::*;
 use crate::behind::foreign_call;
+use crate::ffi::export;
 use std::os::raw::c_int;
 
 /// The major and minor version of the standard ABI the library speaks (-1 and -1 for none).
@@ -18,18 +19,20 @@ pub unsafe extern "C" fn MPI_Abi_get_version(
     abi_major: *mut c_int,
     abi_minor: *mut c_int,
 ) -> c_int {
-    foreign_call!(
-        PMPI_Abi_get_version(abi_major: *mut c_int, abi_minor: *mut c_int)
-        if crate::behind::backend().is_some()
-    );
-    guard("MPI_Abi_get_version", || {
-        check_out(abi_major, "abi_major")?;
-        check_out(abi_minor, "abi_minor")?;
-        let (major, minor) = standard_abi_version();
-        // SAFETY: the caller's pointers, checked non-NULL above.
-        unsafe {
-            write_out(abi_major, major, "abi_major")?;
-            write_out(abi_minor, minor, "abi_minor")
-        }
+    export("MPI_Abi_get_version", || {
+        foreign_call!(
+            PMPI_Abi_get_version(abi_major: *mut c_int, abi_minor: *mut c_int)
+            if crate::behind::backend().is_some()
+        );
+        guard("MPI_Abi_get_version", || {
+            check_out(abi_major, "abi_major")?;
+            check_out(abi_minor, "abi_minor")?;
+            let (major, minor) = standard_abi_version();
+            // SAFETY: the caller's pointers, checked non-NULL above.
+            unsafe {
+                write_out(abi_major, major, "abi_major")?;
+                write_out(abi_minor, minor, "abi_minor")
+            }
+        })
     })
 }

@@ -9,6 +9,7 @@
 use super::{check_out, datatype, guard, write_out};
 use crate::abi::*;
 use crate::error::MpiError;
+use crate::ffi::{export, export_value};
 use crate::predefined;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -30,28 +31,32 @@ unsafe fn get_address(
 /// The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int {
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { get_address("MPI_Get_address", location, address) }
+    export("MPI_Get_address", || {
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { get_address("MPI_Get_address", location, address) }
+    })
 }
 
 /// MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { get_address("MPI_Address", location, address) }
+    export("MPI_Address", || {
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { get_address("MPI_Address", location, address) }
+    })
 }
 
 /// `base + disp` as addresses (wrapping like pointer arithmetic).
 #[no_mangle]
 pub extern "C" fn MPI_Aint_add(base: MPI_Aint, disp: MPI_Aint) -> MPI_Aint {
-    base.wrapping_add(disp)
+    export_value("MPI_Aint_add", 0, || base.wrapping_add(disp))
 }
 
 /// `addr1 - addr2` as addresses (wrapping like pointer arithmetic).
 #[no_mangle]
 pub extern "C" fn MPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
-    addr1.wrapping_sub(addr2)
+    export_value("MPI_Aint_diff", 0, || addr1.wrapping_sub(addr2))
 }
 
 /// The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
@@ -61,29 +66,31 @@ pub unsafe extern "C" fn MPI_Type_match_size(
     size: c_int,
     datatype: *mut MPI_Datatype,
 ) -> c_int {
-    // A size this library has no type for may be one of the MPI behind's (MPICH 5's
-    // MPI_INTEGER16, say): that library answers then.
-    let found = class_of_typeclass(typeclass)
-        .and_then(|class| predefined::match_size(class, size.into()))
-        .map(basic_handle);
-    crate::behind::foreign_call!(
-        PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype)
-        if found.is_none() && crate::behind::backend().is_some()
-    );
-    guard("MPI_Type_match_size", || {
-        check_out(datatype, "datatype")?;
-        if class_of_typeclass(typeclass).is_none() {
-            return Err(MpiError::arg(format!(
-                "typeclass {typeclass} is not an MPI_TYPECLASS_* value"
-            )));
-        }
-        let found = found.ok_or_else(|| {
-            MpiError::arg(format!(
-                "no predefined type of class {typeclass} has {size} bytes"
-            ))
-        })?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(datatype, found, "datatype") }
+    export("MPI_Type_match_size", || {
+        // A size this library has no type for may be one of the MPI behind's (MPICH 5's
+        // MPI_INTEGER16, say): that library answers then.
+        let found = class_of_typeclass(typeclass)
+            .and_then(|class| predefined::match_size(class, size.into()))
+            .map(basic_handle);
+        crate::behind::foreign_call!(
+            PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype)
+            if found.is_none() && crate::behind::backend().is_some()
+        );
+        guard("MPI_Type_match_size", || {
+            check_out(datatype, "datatype")?;
+            if class_of_typeclass(typeclass).is_none() {
+                return Err(MpiError::arg(format!(
+                    "typeclass {typeclass} is not an MPI_TYPECLASS_* value"
+                )));
+            }
+            let found = found.ok_or_else(|| {
+                MpiError::arg(format!(
+                    "no predefined type of class {typeclass} has {size} bytes"
+                ))
+            })?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(datatype, found, "datatype") }
+        })
     })
 }
 
@@ -97,22 +104,24 @@ pub unsafe extern "C" fn MPI_Type_get_value_index(
     index_type: MPI_Datatype,
     pair_type: *mut MPI_Datatype,
 ) -> c_int {
-    crate::behind::foreign_call!(
-        PMPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype)
-        if crate::dropin::is_foreign(value_type) || crate::dropin::is_foreign(index_type)
-    );
-    guard("MPI_Type_get_value_index", || {
-        check_out(pair_type, "pair_type")?;
-        let basic = |t: &crate::datatype::Datatype| match t.predefined()?.kind {
-            predefined::PredefinedKind::Basic(b) => Some(b),
-            _ => None,
-        };
-        let (value, index) = (datatype(value_type)?, datatype(index_type)?);
-        let pair = basic(&value)
-            .zip(basic(&index))
-            .and_then(|(v, i)| predefined::value_index_pair(v, i))
-            .and_then(predefined_handle);
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(pair_type, pair.unwrap_or(MPI_DATATYPE_NULL), "pair_type") }
+    export("MPI_Type_get_value_index", || {
+        crate::behind::foreign_call!(
+            PMPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype)
+            if crate::dropin::is_foreign(value_type) || crate::dropin::is_foreign(index_type)
+        );
+        guard("MPI_Type_get_value_index", || {
+            check_out(pair_type, "pair_type")?;
+            let basic = |t: &crate::datatype::Datatype| match t.predefined()?.kind {
+                predefined::PredefinedKind::Basic(b) => Some(b),
+                _ => None,
+            };
+            let (value, index) = (datatype(value_type)?, datatype(index_type)?);
+            let pair = basic(&value)
+                .zip(basic(&index))
+                .and_then(|(v, i)| predefined::value_index_pair(v, i))
+                .and_then(predefined_handle);
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(pair_type, pair.unwrap_or(MPI_DATATYPE_NULL), "pair_type") }
+        })
     })
 }

@@ -7,6 +7,7 @@ use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use crate::handles;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -150,17 +151,19 @@ pub unsafe extern "C" fn MPIR_Type_dup_fn(
     attribute_val_out: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    // SAFETY: the caller's arguments, under the same contract.
-    unsafe {
-        copy_value(
-            oldtype,
-            type_keyval,
-            extra_state,
-            attribute_val_in,
-            attribute_val_out,
-            flag,
-        )
-    }
+    export("MPIR_Type_dup_fn", || {
+        // SAFETY: the caller's arguments, under the same contract.
+        unsafe {
+            copy_value(
+                oldtype,
+                type_keyval,
+                extra_state,
+                attribute_val_in,
+                attribute_val_out,
+                flag,
+            )
+        }
+    })
 }
 
 /// Creates an attribute key for datatypes with the given copy and delete callbacks.
@@ -171,28 +174,30 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    if crate::dropin::twin::enabled() {
-        // Drop-in mode: the program's datatypes are the MPI behind's too, so are its keys.
-        let made = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut c_void) -> c_int,
-            type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
-        if let Some(rc) = made {
-            return rc;
+    export("MPI_Type_create_keyval", || {
+        if crate::dropin::twin::enabled() {
+            // Drop-in mode: the program's datatypes are the MPI behind's too, so are its keys.
+            let made = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut c_void) -> c_int,
+                type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
+            if let Some(rc) = made {
+                return rc;
+            }
         }
-    }
-    guard("MPI_Type_create_keyval", || {
-        check_out(type_keyval, "type_keyval")?;
-        // The standard ABI's MPI_TYPE_DUP_FN is a sentinel to recognise, not to call.
-        let copy = match is_dup_fn_sentinel(type_copy_attr_fn) {
-            true => Some(copy_value as _),
-            false => type_copy_attr_fn,
-        };
-        let key = keyvals::create(Keyval {
-            copy,
-            delete: type_delete_attr_fn,
-            extra_state: extra_state as usize,
-        })?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(type_keyval, key, "type_keyval") }
+        guard("MPI_Type_create_keyval", || {
+            check_out(type_keyval, "type_keyval")?;
+            // The standard ABI's MPI_TYPE_DUP_FN is a sentinel to recognise, not to call.
+            let copy = match is_dup_fn_sentinel(type_copy_attr_fn) {
+                true => Some(copy_value as _),
+                false => type_copy_attr_fn,
+            };
+            let key = keyvals::create(Keyval {
+                copy,
+                delete: type_delete_attr_fn,
+                extra_state: extra_state as usize,
+            })?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(type_keyval, key, "type_keyval") }
+        })
     })
 }
 
@@ -201,18 +206,21 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
 /// datatypes are duplicated or freed.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-    // SAFETY: the caller's in-out argument, read if it is not NULL.
-    if !type_keyval.is_null() && behind_keyval(unsafe { type_keyval.read() }) {
-        if let Some(rc) = forward!(PMPI_Type_free_keyval: fn(*mut c_int) -> c_int, type_keyval) {
-            return rc;
+    export("MPI_Type_free_keyval", || {
+        // SAFETY: the caller's in-out argument, read if it is not NULL.
+        if !type_keyval.is_null() && behind_keyval(unsafe { type_keyval.read() }) {
+            if let Some(rc) = forward!(PMPI_Type_free_keyval: fn(*mut c_int) -> c_int, type_keyval)
+            {
+                return rc;
+            }
         }
-    }
-    guard("MPI_Type_free_keyval", || {
-        check_out(type_keyval, "type_keyval")?;
-        // SAFETY: the caller's in-out argument.
-        keyvals::free(unsafe { read_in(type_keyval, "type_keyval")? })?;
-        // SAFETY: as above.
-        unsafe { write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval") }
+        guard("MPI_Type_free_keyval", || {
+            check_out(type_keyval, "type_keyval")?;
+            // SAFETY: the caller's in-out argument.
+            keyvals::free(unsafe { read_in(type_keyval, "type_keyval")? })?;
+            // SAFETY: as above.
+            unsafe { write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval") }
+        })
     })
 }
 
@@ -223,28 +231,30 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    if goes_behind(type_keyval, datatype) {
-        let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut c_void) -> c_int,
-            datatype, type_keyval, attribute_val);
-        if let Some(rc) = rc {
-            return rc;
-        }
-    }
-    guard("MPI_Type_set_attr", || {
-        keyvals::retain(type_keyval, true)?;
-        let value = attribute_val as usize;
-        let previous = handles::update(datatype, |e| {
-            keyvals::cache(&mut e.attributes, type_keyval, value)
-        });
-        let previous = previous.inspect_err(|_| keyvals::release(type_keyval))?;
-        match previous {
-            Some(value) => {
-                // The new value replaces the old one: the key has one use, not two.
-                keyvals::release(type_keyval);
-                run_delete(datatype, type_keyval, value)
+    export("MPI_Type_set_attr", || {
+        if goes_behind(type_keyval, datatype) {
+            let rc = forward!(PMPI_Type_set_attr: fn(MPI_Datatype, c_int, *mut c_void) -> c_int,
+                datatype, type_keyval, attribute_val);
+            if let Some(rc) = rc {
+                return rc;
             }
-            None => Ok(()),
         }
+        guard("MPI_Type_set_attr", || {
+            keyvals::retain(type_keyval, true)?;
+            let value = attribute_val as usize;
+            let previous = handles::update(datatype, |e| {
+                keyvals::cache(&mut e.attributes, type_keyval, value)
+            });
+            let previous = previous.inspect_err(|_| keyvals::release(type_keyval))?;
+            match previous {
+                Some(value) => {
+                    // The new value replaces the old one: the key has one use, not two.
+                    keyvals::release(type_keyval);
+                    run_delete(datatype, type_keyval, value)
+                }
+                None => Ok(()),
+            }
+        })
     })
 }
 
@@ -256,28 +266,31 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    if goes_behind(type_keyval, datatype) {
-        let rc = forward!(PMPI_Type_get_attr: fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int,
-            datatype, type_keyval, attribute_val, flag);
-        if let Some(rc) = rc {
-            return rc;
+    export("MPI_Type_get_attr", || {
+        if goes_behind(type_keyval, datatype) {
+            let rc = forward!(PMPI_Type_get_attr: fn(MPI_Datatype, c_int, *mut c_void, *mut c_int) -> c_int,
+                datatype, type_keyval, attribute_val, flag);
+            if let Some(rc) = rc {
+                return rc;
+            }
         }
-    }
-    guard("MPI_Type_get_attr", || {
-        check_out(attribute_val, "attribute_val")?;
-        check_out(flag, "flag")?;
-        keyvals::get(type_keyval)?;
-        let found = handles::with_entry(datatype, |e| keyvals::cached(&e.attributes, type_keyval))?;
-        if let Some(value) = found {
-            // SAFETY: checked non-NULL; MPI passes the address of a `void *` here.
-            unsafe {
-                attribute_val
-                    .cast::<*mut c_void>()
-                    .write(value as *mut c_void)
-            };
-        }
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+        guard("MPI_Type_get_attr", || {
+            check_out(attribute_val, "attribute_val")?;
+            check_out(flag, "flag")?;
+            keyvals::get(type_keyval)?;
+            let found =
+                handles::with_entry(datatype, |e| keyvals::cached(&e.attributes, type_keyval))?;
+            if let Some(value) = found {
+                // SAFETY: checked non-NULL; MPI passes the address of a `void *` here.
+                unsafe {
+                    attribute_val
+                        .cast::<*mut c_void>()
+                        .write(value as *mut c_void)
+                };
+            }
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+        })
     })
 }
 
@@ -285,24 +298,26 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
 /// (nothing happens if no value is cached).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-    if goes_behind(type_keyval, datatype) {
-        let rc = forward!(PMPI_Type_delete_attr: fn(MPI_Datatype, c_int) -> c_int, datatype, type_keyval);
-        if let Some(rc) = rc {
-            return rc;
-        }
-    }
-    guard("MPI_Type_delete_attr", || {
-        keyvals::get(type_keyval)?;
-        let removed = handles::update(datatype, |e| {
-            keyvals::uncache(&mut e.attributes, type_keyval)
-        })?;
-        match removed {
-            Some(value) => {
-                let deleted = run_delete(datatype, type_keyval, value);
-                keyvals::release(type_keyval);
-                deleted
+    export("MPI_Type_delete_attr", || {
+        if goes_behind(type_keyval, datatype) {
+            let rc = forward!(PMPI_Type_delete_attr: fn(MPI_Datatype, c_int) -> c_int, datatype, type_keyval);
+            if let Some(rc) = rc {
+                return rc;
             }
-            None => Ok(()),
         }
+        guard("MPI_Type_delete_attr", || {
+            keyvals::get(type_keyval)?;
+            let removed = handles::update(datatype, |e| {
+                keyvals::uncache(&mut e.attributes, type_keyval)
+            })?;
+            match removed {
+                Some(value) => {
+                    let deleted = run_delete(datatype, type_keyval, value);
+                    keyvals::release(type_keyval);
+                    deleted
+                }
+                None => Ok(()),
+            }
+        })
     })
 }

@@ -11,6 +11,7 @@ use crate::behind;
 use crate::datatype::numbering::{darg, distribution, order, Numbering};
 use crate::datatype::{construct, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use crate::handles::{self, IfAttributed};
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -74,12 +75,14 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
+    export("MPI_Type_contiguous", || {
+        behind::foreign_call!(
+            PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_contiguous`.
@@ -89,12 +92,14 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
+    export("MPI_Type_contiguous_c", || {
+        behind::foreign_call!(
+            PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
+    })
 }
 
 // ---- vector and hvector -----------------------------------------------------------------
@@ -130,23 +135,25 @@ pub unsafe extern "C" fn MPI_Type_vector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let stride = stride.into();
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        vector(
-            "MPI_Type_vector",
-            count,
-            blocklength,
-            stride,
-            false,
-            oldtype,
-            newtype,
-        )
-    }
+    export("MPI_Type_vector", || {
+        behind::foreign_call!(
+            PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let stride = stride.into();
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe {
+            vector(
+                "MPI_Type_vector",
+                count,
+                blocklength,
+                stride,
+                false,
+                oldtype,
+                newtype,
+            )
+        }
+    })
 }
 
 /// Large-count variant of `MPI_Type_vector`.
@@ -158,22 +165,24 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        vector(
-            "MPI_Type_vector_c",
-            count,
-            blocklength,
-            stride,
-            false,
-            oldtype,
-            newtype,
-        )
-    }
+    export("MPI_Type_vector_c", || {
+        behind::foreign_call!(
+            PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe {
+            vector(
+                "MPI_Type_vector_c",
+                count,
+                blocklength,
+                stride,
+                false,
+                oldtype,
+                newtype,
+            )
+        }
+    })
 }
 
 /// Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
@@ -186,13 +195,15 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let name = "MPI_Type_create_hvector";
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
+    export("MPI_Type_create_hvector", || {
+        behind::foreign_call!(
+            PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let name = "MPI_Type_create_hvector";
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_hvector`.
@@ -204,13 +215,15 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let name = "MPI_Type_create_hvector_c";
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
+    export("MPI_Type_create_hvector_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let name = "MPI_Type_create_hvector_c";
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
+    })
 }
 
 /// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
@@ -223,22 +236,24 @@ pub unsafe extern "C" fn MPI_Type_hvector(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        vector(
-            "MPI_Type_hvector",
-            count,
-            blocklength,
-            stride,
-            true,
-            oldtype,
-            newtype,
-        )
-    }
+    export("MPI_Type_hvector", || {
+        behind::foreign_call!(
+            PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe {
+            vector(
+                "MPI_Type_hvector",
+                count,
+                blocklength,
+                stride,
+                true,
+                oldtype,
+                newtype,
+            )
+        }
+    })
 }
 
 // ---- indexed and hindexed ---------------------------------------------------------------
@@ -282,13 +297,15 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (b, d) = (array_of_blocklengths, array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
+    export("MPI_Type_indexed", || {
+        behind::foreign_call!(
+            PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (b, d) = (array_of_blocklengths, array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_indexed`.
@@ -300,13 +317,15 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (b, d) = (array_of_blocklengths, array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
+    export("MPI_Type_indexed_c", || {
+        behind::foreign_call!(
+            PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (b, d) = (array_of_blocklengths, array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
+    })
 }
 
 /// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
@@ -319,23 +338,25 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (b, d) = (array_of_blocklengths, array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        indexed(
-            "MPI_Type_create_hindexed",
-            count,
-            b,
-            d,
-            true,
-            oldtype,
-            newtype,
-        )
-    }
+    export("MPI_Type_create_hindexed", || {
+        behind::foreign_call!(
+            PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (b, d) = (array_of_blocklengths, array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe {
+            indexed(
+                "MPI_Type_create_hindexed",
+                count,
+                b,
+                d,
+                true,
+                oldtype,
+                newtype,
+            )
+        }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_hindexed`.
@@ -347,23 +368,25 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (b, d) = (array_of_blocklengths, array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe {
-        indexed(
-            "MPI_Type_create_hindexed_c",
-            count,
-            b,
-            d,
-            true,
-            oldtype,
-            newtype,
-        )
-    }
+    export("MPI_Type_create_hindexed_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (b, d) = (array_of_blocklengths, array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe {
+            indexed(
+                "MPI_Type_create_hindexed_c",
+                count,
+                b,
+                d,
+                true,
+                oldtype,
+                newtype,
+            )
+        }
+    })
 }
 
 /// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
@@ -376,13 +399,15 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (b, d) = (array_of_blocklengths, array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
+    export("MPI_Type_hindexed", || {
+        behind::foreign_call!(
+            PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (b, d) = (array_of_blocklengths, array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
+    })
 }
 
 // ---- indexed_block and hindexed_block ---------------------------------------------------
@@ -421,13 +446,15 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
+    export("MPI_Type_create_indexed_block", || {
+        behind::foreign_call!(
+            PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_indexed_block`.
@@ -439,13 +466,15 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
+    export("MPI_Type_create_indexed_block_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
+    })
 }
 
 /// Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
@@ -457,13 +486,15 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
+    export("MPI_Type_create_hindexed_block", || {
+        behind::foreign_call!(
+            PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_hindexed_block`.
@@ -475,13 +506,15 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
+    export("MPI_Type_create_hindexed_block_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
+    })
 }
 
 // ---- struct -----------------------------------------------------------------------------
@@ -527,18 +560,20 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
-        // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
-    );
-    let (b, d, t) = (
-        array_of_blocklengths,
-        array_of_displacements,
-        array_of_types,
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { structure("MPI_Type_create_struct", count, b, d, t, newtype) }
+    export("MPI_Type_create_struct", || {
+        behind::foreign_call!(
+            PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+            // SAFETY: the caller's array of count handles, as the function requires it.
+            if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
+        );
+        let (b, d, t) = (
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { structure("MPI_Type_create_struct", count, b, d, t, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_struct`.
@@ -550,18 +585,20 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     array_of_types: *const MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
-        // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
-    );
-    let (b, d, t) = (
-        array_of_blocklengths,
-        array_of_displacements,
-        array_of_types,
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { structure("MPI_Type_create_struct_c", count, b, d, t, newtype) }
+    export("MPI_Type_create_struct_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+            // SAFETY: the caller's array of count handles, as the function requires it.
+            if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
+        );
+        let (b, d, t) = (
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { structure("MPI_Type_create_struct_c", count, b, d, t, newtype) }
+    })
 }
 
 /// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
@@ -574,18 +611,20 @@ pub unsafe extern "C" fn MPI_Type_struct(
     array_of_types: *mut MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
-        // SAFETY: the caller's array of count handles, as the function requires it.
-        if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
-    );
-    let (b, d, t) = (
-        array_of_blocklengths,
-        array_of_displacements,
-        array_of_types,
-    );
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { structure("MPI_Type_struct", count, b, d, t, newtype) }
+    export("MPI_Type_struct", || {
+        behind::foreign_call!(
+            PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
+            // SAFETY: the caller's array of count handles, as the function requires it.
+            if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
+        );
+        let (b, d, t) = (
+            array_of_blocklengths,
+            array_of_displacements,
+            array_of_types,
+        );
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { structure("MPI_Type_struct", count, b, d, t, newtype) }
+    })
 }
 
 // ---- subarray ---------------------------------------------------------------------------
@@ -634,14 +673,16 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
-    let (sub, st) = (array_of_subsizes, array_of_starts);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
+    export("MPI_Type_create_subarray", || {
+        behind::foreign_call!(
+            PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
+        let (sub, st) = (array_of_subsizes, array_of_starts);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_subarray`.
@@ -655,14 +696,16 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
-    let (sub, st) = (array_of_subsizes, array_of_starts);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
+    export("MPI_Type_create_subarray_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
+        let (sub, st) = (array_of_subsizes, array_of_starts);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
+    })
 }
 
 // ---- darray -----------------------------------------------------------------------------
@@ -733,22 +776,24 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let call = DarrayCall {
-        size,
-        rank,
-        ndims,
-        distribs: array_of_distribs,
-        dargs: array_of_dargs,
-        psizes: array_of_psizes,
-        order,
-    };
-    let name = "MPI_Type_create_darray";
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
+    export("MPI_Type_create_darray", || {
+        behind::foreign_call!(
+            PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let call = DarrayCall {
+            size,
+            rank,
+            ndims,
+            distribs: array_of_distribs,
+            dargs: array_of_dargs,
+            psizes: array_of_psizes,
+            order,
+        };
+        let name = "MPI_Type_create_darray";
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_darray`.
@@ -765,22 +810,24 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let call = DarrayCall {
-        size,
-        rank,
-        ndims,
-        distribs: array_of_distribs,
-        dargs: array_of_dargs,
-        psizes: array_of_psizes,
-        order,
-    };
-    let name = "MPI_Type_create_darray_c";
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
+    export("MPI_Type_create_darray_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let call = DarrayCall {
+            size,
+            rank,
+            ndims,
+            distribs: array_of_distribs,
+            dargs: array_of_dargs,
+            psizes: array_of_psizes,
+            order,
+        };
+        let name = "MPI_Type_create_darray_c";
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
+    })
 }
 
 // ---- resized and dup --------------------------------------------------------------------
@@ -810,13 +857,15 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
     extent: MPI_Aint,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let name = "MPI_Type_create_resized";
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
+    export("MPI_Type_create_resized", || {
+        behind::foreign_call!(
+            PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let name = "MPI_Type_create_resized";
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_create_resized`.
@@ -827,36 +876,40 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
     extent: MPI_Count,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
-        if crate::dropin::import::is_unknown(oldtype)
-    );
-    let name = "MPI_Type_create_resized_c";
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }
+    export("MPI_Type_create_resized_c", || {
+        behind::foreign_call!(
+            PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
+            if crate::dropin::import::is_unknown(oldtype)
+        );
+        let name = "MPI_Type_create_resized_c";
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }
+    })
 }
 
 /// Creates a new datatype with the same type map and committed state as `oldtype`; cached
 /// attributes are copied through their copy callbacks.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
-        if crate::dropin::is_foreign(oldtype)
-    );
-    guard("MPI_Type_dup", || {
-        check_out(newtype, "newtype")?;
-        let (old, committed) = handles::lookup(oldtype)?;
-        // The new handle first (in drop-in mode the MPI behind copies its own attributes
-        // then), this library's attributes after: if one of their copy callbacks fails, the
-        // new handle goes again (and the MPI behind runs the delete callbacks of its copies).
-        let handle = crate::dropin::insert_dup(construct::dup(&old), committed, oldtype)?;
-        let attributes = super::attributes::copy_all(oldtype)
-            .inspect_err(|_| drop(crate::dropin::free(handle, IfAttributed::Remove)))?;
-        handles::update(handle, |e| e.attributes = attributes)?;
-        crate::trace::built(handle);
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(newtype, handle, "newtype") }
+    export("MPI_Type_dup", || {
+        behind::foreign_call!(
+            PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            if crate::dropin::is_foreign(oldtype)
+        );
+        guard("MPI_Type_dup", || {
+            check_out(newtype, "newtype")?;
+            let (old, committed) = handles::lookup(oldtype)?;
+            // The new handle first (in drop-in mode the MPI behind copies its own attributes
+            // then), this library's attributes after: if one of their copy callbacks fails, the
+            // new handle goes again (and the MPI behind runs the delete callbacks of its copies).
+            let handle = crate::dropin::insert_dup(construct::dup(&old), committed, oldtype)?;
+            let attributes = super::attributes::copy_all(oldtype)
+                .inspect_err(|_| drop(crate::dropin::free(handle, IfAttributed::Remove)))?;
+            handles::update(handle, |e| e.attributes = attributes)?;
+            crate::trace::built(handle);
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(newtype, handle, "newtype") }
+        })
     })
 }
 
@@ -906,9 +959,11 @@ pub unsafe extern "C" fn MPI_Type_create_f90_integer(
     r: c_int,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    let name = "MPI_Type_create_f90_integer";
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { f90(name, F90Class::Integer, MPI_UNDEFINED, r, newtype) }
+    export("MPI_Type_create_f90_integer", || {
+        let name = "MPI_Type_create_f90_integer";
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { f90(name, F90Class::Integer, MPI_UNDEFINED, r, newtype) }
+    })
 }
 
 /// The predefined datatype of a Fortran `REAL(KIND=SELECTED_REAL_KIND(p, r))`: the type map of
@@ -922,9 +977,11 @@ pub unsafe extern "C" fn MPI_Type_create_f90_real(
     r: c_int,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    let name = "MPI_Type_create_f90_real";
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { f90(name, F90Class::Real, p, r, newtype) }
+    export("MPI_Type_create_f90_real", || {
+        let name = "MPI_Type_create_f90_real";
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { f90(name, F90Class::Real, p, r, newtype) }
+    })
 }
 
 /// The predefined datatype of a Fortran `COMPLEX(KIND=SELECTED_REAL_KIND(p, r))`: as
@@ -936,7 +993,9 @@ pub unsafe extern "C" fn MPI_Type_create_f90_complex(
     r: c_int,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
-    let name = "MPI_Type_create_f90_complex";
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { f90(name, F90Class::Complex, p, r, newtype) }
+    export("MPI_Type_create_f90_complex", || {
+        let name = "MPI_Type_create_f90_complex";
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { f90(name, F90Class::Complex, p, r, newtype) }
+    })
 }

@@ -9,6 +9,7 @@ use crate::datatype::contents::{contents, Contents};
 use crate::datatype::numbering::Numbering;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use crate::handles::{self, IfAttributed};
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -85,18 +86,20 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
     num_datatypes: *mut c_int,
     combiner: *mut c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let counts = [
-        num_integers,
-        num_addresses,
-        std::ptr::null_mut(),
-        num_datatypes,
-    ];
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_envelope("MPI_Type_get_envelope", datatype, counts, combiner) }
+    export("MPI_Type_get_envelope", || {
+        behind::foreign_call!(
+            PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let counts = [
+            num_integers,
+            num_addresses,
+            std::ptr::null_mut(),
+            num_datatypes,
+        ];
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_envelope("MPI_Type_get_envelope", datatype, counts, combiner) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_get_envelope`, which also reports large counts.
@@ -109,13 +112,15 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
     num_datatypes: *mut MPI_Count,
     combiner: *mut c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let counts = [num_integers, num_addresses, num_large_counts, num_datatypes];
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_envelope("MPI_Type_get_envelope_c", datatype, counts, combiner) }
+    export("MPI_Type_get_envelope_c", || {
+        behind::foreign_call!(
+            PMPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let counts = [num_integers, num_addresses, num_large_counts, num_datatypes];
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_envelope("MPI_Type_get_envelope_c", datatype, counts, combiner) }
+    })
 }
 
 /// Checks that an output array of `max` elements can take `values` and is not NULL.
@@ -263,31 +268,33 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
     array_of_addresses: *mut MPI_Aint,
     array_of_datatypes: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype)
-        if crate::dropin::is_foreign(datatype);
-        // SAFETY: the caller's array, which the MPI behind filled.
-        then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
-    );
-    guard("MPI_Type_get_contents", || {
-        let max = [
-            max_integers.into(),
-            max_addresses.into(),
-            0,
-            max_datatypes.into(),
-        ];
-        // SAFETY: the caller's arrays, passed on under the same contract.
-        unsafe {
-            write_contents(
-                datatype,
-                false,
-                max,
-                array_of_integers,
-                array_of_addresses,
-                std::ptr::null_mut(),
-                array_of_datatypes,
-            )
-        }
+    export("MPI_Type_get_contents", || {
+        behind::foreign_call!(
+            PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype)
+            if crate::dropin::is_foreign(datatype);
+            // SAFETY: the caller's array, which the MPI behind filled.
+            then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
+        );
+        guard("MPI_Type_get_contents", || {
+            let max = [
+                max_integers.into(),
+                max_addresses.into(),
+                0,
+                max_datatypes.into(),
+            ];
+            // SAFETY: the caller's arrays, passed on under the same contract.
+            unsafe {
+                write_contents(
+                    datatype,
+                    false,
+                    max,
+                    array_of_integers,
+                    array_of_addresses,
+                    std::ptr::null_mut(),
+                    array_of_datatypes,
+                )
+            }
+        })
     })
 }
 
@@ -304,25 +311,27 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
     array_of_large_counts: *mut MPI_Count,
     array_of_datatypes: *mut MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype)
-        if crate::dropin::is_foreign(datatype);
-        // SAFETY: the caller's array, which the MPI behind filled.
-        then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
-    );
-    guard("MPI_Type_get_contents_c", || {
-        let max = [max_integers, max_addresses, max_large_counts, max_datatypes];
-        // SAFETY: the caller's arrays, passed on under the same contract.
-        unsafe {
-            write_contents(
-                datatype,
-                true,
-                max,
-                array_of_integers,
-                array_of_addresses,
-                array_of_large_counts,
-                array_of_datatypes,
-            )
-        }
+    export("MPI_Type_get_contents_c", || {
+        behind::foreign_call!(
+            PMPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype)
+            if crate::dropin::is_foreign(datatype);
+            // SAFETY: the caller's array, which the MPI behind filled.
+            then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
+        );
+        guard("MPI_Type_get_contents_c", || {
+            let max = [max_integers, max_addresses, max_large_counts, max_datatypes];
+            // SAFETY: the caller's arrays, passed on under the same contract.
+            unsafe {
+                write_contents(
+                    datatype,
+                    true,
+                    max,
+                    array_of_integers,
+                    array_of_addresses,
+                    array_of_large_counts,
+                    array_of_datatypes,
+                )
+            }
+        })
     })
 }

@@ -4,6 +4,7 @@
 use super::{check_out, guard, write_out};
 use crate::abi::*;
 use crate::error::MpiError;
+use crate::ffi::export;
 use mpi_dtype_explain::{explain, Format};
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
@@ -32,35 +33,37 @@ pub unsafe extern "C" fn MPIX_Type_explain(
     size: MPI_Count,
     needed: *mut MPI_Count,
 ) -> c_int {
-    guard("MPIX_Type_explain", || {
-        check_out(format, "format")?;
-        check_out(needed, "needed")?;
-        if size < 0 {
-            return Err(MpiError::count(format!(
-                "size must be non-negative, got {size}"
-            )));
-        }
-        if size > 0 {
-            check_out(buf, "buf")?;
-        }
-        // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.
-        let name = unsafe { CStr::from_ptr(format) }.to_string_lossy();
-        let format = Format::from_name(&name).ok_or_else(|| {
-            MpiError::arg(format!(
-                "unknown format \"{name}\" (text, json, svg or html)"
-            ))
-        })?;
-        let dt = super::datatype(datatype)?;
-        let text = explain(&dt, format);
-        if size > 0 {
-            let kept = prefix(&text, usize::try_from(size - 1).unwrap_or(usize::MAX));
-            // SAFETY: `buf` is not NULL and holds `size` bytes, at least `kept.len() + 1`.
-            unsafe {
-                std::ptr::copy_nonoverlapping(kept.as_ptr(), buf.cast::<u8>(), kept.len());
-                buf.add(kept.len()).write(0);
+    export("MPIX_Type_explain", || {
+        guard("MPIX_Type_explain", || {
+            check_out(format, "format")?;
+            check_out(needed, "needed")?;
+            if size < 0 {
+                return Err(MpiError::count(format!(
+                    "size must be non-negative, got {size}"
+                )));
             }
-        }
-        // SAFETY: checked non-NULL; the caller passes a valid pointer.
-        unsafe { write_out(needed, text.len() as MPI_Count + 1, "needed") }
+            if size > 0 {
+                check_out(buf, "buf")?;
+            }
+            // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.
+            let name = unsafe { CStr::from_ptr(format) }.to_string_lossy();
+            let format = Format::from_name(&name).ok_or_else(|| {
+                MpiError::arg(format!(
+                    "unknown format \"{name}\" (text, json, svg or html)"
+                ))
+            })?;
+            let dt = super::datatype(datatype)?;
+            let text = explain(&dt, format);
+            if size > 0 {
+                let kept = prefix(&text, usize::try_from(size - 1).unwrap_or(usize::MAX));
+                // SAFETY: `buf` is not NULL and holds `size` bytes, at least `kept.len() + 1`.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(kept.as_ptr(), buf.cast::<u8>(), kept.len());
+                    buf.add(kept.len()).write(0);
+                }
+            }
+            // SAFETY: checked non-NULL; the caller passes a valid pointer.
+            unsafe { write_out(needed, text.len() as MPI_Count + 1, "needed") }
+        })
     })
 }

@@ -9,6 +9,7 @@
 
 use crate::abi::*;
 use crate::behind::forward;
+use crate::ffi::export_value;
 use std::os::raw::c_int;
 
 /// The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
@@ -16,10 +17,12 @@ use std::os::raw::c_int;
 /// library still converts, and back: every call with it then reports it invalid.)
 #[no_mangle]
 pub extern "C" fn MPI_Type_toint(datatype: MPI_Datatype) -> c_int {
-    if let Some(value) = handle_to_int(datatype) {
-        return value;
-    }
-    forward!(PMPI_Type_toint: fn(MPI_Datatype) -> c_int, datatype).unwrap_or(-1)
+    export_value("MPI_Type_toint", -1, || {
+        if let Some(value) = handle_to_int(datatype) {
+            return value;
+        }
+        forward!(PMPI_Type_toint: fn(MPI_Datatype) -> c_int, datatype).unwrap_or(-1)
+    })
 }
 
 /// The datatype handle `MPI_Type_toint` gave `value` for. In the standard ABI an `int` no
@@ -27,8 +30,10 @@ pub extern "C" fn MPI_Type_toint(datatype: MPI_Datatype) -> c_int {
 /// the conversion is the identity.
 #[no_mangle]
 pub extern "C" fn MPI_Type_fromint(value: c_int) -> MPI_Datatype {
-    if let Some(handle) = handle_from_int(value) {
-        return handle;
-    }
-    forward!(PMPI_Type_fromint: fn(c_int) -> MPI_Datatype, value).unwrap_or(MPI_DATATYPE_NULL)
+    export_value("MPI_Type_fromint", MPI_DATATYPE_NULL, || {
+        if let Some(handle) = handle_from_int(value) {
+            return handle;
+        }
+        forward!(PMPI_Type_fromint: fn(c_int) -> MPI_Datatype, value).unwrap_or(MPI_DATATYPE_NULL)
+    })
 }

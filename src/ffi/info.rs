@@ -11,6 +11,7 @@ use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::behind::{backend, foreign_call};
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use parking_lot::Mutex;
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
@@ -94,29 +95,33 @@ unsafe fn write_text(out: *mut c_char, room: usize, text: &str) {
 /// The info object describing the ABI's integer types: a new one standalone.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Abi_get_info(info: *mut MPI_Info) -> c_int {
-    foreign_call!(PMPI_Abi_get_info(info: *mut MPI_Info) if backend().is_some());
-    guard("MPI_Abi_get_info", || {
-        check_out(info, "info")?;
-        let size = |bytes: usize| bytes.to_string();
-        let made = new_info(vec![
-            ("mpi_aint_size".into(), size(size_of::<MPI_Aint>())),
-            ("mpi_count_size".into(), size(size_of::<MPI_Count>())),
-            ("mpi_offset_size".into(), size(size_of::<MPI_Offset>())),
-        ])?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(info, made, "info") }
+    export("MPI_Abi_get_info", || {
+        foreign_call!(PMPI_Abi_get_info(info: *mut MPI_Info) if backend().is_some());
+        guard("MPI_Abi_get_info", || {
+            check_out(info, "info")?;
+            let size = |bytes: usize| bytes.to_string();
+            let made = new_info(vec![
+                ("mpi_aint_size".into(), size(size_of::<MPI_Aint>())),
+                ("mpi_count_size".into(), size(size_of::<MPI_Count>())),
+                ("mpi_offset_size".into(), size(size_of::<MPI_Offset>())),
+            ])?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(info, made, "info") }
+        })
     })
 }
 
 /// A new, empty info object.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
-    foreign_call!(PMPI_Info_create(info: *mut MPI_Info) if backend().is_some());
-    guard("MPI_Info_create", || {
-        check_out(info, "info")?;
-        let made = new_info(Vec::new())?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(info, made, "info") }
+    export("MPI_Info_create", || {
+        foreign_call!(PMPI_Info_create(info: *mut MPI_Info) if backend().is_some());
+        guard("MPI_Info_create", || {
+            check_out(info, "info")?;
+            let made = new_info(Vec::new())?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(info, made, "info") }
+        })
     })
 }
 
@@ -127,26 +132,28 @@ pub unsafe extern "C" fn MPI_Info_set(
     key: *const c_char,
     value: *const c_char,
 ) -> c_int {
-    foreign_call!(PMPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) if backend().is_some());
-    guard("MPI_Info_set", || {
-        // SAFETY: the caller's NUL-terminated strings.
-        let key = unsafe { key_arg(key)? };
-        check_out(value, "value")?;
-        // SAFETY: not NULL; NUL-terminated by the caller's contract.
-        let value = unsafe { CStr::from_ptr(value) }
-            .to_string_lossy()
-            .into_owned();
-        if value.len() > MPI_MAX_INFO_VAL as usize {
-            return Err(MpiError::new(
-                MPI_ERR_INFO_VALUE,
-                format!("the value has more than {MPI_MAX_INFO_VAL} characters"),
-            ));
-        }
-        with_pairs(info, true, |pairs| {
-            match pairs.iter_mut().find(|(k, _)| *k == key) {
-                Some(pair) => pair.1 = value,
-                None => pairs.push((key, value)),
+    export("MPI_Info_set", || {
+        foreign_call!(PMPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) if backend().is_some());
+        guard("MPI_Info_set", || {
+            // SAFETY: the caller's NUL-terminated strings.
+            let key = unsafe { key_arg(key)? };
+            check_out(value, "value")?;
+            // SAFETY: not NULL; NUL-terminated by the caller's contract.
+            let value = unsafe { CStr::from_ptr(value) }
+                .to_string_lossy()
+                .into_owned();
+            if value.len() > MPI_MAX_INFO_VAL as usize {
+                return Err(MpiError::new(
+                    MPI_ERR_INFO_VALUE,
+                    format!("the value has more than {MPI_MAX_INFO_VAL} characters"),
+                ));
             }
+            with_pairs(info, true, |pairs| {
+                match pairs.iter_mut().find(|(k, _)| *k == key) {
+                    Some(pair) => pair.1 = value,
+                    None => pairs.push((key, value)),
+                }
+            })
         })
     })
 }
@@ -154,22 +161,24 @@ pub unsafe extern "C" fn MPI_Info_set(
 /// Removes `key` (`MPI_ERR_INFO_NOKEY` if it is not set).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
-    foreign_call!(PMPI_Info_delete(info: MPI_Info, key: *const c_char) if backend().is_some());
-    guard("MPI_Info_delete", || {
-        // SAFETY: the caller's NUL-terminated string.
-        let key = unsafe { key_arg(key)? };
-        let found = with_pairs(info, true, |pairs| {
-            let before = pairs.len();
-            pairs.retain(|(k, _)| *k != key);
-            pairs.len() < before
-        })?;
-        match found {
-            true => Ok(()),
-            false => Err(MpiError::new(
-                MPI_ERR_INFO_NOKEY,
-                format!("the key {key:?} is not set"),
-            )),
-        }
+    export("MPI_Info_delete", || {
+        foreign_call!(PMPI_Info_delete(info: MPI_Info, key: *const c_char) if backend().is_some());
+        guard("MPI_Info_delete", || {
+            // SAFETY: the caller's NUL-terminated string.
+            let key = unsafe { key_arg(key)? };
+            let found = with_pairs(info, true, |pairs| {
+                let before = pairs.len();
+                pairs.retain(|(k, _)| *k != key);
+                pairs.len() < before
+            })?;
+            match found {
+                true => Ok(()),
+                false => Err(MpiError::new(
+                    MPI_ERR_INFO_NOKEY,
+                    format!("the key {key:?} is not set"),
+                )),
+            }
+        })
     })
 }
 
@@ -183,29 +192,31 @@ pub unsafe extern "C" fn MPI_Info_get_string(
     value: *mut c_char,
     flag: *mut c_int,
 ) -> c_int {
-    foreign_call!(
-        PMPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int)
-        if backend().is_some()
-    );
-    guard("MPI_Info_get_string", || {
-        // SAFETY: the caller's NUL-terminated string and in-out length.
-        let (key, room) = unsafe { (key_arg(key)?, read_in(buflen, "buflen")?) };
-        check_out(flag, "flag")?;
-        let found = value_of(info, &key)?;
-        let Some(found) = found else {
-            // SAFETY: the caller's pointer, checked non-NULL above.
-            return unsafe { write_out(flag, 0, "flag") };
-        };
-        if room > 0 {
-            check_out(value, "value")?;
-            // SAFETY: the caller's buffer of `*buflen` bytes.
-            unsafe { write_text(value, room as usize, &found) };
-        }
-        // SAFETY: the caller's pointers, checked non-NULL above.
-        unsafe {
-            write_out(buflen, found.len() as c_int + 1, "buflen")?;
-            write_out(flag, 1, "flag")
-        }
+    export("MPI_Info_get_string", || {
+        foreign_call!(
+            PMPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int)
+            if backend().is_some()
+        );
+        guard("MPI_Info_get_string", || {
+            // SAFETY: the caller's NUL-terminated string and in-out length.
+            let (key, room) = unsafe { (key_arg(key)?, read_in(buflen, "buflen")?) };
+            check_out(flag, "flag")?;
+            let found = value_of(info, &key)?;
+            let Some(found) = found else {
+                // SAFETY: the caller's pointer, checked non-NULL above.
+                return unsafe { write_out(flag, 0, "flag") };
+            };
+            if room > 0 {
+                check_out(value, "value")?;
+                // SAFETY: the caller's buffer of `*buflen` bytes.
+                unsafe { write_text(value, room as usize, &found) };
+            }
+            // SAFETY: the caller's pointers, checked non-NULL above.
+            unsafe {
+                write_out(buflen, found.len() as c_int + 1, "buflen")?;
+                write_out(flag, 1, "flag")
+            }
+        })
     })
 }
 
@@ -219,25 +230,27 @@ pub unsafe extern "C" fn MPI_Info_get(
     value: *mut c_char,
     flag: *mut c_int,
 ) -> c_int {
-    foreign_call!(
-        PMPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int)
-        if backend().is_some()
-    );
-    guard("MPI_Info_get", || {
-        // SAFETY: the caller's NUL-terminated string.
-        let key = unsafe { key_arg(key)? };
-        check_out(flag, "flag")?;
-        if valuelen < 0 {
-            return Err(MpiError::arg(format!("valuelen is {valuelen}")));
-        }
-        let found = value_of(info, &key)?;
-        if let Some(found) = &found {
-            check_out(value, "value")?;
-            // SAFETY: the caller's buffer of `valuelen + 1` bytes.
-            unsafe { write_text(value, valuelen as usize + 1, found) };
-        }
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+    export("MPI_Info_get", || {
+        foreign_call!(
+            PMPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int)
+            if backend().is_some()
+        );
+        guard("MPI_Info_get", || {
+            // SAFETY: the caller's NUL-terminated string.
+            let key = unsafe { key_arg(key)? };
+            check_out(flag, "flag")?;
+            if valuelen < 0 {
+                return Err(MpiError::arg(format!("valuelen is {valuelen}")));
+            }
+            let found = value_of(info, &key)?;
+            if let Some(found) = &found {
+                check_out(value, "value")?;
+                // SAFETY: the caller's buffer of `valuelen + 1` bytes.
+                unsafe { write_text(value, valuelen as usize + 1, found) };
+            }
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+        })
     })
 }
 
@@ -249,82 +262,93 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
     valuelen: *mut c_int,
     flag: *mut c_int,
 ) -> c_int {
-    foreign_call!(
-        PMPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int)
-        if backend().is_some()
-    );
-    guard("MPI_Info_get_valuelen", || {
-        // SAFETY: the caller's NUL-terminated string.
-        let key = unsafe { key_arg(key)? };
-        check_out(valuelen, "valuelen")?;
-        check_out(flag, "flag")?;
-        let found = value_of(info, &key)?.map(|v| v.len());
-        if let Some(len) = found {
+    export("MPI_Info_get_valuelen", || {
+        foreign_call!(
+            PMPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int)
+            if backend().is_some()
+        );
+        guard("MPI_Info_get_valuelen", || {
+            // SAFETY: the caller's NUL-terminated string.
+            let key = unsafe { key_arg(key)? };
+            check_out(valuelen, "valuelen")?;
+            check_out(flag, "flag")?;
+            let found = value_of(info, &key)?.map(|v| v.len());
+            if let Some(len) = found {
+                // SAFETY: the caller's pointer, checked non-NULL above.
+                unsafe { write_out(valuelen, len as c_int, "valuelen")? };
+            }
             // SAFETY: the caller's pointer, checked non-NULL above.
-            unsafe { write_out(valuelen, len as c_int, "valuelen")? };
-        }
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+            unsafe { write_out(flag, found.is_some() as c_int, "flag") }
+        })
     })
 }
 
 /// The number of keys set.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
-    foreign_call!(PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) if backend().is_some());
-    guard("MPI_Info_get_nkeys", || {
-        check_out(nkeys, "nkeys")?;
-        let n = with_pairs(info, false, |pairs| pairs.len())?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(nkeys, n as c_int, "nkeys") }
+    export("MPI_Info_get_nkeys", || {
+        foreign_call!(PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) if backend().is_some());
+        guard("MPI_Info_get_nkeys", || {
+            check_out(nkeys, "nkeys")?;
+            let n = with_pairs(info, false, |pairs| pairs.len())?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(nkeys, n as c_int, "nkeys") }
+        })
     })
 }
 
 /// The `n`-th key (from 0), into `key` (`MPI_MAX_INFO_KEY + 1` bytes).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
-    foreign_call!(PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) if backend().is_some());
-    guard("MPI_Info_get_nthkey", || {
-        check_out(key, "key")?;
-        let found = with_pairs(info, false, |pairs| {
-            usize::try_from(n)
-                .ok()
-                .and_then(|n| pairs.get(n))
-                .map(|(k, _)| k.clone())
-        })?;
-        let found = found.ok_or_else(|| MpiError::arg(format!("there is no key number {n}")))?;
-        // SAFETY: the caller's buffer of MPI_MAX_INFO_KEY + 1 bytes.
-        unsafe { write_text(key, MPI_MAX_INFO_KEY as usize + 1, &found) };
-        Ok(())
+    export("MPI_Info_get_nthkey", || {
+        foreign_call!(PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) if backend().is_some());
+        guard("MPI_Info_get_nthkey", || {
+            check_out(key, "key")?;
+            let found = with_pairs(info, false, |pairs| {
+                usize::try_from(n)
+                    .ok()
+                    .and_then(|n| pairs.get(n))
+                    .map(|(k, _)| k.clone())
+            })?;
+            let found =
+                found.ok_or_else(|| MpiError::arg(format!("there is no key number {n}")))?;
+            // SAFETY: the caller's buffer of MPI_MAX_INFO_KEY + 1 bytes.
+            unsafe { write_text(key, MPI_MAX_INFO_KEY as usize + 1, &found) };
+            Ok(())
+        })
     })
 }
 
 /// A new info object with the same keys and values.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
-    foreign_call!(PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) if backend().is_some());
-    guard("MPI_Info_dup", || {
-        check_out(newinfo, "newinfo")?;
-        let pairs = with_pairs(info, false, |pairs| pairs.clone())?;
-        let made = new_info(pairs)?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(newinfo, made, "newinfo") }
+    export("MPI_Info_dup", || {
+        foreign_call!(PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) if backend().is_some());
+        guard("MPI_Info_dup", || {
+            check_out(newinfo, "newinfo")?;
+            let pairs = with_pairs(info, false, |pairs| pairs.clone())?;
+            let made = new_info(pairs)?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(newinfo, made, "newinfo") }
+        })
     })
 }
 
 /// Frees an info object and sets the handle to `MPI_INFO_NULL`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
-    foreign_call!(PMPI_Info_free(info: *mut MPI_Info) if backend().is_some());
-    guard("MPI_Info_free", || {
-        // SAFETY: the caller's in-out handle; read_in checks it for NULL.
-        let handle = unsafe { read_in(info, "info")? };
-        let index = own_info_index(handle).ok_or_else(|| invalid(handle))?;
-        match INFOS.lock().get_mut(index) {
-            Some(slot @ Some(_)) => *slot = None,
-            _ => return Err(invalid(handle)),
-        }
-        // SAFETY: as above.
-        unsafe { write_out(info, MPI_INFO_NULL, "info") }
+    export("MPI_Info_free", || {
+        foreign_call!(PMPI_Info_free(info: *mut MPI_Info) if backend().is_some());
+        guard("MPI_Info_free", || {
+            // SAFETY: the caller's in-out handle; read_in checks it for NULL.
+            let handle = unsafe { read_in(info, "info")? };
+            let index = own_info_index(handle).ok_or_else(|| invalid(handle))?;
+            match INFOS.lock().get_mut(index) {
+                Some(slot @ Some(_)) => *slot = None,
+                _ => return Err(invalid(handle)),
+            }
+            // SAFETY: as above.
+            unsafe { write_out(info, MPI_INFO_NULL, "info") }
+        })
     })
 }

@@ -7,6 +7,7 @@ use super::{check_out, committed_datatype, guard, write_out};
 use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use crate::plan::iov;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -39,21 +40,23 @@ pub unsafe extern "C" fn MPIX_Type_iov_len(
     iov_len: *mut MPI_Count,
     actual_iov_bytes: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPIX_Type_iov_len(datatype: MPI_Datatype, max_iov_bytes: MPI_Count, iov_len: *mut MPI_Count, actual_iov_bytes: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    guard("MPIX_Type_iov_len", || {
-        check_non_negative(max_iov_bytes, "max_iov_bytes")?;
-        check_out(iov_len, "iov_len")?;
-        check_out(actual_iov_bytes, "actual_iov_bytes")?;
-        let dt = committed_datatype(datatype)?;
-        let (segments, bytes) = iov::segments_within(dt.plan.root(), max_iov_bytes);
-        // SAFETY: both checked non-NULL; the caller passes valid pointers.
-        unsafe {
-            write_out(iov_len, segments, "iov_len")?;
-            write_out(actual_iov_bytes, bytes, "actual_iov_bytes")
-        }
+    export("MPIX_Type_iov_len", || {
+        behind::foreign_call!(
+            PMPIX_Type_iov_len(datatype: MPI_Datatype, max_iov_bytes: MPI_Count, iov_len: *mut MPI_Count, actual_iov_bytes: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        guard("MPIX_Type_iov_len", || {
+            check_non_negative(max_iov_bytes, "max_iov_bytes")?;
+            check_out(iov_len, "iov_len")?;
+            check_out(actual_iov_bytes, "actual_iov_bytes")?;
+            let dt = committed_datatype(datatype)?;
+            let (segments, bytes) = iov::segments_within(dt.plan.root(), max_iov_bytes);
+            // SAFETY: both checked non-NULL; the caller passes valid pointers.
+            unsafe {
+                write_out(iov_len, segments, "iov_len")?;
+                write_out(actual_iov_bytes, bytes, "actual_iov_bytes")
+            }
+        })
     })
 }
 
@@ -67,31 +70,33 @@ pub unsafe extern "C" fn MPIX_Type_iov(
     max_iov_len: MPI_Count,
     actual_iov_len: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPIX_Type_iov(datatype: MPI_Datatype, iov_offset: MPI_Count, iov: *mut MPIX_Iov, max_iov_len: MPI_Count, actual_iov_len: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    guard("MPIX_Type_iov", || {
-        check_non_negative(iov_offset, "iov_offset")?;
-        check_non_negative(max_iov_len, "max_iov_len")?;
-        check_out(actual_iov_len, "actual_iov_len")?;
-        if max_iov_len > 0 {
-            check_out(iov, "iov")?;
-        }
-        let dt = committed_datatype(datatype)?;
-        let mut next = iov;
-        let written = iov::segments(dt.plan.root(), iov_offset, max_iov_len, |disp, len| {
-            // SAFETY: `iov` has room for `max_iov_len` entries, and at most that many are
-            // reported.
-            unsafe {
-                next.write(MPIX_Iov {
-                    iov_base: std::ptr::without_provenance_mut(disp as usize),
-                    iov_len: len,
-                });
-                next = next.add(1);
+    export("MPIX_Type_iov", || {
+        behind::foreign_call!(
+            PMPIX_Type_iov(datatype: MPI_Datatype, iov_offset: MPI_Count, iov: *mut MPIX_Iov, max_iov_len: MPI_Count, actual_iov_len: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        guard("MPIX_Type_iov", || {
+            check_non_negative(iov_offset, "iov_offset")?;
+            check_non_negative(max_iov_len, "max_iov_len")?;
+            check_out(actual_iov_len, "actual_iov_len")?;
+            if max_iov_len > 0 {
+                check_out(iov, "iov")?;
             }
-        });
-        // SAFETY: checked non-NULL.
-        unsafe { write_out(actual_iov_len, written, "actual_iov_len") }
+            let dt = committed_datatype(datatype)?;
+            let mut next = iov;
+            let written = iov::segments(dt.plan.root(), iov_offset, max_iov_len, |disp, len| {
+                // SAFETY: `iov` has room for `max_iov_len` entries, and at most that many are
+                // reported.
+                unsafe {
+                    next.write(MPIX_Iov {
+                        iov_base: std::ptr::without_provenance_mut(disp as usize),
+                        iov_len: len,
+                    });
+                    next = next.add(1);
+                }
+            });
+            // SAFETY: checked non-NULL.
+            unsafe { write_out(actual_iov_len, written, "actual_iov_len") }
+        })
     })
 }

@@ -1,7 +1,9 @@
-//! The exported `MPI_*` functions, one file per area. Every function has the same shape:
-//! check and convert the arguments with the helpers below, call the safe core, write the
-//! outputs, and return through [`guard`], which maps errors onto the error handler and stops
-//! panics at the boundary.
+//! The exported `MPI_*` functions, one file per area. Every function has the same shape: its
+//! whole body runs inside [`export`] (the panic boundary: nothing runs before it, and
+//! `tests/exports.rs` checks that every exported function does so); inside, the arguments are
+//! checked and converted with the helpers below, the call goes to the MPI behind when a handle
+//! is that library's, or to the safe core, the outputs are written, and errors return through
+//! [`guard`], which raises them on the error handler.
 //!
 //! Each pair of an `int` function and its large-count `_c` variant (or `_x` variant) has one
 //! definition: a helper generic over [`CountArg`], the C type of its counts, that the two
@@ -22,6 +24,7 @@ pub mod comm;
 pub mod construct;
 pub mod decode;
 pub mod explain;
+mod export;
 pub mod handle_ints;
 pub mod info;
 pub mod iov;
@@ -34,48 +37,12 @@ pub mod status;
 
 use crate::abi::*;
 use crate::datatype::Datatype;
-use crate::error::{self, MpiError, MpiResult};
+use crate::error::{MpiError, MpiResult};
 use crate::handles;
+pub use export::{export, export_value, guard, raise};
 use std::ffi::c_char;
 use std::os::raw::c_int;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-
-/// Runs the body of the exported function `function`: returns `MPI_SUCCESS`, or raises the
-/// error (or a caught panic, as `MPI_ERR_INTERN`) on the error handler and returns its code.
-pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
-    let error = match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => return MPI_SUCCESS,
-        Ok(Err(e)) => e,
-        Err(_) => MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)"),
-    };
-    raise(function, error)
-}
-
-/// Hands `error` from `function` to the error handler in force and returns its error code (a
-/// new code for each error; `MPI_Error_class` maps it to its class; in drop-in mode a code of
-/// the MPI behind, [`crate::dropin::codes`]).
-pub fn raise(function: &'static str, error: MpiError) -> c_int {
-    let text = error::class_text(error.class).unwrap_or("error");
-    // With an MPI behind, a code that library reads; else one of this library's own.
-    let code = crate::dropin::codes::code_for(error.class, function, &error.message)
-        .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
-    match error::effective_handler() {
-        MPI_ERRORS_RETURN => code,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
-            crate::diagnostic::line(format_args!(
-                "Fatal error in {function}: {} ({}: {text})",
-                error.message,
-                error::class_name(error.class)
-            ));
-            process::abort_program(error.class.max(1))
-        }
-        other => {
-            process::call_user_errhandler(other, code);
-            code
-        }
-    }
-}
 
 /// Writes `value` through the output pointer `ptr`, or fails with `MPI_ERR_ARG` if it is NULL.
 ///

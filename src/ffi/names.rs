@@ -3,6 +3,7 @@
 use super::{check_out, guard, write_c_string};
 use crate::abi::*;
 use crate::behind;
+use crate::ffi::export;
 use crate::handles;
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
@@ -15,20 +16,22 @@ pub unsafe extern "C" fn MPI_Type_get_name(
     type_name: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    guard("MPI_Type_get_name", || {
-        check_out(type_name, "type_name")?;
-        check_out(resultlen, "resultlen")?;
-        // MPI-4.1 allows MPI_DATATYPE_NULL here and names it.
-        let name = match datatype {
-            MPI_DATATYPE_NULL => "MPI_DATATYPE_NULL".to_string(),
-            _ => handles::with_entry(datatype, |e| e.name.clone())?,
-        };
-        // SAFETY: the caller's buffer of MPI_MAX_OBJECT_NAME bytes and int, checked non-NULL.
-        unsafe { write_c_string(type_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
+    export("MPI_Type_get_name", || {
+        behind::foreign_call!(
+            PMPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        guard("MPI_Type_get_name", || {
+            check_out(type_name, "type_name")?;
+            check_out(resultlen, "resultlen")?;
+            // MPI-4.1 allows MPI_DATATYPE_NULL here and names it.
+            let name = match datatype {
+                MPI_DATATYPE_NULL => "MPI_DATATYPE_NULL".to_string(),
+                _ => handles::with_entry(datatype, |e| e.name.clone())?,
+            };
+            // SAFETY: the caller's buffer of MPI_MAX_OBJECT_NAME bytes and int, checked non-NULL.
+            unsafe { write_c_string(type_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
+        })
     })
 }
 
@@ -38,16 +41,18 @@ pub unsafe extern "C" fn MPI_Type_set_name(
     datatype: MPI_Datatype,
     type_name: *const c_char,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char)
-        if crate::dropin::is_foreign(datatype)
-    );
-    guard("MPI_Type_set_name", || {
-        check_out(type_name, "type_name")?;
-        // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.
-        let bytes = unsafe { CStr::from_ptr(type_name) }.to_bytes();
-        let kept = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME as usize - 1)];
-        let name = String::from_utf8_lossy(kept).into_owned();
-        handles::update(datatype, |e| e.name = name)
+    export("MPI_Type_set_name", || {
+        behind::foreign_call!(
+            PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char)
+            if crate::dropin::is_foreign(datatype)
+        );
+        guard("MPI_Type_set_name", || {
+            check_out(type_name, "type_name")?;
+            // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.
+            let bytes = unsafe { CStr::from_ptr(type_name) }.to_bytes();
+            let kept = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME as usize - 1)];
+            let name = String::from_utf8_lossy(kept).into_owned();
+            handles::update(datatype, |e| e.name = name)
+        })
     })
 }

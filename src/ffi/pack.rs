@@ -12,6 +12,7 @@ use super::{check_comm, check_out, guard, is_comm, read_in, write_out, CountArg}
 use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use crate::handles;
 use crate::pack;
 use std::ffi::{c_char, c_void, CStr};
@@ -283,25 +284,27 @@ pub unsafe extern "C" fn MPI_Pack(
     position: *mut c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    let call = NativeCall {
-        function: "MPI_Pack",
-        memory: inbuf,
-        count: incount,
-        datatype,
-        packed: outbuf,
-        size: outsize,
-        position,
-        comm,
-    };
-    let forward = || {
-        behind::foreign_call!(
-            PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
-            if crate::dropin::is_foreign(datatype); then Some
-        );
-        None
-    };
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { native::<true, _>(call, forward) }
+    export("MPI_Pack", || {
+        let call = NativeCall {
+            function: "MPI_Pack",
+            memory: inbuf,
+            count: incount,
+            datatype,
+            packed: outbuf,
+            size: outsize,
+            position,
+            comm,
+        };
+        let forward = || {
+            behind::foreign_call!(
+                PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
+                if crate::dropin::is_foreign(datatype); then Some
+            );
+            None
+        };
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { native::<true, _>(call, forward) }
+    })
 }
 
 /// Large-count variant of `MPI_Pack`.
@@ -315,25 +318,27 @@ pub unsafe extern "C" fn MPI_Pack_c(
     position: *mut MPI_Count,
     comm: MPI_Comm,
 ) -> c_int {
-    let call = NativeCall {
-        function: "MPI_Pack_c",
-        memory: inbuf,
-        count: incount,
-        datatype,
-        packed: outbuf,
-        size: outsize,
-        position,
-        comm,
-    };
-    let forward = || {
-        behind::foreign_call!(
-            PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
-            if crate::dropin::is_foreign(datatype); then Some
-        );
-        None
-    };
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { native::<true, _>(call, forward) }
+    export("MPI_Pack_c", || {
+        let call = NativeCall {
+            function: "MPI_Pack_c",
+            memory: inbuf,
+            count: incount,
+            datatype,
+            packed: outbuf,
+            size: outsize,
+            position,
+            comm,
+        };
+        let forward = || {
+            behind::foreign_call!(
+                PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
+                if crate::dropin::is_foreign(datatype); then Some
+            );
+            None
+        };
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { native::<true, _>(call, forward) }
+    })
 }
 
 /// Unpacks `outcount` copies of `datatype` from `inbuf` at `*position` into `outbuf`.
@@ -347,25 +352,27 @@ pub unsafe extern "C" fn MPI_Unpack(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    let call = NativeCall {
-        function: "MPI_Unpack",
-        memory: outbuf,
-        count: outcount,
-        datatype,
-        packed: inbuf.cast_mut(),
-        size: insize,
-        position,
-        comm,
-    };
-    let forward = || {
-        behind::foreign_call!(
-            PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
-            if crate::dropin::is_foreign(datatype); then Some
-        );
-        None
-    };
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { native::<false, _>(call, forward) }
+    export("MPI_Unpack", || {
+        let call = NativeCall {
+            function: "MPI_Unpack",
+            memory: outbuf,
+            count: outcount,
+            datatype,
+            packed: inbuf.cast_mut(),
+            size: insize,
+            position,
+            comm,
+        };
+        let forward = || {
+            behind::foreign_call!(
+                PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
+                if crate::dropin::is_foreign(datatype); then Some
+            );
+            None
+        };
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { native::<false, _>(call, forward) }
+    })
 }
 
 /// Large-count variant of `MPI_Unpack`.
@@ -379,25 +386,27 @@ pub unsafe extern "C" fn MPI_Unpack_c(
     datatype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> c_int {
-    let call = NativeCall {
-        function: "MPI_Unpack_c",
-        memory: outbuf,
-        count: outcount,
-        datatype,
-        packed: inbuf.cast_mut(),
-        size: insize,
-        position,
-        comm,
-    };
-    let forward = || {
-        behind::foreign_call!(
-            PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
-            if crate::dropin::is_foreign(datatype); then Some
-        );
-        None
-    };
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { native::<false, _>(call, forward) }
+    export("MPI_Unpack_c", || {
+        let call = NativeCall {
+            function: "MPI_Unpack_c",
+            memory: outbuf,
+            count: outcount,
+            datatype,
+            packed: inbuf.cast_mut(),
+            size: insize,
+            position,
+            comm,
+        };
+        let forward = || {
+            behind::foreign_call!(
+                PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
+                if crate::dropin::is_foreign(datatype); then Some
+            );
+            None
+        };
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { native::<false, _>(call, forward) }
+    })
 }
 
 /// The packed size of `incount` copies of `dt` in `rep`.
@@ -443,12 +452,14 @@ pub unsafe extern "C" fn MPI_Pack_size(
     comm: MPI_Comm,
     size: *mut c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { pack_size("MPI_Pack_size", incount, datatype, comm, size) }
+    export("MPI_Pack_size", || {
+        behind::foreign_call!(
+            PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { pack_size("MPI_Pack_size", incount, datatype, comm, size) }
+    })
 }
 
 /// Large-count variant of `MPI_Pack_size`.
@@ -459,12 +470,14 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
     comm: MPI_Comm,
     size: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { pack_size("MPI_Pack_size_c", incount, datatype, comm, size) }
+    export("MPI_Pack_size_c", || {
+        behind::foreign_call!(
+            PMPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { pack_size("MPI_Pack_size_c", incount, datatype, comm, size) }
+    })
 }
 
 /// `MPI_Pack_external` and `MPI_Pack_external_c`.
@@ -506,13 +519,15 @@ pub unsafe extern "C" fn MPI_Pack_external(
     outsize: MPI_Aint,
     position: *mut MPI_Aint,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, d) = ("MPI_Pack_external", datarep);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
+    export("MPI_Pack_external", || {
+        behind::foreign_call!(
+            PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, d) = ("MPI_Pack_external", datarep);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
+    })
 }
 
 /// Large-count variant of `MPI_Pack_external`.
@@ -526,13 +541,15 @@ pub unsafe extern "C" fn MPI_Pack_external_c(
     outsize: MPI_Count,
     position: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, d) = ("MPI_Pack_external_c", datarep);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
+    export("MPI_Pack_external_c", || {
+        behind::foreign_call!(
+            PMPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, d) = ("MPI_Pack_external_c", datarep);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
+    })
 }
 
 /// `MPI_Unpack_external` and `MPI_Unpack_external_c`.
@@ -574,13 +591,15 @@ pub unsafe extern "C" fn MPI_Unpack_external(
     outcount: c_int,
     datatype: MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, d) = ("MPI_Unpack_external", datarep);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
+    export("MPI_Unpack_external", || {
+        behind::foreign_call!(
+            PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, d) = ("MPI_Unpack_external", datarep);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
+    })
 }
 
 /// Large-count variant of `MPI_Unpack_external`.
@@ -594,13 +613,15 @@ pub unsafe extern "C" fn MPI_Unpack_external_c(
     outcount: MPI_Count,
     datatype: MPI_Datatype,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, d) = ("MPI_Unpack_external_c", datarep);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
+    export("MPI_Unpack_external_c", || {
+        behind::foreign_call!(
+            PMPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, d) = ("MPI_Unpack_external_c", datarep);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
+    })
 }
 
 /// `MPI_Pack_external_size` and `MPI_Pack_external_size_c`.
@@ -631,13 +652,15 @@ pub unsafe extern "C" fn MPI_Pack_external_size(
     datatype: MPI_Datatype,
     size: *mut MPI_Aint,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let f = "MPI_Pack_external_size";
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { pack_external_size(f, datarep, incount, datatype, size) }
+    export("MPI_Pack_external_size", || {
+        behind::foreign_call!(
+            PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let f = "MPI_Pack_external_size";
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { pack_external_size(f, datarep, incount, datatype, size) }
+    })
 }
 
 /// Large-count variant of `MPI_Pack_external_size`.
@@ -648,11 +671,13 @@ pub unsafe extern "C" fn MPI_Pack_external_size_c(
     datatype: MPI_Datatype,
     size: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let f = "MPI_Pack_external_size_c";
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { pack_external_size(f, datarep, incount, datatype, size) }
+    export("MPI_Pack_external_size_c", || {
+        behind::foreign_call!(
+            PMPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let f = "MPI_Pack_external_size_c";
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { pack_external_size(f, datarep, incount, datatype, size) }
+    })
 }

@@ -10,31 +10,10 @@ use super::{check_out, guard, raise, write_c_string, write_out};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::error::{self, MpiError, MpiResult};
+use crate::ffi::{export, export_value};
 use crate::process;
 use std::ffi::c_char;
 use std::os::raw::c_int;
-
-/// Calls the program's error handler `handle` for the error `code` (raised on
-/// `MPI_COMM_WORLD`, or `MPI_COMM_SELF` when the program gave it a handler); a handler made in
-/// the MPI behind is called by that library.
-pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int) {
-    if let Some(Some(f)) = error::user_handler(handle) {
-        let (mut comm, mut code) = (MPI_COMM_WORLD, code);
-        // SAFETY: the program registered this function as an error handler.
-        unsafe { f(&mut comm, &mut code) };
-        return;
-    }
-    // A handler made in the MPI behind: that library calls it, on the communicator it is
-    // attached to.
-    forward!(PMPI_Comm_call_errhandler: fn(MPI_Comm, c_int) -> c_int, error::effective_comm(), code);
-}
-
-/// Ends the program after a fatal error: through the real MPI's `MPI_Abort` when there is
-/// one, else by exiting with `code`.
-pub fn abort_program(code: c_int) -> ! {
-    forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, MPI_COMM_WORLD, code);
-    std::process::exit(code)
-}
 
 fn check_world_or_self(comm: MPI_Comm) -> MpiResult<()> {
     if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
@@ -50,13 +29,16 @@ fn check_world_or_self(comm: MPI_Comm) -> MpiResult<()> {
 /// Initializes MPI (a one-process world when no other MPI is loaded).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
-    if let Some(rc) = forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
-    {
-        crate::dropin::twin::prepare();
-        return rc;
-    }
-    guard("MPI_Init", || {
-        process::initialize(MPI_THREAD_SINGLE).map(|_| ())
+    export("MPI_Init", || {
+        if let Some(rc) =
+            forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
+        {
+            crate::dropin::twin::prepare();
+            return rc;
+        }
+        guard("MPI_Init", || {
+            process::initialize(MPI_THREAD_SINGLE).map(|_| ())
+        })
     })
 }
 
@@ -69,116 +51,134 @@ pub unsafe extern "C" fn MPI_Init_thread(
     required: c_int,
     provided: *mut c_int,
 ) -> c_int {
-    if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
-        argc, argv, required, provided)
-    {
-        crate::dropin::twin::prepare();
-        return rc;
-    }
-    guard("MPI_Init_thread", || {
-        check_out(provided, "provided")?;
-        let level = process::initialize(required)?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(provided, level, "provided") }
+    export("MPI_Init_thread", || {
+        if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
+            argc, argv, required, provided)
+        {
+            crate::dropin::twin::prepare();
+            return rc;
+        }
+        guard("MPI_Init_thread", || {
+            check_out(provided, "provided")?;
+            let level = process::initialize(required)?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(provided, level, "provided") }
+        })
     })
 }
 
 /// Finalizes MPI.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
-    crate::trace::finalize();
-    crate::dropin::comm::before_finalize();
-    if crate::dropin::twin::enabled() {
-        crate::dropin::release_before_finalize();
-    }
-    if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
-        return rc;
-    }
-    guard("MPI_Finalize", process::finalize)
+    export("MPI_Finalize", || {
+        crate::trace::finalize();
+        crate::dropin::comm::before_finalize();
+        if crate::dropin::twin::enabled() {
+            crate::dropin::release_before_finalize();
+        }
+        if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
+            return rc;
+        }
+        guard("MPI_Finalize", process::finalize)
+    })
 }
 
 /// Whether `MPI_Init` has been called.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Initialized: fn(*mut c_int) -> c_int, flag) {
-        return rc;
-    }
-    guard("MPI_Initialized", || {
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(flag, process::initialized() as c_int, "flag") }
+    export("MPI_Initialized", || {
+        if let Some(rc) = forward!(MPI_Initialized: fn(*mut c_int) -> c_int, flag) {
+            return rc;
+        }
+        guard("MPI_Initialized", || {
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(flag, process::initialized() as c_int, "flag") }
+        })
     })
 }
 
 /// Whether `MPI_Finalize` has been called.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalized(flag: *mut c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Finalized: fn(*mut c_int) -> c_int, flag) {
-        return rc;
-    }
-    guard("MPI_Finalized", || {
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(flag, process::finalized() as c_int, "flag") }
+    export("MPI_Finalized", || {
+        if let Some(rc) = forward!(MPI_Finalized: fn(*mut c_int) -> c_int, flag) {
+            return rc;
+        }
+        guard("MPI_Finalized", || {
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(flag, process::finalized() as c_int, "flag") }
+        })
     })
 }
 
 /// The thread level MPI was initialized with.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Query_thread: fn(*mut c_int) -> c_int, provided) {
-        return rc;
-    }
-    guard("MPI_Query_thread", || {
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(provided, process::thread_level(), "provided") }
+    export("MPI_Query_thread", || {
+        if let Some(rc) = forward!(MPI_Query_thread: fn(*mut c_int) -> c_int, provided) {
+            return rc;
+        }
+        guard("MPI_Query_thread", || {
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(provided, process::thread_level(), "provided") }
+        })
     })
 }
 
 /// Whether the calling thread is the one that initialized MPI.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Is_thread_main: fn(*mut c_int) -> c_int, flag) {
-        return rc;
-    }
-    guard("MPI_Is_thread_main", || {
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(flag, process::is_main_thread() as c_int, "flag") }
+    export("MPI_Is_thread_main", || {
+        if let Some(rc) = forward!(MPI_Is_thread_main: fn(*mut c_int) -> c_int, flag) {
+            return rc;
+        }
+        guard("MPI_Is_thread_main", || {
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(flag, process::is_main_thread() as c_int, "flag") }
+        })
     })
 }
 
 /// The rank of this process in `comm` (0 in the one-process world).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, rank) {
-        return rc;
-    }
-    guard("MPI_Comm_rank", || {
-        check_world_or_self(comm)?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(rank, 0, "rank") }
+    export("MPI_Comm_rank", || {
+        if let Some(rc) = forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, rank) {
+            return rc;
+        }
+        guard("MPI_Comm_rank", || {
+            check_world_or_self(comm)?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(rank, 0, "rank") }
+        })
     })
 }
 
 /// The number of processes in `comm` (1 in the one-process world).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, size) {
-        return rc;
-    }
-    guard("MPI_Comm_size", || {
-        check_world_or_self(comm)?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(size, 1, "size") }
+    export("MPI_Comm_size", || {
+        if let Some(rc) = forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, size) {
+            return rc;
+        }
+        guard("MPI_Comm_size", || {
+            check_world_or_self(comm)?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(size, 1, "size") }
+        })
     })
 }
 
 /// Ends the program with `errorcode`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
-    if let Some(rc) = forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, comm, errorcode) {
-        return rc;
-    }
-    crate::diagnostic::line(format_args!("MPI_Abort called with error code {errorcode}"));
-    std::process::exit(errorcode)
+    export("MPI_Abort", || {
+        if let Some(rc) = forward!(MPI_Abort: fn(MPI_Comm, c_int) -> c_int, comm, errorcode) {
+            return rc;
+        }
+        crate::diagnostic::line(format_args!("MPI_Abort called with error code {errorcode}"));
+        std::process::exit(errorcode)
+    })
 }
 
 /// Attaches an error handler to `comm`. Errors raised by the datatype functions go to the
@@ -188,27 +188,28 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
     comm: MPI_Comm,
     errhandler: MPI_Errhandler,
 ) -> c_int {
-    if let Some(rc) =
-        forward!(MPI_Comm_set_errhandler: fn(MPI_Comm, MPI_Errhandler) -> c_int, comm, errhandler)
-    {
-        if rc == MPI_SUCCESS && (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) {
+    export("MPI_Comm_set_errhandler", || {
+        if let Some(rc) = forward!(MPI_Comm_set_errhandler: fn(MPI_Comm, MPI_Errhandler) -> c_int, comm, errhandler)
+        {
+            if rc == MPI_SUCCESS && (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) {
+                error::set_handler(comm, errhandler);
+            }
+            return rc;
+        }
+        guard("MPI_Comm_set_errhandler", || {
+            check_world_or_self(comm)?;
+            let known = matches!(
+                errhandler,
+                MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
+            ) || error::user_handler(errhandler).is_some();
+            if !known {
+                return Err(MpiError::arg(format!(
+                    "{errhandler:#x} is not an error handler"
+                )));
+            }
             error::set_handler(comm, errhandler);
-        }
-        return rc;
-    }
-    guard("MPI_Comm_set_errhandler", || {
-        check_world_or_self(comm)?;
-        let known = matches!(
-            errhandler,
-            MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-        ) || error::user_handler(errhandler).is_some();
-        if !known {
-            return Err(MpiError::arg(format!(
-                "{errhandler:#x} is not an error handler"
-            )));
-        }
-        error::set_handler(comm, errhandler);
-        Ok(())
+            Ok(())
+        })
     })
 }
 
@@ -218,14 +219,16 @@ pub unsafe extern "C" fn MPI_Comm_get_errhandler(
     comm: MPI_Comm,
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
-    if let Some(rc) = forward!(MPI_Comm_get_errhandler: fn(MPI_Comm, *mut MPI_Errhandler) -> c_int, comm, errhandler)
-    {
-        return rc;
-    }
-    guard("MPI_Comm_get_errhandler", || {
-        check_world_or_self(comm)?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(errhandler, error::handler_of(comm), "errhandler") }
+    export("MPI_Comm_get_errhandler", || {
+        if let Some(rc) = forward!(MPI_Comm_get_errhandler: fn(MPI_Comm, *mut MPI_Errhandler) -> c_int, comm, errhandler)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_get_errhandler", || {
+            check_world_or_self(comm)?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(errhandler, error::handler_of(comm), "errhandler") }
+        })
     })
 }
 
@@ -235,32 +238,38 @@ pub unsafe extern "C" fn MPI_Comm_create_errhandler(
     comm_errhandler_fn: MPI_Comm_errhandler_function,
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
-    if let Some(rc) = forward!(MPI_Comm_create_errhandler: fn(MPI_Comm_errhandler_function, *mut MPI_Errhandler) -> c_int,
-        comm_errhandler_fn, errhandler)
-    {
-        return rc;
-    }
-    guard("MPI_Comm_create_errhandler", || {
-        check_out(errhandler, "errhandler")?;
-        if comm_errhandler_fn.is_none() {
-            return Err(MpiError::arg("comm_errhandler_fn is NULL"));
+    export("MPI_Comm_create_errhandler", || {
+        if let Some(rc) = forward!(MPI_Comm_create_errhandler: fn(MPI_Comm_errhandler_function, *mut MPI_Errhandler) -> c_int,
+            comm_errhandler_fn, errhandler)
+        {
+            return rc;
         }
-        let handle = error::add_user_handler(comm_errhandler_fn)?;
-        // SAFETY: the caller's pointer, checked non-NULL above.
-        unsafe { write_out(errhandler, handle, "errhandler") }
+        guard("MPI_Comm_create_errhandler", || {
+            check_out(errhandler, "errhandler")?;
+            if comm_errhandler_fn.is_none() {
+                return Err(MpiError::arg("comm_errhandler_fn is NULL"));
+            }
+            let handle = error::add_user_handler(comm_errhandler_fn)?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(errhandler, handle, "errhandler") }
+        })
     })
 }
 
 /// Releases an error handler handle and sets it to `MPI_ERRHANDLER_NULL`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
-    if let Some(rc) = forward!(MPI_Errhandler_free: fn(*mut MPI_Errhandler) -> c_int, errhandler) {
-        return rc;
-    }
-    guard("MPI_Errhandler_free", || {
-        check_out(errhandler, "errhandler")?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(errhandler, MPI_ERRHANDLER_NULL, "errhandler") }
+    export("MPI_Errhandler_free", || {
+        if let Some(rc) =
+            forward!(MPI_Errhandler_free: fn(*mut MPI_Errhandler) -> c_int, errhandler)
+        {
+            return rc;
+        }
+        guard("MPI_Errhandler_free", || {
+            check_out(errhandler, "errhandler")?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(errhandler, MPI_ERRHANDLER_NULL, "errhandler") }
+        })
     })
 }
 
@@ -268,18 +277,20 @@ pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) ->
 /// MPI library loaded behind this one go to it.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
-    if error::class_of(errorcode).is_none() {
-        if let Some(rc) =
-            forward!(MPI_Error_class: fn(c_int, *mut c_int) -> c_int, errorcode, errorclass)
-        {
-            return rc;
+    export("MPI_Error_class", || {
+        if error::class_of(errorcode).is_none() {
+            if let Some(rc) =
+                forward!(MPI_Error_class: fn(c_int, *mut c_int) -> c_int, errorcode, errorclass)
+            {
+                return rc;
+            }
         }
-    }
-    guard("MPI_Error_class", || {
-        let class = error::class_of(errorcode)
-            .ok_or_else(|| MpiError::arg(format!("{errorcode} is not an error code")))?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(errorclass, class, "errorclass") }
+        guard("MPI_Error_class", || {
+            let class = error::class_of(errorcode)
+                .ok_or_else(|| MpiError::arg(format!("{errorcode} is not an error code")))?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(errorclass, class, "errorclass") }
+        })
     })
 }
 
@@ -291,55 +302,63 @@ pub unsafe extern "C" fn MPI_Error_string(
     string: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    let Some(full) = error::code_text(errorcode) else {
-        if let Some(rc) = forward!(MPI_Error_string: fn(c_int, *mut c_char, *mut c_int) -> c_int, errorcode, string, resultlen)
-        {
-            return rc;
-        }
-        return raise(
-            "MPI_Error_string",
-            MpiError::arg(format!("{errorcode} is not an error code")),
-        );
-    };
-    guard("MPI_Error_string", || {
-        // SAFETY: the caller's buffer of MPI_MAX_ERROR_STRING bytes and int; both are
-        // checked for NULL.
-        unsafe { write_c_string(string, resultlen, &full, MPI_MAX_ERROR_STRING) }
+    export("MPI_Error_string", || {
+        let Some(full) = error::code_text(errorcode) else {
+            if let Some(rc) = forward!(MPI_Error_string: fn(c_int, *mut c_char, *mut c_int) -> c_int, errorcode, string, resultlen)
+            {
+                return rc;
+            }
+            return raise(
+                "MPI_Error_string",
+                MpiError::arg(format!("{errorcode} is not an error code")),
+            );
+        };
+        guard("MPI_Error_string", || {
+            // SAFETY: the caller's buffer of MPI_MAX_ERROR_STRING bytes and int; both are
+            // checked for NULL.
+            unsafe { write_c_string(string, resultlen, &full, MPI_MAX_ERROR_STRING) }
+        })
     })
 }
 
 /// Seconds since an arbitrary origin.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wtime() -> f64 {
-    if let Some(t) = forward!(MPI_Wtime: fn() -> f64,) {
-        return t;
-    }
-    process::wtime()
+    export_value("MPI_Wtime", 0.0, || {
+        if let Some(t) = forward!(MPI_Wtime: fn() -> f64,) {
+            return t;
+        }
+        process::wtime()
+    })
 }
 
 /// Resolution of `MPI_Wtime` in seconds.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wtick() -> f64 {
-    if let Some(t) = forward!(MPI_Wtick: fn() -> f64,) {
-        return t;
-    }
-    1e-9
+    export_value("MPI_Wtick", 0.0, || {
+        if let Some(t) = forward!(MPI_Wtick: fn() -> f64,) {
+            return t;
+        }
+        1e-9
+    })
 }
 
 /// The version of the MPI standard (as MPICH 4.0, whose ABI this library has, reports it).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
-    if let Some(rc) =
-        forward!(MPI_Get_version: fn(*mut c_int, *mut c_int) -> c_int, version, subversion)
-    {
-        return rc;
-    }
-    guard("MPI_Get_version", || {
-        check_out(subversion, "subversion")?;
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(version, MPI_VERSION, "version")? };
-        // SAFETY: the caller's pointer; write_out checks it for NULL.
-        unsafe { write_out(subversion, MPI_SUBVERSION, "subversion") }
+    export("MPI_Get_version", || {
+        if let Some(rc) =
+            forward!(MPI_Get_version: fn(*mut c_int, *mut c_int) -> c_int, version, subversion)
+        {
+            return rc;
+        }
+        guard("MPI_Get_version", || {
+            check_out(subversion, "subversion")?;
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(version, MPI_VERSION, "version")? };
+            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            unsafe { write_out(subversion, MPI_SUBVERSION, "subversion") }
+        })
     })
 }
 
@@ -349,19 +368,20 @@ pub unsafe extern "C" fn MPI_Get_library_version(
     version: *mut c_char,
     resultlen: *mut c_int,
 ) -> c_int {
-    if let Some(rc) =
-        forward!(MPI_Get_library_version: fn(*mut c_char, *mut c_int) -> c_int, version, resultlen)
-    {
-        return rc;
-    }
-    guard("MPI_Get_library_version", || {
-        let text = format!(
-            "mpi-dtype {}: the MPI datatype chapter with {}",
-            env!("CARGO_PKG_VERSION"),
-            crate::abi::ABI_NAME
-        );
-        // SAFETY: the caller's buffer of MPI_MAX_LIBRARY_VERSION_STRING bytes and int; both
-        // are checked for NULL.
-        unsafe { write_c_string(version, resultlen, &text, MPI_MAX_LIBRARY_VERSION_STRING) }
+    export("MPI_Get_library_version", || {
+        if let Some(rc) = forward!(MPI_Get_library_version: fn(*mut c_char, *mut c_int) -> c_int, version, resultlen)
+        {
+            return rc;
+        }
+        guard("MPI_Get_library_version", || {
+            let text = format!(
+                "mpi-dtype {}: the MPI datatype chapter with {}",
+                env!("CARGO_PKG_VERSION"),
+                crate::abi::ABI_NAME
+            );
+            // SAFETY: the caller's buffer of MPI_MAX_LIBRARY_VERSION_STRING bytes and int; both
+            // are checked for NULL.
+            unsafe { write_c_string(version, resultlen, &text, MPI_MAX_LIBRARY_VERSION_STRING) }
+        })
     })
 }

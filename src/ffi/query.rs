@@ -8,47 +8,53 @@ use crate::abi::*;
 use crate::behind;
 use crate::datatype::{MeasuresPart, ReadMeasures};
 use crate::error::MpiResult;
+use crate::ffi::export;
 use crate::handles::{self, IfAttributed, Removal};
 use std::os::raw::c_int;
 
 /// Commits a datatype so it can be used to pack and communicate.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_commit(datatype: *mut MPI_Datatype)
-        // SAFETY: the caller's in-out handle, as the function requires it.
-        if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
-    );
-    guard("MPI_Type_commit", || {
-        // SAFETY: the caller's in-out argument; read_in checks it for NULL.
-        let handle = unsafe { read_in(datatype, "datatype")? };
-        crate::trace::commit(handle);
-        crate::dropin::commit(handle)
+    export("MPI_Type_commit", || {
+        behind::foreign_call!(
+            PMPI_Type_commit(datatype: *mut MPI_Datatype)
+            // SAFETY: the caller's in-out handle, as the function requires it.
+            if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
+        );
+        guard("MPI_Type_commit", || {
+            // SAFETY: the caller's in-out argument; read_in checks it for NULL.
+            let handle = unsafe { read_in(datatype, "datatype")? };
+            crate::trace::commit(handle);
+            crate::dropin::commit(handle)
+        })
     })
 }
 
 /// Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
-    behind::foreign_call!(
-        PMPI_Type_free(datatype: *mut MPI_Datatype)
-        // SAFETY: the caller's in-out handle, as the function requires it.
-        if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
-    );
-    guard("MPI_Type_free", || {
-        // SAFETY: the caller's in-out argument; read_in checks it for NULL.
-        let handle = unsafe { read_in(datatype, "datatype")? };
-        crate::trace::free(handle);
-        // Most types hold no attributes: such a handle is checked and removed under one lock
-        // of its slot. Else the attributes' delete callbacks run first (they may query the
-        // type), and then it goes.
-        if let Removal::Attributed(attributes) = crate::dropin::free(handle, IfAttributed::Refuse)?
-        {
-            super::attributes::delete_all(handle, attributes)?;
-            crate::dropin::free(handle, IfAttributed::Remove)?;
-        }
-        // SAFETY: as above.
-        unsafe { write_out(datatype, MPI_DATATYPE_NULL, "datatype") }
+    export("MPI_Type_free", || {
+        behind::foreign_call!(
+            PMPI_Type_free(datatype: *mut MPI_Datatype)
+            // SAFETY: the caller's in-out handle, as the function requires it.
+            if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
+        );
+        guard("MPI_Type_free", || {
+            // SAFETY: the caller's in-out argument; read_in checks it for NULL.
+            let handle = unsafe { read_in(datatype, "datatype")? };
+            crate::trace::free(handle);
+            // Most types hold no attributes: such a handle is checked and removed under one lock
+            // of its slot. Else the attributes' delete callbacks run first (they may query the
+            // type), and then it goes.
+            if let Removal::Attributed(attributes) =
+                crate::dropin::free(handle, IfAttributed::Refuse)?
+            {
+                super::attributes::delete_all(handle, attributes)?;
+                crate::dropin::free(handle, IfAttributed::Remove)?;
+            }
+            // SAFETY: as above.
+            unsafe { write_out(datatype, MPI_DATATYPE_NULL, "datatype") }
+        })
     })
 }
 
@@ -223,34 +229,40 @@ unsafe fn type_size<C: CountArg>(
 /// fit an `int`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    const QUERY: Query<SizeOutput<c_int>> = Query {
-        name: "MPI_Type_size",
-        forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size),
-    };
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size(&QUERY, datatype, size) }
+    export("MPI_Type_size", || {
+        const QUERY: Query<SizeOutput<c_int>> = Query {
+            name: "MPI_Type_size",
+            forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size),
+        };
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { type_size(&QUERY, datatype, size) }
+    })
 }
 
 /// `MPI_Type_size` with an `MPI_Count` result.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    const QUERY: Query<SizeOutput<MPI_Count>> = Query {
-        name: "MPI_Type_size_x",
-        forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
-    };
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size(&QUERY, datatype, size) }
+    export("MPI_Type_size_x", || {
+        const QUERY: Query<SizeOutput<MPI_Count>> = Query {
+            name: "MPI_Type_size_x",
+            forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
+        };
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { type_size(&QUERY, datatype, size) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_size`.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    const QUERY: Query<SizeOutput<MPI_Count>> = Query {
-        name: "MPI_Type_size_c",
-        forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
-    };
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { type_size(&QUERY, datatype, size) }
+    export("MPI_Type_size_c", || {
+        const QUERY: Query<SizeOutput<MPI_Count>> = Query {
+            name: "MPI_Type_size_c",
+            forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
+        };
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { type_size(&QUERY, datatype, size) }
+    })
 }
 
 // ---- bounds -------------------------------------------------------------------------------
@@ -319,13 +331,15 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     lb: *mut MPI_Aint,
     extent: *mut MPI_Aint,
 ) -> c_int {
-    const QUERY: Query<BoundsOutputs> = Query {
-        name: "MPI_Type_get_extent",
-        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
-    };
-    let which = Bounds::Marked;
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(&QUERY, datatype, lb, extent, which) }
+    export("MPI_Type_get_extent", || {
+        const QUERY: Query<BoundsOutputs> = Query {
+            name: "MPI_Type_get_extent",
+            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
+        };
+        let which = Bounds::Marked;
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { bounds(&QUERY, datatype, lb, extent, which) }
+    })
 }
 
 /// `MPI_Type_get_extent` with `MPI_Count` results.
@@ -335,13 +349,15 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    const QUERY: Query<BoundsOutputs> = Query {
-        name: "MPI_Type_get_extent_x",
-        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-    };
-    let which = Bounds::Marked;
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(&QUERY, datatype, lb, extent, which) }
+    export("MPI_Type_get_extent_x", || {
+        const QUERY: Query<BoundsOutputs> = Query {
+            name: "MPI_Type_get_extent_x",
+            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+        };
+        let which = Bounds::Marked;
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { bounds(&QUERY, datatype, lb, extent, which) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_get_extent`.
@@ -351,13 +367,15 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     lb: *mut MPI_Count,
     extent: *mut MPI_Count,
 ) -> c_int {
-    const QUERY: Query<BoundsOutputs> = Query {
-        name: "MPI_Type_get_extent_c",
-        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-    };
-    let which = Bounds::Marked;
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(&QUERY, datatype, lb, extent, which) }
+    export("MPI_Type_get_extent_c", || {
+        const QUERY: Query<BoundsOutputs> = Query {
+            name: "MPI_Type_get_extent_c",
+            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+        };
+        let which = Bounds::Marked;
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { bounds(&QUERY, datatype, lb, extent, which) }
+    })
 }
 
 /// The lower bound and extent of the data itself, ignoring markers and padding.
@@ -367,13 +385,15 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_lb: *mut MPI_Aint,
     true_extent: *mut MPI_Aint,
 ) -> c_int {
-    const QUERY: Query<BoundsOutputs> = Query {
-        name: "MPI_Type_get_true_extent",
-        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
-    };
-    let which = Bounds::True;
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
+    export("MPI_Type_get_true_extent", || {
+        const QUERY: Query<BoundsOutputs> = Query {
+            name: "MPI_Type_get_true_extent",
+            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
+        };
+        let which = Bounds::True;
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
+    })
 }
 
 /// `MPI_Type_get_true_extent` with `MPI_Count` results.
@@ -383,13 +403,15 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    const QUERY: Query<BoundsOutputs> = Query {
-        name: "MPI_Type_get_true_extent_x",
-        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-    };
-    let which = Bounds::True;
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
+    export("MPI_Type_get_true_extent_x", || {
+        const QUERY: Query<BoundsOutputs> = Query {
+            name: "MPI_Type_get_true_extent_x",
+            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+        };
+        let which = Bounds::True;
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
+    })
 }
 
 /// Large-count variant of `MPI_Type_get_true_extent`.
@@ -399,13 +421,15 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_lb: *mut MPI_Count,
     true_extent: *mut MPI_Count,
 ) -> c_int {
-    const QUERY: Query<BoundsOutputs> = Query {
-        name: "MPI_Type_get_true_extent_c",
-        forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-    };
-    let which = Bounds::True;
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
+    export("MPI_Type_get_true_extent_c", || {
+        const QUERY: Query<BoundsOutputs> = Query {
+            name: "MPI_Type_get_true_extent_c",
+            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
+        };
+        let which = Bounds::True;
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
+    })
 }
 
 /// One bound of the MPI-1 queries.
@@ -479,37 +503,43 @@ unsafe fn mpi1_bound(
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    const QUERY: Query<Mpi1Output> = Query {
-        name: "MPI_Type_extent",
-        forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
-    };
-    let which = Mpi1Bound::Extent;
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound(&QUERY, datatype, extent, which) }
+    export("MPI_Type_extent", || {
+        const QUERY: Query<Mpi1Output> = Query {
+            name: "MPI_Type_extent",
+            forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+        };
+        let which = Mpi1Bound::Extent;
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { mpi1_bound(&QUERY, datatype, extent, which) }
+    })
 }
 
 /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    const QUERY: Query<Mpi1Output> = Query {
-        name: "MPI_Type_lb",
-        forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
-    };
-    let which = Mpi1Bound::Lb;
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
+    export("MPI_Type_lb", || {
+        const QUERY: Query<Mpi1Output> = Query {
+            name: "MPI_Type_lb",
+            forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+        };
+        let which = Mpi1Bound::Lb;
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
+    })
 }
 
 /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
 #[cfg(not(feature = "standard-abi"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    const QUERY: Query<Mpi1Output> = Query {
-        name: "MPI_Type_ub",
-        forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
-    };
-    let which = Mpi1Bound::Ub;
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
+    export("MPI_Type_ub", || {
+        const QUERY: Query<Mpi1Output> = Query {
+            name: "MPI_Type_ub",
+            forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+        };
+        let which = Mpi1Bound::Ub;
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
+    })
 }

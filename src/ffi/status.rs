@@ -7,6 +7,7 @@ use crate::abi::*;
 use crate::behind;
 use crate::datatype::elements;
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use std::os::raw::c_int;
 
 /// Rejects NULL and `MPI_STATUS_IGNORE` where a status is needed.
@@ -66,13 +67,15 @@ pub unsafe extern "C" fn MPI_Get_count(
     datatype: MPI_Datatype,
     count: *mut c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, what) = ("MPI_Get_count", Counted::Copies);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_count(f, status, datatype, count, what) }
+    export("MPI_Get_count", || {
+        behind::foreign_call!(
+            PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, what) = ("MPI_Get_count", Counted::Copies);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_count(f, status, datatype, count, what) }
+    })
 }
 
 /// Large-count variant of `MPI_Get_count`.
@@ -82,13 +85,15 @@ pub unsafe extern "C" fn MPI_Get_count_c(
     datatype: MPI_Datatype,
     count: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, what) = ("MPI_Get_count_c", Counted::Copies);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_count(f, status, datatype, count, what) }
+    export("MPI_Get_count_c", || {
+        behind::foreign_call!(
+            PMPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, what) = ("MPI_Get_count_c", Counted::Copies);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_count(f, status, datatype, count, what) }
+    })
 }
 
 /// Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
@@ -98,13 +103,15 @@ pub unsafe extern "C" fn MPI_Get_elements(
     datatype: MPI_Datatype,
     count: *mut c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, what) = ("MPI_Get_elements", Counted::Elements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_count(f, status, datatype, count, what) }
+    export("MPI_Get_elements", || {
+        behind::foreign_call!(
+            PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, what) = ("MPI_Get_elements", Counted::Elements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_count(f, status, datatype, count, what) }
+    })
 }
 
 /// `MPI_Get_elements` with an `MPI_Count` result.
@@ -114,13 +121,15 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
     datatype: MPI_Datatype,
     count: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_count(f, status, datatype, count, what) }
+    export("MPI_Get_elements_x", || {
+        behind::foreign_call!(
+            PMPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_count(f, status, datatype, count, what) }
+    })
 }
 
 /// Large-count variant of `MPI_Get_elements`.
@@ -130,13 +139,15 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
     datatype: MPI_Datatype,
     count: *mut MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    unsafe { get_count(f, status, datatype, count, what) }
+    export("MPI_Get_elements_c", || {
+        behind::foreign_call!(
+            PMPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { get_count(f, status, datatype, count, what) }
+    })
 }
 
 /// # Safety
@@ -165,12 +176,14 @@ pub unsafe extern "C" fn MPI_Status_set_elements(
     datatype: MPI_Datatype,
     count: c_int,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int)
-        if crate::dropin::is_foreign(datatype)
-    );
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { set_elements("MPI_Status_set_elements", status, datatype, count) }
+    export("MPI_Status_set_elements", || {
+        behind::foreign_call!(
+            PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int)
+            if crate::dropin::is_foreign(datatype)
+        );
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { set_elements("MPI_Status_set_elements", status, datatype, count) }
+    })
 }
 
 /// `MPI_Status_set_elements` with an `MPI_Count` count.
@@ -180,12 +193,14 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
     datatype: MPI_Datatype,
     count: MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
+    export("MPI_Status_set_elements_x", || {
+        behind::foreign_call!(
+            PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
+    })
 }
 
 /// `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
@@ -196,10 +211,12 @@ pub unsafe extern "C" fn MPI_Status_set_elements_c(
     datatype: MPI_Datatype,
     count: MPI_Count,
 ) -> c_int {
-    behind::foreign_call!(
-        PMPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
-        if crate::dropin::is_foreign(datatype)
-    );
-    // SAFETY: the caller's pointer, passed on under the same contract.
-    unsafe { set_elements("MPI_Status_set_elements_c", status, datatype, count) }
+    export("MPI_Status_set_elements_c", || {
+        behind::foreign_call!(
+            PMPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
+            if crate::dropin::is_foreign(datatype)
+        );
+        // SAFETY: the caller's pointer, passed on under the same contract.
+        unsafe { set_elements("MPI_Status_set_elements_c", status, datatype, count) }
+    })
 }

@@ -9,6 +9,7 @@ use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_ERR_ROOT};
 use crate::behind::forward;
 use crate::dropin::comm::{route, Incoming, Outgoing};
 use crate::error::MpiError;
+use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -59,34 +60,36 @@ macro_rules! bcasts {
             root: c_int,
             comm: MPI_Comm,
         ) -> c_int {
-            let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
-                forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
-                    b, c, t, root, comm)
-            };
-            if crate::behind::backend().is_none() {
-                return standalone(stringify!($name), count.into(), root, comm);
-            }
-            // Which side this process is on costs two calls of the MPI behind: asked only
-            // for a type that may be packed.
-            if root == MPI_PROC_NULL || !route::may_pack(datatype) {
-                return call(buffer, count, datatype).unwrap_or_else(|| without_mpi(stringify!($name)));
-            }
-            let rc = if sends(root, comm) {
-                // SAFETY: the root's buffer holds the data, as the function requires.
-                let outgoing = unsafe { Outgoing::new(buffer, count.into(), datatype, 0, false) };
-                let (b, c, t) = outgoing.args(buffer, count, datatype);
-                call(b.cast_mut(), c, t)
-            } else {
-                let incoming = Incoming::new(buffer, count.into(), datatype, 0);
-                let (b, c, t) = incoming.args(buffer, count, datatype);
-                let rc = call(b, c, t);
-                if let Some(rc) = rc {
-                    // SAFETY: the buffer takes the data; a broadcast delivers all of them.
-                    unsafe { incoming.finish_whole(rc) };
+            export(stringify!($name), || {
+                let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
+                    forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
+                        b, c, t, root, comm)
+                };
+                if crate::behind::backend().is_none() {
+                    return standalone(stringify!($name), count.into(), root, comm);
                 }
-                rc
-            };
-            rc.unwrap_or_else(|| without_mpi(stringify!($name)))
+                // Which side this process is on costs two calls of the MPI behind: asked only
+                // for a type that may be packed.
+                if root == MPI_PROC_NULL || !route::may_pack(datatype) {
+                    return call(buffer, count, datatype).unwrap_or_else(|| without_mpi(stringify!($name)));
+                }
+                let rc = if sends(root, comm) {
+                    // SAFETY: the root's buffer holds the data, as the function requires.
+                    let outgoing = unsafe { Outgoing::new(buffer, count.into(), datatype, 0, false) };
+                    let (b, c, t) = outgoing.args(buffer, count, datatype);
+                    call(b.cast_mut(), c, t)
+                } else {
+                    let incoming = Incoming::new(buffer, count.into(), datatype, 0);
+                    let (b, c, t) = incoming.args(buffer, count, datatype);
+                    let rc = call(b, c, t);
+                    if let Some(rc) = rc {
+                        // SAFETY: the buffer takes the data; a broadcast delivers all of them.
+                        unsafe { incoming.finish_whole(rc) };
+                    }
+                    rc
+                };
+                rc.unwrap_or_else(|| without_mpi(stringify!($name)))
+            })
         }
     )*};
 }

@@ -10,6 +10,7 @@ use crate::abi::p2p::MPI_Request;
 use crate::abi::{MPI_Status, MPI_UNDEFINED};
 use crate::behind::forward;
 use crate::dropin::comm::{self, Completed, Completion};
+use crate::ffi::export;
 use std::os::raw::c_int;
 
 /// Calls the MPI behind's completion function (`call`, given the status array it writes) on
@@ -42,16 +43,18 @@ unsafe fn call_with(
 /// As for the MPI function.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-    let call = |status| forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, status);
-    // SAFETY: the program's request.
-    let (completion, statuses, rc) =
-        match unsafe { call_with("MPI_Wait", request, 1, status, call) } {
-            Ok(called) => called,
-            Err(rc) => return rc,
-        };
-    // SAFETY: the receive's memory is the program's, as when it was posted.
-    unsafe { completion.finish(rc, statuses, Completed::All, false, false) };
-    rc
+    export("MPI_Wait", || {
+        let call = |status| forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, status);
+        // SAFETY: the program's request.
+        let (completion, statuses, rc) =
+            match unsafe { call_with("MPI_Wait", request, 1, status, call) } {
+                Ok(called) => called,
+                Err(rc) => return rc,
+            };
+        // SAFETY: the receive's memory is the program's, as when it was posted.
+        unsafe { completion.finish(rc, statuses, Completed::All, false, false) };
+        rc
+    })
 }
 
 /// `MPI_Test`: unpacks a receive of the engine's path it reports complete.
@@ -64,8 +67,10 @@ pub unsafe extern "C" fn MPI_Test(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's pointers, as the function requires.
-    unsafe { test_like(request, flag, status, false) }
+    export("MPI_Test", || {
+        // SAFETY: the caller's pointers, as the function requires.
+        unsafe { test_like(request, flag, status, false) }
+    })
 }
 
 /// `MPI_Request_get_status`: as `MPI_Test`, but the request stays the program's.
@@ -78,9 +83,11 @@ pub unsafe extern "C" fn MPI_Request_get_status(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    let mut request = request;
-    // SAFETY: the caller's pointers, as the function requires.
-    unsafe { test_like(&mut request, flag, status, true) }
+    export("MPI_Request_get_status", || {
+        let mut request = request;
+        // SAFETY: the caller's pointers, as the function requires.
+        unsafe { test_like(&mut request, flag, status, true) }
+    })
 }
 
 /// `MPI_Test` (`keep` false) or `MPI_Request_get_status` (`keep` true) of one request.
@@ -139,19 +146,21 @@ pub unsafe extern "C" fn MPI_Waitall(
     requests: *mut MPI_Request,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    let call = |statuses| {
-        forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
-            count, requests, statuses)
-    };
-    // SAFETY: the program's requests.
-    let (completion, statuses, rc) =
-        match unsafe { call_with("MPI_Waitall", requests, count, statuses, call) } {
-            Ok(called) => called,
-            Err(rc) => return rc,
+    export("MPI_Waitall", || {
+        let call = |statuses| {
+            forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
+                count, requests, statuses)
         };
-    // SAFETY: as for MPI_Wait.
-    unsafe { completion.finish(rc, statuses, Completed::All, true, false) };
-    rc
+        // SAFETY: the program's requests.
+        let (completion, statuses, rc) =
+            match unsafe { call_with("MPI_Waitall", requests, count, statuses, call) } {
+                Ok(called) => called,
+                Err(rc) => return rc,
+            };
+        // SAFETY: as for MPI_Wait.
+        unsafe { completion.finish(rc, statuses, Completed::All, true, false) };
+        rc
+    })
 }
 
 /// How a completion call over several requests completes them.
@@ -214,8 +223,10 @@ pub unsafe extern "C" fn MPI_Testall(
     flag: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe { all_like(Kind::Test, count, requests, flag, statuses) }
+    export("MPI_Testall", || {
+        // SAFETY: the caller's arguments.
+        unsafe { all_like(Kind::Test, count, requests, flag, statuses) }
+    })
 }
 
 /// `MPI_Request_get_status_all` (MPI-4.1): when all are complete, unpacks the receives of
@@ -230,8 +241,10 @@ pub unsafe extern "C" fn MPI_Request_get_status_all(
     flag: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe { all_like(Kind::GetStatus, count, requests, flag, statuses) }
+    export("MPI_Request_get_status_all", || {
+        // SAFETY: the caller's arguments.
+        unsafe { all_like(Kind::GetStatus, count, requests, flag, statuses) }
+    })
 }
 
 /// `MPI_Waitany`, `MPI_Testany` or `MPI_Request_get_status_any` of `count` requests.
@@ -295,17 +308,19 @@ pub unsafe extern "C" fn MPI_Waitany(
     index: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe {
-        any(
-            Kind::Wait,
-            count,
-            requests,
-            index,
-            std::ptr::null_mut(),
-            status,
-        )
-    }
+    export("MPI_Waitany", || {
+        // SAFETY: the caller's arguments.
+        unsafe {
+            any(
+                Kind::Wait,
+                count,
+                requests,
+                index,
+                std::ptr::null_mut(),
+                status,
+            )
+        }
+    })
 }
 
 /// `MPI_Testany`: unpacks the receive of the engine's path it completes.
@@ -320,8 +335,10 @@ pub unsafe extern "C" fn MPI_Testany(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe { any(Kind::Test, count, requests, index, flag, status) }
+    export("MPI_Testany", || {
+        // SAFETY: the caller's arguments.
+        unsafe { any(Kind::Test, count, requests, index, flag, status) }
+    })
 }
 
 /// `MPI_Waitsome`, `MPI_Testsome` or `MPI_Request_get_status_some` of `incount` requests.
@@ -396,8 +413,10 @@ pub unsafe extern "C" fn MPI_Waitsome(
     indices: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe { some(Kind::Wait, incount, requests, outcount, indices, statuses) }
+    export("MPI_Waitsome", || {
+        // SAFETY: the caller's arguments.
+        unsafe { some(Kind::Wait, incount, requests, outcount, indices, statuses) }
+    })
 }
 
 /// `MPI_Testsome`: unpacks the receives of the engine's path it completes.
@@ -412,8 +431,10 @@ pub unsafe extern "C" fn MPI_Testsome(
     indices: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe { some(Kind::Test, incount, requests, outcount, indices, statuses) }
+    export("MPI_Testsome", || {
+        // SAFETY: the caller's arguments.
+        unsafe { some(Kind::Test, incount, requests, outcount, indices, statuses) }
+    })
 }
 
 /// `MPI_Request_free`: a request of the engine's path whose operation still runs is kept
@@ -423,13 +444,15 @@ pub unsafe extern "C" fn MPI_Testsome(
 /// As for the MPI function.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
-    crate::dropin::comm::pending::progress_detached();
-    // SAFETY: the program's request.
-    if let Some(rc) = unsafe { comm::free_request(request) } {
-        return rc;
-    }
-    forward!(MPI_Request_free: fn(*mut MPI_Request) -> c_int, request)
-        .unwrap_or_else(|| without_mpi("MPI_Request_free"))
+    export("MPI_Request_free", || {
+        crate::dropin::comm::pending::progress_detached();
+        // SAFETY: the program's request.
+        if let Some(rc) = unsafe { comm::free_request(request) } {
+            return rc;
+        }
+        forward!(MPI_Request_free: fn(*mut MPI_Request) -> c_int, request)
+            .unwrap_or_else(|| without_mpi("MPI_Request_free"))
+    })
 }
 
 /// `MPI_Start`: a persistent send of the engine's path packs the program's data first.
@@ -438,12 +461,14 @@ pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
 /// As for the MPI function.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
-    if !request.is_null() {
-        // SAFETY: the program's request and the memory it sends from.
-        unsafe { comm::before_start(request, 1) };
-    }
-    forward!(MPI_Start: fn(*mut MPI_Request) -> c_int, request)
-        .unwrap_or_else(|| without_mpi("MPI_Start"))
+    export("MPI_Start", || {
+        if !request.is_null() {
+            // SAFETY: the program's request and the memory it sends from.
+            unsafe { comm::before_start(request, 1) };
+        }
+        forward!(MPI_Start: fn(*mut MPI_Request) -> c_int, request)
+            .unwrap_or_else(|| without_mpi("MPI_Start"))
+    })
 }
 
 /// `MPI_Startall`: the persistent sends of the engine's path pack the program's data first.
@@ -452,10 +477,12 @@ pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
 /// As for the MPI function.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
-    // SAFETY: the program's requests and the memory they send from.
-    unsafe { comm::before_start(requests, count) };
-    forward!(MPI_Startall: fn(c_int, *mut MPI_Request) -> c_int, count, requests)
-        .unwrap_or_else(|| without_mpi("MPI_Startall"))
+    export("MPI_Startall", || {
+        // SAFETY: the program's requests and the memory they send from.
+        unsafe { comm::before_start(requests, count) };
+        forward!(MPI_Startall: fn(c_int, *mut MPI_Request) -> c_int, count, requests)
+            .unwrap_or_else(|| without_mpi("MPI_Startall"))
+    })
 }
 
 /// `MPI_Request_get_status_any` (MPI-4.1): unpacks the receive of the engine's path it
@@ -471,8 +498,10 @@ pub unsafe extern "C" fn MPI_Request_get_status_any(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe { any(Kind::GetStatus, count, requests, index, flag, status) }
+    export("MPI_Request_get_status_any", || {
+        // SAFETY: the caller's arguments.
+        unsafe { any(Kind::GetStatus, count, requests, index, flag, status) }
+    })
 }
 
 /// `MPI_Request_get_status_some` (MPI-4.1): unpacks the receives of the engine's path it
@@ -488,15 +517,17 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
     indices: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    // SAFETY: the caller's arguments.
-    unsafe {
-        some(
-            Kind::GetStatus,
-            incount,
-            requests,
-            outcount,
-            indices,
-            statuses,
-        )
-    }
+    export("MPI_Request_get_status_some", || {
+        // SAFETY: the caller's arguments.
+        unsafe {
+            some(
+                Kind::GetStatus,
+                incount,
+                requests,
+                outcount,
+                indices,
+                statuses,
+            )
+        }
+    })
 }

@@ -8,6 +8,7 @@ use crate::abi::p2p::{MPI_Message, MPI_Request, MPI_MESSAGE_NO_PROC, MPI_PROC_NU
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Status};
 use crate::behind::forward;
 use crate::dropin::comm::{Incoming, Outgoing};
+use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -42,18 +43,20 @@ macro_rules! blocking_receives {
             comm: MPI_Comm,
             status: *mut MPI_Status,
         ) -> c_int {
-            let incoming = Incoming::new(buf, count.into(), datatype, source);
-            let (b, c, t) = incoming.args(buf, count, datatype);
-            let mut local = crate::dropin::comm::empty_status();
-            let status = incoming.status(status, &mut local);
-            let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
-                MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status)
-            else {
-                return without_mpi(stringify!($name));
-            };
-            // SAFETY: the program's buffer takes the message, as the function requires.
-            unsafe { incoming.finish(rc, status) };
-            rc
+            export(stringify!($name), || {
+                let incoming = Incoming::new(buf, count.into(), datatype, source);
+                let (b, c, t) = incoming.args(buf, count, datatype);
+                let mut local = crate::dropin::comm::empty_status();
+                let status = incoming.status(status, &mut local);
+                let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
+                    MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status)
+                else {
+                    return without_mpi(stringify!($name));
+                };
+                // SAFETY: the program's buffer takes the message, as the function requires.
+                unsafe { incoming.finish(rc, status) };
+                rc
+            })
         }
 
         #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
@@ -68,20 +71,22 @@ macro_rules! blocking_receives {
             message: *mut MPI_Message,
             status: *mut MPI_Status,
         ) -> c_int {
-            // SAFETY: the program's message handle.
-            let source = unsafe { source_of(message) };
-            let incoming = Incoming::new(buf, count.into(), datatype, source);
-            let (b, c, t) = incoming.args(buf, count, datatype);
-            let mut local = crate::dropin::comm::empty_status();
-            let status = incoming.status(status, &mut local);
-            let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
-                *mut MPI_Message, *mut MPI_Status) -> c_int, b, c, t, message, status)
-            else {
-                return without_mpi(stringify!($matched));
-            };
-            // SAFETY: as above.
-            unsafe { incoming.finish(rc, status) };
-            rc
+            export("$matched", || {
+                // SAFETY: the program's message handle.
+                let source = unsafe { source_of(message) };
+                let incoming = Incoming::new(buf, count.into(), datatype, source);
+                let (b, c, t) = incoming.args(buf, count, datatype);
+                let mut local = crate::dropin::comm::empty_status();
+                let status = incoming.status(status, &mut local);
+                let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
+                    *mut MPI_Message, *mut MPI_Status) -> c_int, b, c, t, message, status)
+                else {
+                    return without_mpi(stringify!($matched));
+                };
+                // SAFETY: as above.
+                unsafe { incoming.finish(rc, status) };
+                rc
+            })
         }
     };
 }
@@ -105,18 +110,20 @@ macro_rules! request_receives {
             message: *mut MPI_Message,
             request: *mut MPI_Request,
         ) -> c_int {
-            // SAFETY: the program's message handle.
-            let source = unsafe { source_of(message) };
-            let incoming = Incoming::new(buf, count.into(), datatype, source);
-            let (b, c, t) = incoming.args(buf, count, datatype);
-            let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
-                *mut MPI_Message, *mut MPI_Request) -> c_int, b, c, t, message, request)
-            else {
-                return without_mpi(stringify!($matched));
-            };
-            // SAFETY: the MPI behind wrote the request it made when it succeeded.
-            unsafe { incoming.keep(rc, request, false) };
-            rc
+            export("$matched", || {
+                // SAFETY: the program's message handle.
+                let source = unsafe { source_of(message) };
+                let incoming = Incoming::new(buf, count.into(), datatype, source);
+                let (b, c, t) = incoming.args(buf, count, datatype);
+                let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
+                    *mut MPI_Message, *mut MPI_Request) -> c_int, b, c, t, message, request)
+                else {
+                    return without_mpi(stringify!($matched));
+                };
+                // SAFETY: the MPI behind wrote the request it made when it succeeded.
+                unsafe { incoming.keep(rc, request, false) };
+                rc
+            })
         }
     };
     (@one $persistent:literal, $count:ty, $name:ident) => {
@@ -134,16 +141,18 @@ macro_rules! request_receives {
             comm: MPI_Comm,
             request: *mut MPI_Request,
         ) -> c_int {
-            let incoming = Incoming::new(buf, count.into(), datatype, source);
-            let (b, c, t) = incoming.args(buf, count, datatype);
-            let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
-                MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request)
-            else {
-                return without_mpi(stringify!($name));
-            };
-            // SAFETY: the MPI behind wrote the request it made when it succeeded.
-            unsafe { incoming.keep(rc, request, $persistent) };
-            rc
+            export(stringify!($name), || {
+                let incoming = Incoming::new(buf, count.into(), datatype, source);
+                let (b, c, t) = incoming.args(buf, count, datatype);
+                let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
+                    MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request)
+                else {
+                    return without_mpi(stringify!($name));
+                };
+                // SAFETY: the MPI behind wrote the request it made when it succeeded.
+                unsafe { incoming.keep(rc, request, $persistent) };
+                rc
+            })
         }
     };
 }
@@ -170,22 +179,24 @@ macro_rules! sendrecvs {
             comm: MPI_Comm,
             status: *mut MPI_Status,
         ) -> c_int {
-            // SAFETY: the program's send buffer holds the message.
-            let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
-            let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
-            let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
-            let (rb, rc_, rt) = incoming.args(recvbuf, recvcount, recvtype);
-            let mut local = crate::dropin::comm::empty_status();
-            let status = incoming.status(status, &mut local);
-            let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
-                *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
-            else {
-                return without_mpi(stringify!($name));
-            };
-            // SAFETY: the program's receive buffer takes the message.
-            unsafe { incoming.finish(rc, status) };
-            rc
+            export(stringify!($name), || {
+                // SAFETY: the program's send buffer holds the message.
+                let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
+                let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
+                let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
+                let (rb, rc_, rt) = incoming.args(recvbuf, recvcount, recvtype);
+                let mut local = crate::dropin::comm::empty_status();
+                let status = incoming.status(status, &mut local);
+                let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                    *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                    sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
+                else {
+                    return without_mpi(stringify!($name));
+                };
+                // SAFETY: the program's receive buffer takes the message.
+                unsafe { incoming.finish(rc, status) };
+                rc
+            })
         }
 
         #[doc = concat!("`", stringify!($replace), "`: on the engine's path, an `MPI_Sendrecv` of")]
@@ -206,28 +217,30 @@ macro_rules! sendrecvs {
             comm: MPI_Comm,
             status: *mut MPI_Status,
         ) -> c_int {
-            let incoming = Incoming::in_place(buf, count.into(), datatype, source);
-            if !incoming.packs() {
-                return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
-                    c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                    buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
-                .unwrap_or_else(|| without_mpi(stringify!($replace)));
-            }
-            // SAFETY: the program's buffer holds the message sent.
-            let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
-            let (sb, sc, st) = outgoing.args(buf, count, datatype);
-            let (rb, rc_, rt) = incoming.args(buf, count, datatype);
-            let mut local = crate::dropin::comm::empty_status();
-            let status = incoming.status(status, &mut local);
-            let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
-                *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
-            else {
-                return without_mpi(stringify!($replace));
-            };
-            // SAFETY: the program's buffer takes the message received.
-            unsafe { incoming.finish(rc, status) };
-            rc
+            export("$replace", || {
+                let incoming = Incoming::in_place(buf, count.into(), datatype, source);
+                if !incoming.packs() {
+                    return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
+                        c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                        buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
+                    .unwrap_or_else(|| without_mpi(stringify!($replace)));
+                }
+                // SAFETY: the program's buffer holds the message sent.
+                let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
+                let (sb, sc, st) = outgoing.args(buf, count, datatype);
+                let (rb, rc_, rt) = incoming.args(buf, count, datatype);
+                let mut local = crate::dropin::comm::empty_status();
+                let status = incoming.status(status, &mut local);
+                let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                    *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                    sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
+                else {
+                    return without_mpi(stringify!($replace));
+                };
+                // SAFETY: the program's buffer takes the message received.
+                unsafe { incoming.finish(rc, status) };
+                rc
+            })
         }
     };
 }

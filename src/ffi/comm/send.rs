@@ -8,6 +8,7 @@ use crate::abi::p2p::MPI_Request;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
 use crate::behind::forward;
 use crate::dropin::comm::Outgoing;
+use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -27,12 +28,14 @@ macro_rules! blocking_sends {
             tag: c_int,
             comm: MPI_Comm,
         ) -> c_int {
-            // SAFETY: the program's buffer holds the message, as the function requires.
-            let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
-            let (b, c, t) = outgoing.args(buf, count, datatype);
-            forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
-                b, c, t, dest, tag, comm)
-            .unwrap_or_else(|| without_mpi(stringify!($name)))
+            export(stringify!($name), || {
+                // SAFETY: the program's buffer holds the message, as the function requires.
+                let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
+                let (b, c, t) = outgoing.args(buf, count, datatype);
+                forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
+                    b, c, t, dest, tag, comm)
+                .unwrap_or_else(|| without_mpi(stringify!($name)))
+            })
         }
     )*};
 }
@@ -54,18 +57,20 @@ macro_rules! request_sends {
             comm: MPI_Comm,
             request: *mut MPI_Request,
         ) -> c_int {
-            // SAFETY: the program's buffer holds the message, as the function requires (a
-            // persistent send reads it at each start).
-            let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, $persistent) };
-            let (b, c, t) = outgoing.args(buf, count, datatype);
-            let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
-                MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request)
-            else {
-                return without_mpi(stringify!($name));
-            };
-            // SAFETY: the MPI behind wrote the request it made when it succeeded.
-            unsafe { outgoing.keep(rc, request) };
-            rc
+            export(stringify!($name), || {
+                // SAFETY: the program's buffer holds the message, as the function requires (a
+                // persistent send reads it at each start).
+                let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, $persistent) };
+                let (b, c, t) = outgoing.args(buf, count, datatype);
+                let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                    MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request)
+                else {
+                    return without_mpi(stringify!($name));
+                };
+                // SAFETY: the MPI behind wrote the request it made when it succeeded.
+                unsafe { outgoing.keep(rc, request) };
+                rc
+            })
         }
     )*};
 }

@@ -1,0 +1,81 @@
+//! The one way in from C. Every exported function's body runs inside [`export`] (or
+//! [`export_value`] for the few that answer with a value, not an error code), so that a panic
+//! anywhere in it, a call of the MPI behind included, is caught at the boundary and raised as
+//! `MPI_ERR_INTERN` on the error handler instead of aborting the program. Inside, [`guard`]
+//! runs the checked part of a call and raises its error on the error handler.
+
+use crate::abi::*;
+use crate::error::{self, MpiError, MpiResult};
+use std::os::raw::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Runs the whole body of the exported function `function` and returns its error code; a
+/// panic in it is raised as `MPI_ERR_INTERN` on the error handler.
+#[inline(always)]
+pub fn export(function: &'static str, body: impl FnOnce() -> c_int) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(code) => code,
+        Err(_) => panicked(function),
+    }
+}
+
+/// [`export`] for a function that answers with a value instead of an error code
+/// (`MPI_Wtime`, `MPI_Aint_add`, `MPI_Type_toint`, ...): a panic in it is raised on the
+/// error handler, and the function answers `fallback`.
+#[inline(always)]
+pub fn export_value<T>(function: &'static str, fallback: T, body: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(value) => value,
+        Err(_) => {
+            panicked(function);
+            fallback
+        }
+    }
+}
+
+/// Raises the panic caught in `function` as `MPI_ERR_INTERN`.
+#[cold]
+#[inline(never)]
+fn panicked(function: &'static str) -> c_int {
+    raise(
+        function,
+        MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)"),
+    )
+}
+
+/// Runs the checked part of the exported function `function`: returns `MPI_SUCCESS`, or
+/// raises the error (or a caught panic, as `MPI_ERR_INTERN`) on the error handler and returns
+/// its code.
+pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
+    let error = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return MPI_SUCCESS,
+        Ok(Err(e)) => e,
+        Err(_) => MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)"),
+    };
+    raise(function, error)
+}
+
+/// Hands `error` from `function` to the error handler in force and returns its error code (a
+/// new code for each error; `MPI_Error_class` maps it to its class; in drop-in mode a code of
+/// the MPI behind, [`crate::dropin::codes`]).
+pub fn raise(function: &'static str, error: MpiError) -> c_int {
+    let text = error::class_text(error.class).unwrap_or("error");
+    // With an MPI behind, a code that library reads; else one of this library's own.
+    let code = crate::dropin::codes::code_for(error.class, function, &error.message)
+        .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
+    match error::effective_handler() {
+        MPI_ERRORS_RETURN => code,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
+            crate::diagnostic::line(format_args!(
+                "Fatal error in {function}: {} ({}: {text})",
+                error.message,
+                error::class_name(error.class)
+            ));
+            crate::process::abort_program(error.class.max(1))
+        }
+        other => {
+            error::call_user_errhandler(other, code);
+            code
+        }
+    }
+}

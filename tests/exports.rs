@@ -1,0 +1,86 @@
+//! Every exported function goes through the one export pattern: its whole body is one call of
+//! `export` (or `export_value`, for the few that answer with a value instead of an error code),
+//! the panic boundary of `src/ffi/export.rs`, so that nothing (no call of the MPI behind, no
+//! fast path) runs before it and no panic unwinds into C.
+
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, at any depth.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The exported functions of `text` (those `#[no_mangle]` marks), each with the first code of
+/// its body: `(name, start of body)`.
+fn exported(text: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[no_mangle]") {
+        rest = &rest[at + "#[no_mangle]".len()..];
+        let Some(fn_at) = rest.find("extern \"C\" fn ") else {
+            break;
+        };
+        let after = &rest[fn_at + "extern \"C\" fn ".len()..];
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect();
+        // The body opens at the first `{` after the parameters' closing parenthesis.
+        let params_end = after.find(')').expect("a parameter list");
+        let body_at = after[params_end..].find('{').expect("a body") + params_end;
+        let body: String = after[body_at + 1..]
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with("//"))
+            .take(1)
+            .collect();
+        found.push((name, body));
+    }
+    found
+}
+
+#[test]
+fn every_exported_function_runs_inside_the_export_pattern() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut count = 0;
+    let mut bypassing = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("a readable source file");
+        for (name, body) in exported(&text) {
+            count += 1;
+            if !(body.starts_with("export(") || body.starts_with("export_value(")) {
+                let place = file.strip_prefix(root).unwrap_or(file).display();
+                bypassing.push(format!("{place}: {name} starts with `{body}`"));
+            }
+        }
+    }
+    assert!(count > 100, "only {count} exported functions were found");
+    assert!(
+        bypassing.is_empty(),
+        "exported functions whose body is not one call of export / export_value:\n{}",
+        bypassing.join("\n")
+    );
+}
+
+#[test]
+fn the_check_sees_a_bypass() {
+    let wrapped = "#[no_mangle]\npub unsafe extern \"C\" fn MPI_A(x: c_int) -> c_int {\n    \
+                   // a comment\n    export(\"MPI_A\", || 0)\n}\n";
+    let bare =
+        "#[no_mangle]\npub extern \"C\" fn MPI_B() -> c_int {\n    if true { return 1; }\n    \
+                export(\"MPI_B\", || 0)\n}\n";
+    assert_eq!(
+        exported(wrapped),
+        [("MPI_A".to_owned(), "export(\"MPI_A\", || 0)".to_owned())]
+    );
+    assert_eq!(exported(bare)[0].1, "if true { return 1; }");
+}
