@@ -17,6 +17,8 @@ pub mod dropin;
 pub mod error;
 pub mod ffi;
 pub mod handles;
+pub mod info;
+pub mod keyvals;
 pub mod process;
 pub mod trace;
 

@@ -2,13 +2,13 @@
 //! `MPI_Type_set_attr`, `MPI_Type_get_attr`, `MPI_Type_delete_attr`, and the copy / delete
 //! callbacks run by `MPI_Type_dup` and `MPI_Type_free`.
 
-use super::keyvals::{self, Keyval};
 use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::export;
 use crate::handles;
+use crate::keyvals::{self, Keyval};
 use std::ffi::c_void;
 use std::os::raw::c_int;
 

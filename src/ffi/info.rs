@@ -12,50 +12,10 @@ use crate::abi::*;
 use crate::behind::{backend, foreign_call};
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::export;
-use parking_lot::Mutex;
+use crate::info::{new_info, value_of, with_pairs};
+
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
-
-/// The keys and values of one info object, in the order the keys were first set.
-type Pairs = Vec<(String, String)>;
-
-/// The info objects made standalone, by [`own_info`] index (`None` once freed).
-static INFOS: Mutex<Vec<Option<Pairs>>> = Mutex::new(Vec::new());
-
-fn invalid(info: MPI_Info) -> MpiError {
-    MpiError::new(
-        MPI_ERR_INFO,
-        format!("{info:#x} is not a valid info object"),
-    )
-}
-
-/// Runs `f` on the pairs of `info` (`MPI_INFO_ENV` is empty and cannot be changed).
-fn with_pairs<R>(info: MPI_Info, change: bool, f: impl FnOnce(&mut Pairs) -> R) -> MpiResult<R> {
-    if info == MPI_INFO_ENV && !change {
-        return Ok(f(&mut Vec::new()));
-    }
-    let index = own_info_index(info).ok_or_else(|| invalid(info))?;
-    match INFOS.lock().get_mut(index) {
-        Some(Some(pairs)) => Ok(f(pairs)),
-        _ => Err(invalid(info)),
-    }
-}
-
-/// The value of `key` in `info`, if it is set.
-fn value_of(info: MPI_Info, key: &str) -> MpiResult<Option<String>> {
-    with_pairs(info, false, |pairs| {
-        pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
-    })
-}
-
-/// Registers a new info object with `pairs` and returns its handle.
-fn new_info(pairs: Pairs) -> MpiResult<MPI_Info> {
-    let mut infos = INFOS.lock();
-    let handle = own_info(infos.len())
-        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many info objects"))?;
-    infos.push(Some(pairs));
-    Ok(handle)
-}
 
 /// A key argument: NUL-terminated, at most `MPI_MAX_INFO_KEY` characters, not empty.
 ///
@@ -342,11 +302,7 @@ pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
         guard("MPI_Info_free", || {
             // SAFETY: the caller's in-out handle; read_in checks it for NULL.
             let handle = unsafe { read_in(info, "info")? };
-            let index = own_info_index(handle).ok_or_else(|| invalid(handle))?;
-            match INFOS.lock().get_mut(index) {
-                Some(slot @ Some(_)) => *slot = None,
-                _ => return Err(invalid(handle)),
-            }
+            crate::info::free(handle)?;
             // SAFETY: as above.
             unsafe { write_out(info, MPI_INFO_NULL, "info") }
         })

@@ -28,7 +28,6 @@ mod export;
 pub mod handle_ints;
 pub mod info;
 pub mod iov;
-pub mod keyvals;
 pub mod names;
 pub mod pack;
 pub mod process;

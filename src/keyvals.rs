@@ -9,7 +9,8 @@
 //! goes. A freed key is invalid for every call the program makes with it (`MPI_ERR_KEYVAL`),
 //! while the copy and delete callbacks of attributes still cached with it keep running.
 //!
-//! The callbacks are kept as the program gave them; running them is [`super::attributes`]'s job.
+//! The callbacks are kept as the program gave them; running them is the job of the
+//! attribute functions (`src/ffi/attributes.rs`).
 
 use crate::abi::{
     MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_KEYVAL,
