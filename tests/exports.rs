@@ -3,19 +3,8 @@
 //! the panic boundary of `src/ffi/export.rs`, so that nothing (no call of the MPI behind, no
 //! fast path) runs before it and no panic unwinds into C.
 
-use std::path::{Path, PathBuf};
-
-/// Every `.rs` file under `dir`, at any depth.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use mpi_dtype_testkit::sources::rust_files;
+use std::path::Path;
 
 /// The exported functions of `text` (those `#[no_mangle]` marks), each with the first code of
 /// its body: `(name, start of body)`.
@@ -49,8 +38,7 @@ fn exported(text: &str) -> Vec<(String, String)> {
 #[test]
 fn every_exported_function_runs_inside_the_export_pattern() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
+    let files = rust_files(&root.join("src"));
     let mut count = 0;
     let mut bypassing = Vec::new();
     for file in &files {

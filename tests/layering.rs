@@ -10,6 +10,7 @@
 //! An import is every path that starts with `crate::`, `super::` or `self::` outside comments
 //! and `#[cfg(test)]` code, resolved to the deepest module file it names.
 
+use mpi_dtype_testkit::sources::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -23,23 +24,10 @@ const CORE_DEPENDENCIES: [&str; 1] = ["stacker"];
 /// `mod`/`lib` (the crate root is the empty path).
 type Module = Vec<String>;
 
-/// Every `.rs` file under `dir`, at any depth.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The modules of the crate whose sources are in `src`, with their files. Binaries (`bin/`)
 /// are crates of their own and left out.
 fn modules(src: &Path) -> BTreeMap<Module, PathBuf> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
+    let files = rust_files(src);
     let mut modules = BTreeMap::new();
     for file in files {
         let relative = file.strip_prefix(src).expect("below the source folder");

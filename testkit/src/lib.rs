@@ -1,7 +1,10 @@
 //! What the tests (`tests/`) and the fuzz targets (`fuzz/`) of mpi-dtype share: the
 //! byte-level model of a buffer that a type map addresses ([`Geometry`]), patterned bytes
 //! ([`random_bytes`]), and the external32 form of a value where it can be stated exactly
-//! ([`ext32_encode`]).
+//! ([`ext32_encode`]); and the workspace's own sources, for the tests of its shape
+//! ([`sources`]).
+
+pub mod sources;
 
 use mpi_dtype_core::datatype::typemap::{Item, TypeMap};
 use mpi_dtype_core::predefined::{Basic, Scalar};
