@@ -46,13 +46,17 @@ macro_rules! match_children {
 }
 
 /// At most two single children, then a list.
-type Split<T, L> = (Option<T>, Option<T>, L);
+type Split<'a> = (
+    Option<&'a Arc<Datatype>>,
+    Option<&'a Arc<Datatype>>,
+    &'a [Arc<Datatype>],
+);
 
 impl Combiner {
     /// Every datatype this combiner holds: the old type (or a struct's members), and for a
     /// subarray or darray also the equivalent type it is realised with.
     pub fn children(&self) -> impl Iterator<Item = &Arc<Datatype>> {
-        let (old, realized, members): Split<_, &[_]> = match_children!(self,
+        let (old, realized, members): Split = match_children!(self,
             none => (None, None, &[]),
             (old) => (Some(old), None, &[]),
             (old, realized) => (Some(old), Some(realized), &[]),
@@ -76,14 +80,19 @@ impl Combiner {
         one.into_iter().chain(given.map(|(t, _)| t))
     }
 
-    /// Every datatype this combiner holds, taken out of it (as [`Combiner::children`]).
-    pub fn into_children(self) -> impl Iterator<Item = Arc<Datatype>> {
-        let (old, realized, members): Split<_, Vec<_>> = match_children!(self,
-            none => (None, None, Vec::new()),
-            (old) => (Some(old), None, Vec::new()),
-            (old, realized) => (Some(old), Some(realized), Vec::new()),
-            (_lengths, members) => (None, None, members),
-        );
-        old.into_iter().chain(realized).chain(members)
+    /// Gives every datatype this combiner holds, taken out of it, to `out` (as
+    /// [`Combiner::children`]), one call per child, with nothing built in between (the drop
+    /// of every type runs this).
+    #[inline]
+    pub fn take_children(self, mut out: impl FnMut(Arc<Datatype>)) {
+        match_children!(self,
+            none => {},
+            (old) => out(old),
+            (old, realized) => {
+                out(old);
+                out(realized);
+            },
+            (_lengths, members) => members.into_iter().for_each(out),
+        )
     }
 }

@@ -21,9 +21,7 @@ static DETACHED: Predefined = Predefined {
 
 /// Gives each child of `combiner` to `out` and leaves a constructor without children.
 fn detach_children(combiner: &mut Combiner, out: impl FnMut(Arc<Datatype>)) {
-    std::mem::replace(combiner, Combiner::Named(&DETACHED))
-        .into_children()
-        .for_each(out);
+    std::mem::replace(combiner, Combiner::Named(&DETACHED)).take_children(out);
 }
 
 /// Detaches the children of `combiner` and keeps in `pending` those whose last owner this
