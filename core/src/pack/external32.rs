@@ -7,7 +7,7 @@
 //! runs of equal basic types are byte-swapped in place. Other types are converted element by
 //! element as the reference walk visits them.
 
-use super::check_room;
+use super::within_room;
 use crate::datatype::layout::mul;
 use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::{Basic, Datatype};
@@ -358,11 +358,16 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> Result<()> {
-    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
-    // SAFETY: the caller guarantees the source; the room was checked.
-    unsafe { convert_all::<true>(dt, count, inbuf.cast_mut(), outbuf.add(*position as usize)) };
-    *position = end;
-    Ok(())
+    within_room(
+        position,
+        packed_size(dt, count)?,
+        outsize,
+        "packing",
+        |at| {
+            // SAFETY: the caller guarantees the source; the room was checked.
+            unsafe { convert_all::<true>(dt, count, inbuf.cast_mut(), outbuf.add(at)) }
+        },
+    )
 }
 
 /// Unpacks `count` copies of `dt` from external32 at `inbuf[*position..insize]` into memory
@@ -378,12 +383,17 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> Result<()> {
-    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
-    // SAFETY: the caller guarantees the destination; the input was checked, and unpacking
-    // only reads the stream.
-    unsafe { convert_all::<false>(dt, count, outbuf, inbuf.add(*position as usize).cast_mut()) };
-    *position = end;
-    Ok(())
+    within_room(
+        position,
+        packed_size(dt, count)?,
+        insize,
+        "unpacking",
+        |at| {
+            // SAFETY: the caller guarantees the destination; the input was checked, and
+            // unpacking only reads the stream.
+            unsafe { convert_all::<false>(dt, count, outbuf, inbuf.add(at).cast_mut()) }
+        },
+    )
 }
 
 #[cfg(test)]

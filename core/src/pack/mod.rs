@@ -18,16 +18,26 @@ pub fn packed_size(dt: &Datatype, count: i64) -> Result<i64> {
     mul(dt.size(), count, "count * size")
 }
 
-/// Checks that `needed` bytes fit in a buffer of `size` bytes after `position`, and returns
-/// where the operation ends.
-pub fn check_room(position: i64, needed: i64, size: i64, what: &str) -> Result<i64> {
-    let end = add(position, needed, "position + packed size")?;
+/// The one path of every pack and unpack, native and external32: if `needed` bytes fit in a
+/// buffer of `size` bytes after `*position`, runs `copy` at that offset and advances
+/// `*position` past them; else fails with `MPI_ERR_TRUNCATE` and touches nothing.
+#[inline(always)]
+pub fn within_room(
+    position: &mut i64,
+    needed: i64,
+    size: i64,
+    what: &str,
+    copy: impl FnOnce(usize),
+) -> Result<()> {
+    let end = add(*position, needed, "position + packed size")?;
     if end > size {
         return Err(Error::truncate(format!(
             "{what} needs {needed} bytes at position {position} but the buffer has {size} bytes"
         )));
     }
-    Ok(end)
+    copy(*position as usize);
+    *position = end;
+    Ok(())
 }
 
 /// Calls `f(displacement, length)` for the byte runs of `count` copies of `dt`, in order,
@@ -70,11 +80,16 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> Result<()> {
-    let end = check_room(*position, packed_size(dt, count)?, outsize, "packing")?;
-    // SAFETY: the caller guarantees the source; the room was checked.
-    unsafe { plan::pack_all(&dt.plan, count, inbuf, outbuf.add(*position as usize)) };
-    *position = end;
-    Ok(())
+    within_room(
+        position,
+        packed_size(dt, count)?,
+        outsize,
+        "packing",
+        |at| {
+            // SAFETY: the caller guarantees the source; the room was checked.
+            unsafe { plan::pack_all(&dt.plan, count, inbuf, outbuf.add(at)) }
+        },
+    )
 }
 
 /// Unpacks `count` copies of `dt` from `inbuf[*position..insize]` into memory relative to
@@ -91,9 +106,14 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> Result<()> {
-    let end = check_room(*position, packed_size(dt, count)?, insize, "unpacking")?;
-    // SAFETY: the caller guarantees the destination; the input was checked.
-    unsafe { plan::unpack_all(&dt.plan, count, inbuf.add(*position as usize), outbuf) };
-    *position = end;
-    Ok(())
+    within_room(
+        position,
+        packed_size(dt, count)?,
+        insize,
+        "unpacking",
+        |at| {
+            // SAFETY: the caller guarantees the destination; the input was checked.
+            unsafe { plan::unpack_all(&dt.plan, count, inbuf.add(at), outbuf) }
+        },
+    )
 }
