@@ -5,6 +5,7 @@
 //! its name; the handle each ABI gives it is the ABI layer's business (its
 //! `predefined_handle`).
 
+use crate::error::{Error, Result};
 use std::sync::LazyLock;
 
 /// The Fortran type class an `MPI_Type_create_f90_*` function was called for.
@@ -317,9 +318,46 @@ pub fn f90_select(class: F90Class, precision: Option<i32>, range: Option<i32>) -
         .map(|&(b, _, _)| b)
 }
 
+/// [`f90_select`], or the `MPI_ERR_ARG` that says why no type fits.
+pub fn f90_base(class: F90Class, precision: Option<i32>, range: Option<i32>) -> Result<Basic> {
+    f90_select(class, precision, range).ok_or_else(|| {
+        let given = |v: Option<i32>| v.map_or("MPI_UNDEFINED".to_string(), |v| v.to_string());
+        Error::arg(match (class, precision, range) {
+            (F90Class::Integer, _, _) => {
+                format!("no predefined integer type has a range of {}", given(range))
+            }
+            (_, None, None) => "p and r cannot both be MPI_UNDEFINED".to_string(),
+            _ => format!(
+                "no predefined type has precision {} and range {}",
+                given(precision),
+                given(range)
+            ),
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_f90_selection_that_fits_nothing_says_why() {
+        use F90Class::*;
+        assert_eq!(f90_base(Real, Some(6), None), Ok(REAL4));
+        let message = |class, p, r| f90_base(class, p, r).unwrap_err().message;
+        assert_eq!(
+            message(Integer, None, Some(19)),
+            "no predefined integer type has a range of 19"
+        );
+        assert_eq!(
+            message(Real, None, None),
+            "p and r cannot both be MPI_UNDEFINED"
+        );
+        assert_eq!(
+            message(Complex, Some(40), None),
+            "no predefined type has precision 40 and range MPI_UNDEFINED"
+        );
+    }
 
     #[test]
     fn composite_indices_name_the_intended_basics() {

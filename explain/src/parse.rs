@@ -591,14 +591,6 @@ fn build(name: &str, at: usize, args: Vec<(Value, usize)>) -> Result<Arc<Datatyp
 
 /// `MPI_Type_create_f90_*(p, r)`: the type the arguments select, or `MPI_ERR_ARG`.
 fn f90(class: F90Class, precision: Option<i32>, range: Option<i32>) -> CoreResult<Arc<Datatype>> {
-    let undefined = |v: Option<i32>| v.map_or("MPI_UNDEFINED".to_string(), |v| v.to_string());
-    let base = predefined::f90_select(class, precision, range).ok_or_else(|| {
-        CoreError::arg(format!(
-            "no Fortran type has precision {} and range {}",
-            undefined(precision),
-            undefined(range)
-        ))
-    })?;
-    let base = construct::named(base.predefined());
+    let base = construct::named(predefined::f90_base(class, precision, range)?.predefined());
     Ok(construct::f90(class, precision, range, &base))
 }

@@ -927,22 +927,7 @@ unsafe fn f90(
     guard(function, || {
         check_out(newtype, "newtype")?;
         let (precision, range) = (Numbers::given(precision), Numbers::given(range));
-        let base = f90_type(class, precision, range).ok_or_else(|| {
-            let undefined =
-                |v: Option<c_int>| v.map_or("MPI_UNDEFINED".to_string(), |v| v.to_string());
-            MpiError::arg(match (class, precision, range) {
-                (F90Class::Integer, _, _) => format!(
-                    "no predefined integer type has a range of {}",
-                    undefined(range)
-                ),
-                (_, None, None) => "p and r cannot both be MPI_UNDEFINED".to_string(),
-                _ => format!(
-                    "no predefined type has precision {} and range {}",
-                    undefined(precision),
-                    undefined(range)
-                ),
-            })
-        })?;
+        let base = basic_handle(crate::predefined::f90_base(class, precision, range)?);
         let handle = crate::dropin::f90(class, precision, range, base)?;
         crate::trace::built(handle);
         // SAFETY: the caller's pointer, checked non-NULL above.

@@ -293,10 +293,10 @@ pub fn decode<N: Numbering>(dt: &Datatype, out: &mut impl Sink) {
             ..
         } => match class {
             F90Class::Integer => {
-                out.ints(&[&[N::undefined(*range)]]);
+                out.ints(&[&[N::undefined(*range).into()]]);
             }
             F90Class::Real | F90Class::Complex => {
-                out.ints(&[&[N::undefined(*precision), N::undefined(*range)]]);
+                out.ints(&[&[N::undefined(*precision).into(), N::undefined(*range).into()]]);
             }
         },
     }

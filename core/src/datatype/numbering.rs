@@ -111,8 +111,8 @@ pub trait Numbering {
     }
 
     /// The integer of an argument that may be undefined: [`Self::UNDEFINED`] for `None`.
-    fn undefined(value: Option<i32>) -> i64 {
-        value.unwrap_or(Self::UNDEFINED).into()
+    fn undefined(value: Option<i32>) -> i32 {
+        value.unwrap_or(Self::UNDEFINED)
     }
 
     /// The argument an integer stands for: `None` for [`Self::UNDEFINED`].

@@ -22,6 +22,7 @@
 
 use crate::abi::*;
 use crate::behind::{self, forward};
+use crate::datatype::numbering::Numbering;
 use crate::datatype::{Combiner, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use parking_lot::Mutex;
@@ -166,11 +167,11 @@ pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     let mut made = MPI_DATATYPE_NULL;
     let rc = match class {
         F90Class::Integer => forward!(PMPI_Type_create_f90_integer:
-            fn(c_int, *mut MPI_Datatype) -> c_int, undefined(*range), &mut made),
+            fn(c_int, *mut MPI_Datatype) -> c_int, Numbers::undefined(*range), &mut made),
         F90Class::Real => forward!(PMPI_Type_create_f90_real:
-            fn(c_int, c_int, *mut MPI_Datatype) -> c_int, undefined(*precision), undefined(*range), &mut made),
+            fn(c_int, c_int, *mut MPI_Datatype) -> c_int, Numbers::undefined(*precision), Numbers::undefined(*range), &mut made),
         F90Class::Complex => forward!(PMPI_Type_create_f90_complex:
-            fn(c_int, c_int, *mut MPI_Datatype) -> c_int, undefined(*precision), undefined(*range), &mut made),
+            fn(c_int, c_int, *mut MPI_Datatype) -> c_int, Numbers::undefined(*precision), Numbers::undefined(*range), &mut made),
     };
     if rc != Some(MPI_SUCCESS) {
         return None;
@@ -183,11 +184,6 @@ pub fn f90_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     BEHIND_F90[count].store(handle_bits(made), Ordering::Relaxed);
     BEHIND_F90_COUNT.store(count + 1, Ordering::Release);
     Some(made)
-}
-
-/// The integer of an f90 type's argument: `MPI_UNDEFINED` where it was not given.
-fn undefined(value: Option<c_int>) -> c_int {
-    value.unwrap_or(MPI_UNDEFINED)
 }
 
 /// Commits a handle of the MPI behind.
