@@ -37,20 +37,23 @@ pub fn export_value<T>(function: &'static str, fallback: T, body: impl FnOnce() 
 #[cold]
 #[inline(never)]
 fn panicked(function: &'static str) -> c_int {
-    raise(
-        function,
-        MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)"),
-    )
+    raise(function, caught_panic())
+}
+
+/// The error a caught panic is raised as.
+fn caught_panic() -> MpiError {
+    MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)")
 }
 
 /// Runs the checked part of the exported function `function`: returns `MPI_SUCCESS`, or
 /// raises the error (or a caught panic, as `MPI_ERR_INTERN`) on the error handler and returns
-/// its code.
+/// its code. It catches panics itself because some of its callers are `extern "C"` helpers
+/// inside an exported body (the out-of-line half of a query), which a panic must not leave.
 pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
     let error = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => return MPI_SUCCESS,
         Ok(Err(e)) => e,
-        Err(_) => MpiError::new(MPI_ERR_INTERN, "internal error (a panic was caught)"),
+        Err(_) => caught_panic(),
     };
     raise(function, error)
 }
