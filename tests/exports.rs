@@ -72,3 +72,29 @@ fn the_check_sees_a_bypass() {
     );
     assert_eq!(exported(bare)[0].1, "if true { return 1; }");
 }
+
+/// A datatype handle argument is resolved one way: through `crate::dropin::with_type` (which
+/// `ffi::with_datatype` and `ffi::with_committed` call), which reads the handle table once and
+/// imports a type the MPI behind made itself. No exported function reads the table by
+/// another road.
+#[test]
+fn handle_arguments_are_resolved_one_way() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut other_roads = Vec::new();
+    for file in rust_files(&root.join("src/ffi")) {
+        let text = std::fs::read_to_string(&file).expect("a readable source file");
+        for (number, line) in text.lines().enumerate() {
+            if line.contains("handles::with_type")
+                || line.contains("handles::with_entry(") && line.contains(".datatype")
+            {
+                let place = file.strip_prefix(root).unwrap_or(&file).display();
+                other_roads.push(format!("{place}:{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        other_roads.is_empty(),
+        "handle arguments resolved around dropin::with_type:\n{}",
+        other_roads.join("\n")
+    );
+}

@@ -159,7 +159,7 @@ pub const LEAVES: [MPI_Datatype; 24] = [
 
 /// The predefined type object of a handle.
 pub fn predefined(handle: MPI_Datatype) -> Arc<Datatype> {
-    handles::get(handle).expect("a predefined handle resolves")
+    handles::with_type(handle, |t, _| t.clone()).expect("a predefined handle resolves")
 }
 
 fn is_marker(handle: MPI_Datatype) -> bool {

@@ -1,5 +1,5 @@
 //! The application binary interface the library speaks, chosen when it is built: MPICH's
-//! ([`mpich`], the default, `libmpi_dtype`) or the MPI-5.0 standard ABI ([`standard`], the
+//! ([`mpich`], the default, `libmpi_dtype`) or the MPI-5.0 standard ABI (`standard`, the
 //! cargo feature `standard-abi`, `libmpi_dtype_abi`). docs/abi.md sets them side by side.
 //!
 //! Each ABI module gives the same names:

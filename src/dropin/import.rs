@@ -30,20 +30,11 @@ pub const MAX_ARGUMENTS: i64 = 1 << 26;
 /// The deepest nesting of constructors an imported type may have.
 pub const MAX_DEPTH: usize = 1 << 10;
 
-/// The datatype object for the handle `handle`: this library's own, or, for a type the MPI
-/// behind made itself, the same type made again by this library.
-pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    match handles::get(handle) {
-        Err(_) if super::is_foreign(handle) => imported(handle).map_err(Failure::into_error),
-        found => found,
-    }
-}
-
 /// True if `handle` is a type of the MPI behind that this library cannot make again: one
 /// built, at any depth, on a predefined type of that library this library does not know
 /// (MPICH 5's `MPIX_BFLOAT16`, say). A constructor on it is left to that library.
 pub fn is_unknown(handle: MPI_Datatype) -> bool {
-    super::is_foreign(handle) && matches!(imported(handle), Err(Failure::Unknown(_)))
+    super::is_foreign(handle) && matches!(attempt(handle), Err(Failure::Unknown(_)))
 }
 
 /// True if one of the `count` handles at `types` is [`is_unknown`] (for the struct
@@ -89,7 +80,12 @@ impl From<MpiError> for Failure {
     }
 }
 
-fn imported(handle: MPI_Datatype) -> Result<Arc<Datatype>, Failure> {
+/// The type the MPI behind made itself as `handle`, made again by this library.
+pub(super) fn imported(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+    attempt(handle).map_err(Failure::into_error)
+}
+
+fn attempt(handle: MPI_Datatype) -> Result<Arc<Datatype>, Failure> {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || import(handle, 0))
 }
 
@@ -141,7 +137,7 @@ fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> 
         return Ok(datatype);
     }
     if !super::is_foreign(handle) {
-        return Ok(handles::get(handle)?);
+        return Ok(handles::with_type(handle, |datatype, _| datatype.clone())?);
     }
     if depth > MAX_DEPTH {
         return Err(Failure::Other(MpiError::new(
@@ -223,5 +219,6 @@ fn f90(class: F90Class, ints: &[i64]) -> MpiResult<Arc<Datatype>> {
             "the MPI library behind decoded an f90 type this library has no type for",
         )
     })?;
-    handles::get(super::f90(class, precision, range, base)?)
+    let handle = super::f90(class, precision, range, base)?;
+    handles::with_type(handle, |datatype, _| datatype.clone())
 }

@@ -33,11 +33,42 @@ use std::sync::Arc;
 /// predefined form that is no predefined type of this library (a type newer than its table, or
 /// another internal number of the MPI behind) is that library's too.
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
+    if crate::behind::backend().is_none() {
+        return false;
+    }
     let twin = handles::may_be_twin(handle)
         && (handles::known_recently(handle) || handles::is_twin(handle));
     let behind_form = abi::has_behind_form(handle) && !twin && !handles::is_predefined(handle);
     let unknown_predefined = abi::has_predefined_form(handle) && !handles::is_predefined(handle);
-    (behind_form || unknown_predefined) && crate::behind::backend().is_some()
+    behind_form || unknown_predefined
+}
+
+/// Runs `f` on the datatype behind the handle argument `handle` and whether the handle is
+/// committed: the one way a datatype handle is resolved. This library's handle is one read of
+/// the table ([`handles::try_with_type`]: no lock, no reference, for a type this thread used
+/// lately); a type the MPI behind made itself is imported first ([`import`]: made again by
+/// this library, and not committed here, since only that library knows whether it is).
+#[inline]
+pub fn with_type<R>(
+    handle: MPI_Datatype,
+    f: impl FnOnce(&Arc<Datatype>, bool) -> R,
+) -> MpiResult<R> {
+    handles::try_with_type(handle, f).or_else(|(error, f)| with_imported(handle, error, f))
+}
+
+/// [`with_type`] for a handle not in the table (`error` says so): a type the MPI behind made
+/// itself is imported and given to `f`.
+#[cold]
+#[inline(never)]
+fn with_imported<R>(
+    handle: MPI_Datatype,
+    error: crate::error::MpiError,
+    f: impl FnOnce(&Arc<Datatype>, bool) -> R,
+) -> MpiResult<R> {
+    match is_foreign(handle) {
+        true => Ok(f(&import::imported(handle)?, false)),
+        false => Err(error),
+    }
 }
 
 /// Registers a new derived datatype and returns the handle the program holds (in drop-in
@@ -134,7 +165,9 @@ pub fn f90(
         return Ok(handle);
     }
     // Made without the table's lock held: making a twin calls the MPI behind.
-    let made = construct::f90(class, precision, range, &handles::get(base)?);
+    let made = with_type(base, |base, _| {
+        construct::f90(class, precision, range, base)
+    })?;
     let handle = match twin::f90_handle(&made) {
         Some(behind) => insert_with_twin(made, true, Some(behind))?,
         None => insert(made, true)?,

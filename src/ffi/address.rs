@@ -6,13 +6,14 @@
 //! displacement from `MPI_BOTTOM`) is accessed with that provenance
 //! ([`std::ptr::with_exposed_provenance`]).
 
-use super::{check_out, datatype, guard, write_out};
+use super::{check_out, guard, with_datatype, write_out};
 use crate::abi::*;
 use crate::error::MpiError;
 use crate::ffi::{export, export_value};
 use crate::predefined;
 use std::ffi::c_void;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 /// # Safety
 /// As for the exported functions.
@@ -115,7 +116,8 @@ pub unsafe extern "C" fn MPI_Type_get_value_index(
                 predefined::PredefinedKind::Basic(b) => Some(b),
                 _ => None,
             };
-            let (value, index) = (datatype(value_type)?, datatype(index_type)?);
+            let value = with_datatype(value_type, Arc::clone)?;
+            let index = with_datatype(index_type, Arc::clone)?;
             let pair = basic(&value)
                 .zip(basic(&index))
                 .and_then(|(v, i)| predefined::value_index_pair(v, i))

@@ -110,7 +110,7 @@ pub fn released(attributes: &[(c_int, usize)]) {
 pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> MpiResult<()> {
     for (key, value) in attributes {
         run_delete(datatype, key, value)?;
-        handles::update(datatype, |e| keyvals::uncache(&mut e.attributes, key))?;
+        handles::with_entry(datatype, |e| keyvals::uncache(&mut e.attributes, key))?;
         keyvals::release(key);
     }
     Ok(())
@@ -242,7 +242,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
         guard("MPI_Type_set_attr", || {
             keyvals::retain(type_keyval, true)?;
             let value = attribute_val as usize;
-            let previous = handles::update(datatype, |e| {
+            let previous = handles::with_entry(datatype, |e| {
                 keyvals::cache(&mut e.attributes, type_keyval, value)
             });
             let previous = previous.inspect_err(|_| keyvals::release(type_keyval))?;
@@ -307,7 +307,7 @@ pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyva
         }
         guard("MPI_Type_delete_attr", || {
             keyvals::get(type_keyval)?;
-            let removed = handles::update(datatype, |e| {
+            let removed = handles::with_entry(datatype, |e| {
                 keyvals::uncache(&mut e.attributes, type_keyval)
             })?;
             match removed {

@@ -3,9 +3,7 @@
 //! has one definition, generic over the C type of its counts ([`CountArg`]); the `int`
 //! function, its `_c` variant and its MPI-1 name call it.
 
-use super::{
-    check_out, datatype, guard, read_array, read_slice, with_datatype, write_out, CountArg,
-};
+use super::{check_out, guard, read_array, read_slice, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::numbering::{darg, distribution, order, Numbering};
@@ -542,7 +540,7 @@ unsafe fn structure<C: CountArg, D: Copy + Into<i64>>(
         };
         let t = t
             .iter()
-            .map(|&h| datatype(h))
+            .map(|&h| with_datatype(h, Arc::clone))
             .collect::<MpiResult<Vec<_>>>()?;
         let made = construct::structure(b, d, t, C::LARGE);
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
@@ -898,14 +896,15 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         );
         guard("MPI_Type_dup", || {
             check_out(newtype, "newtype")?;
-            let (old, committed) = handles::lookup(oldtype)?;
+            let (old, committed) =
+                crate::dropin::with_type(oldtype, |old, committed| (old.clone(), committed))?;
             // The new handle first (in drop-in mode the MPI behind copies its own attributes
             // then), this library's attributes after: if one of their copy callbacks fails, the
             // new handle goes again (and the MPI behind runs the delete callbacks of its copies).
             let handle = crate::dropin::insert_dup(construct::dup(&old), committed, oldtype)?;
             let attributes = super::attributes::copy_all(oldtype)
                 .inspect_err(|_| drop(crate::dropin::free(handle, IfAttributed::Remove)))?;
-            handles::update(handle, |e| e.attributes = attributes)?;
+            handles::with_entry(handle, |e| e.attributes = attributes)?;
             crate::trace::built(handle);
             // SAFETY: the caller's pointer, checked non-NULL above.
             unsafe { write_out(newtype, handle, "newtype") }

@@ -2,7 +2,7 @@
 //! the constructor and its arguments exactly as they were passed; the core
 //! ([`contents`](crate::datatype::contents)) lays them out, this file writes them.
 
-use super::{check_out, datatype, guard, with_datatype, write_out, CountArg};
+use super::{check_out, guard, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::contents::{contents, Contents};
@@ -27,7 +27,7 @@ fn check_variant(large_counts: usize, large_variant: bool) -> MpiResult<()> {
 
 /// The decoded arguments of `handle`.
 fn decoded(handle: MPI_Datatype, large_variant: bool) -> MpiResult<(Arc<Datatype>, Contents)> {
-    let dt = datatype(handle)?;
+    let dt = with_datatype(handle, Arc::clone)?;
     let c = contents::<Numbers>(&dt);
     check_variant(c.large_counts.len(), large_variant)?;
     Ok((dt, c))
@@ -242,7 +242,7 @@ unsafe fn own_children(rc: c_int, datatype: MPI_Datatype, types: *mut MPI_Dataty
         // SAFETY: the first `nd` entries were written by the MPI behind.
         let child = unsafe { types.add(i).read() };
         let mine = match handles::is_twin(child) {
-            true => handles::get(child).ok(),
+            true => crate::dropin::with_type(child, |dt, _| dt.clone()).ok(),
             // A number whose handle the program freed, still held by that library's type.
             false => crate::dropin::twin::retired(child),
         };

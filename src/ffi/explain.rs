@@ -52,7 +52,7 @@ pub unsafe extern "C" fn MPIX_Type_explain(
                     "unknown format \"{name}\" (text, json, svg or html)"
                 ))
             })?;
-            let dt = super::datatype(datatype)?;
+            let dt = super::with_datatype(datatype, std::sync::Arc::clone)?;
             let text = explain(&dt, format);
             if size > 0 {
                 let kept = prefix(&text, usize::try_from(size - 1).unwrap_or(usize::MAX));

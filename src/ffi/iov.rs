@@ -3,7 +3,7 @@
 //! type-map order, with segments that continue one another merged. I/O layers add their
 //! buffer's address to each segment.
 
-use super::{check_out, committed_datatype, guard, write_out};
+use super::{check_out, guard, with_committed, write_out};
 use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
@@ -11,6 +11,7 @@ use crate::ffi::export;
 use crate::plan::iov;
 use std::ffi::c_void;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 /// One contiguous segment of a datatype (MPICH's `MPIX_Iov`).
 #[repr(C)]
@@ -49,8 +50,9 @@ pub unsafe extern "C" fn MPIX_Type_iov_len(
             check_non_negative(max_iov_bytes, "max_iov_bytes")?;
             check_out(iov_len, "iov_len")?;
             check_out(actual_iov_bytes, "actual_iov_bytes")?;
-            let dt = committed_datatype(datatype)?;
-            let (segments, bytes) = iov::segments_within(dt.plan.root(), max_iov_bytes);
+            let (segments, bytes) = with_committed(datatype, |dt| {
+                iov::segments_within(dt.plan.root(), max_iov_bytes)
+            })?;
             // SAFETY: both checked non-NULL; the caller passes valid pointers.
             unsafe {
                 write_out(iov_len, segments, "iov_len")?;
@@ -82,7 +84,7 @@ pub unsafe extern "C" fn MPIX_Type_iov(
             if max_iov_len > 0 {
                 check_out(iov, "iov")?;
             }
-            let dt = committed_datatype(datatype)?;
+            let dt = with_committed(datatype, Arc::clone)?;
             let mut next = iov;
             let written = iov::segments(dt.plan.root(), iov_offset, max_iov_len, |disp, len| {
                 // SAFETY: `iov` has room for `max_iov_len` entries, and at most that many are

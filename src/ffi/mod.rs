@@ -37,7 +37,6 @@ pub mod status;
 use crate::abi::*;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
-use crate::handles;
 pub use export::{export, export_value, guard, raise};
 use std::ffi::c_char;
 use std::os::raw::c_int;
@@ -139,33 +138,29 @@ pub unsafe fn read_slice<'a, T: Copy>(ptr: *const T, count: i64, name: &str) -> 
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
 
-/// The datatype object behind a handle argument (in drop-in mode, a type the MPI behind made
-/// itself is imported: [`crate::dropin::import`]).
-pub fn datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    crate::dropin::import::datatype(handle)
-}
-
-/// Runs `f` on the datatype object behind a handle argument, borrowed: for this library's own
-/// handles no reference is taken and nothing is written to shared memory
-/// ([`handles::with_type`]); a type the MPI behind made itself is imported first.
+/// Runs `f` on the datatype object behind a handle argument, borrowed
+/// ([`crate::dropin::with_type`], the one resolution of a handle: for this library's own
+/// handles no reference is taken and nothing is written to shared memory; a type the MPI
+/// behind made itself is imported first). `with_datatype(handle, Arc::clone)` keeps it.
 pub fn with_datatype<R>(handle: MPI_Datatype, f: impl FnOnce(&Arc<Datatype>) -> R) -> MpiResult<R> {
-    let mut f = Some(f);
-    let mut run = |datatype: &Arc<Datatype>| f.take().map(|f| f(datatype));
-    match handles::with_type(handle, |datatype, _| run(datatype)) {
-        Ok(result) => Ok(result.expect("f runs once")),
-        Err(_) => Ok(run(&datatype(handle)?).expect("f runs once")),
-    }
+    crate::dropin::with_type(handle, |datatype, _| f(datatype))
 }
 
-/// The datatype behind `handle`, which must be committed (for packing).
-pub fn committed_datatype(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    let (datatype, committed) = handles::lookup(handle)?;
-    if !committed {
-        return Err(MpiError::datatype(
-            "the datatype has not been committed (MPI_Type_commit)",
-        ));
-    }
-    Ok(datatype)
+/// Runs `f` on the datatype behind a handle argument that must be committed (for packing):
+/// [`with_datatype`], and `MPI_ERR_TYPE` for a type not committed.
+pub fn with_committed<R>(
+    handle: MPI_Datatype,
+    f: impl FnOnce(&Arc<Datatype>) -> R,
+) -> MpiResult<R> {
+    crate::dropin::with_type(handle, |datatype, committed| committed.then(|| f(datatype)))?
+        .ok_or_else(not_committed)
+}
+
+/// The error of packing with a type not committed, made off the hot path.
+#[cold]
+#[inline(never)]
+fn not_committed() -> MpiError {
+    MpiError::datatype("the datatype has not been committed (MPI_Type_commit)")
 }
 
 /// True if `comm` is a communicator other than `MPI_COMM_NULL`: a predefined one, or one of

@@ -52,7 +52,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
             let bytes = unsafe { CStr::from_ptr(type_name) }.to_bytes();
             let kept = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME as usize - 1)];
             let name = String::from_utf8_lossy(kept).into_owned();
-            handles::update(datatype, |e| e.name = name)
+            handles::with_entry(datatype, |e| e.name = name)
         })
     })
 }

@@ -8,12 +8,14 @@
 //! exposed provenance ([`std::ptr::with_exposed_provenance`]), so the memory reached from it
 //! is accessed with the provenance `MPI_Get_address` exposed.
 
-use super::{check_comm, check_out, guard, is_comm, read_in, write_out, CountArg};
+use super::{
+    check_comm, check_out, guard, is_comm, read_in, with_committed, with_datatype, write_out,
+    CountArg,
+};
 use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::export;
-use crate::handles;
 use crate::pack;
 use std::ffi::{c_char, c_void, CStr};
 use std::os::raw::c_int;
@@ -97,7 +99,7 @@ unsafe fn pack_common(
 ) -> MpiResult<()> {
     check_buffer_args(incount, outsize, *position, outbuf, "output")?;
     let (inp, out) = (user_memory(inbuf).cast_const(), outbuf.cast::<u8>());
-    handles::with_committed(dt, |t| match rep {
+    with_committed(dt, |t| match rep {
         // SAFETY: the caller's buffers; the arguments were checked above.
         Representation::Native => unsafe { pack::pack(inp, incount, t, out, outsize, position) },
         // SAFETY: as above.
@@ -123,7 +125,7 @@ unsafe fn unpack_common(
 ) -> MpiResult<()> {
     check_buffer_args(outcount, insize, *position, inbuf, "input")?;
     let (inp, out) = (inbuf.cast::<u8>(), user_memory(outbuf));
-    handles::with_committed(dt, |t| match rep {
+    with_committed(dt, |t| match rep {
         // SAFETY: the caller's buffers; the arguments were checked above.
         Representation::Native => unsafe { pack::unpack(inp, insize, position, out, outcount, t) },
         // SAFETY: as above.
@@ -216,7 +218,7 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -
         return false;
     }
     let mem = user_memory(call.memory);
-    let end = handles::with_committed(call.datatype, |t| {
+    let end = with_committed(call.datatype, |t| {
         let end = t.size().checked_mul(count)?.checked_add(at)?;
         if end > size {
             return None;
@@ -416,11 +418,11 @@ fn size_common(rep: Representation, incount: i64, dt: MPI_Datatype) -> MpiResult
             "incount must be non-negative, got {incount}"
         )));
     }
-    let t = super::datatype(dt)?;
-    Ok(match rep {
-        Representation::Native => pack::packed_size(&t, incount)?,
-        Representation::External32 => pack::external32::packed_size(&t, incount)?,
-    })
+    let size = with_datatype(dt, |t| match rep {
+        Representation::Native => pack::packed_size(t, incount),
+        Representation::External32 => pack::external32::packed_size(t, incount),
+    })?;
+    Ok(size?)
 }
 
 /// `MPI_Pack_size` and `MPI_Pack_size_c`.

@@ -2,7 +2,7 @@
 //! `MPI_Status_set_elements` (with `_x`). The counting itself is the core's ([`elements`]);
 //! `count` in `MPI_Status_set_elements` is a number of basic elements (docs/semantics.md).
 
-use super::{check_out, datatype, guard, write_out, CountArg};
+use super::{check_out, guard, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::elements;
@@ -50,7 +50,7 @@ unsafe fn get_count<C: CountArg>(
         check_status(status)?;
         // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
         let bytes = unsafe { &*status }.count_bytes();
-        let t = datatype(dt)?;
+        let t = with_datatype(dt, std::sync::Arc::clone)?;
         let n = match what {
             Counted::Copies => whole_copies(bytes, t.size()),
             Counted::Elements => elements::elements_in_bytes(&t, bytes),
@@ -161,7 +161,7 @@ unsafe fn set_elements<C: CountArg>(
     guard(function, || {
         let count = count.into();
         crate::datatype::construct::check_count(count, "count")?;
-        let bytes = elements::bytes_of_elements(&*datatype(dt)?, count)?;
+        let bytes = with_datatype(dt, |t| elements::bytes_of_elements(t, count))??;
         check_status(status)?;
         // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
         MPI_Status::set_count_bytes(unsafe { &mut *status }, bytes);

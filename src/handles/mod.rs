@@ -151,19 +151,6 @@ pub fn existing_handle(datatype: &Datatype) -> Option<MPI_Datatype> {
     f90_handle(f90_key(datatype)?)
 }
 
-/// The datatype object behind `handle`.
-pub fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
-    lookup(handle).map(|(datatype, _)| datatype)
-}
-
-/// The datatype object behind `handle` and whether the handle is committed.
-pub fn lookup(handle: MPI_Datatype) -> MpiResult<(Arc<Datatype>, bool)> {
-    match predefined_entry(handle) {
-        Some(p) => Ok((p.datatype.clone(), true)),
-        None => with_entry(handle, |e| (e.datatype.clone(), e.committed)),
-    }
-}
-
 /// Marks the handle committed (`MPI_Type_commit`) and returns its twin: one lock of the slot,
 /// which also marks the threads' cached lookups stale. (The plan was compiled when the type
 /// was made.) This thread then remembers the committed lookup, so that the type's first pack
@@ -231,21 +218,35 @@ fn with_type_at_once<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
 }
 
 /// Runs `f` on the datatype behind `handle` and whether the handle is committed: the lookup
-/// of the queries and the pack path. A predefined type is one table read; a derived type this
-/// thread looked up recently costs one load of its slot's epoch (no lock, no reference count,
-/// no write to shared memory); otherwise the slot is read once and the lookup remembered.
-pub fn with_type<R>(
+/// of every datatype handle of this library. A predefined type is one table read; a derived
+/// type this thread looked up recently costs one load of its slot's epoch (no lock, no
+/// reference count, no write to shared memory); otherwise the slot is read once and the
+/// lookup remembered. A handle the table does not hold gives `f` back with the error, for the
+/// caller to try it elsewhere ([`crate::dropin::with_type`] imports the MPI behind's own
+/// types).
+#[inline]
+pub fn try_with_type<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     handle: MPI_Datatype,
-    f: impl FnOnce(&Arc<Datatype>, bool) -> R,
-) -> MpiResult<R> {
-    let f = match with_type_at_once(handle, f) {
-        Ok(result) => return Ok(result),
-        Err(f) => f,
-    };
+    f: F,
+) -> Result<R, (MpiError, F)> {
+    match with_type_at_once(handle, f) {
+        Ok(result) => Ok(result),
+        Err(f) => with_type_read(handle, f),
+    }
+}
+
+/// [`try_with_type`] on a handle neither predefined by index nor in this thread's cache.
+fn with_type_read<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
+    handle: MPI_Datatype,
+    f: F,
+) -> Result<R, (MpiError, F)> {
     if let Some(p) = predefined_entry(handle) {
         return Ok(f(&p.datatype, true));
     }
-    let (cell, generation) = derived_cell(handle)?;
+    let (cell, generation) = match derived_cell(handle) {
+        Ok(found) => found,
+        Err(error) => return Err((error, f)),
+    };
     let lookup = {
         let slot = cell.slot.lock();
         match &slot.entry {
@@ -256,7 +257,7 @@ pub fn with_type<R>(
                 datatype: entry.datatype.clone(),
                 committed: entry.committed,
             },
-            _ => return Err(invalid(handle)),
+            _ => return Err((invalid(handle), f)),
         }
     };
     let result = f(&lookup.datatype, lookup.committed);
@@ -264,36 +265,19 @@ pub fn with_type<R>(
     Ok(result)
 }
 
-/// Runs `f` on the datatype behind `handle`, which must be committed: the lookup of the pack
-/// path ([`with_type`]).
-pub fn with_committed<R>(handle: MPI_Datatype, f: impl FnOnce(&Datatype) -> R) -> MpiResult<R> {
-    with_type(handle, |datatype, committed| committed.then(|| f(datatype)))?
-        .ok_or_else(|| MpiError::datatype("the datatype has not been committed (MPI_Type_commit)"))
+/// [`try_with_type`] for a handle that must be this library's: `MPI_ERR_TYPE` otherwise.
+#[inline]
+pub fn with_type<R>(
+    handle: MPI_Datatype,
+    f: impl FnOnce(&Arc<Datatype>, bool) -> R,
+) -> MpiResult<R> {
+    try_with_type(handle, f).map_err(|(error, _)| error)
 }
 
-/// Runs `f` on a snapshot of the handle's state.
-pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&Entry) -> R) -> MpiResult<R> {
-    if let Some(p) = predefined_entry(handle) {
-        let state = p.state.lock();
-        let entry = Entry {
-            datatype: p.datatype.clone(),
-            committed: true,
-            name: state.0.clone(),
-            attributes: state.1.clone(),
-            twin: None,
-        };
-        return Ok(f(&entry));
-    }
-    let (cell, generation) = derived_cell(handle)?;
-    let slot = cell.slot.lock();
-    match &slot.entry {
-        Some(entry) if slot.generation == generation => Ok(f(entry)),
-        _ => Err(invalid(handle)),
-    }
-}
-
-/// Changes the handle's state with `f` (for a predefined type: its name and attributes).
-pub fn update<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiResult<R> {
+/// Runs `f` on the state of the handle, which it may change: the one access to a handle's
+/// name, attributes, commit flag and twin (for a predefined type, its name and attributes
+/// alone are kept).
+pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> MpiResult<R> {
     if let Some(p) = predefined_entry(handle) {
         let mut state = p.state.lock();
         let mut entry = Entry {
@@ -455,6 +439,19 @@ fn take_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The datatype object behind `handle`.
+    fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
+        with_type(handle, |datatype, _| datatype.clone())
+    }
+
+    /// Runs `f` on the committed type behind `handle`, or `None` if it is not committed.
+    fn with_committed<R>(
+        handle: MPI_Datatype,
+        f: impl FnOnce(&Datatype) -> R,
+    ) -> MpiResult<Option<R>> {
+        with_type(handle, |datatype, committed| committed.then(|| f(datatype)))
+    }
     use crate::abi::*;
     use crate::datatype::{construct, Measures, ReadMeasures};
 
@@ -474,8 +471,8 @@ mod tests {
         assert_eq!(get(twin).unwrap().size(), 8);
         let published = measures_at_once(twin, Whole).expect("a twin publishes its measures");
         assert_eq!((published.size, published.extent), (8, 8));
-        assert_eq!(with_committed(twin, |t| t.extent()).unwrap(), 8);
-        update(twin, |e| e.name = "twin".into()).unwrap();
+        assert_eq!(with_committed(twin, |t| t.extent()).unwrap(), Some(8));
+        with_entry(twin, |e| e.name = "twin".into()).unwrap();
         assert_eq!(with_entry(twin, |e| e.name.clone()).unwrap(), "twin");
         assert!(is_twin(twin));
         let removal = remove_with(twin, IfAttributed::Refuse, |released, _| {
@@ -534,7 +531,7 @@ mod tests {
             matches!(with_type_at_once(h, |_, committed| committed), Ok(true)),
             "the commit replaced the stale lookup with the committed one"
         );
-        assert!(with_committed(h, |_| ()).is_ok());
+        assert_eq!(with_committed(h, |_| ()).unwrap(), Some(()));
         remove(h).unwrap();
         assert_eq!(measures_at_once(h, Whole), None);
         assert!(with_type_at_once(h, |_, _| ()).is_err());

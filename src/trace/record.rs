@@ -154,7 +154,7 @@ pub fn with_registry<R>(f: impl FnOnce(&mut Registry) -> R) -> Option<R> {
 
 /// Records the type the program was given as `handle`, built from the code at `frames`.
 pub fn built(handle: MPI_Datatype, frames: Vec<Frame>) {
-    let Ok((dt, committed)) = handles::lookup(handle) else {
+    let Ok((dt, committed)) = handles::with_type(handle, |dt, c| (dt.clone(), c)) else {
         return;
     };
     let predefined = handles::is_builtin(handle);
@@ -199,7 +199,7 @@ pub fn built(handle: MPI_Datatype, frames: Vec<Frame>) {
 
 /// Records a commit of `handle`: the first, or one more of a committed type.
 pub fn commit(handle: MPI_Datatype) {
-    let Ok((_, committed)) = handles::lookup(handle) else {
+    let Ok(committed) = handles::with_type(handle, |_, committed| committed) else {
         return;
     };
     let key = handle_bits(handle);
@@ -229,7 +229,7 @@ pub fn free(handle: u64) {
 /// `handle` is not a live type the trace recorded or is not committed. A type not committed
 /// is noted (`used-uncommitted`; the call fails with `MPI_ERR_TYPE`).
 pub fn use_of(handle: MPI_Datatype, function: &'static str) -> Option<i64> {
-    let (dt, committed) = handles::lookup(handle).ok()?;
+    let (dt, committed) = handles::with_type(handle, |dt, c| (dt.clone(), c)).ok()?;
     let key = handle_bits(handle);
     let traced = with_registry(|r| {
         let traced = r.live.contains_key(&key);

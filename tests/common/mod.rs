@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 /// The predefined datatype behind `handle`.
 pub fn pre(handle: MPI_Datatype) -> Arc<Datatype> {
-    handles::get(handle).expect("a predefined handle resolves")
+    handles::with_type(handle, |t, _| t.clone()).expect("a predefined handle resolves")
 }
 
 /// The basic type of a predefined basic handle.

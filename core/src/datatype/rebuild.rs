@@ -3,7 +3,7 @@
 //! the ordinary one, or the large-count one of types made by `_c` constructors.
 //!
 //! Drop-in mode uses it to take over a datatype another MPI library made
-//! ([`crate::dropin::import`]): that library's types decode down to named types, and building them
+//! (the C library's `dropin::import`): that library's types decode down to named types, and building them
 //! again with this library's constructors gives them the standard's semantics.
 //!
 //! The integers that stand for an order, a distribution or a distribution argument are read

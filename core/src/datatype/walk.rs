@@ -1,6 +1,6 @@
 //! Walks a datatype's type map in order, reporting byte runs or basic entries, without
 //! materialising the type map. Dense sub-types are reported as one run. Signatures
-//! ([`crate::plan::signature`]) and external32 ([`crate::pack::external32`]) are built on it,
+//! ([`crate::datatype::signature`]) and external32 ([`crate::pack::external32`]) are built on it,
 //! and the tests check the compiled plans against it.
 
 use crate::datatype::{Basic, Combiner, Datatype, PredefinedKind};

@@ -1,7 +1,7 @@
 //! The external32 representation (MPI-4.1 §5.2.2 and §14.5.2): big-endian, IEEE formats, and
 //! the standard's fixed sizes (`MPI_LONG` is 4 bytes, `MPI_LONG_DOUBLE` is IEEE binary128).
 //!
-//! A type whose signature is short ([`crate::plan::signature`]: one basic type throughout,
+//! A type whose signature is short ([`crate::datatype::signature`]: one basic type throughout,
 //! or an array of small structs) is converted in chunks: the compiled plan packs (or unpacks)
 //! a few kilobytes of the native stream at a time, resuming at the chunk's byte offset, and
 //! runs of equal basic types are byte-swapped in place. Other types are converted element by

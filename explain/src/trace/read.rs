@@ -1,4 +1,4 @@
-//! Reading a trace file back ([`super::write`] wrote it): a small JSON reader, enough for
+//! Reading a trace file back (the C library's `trace::write` wrote it): a small JSON reader, enough for
 //! the trace's lines, and [`Traced`], one line as the report needs it.
 
 use std::collections::BTreeMap;

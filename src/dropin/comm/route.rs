@@ -181,7 +181,7 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     if dropin::is_foreign(handle) {
         return Path::Mpi(None);
     }
-    let Ok((datatype, true)) = handles::lookup(handle) else {
+    let Ok((datatype, true)) = handles::with_type(handle, |dt, c| (dt.clone(), c)) else {
         return Path::Mpi(None); // an uncommitted type: the MPI behind reports the error
     };
     let bytes = datatype
