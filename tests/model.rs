@@ -8,6 +8,7 @@ use mpi_dtype::datatype::elements;
 use mpi_dtype::datatype::typemap::TypeMap;
 use mpi_dtype::pack;
 use mpi_dtype::pack::external32;
+use mpi_dtype::pack::Representation;
 use mpi_dtype_core::error::ErrorClass;
 use proptest::prelude::*;
 
@@ -176,7 +177,7 @@ proptest! {
         let r = unsafe {
             let inbuf = src.as_ptr().add(g.origin());
             if external {
-                external32::pack(inbuf, count, dt, out.as_mut_ptr(), size, &mut position)
+                Representation::External32.pack(inbuf, count, dt, out.as_mut_ptr(), size, &mut position)
             } else {
                 pack::pack(inbuf, count, dt, out.as_mut_ptr(), size, &mut position)
             }
@@ -192,7 +193,7 @@ proptest! {
         let r = unsafe {
             let outbuf = dst.as_mut_ptr().add(g.origin());
             if external {
-                external32::unpack(stream.as_ptr(), size, &mut position, outbuf, count, dt)
+                Representation::External32.unpack(stream.as_ptr(), size, &mut position, outbuf, count, dt)
             } else {
                 pack::unpack(stream.as_ptr(), size, &mut position, outbuf, count, dt)
             }
@@ -220,7 +221,7 @@ proptest! {
         let mut position = 0;
         // SAFETY: the geometry covers every byte of the type map relative to the origin.
         let r = unsafe {
-            external32::pack(src.as_ptr().add(g.origin()), count, dt, out.as_mut_ptr(), n + 8, &mut position)
+            Representation::External32.pack(src.as_ptr().add(g.origin()), count, dt, out.as_mut_ptr(), n + 8, &mut position)
         };
         prop_assert!(r.is_ok(), "external32 pack failed: {:?}", r);
         prop_assert_eq!(position, n);
@@ -256,14 +257,14 @@ proptest! {
         let mut position = 0;
         // SAFETY: the geometry covers every byte of the type map relative to the origin.
         let r = unsafe {
-            external32::pack(src.as_ptr().add(g.origin()), count, dt, packed.as_mut_ptr(), n, &mut position)
+            Representation::External32.pack(src.as_ptr().add(g.origin()), count, dt, packed.as_mut_ptr(), n, &mut position)
         };
         prop_assert!(r.is_ok(), "external32 pack failed: {:?}", r);
         let mut dst = vec![0u8; g.len];
         let mut position = 0;
         // SAFETY: as above.
         let r = unsafe {
-            external32::unpack(packed.as_ptr(), n, &mut position, dst.as_mut_ptr().add(g.origin()), count, dt)
+            Representation::External32.unpack(packed.as_ptr(), n, &mut position, dst.as_mut_ptr().add(g.origin()), count, dt)
         };
         prop_assert!(r.is_ok(), "external32 unpack failed: {:?}", r);
         prop_assert_eq!(position, n);
@@ -287,7 +288,7 @@ proptest! {
             let mut position = 0;
             // SAFETY: as above.
             let r = unsafe {
-                external32::unpack(stream.as_ptr(), n, &mut position, dst.as_mut_ptr().add(g.origin()), count, dt)
+                Representation::External32.unpack(stream.as_ptr(), n, &mut position, dst.as_mut_ptr().add(g.origin()), count, dt)
             };
             prop_assert!(r.is_ok(), "external32 unpack failed: {:?}", r);
             if let Some(i) = (0..g.len).find(|&i| dst[i] != want[i]) {
@@ -398,15 +399,16 @@ fn every_predefined_type_matches_model() {
             let mut position = 0;
             // SAFETY: as above.
             unsafe {
-                external32::pack(
-                    src.as_ptr().add(g.origin()),
-                    2,
-                    dt,
-                    ext.as_mut_ptr(),
-                    n,
-                    &mut position,
-                )
-                .unwrap()
+                Representation::External32
+                    .pack(
+                        src.as_ptr().add(g.origin()),
+                        2,
+                        dt,
+                        ext.as_mut_ptr(),
+                        n,
+                        &mut position,
+                    )
+                    .unwrap()
             };
             let mut at = 0usize;
             for (b, d) in tm.copies(2) {

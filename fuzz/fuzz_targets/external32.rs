@@ -6,6 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mpi_dtype::pack::external32;
+use mpi_dtype::pack::Representation;
 use mpi_dtype_core::error::ErrorClass;
 use mpi_dtype_fuzz::*;
 
@@ -35,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
         let mut position = 0i64;
         // SAFETY: the region holds every byte addressed; `out` has `total` bytes.
         let rc = unsafe {
-            external32::pack(
+            Representation::External32.pack(
                 src[region.origin()..].as_ptr(),
                 count,
                 dt,
@@ -54,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
         let outbuf = dst[region.origin()..].as_mut_ptr();
         // SAFETY: as above.
         let rc =
-            unsafe { external32::unpack(packed.as_ptr(), total, &mut position, outbuf, count, dt) };
+            unsafe { Representation::External32.unpack(packed.as_ptr(), total, &mut position, outbuf, count, dt) };
         assert!(rc.is_ok(), "external32 unpack failed: {rc:?}");
         assert_eq!(position, total);
         dst
@@ -81,7 +82,7 @@ fuzz_target!(|data: &[u8]| {
         let mut position = 0i64;
         // SAFETY: as above; the size passed is one less than `out`'s length.
         let rc = unsafe {
-            external32::pack(
+            Representation::External32.pack(
                 src[region.origin()..].as_ptr(),
                 count,
                 dt,

@@ -16,16 +16,9 @@ use crate::abi::*;
 use crate::behind;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::export;
-use crate::pack;
+use crate::pack::Representation;
 use std::ffi::{c_char, c_void, CStr};
 use std::os::raw::c_int;
-
-/// Which representation a pack call produces.
-#[derive(Clone, Copy)]
-enum Representation {
-    Native,
-    External32,
-}
 
 /// The user memory of a pack or unpack call: `MPI_BOTTOM` becomes the origin of the address
 /// space with exposed provenance, any other pointer stays as it is.
@@ -99,13 +92,9 @@ unsafe fn pack_common(
 ) -> MpiResult<()> {
     check_buffer_args(incount, outsize, *position, outbuf, "output")?;
     let (inp, out) = (user_memory(inbuf).cast_const(), outbuf.cast::<u8>());
-    with_committed(dt, |t| match rep {
-        // SAFETY: the caller's buffers; the arguments were checked above.
-        Representation::Native => unsafe { pack::pack(inp, incount, t, out, outsize, position) },
-        // SAFETY: as above.
-        Representation::External32 => unsafe {
-            pack::external32::pack(inp, incount, t, out, outsize, position)
-        },
+    // SAFETY: the caller's buffers; the arguments were checked above.
+    with_committed(dt, |t| unsafe {
+        rep.pack(inp, incount, t, out, outsize, position)
     })?
     .map_err(Into::into)
 }
@@ -125,13 +114,9 @@ unsafe fn unpack_common(
 ) -> MpiResult<()> {
     check_buffer_args(outcount, insize, *position, inbuf, "input")?;
     let (inp, out) = (inbuf.cast::<u8>(), user_memory(outbuf));
-    with_committed(dt, |t| match rep {
-        // SAFETY: the caller's buffers; the arguments were checked above.
-        Representation::Native => unsafe { pack::unpack(inp, insize, position, out, outcount, t) },
-        // SAFETY: as above.
-        Representation::External32 => unsafe {
-            pack::external32::unpack(inp, insize, position, out, outcount, t)
-        },
+    // SAFETY: the caller's buffers; the arguments were checked above.
+    with_committed(dt, |t| unsafe {
+        rep.unpack(inp, insize, position, out, outcount, t)
     })?
     .map_err(Into::into)
 }
@@ -418,11 +403,7 @@ fn size_common(rep: Representation, incount: i64, dt: MPI_Datatype) -> MpiResult
             "incount must be non-negative, got {incount}"
         )));
     }
-    let size = with_datatype(dt, |t| match rep {
-        Representation::Native => pack::packed_size(t, incount),
-        Representation::External32 => pack::external32::packed_size(t, incount),
-    })?;
-    Ok(size?)
+    Ok(with_datatype(dt, |t| rep.packed_size(t, incount))??)
 }
 
 /// `MPI_Pack_size` and `MPI_Pack_size_c`.

@@ -7,7 +7,6 @@
 //! runs of equal basic types are byte-swapped in place. Other types are converted element by
 //! element as the reference walk visits them.
 
-use super::within_room;
 use crate::datatype::layout::mul;
 use crate::datatype::walk::{walk, Piece, GO_ON};
 use crate::datatype::{Basic, Datatype};
@@ -314,7 +313,7 @@ fn binary128_to_x87(bits: u128) -> [u8; 16] {
 /// # Safety
 /// As for [`pack`] / [`unpack`]; `external` must be valid for the external32 size (writable
 /// when packing).
-unsafe fn convert_all<const PACK: bool>(
+pub(super) unsafe fn convert_all<const PACK: bool>(
     dt: &Datatype,
     count: i64,
     user: *mut u8,
@@ -343,57 +342,6 @@ unsafe fn convert_all<const PACK: bool>(
         }
         at += e;
     })
-}
-
-/// Packs `count` copies of `dt` read relative to `inbuf` into external32 at
-/// `outbuf[*position..outsize]` and advances `*position`.
-///
-/// # Safety
-/// As for [`super::pack`].
-pub unsafe fn pack(
-    inbuf: *const u8,
-    count: i64,
-    dt: &Datatype,
-    outbuf: *mut u8,
-    outsize: i64,
-    position: &mut i64,
-) -> Result<()> {
-    within_room(
-        position,
-        packed_size(dt, count)?,
-        outsize,
-        "packing",
-        |at| {
-            // SAFETY: the caller guarantees the source; the room was checked.
-            unsafe { convert_all::<true>(dt, count, inbuf.cast_mut(), outbuf.add(at)) }
-        },
-    )
-}
-
-/// Unpacks `count` copies of `dt` from external32 at `inbuf[*position..insize]` into memory
-/// relative to `outbuf` and advances `*position`.
-///
-/// # Safety
-/// As for [`super::unpack`].
-pub unsafe fn unpack(
-    inbuf: *const u8,
-    insize: i64,
-    position: &mut i64,
-    outbuf: *mut u8,
-    count: i64,
-    dt: &Datatype,
-) -> Result<()> {
-    within_room(
-        position,
-        packed_size(dt, count)?,
-        insize,
-        "unpacking",
-        |at| {
-            // SAFETY: the caller guarantees the destination; the input was checked, and
-            // unpacking only reads the stream.
-            unsafe { convert_all::<false>(dt, count, outbuf, inbuf.add(at).cast_mut()) }
-        },
-    )
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub fn packed_size(dt: &Datatype, count: i64) -> Result<i64> {
 /// buffer of `size` bytes after `*position`, runs `copy` at that offset and advances
 /// `*position` past them; else fails with `MPI_ERR_TRUNCATE` and touches nothing.
 #[inline(always)]
-pub fn within_room(
+fn within_room(
     position: &mut i64,
     needed: i64,
     size: i64,
@@ -66,12 +66,94 @@ pub fn for_each_run(dt: &Datatype, count: i64, mut f: impl FnMut(i64, usize)) {
     }
 }
 
-/// Packs `count` copies of `dt` read relative to `inbuf` into `outbuf[*position..outsize]`
-/// and advances `*position`.
+/// How packed bytes are laid out.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Representation {
+    /// This machine's own (`MPI_Pack`): the bytes of the type map's entries, in order.
+    Native,
+    /// The canonical big-endian one of `MPI_Pack_external` (`"external32"`,
+    /// [`external32`]).
+    External32,
+}
+
+impl Representation {
+    /// Bytes that `count` copies of `dt` occupy packed in this representation.
+    pub fn packed_size(self, dt: &Datatype, count: i64) -> Result<i64> {
+        match self {
+            Representation::Native => packed_size(dt, count),
+            Representation::External32 => external32::packed_size(dt, count),
+        }
+    }
+
+    /// Packs `count` copies of `dt` read relative to `inbuf` into `outbuf[*position..outsize]`
+    /// and advances `*position`.
+    ///
+    /// # Safety
+    /// Every byte the type map addresses relative to `inbuf` must be readable, and `outbuf`
+    /// must be valid for `outsize` bytes.
+    #[inline]
+    pub unsafe fn pack(
+        self,
+        inbuf: *const u8,
+        count: i64,
+        dt: &Datatype,
+        outbuf: *mut u8,
+        outsize: i64,
+        position: &mut i64,
+    ) -> Result<()> {
+        let needed = self.packed_size(dt, count)?;
+        within_room(position, needed, outsize, "packing", |at| {
+            // SAFETY: the caller guarantees the source; the room was checked.
+            let stream = unsafe { outbuf.add(at) };
+            match self {
+                // SAFETY: as above.
+                Representation::Native => unsafe { plan::pack_all(&dt.plan, count, inbuf, stream) },
+                // SAFETY: as above; packing only reads the source.
+                Representation::External32 => unsafe {
+                    external32::convert_all::<true>(dt, count, inbuf.cast_mut(), stream)
+                },
+            }
+        })
+    }
+
+    /// Unpacks `count` copies of `dt` from `inbuf[*position..insize]` into memory relative to
+    /// `outbuf` and advances `*position`.
+    ///
+    /// # Safety
+    /// `inbuf` must be valid for `insize` bytes and every byte the type map addresses
+    /// relative to `outbuf` must be writable.
+    #[inline]
+    pub unsafe fn unpack(
+        self,
+        inbuf: *const u8,
+        insize: i64,
+        position: &mut i64,
+        outbuf: *mut u8,
+        count: i64,
+        dt: &Datatype,
+    ) -> Result<()> {
+        let needed = self.packed_size(dt, count)?;
+        within_room(position, needed, insize, "unpacking", |at| {
+            // SAFETY: the caller guarantees the destination; the input was checked.
+            let stream = unsafe { inbuf.add(at) };
+            match self {
+                // SAFETY: as above.
+                Representation::Native => unsafe {
+                    plan::unpack_all(&dt.plan, count, stream, outbuf)
+                },
+                // SAFETY: as above; unpacking only reads the stream.
+                Representation::External32 => unsafe {
+                    external32::convert_all::<false>(dt, count, outbuf, stream.cast_mut())
+                },
+            }
+        })
+    }
+}
+
+/// Packs natively ([`Representation::pack`]).
 ///
 /// # Safety
-/// Every byte the type map addresses relative to `inbuf` must be readable, and `outbuf` must
-/// be valid for `outsize` bytes.
+/// As for [`Representation::pack`].
 pub unsafe fn pack(
     inbuf: *const u8,
     count: i64,
@@ -80,24 +162,14 @@ pub unsafe fn pack(
     outsize: i64,
     position: &mut i64,
 ) -> Result<()> {
-    within_room(
-        position,
-        packed_size(dt, count)?,
-        outsize,
-        "packing",
-        |at| {
-            // SAFETY: the caller guarantees the source; the room was checked.
-            unsafe { plan::pack_all(&dt.plan, count, inbuf, outbuf.add(at)) }
-        },
-    )
+    // SAFETY: the caller's contract, passed on.
+    unsafe { Representation::Native.pack(inbuf, count, dt, outbuf, outsize, position) }
 }
 
-/// Unpacks `count` copies of `dt` from `inbuf[*position..insize]` into memory relative to
-/// `outbuf` and advances `*position`.
+/// Unpacks natively ([`Representation::unpack`]).
 ///
 /// # Safety
-/// `inbuf` must be valid for `insize` bytes and every byte the type map addresses relative to
-/// `outbuf` must be writable.
+/// As for [`Representation::unpack`].
 pub unsafe fn unpack(
     inbuf: *const u8,
     insize: i64,
@@ -106,14 +178,6 @@ pub unsafe fn unpack(
     count: i64,
     dt: &Datatype,
 ) -> Result<()> {
-    within_room(
-        position,
-        packed_size(dt, count)?,
-        insize,
-        "unpacking",
-        |at| {
-            // SAFETY: the caller guarantees the destination; the input was checked.
-            unsafe { plan::unpack_all(&dt.plan, count, inbuf.add(at), outbuf) }
-        },
-    )
+    // SAFETY: the caller's contract, passed on.
+    unsafe { Representation::Native.unpack(inbuf, insize, position, outbuf, count, dt) }
 }
