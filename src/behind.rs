@@ -259,26 +259,57 @@ macro_rules! forward {
 }
 pub(crate) use forward;
 
-/// Returns from the enclosing exported function the answer of the MPI behind's function
-/// `$name` called with the same arguments, when `$foreign` holds: a datatype handle among
-/// them is one that library made itself ([`crate::dropin::is_foreign`]). The parameters
-/// are listed once, as the exported function declares them; an optional `; then f` maps
-/// the answer with `f` first.
+/// Returns from the enclosing exported function `$name` the answer of the MPI behind's
+/// `P$name` called with the same arguments, when `$foreign` holds: a datatype handle among
+/// them is one that library made itself ([`crate::dropin::is_foreign`]). The arguments are
+/// named, not typed: the call takes the exported function's own C signature, so the two can
+/// never differ. An optional `; then f` maps the answer with `f` first.
 macro_rules! foreign_call {
-    ($name:ident ( $($arg:ident : $ty:ty),* $(,)? ) if $foreign:expr) => {
-        $crate::behind::foreign_call!($name($($arg: $ty),*) if $foreign; then |rc| rc)
+    ($name:ident ( $($arg:ident),* $(,)? ) if $foreign:expr) => {
+        $crate::behind::foreign_call!($name($($arg),*) if $foreign; then |rc| rc)
     };
     // `then` maps the answer before it is returned.
-    ($name:ident ( $($arg:ident : $ty:ty),* $(,)? ) if $foreign:expr; then $after:expr) => {
+    ($name:ident ( $($arg:ident),* $(,)? ) if $foreign:expr; then $after:expr) => {
         if $foreign {
-            let answer = $crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*);
-            if let Some(rc) = answer {
-                return $after(rc);
+            static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            const SYMBOL: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(
+                concat!("P", stringify!($name), "\0").as_bytes(),
+            ) {
+                Ok(symbol) => symbol,
+                Err(_) => panic!("a function name has no NUL inside"),
+            };
+            let own = $name as unsafe extern "C" fn($($crate::behind::any_type!($arg)),*) -> _;
+            if let Some(real) = $crate::behind::real_like(own, &CELL, SYMBOL) {
+                // SAFETY: the arguments are the caller's, passed on unchanged to the function
+                // of the same signature and contract.
+                return $after(unsafe { real($($arg),*) });
             }
         }
     };
 }
 pub(crate) use foreign_call;
+
+/// The type `_` whatever `$x` is: a parameter of a function pointer type to be inferred.
+macro_rules! any_type {
+    ($x:ident) => {
+        _
+    };
+}
+pub(crate) use any_type;
+
+/// The MPI behind's function `symbol` (cached in `cell`) as a pointer of the same type as
+/// `own`, the exported function it stands behind, or `None` when there is none.
+pub fn real_like<F: Copy>(own: F, cell: &AtomicUsize, symbol: &CStr) -> Option<F> {
+    let _ = own;
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
+    match real_function(cell, symbol) {
+        0 => None,
+        // SAFETY: `F` is a function pointer type, of the size of an address, and the MPI
+        // behind's `symbol` is the profiling name of the exported function of that type: the
+        // same C signature.
+        address => Some(unsafe { std::mem::transmute_copy::<usize, F>(&address) }),
+    }
+}
 
 /// The handle behind an in-out handle argument (`MPI_DATATYPE_NULL` for a NULL pointer), to
 /// tell whether it is foreign.

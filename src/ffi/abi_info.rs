@@ -21,7 +21,7 @@ pub unsafe extern "C" fn MPI_Abi_get_version(
 ) -> c_int {
     export("MPI_Abi_get_version", || {
         foreign_call!(
-            PMPI_Abi_get_version(abi_major: *mut c_int, abi_minor: *mut c_int)
+            MPI_Abi_get_version(abi_major, abi_minor)
             if crate::behind::backend().is_some()
         );
         guard("MPI_Abi_get_version", || {

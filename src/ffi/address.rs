@@ -74,7 +74,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
             .and_then(|class| predefined::match_size(class, size.into()))
             .map(basic_handle);
         crate::behind::foreign_call!(
-            PMPI_Type_match_size(typeclass: c_int, size: c_int, datatype: *mut MPI_Datatype)
+            MPI_Type_match_size(typeclass, size, datatype)
             if found.is_none() && crate::behind::backend().is_some()
         );
         guard("MPI_Type_match_size", || {
@@ -107,7 +107,7 @@ pub unsafe extern "C" fn MPI_Type_get_value_index(
 ) -> c_int {
     export("MPI_Type_get_value_index", || {
         crate::behind::foreign_call!(
-            PMPI_Type_get_value_index(value_type: MPI_Datatype, index_type: MPI_Datatype, pair_type: *mut MPI_Datatype)
+            MPI_Type_get_value_index(value_type, index_type, pair_type)
             if crate::dropin::is_foreign(value_type) || crate::dropin::is_foreign(index_type)
         );
         guard("MPI_Type_get_value_index", || {

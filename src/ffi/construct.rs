@@ -75,7 +75,7 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
 ) -> c_int {
     export("MPI_Type_contiguous", || {
         behind::foreign_call!(
-            PMPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_contiguous(count, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         // SAFETY: the caller's pointers, passed on under the same contract.
@@ -92,7 +92,7 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
 ) -> c_int {
     export("MPI_Type_contiguous_c", || {
         behind::foreign_call!(
-            PMPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_contiguous_c(count, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         // SAFETY: the caller's pointers, passed on under the same contract.
@@ -135,7 +135,7 @@ pub unsafe extern "C" fn MPI_Type_vector(
 ) -> c_int {
     export("MPI_Type_vector", || {
         behind::foreign_call!(
-            PMPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_vector(count, blocklength, stride, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let stride = stride.into();
@@ -165,7 +165,7 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
 ) -> c_int {
     export("MPI_Type_vector_c", || {
         behind::foreign_call!(
-            PMPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_vector_c(count, blocklength, stride, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         // SAFETY: the caller's pointers, passed on under the same contract.
@@ -195,7 +195,7 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
 ) -> c_int {
     export("MPI_Type_create_hvector", || {
         behind::foreign_call!(
-            PMPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let name = "MPI_Type_create_hvector";
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
 ) -> c_int {
     export("MPI_Type_create_hvector_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_hvector_c(count, blocklength, stride, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let name = "MPI_Type_create_hvector_c";
@@ -236,7 +236,7 @@ pub unsafe extern "C" fn MPI_Type_hvector(
 ) -> c_int {
     export("MPI_Type_hvector", || {
         behind::foreign_call!(
-            PMPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_hvector(count, blocklength, stride, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         // SAFETY: the caller's pointers, passed on under the same contract.
@@ -297,7 +297,7 @@ pub unsafe extern "C" fn MPI_Type_indexed(
 ) -> c_int {
     export("MPI_Type_indexed", || {
         behind::foreign_call!(
-            PMPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (b, d) = (array_of_blocklengths, array_of_displacements);
@@ -317,7 +317,7 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
 ) -> c_int {
     export("MPI_Type_indexed_c", || {
         behind::foreign_call!(
-            PMPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (b, d) = (array_of_blocklengths, array_of_displacements);
@@ -338,7 +338,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
 ) -> c_int {
     export("MPI_Type_create_hindexed", || {
         behind::foreign_call!(
-            PMPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (b, d) = (array_of_blocklengths, array_of_displacements);
@@ -368,7 +368,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
 ) -> c_int {
     export("MPI_Type_create_hindexed_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (b, d) = (array_of_blocklengths, array_of_displacements);
@@ -399,7 +399,7 @@ pub unsafe extern "C" fn MPI_Type_hindexed(
 ) -> c_int {
     export("MPI_Type_hindexed", || {
         behind::foreign_call!(
-            PMPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (b, d) = (array_of_blocklengths, array_of_displacements);
@@ -446,7 +446,7 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
 ) -> c_int {
     export("MPI_Type_create_indexed_block", || {
         behind::foreign_call!(
-            PMPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
@@ -466,7 +466,7 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
 ) -> c_int {
     export("MPI_Type_create_indexed_block_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
@@ -486,7 +486,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
 ) -> c_int {
     export("MPI_Type_create_hindexed_block", || {
         behind::foreign_call!(
-            PMPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
@@ -506,7 +506,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
 ) -> c_int {
     export("MPI_Type_create_hindexed_block_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
@@ -560,7 +560,7 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
 ) -> c_int {
     export("MPI_Type_create_struct", || {
         behind::foreign_call!(
-            PMPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype)
             // SAFETY: the caller's array of count handles, as the function requires it.
             if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
         );
@@ -585,7 +585,7 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
 ) -> c_int {
     export("MPI_Type_create_struct_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_struct_c(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype)
             // SAFETY: the caller's array of count handles, as the function requires it.
             if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
         );
@@ -611,7 +611,7 @@ pub unsafe extern "C" fn MPI_Type_struct(
 ) -> c_int {
     export("MPI_Type_struct", || {
         behind::foreign_call!(
-            PMPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype)
             // SAFETY: the caller's array of count handles, as the function requires it.
             if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
         );
@@ -673,7 +673,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
 ) -> c_int {
     export("MPI_Type_create_subarray", || {
         behind::foreign_call!(
-            PMPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
@@ -696,7 +696,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
 ) -> c_int {
     export("MPI_Type_create_subarray_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
@@ -776,7 +776,7 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
 ) -> c_int {
     export("MPI_Type_create_darray", || {
         behind::foreign_call!(
-            PMPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let call = DarrayCall {
@@ -810,7 +810,7 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
 ) -> c_int {
     export("MPI_Type_create_darray_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let call = DarrayCall {
@@ -857,7 +857,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
 ) -> c_int {
     export("MPI_Type_create_resized", || {
         behind::foreign_call!(
-            PMPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype)
+            MPI_Type_create_resized(oldtype, lb, extent, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let name = "MPI_Type_create_resized";
@@ -876,7 +876,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 ) -> c_int {
     export("MPI_Type_create_resized_c", || {
         behind::foreign_call!(
-            PMPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype)
+            MPI_Type_create_resized_c(oldtype, lb, extent, newtype)
             if crate::dropin::import::is_unknown(oldtype)
         );
         let name = "MPI_Type_create_resized_c";
@@ -891,7 +891,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
     export("MPI_Type_dup", || {
         behind::foreign_call!(
-            PMPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype)
+            MPI_Type_dup(oldtype, newtype)
             if crate::dropin::is_foreign(oldtype)
         );
         guard("MPI_Type_dup", || {

@@ -88,7 +88,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
 ) -> c_int {
     export("MPI_Type_get_envelope", || {
         behind::foreign_call!(
-            PMPI_Type_get_envelope(datatype: MPI_Datatype, num_integers: *mut c_int, num_addresses: *mut c_int, num_datatypes: *mut c_int, combiner: *mut c_int)
+            MPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner)
             if crate::dropin::is_foreign(datatype)
         );
         let counts = [
@@ -114,7 +114,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
 ) -> c_int {
     export("MPI_Type_get_envelope_c", || {
         behind::foreign_call!(
-            PMPI_Type_get_envelope_c(datatype: MPI_Datatype, num_integers: *mut MPI_Count, num_addresses: *mut MPI_Count, num_large_counts: *mut MPI_Count, num_datatypes: *mut MPI_Count, combiner: *mut c_int)
+            MPI_Type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner)
             if crate::dropin::is_foreign(datatype)
         );
         let counts = [num_integers, num_addresses, num_large_counts, num_datatypes];
@@ -270,7 +270,7 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
 ) -> c_int {
     export("MPI_Type_get_contents", || {
         behind::foreign_call!(
-            PMPI_Type_get_contents(datatype: MPI_Datatype, max_integers: c_int, max_addresses: c_int, max_datatypes: c_int, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_datatypes: *mut MPI_Datatype)
+            MPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes)
             if crate::dropin::is_foreign(datatype);
             // SAFETY: the caller's array, which the MPI behind filled.
             then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }
@@ -313,7 +313,7 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
 ) -> c_int {
     export("MPI_Type_get_contents_c", || {
         behind::foreign_call!(
-            PMPI_Type_get_contents_c(datatype: MPI_Datatype, max_integers: MPI_Count, max_addresses: MPI_Count, max_large_counts: MPI_Count, max_datatypes: MPI_Count, array_of_integers: *mut c_int, array_of_addresses: *mut MPI_Aint, array_of_large_counts: *mut MPI_Count, array_of_datatypes: *mut MPI_Datatype)
+            MPI_Type_get_contents_c(datatype, max_integers, max_addresses, max_large_counts, max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes)
             if crate::dropin::is_foreign(datatype);
             // SAFETY: the caller's array, which the MPI behind filled.
             then |rc| unsafe { own_children(rc, datatype, array_of_datatypes) }

@@ -56,7 +56,7 @@ unsafe fn write_text(out: *mut c_char, room: usize, text: &str) {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Abi_get_info(info: *mut MPI_Info) -> c_int {
     export("MPI_Abi_get_info", || {
-        foreign_call!(PMPI_Abi_get_info(info: *mut MPI_Info) if backend().is_some());
+        foreign_call!(MPI_Abi_get_info(info) if backend().is_some());
         guard("MPI_Abi_get_info", || {
             check_out(info, "info")?;
             let size = |bytes: usize| bytes.to_string();
@@ -75,7 +75,7 @@ pub unsafe extern "C" fn MPI_Abi_get_info(info: *mut MPI_Info) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
     export("MPI_Info_create", || {
-        foreign_call!(PMPI_Info_create(info: *mut MPI_Info) if backend().is_some());
+        foreign_call!(MPI_Info_create(info) if backend().is_some());
         guard("MPI_Info_create", || {
             check_out(info, "info")?;
             let made = new_info(Vec::new())?;
@@ -93,7 +93,7 @@ pub unsafe extern "C" fn MPI_Info_set(
     value: *const c_char,
 ) -> c_int {
     export("MPI_Info_set", || {
-        foreign_call!(PMPI_Info_set(info: MPI_Info, key: *const c_char, value: *const c_char) if backend().is_some());
+        foreign_call!(MPI_Info_set(info, key, value) if backend().is_some());
         guard("MPI_Info_set", || {
             // SAFETY: the caller's NUL-terminated strings.
             let key = unsafe { key_arg(key)? };
@@ -122,7 +122,7 @@ pub unsafe extern "C" fn MPI_Info_set(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
     export("MPI_Info_delete", || {
-        foreign_call!(PMPI_Info_delete(info: MPI_Info, key: *const c_char) if backend().is_some());
+        foreign_call!(MPI_Info_delete(info, key) if backend().is_some());
         guard("MPI_Info_delete", || {
             // SAFETY: the caller's NUL-terminated string.
             let key = unsafe { key_arg(key)? };
@@ -154,7 +154,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
 ) -> c_int {
     export("MPI_Info_get_string", || {
         foreign_call!(
-            PMPI_Info_get_string(info: MPI_Info, key: *const c_char, buflen: *mut c_int, value: *mut c_char, flag: *mut c_int)
+            MPI_Info_get_string(info, key, buflen, value, flag)
             if backend().is_some()
         );
         guard("MPI_Info_get_string", || {
@@ -192,7 +192,7 @@ pub unsafe extern "C" fn MPI_Info_get(
 ) -> c_int {
     export("MPI_Info_get", || {
         foreign_call!(
-            PMPI_Info_get(info: MPI_Info, key: *const c_char, valuelen: c_int, value: *mut c_char, flag: *mut c_int)
+            MPI_Info_get(info, key, valuelen, value, flag)
             if backend().is_some()
         );
         guard("MPI_Info_get", || {
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 ) -> c_int {
     export("MPI_Info_get_valuelen", || {
         foreign_call!(
-            PMPI_Info_get_valuelen(info: MPI_Info, key: *const c_char, valuelen: *mut c_int, flag: *mut c_int)
+            MPI_Info_get_valuelen(info, key, valuelen, flag)
             if backend().is_some()
         );
         guard("MPI_Info_get_valuelen", || {
@@ -247,7 +247,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
     export("MPI_Info_get_nkeys", || {
-        foreign_call!(PMPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) if backend().is_some());
+        foreign_call!(MPI_Info_get_nkeys(info, nkeys) if backend().is_some());
         guard("MPI_Info_get_nkeys", || {
             check_out(nkeys, "nkeys")?;
             let n = with_pairs(info, false, |pairs| pairs.len())?;
@@ -261,7 +261,7 @@ pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) -> c_int {
     export("MPI_Info_get_nthkey", || {
-        foreign_call!(PMPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut c_char) if backend().is_some());
+        foreign_call!(MPI_Info_get_nthkey(info, n, key) if backend().is_some());
         guard("MPI_Info_get_nthkey", || {
             check_out(key, "key")?;
             let found = with_pairs(info, false, |pairs| {
@@ -283,7 +283,7 @@ pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
     export("MPI_Info_dup", || {
-        foreign_call!(PMPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) if backend().is_some());
+        foreign_call!(MPI_Info_dup(info, newinfo) if backend().is_some());
         guard("MPI_Info_dup", || {
             check_out(newinfo, "newinfo")?;
             let pairs = with_pairs(info, false, |pairs| pairs.clone())?;
@@ -298,7 +298,7 @@ pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) ->
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
     export("MPI_Info_free", || {
-        foreign_call!(PMPI_Info_free(info: *mut MPI_Info) if backend().is_some());
+        foreign_call!(MPI_Info_free(info) if backend().is_some());
         guard("MPI_Info_free", || {
             // SAFETY: the caller's in-out handle; read_in checks it for NULL.
             let handle = unsafe { read_in(info, "info")? };

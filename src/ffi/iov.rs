@@ -43,7 +43,7 @@ pub unsafe extern "C" fn MPIX_Type_iov_len(
 ) -> c_int {
     export("MPIX_Type_iov_len", || {
         behind::foreign_call!(
-            PMPIX_Type_iov_len(datatype: MPI_Datatype, max_iov_bytes: MPI_Count, iov_len: *mut MPI_Count, actual_iov_bytes: *mut MPI_Count)
+            MPIX_Type_iov_len(datatype, max_iov_bytes, iov_len, actual_iov_bytes)
             if crate::dropin::is_foreign(datatype)
         );
         guard("MPIX_Type_iov_len", || {
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn MPIX_Type_iov(
 ) -> c_int {
     export("MPIX_Type_iov", || {
         behind::foreign_call!(
-            PMPIX_Type_iov(datatype: MPI_Datatype, iov_offset: MPI_Count, iov: *mut MPIX_Iov, max_iov_len: MPI_Count, actual_iov_len: *mut MPI_Count)
+            MPIX_Type_iov(datatype, iov_offset, iov, max_iov_len, actual_iov_len)
             if crate::dropin::is_foreign(datatype)
         );
         guard("MPIX_Type_iov", || {

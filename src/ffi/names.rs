@@ -18,7 +18,7 @@ pub unsafe extern "C" fn MPI_Type_get_name(
 ) -> c_int {
     export("MPI_Type_get_name", || {
         behind::foreign_call!(
-            PMPI_Type_get_name(datatype: MPI_Datatype, type_name: *mut c_char, resultlen: *mut c_int)
+            MPI_Type_get_name(datatype, type_name, resultlen)
             if crate::dropin::is_foreign(datatype)
         );
         guard("MPI_Type_get_name", || {
@@ -43,7 +43,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
 ) -> c_int {
     export("MPI_Type_set_name", || {
         behind::foreign_call!(
-            PMPI_Type_set_name(datatype: MPI_Datatype, type_name: *const c_char)
+            MPI_Type_set_name(datatype, type_name)
             if crate::dropin::is_foreign(datatype)
         );
         guard("MPI_Type_set_name", || {

@@ -284,7 +284,7 @@ pub unsafe extern "C" fn MPI_Pack(
         };
         let forward = || {
             behind::foreign_call!(
-                PMPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm)
+                MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm)
                 if crate::dropin::is_foreign(datatype); then Some
             );
             None
@@ -318,7 +318,7 @@ pub unsafe extern "C" fn MPI_Pack_c(
         };
         let forward = || {
             behind::foreign_call!(
-                PMPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm)
+                MPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm)
                 if crate::dropin::is_foreign(datatype); then Some
             );
             None
@@ -352,7 +352,7 @@ pub unsafe extern "C" fn MPI_Unpack(
         };
         let forward = || {
             behind::foreign_call!(
-                PMPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm)
+                MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm)
                 if crate::dropin::is_foreign(datatype); then Some
             );
             None
@@ -386,7 +386,7 @@ pub unsafe extern "C" fn MPI_Unpack_c(
         };
         let forward = || {
             behind::foreign_call!(
-                PMPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm)
+                MPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm)
                 if crate::dropin::is_foreign(datatype); then Some
             );
             None
@@ -437,7 +437,7 @@ pub unsafe extern "C" fn MPI_Pack_size(
 ) -> c_int {
     export("MPI_Pack_size", || {
         behind::foreign_call!(
-            PMPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int)
+            MPI_Pack_size(incount, datatype, comm, size)
             if crate::dropin::is_foreign(datatype)
         );
         // SAFETY: the caller's pointer, passed on under the same contract.
@@ -455,7 +455,7 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
 ) -> c_int {
     export("MPI_Pack_size_c", || {
         behind::foreign_call!(
-            PMPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count)
+            MPI_Pack_size_c(incount, datatype, comm, size)
             if crate::dropin::is_foreign(datatype)
         );
         // SAFETY: the caller's pointer, passed on under the same contract.
@@ -504,7 +504,7 @@ pub unsafe extern "C" fn MPI_Pack_external(
 ) -> c_int {
     export("MPI_Pack_external", || {
         behind::foreign_call!(
-            PMPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint)
+            MPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, d) = ("MPI_Pack_external", datarep);
@@ -526,7 +526,7 @@ pub unsafe extern "C" fn MPI_Pack_external_c(
 ) -> c_int {
     export("MPI_Pack_external_c", || {
         behind::foreign_call!(
-            PMPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count)
+            MPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, d) = ("MPI_Pack_external_c", datarep);
@@ -576,7 +576,7 @@ pub unsafe extern "C" fn MPI_Unpack_external(
 ) -> c_int {
     export("MPI_Unpack_external", || {
         behind::foreign_call!(
-            PMPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype)
+            MPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, d) = ("MPI_Unpack_external", datarep);
@@ -598,7 +598,7 @@ pub unsafe extern "C" fn MPI_Unpack_external_c(
 ) -> c_int {
     export("MPI_Unpack_external_c", || {
         behind::foreign_call!(
-            PMPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype)
+            MPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, d) = ("MPI_Unpack_external_c", datarep);
@@ -637,7 +637,7 @@ pub unsafe extern "C" fn MPI_Pack_external_size(
 ) -> c_int {
     export("MPI_Pack_external_size", || {
         behind::foreign_call!(
-            PMPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint)
+            MPI_Pack_external_size(datarep, incount, datatype, size)
             if crate::dropin::is_foreign(datatype)
         );
         let f = "MPI_Pack_external_size";
@@ -656,7 +656,7 @@ pub unsafe extern "C" fn MPI_Pack_external_size_c(
 ) -> c_int {
     export("MPI_Pack_external_size_c", || {
         behind::foreign_call!(
-            PMPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count)
+            MPI_Pack_external_size_c(datarep, incount, datatype, size)
             if crate::dropin::is_foreign(datatype)
         );
         let f = "MPI_Pack_external_size_c";

@@ -17,7 +17,7 @@ use std::os::raw::c_int;
 pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     export("MPI_Type_commit", || {
         behind::foreign_call!(
-            PMPI_Type_commit(datatype: *mut MPI_Datatype)
+            MPI_Type_commit(datatype)
             // SAFETY: the caller's in-out handle, as the function requires it.
             if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
         );
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
 pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     export("MPI_Type_free", || {
         behind::foreign_call!(
-            PMPI_Type_free(datatype: *mut MPI_Datatype)
+            MPI_Type_free(datatype)
             // SAFETY: the caller's in-out handle, as the function requires it.
             if crate::dropin::is_foreign(unsafe { behind::read_handle(datatype) })
         );

@@ -69,7 +69,7 @@ pub unsafe extern "C" fn MPI_Get_count(
 ) -> c_int {
     export("MPI_Get_count", || {
         behind::foreign_call!(
-            PMPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
+            MPI_Get_count(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, what) = ("MPI_Get_count", Counted::Copies);
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn MPI_Get_count_c(
 ) -> c_int {
     export("MPI_Get_count_c", || {
         behind::foreign_call!(
-            PMPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+            MPI_Get_count_c(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, what) = ("MPI_Get_count_c", Counted::Copies);
@@ -105,7 +105,7 @@ pub unsafe extern "C" fn MPI_Get_elements(
 ) -> c_int {
     export("MPI_Get_elements", || {
         behind::foreign_call!(
-            PMPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int)
+            MPI_Get_elements(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, what) = ("MPI_Get_elements", Counted::Elements);
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
 ) -> c_int {
     export("MPI_Get_elements_x", || {
         behind::foreign_call!(
-            PMPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+            MPI_Get_elements_x(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
@@ -141,7 +141,7 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
 ) -> c_int {
     export("MPI_Get_elements_c", || {
         behind::foreign_call!(
-            PMPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count)
+            MPI_Get_elements_c(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn MPI_Status_set_elements(
 ) -> c_int {
     export("MPI_Status_set_elements", || {
         behind::foreign_call!(
-            PMPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int)
+            MPI_Status_set_elements(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         // SAFETY: the caller's pointer, passed on under the same contract.
@@ -195,7 +195,7 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
 ) -> c_int {
     export("MPI_Status_set_elements_x", || {
         behind::foreign_call!(
-            PMPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
+            MPI_Status_set_elements_x(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         // SAFETY: the caller's pointer, passed on under the same contract.
@@ -213,7 +213,7 @@ pub unsafe extern "C" fn MPI_Status_set_elements_c(
 ) -> c_int {
     export("MPI_Status_set_elements_c", || {
         behind::foreign_call!(
-            PMPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count)
+            MPI_Status_set_elements_c(status, datatype, count)
             if crate::dropin::is_foreign(datatype)
         );
         // SAFETY: the caller's pointer, passed on under the same contract.

@@ -71,7 +71,7 @@ macro_rules! blocking_receives {
             message: *mut MPI_Message,
             status: *mut MPI_Status,
         ) -> c_int {
-            export("$matched", || {
+            export(stringify!($matched), || {
                 // SAFETY: the program's message handle.
                 let source = unsafe { source_of(message) };
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
@@ -110,7 +110,7 @@ macro_rules! request_receives {
             message: *mut MPI_Message,
             request: *mut MPI_Request,
         ) -> c_int {
-            export("$matched", || {
+            export(stringify!($matched), || {
                 // SAFETY: the program's message handle.
                 let source = unsafe { source_of(message) };
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
@@ -217,7 +217,7 @@ macro_rules! sendrecvs {
             comm: MPI_Comm,
             status: *mut MPI_Status,
         ) -> c_int {
-            export("$replace", || {
+            export(stringify!($replace), || {
                 let incoming = Incoming::in_place(buf, count.into(), datatype, source);
                 if !incoming.packs() {
                     return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
