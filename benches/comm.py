@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Derived-type messages in drop-in mode: builds benches/comm_bench.c with mpicc.mpich, runs it
-on two processes over plain MPICH and with libmpi_dtype.so preloaded under each
-MPI_DTYPE_COMM mode (mpi, engine, auto), and prints one table: milliseconds per message of
-seven patterns (an array of structs, two vectors, a random gather, two faces of a 256^3
-grid, a 3-D halo exchange), for each configuration and for the message packed and unpacked
-by hand, with the speed-ups plain / auto and plain / engine.
+"""Derived-type messages in drop-in mode: builds benches/comm_bench.c (with
+benches/app_patterns.c) with mpicc.mpich, runs it on two processes over plain MPICH and with
+libmpi_dtype.so preloaded under each MPI_DTYPE_COMM mode (mpi, engine, auto), and prints one
+table: milliseconds per message of each pattern, for each configuration, for the message
+packed and unpacked by hand with MPI_Pack, and for the application's own copy loop, with the
+speed-ups plain / auto and plain / engine.
 
-    python3 benches/comm.py [--rounds R] [--reps N] [--stat best|median] [--lib PATH]
-                            [--mpi RUNTIME] [--timeout S] [--peers any|preloaded]
+The patterns (--set): `basic`, the benchmark's own seven (an array of structs, two vectors, a
+random gather, two faces of a 256^3 grid, a 3-D halo exchange); `apps`, the exchange patterns
+of real applications as the field's datatype benchmarks describe them (WRF's halos as vectors
+and as subarrays, MILC, NAS LU and MG, LAMMPS, SPECFEM3D, and a 2-D FFT's transpose by
+MPI_Alltoall: app_patterns.c); `all`, both.
+
+    python3 benches/comm.py [--set basic|apps|all] [--rounds R] [--reps N] [--stat best|median]
+                            [--lib PATH] [--mpi RUNTIME] [--timeout S] [--peers any|preloaded]
 
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
 zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
@@ -17,9 +23,14 @@ fastest of them (--stat best, the default: on a shared machine other work only a
 the fastest message is the least disturbed one, and it moved least between runs here) or
 their median (--stat median: the typical message, with the disturbances in it); the halo
 pattern times one exchange of six faces with MPI_Isend / MPI_Irecv / MPI_Waitall (the
-longer of the two ranks). Two variants of patterns 1-6: "typed" (MPI_Send / MPI_Recv of the
-derived type) and "packed" (MPI_Pack, MPI_Send of MPI_PACKED, MPI_Recv, MPI_Unpack, by hand:
-with MPICH's MPI_Pack in the plain run, mpi-dtype's in the preloaded runs).
+longer of the two ranks), and so does the FFT transpose (one MPI_Alltoall). Three variants of
+the others: "typed" (MPI_Send / MPI_Recv of the derived type, MPI_Alltoall of the types for
+the FFT), "packed" (MPI_Pack, MPI_Send of MPI_PACKED, MPI_Recv, MPI_Unpack, by hand: with
+MPICH's MPI_Pack in the plain run, mpi-dtype's in the preloaded runs) and "manual" (the
+application's own loop: a memcpy of each contiguous run into a buffer, MPI_BYTEs, and back).
+"auto >= best of plain and the loop" asks the question of an application: is sending the
+type under the preload at least as fast as the better of what it does without mpi-dtype,
+sending the type with MPICH or packing with its own loop?
 
 The four configurations, each one `timeout S mpiexec.mpich -n 2 ...` (default S = 300):
   plain    no preload;
@@ -64,14 +75,14 @@ from run import spread  # benches/run.py: `median (min-max)` of a list of number
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "comm-bench"
-SOURCE = ROOT / "benches" / "comm_bench.c"
+SOURCES = [ROOT / "benches" / "comm_bench.c", ROOT / "benches" / "app_patterns.c"]
 FLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 # (configuration, MPI_DTYPE_COMM or None for no preload)
 CONFIGS = [("plain", None), ("mpi", "mpi"), ("engine", "engine"), ("auto", "auto")]
 
-# (comm_bench's name, label in the table)
-PATTERNS = [
+# (comm_bench's name, label in the table): the benchmark's own patterns
+BASIC_PATTERNS = [
     ("struct_int_double_char3", "2^18 structs {int; double; char[3]}"),
     ("vector_1_of_2", "vector, 1 double of 2"),
     ("gather_random_1", "random gather, 1 double at 2^18 indices"),
@@ -80,12 +91,32 @@ PATTERNS = [
     ("face_y", "256^3 grid, y face: rows of 2 KiB"),
     ("halo_3d", "halo exchange, 6 faces of 128^3"),
 ]
+# and the exchange patterns of real applications (benches/app_patterns.c)
+APP_PATTERNS = [
+    ("wrf_x_vec", "WRF x halo, vectors (12 B runs)"),
+    ("wrf_y_vec", "WRF y halo, vectors (64 B runs)"),
+    ("wrf_x_sa", "WRF x halo, subarrays"),
+    ("wrf_y_sa", "WRF y halo, subarrays"),
+    ("milc_su3_zd", "MILC su3 z down (1.5 KiB runs)"),
+    ("nas_lu_x", "NAS LU x (contiguous)"),
+    ("nas_lu_y", "NAS LU y (40 B runs)"),
+    ("nas_mg_x", "NAS MG x face (single doubles)"),
+    ("nas_mg_y", "NAS MG y face (1 KiB rows)"),
+    ("nas_mg_z", "NAS MG z face (1 KiB rows)"),
+    ("lammps_full", "LAMMPS full: struct of indexed blocks, doubles and ints"),
+    ("lammps_atomic", "LAMMPS atomic: struct of indexed blocks"),
+    ("specfem3d_oc", "SPECFEM3D outer core: single floats, random"),
+    ("specfem3d_cm", "SPECFEM3D crust-mantle: struct of indexed blocks of 3 floats"),
+    ("specfem3d_mt", "SPECFEM3D mesh transpose: every other 3 floats"),
+    ("fft_transpose", "2-D FFT transpose, MPI_Alltoall (4.7 MB a rank)"),
+]
+SETS = {"basic": BASIC_PATTERNS, "apps": APP_PATTERNS, "all": BASIC_PATTERNS + APP_PATTERNS}
 
 
 def build():
     BUILD.mkdir(parents=True, exist_ok=True)
     program = BUILD / "comm_bench"
-    command = ["mpicc.mpich", *FLAGS, str(SOURCE), "-o", str(program)]
+    command = ["mpicc.mpich", *FLAGS, *map(str, SOURCES), "-o", str(program)]
     if subprocess.run(command).returncode != 0:
         sys.exit(f"comm.py: build failed: {' '.join(command)}")
     return program
@@ -112,7 +143,8 @@ def run_once(name, mode, program, lib, options, env):
     if mode:
         command += ["-genv", "LD_PRELOAD", str(lib), "-genv", "MPI_DTYPE_COMM", mode,
                     "-genv", "MPI_DTYPE_PEERS", options.peers, "-genv", "MPI_DTYPE_DEBUG", "1"]
-    command += [str(program), "--reps", str(options.reps)]
+    command += [str(program), "--reps", str(options.reps), "--variants", "typed,packed,manual",
+                "--only", ",".join(name for name, _ in SETS[options.set])]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode == 124 or done.returncode == 137:
         sys.stderr.write(done.stdout + done.stderr)
@@ -176,12 +208,12 @@ def noise(samples, pattern):
     return max(spreads, default=0.0)
 
 
-def verdict(samples, pattern):
-    versus = ratios(samples, pattern, "auto")
+def judged(versus, noise_):
+    """`yes`, `within noise (r, noise n)` or `no (r, noise n)` for per-round ratios `versus`
+    of another time over auto's (1 or more: auto is at least as fast)."""
     if not versus:
         return "-"
     med = statistics.median(versus)
-    noise_ = noise(samples, pattern)
     if med >= 1:
         return "yes"
     if len(versus) < 2:
@@ -191,23 +223,39 @@ def verdict(samples, pattern):
     return f"no ({med:.2f}, noise {noise_:.2f})"
 
 
-def table(samples, sizes):
+def verdict(samples, pattern):
+    return judged(ratios(samples, pattern, "auto"), noise(samples, pattern))
+
+
+def best_of_plain(samples, pattern):
+    """Per round, the faster of plain MPICH moving the type and the application's own loop
+    (plain run, manual variant), over auto's time."""
+    plain = samples.get(("plain", pattern, "typed"), [])
+    manual = samples.get(("plain", pattern, "manual"), [])
+    auto = samples.get(("auto", pattern, "typed"), [])
+    return [min(p, m) / a for p, m, a in zip(plain, manual, auto) if a > 0]
+
+
+def table(samples, sizes, patterns):
     lines = [
         "| pattern | MB sent | plain | preload mpi | preload engine | preload auto "
-        "| by hand, MPICH's pack | by hand, mpi-dtype's pack | plain / auto | plain / engine "
-        "| auto >= plain |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| by hand, MPICH's pack | by hand, mpi-dtype's pack | the application's loop "
+        "| plain / auto | plain / engine | auto >= plain | auto >= best of plain and the loop |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for pattern, label in PATTERNS:
+    for pattern, label in patterns:
         if pattern not in sizes:
             continue
         cells = [ms(samples.get((config, pattern, "typed"), [])) for config, _ in CONFIGS]
         by_hand = [ms(samples.get(("plain", pattern, "packed"), [])),
-                   ms(samples.get(("mpi", pattern, "packed"), []))]
-        lines.append(f"| {label} | {sizes[pattern] / 1e6:.2f} | " + " | ".join(cells + by_hand)
+                   ms(samples.get(("mpi", pattern, "packed"), [])),
+                   ms(samples.get(("plain", pattern, "manual"), []))]
+        lines.append(f"| {label} | {sizes[pattern] / 1e6:.3f} | "
+                     + " | ".join(cells + by_hand)
                      + f" | {spread(ratios(samples, pattern, 'auto'))}"
                      + f" | {spread(ratios(samples, pattern, 'engine'))}"
-                     + f" | {verdict(samples, pattern)} |")
+                     + f" | {verdict(samples, pattern)}"
+                     + f" | {judged(best_of_plain(samples, pattern), noise(samples, pattern))} |")
     return lines
 
 
@@ -223,6 +271,8 @@ def main():
     parser.add_argument("--mpi", choices=["mpich4", "mpich5", "impi"],
                         help="run on this runtime through scripts/with-mpi.sh")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per mpiexec")
+    parser.add_argument("--set", choices=sorted(SETS), default="basic",
+                        help="the benchmark's own patterns, the applications', or both")
     parser.add_argument("--peers", choices=["any", "preloaded"], default="any",
                         help="MPI_DTYPE_PEERS of the preloaded runs")
     options = parser.parse_args()
@@ -253,7 +303,7 @@ def main():
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
     print(f"Library: {lib}, which {p2p}.")
     print()
-    print("\n".join(table(samples, sizes)))
+    print("\n".join(table(samples, sizes, SETS[options.set])))
 
 
 if __name__ == "__main__":

@@ -37,29 +37,26 @@
  * type map covers must hold the sender's byte and every other byte of the receive buffer
  * must be left alone. A wrong message, size or count aborts the run with a nonzero status.
  */
-#include <mpi.h>
-#include <stddef.h>
-#include <stdint.h>
+#include "comm_bench.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SENTINEL 0xA5 /* what the receive buffer holds where nothing may be written */
 #define TAG_DATA 1
 #define TAG_ACK 2
 #define TAG_HALO 10
 
-static int rank;
-static int reps = 20;
+int rank;
+int reps = 20;
 
-static void fail(const char *pattern, const char *what) {
+void fail(const char *pattern, const char *what) {
     fprintf(stderr, "comm_bench: rank %d, %s: %s\n", rank, pattern, what);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 3);
     exit(3);
 }
 
-static void *allocate(size_t bytes) {
+void *allocate(size_t bytes) {
     void *p = malloc(bytes ? bytes : 1);
     if (!p)
         fail("allocate", "out of memory");
@@ -75,14 +72,13 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-/* The byte at `offset` of a buffer filled by fill(seed); never SENTINEL. */
-static unsigned char content(uint64_t seed, size_t offset) {
+unsigned char content(uint64_t seed, size_t offset) {
     uint64_t x = mix(seed * 0x100000001b3ull + offset / 8);
     unsigned char b = (unsigned char)(x >> (8 * (offset % 8)));
     return b == SENTINEL ? (unsigned char)~b : b;
 }
 
-static void fill(unsigned char *buf, size_t bytes, uint64_t seed) {
+void fill(unsigned char *buf, size_t bytes, uint64_t seed) {
     for (size_t w = 0; w < bytes / 8 + 1; w++) {
         uint64_t x = mix(seed * 0x100000001b3ull + w);
         for (size_t i = 0; i < 8 && 8 * w + i < bytes; i++) {
@@ -94,32 +90,31 @@ static void fill(unsigned char *buf, size_t bytes, uint64_t seed) {
 
 /* ---- the patterns ---------------------------------------------------------------------- */
 
-/* A byte range of the type map, written down by hand from the pattern's geometry (not asked
- * of MPI), for the check. */
-typedef struct run {
-    size_t offset, length;
-} run;
-
-typedef struct pattern {
-    const char *name;
-    MPI_Datatype type;
-    int count;      /* of `type` in one message */
-    size_t span;    /* bytes of memory the buffer has */
-    size_t bytes;   /* bytes of data in one message */
-    run *runs;
-    size_t nruns;
-} pattern;
-
-static void add_run(pattern *p, size_t *cap, size_t offset, size_t length) {
-    if (p->nruns == *cap) {
-        *cap = *cap ? 2 * *cap : 1024;
-        p->runs = realloc(p->runs, *cap * sizeof *p->runs);
+void add_run(pattern *p, size_t offset, size_t length) {
+    if (p->nruns == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 1024;
+        p->runs = realloc(p->runs, p->cap * sizeof *p->runs);
         if (!p->runs)
             fail(p->name, "out of memory");
     }
     p->runs[p->nruns].offset = offset;
     p->runs[p->nruns].length = length;
     p->nruns++;
+}
+
+int *random_indices(int count, int range, uint64_t seed) {
+    int *all = allocate((size_t)range * sizeof *all);
+    uint64_t x = seed;
+    for (int i = 0; i < range; i++)
+        all[i] = i;
+    for (int i = 0; i < count; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int j = i + (int)((x >> 33) % (uint64_t)(range - i));
+        int swap = all[i];
+        all[i] = all[j];
+        all[j] = swap;
+    }
+    return all;
 }
 
 /* The C struct of pattern 1. */
@@ -134,7 +129,6 @@ static void make_struct(pattern *p) {
     int lengths[3] = {1, 1, 3};
     MPI_Aint displs[3] = {offsetof(particle, a), offsetof(particle, b), offsetof(particle, c)};
     MPI_Datatype types[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR}, t;
-    size_t cap = 0;
     MPI_Type_create_struct(3, lengths, displs, types, &t);
     MPI_Type_create_resized(t, 0, sizeof(particle), &p->type);
     MPI_Type_free(&t);
@@ -143,21 +137,20 @@ static void make_struct(pattern *p) {
     p->bytes = (size_t)STRUCTS * (sizeof(int) + sizeof(double) + 3);
     for (size_t k = 0; k < STRUCTS; k++) {
         size_t at = k * sizeof(particle);
-        add_run(p, &cap, at + offsetof(particle, a), sizeof(int));
-        add_run(p, &cap, at + offsetof(particle, b), sizeof(double));
-        add_run(p, &cap, at + offsetof(particle, c), 3);
+        add_run(p, at + offsetof(particle, a), sizeof(int));
+        add_run(p, at + offsetof(particle, b), sizeof(double));
+        add_run(p, at + offsetof(particle, c), 3);
     }
 }
 
 /* `n` blocks of `m` doubles every `stride` doubles: MPI_Type_vector(n, m, stride, MPI_DOUBLE). */
 static void make_vector(pattern *p, int n, int m, int stride) {
-    size_t cap = 0;
     MPI_Type_vector(n, m, stride, MPI_DOUBLE, &p->type);
     p->count = 1;
     p->span = ((size_t)(n - 1) * (size_t)stride + (size_t)m) * sizeof(double);
     p->bytes = (size_t)n * (size_t)m * sizeof(double);
     for (size_t k = 0; k < (size_t)n; k++)
-        add_run(p, &cap, k * (size_t)stride * sizeof(double), (size_t)m * sizeof(double));
+        add_run(p, k * (size_t)stride * sizeof(double), (size_t)m * sizeof(double));
 }
 
 /* One double at each of `n` distinct indices of an array of `range` doubles, in a random
@@ -166,24 +159,13 @@ static void make_vector(pattern *p, int n, int m, int stride) {
 #define GATHER_N (1 << 18)
 #define GATHER_RANGE (1 << 20)
 static void make_gather(pattern *p) {
-    int *all = allocate(GATHER_RANGE * sizeof *all);
-    uint64_t x = 2718281828u;
-    size_t cap = 0;
-    for (int i = 0; i < GATHER_RANGE; i++)
-        all[i] = i;
-    for (int i = 0; i < GATHER_N; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        int j = i + (int)((x >> 33) % (uint64_t)(GATHER_RANGE - i));
-        int swap = all[i];
-        all[i] = all[j];
-        all[j] = swap;
-    }
+    int *all = random_indices(GATHER_N, GATHER_RANGE, 2718281828u);
     MPI_Type_create_indexed_block(GATHER_N, 1, all, MPI_DOUBLE, &p->type);
     p->count = 1;
     p->span = GATHER_RANGE * sizeof(double);
     p->bytes = GATHER_N * sizeof(double);
     for (int k = 0; k < GATHER_N; k++)
-        add_run(p, &cap, (size_t)all[k] * sizeof(double), sizeof(double));
+        add_run(p, (size_t)all[k] * sizeof(double), sizeof(double));
     free(all);
 }
 
@@ -193,7 +175,6 @@ static void make_gather(pattern *p) {
 #define GRID 256
 static void make_face(pattern *p, int dim) {
     int sizes[3] = {GRID, GRID, GRID}, subsizes[3] = {GRID, GRID, GRID}, starts[3] = {0, 0, 0};
-    size_t cap = 0;
     subsizes[dim] = 1;
     MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_C, MPI_DOUBLE, &p->type);
     p->count = 1;
@@ -202,7 +183,7 @@ static void make_face(pattern *p, int dim) {
     for (size_t z = 0; z < (size_t)subsizes[0]; z++)
         for (size_t y = 0; y < (size_t)subsizes[1]; y++) {
             size_t at = (z * GRID + y) * GRID * sizeof(double);
-            add_run(p, &cap, at, (size_t)subsizes[2] * sizeof(double));
+            add_run(p, at, (size_t)subsizes[2] * sizeof(double));
         }
 }
 
@@ -218,12 +199,12 @@ static char ack;
 
 static void message_typed(const pattern *p, buffers *b) {
     if (rank == 0) {
-        MPI_Send(b->memory, p->count, p->type, 1, TAG_DATA, MPI_COMM_WORLD);
+        MPI_Send(b->memory + p->origin, p->count, p->type, 1, TAG_DATA, MPI_COMM_WORLD);
         MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
         MPI_Status status;
         int count;
-        MPI_Recv(b->memory, p->count, p->type, 0, TAG_DATA, MPI_COMM_WORLD, &status);
+        MPI_Recv(b->memory + p->origin, p->count, p->type, 0, TAG_DATA, MPI_COMM_WORLD, &status);
         MPI_Get_count(&status, p->type, &count);
         if (count != p->count)
             fail(p->name, "MPI_Get_count of the received message is not the count sent");
@@ -234,7 +215,7 @@ static void message_typed(const pattern *p, buffers *b) {
 static void message_packed(const pattern *p, buffers *b) {
     int position = 0;
     if (rank == 0) {
-        MPI_Pack(b->memory, p->count, p->type, b->packed, b->packed_size, &position,
+        MPI_Pack(b->memory + p->origin, p->count, p->type, b->packed, b->packed_size, &position,
                  MPI_COMM_WORLD);
         if ((size_t)position != p->bytes)
             fail(p->name, "MPI_Pack wrote another number of bytes than the type's size");
@@ -247,8 +228,30 @@ static void message_packed(const pattern *p, buffers *b) {
         MPI_Get_count(&status, MPI_PACKED, &received);
         if ((size_t)received != p->bytes)
             fail(p->name, "received another number of packed bytes than the type's size");
-        MPI_Unpack(b->packed, received, &position, b->memory, p->count, p->type,
+        MPI_Unpack(b->packed, received, &position, b->memory + p->origin, p->count, p->type,
                    MPI_COMM_WORLD);
+        MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
+    }
+}
+
+/* The application's own loop, which the other two variants replace: rank 0 copies each run
+ * of the type map into a buffer and sends MPI_BYTEs, rank 1 copies them back run by run. */
+static void message_manual(const pattern *p, buffers *b) {
+    size_t at = 0;
+    if (rank == 0) {
+        for (size_t r = 0; r < p->nruns; r++) {
+            memcpy(b->packed + at, b->memory + p->runs[r].offset, p->runs[r].length);
+            at += p->runs[r].length;
+        }
+        MPI_Send(b->packed, (int)at, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD);
+        MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(b->packed, b->packed_size, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        for (size_t r = 0; r < p->nruns; r++) {
+            memcpy(b->memory + p->runs[r].offset, b->packed + at, p->runs[r].length);
+            at += p->runs[r].length;
+        }
         MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
     }
 }
@@ -280,7 +283,7 @@ static int by_value(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static void report(const char *name, const char *variant, size_t bytes, double *times) {
+void report(const char *name, const char *variant, size_t bytes, double *times) {
     qsort(times, (size_t)reps, sizeof *times, by_value);
     double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
     printf("%s %s %zu %.9f %.9f %d\n", name, variant, bytes, median, times[0], reps);
@@ -307,7 +310,7 @@ static void measure(const pattern *p, buffers *b, const char *variant, message_f
     free(times);
 }
 
-static int want_typed = 1, want_packed = 1;
+int want_typed = 1, want_packed = 1, want_manual = 0;
 
 static void bench_pattern(pattern *p) {
     int size, packed_size;
@@ -331,6 +334,8 @@ static void bench_pattern(pattern *p) {
         measure(p, &b, "typed", message_typed);
     if (want_packed)
         measure(p, &b, "packed", message_packed);
+    if (want_manual)
+        measure(p, &b, "manual", message_manual);
     free(b.memory);
     free(b.packed);
     free(p->runs);
@@ -513,10 +518,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--list")) {
             for (int k = 0; k < PATTERNS; k++)
                 printf("%s\n", names[k]);
+            for (int k = 0; k < app_pattern_count(); k++)
+                printf("%s\n", app_pattern_name(k));
             return 0;
         } else {
             fprintf(stderr,
-                    "usage: %s [--reps N] [--variants typed,packed] [--only NAME,...] [--list]\n",
+                    "usage: %s [--reps N] [--variants typed,packed,manual] [--only NAME,...] "
+                    "[--list]\n",
                     argv[0]);
             return 2;
         }
@@ -527,6 +535,7 @@ int main(int argc, char **argv) {
     }
     want_typed = listed(variants, "typed");
     want_packed = listed(variants, "packed");
+    want_manual = listed(variants, "manual");
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -539,6 +548,14 @@ int main(int argc, char **argv) {
     for (int k = 0; k < PATTERNS; k++)
         if (!only || listed(only, names[k]))
             run_pattern(k);
+    for (int k = 0; k < app_pattern_count(); k++)
+        if (only && listed(only, app_pattern_name(k))) {
+            pattern p;
+            memset(&p, 0, sizeof p);
+            p.name = app_pattern_name(k);
+            if (app_pattern(k, &p))
+                bench_pattern(&p);
+        }
     MPI_Finalize();
     return 0;
 }
