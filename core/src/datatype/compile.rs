@@ -115,3 +115,34 @@ fn root(combiner: &Combiner) -> Node {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::datatype::construct;
+    use crate::predefined;
+
+    /// Vectors and subarrays of a contiguous type are strided plans; indexed and struct
+    /// layouts, and vectors of them, are not.
+    #[test]
+    fn strided_plans_are_the_regular_layouts() {
+        let double = construct::named(predefined::by_name("MPI_DOUBLE").unwrap());
+        let int = construct::named(predefined::by_name("MPI_INT").unwrap());
+        let row = construct::contiguous(5, &double, false).unwrap();
+        let column = construct::vector(64, 1, 130, false, &double, false).unwrap();
+        let face = construct::vector(64, 1, 68_640, true, &column, false).unwrap();
+        let gather = construct::indexed_block(1, vec![9, 2, 40], false, &double, false).unwrap();
+        let pair =
+            construct::structure(vec![1, 1], vec![0, 8], vec![int, double.clone()], false).unwrap();
+        let vector_of_pairs = construct::vector(8, 1, 4, false, &pair, false).unwrap();
+        for (name, datatype, strided) in [
+            ("contiguous", &row, true),
+            ("vector", &column, true),
+            ("hvector of vectors", &face, true),
+            ("indexed block", &gather, false),
+            ("struct", &pair, false),
+            ("vector of structs", &vector_of_pairs, false),
+        ] {
+            assert_eq!(datatype.plan.strided(), strided, "{name}");
+        }
+    }
+}

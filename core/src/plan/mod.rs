@@ -85,6 +85,21 @@ impl Plan {
         *self.runs.get_or_init(|| iov::run_count(self.root()))
     }
 
+    /// True if one copy is runs of one length at regular strides, level by level (a vector,
+    /// or a subarray, of a contiguous type): repeats of repeats of one run. Such a layout is
+    /// what every MPI's own engine handles best; blocks at irregular displacements and
+    /// sequences of unlike parts (indexed and struct types) are not.
+    pub fn strided(&self) -> bool {
+        let mut node = self.root();
+        loop {
+            match node {
+                Node::Run { .. } => return true,
+                Node::Repeat { child, .. } => node = child,
+                Node::Blocks(_) | Node::Seq { .. } => return false,
+            }
+        }
+    }
+
     /// The plan of `count` copies, one extent apart.
     pub fn copies(&self, count: i64) -> Node {
         match count {

@@ -25,12 +25,16 @@
 //! - its mean run ([`Plan::runs`](crate::plan::Plan::runs) over the size of one copy) is at
 //!   most [`LONGEST_MEAN_RUN`] bytes;
 //! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
-//!   extent), unless the MPI behind moves the twins of sparse types slowly
-//!   ([`Traits::slow_sparse_twins`]: Intel MPI).
+//!   extent), or its layout is not strided ([`Plan::strided`](crate::plan::Plan::strided):
+//!   indexed blocks, structs), or the MPI behind moves the twins of sparse types slowly
+//!   ([`Traits::slow_sparse_twins`]: Intel MPI). MPICH moves a sparse strided layout (a
+//!   grid's x face) as fast as the engine, but a sparse irregular one (a mesh's boundary
+//!   points, a struct of a weather model's halos) several times slower.
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
-//! ranks, shared memory), the exception for Intel MPI from the same with `--mpi impi`:
-//! docs/drop-in.md gives the figures.
+//! ranks, shared memory), the strided exception from its application patterns
+//! (`--set apps`), the exception for Intel MPI from the same with `--mpi impi`:
+//! docs/drop-in.md and docs/BENCHMARKS.md give the figures.
 //!
 //! # Types whose basic entries differ in size
 //!
@@ -228,9 +232,13 @@ fn stand_in(datatype: &Datatype, paths: MessagePaths, side: Side) -> Option<MPI_
 }
 
 /// Whether the engine's path is the faster one for messages of `datatype` (`auto`). The
-/// sparse types' rule holds over MPICH, which moves their twins faster than the engine; over
-/// Intel MPI, which moves them slower than its own types, the engine packs them too
-/// ([`Traits::slow_sparse_twins`]).
+/// sparse types' rule holds over MPICH for strided layouts ([`Plan::strided`]: a grid's x
+/// face), whose twins it moves as fast as the engine; not for indexed and struct layouts,
+/// which it moves several times slower (a mesh's boundary points, a struct of a weather
+/// model's halos). Over Intel MPI, which moves even strided sparse twins slower than its own
+/// types, the engine packs them too ([`Traits::slow_sparse_twins`]).
+///
+/// [`Plan::strided`]: crate::plan::Plan::strided
 fn engine_wins(datatype: &Datatype) -> bool {
     let plan = &datatype.plan;
     let (size, runs) = (datatype.size(), plan.runs().max(1));
@@ -238,7 +246,7 @@ fn engine_wins(datatype: &Datatype) -> bool {
     let dense = size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent();
     !contiguous
         && size <= LONGEST_MEAN_RUN.saturating_mul(runs)
-        && (dense || behind_traits().slow_sparse_twins)
+        && (dense || !plan.strided() || behind_traits().slow_sparse_twins)
 }
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
