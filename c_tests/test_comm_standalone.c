@@ -8,6 +8,11 @@
  *   - MPI_Bcast in the one-process world succeeds (the root, rank 0, is the only process) on
  *     MPI_COMM_WORLD and MPI_COMM_SELF, and leaves the buffer alone; another root is
  *     MPI_ERR_ROOT, a negative count MPI_ERR_COUNT;
+ *   - MPI_Alltoall in the one-process world moves the one block from the send buffer to the
+ *     receive buffer through the engine, types on both sides (a vector into doubles and
+ *     doubles into a vector), leaves the buffer alone with MPI_IN_PLACE, and fails with
+ *     MPI_ERR_TRUNCATE when the receive buffer takes fewer bytes than are sent, MPI_ERR_TYPE
+ *     for a type not committed and MPI_ERR_COUNT for a negative count;
  *   - the point-to-point calls fail with MPI_ERR_OTHER, and their error string says that
  *     they need an MPI library behind mpi-dtype.
  */
@@ -20,6 +25,43 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                  MPI_Comm comm, MPI_Status *status);
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+
+/* MPI_IN_PLACE as each ABI's own header defines it. */
+#ifdef MPI_DTYPE_STANDARD_ABI
+#define IN_PLACE ((void *)1)
+#else
+#define IN_PLACE ((void *)-1)
+#endif
+
+/* MPI_Alltoall in the one-process world. */
+static void alltoall(MPI_Datatype vector, MPI_Datatype uncommitted)
+{
+    double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8], want[8];
+    int i;
+    for (i = 0; i < 8; i++)
+        got[i] = -1;
+    CHECK_OK(MPI_Alltoall(data, 1, vector, got, 4, MPI_DOUBLE, MPI_COMM_WORLD));
+    for (i = 0; i < 8; i++)
+        want[i] = i < 4 ? data[2 * i] : -1;
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    for (i = 0; i < 8; i++)
+        got[i] = -1;
+    CHECK_OK(MPI_Alltoall(data, 4, MPI_DOUBLE, got, 1, vector, MPI_COMM_SELF));
+    for (i = 0; i < 8; i++)
+        want[i] = i % 2 == 0 ? data[i / 2] : -1;
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    memcpy(want, data, sizeof data);
+    CHECK_OK(MPI_Alltoall(IN_PLACE, 0, MPI_DOUBLE, data, 1, vector, MPI_COMM_WORLD));
+    CHECK(memcmp(data, want, sizeof data) == 0);
+    CHECK_ERR(MPI_Alltoall(data, 2, vector, got, 7, MPI_DOUBLE, MPI_COMM_WORLD),
+              MPI_ERR_TRUNCATE);
+    CHECK_ERR(MPI_Alltoall(data, 1, uncommitted, got, 4, MPI_DOUBLE, MPI_COMM_WORLD),
+              MPI_ERR_TYPE);
+    CHECK_ERR(MPI_Alltoall(data, -1, vector, got, 4, MPI_DOUBLE, MPI_COMM_WORLD),
+              MPI_ERR_COUNT);
+}
 
 int main(int argc, char **argv)
 {
@@ -41,6 +83,11 @@ int main(int argc, char **argv)
     CHECK(memcmp(copy, data, sizeof data) == 0);
     CHECK_ERR(MPI_Bcast(data, 1, vector, 1, MPI_COMM_WORLD), MPI_ERR_ROOT);
     CHECK_ERR(MPI_Bcast(data, -1, vector, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+
+    MPI_Datatype uncommitted;
+    CHECK_OK(MPI_Type_contiguous(2, MPI_DOUBLE, &uncommitted));
+    alltoall(vector, uncommitted);
+    CHECK_OK(MPI_Type_free(&uncommitted));
 
     rc = MPI_Send(data, 1, vector, 0, 0, MPI_COMM_WORLD);
     CHECK_ERR(rc, MPI_ERR_OTHER);

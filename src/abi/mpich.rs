@@ -228,6 +228,9 @@ pub mod p2p {
     pub const MPI_PROC_NULL: c_int = -1;
     /// `MPI_ANY_SOURCE`.
     pub const MPI_ANY_SOURCE: c_int = -2;
+    /// The address of `MPI_IN_PLACE`, MPICH's `(void *) -1`: a collective's buffer argument that says the
+    /// data are in the other buffer.
+    pub const MPI_IN_PLACE: usize = usize::MAX;
     /// `MPI_ROOT`: the root's argument in the root group of an intercommunicator.
     pub const MPI_ROOT: c_int = -3;
     /// `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`, as `MPI_STATUS_IGNORE`.

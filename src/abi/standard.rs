@@ -208,6 +208,9 @@ pub mod p2p {
     pub const MPI_PROC_NULL: c_int = -3;
     /// `MPI_ANY_SOURCE`.
     pub const MPI_ANY_SOURCE: c_int = -1;
+    /// The address of `MPI_IN_PLACE`, the standard ABI's `(void *) 1`: a collective's buffer argument that says the
+    /// data are in the other buffer.
+    pub const MPI_IN_PLACE: usize = 1;
     /// `MPI_ROOT`: the root's argument in the root group of an intercommunicator.
     pub const MPI_ROOT: c_int = -4;
     /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.

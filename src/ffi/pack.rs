@@ -22,7 +22,7 @@ use std::os::raw::c_int;
 
 /// The user memory of a pack or unpack call: `MPI_BOTTOM` becomes the origin of the address
 /// space with exposed provenance, any other pointer stays as it is.
-fn user_memory(buffer: *const c_void) -> *mut u8 {
+pub(crate) fn user_memory(buffer: *const c_void) -> *mut u8 {
     if buffer.is_null() {
         std::ptr::with_exposed_provenance_mut(0)
     } else {

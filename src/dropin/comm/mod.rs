@@ -2,7 +2,7 @@
 //!
 //! The exported communication functions ([`crate::ffi::comm`]) stand in front of the MPI
 //! behind's: point-to-point (blocking, nonblocking, persistent, matched receives), the
-//! completion calls and `MPI_Bcast`. For each message they ask [`route`] which path it
+//! completion calls, `MPI_Bcast` and `MPI_Alltoall`. For each message they ask [`route`] which path it
 //! takes:
 //!
 //! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
@@ -135,6 +135,11 @@ impl Outgoing {
             stand_in: None,
             deferred: None,
         }
+    }
+
+    /// Whether the engine packed this message.
+    pub fn packs(&self) -> bool {
+        self.packed.is_some()
     }
 
     /// The buffer, count and datatype the MPI behind sends.
@@ -280,6 +285,18 @@ impl Incoming {
         let received = unsafe { (*status).count_bytes() }.max(0) as usize;
         // SAFETY: the caller's contract.
         unsafe { memory.unpack_from(&pooled, received) };
+    }
+
+    /// Packs the program's data into the landing buffer (a collective with `MPI_IN_PLACE`,
+    /// whose data to send are in the receive buffer and which exchanges them in place).
+    ///
+    /// # Safety
+    /// The type map relative to the program's buffer is readable.
+    pub unsafe fn pack_program_data(&self) {
+        if let Some((pooled, _, memory)) = &self.landing {
+            // SAFETY: the caller's contract; the buffer holds the packed bytes.
+            unsafe { memory.pack_into(pooled) };
+        }
     }
 
     /// Completes a receive that delivers the whole message when it succeeds (a broadcast,
