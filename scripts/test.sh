@@ -15,7 +15,9 @@
 # without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
 # once (its programs check every pattern against a hand-written loop). Installs missing tools
-# and the MPI runtimes first (scripts/install-deps.sh, scripts/install-mpis.sh).
+# and the MPI runtimes first (scripts/install-deps.sh, scripts/install-mpis.sh). The long runs
+# (more random seeds, mpi4py on two processes, longer fuzzing, benchmarks with more rounds)
+# are scripts/test-long.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -85,8 +87,8 @@ echo "demo built with pkg-config against the standard ABI (mpi_dtype_abi) runs"
 step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 
-step "drop-in, derived-type messages: random types between 4 ranks through every send, receive, completion call and MPI_Bcast over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain, preloaded with MPI_DTYPE_COMM=mpi, engine and auto, with engine and MPI_DTYPE_PEERS=preloaded, and with ranks 0-1 preloaded and 2-3 not (engine and auto); every preloaded rank ends with no engine request pending and no pooled buffer lent"
-./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
+step "drop-in, derived-type messages: random types (seeds 1-10; scripts/test-long.sh runs 80) between 4 ranks through every send, receive, completion call and MPI_Bcast over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain, preloaded with MPI_DTYPE_COMM=mpi, engine and auto, with engine and MPI_DTYPE_PEERS=preloaded, and with ranks 0-1 preloaded and 2-3 not (engine and auto); every preloaded rank ends with no engine request pending and no pooled buffer lent"
+P2P_SEEDS=10 ./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
 
 step "drop-in with every derived-type message on mpi-dtype's engine (MPI_DTYPE_COMM=engine): the 4-rank programs and parallel HDF5 over the three runtimes, mpi4py's suite over MPICH 4.0.2"
 MPI_DTYPE_COMM=engine DROP_IN_BUILD_DIR="$root/build/drop-in-programs-engine" \
@@ -108,14 +110,14 @@ step "drop-in: parallel HDF5 collective I/O over MPICH 4.0.2, MPICH 5.0.2 and In
 step "trace: parallel HDF5 preloaded with MPI_DTYPE_TRACE, its report rendered in headless Chromium"
 ./scripts/test-trace-hdf5.sh "$root/build/prefix"
 
-step "drop-in: mpi4py's own test suite over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, and built for the standard ABI over MPICH 5.0.2, plainly and with mpi-dtype preloaded"
-./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
+step "drop-in: mpi4py's own test suite on one process over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, and built for the standard ABI over MPICH 5.0.2, plainly and with mpi-dtype preloaded (on two processes: scripts/test-long.sh)"
+MPI4PY_NP2_MPIS="" ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"
 ./scripts/test-h5s_mpio.sh "$root/build/prefix"
 
-step "fuzzers (bounded time) and the hostile-input API fuzzer"
-MPI_DTYPE_PREFIX="$root/build/prefix" ./scripts/test-fuzz.sh
+step "fuzzers (10 s each; scripts/test-long.sh gives them 300) and the hostile-input API fuzzer"
+MPI_DTYPE_FUZZ_SECONDS=10 MPI_DTYPE_PREFIX="$root/build/prefix" ./scripts/test-fuzz.sh
 
 step "benchmark of record, one trial (each pattern checked against a hand-written loop)"
 python3 benches/run.py --trials 1 --rounds 1 >/dev/null
