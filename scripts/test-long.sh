@@ -5,7 +5,8 @@
 #
 # - random derived-type messages between 4 ranks, seeds 1-80 in every mode over MPICH 4.0.2,
 #   MPICH 5.0.2 and Intel MPI (scripts/test-drop-in-p2p.sh; test.sh runs seeds 1-10);
-# - mpi4py's suite on two processes too, over every runtime (test.sh: one process);
+# - mpi4py's suite on two processes too, over every runtime (test.sh: one process), and over
+#   MPICH 4.0.2 with every derived-type message on mpi-dtype's engine;
 # - each fuzzer for 300 s (test.sh: 10 s);
 # - the communication benchmark, the benchmark's own patterns and the applications', three
 #   interleaved rounds (test.sh: one round), its table printed.
@@ -23,6 +24,10 @@ P2P_SEEDS=80 P2P_BUILD_DIR="$root/build/drop-in-p2p-long" \
 
 step "mpi4py's suite on one and two processes over every runtime, plainly and preloaded"
 MPI4PY_NP2_MPIS="mpich4 mpich5 impi" MPI4PY_BUILD="$root/build/mpi4py-long" \
+    ./scripts/test-mpi4py.sh "$lib/libmpi_dtype.so"
+
+step "mpi4py's suite over MPICH 4.0.2 with every derived-type message on mpi-dtype's engine"
+MPI_DTYPE_COMM=engine MPI4PY_MPIS=mpich4 MPI4PY_BUILD="$root/build/mpi4py-engine" \
     ./scripts/test-mpi4py.sh "$lib/libmpi_dtype.so"
 
 step "fuzzers, 300 s each"

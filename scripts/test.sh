@@ -9,7 +9,7 @@
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
 # MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), random derived-type
 # messages between 4 ranks in each communication mode, some ranks preloaded and some not (scripts/test-drop-in-p2p.sh), the
-# programs, HDF5 and mpi4py again with every message on mpi-dtype's engine
+# programs and HDF5 again with every message on mpi-dtype's engine
 # (MPI_DTYPE_COMM=engine), parallel HDF5 collective
 # I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
 # without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
@@ -90,13 +90,11 @@ step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.
 step "drop-in, derived-type messages: random types (seeds 1-10; scripts/test-long.sh runs 80) between 4 ranks through every send, receive, completion call and MPI_Bcast over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain, preloaded with MPI_DTYPE_COMM=mpi, engine and auto, with engine and MPI_DTYPE_PEERS=preloaded, and with ranks 0-1 preloaded and 2-3 not (engine and auto); every preloaded rank ends with no engine request pending and no pooled buffer lent"
 P2P_SEEDS=10 ./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
 
-step "drop-in with every derived-type message on mpi-dtype's engine (MPI_DTYPE_COMM=engine): the 4-rank programs and parallel HDF5 over the three runtimes, mpi4py's suite over MPICH 4.0.2"
+step "drop-in with every derived-type message on mpi-dtype's engine (MPI_DTYPE_COMM=engine): the 4-rank programs and parallel HDF5 over the three runtimes (mpi4py's suite so: scripts/test-long.sh)"
 MPI_DTYPE_COMM=engine DROP_IN_BUILD_DIR="$root/build/drop-in-programs-engine" \
     ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 MPI_DTYPE_COMM=engine DROP_IN_HDF5_BUILD_DIR="$root/build/drop-in-hdf5-engine" \
     ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
-MPI_DTYPE_COMM=engine MPI4PY_MPIS=mpich4 MPI4PY_BUILD="$root/build/mpi4py-engine" \
-    ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
 
 step "drop-in under the MPI-5.0 standard ABI: the same programs built with MPICH 5.0.2's mpicc_abi over MPICH 5.0.2's and Intel MPI's libmpi_abi.so.1, plain and with libmpi_dtype_abi.so preloaded"
 DROP_IN_ABI=standard ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
