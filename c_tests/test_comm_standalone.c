@@ -12,7 +12,9 @@
  *     receive buffer through the engine, types on both sides (a vector into doubles and
  *     doubles into a vector), leaves the buffer alone with MPI_IN_PLACE, and fails with
  *     MPI_ERR_TRUNCATE when the receive buffer takes fewer bytes than are sent, MPI_ERR_TYPE
- *     for a type not committed and MPI_ERR_COUNT for a negative count;
+ *     for a type not committed and MPI_ERR_COUNT for a negative count; MPI_Allgather,
+ *     MPI_Gather and MPI_Scatter move their one block the same way, and a root other than 0
+ *     is MPI_ERR_ROOT;
  *   - the point-to-point calls fail with MPI_ERR_OTHER, and their error string says that
  *     they need an MPI library behind mpi-dtype.
  */
@@ -27,6 +29,12 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 
 /* MPI_IN_PLACE as each ABI's own header defines it. */
 #ifdef MPI_DTYPE_STANDARD_ABI
@@ -63,6 +71,33 @@ static void alltoall(MPI_Datatype vector, MPI_Datatype uncommitted)
               MPI_ERR_COUNT);
 }
 
+/* MPI_Allgather, MPI_Gather and MPI_Scatter in the one-process world: the one block. */
+static void block_collectives(MPI_Datatype vector)
+{
+    double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8], want[8];
+    int i, round;
+    for (i = 0; i < 8; i++)
+        want[i] = i < 4 ? data[2 * i] : -1;
+    for (round = 0; round < 3; round++) {
+        for (i = 0; i < 8; i++)
+            got[i] = -1;
+        if (round == 0)
+            CHECK_OK(MPI_Allgather(data, 1, vector, got, 4, MPI_DOUBLE, MPI_COMM_WORLD));
+        else if (round == 1)
+            CHECK_OK(MPI_Gather(data, 1, vector, got, 4, MPI_DOUBLE, 0, MPI_COMM_SELF));
+        else
+            CHECK_OK(MPI_Scatter(data, 1, vector, got, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+        CHECK(memcmp(got, want, sizeof got) == 0);
+    }
+    CHECK_OK(MPI_Gather(IN_PLACE, 0, MPI_DOUBLE, data, 1, vector, 0, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Scatter(data, 1, vector, IN_PLACE, 0, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK_ERR(MPI_Gather(data, 1, vector, got, 4, MPI_DOUBLE, 1, MPI_COMM_WORLD), MPI_ERR_ROOT);
+    CHECK_ERR(MPI_Scatter(data, 1, vector, got, 4, MPI_DOUBLE, -5, MPI_COMM_WORLD),
+              MPI_ERR_ROOT);
+    CHECK_ERR(MPI_Allgather(data, 2, vector, got, 7, MPI_DOUBLE, MPI_COMM_WORLD),
+              MPI_ERR_TRUNCATE);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -87,6 +122,7 @@ int main(int argc, char **argv)
     MPI_Datatype uncommitted;
     CHECK_OK(MPI_Type_contiguous(2, MPI_DOUBLE, &uncommitted));
     alltoall(vector, uncommitted);
+    block_collectives(vector);
     CHECK_OK(MPI_Type_free(&uncommitted));
 
     rc = MPI_Send(data, 1, vector, 0, 0, MPI_COMM_WORLD);

@@ -2,7 +2,8 @@
 //!
 //! The exported communication functions ([`crate::ffi::comm`]) stand in front of the MPI
 //! behind's: point-to-point (blocking, nonblocking, persistent, matched receives), the
-//! completion calls, `MPI_Bcast` and `MPI_Alltoall`. For each message they ask [`route`] which path it
+//! completion calls, `MPI_Bcast`, and the collectives that move one block per process
+//! (`MPI_Alltoall`, `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`: [`blocks`]). For each message they ask [`route`] which path it
 //! takes:
 //!
 //! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
@@ -18,6 +19,7 @@
 //! every status carries is the same: `MPI_Get_count` and `MPI_Get_elements` answer as they
 //! would. Matching (source, tag, communicator, order) is the MPI's, untouched.
 
+pub mod blocks;
 pub mod pending;
 pub mod pool;
 pub mod route;

@@ -307,6 +307,19 @@ pub struct Traits {
     /// with the twin, 4.2 ms with its own subarray, 2.0 ms with the engine). MPICH moves them
     /// faster than the engine.
     pub slow_sparse_twins: bool,
+    /// Its collectives that move one block per process take `MPI_BYTE`s on one side of a
+    /// pair of processes and the data of a type on the other, as its point-to-point calls do,
+    /// so that the engine may pack one side of them ([`crate::dropin::comm::blocks`]): MPICH.
+    /// Intel MPI 2021.19's `MPI_Allgather` delivers wrong data so
+    /// (`c_tests/drop_in/programs/gather.c`, `collectives.c`), and an unknown library is not
+    /// trusted with it.
+    pub collectives_take_bytes: bool,
+}
+
+/// Whether the collectives that move one block per process may take the engine's path over
+/// the MPI behind ([`Traits::collectives_take_bytes`]), and the mode lets them.
+pub fn may_pack_blocks() -> bool {
+    mode() != Mode::Mpi && behind_traits().collectives_take_bytes
 }
 
 /// The [`Traits`] of the MPI behind, asked once (`MPI_Get_library_version`).
@@ -344,6 +357,7 @@ pub fn traits(version: &str) -> Traits {
     Traits {
         takes_bytes_into_mixed_sizes: mpich.is_some_and(|v| v >= (5, 0)) || intel,
         slow_sparse_twins: intel,
+        collectives_take_bytes: mpich.is_some(),
     }
 }
 
@@ -373,22 +387,28 @@ mod tests {
     #[test]
     fn traits_of_the_libraries_behind() {
         let none = Traits::default();
-        let bytes_only = Traits {
+        let mpich4 = Traits {
+            collectives_take_bytes: true,
+            ..Traits::default()
+        };
+        let mpich5 = Traits {
             takes_bytes_into_mixed_sizes: true,
             slow_sparse_twins: false,
+            collectives_take_bytes: true,
         };
         let intel = Traits {
             takes_bytes_into_mixed_sizes: true,
             slow_sparse_twins: true,
+            collectives_take_bytes: false,
         };
         let cases = [
             (
                 "MPICH Version:\t4.0.2\nMPICH Release date:\tThu Apr  7 12:34:45 CDT 2022\n",
-                none,
+                mpich4,
             ),
             (
                 "MPICH Version:      5.0.2\nMPICH Release date: Fri Sep 25 20:45:26 UTC 2026\n",
-                bytes_only,
+                mpich5,
             ),
             ("Intel(R) MPI Library 2021.19.0 for Linux* OS\n", intel),
             ("Intel(R) MPI Library 2019 Update 12 for Linux* OS\n", none),

@@ -4,31 +4,15 @@
 //! takes.
 
 use super::{guard, without_mpi};
-use crate::abi::p2p::{MPI_PROC_NULL, MPI_ROOT};
+use crate::abi::p2p::MPI_PROC_NULL;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_ERR_ROOT};
 use crate::behind::forward;
+use crate::dropin::comm::blocks::is_root;
 use crate::dropin::comm::{route, Incoming, Outgoing};
 use crate::error::MpiError;
 use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
-
-/// Whether this process sends the data of a broadcast from `root` over `comm` (rather than
-/// receiving them): the root of an intracommunicator, or the process that passes `MPI_ROOT`
-/// in the root group of an intercommunicator.
-fn sends(root: c_int, comm: MPI_Comm) -> bool {
-    if root == MPI_ROOT {
-        return true;
-    }
-    let mut inter: c_int = 0;
-    forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut inter);
-    if inter != 0 {
-        return false; // root names a process of the other group
-    }
-    let mut rank: c_int = -1;
-    forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut rank);
-    rank == root
-}
 
 /// The one-process world's broadcast: the root is the only process, nothing moves.
 fn standalone(function: &'static str, count: i64, root: c_int, comm: MPI_Comm) -> c_int {
@@ -73,7 +57,7 @@ macro_rules! bcasts {
                 if root == MPI_PROC_NULL || !route::may_pack(datatype) {
                     return call(buffer, count, datatype).unwrap_or_else(|| without_mpi(stringify!($name)));
                 }
-                let rc = if sends(root, comm) {
+                let rc = if is_root(root, comm) {
                     // SAFETY: the root's buffer holds the data, as the function requires.
                     let outgoing = unsafe { Outgoing::new(buffer, count.into(), datatype, 0, false) };
                     let (b, c, t) = outgoing.args(buffer, count, datatype);

@@ -1,5 +1,6 @@
-//! The communication functions of drop-in mode: point-to-point, completion, `MPI_Bcast` and
-//! `MPI_Alltoall`.
+//! The communication functions of drop-in mode: point-to-point, completion, `MPI_Bcast`, and
+//! the collectives that move one block per process (`MPI_Alltoall`, `MPI_Allgather`,
+//! `MPI_Gather`, `MPI_Scatter`).
 //!
 //! Each stands in front of the MPI behind's function of the same name and calls it, with the
 //! program's arguments or, for a message the engine packs, with the packed bytes
@@ -8,13 +9,15 @@
 //!
 //! Standalone (no MPI library behind this one) there is no one to exchange messages with:
 //! `MPI_Bcast` in the one-process world completes at once (the root is the only process),
-//! `MPI_Alltoall` copies its one block through the engine, and every other function fails
-//! with `MPI_ERR_OTHER`, saying that it needs an MPI library.
+//! the block collectives copy their one block through the engine ([`one_process`]), and
+//! every other function fails with `MPI_ERR_OTHER`, saying that it needs an MPI library.
 //! These functions are not in this library's header, which declares the datatype chapter.
 
 pub mod alltoall;
 pub mod bcast;
 pub mod complete;
+pub mod gather;
+mod one_process;
 pub mod receive;
 pub mod send;
 

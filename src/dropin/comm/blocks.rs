@@ -1,0 +1,160 @@
+//! The data of the collectives that move one block per process (`MPI_Alltoall`,
+//! `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`): `blocks` blocks of `count` copies of a type
+//! laid end to end (block `i` is copies `i * count` on), which is `blocks * count` copies, one
+//! message. Each side takes its path as that message would ([`super::route`]); on the engine's,
+//! the blocks are packed into one buffer, block `i` at `i` times the bytes of a block, and the
+//! MPI behind moves `MPI_BYTE`s, so its count is the bytes of one block.
+
+use super::{Incoming, Outgoing};
+use crate::abi::p2p::MPI_ROOT;
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_SUCCESS};
+use crate::behind::forward;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// The number of processes of `comm` a process sends blocks to or receives blocks from: the
+/// remote group's over an intercommunicator, else the communicator's (`None` if the MPI
+/// behind cannot say: the call then goes to it unchanged, which reports the error).
+pub fn partners(comm: MPI_Comm) -> Option<i64> {
+    let (mut inter, mut size): (c_int, c_int) = (0, 0);
+    let rc = forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut inter);
+    if rc != Some(MPI_SUCCESS) {
+        return None;
+    }
+    let rc = match inter {
+        0 => forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size),
+        _ => forward!(MPI_Comm_remote_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size),
+    };
+    (rc == Some(MPI_SUCCESS) && size > 0).then_some(size.into())
+}
+
+/// Whether this process is the root of a rooted collective over `comm` with the argument
+/// `root`: the root of an intracommunicator, or the process that passes `MPI_ROOT` in the
+/// root group of an intercommunicator (over which `root` otherwise names a process of the
+/// other group).
+pub fn is_root(root: c_int, comm: MPI_Comm) -> bool {
+    if root == MPI_ROOT {
+        return true;
+    }
+    let mut inter: c_int = 0;
+    forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut inter);
+    if inter != 0 {
+        return false;
+    }
+    let mut rank: c_int = -1;
+    forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut rank);
+    rank == root
+}
+
+/// The count of one block to give the MPI behind: the program's `count`, or, when the
+/// blocks were packed into a buffer of `total` bytes, the bytes of one of `blocks`.
+fn block_count<C: Copy + Into<i64> + From<i32>>(
+    packed: bool,
+    total: C,
+    blocks: i64,
+    count: C,
+) -> C {
+    match packed {
+        // The total fits in an int: route keeps larger messages on the MPI's path.
+        true => C::from((total.into() / blocks) as i32),
+        false => count,
+    }
+}
+
+/// The blocks a process sends.
+pub struct SentBlocks {
+    outgoing: Outgoing,
+    blocks: i64,
+}
+
+impl SentBlocks {
+    /// Prepares sending `blocks` blocks of `count` copies of `datatype` at `buffer`: on the
+    /// engine's path, packs them now.
+    ///
+    /// # Safety
+    /// The type map of the blocks relative to `buffer` is readable, as the call requires.
+    pub unsafe fn new(
+        buffer: *const c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        blocks: i64,
+    ) -> SentBlocks {
+        // SAFETY: the caller's contract.
+        let outgoing = unsafe { Outgoing::new(buffer, blocks * count, datatype, 0, false) };
+        SentBlocks { outgoing, blocks }
+    }
+
+    /// The buffer, count of one block and datatype the MPI behind sends.
+    pub fn args<C: Copy + Into<i64> + From<i32>>(
+        &self,
+        buffer: *const c_void,
+        count: C,
+        datatype: MPI_Datatype,
+    ) -> (*const c_void, C, MPI_Datatype) {
+        let (b, total, t) = self.outgoing.args(buffer, count, datatype);
+        (
+            b,
+            block_count(self.outgoing.packs(), total, self.blocks, count),
+            t,
+        )
+    }
+}
+
+/// The blocks a process receives.
+pub struct ReceivedBlocks {
+    incoming: Incoming,
+    blocks: i64,
+}
+
+impl ReceivedBlocks {
+    /// Prepares receiving `blocks` blocks of `count` copies of `datatype` at `buffer`;
+    /// `in_place`: the call sends from this buffer too (`MPI_IN_PLACE`).
+    pub fn new(
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        blocks: i64,
+        in_place: bool,
+    ) -> ReceivedBlocks {
+        let copies = blocks * count;
+        let incoming = match in_place {
+            true => Incoming::in_place(buffer, copies, datatype, 0),
+            false => Incoming::new(buffer, copies, datatype, 0),
+        };
+        ReceivedBlocks { incoming, blocks }
+    }
+
+    /// The buffer, count of one block and datatype the MPI behind receives into.
+    pub fn args<C: Copy + Into<i64> + From<i32>>(
+        &self,
+        buffer: *mut c_void,
+        count: C,
+        datatype: MPI_Datatype,
+    ) -> (*mut c_void, C, MPI_Datatype) {
+        let (b, total, t) = self.incoming.args(buffer, count, datatype);
+        (
+            b,
+            block_count(self.incoming.packs(), total, self.blocks, count),
+            t,
+        )
+    }
+
+    /// For `MPI_IN_PLACE`: packs the program's blocks into the buffer the MPI behind
+    /// receives into, where it finds the data this process sends.
+    ///
+    /// # Safety
+    /// The type map of the blocks relative to the program's buffer is readable.
+    pub unsafe fn pack_program_data(&self) {
+        // SAFETY: the caller's contract.
+        unsafe { self.incoming.pack_program_data() };
+    }
+
+    /// Completes the call, which returned `rc`: unpacks the blocks if it succeeded.
+    ///
+    /// # Safety
+    /// The type map of the blocks relative to the program's buffer is writable.
+    pub unsafe fn finish(self, rc: c_int) {
+        // SAFETY: the caller's contract; a collective delivers all its blocks.
+        unsafe { self.incoming.finish_whole(rc) };
+    }
+}

@@ -1,0 +1,90 @@
+//! The collectives that move one block per process, in the one-process world of a library
+//! with no MPI behind it: the one block goes from the send buffer to the receive buffer
+//! through the engine, packed and unpacked.
+
+use super::guard;
+use crate::abi::p2p::MPI_IN_PLACE;
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_ERR_ROOT, MPI_ERR_TRUNCATE};
+use crate::error::MpiError;
+use crate::ffi::pack::user_memory;
+use crate::ffi::{check_comm, with_committed};
+use crate::pack::Representation;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// The arguments of one block's move: `count` copies of `datatype` at `buffer`, for each side.
+pub struct Side {
+    /// The buffer (`MPI_IN_PLACE` on one side: nothing moves).
+    pub buffer: *const c_void,
+    /// The copies.
+    pub count: i64,
+    /// Their datatype.
+    pub datatype: MPI_Datatype,
+}
+
+/// `function` (`MPI_Alltoall`, `MPI_Gather`, ...) over `comm` in the one-process world:
+/// `root`, for a rooted collective, must be 0; the data sent must fit the receive side
+/// (`MPI_ERR_TRUNCATE`); each type must be committed.
+///
+/// # Safety
+/// As for the MPI function: the send side's type map is readable, the receive side's
+/// writable.
+pub unsafe fn copy_block(
+    function: &'static str,
+    sent: Side,
+    received: Side,
+    comm: MPI_Comm,
+    root: Option<c_int>,
+) -> c_int {
+    guard(function, || {
+        check_comm(comm)?;
+        if let Some(root) = root.filter(|&root| root != 0) {
+            return Err(MpiError::new(
+                MPI_ERR_ROOT,
+                format!("root {root} is not rank 0"),
+            ));
+        }
+        for side in [&sent, &received] {
+            crate::datatype::construct::check_count(side.count, "count")?;
+        }
+        let in_place = [&sent, &received]
+            .iter()
+            .any(|side| side.buffer.expose_provenance() == MPI_IN_PLACE);
+        if in_place {
+            return Ok(());
+        }
+        let bytes = with_committed(sent.datatype, |t| t.size() * sent.count)?;
+        let (room, size) =
+            with_committed(received.datatype, |t| (t.size() * received.count, t.size()))?;
+        if bytes > room {
+            return Err(MpiError::new(
+                MPI_ERR_TRUNCATE,
+                format!("{bytes} bytes are sent to a receive buffer of {room} bytes"),
+            ));
+        }
+        let mut block = vec![0u8; bytes as usize];
+        let (from, to) = (user_memory(sent.buffer), user_memory(received.buffer));
+        let (mut packed, mut unpacked) = (0, 0);
+        with_committed(sent.datatype, |t| {
+            // SAFETY: the caller's send buffer; `block` has room for `bytes` bytes.
+            unsafe {
+                Representation::Native.pack(
+                    from,
+                    sent.count,
+                    t,
+                    block.as_mut_ptr(),
+                    bytes,
+                    &mut packed,
+                )
+            }
+        })??;
+        let copies = if size == 0 { 0 } else { bytes / size };
+        with_committed(received.datatype, |t| {
+            // SAFETY: the caller's receive buffer takes `copies` copies; `block` holds them.
+            unsafe {
+                Representation::Native.unpack(block.as_ptr(), bytes, &mut unpacked, to, copies, t)
+            }
+        })??;
+        Ok(())
+    })
+}
