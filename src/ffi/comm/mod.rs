@@ -13,10 +13,9 @@
 //! every other function fails with `MPI_ERR_OTHER`, saying that it needs an MPI library.
 //! These functions are not in this library's header, which declares the datatype chapter.
 
-pub mod alltoall;
 pub mod bcast;
+pub mod blocks;
 pub mod complete;
-pub mod gather;
 mod one_process;
 pub mod receive;
 pub mod send;

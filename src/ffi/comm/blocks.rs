@@ -1,0 +1,361 @@
+//! The collectives that move one block per process, and their `_c` forms: `MPI_Alltoall` (a
+//! block to each process, `n` sent), `MPI_Allgather` (the same block to each, one sent),
+//! `MPI_Gather` (every process sends a block, the root receives `n`) and `MPI_Scatter` (the
+//! root sends `n` blocks, every process receives one). `n` is the number of processes a
+//! process exchanges with: the communicator's, or the remote group's over an
+//! intercommunicator. Each side takes its path as one message of all its blocks would
+//! ([`crate::dropin::comm::blocks`]): on the engine's, the blocks are packed into one buffer
+//! and the MPI behind moves `MPI_BYTE`s, or receives bytes that are unpacked. The type
+//! signatures of the blocks match pairwise, so every pair moves the same bytes whichever path
+//! each side takes. The arguments only the root reads are not looked at elsewhere.
+//!
+//! With `MPI_IN_PLACE` as the send buffer (every process of an alltoall or allgather, the
+//! root of a gather), the data sent are the receive buffer's, of the receive type: packed
+//! first into the buffer the MPI behind receives into, where it finds them. At the root of a
+//! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
+
+use super::one_process::{copy_block, Side};
+use super::without_mpi;
+use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
+use crate::behind::forward;
+use crate::dropin::comm::blocks::{is_root, partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::route;
+use crate::ffi::export;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// The C type of the counts: `int`, or `MPI_Count` in the `_c` forms.
+trait BlockCount: Copy + Into<i64> + From<i32> {}
+impl BlockCount for c_int {}
+impl BlockCount for MPI_Count {}
+
+/// The arguments every collective here takes (a rooted one takes `root` besides).
+#[derive(Clone, Copy)]
+struct Blocks<C> {
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+}
+
+impl<C: BlockCount> Blocks<C> {
+    /// In the one-process world of a library with no MPI behind it, the answer of the call
+    /// `function` ([`copy_block`]); `None` when there is an MPI behind.
+    ///
+    /// # Safety
+    /// As for the MPI function.
+    unsafe fn standalone(&self, function: &'static str, root: Option<c_int>) -> Option<c_int> {
+        if crate::behind::backend().is_some() {
+            return None;
+        }
+        let sent = Side {
+            buffer: self.sendbuf,
+            count: self.sendcount.into(),
+            datatype: self.sendtype,
+        };
+        let received = Side {
+            buffer: self.recvbuf,
+            count: self.recvcount.into(),
+            datatype: self.recvtype,
+        };
+        // SAFETY: the caller's contract.
+        Some(unsafe { copy_block(function, sent, received, self.comm, root) })
+    }
+
+    /// Whether the counts are ones to pack (negative ones go to the MPI behind, which
+    /// reports them).
+    fn counts_valid(&self) -> bool {
+        self.sendcount.into() >= 0 && self.recvcount.into() >= 0
+    }
+
+    /// Whether `buffer` is `MPI_IN_PLACE`.
+    fn in_place(buffer: *const c_void) -> bool {
+        buffer.expose_provenance() == MPI_IN_PLACE
+    }
+
+    /// These arguments with the receive side the MPI behind takes (`received`, if any).
+    fn receiving(self, received: Option<&ReceivedBlocks>) -> Blocks<C> {
+        match received {
+            Some(received) => {
+                let (recvbuf, recvcount, recvtype) =
+                    received.args(self.recvbuf, self.recvcount, self.recvtype);
+                Blocks {
+                    recvbuf,
+                    recvcount,
+                    recvtype,
+                    ..self
+                }
+            }
+            None => self,
+        }
+    }
+
+    /// These arguments with the send side the MPI behind takes (`sent`, if any).
+    fn sending(self, sent: Option<&SentBlocks>) -> Blocks<C> {
+        match sent {
+            Some(sent) => {
+                let (sendbuf, sendcount, sendtype) =
+                    sent.args(self.sendbuf, self.sendcount, self.sendtype);
+                Blocks {
+                    sendbuf,
+                    sendcount,
+                    sendtype,
+                    ..self
+                }
+            }
+            None => self,
+        }
+    }
+}
+
+/// Runs `call` with `args` and completes the receive side `received`: unpacks what arrived.
+///
+/// # Safety
+/// The receive buffer takes the blocks, as the MPI function requires.
+unsafe fn completed<C>(
+    args: Blocks<C>,
+    received: Option<ReceivedBlocks>,
+    call: impl Fn(Blocks<C>) -> c_int,
+) -> c_int {
+    let rc = call(args);
+    if let Some(received) = received {
+        // SAFETY: the caller's contract.
+        unsafe { received.finish(rc) };
+    }
+    rc
+}
+
+/// `MPI_Alltoall` or `MPI_Allgather` (`sent_blocks`: how many blocks a process sends to `n`
+/// partners).
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn exchange<C: BlockCount>(
+    function: &'static str,
+    args: Blocks<C>,
+    sent_blocks: fn(i64) -> i64,
+    call: impl Fn(Blocks<C>) -> c_int,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    if let Some(rc) = unsafe { args.standalone(function, None) } {
+        return rc;
+    }
+    let in_place = Blocks::<C>::in_place(args.sendbuf);
+    let packable = route::may_pack_blocks()
+        && (route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype)));
+    let n = match partners(args.comm) {
+        Some(n) if packable && args.counts_valid() => n,
+        _ => return call(args),
+    };
+    let received = ReceivedBlocks::new(
+        args.recvbuf,
+        args.recvcount.into(),
+        args.recvtype,
+        n,
+        in_place,
+    );
+    let sent = match in_place {
+        // SAFETY: the receive buffer holds the data sent, as the function requires.
+        true => unsafe {
+            received.pack_program_data();
+            None
+        },
+        // SAFETY: the send buffer holds the data, as the function requires.
+        false => Some(unsafe {
+            SentBlocks::new(
+                args.sendbuf,
+                args.sendcount.into(),
+                args.sendtype,
+                sent_blocks(n),
+            )
+        }),
+    };
+    let args = args.receiving(Some(&received)).sending(sent.as_ref());
+    // SAFETY: the receive buffer takes the blocks, as the function requires.
+    unsafe { completed(args, Some(received), call) }
+}
+
+/// `MPI_Alltoall`: a block to each partner.
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn alltoall<C: BlockCount>(
+    function: &'static str,
+    args: Blocks<C>,
+    call: impl Fn(Blocks<C>) -> c_int,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe { exchange(function, args, |n| n, call) }
+}
+
+/// `MPI_Allgather`: the same block to each partner.
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn allgather<C: BlockCount>(
+    function: &'static str,
+    args: Blocks<C>,
+    call: impl Fn(Blocks<C>) -> c_int,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe { exchange(function, args, |_| 1, call) }
+}
+
+/// Which side of a rooted collective this process is, and its number of partners, or `None`
+/// where the call goes to the MPI behind unchanged (nothing to pack; `MPI_PROC_NULL`, a
+/// process of the root group of an intercommunicator other than the root; `MPI_IN_PLACE`
+/// at a process other than the root, which that library reports).
+fn rooted_side<C: BlockCount>(
+    args: &Blocks<C>,
+    root: c_int,
+    in_place: bool,
+) -> Option<(bool, i64)> {
+    if root == MPI_PROC_NULL
+        || !args.counts_valid()
+        || !route::may_pack_blocks()
+        || !(route::may_pack(args.sendtype) || route::may_pack(args.recvtype))
+    {
+        return None;
+    }
+    let is_root = is_root(root, args.comm);
+    if in_place && !is_root {
+        return None;
+    }
+    Some((is_root, partners(args.comm)?))
+}
+
+/// The start of a rooted collective: this process's side ([`rooted_side`]), or the call's
+/// answer where it ends there (in the one-process world, or handed to the MPI behind
+/// unchanged).
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn rooted<C: BlockCount>(
+    function: &'static str,
+    args: &Blocks<C>,
+    root: c_int,
+    in_place: bool,
+    call: &impl Fn(Blocks<C>) -> c_int,
+) -> Result<(bool, i64), c_int> {
+    // SAFETY: the caller's contract.
+    if let Some(rc) = unsafe { args.standalone(function, Some(root)) } {
+        return Err(rc);
+    }
+    rooted_side(args, root, in_place).ok_or_else(|| call(*args))
+}
+
+/// `MPI_Gather`: every process sends a block (but the root of an intercommunicator, and a
+/// root whose block is in place), the root receives `n`.
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn gather<C: BlockCount>(
+    function: &'static str,
+    args: Blocks<C>,
+    root: c_int,
+    call: impl Fn(Blocks<C>) -> c_int,
+) -> c_int {
+    let in_place = Blocks::<C>::in_place(args.sendbuf);
+    // SAFETY: the caller's contract.
+    let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
+        Ok(side) => side,
+        Err(rc) => return rc,
+    };
+    let (recvcount, recvtype) = (args.recvcount.into(), args.recvtype);
+    let received =
+        is_root.then(|| ReceivedBlocks::new(args.recvbuf, recvcount, recvtype, n, in_place));
+    let sent = match (root == MPI_ROOT, in_place, &received) {
+        (true, _, _) => None,
+        (_, true, received) => {
+            if let Some(received) = received {
+                // SAFETY: the root's block is in the receive buffer, as the function
+                // requires with MPI_IN_PLACE.
+                unsafe { received.pack_program_data() };
+            }
+            None
+        }
+        _ => {
+            // SAFETY: the send buffer holds the block, as the function requires.
+            let sent =
+                unsafe { SentBlocks::new(args.sendbuf, args.sendcount.into(), args.sendtype, 1) };
+            Some(sent)
+        }
+    };
+    let args = args.receiving(received.as_ref()).sending(sent.as_ref());
+    // SAFETY: the root's receive buffer takes the blocks, as the function requires.
+    unsafe { completed(args, received, call) }
+}
+
+/// `MPI_Scatter`: the root sends `n` blocks, every process receives one (but the root of an
+/// intercommunicator, and a root whose block stays in place).
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn scatter<C: BlockCount>(
+    function: &'static str,
+    args: Blocks<C>,
+    root: c_int,
+    call: impl Fn(Blocks<C>) -> c_int,
+) -> c_int {
+    let in_place = Blocks::<C>::in_place(args.recvbuf);
+    // SAFETY: the caller's contract.
+    let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
+        Ok(side) => side,
+        Err(rc) => return rc,
+    };
+    let sent = is_root.then(|| {
+        // SAFETY: the root's send buffer holds the blocks, as the function requires.
+        unsafe { SentBlocks::new(args.sendbuf, args.sendcount.into(), args.sendtype, n) }
+    });
+    let receives = root != MPI_ROOT && !in_place;
+    let received = receives
+        .then(|| ReceivedBlocks::new(args.recvbuf, args.recvcount.into(), args.recvtype, 1, false));
+    let args = args.receiving(received.as_ref()).sending(sent.as_ref());
+    // SAFETY: the receive buffer takes the block, as the function requires.
+    unsafe { completed(args, received, call) }
+}
+
+/// The exported functions: each gathers its arguments, makes the call of the MPI behind's
+/// function of the same name, and hands both to `$helper` (with `$extra`, the root).
+macro_rules! block_collectives {
+    ($helper:ident; $extras:tt; $($count:ty: $name:ident),*) => {$(
+        block_collectives!(@one $helper; $extras; $count: $name);
+    )*};
+    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident) => {
+        #[doc = concat!("`", stringify!($name), "`, on the engine's path for the blocks it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            sendbuf: *const c_void,
+            sendcount: $count,
+            sendtype: MPI_Datatype,
+            recvbuf: *mut c_void,
+            recvcount: $count,
+            recvtype: MPI_Datatype,
+            $($extra: $extra_ty,)*
+            comm: MPI_Comm,
+        ) -> c_int {
+            export(stringify!($name), || {
+                let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
+                let call = |a: Blocks<$count>| {
+                    forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm) -> c_int,
+                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm)
+                    .unwrap_or_else(|| without_mpi(stringify!($name)))
+                };
+                // SAFETY: the caller's buffers, passed on under the same contract.
+                unsafe { $helper(stringify!($name), args, $($extra,)* call) }
+            })
+        }
+    };
+}
+
+block_collectives!(alltoall; []; c_int: MPI_Alltoall, MPI_Count: MPI_Alltoall_c);
+block_collectives!(allgather; []; c_int: MPI_Allgather, MPI_Count: MPI_Allgather_c);
+block_collectives!(gather; [root: c_int]; c_int: MPI_Gather, MPI_Count: MPI_Gather_c);
+block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter, MPI_Count: MPI_Scatter_c);
