@@ -64,7 +64,6 @@
 use crate::abi::MPI_Datatype;
 use crate::datatype::signature::one_entry_size;
 use crate::datatype::Datatype;
-use crate::dropin;
 use crate::dropin::twin::{kept, MessagePaths};
 use crate::handles;
 use std::ffi::CStr;
@@ -176,25 +175,28 @@ pub fn may_pack(handle: MPI_Datatype) -> bool {
     mode() != Mode::Mpi && !handles::is_predefined(handle)
 }
 
-/// The path of `count` copies of `handle` on `side`.
+/// The path of `count` copies of `handle` on `side`. A handle the table does not hold is the
+/// MPI behind's own type (or no type, which that library reports): its path.
 pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     if count <= 0 || !may_pack(handle) {
         return Path::Mpi(None);
     }
-    let mode = mode();
-    if dropin::is_foreign(handle) {
-        return Path::Mpi(None);
-    }
-    let Ok((datatype, true)) = handles::with_type(handle, |dt, c| (dt.clone(), c)) else {
-        return Path::Mpi(None); // an uncommitted type: the MPI behind reports the error
-    };
+    handles::with_type(handle, |datatype, committed| match committed {
+        true => path_of(handle, datatype, count, side),
+        false => Path::Mpi(None), // an uncommitted type: the MPI behind reports the error
+    })
+    .unwrap_or(Path::Mpi(None))
+}
+
+/// [`route`] for the committed type `datatype` of `handle`.
+fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Side) -> Path {
     let bytes = datatype
         .size()
         .checked_mul(count)
         .filter(|&b| b > 0 && b <= i32::MAX as i64);
-    let paths = *kept(&datatype)
+    let paths = *kept(datatype)
         .message_paths
-        .get_or_init(|| decide(handle, &datatype, mode));
+        .get_or_init(|| decide(handle, datatype, mode()));
     let engine = match side {
         Side::Send => paths.engine_send,
         Side::Receive => paths.engine_receive,
@@ -202,7 +204,7 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     };
     let (engine, stand_in) = match engine {
         true => (true, None),
-        false => match stand_in(&datatype, paths, side) {
+        false => match stand_in(datatype, paths, side) {
             // A receive that must take any stream of bytes and got no byte twin (too many
             // runs, or it could not be made) lands as bytes.
             None if paths.byte_twin_receive && side != Side::Send => (true, None),
@@ -211,7 +213,7 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     };
     match bytes {
         Some(bytes) if engine => Path::Engine(Packed {
-            datatype,
+            datatype: datatype.clone(),
             bytes: bytes as usize,
         }),
         _ => Path::Mpi(stand_in),
