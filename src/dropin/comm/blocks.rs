@@ -12,20 +12,43 @@ use crate::behind::forward;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
-/// The number of processes of `comm` a process sends blocks to or receives blocks from: the
-/// remote group's over an intercommunicator, else the communicator's (`None` if the MPI
-/// behind cannot say: the call then goes to it unchanged, which reports the error).
-pub fn partners(comm: MPI_Comm) -> Option<i64> {
-    let (mut inter, mut size): (c_int, c_int) = (0, 0);
+/// Whether `comm` is an intercommunicator (`None` if the MPI behind cannot say: the call then
+/// goes to it unchanged, which reports the error).
+fn is_inter(comm: MPI_Comm) -> Option<bool> {
+    let mut inter: c_int = 0;
     let rc = forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut inter);
-    if rc != Some(MPI_SUCCESS) {
-        return None;
-    }
+    (rc == Some(MPI_SUCCESS)).then_some(inter != 0)
+}
+
+/// The number of processes of `comm` (`inter`: an intercommunicator) a process sends blocks to
+/// or receives blocks from: the remote group's over an intercommunicator, else the
+/// communicator's.
+fn partners_in(comm: MPI_Comm, inter: bool) -> Option<i64> {
+    let mut size: c_int = 0;
     let rc = match inter {
-        0 => forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size),
-        _ => forward!(MPI_Comm_remote_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size),
+        false => forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size),
+        true => forward!(MPI_Comm_remote_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size),
     };
     (rc == Some(MPI_SUCCESS) && size > 0).then_some(size.into())
+}
+
+/// The number of processes of `comm` a process sends blocks to or receives blocks from.
+pub fn partners(comm: MPI_Comm) -> Option<i64> {
+    partners_in(comm, is_inter(comm)?)
+}
+
+/// Whether this process is the root of a rooted collective over `comm` (`inter`: an
+/// intercommunicator) with the argument `root`.
+fn is_root_in(root: c_int, comm: MPI_Comm, inter: bool) -> bool {
+    if root == MPI_ROOT {
+        return true;
+    }
+    if inter {
+        return false; // root names a process of the other group
+    }
+    let mut rank: c_int = -1;
+    forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut rank);
+    rank == root
 }
 
 /// Whether this process is the root of a rooted collective over `comm` with the argument
@@ -33,17 +56,14 @@ pub fn partners(comm: MPI_Comm) -> Option<i64> {
 /// root group of an intercommunicator (over which `root` otherwise names a process of the
 /// other group).
 pub fn is_root(root: c_int, comm: MPI_Comm) -> bool {
-    if root == MPI_ROOT {
-        return true;
-    }
-    let mut inter: c_int = 0;
-    forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut inter);
-    if inter != 0 {
-        return false;
-    }
-    let mut rank: c_int = -1;
-    forward!(MPI_Comm_rank: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut rank);
-    rank == root
+    root == MPI_ROOT || is_root_in(root, comm, is_inter(comm).unwrap_or(false))
+}
+
+/// Whether this process is the root of a rooted collective over `comm` with `root`
+/// ([`is_root`]), and its number of [`partners`]: the communicator asked once.
+pub fn root_and_partners(root: c_int, comm: MPI_Comm) -> Option<(bool, i64)> {
+    let inter = is_inter(comm)?;
+    Some((is_root_in(root, comm, inter), partners_in(comm, inter)?))
 }
 
 /// The count of one block to give the MPI behind: the program's `count`, or, when the

@@ -19,7 +19,7 @@ use super::without_mpi;
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
 use crate::behind::forward;
-use crate::dropin::comm::blocks::{is_root, partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::blocks::{partners, root_and_partners, ReceivedBlocks, SentBlocks};
 use crate::dropin::comm::route;
 use crate::ffi::export;
 use std::ffi::c_void;
@@ -72,11 +72,6 @@ impl<C: BlockCount> Blocks<C> {
         self.sendcount.into() >= 0 && self.recvcount.into() >= 0
     }
 
-    /// Whether `buffer` is `MPI_IN_PLACE`.
-    fn in_place(buffer: *const c_void) -> bool {
-        buffer.expose_provenance() == MPI_IN_PLACE
-    }
-
     /// These arguments with the receive side the MPI behind takes (`received`, if any).
     fn receiving(self, received: Option<&ReceivedBlocks>) -> Blocks<C> {
         match received {
@@ -112,6 +107,11 @@ impl<C: BlockCount> Blocks<C> {
     }
 }
 
+/// Whether `buffer` is `MPI_IN_PLACE`.
+fn is_in_place(buffer: *const c_void) -> bool {
+    buffer.expose_provenance() == MPI_IN_PLACE
+}
+
 /// Runs `call` with `args` and completes the receive side `received`: unpacks what arrived.
 ///
 /// # Safety
@@ -144,12 +144,14 @@ unsafe fn exchange<C: BlockCount>(
     if let Some(rc) = unsafe { args.standalone(function, None) } {
         return rc;
     }
-    let in_place = Blocks::<C>::in_place(args.sendbuf);
+    let in_place = is_in_place(args.sendbuf);
     let packable = route::may_pack_blocks()
         && (route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype)));
-    let n = match partners(args.comm) {
-        Some(n) if packable && args.counts_valid() => n,
-        _ => return call(args),
+    if !packable || !args.counts_valid() {
+        return call(args);
+    }
+    let Some(n) = partners(args.comm) else {
+        return call(args);
     };
     let received = ReceivedBlocks::new(
         args.recvbuf,
@@ -221,11 +223,8 @@ fn rooted_side<C: BlockCount>(
     {
         return None;
     }
-    let is_root = is_root(root, args.comm);
-    if in_place && !is_root {
-        return None;
-    }
-    Some((is_root, partners(args.comm)?))
+    let (is_root, partners) = root_and_partners(root, args.comm)?;
+    (is_root || !in_place).then_some((is_root, partners))
 }
 
 /// The start of a rooted collective: this process's side ([`rooted_side`]), or the call's
@@ -259,7 +258,7 @@ unsafe fn gather<C: BlockCount>(
     root: c_int,
     call: impl Fn(Blocks<C>) -> c_int,
 ) -> c_int {
-    let in_place = Blocks::<C>::in_place(args.sendbuf);
+    let in_place = is_in_place(args.sendbuf);
     // SAFETY: the caller's contract.
     let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
         Ok(side) => side,
@@ -301,7 +300,7 @@ unsafe fn scatter<C: BlockCount>(
     root: c_int,
     call: impl Fn(Blocks<C>) -> c_int,
 ) -> c_int {
-    let in_place = Blocks::<C>::in_place(args.recvbuf);
+    let in_place = is_in_place(args.recvbuf);
     // SAFETY: the caller's contract.
     let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
         Ok(side) => side,

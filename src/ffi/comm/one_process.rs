@@ -8,9 +8,10 @@ use crate::abi::{MPI_Comm, MPI_Datatype, MPI_ERR_ROOT, MPI_ERR_TRUNCATE};
 use crate::error::MpiError;
 use crate::ffi::pack::user_memory;
 use crate::ffi::{check_comm, with_committed};
-use crate::pack::Representation;
+use crate::pack::{pack, packed_size, unpack};
 use std::ffi::c_void;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 /// The arguments of one block's move: `count` copies of `datatype` at `buffer`, for each side.
 pub struct Side {
@@ -53,9 +54,10 @@ pub unsafe fn copy_block(
         if in_place {
             return Ok(());
         }
-        let bytes = with_committed(sent.datatype, |t| t.size() * sent.count)?;
-        let (room, size) =
-            with_committed(received.datatype, |t| (t.size() * received.count, t.size()))?;
+        let sent_type = with_committed(sent.datatype, Arc::clone)?;
+        let received_type = with_committed(received.datatype, Arc::clone)?;
+        let bytes = packed_size(&sent_type, sent.count)?;
+        let room = packed_size(&received_type, received.count)?;
         if bytes > room {
             return Err(MpiError::new(
                 MPI_ERR_TRUNCATE,
@@ -63,28 +65,31 @@ pub unsafe fn copy_block(
             ));
         }
         let mut block = vec![0u8; bytes as usize];
-        let (from, to) = (user_memory(sent.buffer), user_memory(received.buffer));
+        let copies = match received_type.size() {
+            0 => 0,
+            size => bytes / size,
+        };
         let (mut packed, mut unpacked) = (0, 0);
-        with_committed(sent.datatype, |t| {
-            // SAFETY: the caller's send buffer; `block` has room for `bytes` bytes.
-            unsafe {
-                Representation::Native.pack(
-                    from,
-                    sent.count,
-                    t,
-                    block.as_mut_ptr(),
-                    bytes,
-                    &mut packed,
-                )
-            }
-        })??;
-        let copies = if size == 0 { 0 } else { bytes / size };
-        with_committed(received.datatype, |t| {
-            // SAFETY: the caller's receive buffer takes `copies` copies; `block` holds them.
-            unsafe {
-                Representation::Native.unpack(block.as_ptr(), bytes, &mut unpacked, to, copies, t)
-            }
-        })??;
+        // SAFETY: the caller's buffers; `block` holds the `bytes` bytes sent, which `copies`
+        // copies of the receive type take.
+        unsafe {
+            pack(
+                user_memory(sent.buffer),
+                sent.count,
+                &sent_type,
+                block.as_mut_ptr(),
+                bytes,
+                &mut packed,
+            )?;
+            unpack(
+                block.as_ptr(),
+                bytes,
+                &mut unpacked,
+                user_memory(received.buffer),
+                copies,
+                &received_type,
+            )?;
+        }
         Ok(())
     })
 }
