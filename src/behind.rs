@@ -299,9 +299,8 @@ pub(crate) use any_type;
 
 /// The MPI behind's function `symbol` (cached in `cell`) as a pointer of the same type as
 /// `own`, the exported function it stands behind, or `None` when there is none.
-pub fn real_like<F: Copy>(own: F, cell: &AtomicUsize, symbol: &CStr) -> Option<F> {
-    let _ = own;
-    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
+pub fn real_like<F: Copy>(_own: F, cell: &AtomicUsize, symbol: &CStr) -> Option<F> {
+    const { assert!(std::mem::size_of::<F>() == std::mem::size_of::<usize>()) };
     match real_function(cell, symbol) {
         0 => None,
         // SAFETY: `F` is a function pointer type, of the size of an address, and the MPI

@@ -439,6 +439,8 @@ fn take_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::*;
+    use crate::datatype::{construct, Measures, ReadMeasures};
 
     /// The datatype object behind `handle`.
     fn get(handle: MPI_Datatype) -> MpiResult<Arc<Datatype>> {
@@ -452,8 +454,6 @@ mod tests {
     ) -> MpiResult<Option<R>> {
         with_type(handle, |datatype, committed| committed.then(|| f(datatype)))
     }
-    use crate::abi::*;
-    use crate::datatype::{construct, Measures, ReadMeasures};
 
     #[test]
     fn predefined_handles_resolve() {

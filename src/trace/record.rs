@@ -229,7 +229,7 @@ pub fn free(handle: u64) {
 /// `handle` is not a live type the trace recorded or is not committed. A type not committed
 /// is noted (`used-uncommitted`; the call fails with `MPI_ERR_TYPE`).
 pub fn use_of(handle: MPI_Datatype, function: &'static str) -> Option<i64> {
-    let (dt, committed) = handles::with_type(handle, |dt, c| (dt.clone(), c)).ok()?;
+    let (size, committed) = handles::with_type(handle, |dt, c| (dt.size(), c)).ok()?;
     let key = handle_bits(handle);
     let traced = with_registry(|r| {
         let traced = r.live.contains_key(&key);
@@ -238,7 +238,7 @@ pub fn use_of(handle: MPI_Datatype, function: &'static str) -> Option<i64> {
         }
         traced
     })?;
-    (traced && committed).then(|| dt.size())
+    (traced && committed).then_some(size)
 }
 
 /// Records a successful pack (`pack`) or unpack of `bytes` bytes by `function` with `handle`
