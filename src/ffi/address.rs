@@ -112,14 +112,14 @@ pub unsafe extern "C" fn MPI_Type_get_value_index(
         );
         guard("MPI_Type_get_value_index", || {
             check_out(pair_type, "pair_type")?;
-            let basic = |t: &crate::datatype::Datatype| match t.predefined()?.kind {
+            let basic = |t: &Arc<crate::datatype::Datatype>| match t.predefined()?.kind {
                 predefined::PredefinedKind::Basic(b) => Some(b),
                 _ => None,
             };
-            let value = with_datatype(value_type, Arc::clone)?;
-            let index = with_datatype(index_type, Arc::clone)?;
-            let pair = basic(&value)
-                .zip(basic(&index))
+            let value = with_datatype(value_type, basic)?;
+            let index = with_datatype(index_type, basic)?;
+            let pair = value
+                .zip(index)
                 .and_then(|(v, i)| predefined::value_index_pair(v, i))
                 .and_then(predefined_handle);
             // SAFETY: the caller's pointer, checked non-NULL above.

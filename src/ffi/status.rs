@@ -50,11 +50,10 @@ unsafe fn get_count<C: CountArg>(
         check_status(status)?;
         // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
         let bytes = unsafe { &*status }.count_bytes();
-        let t = with_datatype(dt, std::sync::Arc::clone)?;
-        let n = match what {
+        let n = with_datatype(dt, |t| match what {
             Counted::Copies => whole_copies(bytes, t.size()),
-            Counted::Elements => elements::elements_in_bytes(&t, bytes),
-        };
+            Counted::Elements => elements::elements_in_bytes(t, bytes),
+        })?;
         // SAFETY: the caller's pointer, checked non-NULL above.
         unsafe { write_out(count, C::or_undefined(n), "count") }
     })
