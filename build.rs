@@ -55,6 +55,8 @@ mod c_types {
     pub type MPI_Info = i64;
     pub type MPI_Aint = i64;
     pub type MPI_Count = i64;
+    pub type MPI_Request = i64;
+    pub type MPI_Message = i64;
 }
 
 /// MPICH's table.
@@ -186,10 +188,27 @@ fn with_profiling_prototypes(header: &str) -> (String, Vec<String>) {
     )
 }
 
-/// The communication functions of drop-in mode (`src/ffi/comm/`), which the header leaves
-/// out but which get `PMPI_` names too (so that a profiling tool that wraps `MPI_Wait` and
-/// calls `PMPI_Wait` still completes the requests of this library's engine): the names
-/// each file defines with `pub unsafe extern "C" fn MPI_...(` or lists in a macro invocation
+/// The header with the prototypes of `src/ffi/comm/communication.h` (the communication
+/// functions made by macros, which cbindgen does not expand) at the end of its `extern "C"`
+/// block.
+fn with_communication_prototypes(header: &str, declared: &str) -> String {
+    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
+    let at = header
+        .rfind(end)
+        .expect("cbindgen closes the extern \"C\" block at the end");
+    let body: String = declared
+        .lines()
+        .skip_while(|line| !line.trim_end().ends_with("*/"))
+        .skip(1)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let block =
+        format!("/* The communication functions (src/ffi/comm/communication.h). */\n{body}\n");
+    format!("{}{}{}", &header[..at], block, &header[at..])
+}
+
+/// The communication functions (`src/ffi/comm/`), each of which must have a prototype in the
+/// header: the names each file defines with `pub unsafe extern "C" fn MPI_...(` or lists in a macro invocation
 /// at the start of a line (`blocking_sends!(c_int: MPI_Send, MPI_Ssend);`, where a name
 /// followed by `:` is the count type).
 fn communication_functions(dir: &std::path::Path) -> Vec<String> {
@@ -336,9 +355,17 @@ fn main() {
         // The library file of this build is libmpi_dtype_abi.so (CMake names it so).
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpi_dtype_abi.so");
     }
-    let (text, mut names) = with_profiling_prototypes(&text);
+    let declared = std::fs::read_to_string(crate_dir.join("src/ffi/comm/communication.h"))
+        .expect("src/ffi/comm/communication.h is readable");
+    let text = with_communication_prototypes(&text, &declared);
+    let (text, names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");
-    names.extend(communication_functions(&crate_dir.join("src/ffi/comm")));
+    for name in communication_functions(&crate_dir.join("src/ffi/comm")) {
+        assert!(
+            names.contains(&name),
+            "{name} (src/ffi/comm) has no prototype: declare it in src/ffi/comm/communication.h"
+        );
+    }
     profiling_aliases(&names);
     // Where the tests find the generated header.
     println!(

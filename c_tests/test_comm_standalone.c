@@ -1,10 +1,6 @@
 /*
- * test_comm_standalone.c: the communication functions the library exports for drop-in mode,
- * called with no MPI library behind it (standalone), in both builds.
- *
- * They are not in the library's header (it declares the datatype chapter), so this program
- * declares them as an MPI's own header does. Standalone there is no one to exchange messages
- * with:
+ * test_comm_standalone.c: the collectives in the one-process world (the library with no MPI
+ * library behind it), in both builds; point-to-point is test_p2p_standalone.c's:
  *   - MPI_Bcast in the one-process world succeeds (the root, rank 0, is the only process) on
  *     MPI_COMM_WORLD and MPI_COMM_SELF, and leaves the buffer alone; another root is
  *     MPI_ERR_ROOT, a negative count MPI_ERR_COUNT;
@@ -14,27 +10,9 @@
  *     MPI_ERR_TRUNCATE when the receive buffer takes fewer bytes than are sent, MPI_ERR_TYPE
  *     for a type not committed and MPI_ERR_COUNT for a negative count; MPI_Allgather,
  *     MPI_Gather and MPI_Scatter move their one block the same way, and a root other than 0
- *     is MPI_ERR_ROOT;
- *   - the point-to-point calls fail with MPI_ERR_OTHER, and their error string says that
- *     they need an MPI library behind mpi-dtype.
+ *     is MPI_ERR_ROOT.
  */
 #include "check.h"
-
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status);
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status);
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 
 /* MPI_IN_PLACE as each ABI's own header defines it. */
 #ifdef MPI_DTYPE_STANDARD_ABI
@@ -103,9 +81,6 @@ int main(int argc, char **argv)
     (void)argc;
     double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, copy[8];
     MPI_Datatype vector;
-    MPI_Status status;
-    char text[MPI_MAX_ERROR_STRING];
-    int len, rc;
 
     CHECK_OK(MPI_Init(NULL, NULL));
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
@@ -124,15 +99,6 @@ int main(int argc, char **argv)
     alltoall(vector, uncommitted);
     block_collectives(vector);
     CHECK_OK(MPI_Type_free(&uncommitted));
-
-    rc = MPI_Send(data, 1, vector, 0, 0, MPI_COMM_WORLD);
-    CHECK_ERR(rc, MPI_ERR_OTHER);
-    CHECK_OK(MPI_Error_string(rc, text, &len));
-    CHECK(strstr(text, "needs an MPI library") != NULL);
-    CHECK_ERR(MPI_Recv(data, 1, vector, 0, 0, MPI_COMM_WORLD, &status), MPI_ERR_OTHER);
-    CHECK_ERR(MPI_Sendrecv(data, 1, vector, 0, 0, copy, 1, vector, 0, 0, MPI_COMM_WORLD,
-                           MPI_STATUS_IGNORE),
-              MPI_ERR_OTHER);
 
     CHECK_OK(MPI_Type_free(&vector));
     CHECK_OK(MPI_Finalize());

@@ -23,6 +23,8 @@ typedef long MPI_Aint;
 typedef long MPI_Count;
 typedef long MPI_Offset;
 typedef int MPI_Fint;
+typedef int MPI_Request;
+typedef int MPI_Message;
 
 /* Callback function types (function types, as in MPICH's mpi.h; parameters of these
    types are pointers to functions). */
@@ -206,6 +208,24 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
 /* Error handler that aborts the processes of the communicator (MPI-4). */
 #define MPI_ERRORS_ABORT ((MPI_Errhandler)0x54000003)
+/* The null request handle. */
+#define MPI_REQUEST_NULL ((MPI_Request)0x2c000000)
+/* The null message handle. */
+#define MPI_MESSAGE_NULL ((MPI_Message)0x2c000000)
+/* The message `MPI_Mprobe` matches from `MPI_PROC_NULL`. */
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x6c000000)
+/* A receive's source that matches a message from any process. */
+#define MPI_ANY_SOURCE (-2)
+/* A receive's tag that matches a message of any tag. */
+#define MPI_ANY_TAG (-1)
+/* The null process: a send to it or a receive from it completes at once and moves nothing. */
+#define MPI_PROC_NULL (-1)
+/* The root's argument in the root group of an intercommunicator. */
+#define MPI_ROOT (-3)
+/* The bytes a buffered send takes in the attached buffer beyond its packed data. */
+#define MPI_BSEND_OVERHEAD (96)
+/* Attribute key of the largest tag a message may carry. */
+#define MPI_TAG_UB (0x64400001)
 /* A named predefined datatype. */
 #define MPI_COMBINER_NAMED (1)
 /* `MPI_Type_dup`. */
@@ -417,20 +437,6 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 
 
 /*
- One contiguous segment of a datatype (MPICH's `MPIX_Iov`).
- */
-typedef struct {
-  /*
-   Start of the segment, relative to address 0.
-   */
-  void *iov_base;
-  /*
-   Length of the segment in bytes.
-   */
-  MPI_Aint iov_len;
-} MPIX_Iov;
-
-/*
  The status object of a receive, laid out as MPICH lays it out.
  */
 typedef struct {
@@ -456,6 +462,20 @@ typedef struct {
   int MPI_ERROR;
 } MPI_Status;
 
+
+/*
+ One contiguous segment of a datatype (MPICH's `MPIX_Iov`).
+ */
+typedef struct {
+  /*
+   Start of the segment, relative to address 0.
+   */
+  void *iov_base;
+  /*
+   Length of the segment in bytes.
+   */
+  MPI_Aint iov_len;
+} MPIX_Iov;
 
 #ifdef __cplusplus
 extern "C" {
@@ -532,6 +552,208 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
  (nothing happens if no value is cached).
  */
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
+/*
+ Attaches `size` bytes at `buffer` for the data of buffered sends (`MPI_Bsend`).
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Buffer_attach(void *buffer, int size);
+
+/*
+ Large-count variant of `MPI_Buffer_attach`.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
+
+/*
+ Detaches the buffer of buffered sends: its address into `*buffer_addr` (a `void **`
+ passed as `void *`) and its size.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+
+/*
+ Large-count variant of `MPI_Buffer_detach`.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+
+/*
+ `MPI_Wait`: unpacks a receive of the engine's path before it returns.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
+
+/*
+ `MPI_Test`: unpacks a receive of the engine's path it reports complete.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+
+/*
+ `MPI_Request_get_status`: as `MPI_Test`, but the request stays the program's.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+
+/*
+ `MPI_Waitall`: unpacks the receives of the engine's path before it returns.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses);
+
+/*
+ `MPI_Testall`: when all are complete, unpacks the receives of the engine's path.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
+
+/*
+ `MPI_Request_get_status_all` (MPI-4.1): when all are complete, unpacks the receives of
+ the engine's path; the requests stay the program's.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);
+
+/*
+ `MPI_Waitany`: unpacks the receive of the engine's path it completes.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Waitany(int count, MPI_Request *requests, int *index, MPI_Status *status);
+
+/*
+ `MPI_Testany`: unpacks the receive of the engine's path it completes.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
+
+/*
+ `MPI_Waitsome`: unpacks the receives of the engine's path it completes.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Waitsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+
+/*
+ `MPI_Testsome`: unpacks the receives of the engine's path it completes.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+
+/*
+ `MPI_Request_free`: a request of the engine's path whose operation still runs is kept
+ (with its buffer) until the operation completes.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Request_free(MPI_Request *request);
+
+/*
+ `MPI_Start`: a persistent send of the engine's path packs the program's data first.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Start(MPI_Request *request);
+
+/*
+ `MPI_Startall`: the persistent sends of the engine's path pack the program's data first.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Startall(int count, MPI_Request *requests);
+
+/*
+ `MPI_Request_get_status_any` (MPI-4.1): unpacks the receive of the engine's path it
+ reports complete; the request stays the program's.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Request_get_status_any(int count, const MPI_Request *requests, int *index, int *flag, MPI_Status *status);
+
+/*
+ `MPI_Request_get_status_some` (MPI-4.1): unpacks the receives of the engine's path it
+ reports complete; the requests stay the program's.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Request_get_status_some(int incount, const MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+
+/*
+ `MPI_Cancel`: marks a pending operation for cancellation. The MPI behind's, or in the
+ one-process world a receive not matched yet, or a send whose message no receive has taken.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Cancel(MPI_Request *request);
+
+/*
+ Blocks until a message from `source` with `tag` can be received, and describes it in
+ `status`.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+/*
+ Sets `flag` if a message from `source` with `tag` can be received, and then describes it
+ in `status`.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+/*
+ Blocks until a message from `source` with `tag` can be received, matches it (no other
+ receive can take it) and returns it in `message`, for `MPI_Mrecv`.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+
+/*
+ Sets `flag` if a message from `source` with `tag` can be received, and then matches it
+ and returns it in `message`, for `MPI_Mrecv`.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
 
 /*
  Creates a datatype of `count` copies of `oldtype` laid end to end.
@@ -1100,6 +1322,66 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 
 /*
+ Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`).
+ */
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+/*
+ Sets whether the status says its operation was cancelled (for generalized requests).
+ */
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+/* The communication functions (src/ffi/comm/communication.h). */
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+
+/*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
  name, at the same address (a tool that defines MPI_X can call PMPI_X).
  */
@@ -1115,6 +1397,30 @@ int PMPI_Type_free_keyval(int *type_keyval);
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int PMPI_Buffer_attach(void *buffer, int size);
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
+int PMPI_Buffer_detach(void *buffer_addr, int *size);
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int PMPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses);
+int PMPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
+int PMPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);
+int PMPI_Waitany(int count, MPI_Request *requests, int *index, MPI_Status *status);
+int PMPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
+int PMPI_Waitsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+int PMPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+int PMPI_Request_free(MPI_Request *request);
+int PMPI_Start(MPI_Request *request);
+int PMPI_Startall(int count, MPI_Request *requests);
+int PMPI_Request_get_status_any(int count, const MPI_Request *requests, int *index, int *flag, MPI_Status *status);
+int PMPI_Request_get_status_some(int incount, const MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+int PMPI_Cancel(MPI_Request *request);
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -1220,6 +1526,56 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 
 #ifdef __cplusplus
 }  // extern "C"

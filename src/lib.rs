@@ -20,6 +20,7 @@ pub mod handles;
 pub mod info;
 pub mod keyvals;
 pub mod process;
+pub mod serial;
 pub mod trace;
 
 pub use mpi_dtype_core::{array, datatype, pack, plan, predefined};

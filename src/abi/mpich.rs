@@ -208,33 +208,62 @@ impl MPI_Status {
 /// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`.
 pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(1);
 
-/// The point-to-point values the drop-in layer's interposition of the communication calls
-/// needs ([`crate::dropin::comm`]): MPICH's `mpi.h` values. They are not part of this
-/// library's header, which declares the datatype chapter only.
-pub mod p2p {
-    use std::os::raw::c_int;
+/// Handle of a request (`MPI_Request`): an `int` in MPICH's ABI.
+pub type MPI_Request = c_int;
+/// Handle of a matched message (`MPI_Message`): an `int` in MPICH's ABI.
+pub type MPI_Message = c_int;
 
-    /// Handle of a request (`MPI_Request`): an `int` in MPICH's ABI.
-    pub type MPI_Request = c_int;
-    /// Handle of a matched message (`MPI_Message`).
-    pub type MPI_Message = c_int;
-    /// `MPI_REQUEST_NULL`.
-    pub const MPI_REQUEST_NULL: MPI_Request = 0x2c000000;
-    /// `MPI_MESSAGE_NULL`.
-    pub const MPI_MESSAGE_NULL: MPI_Message = 0x2c000000;
-    /// `MPI_MESSAGE_NO_PROC`: the message `MPI_Mprobe` matches from `MPI_PROC_NULL`.
-    pub const MPI_MESSAGE_NO_PROC: MPI_Message = 0x6c000000;
-    /// `MPI_PROC_NULL`.
-    pub const MPI_PROC_NULL: c_int = -1;
-    /// `MPI_ANY_SOURCE`.
-    pub const MPI_ANY_SOURCE: c_int = -2;
+/// The point-to-point values that are not constants of `mpi.h`'s table: MPICH's `mpi.h`
+/// values.
+pub mod p2p {
+    pub use super::{
+        MPI_Message, MPI_Request, MPI_ANY_SOURCE, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
+        MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_ROOT,
+    };
     /// The address of `MPI_IN_PLACE`, MPICH's `(void *) -1`: a collective's buffer argument that says the
     /// data are in the other buffer.
     pub const MPI_IN_PLACE: usize = usize::MAX;
-    /// `MPI_ROOT`: the root's argument in the root group of an intercommunicator.
-    pub const MPI_ROOT: c_int = -3;
     /// `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`, as `MPI_STATUS_IGNORE`.
     pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
+}
+
+/// The kind bits of the requests of the one-process world: MPICH's kind of requests made by
+/// the library (`0xac`, request objects of its indirect kind), which no constant uses.
+const OWN_REQUEST_KIND: i32 = 0xac00_0000u32 as i32;
+/// The kind bits of the matched messages of the one-process world (as requests: MPICH's
+/// messages are requests).
+const OWN_MESSAGE_KIND: i32 = 0xec00_0000u32 as i32;
+/// Index bits of a request or message of the one-process world.
+const OWN_INDEX_MASK: i32 = 0x03ff_ffff;
+
+/// The handle of the request the one-process world keeps at `index`.
+pub fn own_request(index: usize) -> Option<MPI_Request> {
+    own_indexed(OWN_REQUEST_KIND, index)
+}
+
+/// The index of a request [`own_request`] made.
+pub fn own_request_index(request: MPI_Request) -> Option<usize> {
+    own_index(OWN_REQUEST_KIND, request)
+}
+
+/// The handle of the matched message the one-process world keeps at `index`.
+pub fn own_message(index: usize) -> Option<MPI_Message> {
+    own_indexed(OWN_MESSAGE_KIND, index)
+}
+
+/// The index of a message [`own_message`] made.
+pub fn own_message_index(message: MPI_Message) -> Option<usize> {
+    own_index(OWN_MESSAGE_KIND, message)
+}
+
+/// `kind | index`, if the index fits.
+fn own_indexed(kind: i32, index: usize) -> Option<c_int> {
+    (index <= OWN_INDEX_MASK as usize).then_some(kind | index as i32)
+}
+
+/// The index of `kind | index`.
+fn own_index(kind: i32, handle: c_int) -> Option<usize> {
+    (handle & KIND_MASK == kind).then_some((handle & OWN_INDEX_MASK) as usize)
 }
 
 /// MPICH's `MPI_TYPE_DUP_FN` is a real function (`MPIR_Type_dup_fn`): no sentinel to

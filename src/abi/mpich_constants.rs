@@ -173,6 +173,27 @@ abi_constants! {
     /// Error handler that aborts the processes of the communicator (MPI-4).
     MPI_ERRORS_ABORT: MPI_Errhandler = 0x54000003;
 
+    // ---- point-to-point -----------------------------------------------------------------------
+
+    /// The null request handle.
+    MPI_REQUEST_NULL: MPI_Request = 0x2c000000;
+    /// The null message handle.
+    MPI_MESSAGE_NULL: MPI_Message = 0x2c000000;
+    /// The message `MPI_Mprobe` matches from `MPI_PROC_NULL`.
+    MPI_MESSAGE_NO_PROC: MPI_Message = 0x6c000000;
+    /// A receive's source that matches a message from any process.
+    MPI_ANY_SOURCE: c_int = -2;
+    /// A receive's tag that matches a message of any tag.
+    MPI_ANY_TAG: c_int = -1;
+    /// The null process: a send to it or a receive from it completes at once and moves nothing.
+    MPI_PROC_NULL: c_int = -1;
+    /// The root's argument in the root group of an intercommunicator.
+    MPI_ROOT: c_int = -3;
+    /// The bytes a buffered send takes in the attached buffer beyond its packed data.
+    MPI_BSEND_OVERHEAD: c_int = 96;
+    /// Attribute key of the largest tag a message may carry.
+    MPI_TAG_UB: c_int = 0x64400001;
+
     // ---- combiners ----------------------------------------------------------------------------
 
     /// A named predefined datatype.

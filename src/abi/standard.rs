@@ -190,31 +190,46 @@ impl MPI_Status {
 /// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`: the null pointer (in MPICH's ABI it is 1).
 pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::null_mut();
 
-/// The point-to-point values the drop-in layer's interposition of the communication calls
-/// needs ([`crate::dropin::comm`]): the standard ABI's values (MPI-5.0 chapter 21, MPICH
-/// 5.0.2's `mpi_abi.h`). They are not part of this library's header, which declares the
-/// datatype chapter only.
+/// The point-to-point values that are not constants of `mpi.h`'s table: the standard ABI's
+/// values (MPI-5.0 chapter 21, MPICH 5.0.2's `mpi_abi.h`).
 pub mod p2p {
-    use std::os::raw::c_int;
-
-    pub use super::{MPI_Message, MPI_Request};
-    /// `MPI_REQUEST_NULL`.
-    pub const MPI_REQUEST_NULL: MPI_Request = MPI_Request(0x180);
-    /// `MPI_MESSAGE_NULL`.
-    pub const MPI_MESSAGE_NULL: MPI_Message = MPI_Message(0x128);
-    /// `MPI_MESSAGE_NO_PROC`: the message `MPI_Mprobe` matches from `MPI_PROC_NULL`.
-    pub const MPI_MESSAGE_NO_PROC: MPI_Message = MPI_Message(0x129);
-    /// `MPI_PROC_NULL`.
-    pub const MPI_PROC_NULL: c_int = -3;
-    /// `MPI_ANY_SOURCE`.
-    pub const MPI_ANY_SOURCE: c_int = -1;
+    pub use super::{
+        MPI_Message, MPI_Request, MPI_ANY_SOURCE, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
+        MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_ROOT,
+    };
     /// The address of `MPI_IN_PLACE`, the standard ABI's `(void *) 1`: a collective's buffer argument that says the
     /// data are in the other buffer.
     pub const MPI_IN_PLACE: usize = 1;
-    /// `MPI_ROOT`: the root's argument in the root group of an intercommunicator.
-    pub const MPI_ROOT: c_int = -4;
     /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.
     pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
+}
+
+/// The tag bits of the requests of the one-process world: as this library's datatype
+/// handles ([`OWN_TAG`]), a pattern no address and no predefined handle has.
+const OWN_REQUEST_TAG: usize = 0x4d52 << 48;
+/// The tag bits of the matched messages of the one-process world.
+const OWN_MESSAGE_TAG: usize = 0x4d4d << 48;
+/// Index bits of a request or message of the one-process world.
+const OWN_INDEX_MASK: usize = (1 << 48) - 1;
+
+/// The handle of the request the one-process world keeps at `index`.
+pub fn own_request(index: usize) -> Option<MPI_Request> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Request(OWN_REQUEST_TAG | index))
+}
+
+/// The index of a request [`own_request`] made.
+pub fn own_request_index(request: MPI_Request) -> Option<usize> {
+    (request.0 & OWN_TAG_MASK == OWN_REQUEST_TAG).then_some(request.0 & OWN_INDEX_MASK)
+}
+
+/// The handle of the matched message the one-process world keeps at `index`.
+pub fn own_message(index: usize) -> Option<MPI_Message> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Message(OWN_MESSAGE_TAG | index))
+}
+
+/// The index of a message [`own_message`] made.
+pub fn own_message_index(message: MPI_Message) -> Option<usize> {
+    (message.0 & OWN_TAG_MASK == OWN_MESSAGE_TAG).then_some(message.0 & OWN_INDEX_MASK)
 }
 
 /// The C signature of a communicator error handler (`MPI_Comm_errhandler_function`).
@@ -328,7 +343,7 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
 /// matches the type's name.
 pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
-    use super::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info};
+    use super::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info, MPI_Message, MPI_Request};
     use std::os::raw::c_int;
 
     /// Converts a table value, evaluated as `i64`, to the constant's type.
@@ -347,6 +362,12 @@ pub mod constants {
         };
         (MPI_Info, $v:expr) => {
             MPI_Info($v as usize)
+        };
+        (MPI_Request, $v:expr) => {
+            MPI_Request($v as usize)
+        };
+        (MPI_Message, $v:expr) => {
+            MPI_Message($v as usize)
         };
     }
 
@@ -575,6 +596,10 @@ mod tests {
                 type MPI_Errhandler = i64;
                 #[allow(non_camel_case_types)]
                 type MPI_Info = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Request = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Message = i64;
                 #[allow(non_camel_case_types)]
                 type c_int = i64;
                 $(const $name: $ty = $value;)*

@@ -211,6 +211,27 @@ abi_constants! {
     /// Error handler that returns the error code to the caller.
     MPI_ERRORS_RETURN: MPI_Errhandler = 0x143;
 
+    // ---- point-to-point -----------------------------------------------------------------------
+
+    /// The null request handle.
+    MPI_REQUEST_NULL: MPI_Request = 0x180;
+    /// The null message handle.
+    MPI_MESSAGE_NULL: MPI_Message = 0x128;
+    /// The message `MPI_Mprobe` matches from `MPI_PROC_NULL`.
+    MPI_MESSAGE_NO_PROC: MPI_Message = 0x129;
+    /// A receive's source that matches a message from any process.
+    MPI_ANY_SOURCE: c_int = -1;
+    /// A receive's tag that matches a message of any tag.
+    MPI_ANY_TAG: c_int = -2;
+    /// The null process: a send to it or a receive from it completes at once and moves nothing.
+    MPI_PROC_NULL: c_int = -3;
+    /// The root's argument in the root group of an intercommunicator.
+    MPI_ROOT: c_int = -4;
+    /// The bytes a buffered send takes in the attached buffer beyond its packed data.
+    MPI_BSEND_OVERHEAD: c_int = 512;
+    /// Attribute key of the largest tag a message may carry.
+    MPI_TAG_UB: c_int = 501;
+
     // ---- combiners ----------------------------------------------------------------------------
 
     /// A named predefined datatype.

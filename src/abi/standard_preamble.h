@@ -35,6 +35,7 @@ typedef struct MPI_ABI_Comm *MPI_Comm;
 typedef struct MPI_ABI_Errhandler *MPI_Errhandler;
 typedef struct MPI_ABI_Info *MPI_Info;
 typedef struct MPI_ABI_Request *MPI_Request;
+typedef struct MPI_ABI_Message *MPI_Message;
 
 /*
  * The status of a completed operation: three public fields, then five ints the

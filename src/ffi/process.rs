@@ -37,7 +37,9 @@ pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char)
             return rc;
         }
         guard("MPI_Init", || {
-            process::initialize(MPI_THREAD_SINGLE).map(|_| ())
+            process::initialize(MPI_THREAD_SINGLE)?;
+            crate::serial::world::enrol();
+            Ok(())
         })
     })
 }
@@ -61,6 +63,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
         guard("MPI_Init_thread", || {
             check_out(provided, "provided")?;
             let level = process::initialize(required)?;
+            crate::serial::world::enrol();
             // SAFETY: the caller's pointer; write_out checks it for NULL.
             unsafe { write_out(provided, level, "provided") }
         })

@@ -5,6 +5,7 @@
 use super::{check_out, guard, with_datatype, write_out, CountArg};
 use crate::abi::*;
 use crate::behind;
+use crate::behind::forward;
 use crate::datatype::elements;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::export;
@@ -217,5 +218,44 @@ pub unsafe extern "C" fn MPI_Status_set_elements_c(
         );
         // SAFETY: the caller's pointer, passed on under the same contract.
         unsafe { set_elements("MPI_Status_set_elements_c", status, datatype, count) }
+    })
+}
+
+/// Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`). In drop-in
+/// mode the MPI behind reads its own status.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
+    export("MPI_Test_cancelled", || {
+        let behind = forward!(MPI_Test_cancelled: fn(*const MPI_Status, *mut c_int) -> c_int,
+            status, flag);
+        if let Some(rc) = behind {
+            return rc;
+        }
+        guard("MPI_Test_cancelled", || {
+            check_status(status.cast_mut())?;
+            // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
+            let cancelled = unsafe { &*status }.cancelled();
+            // SAFETY: the caller's flag.
+            unsafe { write_out(flag, c_int::from(cancelled), "flag") }
+        })
+    })
+}
+
+/// Sets whether the status says its operation was cancelled (for generalized requests). In
+/// drop-in mode the MPI behind writes its own status.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
+    export("MPI_Status_set_cancelled", || {
+        let behind = forward!(MPI_Status_set_cancelled: fn(*mut MPI_Status, c_int) -> c_int,
+            status, flag);
+        if let Some(rc) = behind {
+            return rc;
+        }
+        guard("MPI_Status_set_cancelled", || {
+            check_status(status)?;
+            // SAFETY: checked to be neither NULL nor MPI_STATUS_IGNORE; the caller's status.
+            unsafe { &mut *status }.set_cancelled(flag != 0);
+            Ok(())
+        })
     })
 }

@@ -3,7 +3,7 @@
 //! broadcast match, so every process moves the same number of bytes, whichever path each
 //! takes.
 
-use super::{guard, without_mpi};
+use super::{guard, missing_behind};
 use crate::abi::p2p::MPI_PROC_NULL;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_ERR_ROOT};
 use crate::behind::forward;
@@ -27,7 +27,7 @@ fn standalone(function: &'static str, count: i64, root: c_int, comm: MPI_Comm) -
             })
         });
     }
-    without_mpi(function)
+    missing_behind(function)
 }
 
 macro_rules! bcasts {
@@ -55,7 +55,7 @@ macro_rules! bcasts {
                 // Which side this process is on costs two calls of the MPI behind: asked only
                 // for a type that may be packed.
                 if root == MPI_PROC_NULL || !route::may_pack(datatype) {
-                    return call(buffer, count, datatype).unwrap_or_else(|| without_mpi(stringify!($name)));
+                    return call(buffer, count, datatype).unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 let rc = if is_root(root, comm) {
                     // SAFETY: the root's buffer holds the data, as the function requires.
@@ -72,7 +72,7 @@ macro_rules! bcasts {
                     }
                     rc
                 };
-                rc.unwrap_or_else(|| without_mpi(stringify!($name)))
+                rc.unwrap_or_else(|| missing_behind(stringify!($name)))
             })
         }
     )*};

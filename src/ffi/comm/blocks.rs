@@ -14,8 +14,8 @@
 //! first into the buffer the MPI behind receives into, where it finds them. At the root of a
 //! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
 
+use super::missing_behind;
 use super::one_process::{copy_block, Side};
-use super::without_mpi;
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
 use crate::behind::forward;
@@ -345,7 +345,7 @@ macro_rules! block_collectives {
                 let call = |a: Blocks<$count>| {
                     forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm) -> c_int,
                         a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm)
-                    .unwrap_or_else(|| without_mpi(stringify!($name)))
+                    .unwrap_or_else(|| missing_behind(stringify!($name)))
                 };
                 // SAFETY: the caller's buffers, passed on under the same contract.
                 unsafe { $helper(stringify!($name), args, $($extra,)* call) }

@@ -5,12 +5,14 @@
 //! for the call, and the receives it completes are unpacked before it returns
 //! ([`Completion`]).
 
-use super::without_mpi;
+use super::serial::{self, Outputs};
+use super::{missing_behind, standalone};
 use crate::abi::p2p::MPI_Request;
 use crate::abi::{MPI_Status, MPI_UNDEFINED};
 use crate::behind::forward;
 use crate::dropin::comm::{self, Completed, Completion};
 use crate::ffi::export;
+use crate::serial::world::How;
 use std::os::raw::c_int;
 
 /// Calls the MPI behind's completion function (`call`, given the status array it writes) on
@@ -27,7 +29,7 @@ unsafe fn call_with(
     statuses: *mut MPI_Status,
     call: impl Fn(*mut MPI_Status) -> Option<c_int>,
 ) -> Result<(Completion, *mut MPI_Status, c_int), c_int> {
-    let answer = |statuses| call(statuses).unwrap_or_else(|| without_mpi(name));
+    let answer = |statuses| call(statuses).unwrap_or_else(|| missing_behind(name));
     // SAFETY: the caller's contract.
     let Some(mut completion) = (unsafe { Completion::new(requests, count) }) else {
         return Err(answer(statuses));
@@ -44,6 +46,11 @@ unsafe fn call_with(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     export("MPI_Wait", || {
+        if standalone() {
+            let outputs = Outputs::One { flag: None, status };
+            // SAFETY: the program's request and status.
+            return unsafe { serial::complete("MPI_Wait", How::Wait, 1, request, outputs) };
+        }
         let call = |status| forward!(MPI_Wait: fn(*mut MPI_Request, *mut MPI_Status) -> c_int, request, status);
         // SAFETY: the program's request.
         let (completion, statuses, rc) =
@@ -100,6 +107,20 @@ unsafe fn test_like(
     status: *mut MPI_Status,
     keep: bool,
 ) -> c_int {
+    let name = if keep {
+        "MPI_Request_get_status"
+    } else {
+        "MPI_Test"
+    };
+    if standalone() {
+        let how = if keep { How::Look } else { How::Test };
+        let outputs = Outputs::One {
+            flag: Some(flag),
+            status,
+        };
+        // SAFETY: the program's request, flag and status.
+        return unsafe { serial::complete(name, how, 1, request, outputs) };
+    }
     let value = match request.is_null() {
         true => crate::abi::p2p::MPI_REQUEST_NULL,
         // SAFETY: the program's request handle (read by value as MPI_Request_get_status
@@ -113,11 +134,6 @@ unsafe fn test_like(
         }
         false => forward!(MPI_Test: fn(*mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
             request, flag, status),
-    };
-    let name = if keep {
-        "MPI_Request_get_status"
-    } else {
-        "MPI_Test"
     };
     // SAFETY: the program's requests.
     let (completion, statuses, rc) = match unsafe { call_with(name, request, 1, status, call) } {
@@ -147,6 +163,14 @@ pub unsafe extern "C" fn MPI_Waitall(
     statuses: *mut MPI_Status,
 ) -> c_int {
     export("MPI_Waitall", || {
+        if standalone() {
+            let outputs = Outputs::All {
+                flag: None,
+                statuses,
+            };
+            // SAFETY: the program's requests and statuses.
+            return unsafe { serial::complete("MPI_Waitall", How::Wait, count, requests, outputs) };
+        }
         let call = |statuses| {
             forward!(MPI_Waitall: fn(c_int, *mut MPI_Request, *mut MPI_Status) -> c_int,
                 count, requests, statuses)
@@ -175,6 +199,17 @@ enum Kind {
     GetStatus,
 }
 
+impl Kind {
+    /// How the one-process world completes the requests.
+    fn how(self) -> How {
+        match self {
+            Kind::Wait => How::Wait,
+            Kind::Test => How::Test,
+            Kind::GetStatus => How::Look,
+        }
+    }
+}
+
 /// `MPI_Testall` or `MPI_Request_get_status_all` of `count` requests.
 ///
 /// # Safety
@@ -190,6 +225,14 @@ unsafe fn all_like(
         Kind::GetStatus => "MPI_Request_get_status_all",
         _ => "MPI_Testall",
     };
+    if standalone() {
+        let outputs = Outputs::All {
+            flag: Some(flag),
+            statuses,
+        };
+        // SAFETY: the program's requests, flag and statuses.
+        return unsafe { serial::complete(name, kind.how(), count, requests, outputs) };
+    }
     let call = |statuses: *mut MPI_Status| match kind {
         Kind::GetStatus => forward!(MPI_Request_get_status_all: fn(c_int, *mut MPI_Request,
             *mut c_int, *mut MPI_Status) -> c_int, count, requests, flag, statuses),
@@ -237,13 +280,13 @@ pub unsafe extern "C" fn MPI_Testall(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_get_status_all(
     count: c_int,
-    requests: *mut MPI_Request,
+    requests: *const MPI_Request,
     flag: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
     export("MPI_Request_get_status_all", || {
         // SAFETY: the caller's arguments.
-        unsafe { all_like(Kind::GetStatus, count, requests, flag, statuses) }
+        unsafe { all_like(Kind::GetStatus, count, requests.cast_mut(), flag, statuses) }
     })
 }
 
@@ -264,6 +307,16 @@ unsafe fn any(
         Kind::Test => "MPI_Testany",
         Kind::GetStatus => "MPI_Request_get_status_any",
     };
+    if standalone() {
+        let flag = (kind != Kind::Wait).then_some(flag);
+        let outputs = Outputs::Any {
+            index,
+            flag,
+            status,
+        };
+        // SAFETY: the program's requests and outputs.
+        return unsafe { serial::complete(name, kind.how(), count, requests, outputs) };
+    }
     let call = |status: *mut MPI_Status| match kind {
         Kind::Wait => {
             forward!(MPI_Waitany: fn(c_int, *mut MPI_Request, *mut c_int, *mut MPI_Status) -> c_int,
@@ -358,6 +411,15 @@ unsafe fn some(
         Kind::Test => "MPI_Testsome",
         Kind::GetStatus => "MPI_Request_get_status_some",
     };
+    if standalone() {
+        let outputs = Outputs::Some {
+            outcount,
+            indices,
+            statuses,
+        };
+        // SAFETY: the program's requests and outputs.
+        return unsafe { serial::complete(name, kind.how(), incount, requests, outputs) };
+    }
     let call = |statuses: *mut MPI_Status| match kind {
         Kind::Wait => forward!(MPI_Waitsome: fn(c_int, *mut MPI_Request, *mut c_int, *mut c_int,
             *mut MPI_Status) -> c_int, incount, requests, outcount, indices, statuses),
@@ -445,13 +507,17 @@ pub unsafe extern "C" fn MPI_Testsome(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
     export("MPI_Request_free", || {
+        if standalone() {
+            // SAFETY: the program's request.
+            return unsafe { serial::free(request) };
+        }
         crate::dropin::comm::pending::progress_detached();
         // SAFETY: the program's request.
         if let Some(rc) = unsafe { comm::free_request(request) } {
             return rc;
         }
         forward!(MPI_Request_free: fn(*mut MPI_Request) -> c_int, request)
-            .unwrap_or_else(|| without_mpi("MPI_Request_free"))
+            .unwrap_or_else(|| missing_behind("MPI_Request_free"))
     })
 }
 
@@ -462,12 +528,16 @@ pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
     export("MPI_Start", || {
+        if standalone() {
+            // SAFETY: the program's request.
+            return unsafe { serial::start("MPI_Start", 1, request) };
+        }
         if !request.is_null() {
             // SAFETY: the program's request and the memory it sends from.
             unsafe { comm::before_start(request, 1) };
         }
         forward!(MPI_Start: fn(*mut MPI_Request) -> c_int, request)
-            .unwrap_or_else(|| without_mpi("MPI_Start"))
+            .unwrap_or_else(|| missing_behind("MPI_Start"))
     })
 }
 
@@ -478,10 +548,14 @@ pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Startall(count: c_int, requests: *mut MPI_Request) -> c_int {
     export("MPI_Startall", || {
+        if standalone() {
+            // SAFETY: the program's requests.
+            return unsafe { serial::start("MPI_Startall", count, requests) };
+        }
         // SAFETY: the program's requests and the memory they send from.
         unsafe { comm::before_start(requests, count) };
         forward!(MPI_Startall: fn(c_int, *mut MPI_Request) -> c_int, count, requests)
-            .unwrap_or_else(|| without_mpi("MPI_Startall"))
+            .unwrap_or_else(|| missing_behind("MPI_Startall"))
     })
 }
 
@@ -493,14 +567,23 @@ pub unsafe extern "C" fn MPI_Startall(count: c_int, requests: *mut MPI_Request) 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_get_status_any(
     count: c_int,
-    requests: *mut MPI_Request,
+    requests: *const MPI_Request,
     index: *mut c_int,
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
     export("MPI_Request_get_status_any", || {
         // SAFETY: the caller's arguments.
-        unsafe { any(Kind::GetStatus, count, requests, index, flag, status) }
+        unsafe {
+            any(
+                Kind::GetStatus,
+                count,
+                requests.cast_mut(),
+                index,
+                flag,
+                status,
+            )
+        }
     })
 }
 
@@ -512,7 +595,7 @@ pub unsafe extern "C" fn MPI_Request_get_status_any(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_get_status_some(
     incount: c_int,
-    requests: *mut MPI_Request,
+    requests: *const MPI_Request,
     outcount: *mut c_int,
     indices: *mut c_int,
     statuses: *mut MPI_Status,
@@ -523,11 +606,28 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
             some(
                 Kind::GetStatus,
                 incount,
-                requests,
+                requests.cast_mut(),
                 outcount,
                 indices,
                 statuses,
             )
         }
+    })
+}
+
+/// `MPI_Cancel`: marks a pending operation for cancellation. The MPI behind's, or in the
+/// one-process world a receive not matched yet, or a send whose message no receive has taken.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Cancel(request: *mut MPI_Request) -> c_int {
+    export("MPI_Cancel", || {
+        if standalone() {
+            // SAFETY: the program's request.
+            return unsafe { serial::cancel(request) };
+        }
+        forward!(MPI_Cancel: fn(*mut MPI_Request) -> c_int, request)
+            .unwrap_or_else(|| missing_behind("MPI_Cancel"))
     })
 }

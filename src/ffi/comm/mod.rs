@@ -7,30 +7,37 @@
 //! ([`crate::dropin::comm`] decides and keeps the requests). The `int` function and its `_c`
 //! form are made by one macro from one body.
 //!
-//! Standalone (no MPI library behind this one) there is no one to exchange messages with:
-//! `MPI_Bcast` in the one-process world completes at once (the root is the only process),
-//! the block collectives copy their one block through the engine ([`one_process`]), and
-//! every other function fails with `MPI_ERR_OTHER`, saying that it needs an MPI library.
-//! These functions are not in this library's header, which declares the datatype chapter.
+//! Standalone (no MPI library behind this one) they are the one-process world's
+//! ([`serial`], [`crate::serial`]): a process sends to itself with the standard's semantics,
+//! `MPI_Bcast` completes at once (the root is the only process), and the block collectives
+//! copy their one block through the engine ([`one_process`]). The functions made by macros
+//! are declared in the header from `communication.h`.
 
 pub mod bcast;
 pub mod blocks;
+pub mod buffer;
 pub mod complete;
 mod one_process;
+pub mod probe;
 pub mod receive;
 pub mod send;
+pub mod serial;
 
 use super::guard;
 use crate::error::MpiError;
 use std::os::raw::c_int;
 
-/// The answer of `function` without an MPI library behind this one.
-fn without_mpi(function: &'static str) -> c_int {
+/// True if there is no MPI library behind this one: the one-process world answers.
+fn standalone() -> bool {
+    crate::behind::backend().is_none()
+}
+
+/// The answer of `function` when the MPI library behind this one lacks it.
+fn missing_behind(function: &'static str) -> c_int {
     guard(function, || {
         Err(MpiError::new(
             crate::abi::MPI_ERR_OTHER,
-            "point-to-point communication needs an MPI library behind mpi-dtype (drop-in \
-             mode); standalone, mpi-dtype is the datatype chapter of MPI only",
+            "the MPI library behind mpi-dtype does not have this function",
         ))
     })
 }

@@ -3,7 +3,7 @@
 //! On the engine's path the MPI behind receives `MPI_BYTE`s into a pooled buffer, which are
 //! unpacked into the program's memory when the receive completes.
 
-use super::without_mpi;
+use super::{missing_behind, serial, standalone};
 use crate::abi::p2p::{MPI_Message, MPI_Request, MPI_MESSAGE_NO_PROC, MPI_PROC_NULL};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Status};
 use crate::behind::forward;
@@ -44,6 +44,13 @@ macro_rules! blocking_receives {
             status: *mut MPI_Status,
         ) -> c_int {
             export(stringify!($name), || {
+                if standalone() {
+                    let message = (buf, count.into(), datatype);
+                    // SAFETY: the program's buffer and status, as the function requires.
+                    return unsafe {
+                        serial::receive(stringify!($name), message, source, tag, comm, status)
+                    };
+                }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
                 let (b, c, t) = incoming.args(buf, count, datatype);
                 let mut local = crate::dropin::comm::empty_status();
@@ -51,7 +58,7 @@ macro_rules! blocking_receives {
                 let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
                     MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status)
                 else {
-                    return without_mpi(stringify!($name));
+                    return missing_behind(stringify!($name));
                 };
                 // SAFETY: the program's buffer takes the message, as the function requires.
                 unsafe { incoming.finish(rc, status) };
@@ -72,6 +79,11 @@ macro_rules! blocking_receives {
             status: *mut MPI_Status,
         ) -> c_int {
             export(stringify!($matched), || {
+                if standalone() {
+                    let buffer = (buf, count.into(), datatype);
+                    // SAFETY: the program's buffer, message and status.
+                    return unsafe { serial::receive_matched(stringify!($matched), buffer, message, status) };
+                }
                 // SAFETY: the program's message handle.
                 let source = unsafe { source_of(message) };
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
@@ -81,7 +93,7 @@ macro_rules! blocking_receives {
                 let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                     *mut MPI_Message, *mut MPI_Status) -> c_int, b, c, t, message, status)
                 else {
-                    return without_mpi(stringify!($matched));
+                    return missing_behind(stringify!($matched));
                 };
                 // SAFETY: as above.
                 unsafe { incoming.finish(rc, status) };
@@ -111,6 +123,11 @@ macro_rules! request_receives {
             request: *mut MPI_Request,
         ) -> c_int {
             export(stringify!($matched), || {
+                if standalone() {
+                    let buffer = (buf, count.into(), datatype);
+                    // SAFETY: the program's buffer, message and request.
+                    return unsafe { serial::start_matched(stringify!($matched), buffer, message, request) };
+                }
                 // SAFETY: the program's message handle.
                 let source = unsafe { source_of(message) };
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
@@ -118,7 +135,7 @@ macro_rules! request_receives {
                 let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                     *mut MPI_Message, *mut MPI_Request) -> c_int, b, c, t, message, request)
                 else {
-                    return without_mpi(stringify!($matched));
+                    return missing_behind(stringify!($matched));
                 };
                 // SAFETY: the MPI behind wrote the request it made when it succeeded.
                 unsafe { incoming.keep(rc, request, false) };
@@ -142,12 +159,19 @@ macro_rules! request_receives {
             request: *mut MPI_Request,
         ) -> c_int {
             export(stringify!($name), || {
+                if standalone() {
+                    let (message, envelope) = ((buf, count.into(), datatype), (source, tag, comm));
+                    // SAFETY: the program's buffer and request, as the function requires.
+                    return unsafe {
+                        serial::start_receive(stringify!($name), message, envelope, $persistent, request)
+                    };
+                }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
                 let (b, c, t) = incoming.args(buf, count, datatype);
                 let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
                     MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request)
                 else {
-                    return without_mpi(stringify!($name));
+                    return missing_behind(stringify!($name));
                 };
                 // SAFETY: the MPI behind wrote the request it made when it succeeded.
                 unsafe { incoming.keep(rc, request, $persistent) };
@@ -180,6 +204,13 @@ macro_rules! sendrecvs {
             status: *mut MPI_Status,
         ) -> c_int {
             export(stringify!($name), || {
+                if standalone() {
+                    let (sent, received) = ((sendbuf, sendcount.into(), sendtype), (recvbuf, recvcount.into(), recvtype));
+                    // SAFETY: the program's buffers and status, as the function requires.
+                    return unsafe {
+                        serial::sendrecv(stringify!($name), sent, (dest, sendtag), received, (source, recvtag, comm), status)
+                    };
+                }
                 // SAFETY: the program's send buffer holds the message.
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
                 let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
@@ -191,7 +222,7 @@ macro_rules! sendrecvs {
                     *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
                     sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
                 else {
-                    return without_mpi(stringify!($name));
+                    return missing_behind(stringify!($name));
                 };
                 // SAFETY: the program's receive buffer takes the message.
                 unsafe { incoming.finish(rc, status) };
@@ -218,12 +249,21 @@ macro_rules! sendrecvs {
             status: *mut MPI_Status,
         ) -> c_int {
             export(stringify!($replace), || {
+                if standalone() {
+                    let message = (buf.cast_const(), count.into(), datatype);
+                    let (source, received) = ((source, recvtag, comm), (buf, count.into(), datatype));
+                    // SAFETY: the program's buffer and status, as the function requires; the
+                    // data sent are packed before the data received are written.
+                    return unsafe {
+                        serial::sendrecv(stringify!($replace), message, (dest, sendtag), received, source, status)
+                    };
+                }
                 let incoming = Incoming::in_place(buf, count.into(), datatype, source);
                 if !incoming.packs() {
                     return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
                         c_int, MPI_Comm, *mut MPI_Status) -> c_int,
                         buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
-                    .unwrap_or_else(|| without_mpi(stringify!($replace)));
+                    .unwrap_or_else(|| missing_behind(stringify!($replace)));
                 }
                 // SAFETY: the program's buffer holds the message sent.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
@@ -235,7 +275,7 @@ macro_rules! sendrecvs {
                     *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
                     sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
                 else {
-                    return without_mpi(stringify!($replace));
+                    return missing_behind(stringify!($replace));
                 };
                 // SAFETY: the program's buffer takes the message received.
                 unsafe { incoming.finish(rc, status) };

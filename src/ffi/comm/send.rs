@@ -3,7 +3,7 @@
 //! each. On the engine's path the data are packed when the call is made (at each
 //! `MPI_Start` for a persistent send) and the MPI behind sends `MPI_BYTE`s.
 
-use super::without_mpi;
+use super::{missing_behind, serial, standalone};
 use crate::abi::p2p::MPI_Request;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
 use crate::behind::forward;
@@ -29,12 +29,17 @@ macro_rules! blocking_sends {
             comm: MPI_Comm,
         ) -> c_int {
             export(stringify!($name), || {
+                if standalone() {
+                    let message = (buf, count.into(), datatype);
+                    // SAFETY: the program's buffer holds the message, as the function requires.
+                    return unsafe { serial::send(stringify!($name), message, dest, tag, comm) };
+                }
                 // SAFETY: the program's buffer holds the message, as the function requires.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
                 let (b, c, t) = outgoing.args(buf, count, datatype);
                 forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
                     b, c, t, dest, tag, comm)
-                .unwrap_or_else(|| without_mpi(stringify!($name)))
+                .unwrap_or_else(|| missing_behind(stringify!($name)))
             })
         }
     )*};
@@ -58,6 +63,13 @@ macro_rules! request_sends {
             request: *mut MPI_Request,
         ) -> c_int {
             export(stringify!($name), || {
+                if standalone() {
+                    let (message, envelope) = ((buf, count.into(), datatype), (dest, tag, comm));
+                    // SAFETY: the program's buffer and request, as the function requires.
+                    return unsafe {
+                        serial::start_send(stringify!($name), message, envelope, $persistent, request)
+                    };
+                }
                 // SAFETY: the program's buffer holds the message, as the function requires (a
                 // persistent send reads it at each start).
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, $persistent) };
@@ -65,7 +77,7 @@ macro_rules! request_sends {
                 let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
                     MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request)
                 else {
-                    return without_mpi(stringify!($name));
+                    return missing_behind(stringify!($name));
                 };
                 // SAFETY: the MPI behind wrote the request it made when it succeeded.
                 unsafe { outgoing.keep(rc, request) };

@@ -1,0 +1,317 @@
+//! The messages of the one-process world and their matching: the messages sent and not yet
+//! received (in the order they were sent), the receives posted and not yet matched (in the
+//! order they were posted), and the rules that pair them (MPI-4.1 §3.5: a receive matches a
+//! message of its communicator whose tag it names or `MPI_ANY_TAG`; of several, the first
+//! sent, so that messages do not overtake each other).
+//!
+//! Data move through the pack engine: a send packs the program's data into the message's
+//! bytes, a receive unpacks them into its own buffer with its own datatype, which may differ
+//! from the sender's if the type signatures agree (MPI-4.1 §3.3.1).
+
+use crate::abi::{MPI_Comm, MPI_ANY_TAG, MPI_ERR_TRUNCATE, MPI_PROC_NULL};
+use crate::datatype::Datatype;
+use crate::error::{MpiError, MpiResult};
+use std::collections::VecDeque;
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// `count` copies of `datatype` at `address` in the program's memory: what a send reads or a
+/// receive writes.
+#[derive(Clone)]
+pub struct Buffer {
+    /// The buffer's address (`MPI_BOTTOM` is 0).
+    pub address: usize,
+    /// The copies.
+    pub count: i64,
+    /// Their datatype, committed.
+    pub datatype: Arc<Datatype>,
+}
+
+impl Buffer {
+    /// The bytes of the data, packed.
+    ///
+    /// # Safety
+    /// The type map of `count` copies is readable relative to the address.
+    pub unsafe fn pack(&self) -> MpiResult<Vec<u8>> {
+        let size = crate::pack::packed_size(&self.datatype, self.count)?;
+        let mut bytes = vec![0u8; size as usize];
+        let mut position = 0;
+        // SAFETY: the caller's contract; `bytes` holds the packed size.
+        unsafe {
+            crate::pack::pack(
+                std::ptr::with_exposed_provenance(self.address),
+                self.count,
+                &self.datatype,
+                bytes.as_mut_ptr(),
+                size,
+                &mut position,
+            )?;
+        }
+        Ok(bytes)
+    }
+
+    /// Unpacks `bytes` into the buffer: as many as it holds, and `MPI_ERR_TRUNCATE` if the
+    /// message is longer (MPI-4.1 §3.2.4). Returns the bytes received.
+    ///
+    /// # Safety
+    /// The type map of `count` copies is writable relative to the address.
+    pub unsafe fn unpack(&self, bytes: &[u8]) -> (i64, Option<MpiError>) {
+        let room = crate::pack::packed_size(&self.datatype, self.count).unwrap_or(0);
+        let taken = (bytes.len() as i64).min(room);
+        // SAFETY: the caller's contract; `taken` bytes lie inside the packed stream of
+        // `count` copies.
+        unsafe {
+            crate::plan::unpack_range(
+                &self.datatype.plan,
+                self.count,
+                std::ptr::with_exposed_provenance_mut(self.address),
+                0,
+                &bytes[..taken as usize],
+            )
+        };
+        let error = (taken < bytes.len() as i64).then(|| {
+            MpiError::new(
+                MPI_ERR_TRUNCATE,
+                format!(
+                    "a message of {} bytes arrived in a receive buffer of {room} bytes",
+                    bytes.len()
+                ),
+            )
+        });
+        (taken, error)
+    }
+}
+
+/// What a completed receive (or probe) reports in its status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The sender's rank (0), or `MPI_PROC_NULL` for a receive from it.
+    pub source: c_int,
+    /// The message's tag (`MPI_ANY_TAG` for a receive from `MPI_PROC_NULL`).
+    pub tag: c_int,
+    /// The bytes received.
+    pub bytes: i64,
+    /// The operation was cancelled.
+    pub cancelled: bool,
+    /// The operation failed (a truncated message).
+    pub error: Option<MpiError>,
+}
+
+impl Outcome {
+    /// The outcome of a receive from `MPI_PROC_NULL` (MPI-4.1 §3.11).
+    pub fn from_null_process() -> Outcome {
+        Outcome {
+            source: MPI_PROC_NULL,
+            tag: MPI_ANY_TAG,
+            bytes: 0,
+            cancelled: false,
+            error: None,
+        }
+    }
+
+    /// The outcome of a send, or of an operation cancelled (`cancelled`).
+    pub fn of_send(cancelled: bool) -> Outcome {
+        Outcome {
+            source: 0,
+            tag: 0,
+            bytes: 0,
+            cancelled,
+            error: None,
+        }
+    }
+}
+
+/// Which messages a receive or probe takes: of `comm`, from `source` (0 or `MPI_ANY_SOURCE`:
+/// the one process), with `tag` (or `MPI_ANY_TAG`).
+#[derive(Clone, Copy, Debug)]
+pub struct Selector {
+    /// The communicator.
+    pub comm: MPI_Comm,
+    /// The tag, or `MPI_ANY_TAG`.
+    pub tag: c_int,
+}
+
+impl Selector {
+    /// True if a message of `comm` with `tag` is one this selects.
+    fn takes(&self, message: &Message) -> bool {
+        self.comm == message.comm && (self.tag == MPI_ANY_TAG || self.tag == message.tag)
+    }
+}
+
+/// A message sent and not yet received.
+pub struct Message {
+    /// Its communicator.
+    pub comm: MPI_Comm,
+    /// Its tag.
+    pub tag: c_int,
+    /// The data, packed.
+    pub bytes: Vec<u8>,
+    /// The send request that waits for this message to be received or may cancel it.
+    pub sender: Option<usize>,
+    /// Bytes of the attached buffer this buffered send holds until it is received.
+    pub buffered: usize,
+}
+
+impl Message {
+    /// What a probe of it reports.
+    pub fn outcome(&self) -> Outcome {
+        Outcome {
+            source: 0,
+            tag: self.tag,
+            bytes: self.bytes.len() as i64,
+            cancelled: false,
+            error: None,
+        }
+    }
+
+    /// Unpacks the message into `buffer` and says what the receive reports.
+    ///
+    /// # Safety
+    /// As for [`Buffer::unpack`].
+    pub unsafe fn deliver(&self, buffer: &Buffer) -> Outcome {
+        // SAFETY: the caller's contract.
+        let (bytes, error) = unsafe { buffer.unpack(&self.bytes) };
+        Outcome {
+            bytes,
+            error,
+            ..self.outcome()
+        }
+    }
+}
+
+/// A receive posted and not yet matched: its buffer, what it takes, and its request.
+pub struct Posted {
+    /// What it receives.
+    pub selector: Selector,
+    /// Where the data go.
+    pub buffer: Buffer,
+    /// The request that reports it.
+    pub request: usize,
+}
+
+/// The messages waiting for a receive and the receives waiting for a message.
+#[derive(Default)]
+pub struct Mailbox {
+    /// Messages sent and not received, in the order they were sent.
+    unexpected: VecDeque<Message>,
+    /// Receives posted and not matched, in the order they were posted.
+    posted: VecDeque<Posted>,
+}
+
+impl Mailbox {
+    /// Takes the first posted receive that matches a message of `comm` with `tag`.
+    pub fn take_receive(&mut self, comm: MPI_Comm, tag: c_int) -> Option<Posted> {
+        let probe = Message {
+            comm,
+            tag,
+            bytes: Vec::new(),
+            sender: None,
+            buffered: 0,
+        };
+        let at = self
+            .posted
+            .iter()
+            .position(|posted| posted.selector.takes(&probe))?;
+        self.posted.remove(at)
+    }
+
+    /// Queues a message no posted receive matched.
+    pub fn queue(&mut self, message: Message) {
+        self.unexpected.push_back(message);
+    }
+
+    /// The first message `selector` takes, left in place (a probe).
+    pub fn peek(&self, selector: &Selector) -> Option<&Message> {
+        self.unexpected
+            .iter()
+            .find(|message| selector.takes(message))
+    }
+
+    /// Takes the first message `selector` takes.
+    pub fn take_message(&mut self, selector: &Selector) -> Option<Message> {
+        let at = self
+            .unexpected
+            .iter()
+            .position(|message| selector.takes(message))?;
+        self.unexpected.remove(at)
+    }
+
+    /// Posts a receive no message matched.
+    pub fn post(&mut self, posted: Posted) {
+        self.posted.push_back(posted);
+    }
+
+    /// Takes back the receive of `request` if it is still posted.
+    pub fn withdraw_receive(&mut self, request: usize) -> Option<Posted> {
+        let at = self.posted.iter().position(|p| p.request == request)?;
+        self.posted.remove(at)
+    }
+
+    /// Takes back the message of the send `request` if it was not received yet.
+    pub fn withdraw_message(&mut self, request: usize) -> Option<Message> {
+        let at = self
+            .unexpected
+            .iter()
+            .position(|m| m.sender == Some(request))?;
+        self.unexpected.remove(at)
+    }
+
+    /// Forgets that `request` sent any queued message (the request is freed).
+    pub fn forget_sender(&mut self, request: usize) {
+        for message in self.unexpected.iter_mut() {
+            if message.sender == Some(request) {
+                message.sender = None;
+            }
+        }
+    }
+
+    /// Releases every queued message's hold on the attached buffer (it was detached).
+    pub fn release_buffered(&mut self) {
+        for message in self.unexpected.iter_mut() {
+            message.buffered = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::{MPI_COMM_SELF, MPI_COMM_WORLD};
+
+    fn message(comm: MPI_Comm, tag: c_int, byte: u8) -> Message {
+        Message {
+            comm,
+            tag,
+            bytes: vec![byte],
+            sender: None,
+            buffered: 0,
+        }
+    }
+
+    #[test]
+    fn receives_take_the_first_message_of_their_communicator_and_tag() {
+        let mut mailbox = Mailbox::default();
+        mailbox.queue(message(MPI_COMM_WORLD, 1, 10));
+        mailbox.queue(message(MPI_COMM_SELF, 2, 20));
+        mailbox.queue(message(MPI_COMM_WORLD, 2, 30));
+        mailbox.queue(message(MPI_COMM_WORLD, 2, 40));
+        let world_2 = Selector {
+            comm: MPI_COMM_WORLD,
+            tag: 2,
+        };
+        assert_eq!(mailbox.take_message(&world_2).unwrap().bytes, [30]);
+        let any = Selector {
+            comm: MPI_COMM_WORLD,
+            tag: MPI_ANY_TAG,
+        };
+        assert_eq!(mailbox.peek(&any).unwrap().bytes, [10]);
+        assert_eq!(mailbox.take_message(&any).unwrap().bytes, [10]);
+        assert_eq!(mailbox.take_message(&any).unwrap().bytes, [40]);
+        assert!(mailbox.take_message(&any).is_none());
+        let self_any = Selector {
+            comm: MPI_COMM_SELF,
+            tag: MPI_ANY_TAG,
+        };
+        assert_eq!(mailbox.take_message(&self_any).unwrap().bytes, [20]);
+    }
+}
