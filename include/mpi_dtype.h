@@ -1322,12 +1322,14 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 
 /*
- Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`).
+ Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`). In drop-in
+ mode the MPI behind reads its own status.
  */
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 
 /*
- Sets whether the status says its operation was cancelled (for generalized requests).
+ Sets whether the status says its operation was cancelled (for generalized requests). In
+ drop-in mode the MPI behind writes its own status.
  */
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 
