@@ -25,6 +25,7 @@ typedef long MPI_Offset;
 typedef int MPI_Fint;
 typedef int MPI_Request;
 typedef int MPI_Message;
+typedef int MPI_Group;
 
 /* Callback function types (function types, as in MPICH's mpi.h; parameters of these
    types are pointers to functions). */
@@ -226,6 +227,36 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 #define MPI_BSEND_OVERHEAD (96)
 /* Attribute key of the largest tag a message may carry. */
 #define MPI_TAG_UB (0x64400001)
+/* The null group handle. */
+#define MPI_GROUP_NULL ((MPI_Group)0x08000000)
+/* The group of no process. */
+#define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
+/* `MPI_Comm_compare` / `MPI_Group_compare`: the same object. */
+#define MPI_IDENT (0)
+/* `MPI_Comm_compare`: the same group, in another context. */
+#define MPI_CONGRUENT (1)
+/* The same members in another order. */
+#define MPI_SIMILAR (2)
+/* Different members. */
+#define MPI_UNEQUAL (3)
+/* `MPI_Comm_split_type`: the processes that can share memory. */
+#define MPI_COMM_TYPE_SHARED (1)
+/* `MPI_Comm_split_type`: a split the info key `mpi_hw_resource_type` guides. */
+#define MPI_COMM_TYPE_HW_GUIDED (2)
+/* `MPI_Comm_split_type`: a split by the hardware, chosen by the library. */
+#define MPI_COMM_TYPE_HW_UNGUIDED (3)
+/* Attribute key of the host process's rank (`MPI_PROC_NULL` when there is none). */
+#define MPI_HOST (0x64400003)
+/* Attribute key of the rank that can do I/O (`MPI_ANY_SOURCE`: every one). */
+#define MPI_IO (0x64400005)
+/* Attribute key of whether the clocks of all processes agree. */
+#define MPI_WTIME_IS_GLOBAL (0x64400007)
+/* Attribute key of the number of processes the job may have. */
+#define MPI_UNIVERSE_SIZE (0x64400009)
+/* Attribute key of the last error code or class the program added. */
+#define MPI_LASTUSEDCODE (0x6440000b)
+/* Attribute key of the number of the program among those started together. */
+#define MPI_APPNUM (0x6440000d)
 /* A named predefined datatype. */
 #define MPI_COMBINER_NAMED (1)
 /* `MPI_Type_dup`. */
@@ -587,6 +618,92 @@ int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
 
 /*
+ Makes a duplicate of `comm`, with its error handler (attributes are not copied: the
+ one-process world has only the predefined ones).
+ */
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+
+/*
+ `MPI_Comm_dup` with info hints (the one-process world takes none).
+ */
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+
+/*
+ Nonblocking `MPI_Comm_dup`: in the one-process world the request is complete at once.
+ */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+
+/*
+ Splits `comm` by `color` (`MPI_UNDEFINED`: the process is in no new communicator).
+ */
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+
+/*
+ Splits `comm` by a kind of locality (`MPI_COMM_TYPE_SHARED`, ...): the one process is
+ one of each kind.
+ */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+
+/*
+ Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
+ */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+
+/*
+ `MPI_Comm_create` called by the members of `group` only.
+ */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+
+/*
+ Frees a communicator the program made and sets the handle to `MPI_COMM_NULL`.
+ */
+int MPI_Comm_free(MPI_Comm *comm);
+
+/*
+ Compares two communicators: `MPI_IDENT` for the same one; every other pair of the
+ one-process world has the same group in another context, `MPI_CONGRUENT`.
+ */
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+/*
+ Sets `flag` if `comm` is an intercommunicator (never, in the one-process world).
+ */
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+
+/*
+ The size of the remote group of an intercommunicator.
+ */
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+
+/*
+ The remote group of an intercommunicator.
+ */
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+/*
+ The group of `comm`'s processes (a new group handle, to be freed).
+ */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+
+/*
+ Names `comm`.
+ */
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+
+/*
+ The name of `comm` (empty if it was never named).
+ */
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+
+/*
+ Reads an attribute of `comm`: in the one-process world, one of the predefined ones
+ (`MPI_TAG_UB`, `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`,
+ `MPI_APPNUM`, `MPI_LASTUSEDCODE`): `attribute_val` (a `void **` passed as `void *`) gets
+ the address of its `int` value.
+ */
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+
+/*
  `MPI_Wait`: unpacks a receive of the engine's path before it returns.
 
  # Safety
@@ -718,6 +835,32 @@ int MPI_Request_get_status_some(int incount, const MPI_Request *requests, int *o
  As for the MPI function.
  */
 int MPI_Cancel(MPI_Request *request);
+
+/*
+ The size of `group`.
+ */
+int MPI_Group_size(MPI_Group group, int *size);
+
+/*
+ The rank of this process in `group`, or `MPI_UNDEFINED` if it is not a member.
+ */
+int MPI_Group_rank(MPI_Group group, int *rank);
+
+/*
+ Frees a group and sets the handle to `MPI_GROUP_NULL`.
+ */
+int MPI_Group_free(MPI_Group *group);
+
+/*
+ Compares two groups: `MPI_IDENT`, `MPI_SIMILAR` (the same members in another order) or
+ `MPI_UNEQUAL`.
+ */
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+
+/*
+ The ranks in `group2` of the processes at `ranks1` in `group1`.
+ */
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2);
 
 /*
  Blocks until a message from `source` with `tag` can be received, and describes it in
@@ -1382,6 +1525,13 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 
 /*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
@@ -1403,6 +1553,22 @@ int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+int PMPI_Comm_free(MPI_Comm *comm);
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
@@ -1419,6 +1585,11 @@ int PMPI_Startall(int count, MPI_Request *requests);
 int PMPI_Request_get_status_any(int count, const MPI_Request *requests, int *index, int *flag, MPI_Status *status);
 int PMPI_Request_get_status_some(int incount, const MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
 int PMPI_Cancel(MPI_Request *request);
+int PMPI_Group_size(MPI_Group group, int *size);
+int PMPI_Group_rank(MPI_Group group, int *rank);
+int PMPI_Group_free(MPI_Group *group);
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
@@ -1578,6 +1749,13 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 
 #ifdef __cplusplus
 }  // extern "C"

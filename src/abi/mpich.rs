@@ -212,6 +212,8 @@ pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::without_provenance_mut(
 pub type MPI_Request = c_int;
 /// Handle of a matched message (`MPI_Message`): an `int` in MPICH's ABI.
 pub type MPI_Message = c_int;
+/// Handle of a group (`MPI_Group`): an `int` in MPICH's ABI.
+pub type MPI_Group = c_int;
 
 /// The point-to-point values that are not constants of `mpi.h`'s table: MPICH's `mpi.h`
 /// values.
@@ -235,6 +237,32 @@ const OWN_REQUEST_KIND: i32 = 0xac00_0000u32 as i32;
 const OWN_MESSAGE_KIND: i32 = 0xec00_0000u32 as i32;
 /// Index bits of a request or message of the one-process world.
 const OWN_INDEX_MASK: i32 = 0x03ff_ffff;
+
+/// The kind bits of the communicators the one-process world makes: MPICH's kind of
+/// communicators it makes (`0x84`, its indirect communicator objects).
+const OWN_COMM_KIND: i32 = 0x8400_0000u32 as i32;
+/// The kind bits of the groups the one-process world makes (MPICH's indirect groups).
+const OWN_GROUP_KIND: i32 = 0x8800_0000u32 as i32;
+
+/// The handle of the communicator the one-process world keeps at `index`.
+pub fn own_comm(index: usize) -> Option<MPI_Comm> {
+    own_indexed(OWN_COMM_KIND, index)
+}
+
+/// The index of a communicator [`own_comm`] made.
+pub fn own_comm_index(comm: MPI_Comm) -> Option<usize> {
+    own_index(OWN_COMM_KIND, comm)
+}
+
+/// The handle of the group the one-process world keeps at `index`.
+pub fn own_group(index: usize) -> Option<MPI_Group> {
+    own_indexed(OWN_GROUP_KIND, index)
+}
+
+/// The index of a group [`own_group`] made.
+pub fn own_group_index(group: MPI_Group) -> Option<usize> {
+    own_index(OWN_GROUP_KIND, group)
+}
 
 /// The handle of the request the one-process world keeps at `index`.
 pub fn own_request(index: usize) -> Option<MPI_Request> {

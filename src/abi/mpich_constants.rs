@@ -194,6 +194,39 @@ abi_constants! {
     /// Attribute key of the largest tag a message may carry.
     MPI_TAG_UB: c_int = 0x64400001;
 
+    // ---- groups and communicators ------------------------------------------------------------
+
+    /// The null group handle.
+    MPI_GROUP_NULL: MPI_Group = 0x08000000;
+    /// The group of no process.
+    MPI_GROUP_EMPTY: MPI_Group = 0x48000000;
+    /// `MPI_Comm_compare` / `MPI_Group_compare`: the same object.
+    MPI_IDENT: c_int = 0;
+    /// `MPI_Comm_compare`: the same group, in another context.
+    MPI_CONGRUENT: c_int = 1;
+    /// The same members in another order.
+    MPI_SIMILAR: c_int = 2;
+    /// Different members.
+    MPI_UNEQUAL: c_int = 3;
+    /// `MPI_Comm_split_type`: the processes that can share memory.
+    MPI_COMM_TYPE_SHARED: c_int = 1;
+    /// `MPI_Comm_split_type`: a split the info key `mpi_hw_resource_type` guides.
+    MPI_COMM_TYPE_HW_GUIDED: c_int = 2;
+    /// `MPI_Comm_split_type`: a split by the hardware, chosen by the library.
+    MPI_COMM_TYPE_HW_UNGUIDED: c_int = 3;
+    /// Attribute key of the host process's rank (`MPI_PROC_NULL` when there is none).
+    MPI_HOST: c_int = 0x64400003;
+    /// Attribute key of the rank that can do I/O (`MPI_ANY_SOURCE`: every one).
+    MPI_IO: c_int = 0x64400005;
+    /// Attribute key of whether the clocks of all processes agree.
+    MPI_WTIME_IS_GLOBAL: c_int = 0x64400007;
+    /// Attribute key of the number of processes the job may have.
+    MPI_UNIVERSE_SIZE: c_int = 0x64400009;
+    /// Attribute key of the last error code or class the program added.
+    MPI_LASTUSEDCODE: c_int = 0x6440000b;
+    /// Attribute key of the number of the program among those started together.
+    MPI_APPNUM: c_int = 0x6440000d;
+
     // ---- combiners ----------------------------------------------------------------------------
 
     /// A named predefined datatype.

@@ -105,6 +105,8 @@ handle_types! {
     /// Handle of a matched message (C: `struct MPI_ABI_Message *`), which `MPI_Mprobe`
     /// returns and `MPI_Mrecv` receives.
     MPI_Message => MPI_ABI_Message;
+    /// Handle of a group (C: `struct MPI_ABI_Group *`).
+    MPI_Group => MPI_ABI_Group;
 }
 
 /// The least value of a predefined handle (MPI-5.0 §21.5: predefined handle constants are
@@ -202,6 +204,31 @@ pub mod p2p {
     pub const MPI_IN_PLACE: usize = 1;
     /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.
     pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
+}
+
+/// The tag bits of the communicators the one-process world makes.
+const OWN_COMM_TAG: usize = 0x4d43 << 48;
+/// The tag bits of the groups the one-process world makes.
+const OWN_GROUP_TAG: usize = 0x4d47 << 48;
+
+/// The handle of the communicator the one-process world keeps at `index`.
+pub fn own_comm(index: usize) -> Option<MPI_Comm> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Comm(OWN_COMM_TAG | index))
+}
+
+/// The index of a communicator [`own_comm`] made.
+pub fn own_comm_index(comm: MPI_Comm) -> Option<usize> {
+    (comm.0 & OWN_TAG_MASK == OWN_COMM_TAG).then_some(comm.0 & OWN_INDEX_MASK)
+}
+
+/// The handle of the group the one-process world keeps at `index`.
+pub fn own_group(index: usize) -> Option<MPI_Group> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Group(OWN_GROUP_TAG | index))
+}
+
+/// The index of a group [`own_group`] made.
+pub fn own_group_index(group: MPI_Group) -> Option<usize> {
+    (group.0 & OWN_TAG_MASK == OWN_GROUP_TAG).then_some(group.0 & OWN_INDEX_MASK)
 }
 
 /// The tag bits of the requests of the one-process world: as this library's datatype
@@ -343,7 +370,9 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
 /// matches the type's name.
 pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
-    use super::{MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Info, MPI_Message, MPI_Request};
+    use super::{
+        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Request,
+    };
     use std::os::raw::c_int;
 
     /// Converts a table value, evaluated as `i64`, to the constant's type.
@@ -368,6 +397,9 @@ pub mod constants {
         };
         (MPI_Message, $v:expr) => {
             MPI_Message($v as usize)
+        };
+        (MPI_Group, $v:expr) => {
+            MPI_Group($v as usize)
         };
     }
 
@@ -600,6 +632,8 @@ mod tests {
                 type MPI_Request = i64;
                 #[allow(non_camel_case_types)]
                 type MPI_Message = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Group = i64;
                 #[allow(non_camel_case_types)]
                 type c_int = i64;
                 $(const $name: $ty = $value;)*

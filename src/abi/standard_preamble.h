@@ -36,6 +36,7 @@ typedef struct MPI_ABI_Errhandler *MPI_Errhandler;
 typedef struct MPI_ABI_Info *MPI_Info;
 typedef struct MPI_ABI_Request *MPI_Request;
 typedef struct MPI_ABI_Message *MPI_Message;
+typedef struct MPI_ABI_Group *MPI_Group;
 
 /*
  * The status of a completed operation: three public fields, then five ints the

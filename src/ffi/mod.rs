@@ -163,10 +163,16 @@ fn not_committed() -> MpiError {
     MpiError::datatype("the datatype has not been committed (MPI_Type_commit)")
 }
 
-/// True if `comm` is a communicator other than `MPI_COMM_NULL`: a predefined one, or one of
-/// the MPI library behind this one ([`crate::abi::is_comm`]).
+/// True if `comm` is a communicator other than `MPI_COMM_NULL`: one of the MPI library behind
+/// this one ([`crate::abi::is_comm`]), or standalone a communicator of the one-process world
+/// (a predefined one, or one the program made and has not freed).
 pub fn is_comm(comm: MPI_Comm) -> bool {
-    crate::abi::is_comm(comm, || crate::behind::backend().is_some())
+    if crate::behind::backend().is_some() {
+        return crate::abi::is_comm(comm, || true);
+    }
+    comm == MPI_COMM_WORLD
+        || comm == MPI_COMM_SELF
+        || own_comm_index(comm).is_some_and(|index| crate::serial::comms::get(index).is_some())
 }
 
 /// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator

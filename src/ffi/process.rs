@@ -9,22 +9,11 @@
 use super::{check_out, guard, raise, write_c_string, write_out};
 use crate::abi::*;
 use crate::behind::forward;
-use crate::error::{self, MpiError, MpiResult};
+use crate::error::{self, MpiError};
 use crate::ffi::{export, export_value};
 use crate::process;
 use std::ffi::c_char;
 use std::os::raw::c_int;
-
-fn check_world_or_self(comm: MPI_Comm) -> MpiResult<()> {
-    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
-        Ok(())
-    } else {
-        Err(MpiError::new(
-            MPI_ERR_COMM,
-            format!("{comm:#x} is not MPI_COMM_WORLD or MPI_COMM_SELF"),
-        ))
-    }
-}
 
 /// Initializes MPI (a one-process world when no other MPI is loaded).
 #[no_mangle]
@@ -150,7 +139,7 @@ pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_in
             return rc;
         }
         guard("MPI_Comm_rank", || {
-            check_world_or_self(comm)?;
+            super::check_comm(comm)?;
             // SAFETY: the caller's pointer; write_out checks it for NULL.
             unsafe { write_out(rank, 0, "rank") }
         })
@@ -165,7 +154,7 @@ pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_in
             return rc;
         }
         guard("MPI_Comm_size", || {
-            check_world_or_self(comm)?;
+            super::check_comm(comm)?;
             // SAFETY: the caller's pointer; write_out checks it for NULL.
             unsafe { write_out(size, 1, "size") }
         })
@@ -200,7 +189,7 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
             return rc;
         }
         guard("MPI_Comm_set_errhandler", || {
-            check_world_or_self(comm)?;
+            let made = super::comm::communicators::made_index(comm)?;
             let known = matches!(
                 errhandler,
                 MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
@@ -210,7 +199,12 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
                     "{errhandler:#x} is not an error handler"
                 )));
             }
-            error::set_handler(comm, errhandler);
+            match made {
+                None => error::set_handler(comm, errhandler),
+                Some(index) => {
+                    crate::serial::comms::update(index, |c| c.errhandler = errhandler);
+                }
+            }
             Ok(())
         })
     })
@@ -228,9 +222,9 @@ pub unsafe extern "C" fn MPI_Comm_get_errhandler(
             return rc;
         }
         guard("MPI_Comm_get_errhandler", || {
-            check_world_or_self(comm)?;
+            let handler = super::comm::communicators::errhandler_of(comm)?;
             // SAFETY: the caller's pointer; write_out checks it for NULL.
-            unsafe { write_out(errhandler, error::handler_of(comm), "errhandler") }
+            unsafe { write_out(errhandler, handler, "errhandler") }
         })
     })
 }

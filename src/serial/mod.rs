@@ -9,6 +9,8 @@
 //! This module keeps the state and the rules; the exported functions
 //! ([`crate::ffi::comm`]) check the arguments and call it when there is no MPI behind.
 
+pub mod comms;
+pub mod groups;
 pub mod mailbox;
 pub mod requests;
 mod slab;

@@ -1,6 +1,6 @@
-//! The communication functions of drop-in mode: point-to-point, completion, `MPI_Bcast`, and
-//! the collectives that move one block per process (`MPI_Alltoall`, `MPI_Allgather`,
-//! `MPI_Gather`, `MPI_Scatter`).
+//! The communication functions: point-to-point, completion, probes, the buffer of buffered
+//! sends, `MPI_Bcast`, the collectives that move one block per process (`MPI_Alltoall`,
+//! `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`), communicators and groups.
 //!
 //! Each stands in front of the MPI behind's function of the same name and calls it, with the
 //! program's arguments or, for a message the engine packs, with the packed bytes
@@ -16,7 +16,9 @@
 pub mod bcast;
 pub mod blocks;
 pub mod buffer;
+pub mod communicators;
 pub mod complete;
+pub mod groups;
 mod one_process;
 pub mod probe;
 pub mod receive;

@@ -123,6 +123,18 @@ unsafe fn write_request(request: *mut MPI_Request, index: usize) -> MpiResult<()
     unsafe { write_out(request, handle, "request") }
 }
 
+/// Writes through `request` a request complete at once, with an empty status (the
+/// nonblocking calls of the one-process world that have nothing to wait for:
+/// `MPI_Comm_idup`).
+///
+/// # Safety
+/// A non-NULL `request` is writable.
+pub unsafe fn complete_at_once(call: &'static str, request: *mut MPI_Request) -> MpiResult<()> {
+    let index = world::completed(call, empty());
+    // SAFETY: the caller's contract.
+    unsafe { write_request(request, index) }
+}
+
 /// `MPI_Send`, `MPI_Ssend`, `MPI_Bsend`, `MPI_Rsend` and their `_c` forms.
 ///
 /// # Safety

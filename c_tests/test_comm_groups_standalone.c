@@ -1,0 +1,191 @@
+/*
+ * test_comm_groups_standalone.c: communicators and groups in the one-process world (the
+ * library linked alone, no MPI behind it), in both builds.
+ *
+ *   - MPI_Comm_dup, _dup_with_info, _idup, _split, _split_type, _create and _create_group make
+ *     communicators of the one process (or MPI_COMM_NULL where the process is left out), each
+ *     a context of its own: a message sent on one is not received on another;
+ *   - a new communicator takes its parent's error handler, has no name until it is given one,
+ *     compares MPI_CONGRUENT to the others and MPI_IDENT to itself, and after MPI_Comm_free is
+ *     MPI_COMM_NULL and no longer a communicator;
+ *   - groups: the group of a communicator, the set operations in the standard's order,
+ *     MPI_Group_incl / _excl / _range_incl / _range_excl, MPI_Group_translate_ranks and
+ *     MPI_Group_compare, with MPI_GROUP_EMPTY for an empty result;
+ *   - the predefined attributes (MPI_TAG_UB, MPI_UNIVERSE_SIZE, ...);
+ *   - bad arguments get MPI_ERR_COMM, MPI_ERR_GROUP, MPI_ERR_RANK, MPI_ERR_ARG, MPI_ERR_KEYVAL.
+ */
+#include "check.h"
+
+/* A message on `a` is not received on `b`, and is on `a`. */
+static void contexts_apart(MPI_Comm a, MPI_Comm b)
+{
+    int x = 5, got = 0, flag = -1;
+    MPI_Status status;
+    CHECK_OK(MPI_Send(&x, 1, MPI_INT, 0, 1, a));
+    CHECK_OK(MPI_Iprobe(0, 1, b, &flag, &status));
+    CHECK_EQ_LONG(flag, 0);
+    CHECK_OK(MPI_Recv(&got, 1, MPI_INT, 0, 1, a, &status));
+    CHECK_EQ_LONG(got, 5);
+}
+
+static void communicators(void)
+{
+    MPI_Comm dup, split, none, typed, copy;
+    MPI_Errhandler handler;
+    MPI_Request request;
+    int rank = -1, size = -1, result = -1, flag = -1, len = 0;
+    char name[MPI_MAX_OBJECT_NAME];
+
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK(dup != MPI_COMM_WORLD && dup != MPI_COMM_NULL);
+    CHECK_OK(MPI_Comm_rank(dup, &rank));
+    CHECK_OK(MPI_Comm_size(dup, &size));
+    CHECK_EQ_LONG(rank, 0);
+    CHECK_EQ_LONG(size, 1);
+    CHECK_OK(MPI_Comm_get_errhandler(dup, &handler));
+    CHECK(handler == MPI_ERRORS_RETURN);
+    CHECK_OK(MPI_Comm_compare(dup, MPI_COMM_WORLD, &result));
+    CHECK_EQ_LONG(result, MPI_CONGRUENT);
+    CHECK_OK(MPI_Comm_compare(dup, dup, &result));
+    CHECK_EQ_LONG(result, MPI_IDENT);
+    contexts_apart(MPI_COMM_WORLD, dup);
+    contexts_apart(dup, MPI_COMM_WORLD);
+
+    CHECK_OK(MPI_Comm_get_name(MPI_COMM_WORLD, name, &len));
+    CHECK(strcmp(name, "MPI_COMM_WORLD") == 0);
+    CHECK_OK(MPI_Comm_get_name(dup, name, &len));
+    CHECK_EQ_LONG(len, 0);
+    CHECK_OK(MPI_Comm_set_name(dup, "halo"));
+    CHECK_OK(MPI_Comm_get_name(dup, name, &len));
+    CHECK(strcmp(name, "halo") == 0 && len == 4);
+
+    CHECK_OK(MPI_Comm_split(dup, 3, 0, &split));
+    contexts_apart(split, dup);
+    CHECK_OK(MPI_Comm_split(dup, MPI_UNDEFINED, 0, &none));
+    CHECK(none == MPI_COMM_NULL);
+    CHECK_ERR(MPI_Comm_split(dup, -4, 0, &none), MPI_ERR_ARG);
+    CHECK_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &typed));
+    CHECK_OK(MPI_Comm_size(typed, &size));
+    CHECK_EQ_LONG(size, 1);
+    CHECK_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &none));
+    CHECK(none == MPI_COMM_NULL);
+    CHECK_OK(MPI_Comm_dup_with_info(split, MPI_INFO_NULL, &copy));
+    CHECK_OK(MPI_Comm_free(&copy));
+    CHECK_OK(MPI_Comm_idup(typed, &copy, &request));
+    CHECK_OK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    CHECK(request == MPI_REQUEST_NULL);
+    contexts_apart(copy, typed);
+
+    CHECK_OK(MPI_Comm_test_inter(dup, &flag));
+    CHECK_EQ_LONG(flag, 0);
+    CHECK_ERR(MPI_Comm_remote_size(dup, &size), MPI_ERR_COMM);
+
+    CHECK_OK(MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL));
+    CHECK_OK(MPI_Comm_get_errhandler(dup, &handler));
+    CHECK(handler == MPI_ERRORS_ARE_FATAL);
+    CHECK_OK(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &handler));
+    CHECK(handler == MPI_ERRORS_RETURN);
+
+    MPI_Comm freed = split;
+    for (int k = 0; k < 4; k++) {
+        MPI_Comm *comm = k == 0 ? &dup : k == 1 ? &split : k == 2 ? &typed : &copy;
+        CHECK_OK(MPI_Comm_free(comm));
+        CHECK(*comm == MPI_COMM_NULL);
+    }
+    CHECK_ERR(MPI_Comm_size(freed, &size), MPI_ERR_COMM);
+    CHECK_ERR(MPI_Send(&size, 1, MPI_INT, 0, 0, freed), MPI_ERR_COMM);
+    copy = MPI_COMM_WORLD;
+    CHECK_ERR(MPI_Comm_free(&copy), MPI_ERR_COMM);
+    CHECK_ERR(MPI_Comm_dup(MPI_COMM_NULL, &copy), MPI_ERR_COMM);
+}
+
+static void groups(void)
+{
+    MPI_Group world, empty, one, other;
+    MPI_Comm comm;
+    int size = -1, rank = -1, result = -1, translated[2], ranks[2] = {0, MPI_PROC_NULL};
+    int range[1][3] = {{0, 0, 1}}, bad_range[1][3] = {{0, 0, 0}}, bad_rank = 1;
+
+    CHECK_OK(MPI_Comm_group(MPI_COMM_WORLD, &world));
+    CHECK_OK(MPI_Group_size(world, &size));
+    CHECK_OK(MPI_Group_rank(world, &rank));
+    CHECK_EQ_LONG(size, 1);
+    CHECK_EQ_LONG(rank, 0);
+    CHECK_OK(MPI_Group_rank(MPI_GROUP_EMPTY, &rank));
+    CHECK_EQ_LONG(rank, MPI_UNDEFINED);
+
+    CHECK_OK(MPI_Group_excl(world, 1, ranks, &empty));
+    CHECK(empty == MPI_GROUP_EMPTY);
+    CHECK_OK(MPI_Group_incl(world, 1, ranks, &one));
+    CHECK_OK(MPI_Group_compare(world, one, &result));
+    CHECK_EQ_LONG(result, MPI_IDENT);
+    CHECK_OK(MPI_Group_compare(world, MPI_GROUP_EMPTY, &result));
+    CHECK_EQ_LONG(result, MPI_UNEQUAL);
+    CHECK_OK(MPI_Group_free(&one));
+    CHECK(one == MPI_GROUP_NULL);
+    CHECK_OK(MPI_Group_union(MPI_GROUP_EMPTY, world, &one));
+    CHECK_OK(MPI_Group_size(one, &size));
+    CHECK_EQ_LONG(size, 1);
+    CHECK_OK(MPI_Group_intersection(world, MPI_GROUP_EMPTY, &other));
+    CHECK(other == MPI_GROUP_EMPTY);
+    CHECK_OK(MPI_Group_difference(world, MPI_GROUP_EMPTY, &other));
+    CHECK_OK(MPI_Group_size(other, &size));
+    CHECK_EQ_LONG(size, 1);
+    CHECK_OK(MPI_Group_free(&other));
+    CHECK_OK(MPI_Group_range_incl(world, 1, range, &other));
+    CHECK_OK(MPI_Group_size(other, &size));
+    CHECK_EQ_LONG(size, 1);
+    CHECK_OK(MPI_Group_free(&other));
+    CHECK_OK(MPI_Group_range_excl(world, 1, range, &other));
+    CHECK(other == MPI_GROUP_EMPTY);
+    CHECK_OK(MPI_Group_translate_ranks(world, 2, ranks, one, translated));
+    CHECK_EQ_LONG(translated[0], 0);
+    CHECK_EQ_LONG(translated[1], MPI_PROC_NULL);
+    CHECK_OK(MPI_Group_translate_ranks(world, 1, ranks, MPI_GROUP_EMPTY, translated));
+    CHECK_EQ_LONG(translated[0], MPI_UNDEFINED);
+
+    CHECK_OK(MPI_Comm_create(MPI_COMM_WORLD, one, &comm));
+    CHECK(comm != MPI_COMM_NULL);
+    contexts_apart(comm, MPI_COMM_WORLD);
+    CHECK_OK(MPI_Comm_free(&comm));
+    CHECK_OK(MPI_Comm_create(MPI_COMM_WORLD, MPI_GROUP_EMPTY, &comm));
+    CHECK(comm == MPI_COMM_NULL);
+    CHECK_OK(MPI_Comm_create_group(MPI_COMM_SELF, world, 7, &comm));
+    CHECK_OK(MPI_Comm_size(comm, &size));
+    CHECK_EQ_LONG(size, 1);
+    CHECK_OK(MPI_Comm_free(&comm));
+
+    CHECK_ERR(MPI_Group_incl(world, 1, &bad_rank, &other), MPI_ERR_RANK);
+    CHECK_ERR(MPI_Group_range_incl(world, 1, bad_range, &other), MPI_ERR_ARG);
+    CHECK_ERR(MPI_Group_size(MPI_GROUP_NULL, &size), MPI_ERR_GROUP);
+    CHECK_OK(MPI_Group_free(&one));
+    CHECK_OK(MPI_Group_free(&world));
+    CHECK_ERR(MPI_Group_size(world, &size), MPI_ERR_GROUP);
+    CHECK_ERR(MPI_Group_free(&world), MPI_ERR_GROUP);
+}
+
+static void attributes(void)
+{
+    int *value = NULL, flag = 0;
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag));
+    CHECK(flag == 1 && value != NULL && *value >= 32767);
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_SELF, MPI_UNIVERSE_SIZE, &value, &flag));
+    CHECK(flag == 1 && *value == 1);
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &value, &flag));
+    CHECK(flag == 1 && *value == 1);
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_HOST, &value, &flag));
+    CHECK(flag == 1 && *value == MPI_PROC_NULL);
+    CHECK_ERR(MPI_Comm_get_attr(MPI_COMM_WORLD, 12345, &value, &flag), MPI_ERR_KEYVAL);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    CHECK_OK(MPI_Init(NULL, NULL));
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    communicators();
+    groups();
+    attributes();
+    CHECK_OK(MPI_Finalize());
+    return check_report(argv[0]);
+}

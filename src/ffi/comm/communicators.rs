@@ -1,0 +1,475 @@
+//! Communicators: duplicating, splitting, creating from groups, freeing and comparing them,
+//! their names, groups and predefined attributes. In drop-in mode each is the MPI behind's;
+//! in the one-process world ([`crate::serial::comms`]) every communicator has the one
+//! process, and each is a context of its own for messages.
+
+use crate::abi::*;
+use crate::behind::forward;
+use crate::error::{MpiError, MpiResult};
+use crate::ffi::{check_comm, check_out, export, guard, write_c_string, write_out};
+use crate::serial::comms;
+use std::ffi::{c_char, c_void, CStr};
+use std::os::raw::c_int;
+
+/// The index of a communicator the program made, `None` for `MPI_COMM_WORLD` and
+/// `MPI_COMM_SELF`; `MPI_ERR_COMM` for anything else.
+pub(crate) fn made_index(comm: MPI_Comm) -> MpiResult<Option<usize>> {
+    check_comm(comm)?;
+    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
+        return Ok(None);
+    }
+    Ok(own_comm_index(comm))
+}
+
+/// The error handler of a communicator of the one-process world.
+pub(crate) fn errhandler_of(comm: MPI_Comm) -> MpiResult<MPI_Errhandler> {
+    Ok(match made_index(comm)? {
+        None => crate::error::handler_of(comm),
+        Some(index) => comms::get(index).map_or(MPI_ERRORS_ARE_FATAL, |c| c.errhandler),
+    })
+}
+
+/// Makes a communicator of the one process from `parent` (whose error handler it takes) and
+/// writes its handle through `newcomm`.
+///
+/// # Safety
+/// A non-NULL `newcomm` is writable.
+unsafe fn make(parent: MPI_Comm, newcomm: *mut MPI_Comm) -> MpiResult<()> {
+    check_out(newcomm, "newcomm")?;
+    let errhandler = errhandler_of(parent)?;
+    let index = comms::keep(comms::new(errhandler));
+    let Some(handle) = own_comm(index) else {
+        comms::free(index);
+        return Err(MpiError::new(MPI_ERR_NO_MEM, "too many communicators"));
+    };
+    // SAFETY: checked non-NULL; the caller's contract.
+    unsafe { write_out(newcomm, handle, "newcomm") }
+}
+
+/// Writes `MPI_COMM_NULL` through `newcomm`: the one process is not in the new communicator.
+///
+/// # Safety
+/// A non-NULL `newcomm` is writable.
+unsafe fn make_none(newcomm: *mut MPI_Comm) -> MpiResult<()> {
+    // SAFETY: the caller's contract.
+    unsafe { write_out(newcomm, MPI_COMM_NULL, "newcomm") }
+}
+
+/// Makes a communicator of `group`'s processes from `comm`: the one process's, or
+/// `MPI_COMM_NULL` for the empty group.
+///
+/// # Safety
+/// A non-NULL `newcomm` is writable.
+unsafe fn make_from_group(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    newcomm: *mut MPI_Comm,
+) -> MpiResult<()> {
+    check_comm(comm)?;
+    let members = super::groups::members_of(group)?;
+    if members.iter().any(|&m| m != 0) {
+        return Err(MpiError::new(
+            MPI_ERR_GROUP,
+            "the group is not a subgroup of the communicator's",
+        ));
+    }
+    match members.is_empty() {
+        // SAFETY: the caller's contract.
+        true => unsafe { make_none(newcomm) },
+        // SAFETY: the caller's contract.
+        false => unsafe { make(comm, newcomm) },
+    }
+}
+
+/// Makes a duplicate of `comm`, with its error handler (attributes are not copied: the
+/// one-process world has only the predefined ones).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
+    export("MPI_Comm_dup", || {
+        if let Some(rc) =
+            forward!(MPI_Comm_dup: fn(MPI_Comm, *mut MPI_Comm) -> c_int, comm, newcomm)
+        {
+            return rc;
+        }
+        // SAFETY: the caller's pointer.
+        guard("MPI_Comm_dup", || unsafe { make(comm, newcomm) })
+    })
+}
+
+/// `MPI_Comm_dup` with info hints (the one-process world takes none).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_dup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    export("MPI_Comm_dup_with_info", || {
+        if let Some(rc) = forward!(MPI_Comm_dup_with_info: fn(MPI_Comm, MPI_Info, *mut MPI_Comm) -> c_int,
+            comm, info, newcomm)
+        {
+            return rc;
+        }
+        // SAFETY: the caller's pointer.
+        guard("MPI_Comm_dup_with_info", || unsafe { make(comm, newcomm) })
+    })
+}
+
+/// Nonblocking `MPI_Comm_dup`: in the one-process world the request is complete at once.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_idup(
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    export("MPI_Comm_idup", || {
+        if let Some(rc) = forward!(MPI_Comm_idup: fn(MPI_Comm, *mut MPI_Comm, *mut MPI_Request) -> c_int,
+            comm, newcomm, request)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_idup", || {
+            check_out(request, "request")?;
+            // SAFETY: the caller's pointers.
+            unsafe {
+                make(comm, newcomm)?;
+                super::serial::complete_at_once("MPI_Comm_idup", request)
+            }
+        })
+    })
+}
+
+/// Splits `comm` by `color` (`MPI_UNDEFINED`: the process is in no new communicator).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_split(
+    comm: MPI_Comm,
+    color: c_int,
+    key: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    export("MPI_Comm_split", || {
+        if let Some(rc) = forward!(MPI_Comm_split: fn(MPI_Comm, c_int, c_int, *mut MPI_Comm) -> c_int,
+            comm, color, key, newcomm)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_split", || {
+            check_comm(comm)?;
+            match color {
+                // SAFETY: the caller's pointer.
+                MPI_UNDEFINED => unsafe { make_none(newcomm) },
+                c if c < 0 => Err(MpiError::arg(format!("color {c} is negative"))),
+                // SAFETY: the caller's pointer.
+                _ => unsafe { make(comm, newcomm) },
+            }
+        })
+    })
+}
+
+/// Splits `comm` by a kind of locality (`MPI_COMM_TYPE_SHARED`, ...): the one process is
+/// one of each kind.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_split_type(
+    comm: MPI_Comm,
+    split_type: c_int,
+    key: c_int,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    export("MPI_Comm_split_type", || {
+        if let Some(rc) = forward!(MPI_Comm_split_type: fn(MPI_Comm, c_int, c_int, MPI_Info, *mut MPI_Comm) -> c_int,
+            comm, split_type, key, info, newcomm)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_split_type", || {
+            check_comm(comm)?;
+            match split_type {
+                // SAFETY: the caller's pointer.
+                MPI_UNDEFINED => unsafe { make_none(newcomm) },
+                MPI_COMM_TYPE_SHARED | MPI_COMM_TYPE_HW_GUIDED | MPI_COMM_TYPE_HW_UNGUIDED => {
+                    // SAFETY: the caller's pointer.
+                    unsafe { make(comm, newcomm) }
+                }
+                other => Err(MpiError::arg(format!("{other} is not a split type"))),
+            }
+        })
+    })
+}
+
+/// Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    export("MPI_Comm_create", || {
+        if let Some(rc) = forward!(MPI_Comm_create: fn(MPI_Comm, MPI_Group, *mut MPI_Comm) -> c_int,
+            comm, group, newcomm)
+        {
+            return rc;
+        }
+        // SAFETY: the caller's pointer.
+        guard("MPI_Comm_create", || unsafe {
+            make_from_group(comm, group, newcomm)
+        })
+    })
+}
+
+/// `MPI_Comm_create` called by the members of `group` only.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create_group(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    tag: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    export("MPI_Comm_create_group", || {
+        if let Some(rc) = forward!(MPI_Comm_create_group: fn(MPI_Comm, MPI_Group, c_int, *mut MPI_Comm) -> c_int,
+            comm, group, tag, newcomm)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_create_group", || {
+            if tag < 0 {
+                return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
+            }
+            // SAFETY: the caller's pointer.
+            unsafe { make_from_group(comm, group, newcomm) }
+        })
+    })
+}
+
+/// Frees a communicator the program made and sets the handle to `MPI_COMM_NULL`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
+    export("MPI_Comm_free", || {
+        if let Some(rc) = forward!(MPI_Comm_free: fn(*mut MPI_Comm) -> c_int, comm) {
+            return rc;
+        }
+        guard("MPI_Comm_free", || {
+            // SAFETY: the caller's pointer.
+            let handle = unsafe { crate::ffi::read_in(comm, "comm")? };
+            let Some(index) = made_index(handle)? else {
+                return Err(MpiError::new(
+                    MPI_ERR_COMM,
+                    "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
+                ));
+            };
+            comms::free(index);
+            // SAFETY: read above, so valid.
+            unsafe { comm.write(MPI_COMM_NULL) };
+            Ok(())
+        })
+    })
+}
+
+/// Compares two communicators: `MPI_IDENT` for the same one; every other pair of the
+/// one-process world has the same group in another context, `MPI_CONGRUENT`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_compare(
+    comm1: MPI_Comm,
+    comm2: MPI_Comm,
+    result: *mut c_int,
+) -> c_int {
+    export("MPI_Comm_compare", || {
+        if let Some(rc) = forward!(MPI_Comm_compare: fn(MPI_Comm, MPI_Comm, *mut c_int) -> c_int,
+            comm1, comm2, result)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_compare", || {
+            check_comm(comm1)?;
+            check_comm(comm2)?;
+            let answer = if comm1 == comm2 {
+                MPI_IDENT
+            } else {
+                MPI_CONGRUENT
+            };
+            // SAFETY: the caller's pointer.
+            unsafe { write_out(result, answer, "result") }
+        })
+    })
+}
+
+/// Sets `flag` if `comm` is an intercommunicator (never, in the one-process world).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
+    export("MPI_Comm_test_inter", || {
+        if let Some(rc) =
+            forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, flag)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_test_inter", || {
+            check_comm(comm)?;
+            // SAFETY: the caller's pointer.
+            unsafe { write_out(flag, 0, "flag") }
+        })
+    })
+}
+
+/// The error of asking an intracommunicator for its remote group.
+fn not_inter() -> MpiError {
+    MpiError::new(
+        MPI_ERR_COMM,
+        "the communicator is not an intercommunicator (it has no remote group)",
+    )
+}
+
+/// The size of the remote group of an intercommunicator.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
+    export("MPI_Comm_remote_size", || {
+        if let Some(rc) =
+            forward!(MPI_Comm_remote_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, size)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_remote_size", || {
+            check_comm(comm)?;
+            Err(not_inter())
+        })
+    })
+}
+
+/// The remote group of an intercommunicator.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
+    export("MPI_Comm_remote_group", || {
+        if let Some(rc) =
+            forward!(MPI_Comm_remote_group: fn(MPI_Comm, *mut MPI_Group) -> c_int, comm, group)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_remote_group", || {
+            check_comm(comm)?;
+            Err(not_inter())
+        })
+    })
+}
+
+/// The group of `comm`'s processes (a new group handle, to be freed).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
+    export("MPI_Comm_group", || {
+        if let Some(rc) =
+            forward!(MPI_Comm_group: fn(MPI_Comm, *mut MPI_Group) -> c_int, comm, group)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_group", || {
+            check_comm(comm)?;
+            // SAFETY: the caller's pointer.
+            unsafe { super::groups::write_group(group, vec![0]) }
+        })
+    })
+}
+
+/// Names `comm`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
+    export("MPI_Comm_set_name", || {
+        if let Some(rc) =
+            forward!(MPI_Comm_set_name: fn(MPI_Comm, *const c_char) -> c_int, comm, comm_name)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_set_name", || {
+            check_out(comm_name, "comm_name")?;
+            // SAFETY: checked non-NULL; the caller passes a C string.
+            let text = unsafe { CStr::from_ptr(comm_name) }.to_string_lossy();
+            let limit = MPI_MAX_OBJECT_NAME as usize - 1;
+            let name: String = text.chars().take(limit).collect();
+            match made_index(comm)? {
+                None => comms::rename_predefined(comm, name),
+                Some(index) => {
+                    comms::update(index, |c| c.name = name);
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// The name of `comm` (empty if it was never named).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_get_name(
+    comm: MPI_Comm,
+    comm_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    export("MPI_Comm_get_name", || {
+        if let Some(rc) = forward!(MPI_Comm_get_name: fn(MPI_Comm, *mut c_char, *mut c_int) -> c_int,
+            comm, comm_name, resultlen)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_get_name", || {
+            let name = match made_index(comm)? {
+                None => comms::predefined_name(comm),
+                Some(index) => comms::get(index).map(|c| c.name).unwrap_or_default(),
+            };
+            // SAFETY: the caller's buffers of MPI_MAX_OBJECT_NAME bytes and an int.
+            unsafe { write_c_string(comm_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
+        })
+    })
+}
+
+/// The values of the predefined attributes in the one-process world, which
+/// `MPI_Comm_get_attr` hands out by address.
+static TAG_UB_VALUE: c_int = super::serial::TAG_UB;
+static HOST_VALUE: c_int = MPI_PROC_NULL;
+static IO_VALUE: c_int = MPI_ANY_SOURCE;
+static WTIME_IS_GLOBAL_VALUE: c_int = 1;
+static UNIVERSE_SIZE_VALUE: c_int = 1;
+static APPNUM_VALUE: c_int = 0;
+static LASTUSEDCODE_VALUE: c_int = MPI_ERR_LASTCODE;
+
+/// Reads an attribute of `comm`: in the one-process world, one of the predefined ones
+/// (`MPI_TAG_UB`, `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`,
+/// `MPI_APPNUM`, `MPI_LASTUSEDCODE`): `attribute_val` (a `void **` passed as `void *`) gets
+/// the address of its `int` value.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_get_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    export("MPI_Comm_get_attr", || {
+        if let Some(rc) = forward!(MPI_Comm_get_attr: fn(MPI_Comm, c_int, *mut c_void, *mut c_int) -> c_int,
+            comm, comm_keyval, attribute_val, flag)
+        {
+            return rc;
+        }
+        guard("MPI_Comm_get_attr", || {
+            check_comm(comm)?;
+            check_out(attribute_val, "attribute_val")?;
+            check_out(flag, "flag")?;
+            let value: &'static c_int = match comm_keyval {
+                MPI_TAG_UB => &TAG_UB_VALUE,
+                MPI_HOST => &HOST_VALUE,
+                MPI_IO => &IO_VALUE,
+                MPI_WTIME_IS_GLOBAL => &WTIME_IS_GLOBAL_VALUE,
+                MPI_UNIVERSE_SIZE => &UNIVERSE_SIZE_VALUE,
+                MPI_APPNUM => &APPNUM_VALUE,
+                MPI_LASTUSEDCODE => &LASTUSEDCODE_VALUE,
+                other => {
+                    return Err(MpiError::new(
+                        MPI_ERR_KEYVAL,
+                        format!("{other:#x} is not a communicator keyval"),
+                    ))
+                }
+            };
+            // SAFETY: both checked non-NULL; attribute_val points to a `void *`.
+            unsafe {
+                attribute_val
+                    .cast::<*const c_int>()
+                    .write(std::ptr::from_ref(value));
+                flag.write(1);
+            }
+            Ok(())
+        })
+    })
+}

@@ -1,0 +1,252 @@
+//! Groups: their sizes, ranks and comparisons, the set operations that make new ones, and
+//! freeing them. In drop-in mode each is the MPI behind's; in the one-process world a group
+//! is a list of ranks of `MPI_COMM_WORLD` ([`crate::serial::groups`]), and the operations
+//! follow MPI-4.1 §7.3 on any such list.
+
+use crate::abi::*;
+use crate::behind::forward;
+use crate::error::{MpiError, MpiResult};
+use crate::ffi::{check_out, export, guard, read_slice, write_out};
+use crate::serial::groups::{self, Members};
+use std::os::raw::c_int;
+
+/// The members of a group handle: `MPI_GROUP_EMPTY`'s none, or those of a group the program
+/// holds; `MPI_ERR_GROUP` for anything else.
+pub(crate) fn members_of(group: MPI_Group) -> MpiResult<Members> {
+    if group == MPI_GROUP_EMPTY {
+        return Ok(Vec::new());
+    }
+    own_group_index(group)
+        .and_then(groups::members)
+        .ok_or_else(|| MpiError::new(MPI_ERR_GROUP, format!("{group:#x} is not a group")))
+}
+
+/// Keeps a group of `members` and writes its handle through `group` (`MPI_GROUP_EMPTY` for
+/// no members, as MPICH gives).
+///
+/// # Safety
+/// A non-NULL `group` is writable.
+pub(crate) unsafe fn write_group(group: *mut MPI_Group, members: Members) -> MpiResult<()> {
+    check_out(group, "group")?;
+    let handle = match members.is_empty() {
+        true => MPI_GROUP_EMPTY,
+        false => {
+            let index = groups::keep(members);
+            own_group(index).ok_or_else(|| {
+                groups::free(index);
+                MpiError::new(MPI_ERR_NO_MEM, "too many groups")
+            })?
+        }
+    };
+    // SAFETY: checked non-NULL; the caller's contract.
+    unsafe { write_out(group, handle, "group") }
+}
+
+/// The size of `group`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
+    export("MPI_Group_size", || {
+        if let Some(rc) = forward!(MPI_Group_size: fn(MPI_Group, *mut c_int) -> c_int, group, size)
+        {
+            return rc;
+        }
+        guard("MPI_Group_size", || {
+            let members = members_of(group)?;
+            // SAFETY: the caller's pointer.
+            unsafe { write_out(size, members.len() as c_int, "size") }
+        })
+    })
+}
+
+/// The rank of this process in `group`, or `MPI_UNDEFINED` if it is not a member.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
+    export("MPI_Group_rank", || {
+        if let Some(rc) = forward!(MPI_Group_rank: fn(MPI_Group, *mut c_int) -> c_int, group, rank)
+        {
+            return rc;
+        }
+        guard("MPI_Group_rank", || {
+            let members = members_of(group)?;
+            let at = members.iter().position(|&m| m == 0);
+            // SAFETY: the caller's pointer.
+            unsafe { write_out(rank, at.map_or(MPI_UNDEFINED, |k| k as c_int), "rank") }
+        })
+    })
+}
+
+/// Frees a group and sets the handle to `MPI_GROUP_NULL`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
+    export("MPI_Group_free", || {
+        if let Some(rc) = forward!(MPI_Group_free: fn(*mut MPI_Group) -> c_int, group) {
+            return rc;
+        }
+        guard("MPI_Group_free", || {
+            // SAFETY: the caller's pointer.
+            let handle = unsafe { crate::ffi::read_in(group, "group")? };
+            members_of(handle)?;
+            if let Some(index) = own_group_index(handle) {
+                groups::free(index);
+            }
+            // SAFETY: read above, so valid.
+            unsafe { group.write(MPI_GROUP_NULL) };
+            Ok(())
+        })
+    })
+}
+
+/// Compares two groups: `MPI_IDENT`, `MPI_SIMILAR` (the same members in another order) or
+/// `MPI_UNEQUAL`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_compare(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    result: *mut c_int,
+) -> c_int {
+    export("MPI_Group_compare", || {
+        if let Some(rc) = forward!(MPI_Group_compare: fn(MPI_Group, MPI_Group, *mut c_int) -> c_int,
+            group1, group2, result)
+        {
+            return rc;
+        }
+        guard("MPI_Group_compare", || {
+            let answer = groups::compare(&members_of(group1)?, &members_of(group2)?);
+            // SAFETY: the caller's pointer.
+            unsafe { write_out(result, answer, "result") }
+        })
+    })
+}
+
+/// The ranks in `group2` of the processes at `ranks1` in `group1`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_translate_ranks(
+    group1: MPI_Group,
+    n: c_int,
+    ranks1: *const c_int,
+    group2: MPI_Group,
+    ranks2: *mut c_int,
+) -> c_int {
+    export("MPI_Group_translate_ranks", || {
+        if let Some(rc) = forward!(MPI_Group_translate_ranks: fn(MPI_Group, c_int, *const c_int, MPI_Group, *mut c_int) -> c_int,
+            group1, n, ranks1, group2, ranks2)
+        {
+            return rc;
+        }
+        guard("MPI_Group_translate_ranks", || {
+            let (from, to) = (members_of(group1)?, members_of(group2)?);
+            // SAFETY: the caller's array of n ranks.
+            let ranks = unsafe { read_slice(ranks1, n.into(), "ranks1")? };
+            let sentinels = (MPI_UNDEFINED, MPI_PROC_NULL);
+            let translated = groups::translate(&from, ranks, &to, sentinels)?;
+            if !translated.is_empty() {
+                check_out(ranks2, "ranks2")?;
+            }
+            for (k, rank) in translated.into_iter().enumerate() {
+                // SAFETY: the caller's array of n ranks.
+                unsafe { ranks2.add(k).write(rank) };
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Defines an exported function that makes a group from two (`union`, `intersection`,
+/// `difference`).
+macro_rules! two_group_operation {
+    ($name:ident, $operation:path) => {
+        #[doc = concat!("`", stringify!($name), "`: a new group, made by `", stringify!($operation), "`.")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            group1: MPI_Group,
+            group2: MPI_Group,
+            newgroup: *mut MPI_Group,
+        ) -> c_int {
+            export(stringify!($name), || {
+                if let Some(rc) = forward!($name: fn(MPI_Group, MPI_Group, *mut MPI_Group) -> c_int,
+                    group1, group2, newgroup)
+                {
+                    return rc;
+                }
+                guard(stringify!($name), || {
+                    let members = $operation(&members_of(group1)?, &members_of(group2)?);
+                    // SAFETY: the caller's pointer.
+                    unsafe { write_group(newgroup, members) }
+                })
+            })
+        }
+    };
+}
+
+two_group_operation!(MPI_Group_union, groups::union);
+two_group_operation!(MPI_Group_intersection, groups::intersection);
+two_group_operation!(MPI_Group_difference, groups::difference);
+
+/// Defines an exported function that makes a group from one and a list of its ranks
+/// (`incl`, `excl`).
+macro_rules! ranks_operation {
+    ($name:ident, $operation:path) => {
+        #[doc = concat!("`", stringify!($name), "`: a new group, made by `", stringify!($operation), "`.")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            group: MPI_Group,
+            n: c_int,
+            ranks: *const c_int,
+            newgroup: *mut MPI_Group,
+        ) -> c_int {
+            export(stringify!($name), || {
+                if let Some(rc) = forward!($name: fn(MPI_Group, c_int, *const c_int, *mut MPI_Group) -> c_int,
+                    group, n, ranks, newgroup)
+                {
+                    return rc;
+                }
+                guard(stringify!($name), || {
+                    let members = members_of(group)?;
+                    // SAFETY: the caller's array of n ranks.
+                    let ranks = unsafe { read_slice(ranks, n.into(), "ranks")? };
+                    let members = $operation(&members, ranks)?;
+                    // SAFETY: the caller's pointer.
+                    unsafe { write_group(newgroup, members) }
+                })
+            })
+        }
+    };
+}
+
+ranks_operation!(MPI_Group_incl, groups::include);
+ranks_operation!(MPI_Group_excl, groups::exclude);
+
+/// Defines an exported function that makes a group from one and triplets of its ranks
+/// (`range_incl`, `range_excl`).
+macro_rules! range_operation {
+    ($name:ident, $operation:path) => {
+        #[doc = concat!("`", stringify!($name), "`: a new group, made by `", stringify!($operation), "`.")]
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(
+            group: MPI_Group,
+            n: c_int,
+            ranges: *mut [c_int; 3],
+            newgroup: *mut MPI_Group,
+        ) -> c_int {
+            export(stringify!($name), || {
+                if let Some(rc) = forward!($name: fn(MPI_Group, c_int, *mut [c_int; 3], *mut MPI_Group) -> c_int,
+                    group, n, ranges, newgroup)
+                {
+                    return rc;
+                }
+                guard(stringify!($name), || {
+                    let members = members_of(group)?;
+                    // SAFETY: the caller's array of n triplets.
+                    let triplets = unsafe { read_slice(ranges.cast_const(), n.into(), "ranges")? };
+                    let ranks = groups::ranges(triplets, members.len())?;
+                    let members = $operation(&members, &ranks)?;
+                    // SAFETY: the caller's pointer.
+                    unsafe { write_group(newgroup, members) }
+                })
+            })
+        }
+    };
+}
+
+range_operation!(MPI_Group_range_incl, groups::include);
+range_operation!(MPI_Group_range_excl, groups::exclude);
