@@ -58,6 +58,7 @@ mod c_types {
     pub type MPI_Request = i64;
     pub type MPI_Message = i64;
     pub type MPI_Group = i64;
+    pub type MPI_Op = i64;
 }
 
 /// MPICH's table.

@@ -73,6 +73,7 @@ impl From<mpi_dtype_core::error::Error> for MpiError {
             ErrorClass::Type => MPI_ERR_TYPE,
             ErrorClass::Rank => MPI_ERR_RANK,
             ErrorClass::Truncate => MPI_ERR_TRUNCATE,
+            ErrorClass::Op => MPI_ERR_OP,
         };
         MpiError::new(class, error.message)
     }

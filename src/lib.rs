@@ -23,4 +23,4 @@ pub mod process;
 pub mod serial;
 pub mod trace;
 
-pub use mpi_dtype_core::{array, datatype, pack, plan, predefined};
+pub use mpi_dtype_core::{array, datatype, pack, plan, predefined, reduce};

@@ -14,6 +14,8 @@ pub enum ErrorClass {
     Rank,
     /// `MPI_ERR_TRUNCATE`: data that does not fit the room it is given.
     Truncate,
+    /// `MPI_ERR_OP`: a reduction operation not defined for a datatype.
+    Op,
 }
 
 impl ErrorClass {
@@ -25,6 +27,7 @@ impl ErrorClass {
             ErrorClass::Type => "MPI_ERR_TYPE",
             ErrorClass::Rank => "MPI_ERR_RANK",
             ErrorClass::Truncate => "MPI_ERR_TRUNCATE",
+            ErrorClass::Op => "MPI_ERR_OP",
         }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Data flows one way: a constructor ([`datatype::construct`]) makes an immutable
 //! [`datatype::Datatype`], which keeps its arguments verbatim, its bounds, and the pack plan
-//! ([`plan`]) compiled when it is made; [`pack`] checks room and runs the plan to move bytes.
+//! ([`plan`]) compiled when it is made; [`pack`] checks room and runs the plan to move bytes;
+//! [`reduce`] applies the predefined reduction operations to packed data.
 //! Errors are [`error::Error`] values of an [`error::ErrorClass`]; the C library maps the
 //! class to the number of the ABI it is built for.
 
@@ -15,3 +16,4 @@ pub mod error;
 pub mod pack;
 pub mod plan;
 pub mod predefined;
+pub mod reduce;

@@ -55,6 +55,7 @@ typedef struct MPI_ABI_Info *MPI_Info;
 typedef struct MPI_ABI_Request *MPI_Request;
 typedef struct MPI_ABI_Message *MPI_Message;
 typedef struct MPI_ABI_Group *MPI_Group;
+typedef struct MPI_ABI_Op *MPI_Op;
 
 /*
  * The status of a completed operation: three public fields, then five ints the
@@ -85,6 +86,9 @@ typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int type_keyval
                                           void *attribute_val_out, int *flag);
 typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
                                             void *attribute_val, void *extra_state);
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
+                                   MPI_Datatype *datatype);
 
 /*
  * Predefined attribute callbacks for datatype keyvals. They are sentinels, not functions:
@@ -310,6 +314,36 @@ typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyv
 #define MPI_LASTUSEDCODE (506)
 /* Attribute key of the number of the program among those started together. */
 #define MPI_APPNUM (505)
+/* The null operation handle. */
+#define MPI_OP_NULL ((MPI_Op)0x00000020)
+/* Maximum. */
+#define MPI_MAX ((MPI_Op)0x00000023)
+/* Minimum. */
+#define MPI_MIN ((MPI_Op)0x00000022)
+/* Sum. */
+#define MPI_SUM ((MPI_Op)0x00000021)
+/* Product. */
+#define MPI_PROD ((MPI_Op)0x00000024)
+/* Logical and. */
+#define MPI_LAND ((MPI_Op)0x00000030)
+/* Bitwise and. */
+#define MPI_BAND ((MPI_Op)0x00000028)
+/* Logical or. */
+#define MPI_LOR ((MPI_Op)0x00000031)
+/* Bitwise or. */
+#define MPI_BOR ((MPI_Op)0x00000029)
+/* Logical exclusive or. */
+#define MPI_LXOR ((MPI_Op)0x00000032)
+/* Bitwise exclusive or. */
+#define MPI_BXOR ((MPI_Op)0x0000002a)
+/* Minimum of value-index pairs, and its index. */
+#define MPI_MINLOC ((MPI_Op)0x00000038)
+/* Maximum of value-index pairs, and its index. */
+#define MPI_MAXLOC ((MPI_Op)0x00000039)
+/* The origin's data (one-sided accumulation). */
+#define MPI_REPLACE ((MPI_Op)0x0000003c)
+/* The target's data, unchanged (one-sided accumulation). */
+#define MPI_NO_OP ((MPI_Op)0x0000003d)
 /* A named predefined datatype. */
 #define MPI_COMBINER_NAMED (101)
 /* `MPI_Type_dup`. */
@@ -916,6 +950,41 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
  As for the MPI function.
  */
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+
+/*
+ Combines `inbuf` into `inoutbuf`: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
+ */
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+
+/*
+ Large-count variant of `MPI_Reduce_local`.
+ */
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
+
+/*
+ Makes an operation of the program's function `user_fn` (`commute`: it commutes).
+ */
+int MPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
+
+/*
+ `MPI_Op_create` of a function whose length is an `MPI_Count`.
+ */
+int MPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
+
+/*
+ Frees an operation the program made and sets the handle to `MPI_OP_NULL`.
+ */
+int MPI_Op_free(MPI_Op *op);
+
+/*
+ Sets `commute` if the operation commutes (every predefined one does).
+ */
+int MPI_Op_commutative(MPI_Op op, int *commute);
+
+/*
+ Waits until every process of `comm` has called it (the one process has).
+ */
+int MPI_Barrier(MPI_Comm comm);
 
 /*
  Creates a datatype of `count` copies of `oldtype` laid end to end.
@@ -1527,6 +1596,18 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
 int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
 int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 /*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
@@ -1588,6 +1669,13 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
+int PMPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
+int PMPI_Op_free(MPI_Op *op);
+int PMPI_Op_commutative(MPI_Op op, int *commute);
+int PMPI_Barrier(MPI_Comm comm);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -1744,6 +1832,18 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 
 #ifdef __cplusplus
 }  // extern "C"

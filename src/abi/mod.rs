@@ -31,3 +31,28 @@ pub use standard::*;
 
 pub mod translate;
 pub use translate::*;
+
+/// The C signature of a reduction function the program defines (`MPI_User_function`, for
+/// `MPI_Op_create`): `inoutvec[i] = invec[i] op inoutvec[i]` for `*len` elements of
+/// `*datatype`.
+#[allow(non_camel_case_types)]
+pub type MPI_User_function = Option<
+    unsafe extern "C" fn(
+        invec: *mut std::ffi::c_void,
+        inoutvec: *mut std::ffi::c_void,
+        len: *mut std::os::raw::c_int,
+        datatype: *mut MPI_Datatype,
+    ),
+>;
+
+/// [`MPI_User_function`] with an `MPI_Count` length (`MPI_User_function_c`, for
+/// `MPI_Op_create_c`).
+#[allow(non_camel_case_types)]
+pub type MPI_User_function_c = Option<
+    unsafe extern "C" fn(
+        invec: *mut std::ffi::c_void,
+        inoutvec: *mut std::ffi::c_void,
+        len: *mut MPI_Count,
+        datatype: *mut MPI_Datatype,
+    ),
+>;

@@ -214,6 +214,8 @@ pub type MPI_Request = c_int;
 pub type MPI_Message = c_int;
 /// Handle of a group (`MPI_Group`): an `int` in MPICH's ABI.
 pub type MPI_Group = c_int;
+/// Handle of a reduction operation (`MPI_Op`): an `int` in MPICH's ABI.
+pub type MPI_Op = c_int;
 
 /// The point-to-point values that are not constants of `mpi.h`'s table: MPICH's `mpi.h`
 /// values.
@@ -243,6 +245,20 @@ const OWN_INDEX_MASK: i32 = 0x03ff_ffff;
 const OWN_COMM_KIND: i32 = 0x8400_0000u32 as i32;
 /// The kind bits of the groups the one-process world makes (MPICH's indirect groups).
 const OWN_GROUP_KIND: i32 = 0x8800_0000u32 as i32;
+
+/// The kind bits of the operations `MPI_Op_create` makes in the one-process world (MPICH's
+/// indirect operations).
+const OWN_OP_KIND: i32 = 0x9800_0000u32 as i32;
+
+/// The handle of the operation the one-process world keeps at `index`.
+pub fn own_op(index: usize) -> Option<MPI_Op> {
+    own_indexed(OWN_OP_KIND, index)
+}
+
+/// The index of an operation [`own_op`] made.
+pub fn own_op_index(op: MPI_Op) -> Option<usize> {
+    own_index(OWN_OP_KIND, op)
+}
 
 /// The handle of the communicator the one-process world keeps at `index`.
 pub fn own_comm(index: usize) -> Option<MPI_Comm> {

@@ -227,6 +227,39 @@ abi_constants! {
     /// Attribute key of the number of the program among those started together.
     MPI_APPNUM: c_int = 0x6440000d;
 
+    // ---- reduction operations -----------------------------------------------------------------
+
+    /// The null operation handle.
+    MPI_OP_NULL: MPI_Op = 0x18000000;
+    /// Maximum.
+    MPI_MAX: MPI_Op = 0x58000001;
+    /// Minimum.
+    MPI_MIN: MPI_Op = 0x58000002;
+    /// Sum.
+    MPI_SUM: MPI_Op = 0x58000003;
+    /// Product.
+    MPI_PROD: MPI_Op = 0x58000004;
+    /// Logical and.
+    MPI_LAND: MPI_Op = 0x58000005;
+    /// Bitwise and.
+    MPI_BAND: MPI_Op = 0x58000006;
+    /// Logical or.
+    MPI_LOR: MPI_Op = 0x58000007;
+    /// Bitwise or.
+    MPI_BOR: MPI_Op = 0x58000008;
+    /// Logical exclusive or.
+    MPI_LXOR: MPI_Op = 0x58000009;
+    /// Bitwise exclusive or.
+    MPI_BXOR: MPI_Op = 0x5800000a;
+    /// Minimum of value-index pairs, and its index.
+    MPI_MINLOC: MPI_Op = 0x5800000b;
+    /// Maximum of value-index pairs, and its index.
+    MPI_MAXLOC: MPI_Op = 0x5800000c;
+    /// The origin's data (one-sided accumulation).
+    MPI_REPLACE: MPI_Op = 0x5800000d;
+    /// The target's data, unchanged (one-sided accumulation).
+    MPI_NO_OP: MPI_Op = 0x5800000e;
+
     // ---- combiners ----------------------------------------------------------------------------
 
     /// A named predefined datatype.

@@ -107,6 +107,8 @@ handle_types! {
     MPI_Message => MPI_ABI_Message;
     /// Handle of a group (C: `struct MPI_ABI_Group *`).
     MPI_Group => MPI_ABI_Group;
+    /// Handle of a reduction operation (C: `struct MPI_ABI_Op *`).
+    MPI_Op => MPI_ABI_Op;
 }
 
 /// The least value of a predefined handle (MPI-5.0 §21.5: predefined handle constants are
@@ -204,6 +206,19 @@ pub mod p2p {
     pub const MPI_IN_PLACE: usize = 1;
     /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.
     pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
+}
+
+/// The tag bits of the operations `MPI_Op_create` makes in the one-process world.
+const OWN_OP_TAG: usize = 0x4d4f << 48;
+
+/// The handle of the operation the one-process world keeps at `index`.
+pub fn own_op(index: usize) -> Option<MPI_Op> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Op(OWN_OP_TAG | index))
+}
+
+/// The index of an operation [`own_op`] made.
+pub fn own_op_index(op: MPI_Op) -> Option<usize> {
+    (op.0 & OWN_TAG_MASK == OWN_OP_TAG).then_some(op.0 & OWN_INDEX_MASK)
 }
 
 /// The tag bits of the communicators the one-process world makes.
@@ -371,7 +386,8 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
 pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
     use super::{
-        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Request,
+        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
+        MPI_Request,
     };
     use std::os::raw::c_int;
 
@@ -400,6 +416,9 @@ pub mod constants {
         };
         (MPI_Group, $v:expr) => {
             MPI_Group($v as usize)
+        };
+        (MPI_Op, $v:expr) => {
+            MPI_Op($v as usize)
         };
     }
 
@@ -634,6 +653,8 @@ mod tests {
                 type MPI_Message = i64;
                 #[allow(non_camel_case_types)]
                 type MPI_Group = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Op = i64;
                 #[allow(non_camel_case_types)]
                 type c_int = i64;
                 $(const $name: $ty = $value;)*

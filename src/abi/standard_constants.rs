@@ -265,6 +265,39 @@ abi_constants! {
     /// Attribute key of the number of the program among those started together.
     MPI_APPNUM: c_int = 505;
 
+    // ---- reduction operations -----------------------------------------------------------------
+
+    /// The null operation handle.
+    MPI_OP_NULL: MPI_Op = 0x20;
+    /// Maximum.
+    MPI_MAX: MPI_Op = 0x23;
+    /// Minimum.
+    MPI_MIN: MPI_Op = 0x22;
+    /// Sum.
+    MPI_SUM: MPI_Op = 0x21;
+    /// Product.
+    MPI_PROD: MPI_Op = 0x24;
+    /// Logical and.
+    MPI_LAND: MPI_Op = 0x30;
+    /// Bitwise and.
+    MPI_BAND: MPI_Op = 0x28;
+    /// Logical or.
+    MPI_LOR: MPI_Op = 0x31;
+    /// Bitwise or.
+    MPI_BOR: MPI_Op = 0x29;
+    /// Logical exclusive or.
+    MPI_LXOR: MPI_Op = 0x32;
+    /// Bitwise exclusive or.
+    MPI_BXOR: MPI_Op = 0x2a;
+    /// Minimum of value-index pairs, and its index.
+    MPI_MINLOC: MPI_Op = 0x38;
+    /// Maximum of value-index pairs, and its index.
+    MPI_MAXLOC: MPI_Op = 0x39;
+    /// The origin's data (one-sided accumulation).
+    MPI_REPLACE: MPI_Op = 0x3c;
+    /// The target's data, unchanged (one-sided accumulation).
+    MPI_NO_OP: MPI_Op = 0x3d;
+
     // ---- combiners ----------------------------------------------------------------------------
 
     /// A named predefined datatype.

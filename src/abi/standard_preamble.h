@@ -37,6 +37,7 @@ typedef struct MPI_ABI_Info *MPI_Info;
 typedef struct MPI_ABI_Request *MPI_Request;
 typedef struct MPI_ABI_Message *MPI_Message;
 typedef struct MPI_ABI_Group *MPI_Group;
+typedef struct MPI_ABI_Op *MPI_Op;
 
 /*
  * The status of a completed operation: three public fields, then five ints the
@@ -67,6 +68,9 @@ typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int type_keyval
                                           void *attribute_val_out, int *flag);
 typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
                                             void *attribute_val, void *extra_state);
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
+                                   MPI_Datatype *datatype);
 
 /*
  * Predefined attribute callbacks for datatype keyvals. They are sentinels, not functions:

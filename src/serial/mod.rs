@@ -12,6 +12,7 @@
 pub mod comms;
 pub mod groups;
 pub mod mailbox;
+pub mod ops;
 pub mod requests;
 mod slab;
 pub mod world;

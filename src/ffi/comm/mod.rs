@@ -22,6 +22,7 @@ pub mod groups;
 mod one_process;
 pub mod probe;
 pub mod receive;
+pub mod reductions;
 pub mod send;
 pub mod serial;
 
