@@ -10,7 +10,10 @@
  *     MPI_ERR_TRUNCATE when the receive buffer takes fewer bytes than are sent, MPI_ERR_TYPE
  *     for a type not committed and MPI_ERR_COUNT for a negative count; MPI_Allgather,
  *     MPI_Gather and MPI_Scatter move their one block the same way, and a root other than 0
- *     is MPI_ERR_ROOT.
+ *     is MPI_ERR_ROOT;
+ *   - the v and w collectives (MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv,
+ *     MPI_Alltoallw, and a _c form) move the block to and from its displacement, in extents
+ *     of the side's type (in bytes for MPI_Alltoallw).
  */
 #include "check.h"
 
@@ -50,6 +53,62 @@ static void alltoall(MPI_Datatype vector, MPI_Datatype uncommitted)
 }
 
 /* MPI_Allgather, MPI_Gather and MPI_Scatter in the one-process world: the one block. */
+/* Sets the eight doubles of `got` to -1. */
+static void clear8(double *got)
+{
+    for (int i = 0; i < 8; i++)
+        got[i] = -1;
+}
+
+/* The v and w collectives: the one block at its displacement on each side. */
+static void varying(MPI_Datatype vector)
+{
+    double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
+    int two = 2, three = 3, four = 4, one = 1, zero = 0, bytes = 2 * (int)sizeof(double);
+    MPI_Count two_c = 2;
+    MPI_Aint three_c = 3;
+    MPI_Datatype doubles = MPI_DOUBLE;
+
+    clear8(got);
+    CHECK_OK(MPI_Gatherv(data, 2, MPI_DOUBLE, got, &two, &three, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK(got[2] == -1 && got[3] == 1 && got[4] == 2 && got[5] == -1);
+    clear8(got);
+    CHECK_OK(MPI_Gatherv_c(data, 2, MPI_DOUBLE, got, &two_c, &three_c, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK(got[3] == 1 && got[4] == 2 && got[5] == -1);
+    CHECK_ERR(MPI_Gatherv(data, 2, MPI_DOUBLE, got, &two, &three, MPI_DOUBLE, 1, MPI_COMM_WORLD),
+              MPI_ERR_ROOT);
+    clear8(got);
+    CHECK_OK(MPI_Gatherv(IN_PLACE, 0, MPI_DOUBLE, got, &two, &three, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK(got[3] == -1);
+
+    clear8(got);
+    CHECK_OK(MPI_Scatterv(data, &two, &three, MPI_DOUBLE, got, 2, MPI_DOUBLE, 0, MPI_COMM_SELF));
+    CHECK(got[0] == 4 && got[1] == 5 && got[2] == -1);
+
+    /* Into a vector (extent: 3 doubles) one extent on: the doubles 3 and 5 of the buffer. */
+    double wide[10];
+    for (int i = 0; i < 10; i++)
+        wide[i] = -1;
+    CHECK_OK(MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &doubles));
+    CHECK_OK(MPI_Type_commit(&doubles));
+    CHECK_OK(MPI_Allgatherv(data, 2, MPI_DOUBLE, wide, &one, &one, doubles, MPI_COMM_WORLD));
+    CHECK(wide[2] == -1 && wide[3] == 1 && wide[4] == -1 && wide[5] == 2 && wide[6] == -1);
+    CHECK_OK(MPI_Type_free(&doubles));
+
+    clear8(got);
+    CHECK_OK(MPI_Alltoallv(data, &two, &one, MPI_DOUBLE, got, &two, &zero, MPI_DOUBLE,
+                           MPI_COMM_WORLD));
+    CHECK(got[0] == 2 && got[1] == 3 && got[2] == -1);
+
+    /* Alltoallw: a vector at byte 0 into doubles two doubles on. */
+    clear8(got);
+    doubles = MPI_DOUBLE;
+    CHECK_OK(MPI_Alltoallw(data, &one, &zero, &vector, got, &four, &bytes, &doubles,
+                           MPI_COMM_WORLD));
+    CHECK(got[1] == -1 && got[2] == 1 && got[3] == 3 && got[4] == 5 && got[5] == 7);
+    CHECK(got[6] == -1);
+}
+
 static void block_collectives(MPI_Datatype vector)
 {
     double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8], want[8];
@@ -98,6 +157,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Type_contiguous(2, MPI_DOUBLE, &uncommitted));
     alltoall(vector, uncommitted);
     block_collectives(vector);
+    varying(vector);
     CHECK_OK(MPI_Type_free(&uncommitted));
 
     CHECK_OK(MPI_Type_free(&vector));

@@ -12,7 +12,7 @@ use crate::behind::forward;
 use crate::error::{self, MpiError};
 use crate::ffi::{export, export_value};
 use crate::process;
-use std::ffi::c_char;
+use std::ffi::{c_char, c_void};
 use std::os::raw::c_int;
 
 /// Initializes MPI (a one-process world when no other MPI is loaded).
@@ -380,5 +380,75 @@ pub unsafe extern "C" fn MPI_Get_library_version(
             // are checked for NULL.
             unsafe { write_c_string(version, resultlen, &text, MPI_MAX_LIBRARY_VERSION_STRING) }
         })
+    })
+}
+
+/// The name of the processor (this host's name).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int {
+    export("MPI_Get_processor_name", || {
+        if let Some(rc) = forward!(MPI_Get_processor_name: fn(*mut c_char, *mut c_int) -> c_int,
+            name, resultlen)
+        {
+            return rc;
+        }
+        guard("MPI_Get_processor_name", || {
+            let mut host = [0u8; 256];
+            // SAFETY: a buffer of its own length; gethostname NUL-terminates a name that fits.
+            let rc = unsafe { libc::gethostname(host.as_mut_ptr().cast(), host.len() - 1) };
+            let end = host.iter().position(|&b| b == 0).unwrap_or(0);
+            let text = match rc {
+                0 => String::from_utf8_lossy(&host[..end]).into_owned(),
+                _ => "localhost".to_string(),
+            };
+            // SAFETY: the caller's buffer of MPI_MAX_PROCESSOR_NAME bytes and an int.
+            unsafe { write_c_string(name, resultlen, &text, MPI_MAX_PROCESSOR_NAME) }
+        })
+    })
+}
+
+/// Allocates `size` bytes for the program (memory for RMA and messages); `baseptr` is a
+/// `void **` passed as `void *`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Alloc_mem(
+    size: MPI_Aint,
+    info: MPI_Info,
+    baseptr: *mut c_void,
+) -> c_int {
+    export("MPI_Alloc_mem", || {
+        if let Some(rc) = forward!(MPI_Alloc_mem: fn(MPI_Aint, MPI_Info, *mut c_void) -> c_int,
+            size, info, baseptr)
+        {
+            return rc;
+        }
+        guard("MPI_Alloc_mem", || {
+            check_out(baseptr, "baseptr")?;
+            let bytes = usize::try_from(size)
+                .map_err(|_| MpiError::arg(format!("size {size} is negative")))?;
+            // SAFETY: malloc of at least one byte; the program frees it with MPI_Free_mem.
+            let memory = unsafe { libc::malloc(bytes.max(1)) };
+            if memory.is_null() {
+                return Err(MpiError::new(
+                    MPI_ERR_NO_MEM,
+                    format!("{bytes} bytes could not be allocated"),
+                ));
+            }
+            // SAFETY: checked non-NULL; baseptr points to a `void *`.
+            unsafe { write_out(baseptr.cast::<*mut c_void>(), memory, "baseptr") }
+        })
+    })
+}
+
+/// Frees memory `MPI_Alloc_mem` gave.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Free_mem(base: *mut c_void) -> c_int {
+    export("MPI_Free_mem", || {
+        if let Some(rc) = forward!(MPI_Free_mem: fn(*mut c_void) -> c_int, base) {
+            return rc;
+        }
+        // SAFETY: memory MPI_Alloc_mem allocated with malloc (or NULL), as the function
+        // requires.
+        unsafe { libc::free(base) };
+        MPI_SUCCESS
     })
 }

@@ -25,6 +25,7 @@ pub mod receive;
 pub mod reductions;
 pub mod send;
 pub mod serial;
+pub mod varying;
 
 use super::guard;
 use crate::error::MpiError;
