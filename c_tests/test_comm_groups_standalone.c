@@ -11,6 +11,7 @@
  *   - groups: the group of a communicator, the set operations in the standard's order,
  *     MPI_Group_incl / _excl / _range_incl / _range_excl, MPI_Group_translate_ranks and
  *     MPI_Group_compare, with MPI_GROUP_EMPTY for an empty result;
+ *   - the errors of a call on a communicator go to that communicator's error handler;
  *   - the predefined attributes (MPI_TAG_UB, MPI_UNIVERSE_SIZE, ...);
  *   - bad arguments get MPI_ERR_COMM, MPI_ERR_GROUP, MPI_ERR_RANK, MPI_ERR_ARG, MPI_ERR_KEYVAL.
  */
@@ -26,6 +27,37 @@ static void contexts_apart(MPI_Comm a, MPI_Comm b)
     CHECK_EQ_LONG(flag, 0);
     CHECK_OK(MPI_Recv(&got, 1, MPI_INT, 0, 1, a, &status));
     CHECK_EQ_LONG(got, 5);
+}
+
+/* The error handler of the handler test: counts its calls and keeps the communicator. */
+static int handled;
+static MPI_Comm handled_on;
+static void count_errors(MPI_Comm *comm, int *code, ...)
+{
+    (void)code;
+    handled++;
+    handled_on = *comm;
+}
+
+/* Errors of a call on a communicator go to that communicator's handler. */
+static void error_handlers(void)
+{
+    MPI_Comm dup;
+    MPI_Errhandler counting;
+    int x = 0;
+
+    CHECK_OK(MPI_Comm_create_errhandler(count_errors, &counting));
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_OK(MPI_Comm_set_errhandler(dup, counting));
+    CHECK_ERR(MPI_Send(&x, 1, MPI_INT, 3, 0, dup), MPI_ERR_RANK);
+    CHECK_EQ_LONG(handled, 1);
+    CHECK(handled_on == dup);
+    CHECK_ERR(MPI_Allreduce(&x, &x, 1, MPI_BYTE, MPI_SUM, dup), MPI_ERR_OP);
+    CHECK_EQ_LONG(handled, 2);
+    CHECK_ERR(MPI_Send(&x, 1, MPI_INT, 3, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+    CHECK_EQ_LONG(handled, 2); /* MPI_COMM_WORLD returns its errors */
+    CHECK_OK(MPI_Comm_free(&dup));
+    CHECK_OK(MPI_Errhandler_free(&counting));
 }
 
 static void communicators(void)
@@ -184,6 +216,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Init(NULL, NULL));
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     communicators();
+    error_handlers();
     groups();
     attributes();
     CHECK_OK(MPI_Finalize());

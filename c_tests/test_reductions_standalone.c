@@ -158,6 +158,7 @@ int main(int argc, char **argv)
     (void)argc;
     CHECK_OK(MPI_Init(NULL, NULL));
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
     reduce_local();
     collectives();
     CHECK_OK(MPI_Finalize());

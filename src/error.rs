@@ -306,19 +306,18 @@ pub fn user_handler(handle: MPI_Errhandler) -> Option<MPI_Comm_errhandler_functi
     USER_HANDLERS.lock().get(index).copied()
 }
 
-/// Calls the program's error handler `handle` for the error `code` (raised on
-/// `MPI_COMM_WORLD`, or `MPI_COMM_SELF` when the program gave it a handler); a handler made in
-/// the MPI behind is called by that library.
-pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int) {
+/// Calls the program's error handler `handle` for the error `code` raised on `comm`; a
+/// handler made in the MPI behind is called by that library.
+pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, comm: MPI_Comm) {
     if let Some(Some(f)) = user_handler(handle) {
-        let (mut comm, mut code) = (MPI_COMM_WORLD, code);
+        let (mut comm, mut code) = (comm, code);
         // SAFETY: the program registered this function as an error handler.
         unsafe { f(&mut comm, &mut code) };
         return;
     }
     // A handler made in the MPI behind: that library calls it, on the communicator it is
     // attached to.
-    crate::behind::forward!(PMPI_Comm_call_errhandler: fn(MPI_Comm, c_int) -> c_int, effective_comm(), code);
+    crate::behind::forward!(PMPI_Comm_call_errhandler: fn(MPI_Comm, c_int) -> c_int, comm, code);
 }
 
 #[cfg(test)]

@@ -50,23 +50,42 @@ fn caught_panic() -> MpiError {
 /// its code. It catches panics itself because some of its callers are `extern "C"` helpers
 /// inside an exported body (the out-of-line half of a query), which a panic must not leave.
 pub fn guard(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
-    let error = match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => return MPI_SUCCESS,
-        Ok(Err(e)) => e,
-        Err(_) => caught_panic(),
-    };
-    raise(function, error)
+    match checked(body) {
+        Ok(()) => MPI_SUCCESS,
+        Err(error) => raise(function, error),
+    }
 }
 
-/// Hands `error` from `function` to the error handler in force and returns its error code (a
-/// new code for each error; `MPI_Error_class` maps it to its class; in drop-in mode a code of
-/// the MPI behind, [`crate::dropin::codes`]).
+/// The answer of `body`, a caught panic as `MPI_ERR_INTERN`.
+pub fn checked(body: impl FnOnce() -> MpiResult<()>) -> MpiResult<()> {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| Err(caught_panic()))
+}
+
+/// Hands `error` from `function` to the error handler in force (`MPI_COMM_SELF`'s if the
+/// program set one, else `MPI_COMM_WORLD`'s) and returns its error code ([`raise_on`]).
 pub fn raise(function: &'static str, error: MpiError) -> c_int {
+    raise_on(
+        function,
+        error,
+        error::effective_handler(),
+        error::effective_comm(),
+    )
+}
+
+/// Hands `error` from `function` to `handler`, the error handler of `comm`, and returns its
+/// error code (a new code for each error; `MPI_Error_class` maps it to its class; in drop-in
+/// mode a code of the MPI behind, [`crate::dropin::codes`]).
+pub fn raise_on(
+    function: &'static str,
+    error: MpiError,
+    handler: MPI_Errhandler,
+    comm: MPI_Comm,
+) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
     // With an MPI behind, a code that library reads; else one of this library's own.
     let code = crate::dropin::codes::code_for(error.class, function, &error.message)
         .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
-    match error::effective_handler() {
+    match handler {
         MPI_ERRORS_RETURN => code,
         MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
             crate::diagnostic::line(format_args!(
@@ -77,7 +96,7 @@ pub fn raise(function: &'static str, error: MpiError) -> c_int {
             crate::process::abort_program(error.class.max(1))
         }
         other => {
-            error::call_user_errhandler(other, code);
+            error::call_user_errhandler(other, code, comm);
             code
         }
     }

@@ -37,7 +37,7 @@ pub mod status;
 use crate::abi::*;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
-pub use export::{export, export_value, guard, raise};
+pub use export::{checked, export, export_value, guard, raise, raise_on};
 use std::ffi::c_char;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -231,5 +231,25 @@ pub fn to_int(value: i64, what: &str) -> MpiResult<c_int> {
             MPI_ERR_VALUE_TOO_LARGE,
             format!("{what} ({value}) does not fit an int; use the _c variant"),
         )
+    })
+}
+
+/// The index of a communicator the program made, `None` for `MPI_COMM_WORLD` and
+/// `MPI_COMM_SELF`; `MPI_ERR_COMM` for anything else.
+pub fn made_index(comm: MPI_Comm) -> MpiResult<Option<usize>> {
+    check_comm(comm)?;
+    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
+        return Ok(None);
+    }
+    Ok(own_comm_index(comm))
+}
+
+/// The error handler of a communicator of the one-process world.
+pub fn errhandler_of(comm: MPI_Comm) -> MpiResult<MPI_Errhandler> {
+    Ok(match made_index(comm)? {
+        None => crate::error::handler_of(comm),
+        Some(index) => {
+            crate::serial::comms::get(index).map_or(MPI_ERRORS_ARE_FATAL, |c| c.errhandler)
+        }
     })
 }

@@ -189,7 +189,7 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
             return rc;
         }
         guard("MPI_Comm_set_errhandler", || {
-            let made = super::comm::communicators::made_index(comm)?;
+            let made = super::made_index(comm)?;
             let known = matches!(
                 errhandler,
                 MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
@@ -222,7 +222,7 @@ pub unsafe extern "C" fn MPI_Comm_get_errhandler(
             return rc;
         }
         guard("MPI_Comm_get_errhandler", || {
-            let handler = super::comm::communicators::errhandler_of(comm)?;
+            let handler = super::errhandler_of(comm)?;
             // SAFETY: the caller's pointer; write_out checks it for NULL.
             unsafe { write_out(errhandler, handler, "errhandler") }
         })

@@ -3,31 +3,16 @@
 //! in the one-process world ([`crate::serial::comms`]) every communicator has the one
 //! process, and each is a context of its own for messages.
 
+use super::guard_on;
 use crate::abi::*;
 use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::{check_comm, check_out, export, guard, write_c_string, write_out};
+use crate::ffi::{
+    check_comm, check_out, errhandler_of, export, guard, made_index, write_c_string, write_out,
+};
 use crate::serial::comms;
 use std::ffi::{c_char, c_void, CStr};
 use std::os::raw::c_int;
-
-/// The index of a communicator the program made, `None` for `MPI_COMM_WORLD` and
-/// `MPI_COMM_SELF`; `MPI_ERR_COMM` for anything else.
-pub(crate) fn made_index(comm: MPI_Comm) -> MpiResult<Option<usize>> {
-    check_comm(comm)?;
-    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
-        return Ok(None);
-    }
-    Ok(own_comm_index(comm))
-}
-
-/// The error handler of a communicator of the one-process world.
-pub(crate) fn errhandler_of(comm: MPI_Comm) -> MpiResult<MPI_Errhandler> {
-    Ok(match made_index(comm)? {
-        None => crate::error::handler_of(comm),
-        Some(index) => comms::get(index).map_or(MPI_ERRORS_ARE_FATAL, |c| c.errhandler),
-    })
-}
 
 /// Makes a communicator of the one process from `parent` (whose error handler it takes) and
 /// writes its handle through `newcomm`.
@@ -92,7 +77,7 @@ pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) ->
             return rc;
         }
         // SAFETY: the caller's pointer.
-        guard("MPI_Comm_dup", || unsafe { make(comm, newcomm) })
+        guard_on("MPI_Comm_dup", comm, || unsafe { make(comm, newcomm) })
     })
 }
 
@@ -110,7 +95,9 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
             return rc;
         }
         // SAFETY: the caller's pointer.
-        guard("MPI_Comm_dup_with_info", || unsafe { make(comm, newcomm) })
+        guard_on("MPI_Comm_dup_with_info", comm, || unsafe {
+            make(comm, newcomm)
+        })
     })
 }
 
@@ -127,7 +114,7 @@ pub unsafe extern "C" fn MPI_Comm_idup(
         {
             return rc;
         }
-        guard("MPI_Comm_idup", || {
+        guard_on("MPI_Comm_idup", comm, || {
             check_out(request, "request")?;
             // SAFETY: the caller's pointers.
             unsafe {
@@ -152,7 +139,7 @@ pub unsafe extern "C" fn MPI_Comm_split(
         {
             return rc;
         }
-        guard("MPI_Comm_split", || {
+        guard_on("MPI_Comm_split", comm, || {
             check_comm(comm)?;
             match color {
                 // SAFETY: the caller's pointer.
@@ -181,7 +168,7 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
         {
             return rc;
         }
-        guard("MPI_Comm_split_type", || {
+        guard_on("MPI_Comm_split_type", comm, || {
             check_comm(comm)?;
             match split_type {
                 // SAFETY: the caller's pointer.
@@ -210,7 +197,7 @@ pub unsafe extern "C" fn MPI_Comm_create(
             return rc;
         }
         // SAFETY: the caller's pointer.
-        guard("MPI_Comm_create", || unsafe {
+        guard_on("MPI_Comm_create", comm, || unsafe {
             make_from_group(comm, group, newcomm)
         })
     })
@@ -230,7 +217,7 @@ pub unsafe extern "C" fn MPI_Comm_create_group(
         {
             return rc;
         }
-        guard("MPI_Comm_create_group", || {
+        guard_on("MPI_Comm_create_group", comm, || {
             if tag < 0 {
                 return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
             }
@@ -301,7 +288,7 @@ pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -
         {
             return rc;
         }
-        guard("MPI_Comm_test_inter", || {
+        guard_on("MPI_Comm_test_inter", comm, || {
             check_comm(comm)?;
             // SAFETY: the caller's pointer.
             unsafe { write_out(flag, 0, "flag") }
@@ -326,7 +313,7 @@ pub unsafe extern "C" fn MPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) 
         {
             return rc;
         }
-        guard("MPI_Comm_remote_size", || {
+        guard_on("MPI_Comm_remote_size", comm, || {
             check_comm(comm)?;
             Err(not_inter())
         })
@@ -342,7 +329,7 @@ pub unsafe extern "C" fn MPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_G
         {
             return rc;
         }
-        guard("MPI_Comm_remote_group", || {
+        guard_on("MPI_Comm_remote_group", comm, || {
             check_comm(comm)?;
             Err(not_inter())
         })
@@ -358,7 +345,7 @@ pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -
         {
             return rc;
         }
-        guard("MPI_Comm_group", || {
+        guard_on("MPI_Comm_group", comm, || {
             check_comm(comm)?;
             // SAFETY: the caller's pointer.
             unsafe { super::groups::write_group(group, vec![0]) }
@@ -375,7 +362,7 @@ pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_c
         {
             return rc;
         }
-        guard("MPI_Comm_set_name", || {
+        guard_on("MPI_Comm_set_name", comm, || {
             check_out(comm_name, "comm_name")?;
             // SAFETY: checked non-NULL; the caller passes a C string.
             let text = unsafe { CStr::from_ptr(comm_name) }.to_string_lossy();
@@ -405,7 +392,7 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
         {
             return rc;
         }
-        guard("MPI_Comm_get_name", || {
+        guard_on("MPI_Comm_get_name", comm, || {
             let name = match made_index(comm)? {
                 None => comms::predefined_name(comm),
                 Some(index) => comms::get(index).map(|c| c.name).unwrap_or_default(),
@@ -443,7 +430,7 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
         {
             return rc;
         }
-        guard("MPI_Comm_get_attr", || {
+        guard_on("MPI_Comm_get_attr", comm, || {
             check_comm(comm)?;
             check_out(attribute_val, "attribute_val")?;
             check_out(flag, "flag")?;

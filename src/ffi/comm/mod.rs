@@ -28,8 +28,21 @@ pub mod serial;
 pub mod varying;
 
 use super::guard;
-use crate::error::MpiError;
+use crate::abi::{MPI_Comm, MPI_SUCCESS};
+use crate::error::{MpiError, MpiResult};
 use std::os::raw::c_int;
+
+/// [`guard`] for a call on `comm` in the one-process world: its error is raised on `comm`'s
+/// error handler (on the default one if `comm` is not a communicator).
+fn guard_on(function: &'static str, comm: MPI_Comm, body: impl FnOnce() -> MpiResult<()>) -> c_int {
+    let Err(error) = super::checked(body) else {
+        return MPI_SUCCESS;
+    };
+    match super::errhandler_of(comm) {
+        Ok(handler) => super::raise_on(function, error, handler, comm),
+        Err(_) => super::raise(function, error),
+    }
+}
 
 /// True if there is no MPI library behind this one: the one-process world answers.
 fn standalone() -> bool {

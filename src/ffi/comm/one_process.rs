@@ -2,7 +2,7 @@
 //! with no MPI behind it: the one block goes from the send buffer to the receive buffer
 //! through the engine, packed and unpacked.
 
-use super::guard;
+use super::guard_on;
 use crate::abi::p2p::MPI_IN_PLACE;
 use crate::abi::{MPI_Comm, MPI_Datatype, MPI_ERR_ROOT, MPI_ERR_TRUNCATE};
 use crate::error::{MpiError, MpiResult};
@@ -24,7 +24,7 @@ pub struct Side {
 }
 
 /// `function` (`MPI_Alltoall`, `MPI_Gather`, ...) over `comm` in the one-process world
-/// ([`copy`]), its error raised on the error handler.
+/// ([`copy`]), its error raised on `comm`'s error handler.
 ///
 /// # Safety
 /// As for [`copy`].
@@ -36,7 +36,9 @@ pub unsafe fn copy_block(
     root: Option<c_int>,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    guard(function, || unsafe { copy(sent, received, comm, root) })
+    guard_on(function, comm, || unsafe {
+        copy(sent, received, comm, root)
+    })
 }
 
 /// The one block of a collective over `comm` in the one-process world, from the send side to

@@ -8,7 +8,7 @@
 //! program's function for its own).
 
 use super::one_process::{copy, Side};
-use super::{missing_behind, standalone};
+use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
 use crate::abi::*;
 use crate::behind::forward;
@@ -127,7 +127,7 @@ macro_rules! allreduce_like {
                 }
                 let (buffers, handles) = ((sendbuf, recvbuf), (datatype, op, comm));
                 // SAFETY: the caller's buffers.
-                guard(stringify!($name), || unsafe { reduce_one(buffers, count.into(), handles, None, $copies) })
+                guard_on(stringify!($name), comm, || unsafe { reduce_one(buffers, count.into(), handles, None, $copies) })
             })
         }
     )*};
@@ -163,7 +163,7 @@ macro_rules! reduces {
                 }
                 let (buffers, handles) = ((sendbuf, recvbuf), (datatype, op, comm));
                 // SAFETY: the caller's buffers.
-                guard(stringify!($name), || unsafe { reduce_one(buffers, count.into(), handles, Some(root), true) })
+                guard_on(stringify!($name), comm, || unsafe { reduce_one(buffers, count.into(), handles, Some(root), true) })
             })
         }
     )*};
@@ -194,7 +194,7 @@ macro_rules! reduce_scatters {
                         sendbuf, recvbuf, recvcounts, datatype, op, comm)
                     .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
-                guard(stringify!($name), || {
+                guard_on(stringify!($name), comm, || {
                     // SAFETY: the caller's array of one count per process.
                     let count = unsafe { crate::ffi::read_in(recvcounts, "recvcounts")? };
                     let (buffers, handles) = ((sendbuf, recvbuf), (datatype, op, comm));
@@ -420,6 +420,6 @@ pub unsafe extern "C" fn MPI_Barrier(comm: MPI_Comm) -> c_int {
             return forward!(MPI_Barrier: fn(MPI_Comm) -> c_int, comm)
                 .unwrap_or_else(|| missing_behind("MPI_Barrier"));
         }
-        guard("MPI_Barrier", || check_comm(comm))
+        guard_on("MPI_Barrier", comm, || check_comm(comm))
     })
 }

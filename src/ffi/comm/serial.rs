@@ -3,7 +3,7 @@
 //! does the rest. Each function is the whole answer of the exported function of the same
 //! name, whose name it is given for errors.
 
-use super::guard;
+use super::{guard, guard_on};
 use crate::abi::{
     own_message, own_message_index, own_request, own_request_index, MPI_Comm, MPI_Datatype,
     MPI_Message, MPI_Request, MPI_Status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_ERR_IN_STATUS,
@@ -146,7 +146,7 @@ pub unsafe fn send(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    guard(call, || {
+    guard_on(call, comm, || {
         let selector = selector(comm, tag, false)?;
         check_rank(dest, false)?;
         let buffer = buffer(buf, count, datatype)?;
@@ -155,18 +155,19 @@ pub unsafe fn send(
     })
 }
 
-/// Makes a request for the operation `make` checks and builds, starts it unless it is
-/// `persistent`, and writes its handle through `request`.
+/// Makes a request for the operation on `comm` that `make` checks and builds, starts it
+/// unless it is `persistent`, and writes its handle through `request`.
 ///
 /// # Safety
 /// A non-NULL `request` is writable.
 unsafe fn start_request(
     call: &'static str,
+    comm: MPI_Comm,
     persistent: bool,
     request: *mut MPI_Request,
     make: impl FnOnce() -> MpiResult<Operation>,
 ) -> c_int {
-    guard(call, || {
+    guard_on(call, comm, || {
         crate::ffi::check_out(request, "request")?;
         let index = world::start(call, make()?, persistent)?;
         // SAFETY: checked non-NULL; the program's request.
@@ -187,7 +188,7 @@ pub unsafe fn start_send(
 ) -> c_int {
     // SAFETY: the caller's request.
     unsafe {
-        start_request(call, persistent, request, || {
+        start_request(call, comm, persistent, request, || {
             let selector = selector(comm, tag, false)?;
             check_rank(dest, false)?;
             Ok(Operation::Send {
@@ -212,7 +213,7 @@ pub unsafe fn receive(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> c_int {
-    guard(call, || {
+    guard_on(call, comm, || {
         let selector = selector(comm, tag, true)?;
         check_rank(source, true)?;
         let buffer = buffer(buf, count, datatype)?;
@@ -234,7 +235,7 @@ pub unsafe fn start_receive(
 ) -> c_int {
     // SAFETY: the caller's request.
     unsafe {
-        start_request(call, persistent, request, || {
+        start_request(call, comm, persistent, request, || {
             let selector = selector(comm, tag, true)?;
             check_rank(source, true)?;
             Ok(Operation::Receive {
@@ -258,7 +259,7 @@ pub unsafe fn sendrecv(
     (source, recvtag, comm): (c_int, c_int, MPI_Comm),
     status: *mut MPI_Status,
 ) -> c_int {
-    guard(call, || {
+    guard_on(call, comm, || {
         let send_selector = selector(comm, sendtag, false)?;
         let receive_selector = selector(comm, recvtag, true)?;
         check_rank(dest, false)?;
@@ -287,7 +288,7 @@ pub unsafe fn probe(
     flag: Option<*mut c_int>,
     status: *mut MPI_Status,
 ) -> c_int {
-    guard(call, || {
+    guard_on(call, comm, || {
         let selector = selector(comm, tag, true)?;
         check_rank(source, true)?;
         let found = world::probe(call, source, selector, flag.is_none())?;
@@ -314,7 +315,7 @@ pub unsafe fn match_probe(
     message: *mut MPI_Message,
     status: *mut MPI_Status,
 ) -> c_int {
-    guard(call, || {
+    guard_on(call, comm, || {
         let selector = selector(comm, tag, true)?;
         check_rank(source, true)?;
         crate::ffi::check_out(message, "message")?;

@@ -5,12 +5,12 @@
 //! at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
 
 use super::one_process::{copy, Side};
-use super::{missing_behind, standalone};
+use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
 use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype};
 use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::{export, guard, read_in, with_datatype};
+use crate::ffi::{export, read_in, with_datatype};
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -88,7 +88,7 @@ macro_rules! gathervs {
                         sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, $($root,)? comm)
                     .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
-                guard(stringify!($name), || {
+                guard_on(stringify!($name), comm, || {
                     let root: Option<c_int> = None $(.or(Some($root)))?;
                     // SAFETY: the caller's arrays of one entry per process.
                     let (count, displ) = unsafe { (first(recvcounts, "recvcounts")?, first(displs, "displs")?) };
@@ -133,7 +133,7 @@ macro_rules! scattervs {
                         sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
                     .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
-                guard(stringify!($name), || {
+                guard_on(stringify!($name), comm, || {
                     // SAFETY: the caller's arrays of one entry per process.
                     let (count, displ) = unsafe { (first(sendcounts, "sendcounts")?, first(displs, "displs")?) };
                     let sent = side(sendbuf, count, sendtype, displ, Unit::Extents)?;
@@ -175,7 +175,7 @@ macro_rules! alltoallvs {
                         sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
                     .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
-                guard(stringify!($name), || {
+                guard_on(stringify!($name), comm, || {
                     // SAFETY: the caller's arrays of one entry per process.
                     let (sent, received) = unsafe {
                         (
@@ -223,7 +223,7 @@ macro_rules! alltoallws {
                         sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm)
                     .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
-                guard(stringify!($name), || {
+                guard_on(stringify!($name), comm, || {
                     let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
                     // SAFETY: the caller's arrays of one entry per process (the send side's
                     // are not read with MPI_IN_PLACE).
