@@ -13,7 +13,9 @@
  *     is MPI_ERR_ROOT;
  *   - the v and w collectives (MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv, MPI_Alltoallv,
  *     MPI_Alltoallw, and a _c form) move the block to and from its displacement, in extents
- *     of the side's type (in bytes for MPI_Alltoallw).
+ *     of the side's type (in bytes for MPI_Alltoallw);
+ *   - the nonblocking collectives are done when started, and their requests are complete at
+ *     once; their errors are those of the blocking ones, and a NULL request is MPI_ERR_ARG.
  */
 #include "check.h"
 
@@ -109,6 +111,32 @@ static void varying(MPI_Datatype vector)
     CHECK(got[6] == -1);
 }
 
+/* The nonblocking collectives: done when started, their requests complete at once. */
+static void nonblocking(MPI_Datatype vector)
+{
+    double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
+    MPI_Request requests[4];
+    MPI_Status statuses[4];
+    int two = 2, one = 1, flag = 0;
+
+    clear8(got);
+    CHECK_OK(MPI_Ibarrier(MPI_COMM_WORLD, &requests[0]));
+    CHECK_OK(MPI_Iallreduce(data, got, 1, vector, MPI_SUM, MPI_COMM_WORLD, &requests[1]));
+    CHECK_OK(MPI_Igatherv(data, 2, MPI_DOUBLE, got, &two, &one, MPI_DOUBLE, 0, MPI_COMM_SELF,
+                          &requests[2]));
+    CHECK_OK(MPI_Ibcast_c(data, 8, MPI_DOUBLE, 0, MPI_COMM_WORLD, &requests[3]));
+    CHECK_OK(MPI_Testall(4, requests, &flag, statuses));
+    CHECK_EQ_LONG(flag, 1);
+    CHECK(requests[0] == MPI_REQUEST_NULL && requests[3] == MPI_REQUEST_NULL);
+    /* The vector's 1, 3, 5, 7 at 0, 2, 4, 6, then the gather's 1, 2 at 1, 2. */
+    CHECK(got[0] == 1 && got[1] == 1 && got[2] == 2 && got[4] == 5 && got[6] == 7);
+
+    CHECK_ERR(MPI_Iallreduce(data, got, 1, MPI_BYTE, MPI_SUM, MPI_COMM_WORLD, &requests[0]),
+              MPI_ERR_OP);
+    CHECK_ERR(MPI_Ialltoall(data, 1, vector, got, 4, MPI_DOUBLE, MPI_COMM_WORLD, NULL),
+              MPI_ERR_ARG);
+}
+
 static void block_collectives(MPI_Datatype vector)
 {
     double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8], want[8];
@@ -158,6 +186,7 @@ int main(int argc, char **argv)
     alltoall(vector, uncommitted);
     block_collectives(vector);
     varying(vector);
+    nonblocking(vector);
     CHECK_OK(MPI_Type_free(&uncommitted));
 
     CHECK_OK(MPI_Type_free(&vector));

@@ -19,6 +19,7 @@ pub mod buffer;
 pub mod communicators;
 pub mod complete;
 pub mod groups;
+pub mod nonblocking;
 mod one_process;
 pub mod probe;
 pub mod receive;

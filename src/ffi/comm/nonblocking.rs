@@ -1,0 +1,114 @@
+//! The nonblocking collectives: `MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Iallreduce`, `MPI_Igatherv`
+//! and the others, each with its `_c` form. In drop-in mode each is the MPI behind's. In the
+//! one-process world nothing waits for another process: the collective is done when it is
+//! started (by the blocking function of the same arguments), and the request it returns is
+//! complete at once (`MPI_Wait` and `MPI_Test` report it with an empty status).
+
+use super::bcast::{MPI_Bcast, MPI_Bcast_c};
+use super::blocks::*;
+use super::reductions::*;
+use super::varying::*;
+use super::{missing_behind, serial, standalone};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op, MPI_Request, MPI_SUCCESS};
+use crate::behind::forward;
+use crate::ffi::{check_out, export, guard};
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// Defines the nonblocking collective `$name`: the MPI behind's in drop-in mode; in the
+/// one-process world the blocking `$blocking` with the same arguments, and a request
+/// complete at once.
+macro_rules! nonblocking {
+    ($name:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
+        #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($blocking), "` and a request complete at once.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty,)* request: *mut MPI_Request) -> c_int {
+            export(stringify!($name), || {
+                if !standalone() {
+                    return forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)));
+                }
+                let checked = guard(stringify!($name), || check_out(request, "request"));
+                if checked != MPI_SUCCESS {
+                    return checked;
+                }
+                // SAFETY: the caller's arguments, as the blocking function takes them.
+                let rc = unsafe { $blocking($($arg),*) };
+                if rc != MPI_SUCCESS {
+                    return rc;
+                }
+                // SAFETY: checked non-NULL; the caller's request.
+                guard(stringify!($name), || unsafe { serial::complete_at_once(stringify!($name), request) })
+            })
+        }
+    };
+}
+
+nonblocking!(MPI_Ibarrier => MPI_Barrier
+    (comm: MPI_Comm));
+nonblocking!(MPI_Ibcast => MPI_Bcast
+    (buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
+nonblocking!(MPI_Ibcast_c => MPI_Bcast_c
+    (buffer: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
+
+/// Defines the nonblocking form of each reducing collective of `MPI_Allreduce`'s shape.
+macro_rules! nonblocking_allreduce_like {
+    ($($count:ty: $name:ident => $blocking:ident),*) => {$(
+        nonblocking!($name => $blocking
+            (sendbuf: *const c_void, recvbuf: *mut c_void, count: $count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
+    )*};
+}
+
+nonblocking_allreduce_like!(c_int: MPI_Iallreduce => MPI_Allreduce, MPI_Count: MPI_Iallreduce_c => MPI_Allreduce_c);
+nonblocking_allreduce_like!(c_int: MPI_Iscan => MPI_Scan, MPI_Count: MPI_Iscan_c => MPI_Scan_c);
+nonblocking_allreduce_like!(c_int: MPI_Iexscan => MPI_Exscan, MPI_Count: MPI_Iexscan_c => MPI_Exscan_c);
+nonblocking_allreduce_like!(c_int: MPI_Ireduce_scatter_block => MPI_Reduce_scatter_block, MPI_Count: MPI_Ireduce_scatter_block_c => MPI_Reduce_scatter_block_c);
+
+nonblocking!(MPI_Ireduce => MPI_Reduce
+    (sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm));
+nonblocking!(MPI_Ireduce_c => MPI_Reduce_c
+    (sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm));
+nonblocking!(MPI_Ireduce_scatter => MPI_Reduce_scatter
+    (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
+nonblocking!(MPI_Ireduce_scatter_c => MPI_Reduce_scatter_c
+    (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
+
+/// Defines the nonblocking form of each collective of one block per process.
+macro_rules! nonblocking_blocks {
+    ($($count:ty: $name:ident => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($name => $blocking
+            (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
+    )*};
+}
+
+nonblocking_blocks!(c_int: MPI_Ialltoall => MPI_Alltoall [], MPI_Count: MPI_Ialltoall_c => MPI_Alltoall_c []);
+nonblocking_blocks!(c_int: MPI_Iallgather => MPI_Allgather [], MPI_Count: MPI_Iallgather_c => MPI_Allgather_c []);
+nonblocking_blocks!(c_int: MPI_Igather => MPI_Gather [root], MPI_Count: MPI_Igather_c => MPI_Gather_c [root]);
+nonblocking_blocks!(c_int: MPI_Iscatter => MPI_Scatter [root], MPI_Count: MPI_Iscatter_c => MPI_Scatter_c [root]);
+
+/// Defines the nonblocking forms of `MPI_Gatherv` / `MPI_Allgatherv`.
+macro_rules! nonblocking_gathervs {
+    ($($count:ty: $displ:ty: $name:ident => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($name => $blocking
+            (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, displs: *const $displ, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
+    )*};
+}
+
+nonblocking_gathervs!(c_int: c_int: MPI_Igatherv => MPI_Gatherv [root], MPI_Count: MPI_Aint: MPI_Igatherv_c => MPI_Gatherv_c [root]);
+nonblocking_gathervs!(c_int: c_int: MPI_Iallgatherv => MPI_Allgatherv [], MPI_Count: MPI_Aint: MPI_Iallgatherv_c => MPI_Allgatherv_c []);
+
+nonblocking!(MPI_Iscatterv => MPI_Scatterv
+    (sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
+nonblocking!(MPI_Iscatterv_c => MPI_Scatterv_c
+    (sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
+nonblocking!(MPI_Ialltoallv => MPI_Alltoallv
+    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
+nonblocking!(MPI_Ialltoallv_c => MPI_Alltoallv_c
+    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
+nonblocking!(MPI_Ialltoallw => MPI_Alltoallw
+    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
+nonblocking!(MPI_Ialltoallw_c => MPI_Alltoallw_c
+    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
