@@ -12,7 +12,10 @@
  *     MPI_Group_incl / _excl / _range_incl / _range_excl, MPI_Group_translate_ranks and
  *     MPI_Group_compare, with MPI_GROUP_EMPTY for an empty result;
  *   - the errors of a call on a communicator go to that communicator's error handler;
- *   - the predefined attributes (MPI_TAG_UB, MPI_UNIVERSE_SIZE, ...);
+ *   - the predefined attributes (MPI_TAG_UB, MPI_UNIVERSE_SIZE, ...), and the program's own
+ *     with their callbacks: MPI_COMM_DUP_FN, MPI_COMM_NULL_COPY_FN and a copy function at
+ *     MPI_Comm_dup, delete callbacks when a value is replaced or deleted, when its
+ *     communicator is freed (also after its key was), and for MPI_COMM_SELF at MPI_Finalize;
  *   - bad arguments get MPI_ERR_COMM, MPI_ERR_GROUP, MPI_ERR_RANK, MPI_ERR_ARG, MPI_ERR_KEYVAL.
  */
 #include "check.h"
@@ -196,6 +199,83 @@ static void groups(void)
     CHECK_ERR(MPI_Group_free(&world), MPI_ERR_GROUP);
 }
 
+/* The delete callback of the attribute tests: counts its calls and the values it got. */
+static int deleted;
+static long deleted_sum;
+static MPI_Comm deleted_on;
+static int count_deletes(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void)keyval;
+    (void)extra;
+    deleted++;
+    deleted_sum += (long)(intptr_t)value;
+    deleted_on = comm;
+    return MPI_SUCCESS;
+}
+
+/* A copy callback that copies the value plus one. */
+static int copy_plus_one(MPI_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    *(void **)out = (void *)((intptr_t)in + 1);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* Attributes of the program's keys: copied by MPI_Comm_dup through their copy callbacks,
+   deleted through their delete callbacks. */
+static void user_attributes(void)
+{
+    int dup_key, null_key, plus_key, flag = -1;
+    void *value = NULL;
+    MPI_Comm dup;
+
+    CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, count_deletes, &dup_key, NULL));
+    CHECK_OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_deletes, &null_key, NULL));
+    CHECK_OK(MPI_Comm_create_keyval(copy_plus_one, MPI_COMM_NULL_DELETE_FN, &plus_key, NULL));
+    CHECK(dup_key != null_key && dup_key != plus_key);
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, dup_key, (void *)10));
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, null_key, (void *)20));
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_WORLD, plus_key, (void *)30));
+
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_OK(MPI_Comm_get_attr(dup, dup_key, &value, &flag));
+    CHECK(flag == 1 && value == (void *)10);
+    CHECK_OK(MPI_Comm_get_attr(dup, null_key, &value, &flag));
+    CHECK_EQ_LONG(flag, 0);
+    CHECK_OK(MPI_Comm_get_attr(dup, plus_key, &value, &flag));
+    CHECK(flag == 1 && value == (void *)31);
+
+    /* Replacing a value deletes the old one; deleting runs the callback once. */
+    CHECK_OK(MPI_Comm_set_attr(dup, dup_key, (void *)11));
+    CHECK(deleted == 1 && deleted_sum == 10 && deleted_on == dup);
+    CHECK_OK(MPI_Comm_delete_attr(dup, dup_key));
+    CHECK(deleted == 2 && deleted_sum == 21);
+    CHECK_OK(MPI_Comm_get_attr(dup, dup_key, &value, &flag));
+    CHECK_EQ_LONG(flag, 0);
+
+    /* A freed key is invalid, but its attributes keep their callbacks. */
+    CHECK_OK(MPI_Comm_set_attr(dup, null_key, (void *)5));
+    CHECK_OK(MPI_Comm_free_keyval(&null_key));
+    CHECK_EQ_LONG(null_key, MPI_KEYVAL_INVALID);
+    int freed_key = null_key;
+    CHECK_ERR(MPI_Comm_get_attr(dup, freed_key, &value, &flag), MPI_ERR_KEYVAL);
+    CHECK_OK(MPI_Comm_free(&dup));
+    CHECK(deleted == 3 && deleted_sum == 26);
+
+    CHECK_ERR(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, (void *)1), MPI_ERR_KEYVAL);
+    CHECK_OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, dup_key));
+    CHECK_OK(MPI_Comm_delete_attr(MPI_COMM_WORLD, plus_key));
+    CHECK(deleted == 4 && deleted_sum == 36);
+    CHECK_OK(MPI_Comm_free_keyval(&plus_key));
+
+    /* MPI_Finalize deletes MPI_COMM_SELF's attributes (checked in main). */
+    CHECK_OK(MPI_Comm_set_attr(MPI_COMM_SELF, dup_key, (void *)100));
+    CHECK_OK(MPI_Comm_free_keyval(&dup_key));
+}
+
 static void attributes(void)
 {
     int *value = NULL, flag = 0;
@@ -219,6 +299,8 @@ int main(int argc, char **argv)
     error_handlers();
     groups();
     attributes();
+    user_attributes();
     CHECK_OK(MPI_Finalize());
+    CHECK(deleted == 5 && deleted_sum == 136 && deleted_on == MPI_COMM_SELF);
     return check_report(argv[0]);
 }

@@ -34,6 +34,8 @@ typedef void (MPI_Comm_errhandler_function)(MPI_Comm *, int *, ...);
 typedef int (MPI_Type_copy_attr_function)(MPI_Datatype, int, void *, void *, void *, int *);
 typedef int (MPI_Type_delete_attr_function)(MPI_Datatype, int, void *, void *);
 typedef void (MPI_User_function)(void *, void *, int *, MPI_Datatype *);
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm, int, void *, void *, void *, int *);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm, int, void *, void *);
 typedef void (MPI_User_function_c)(void *, void *, MPI_Count *, MPI_Datatype *);
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
@@ -44,6 +46,10 @@ typedef void (MPI_User_function_c)(void *, void *, MPI_Count *, MPI_Datatype *);
 #define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
 #define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)MPIR_Type_dup_fn)
+/* Null attribute callbacks for communicator keyvals, and the one that copies the value. */
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)MPIR_Comm_dup_fn)
 /* Fortran handle conversion is the identity for int handles. */
 #define MPI_Type_c2f(datatype) ((MPI_Fint)(datatype))
 #define MPI_Type_f2c(datatype) ((MPI_Datatype)(datatype))
@@ -618,6 +624,44 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_va
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
 /*
+ `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
+ the sentinel 1 instead): copies the attribute value.
+
+ # Safety
+ As a copy callback.
+ */
+int MPIR_Comm_dup_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+
+/*
+ Creates an attribute key for communicators with the given copy and delete callbacks.
+ */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function comm_copy_attr_fn, MPI_Comm_delete_attr_function comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+
+/*
+ Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with
+ it keep their callbacks.
+ */
+int MPI_Comm_free_keyval(int *comm_keyval);
+
+/*
+ Caches `attribute_val` on `comm` under `comm_keyval`, deleting any previous value.
+ */
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+
+/*
+ Deletes the value cached on `comm` under `comm_keyval`, running its delete callback.
+ */
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+
+/*
+ Reads the attribute of `comm` under `comm_keyval` into `attribute_val` (a `void **`
+ passed as `void *`): a value the program cached, or for a predefined key (`MPI_TAG_UB`,
+ `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`, `MPI_APPNUM`,
+ `MPI_LASTUSEDCODE`) the address of its `int` value. `*flag` tells whether there is one.
+ */
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+
+/*
  Attaches `size` bytes at `buffer` for the data of buffered sends (`MPI_Bsend`).
 
  # Safety
@@ -727,14 +771,6 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
  The name of `comm` (empty if it was never named).
  */
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
-
-/*
- Reads an attribute of `comm`: in the one-process world, one of the predefined ones
- (`MPI_TAG_UB`, `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`,
- `MPI_APPNUM`, `MPI_LASTUSEDCODE`): `attribute_val` (a `void **` passed as `void *`) gets
- the address of its `int` value.
- */
-int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 
 /*
  `MPI_Wait`: unpacks a receive of the engine's path before it returns.
@@ -1688,6 +1724,11 @@ int PMPI_Type_free_keyval(int *type_keyval);
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function comm_copy_attr_fn, MPI_Comm_delete_attr_function comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+int PMPI_Comm_free_keyval(int *comm_keyval);
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
@@ -1707,7 +1748,6 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);

@@ -1,5 +1,7 @@
-//! The registry of datatype attribute keys (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`)
-//! and the list of attributes cached on one datatype handle.
+//! The registries of attribute keys, one per kind of object: datatypes
+//! (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`) and the communicators of the
+//! one-process world (`MPI_Comm_create_keyval`); and the list of attributes cached on one
+//! object.
 //!
 //! A key stays in the registry while the program may use it or while an attribute cached on
 //! some datatype uses it. The standard says it of communicator keys, and datatype keys work
@@ -10,10 +12,11 @@
 //! while the copy and delete callbacks of attributes still cached with it keep running.
 //!
 //! The callbacks are kept as the program gave them; running them is the job of the
-//! attribute functions (`src/ffi/attributes.rs`).
+//! attribute functions (`src/ffi/attributes.rs`, `src/ffi/comm/attributes.rs`).
 
 use crate::abi::{
-    MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_KEYVAL,
+    MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function, MPI_Type_copy_attr_function,
+    MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_KEYVAL,
 };
 use crate::error::{MpiError, MpiResult};
 use parking_lot::Mutex;
@@ -21,129 +24,165 @@ use std::collections::HashMap;
 use std::os::raw::c_int;
 use std::sync::LazyLock;
 
-/// The callbacks and extra state of a key.
+/// The callbacks and extra state of a key, with the callback types `C` (copy) and `D`
+/// (delete) of its kind of object.
 #[derive(Debug, Clone, Copy)]
-pub struct Keyval {
-    /// Run by `MPI_Type_dup` for each attribute with this key.
-    pub copy: MPI_Type_copy_attr_function,
-    /// Run when an attribute with this key is deleted or its datatype freed.
-    pub delete: MPI_Type_delete_attr_function,
+pub struct Keyval<C, D> {
+    /// Run when the object is duplicated, for each attribute with this key.
+    pub copy: C,
+    /// Run when an attribute with this key is deleted or its object freed.
+    pub delete: D,
     /// The `extra_state` argument of both callbacks (an address the program gave).
     pub extra_state: usize,
 }
 
-struct Record {
-    keyval: Keyval,
-    /// True once `MPI_Type_free_keyval` was called.
+/// A key of datatype attributes (`MPI_Type_create_keyval`).
+pub type TypeKeyval = Keyval<MPI_Type_copy_attr_function, MPI_Type_delete_attr_function>;
+/// A key of communicator attributes (`MPI_Comm_create_keyval`).
+pub type CommKeyval = Keyval<MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function>;
+
+struct Record<K> {
+    keyval: K,
+    /// True once the program freed the key.
     freed: bool,
     /// Number of attributes cached with this key.
     uses: usize,
 }
 
-struct Registry {
+struct Keys<K> {
     next: c_int,
-    keys: HashMap<c_int, Record>,
+    keys: HashMap<c_int, Record<K>>,
 }
 
-static REGISTRY: LazyLock<Mutex<Registry>> = LazyLock::new(|| {
-    Mutex::new(Registry {
-        next: FIRST_OWN_KEYVAL,
-        keys: HashMap::new(),
-    })
-});
-
-fn invalid(key: c_int) -> MpiError {
-    MpiError::new(
-        MPI_ERR_KEYVAL,
-        format!("{key:#x} is not a valid datatype keyval (never created, or already freed)"),
-    )
+/// The keys of one kind of object, numbered from their own first key.
+pub struct Registry<K> {
+    /// The keys.
+    keys: Mutex<Keys<K>>,
+    /// The first key given out.
+    first: c_int,
+    /// The kind of object, for messages ("datatype").
+    kind: &'static str,
 }
 
-/// Registers a new key and returns it.
-pub fn create(keyval: Keyval) -> MpiResult<c_int> {
-    let mut registry = REGISTRY.lock();
-    let first = FIRST_OWN_KEYVAL;
-    // Keys count up; after the last int they start again, skipping those still registered.
-    let mut key = registry.next;
-    for _ in 0..=registry.keys.len() {
-        if !registry.keys.contains_key(&key) {
-            break;
+/// The keys of datatype attributes, from [`FIRST_OWN_KEYVAL`].
+pub static TYPE_KEYS: LazyLock<Registry<TypeKeyval>> =
+    LazyLock::new(|| Registry::new(FIRST_OWN_KEYVAL, "datatype"));
+/// The keys of communicator attributes of the one-process world, numbered apart from the
+/// datatype keys (from [`FIRST_OWN_KEYVAL`] + 2^22), so that a key of one kind is not one of
+/// the other.
+pub static COMM_KEYS: LazyLock<Registry<CommKeyval>> =
+    LazyLock::new(|| Registry::new(FIRST_OWN_KEYVAL + (1 << 22), "communicator"));
+
+impl<K: Copy> Registry<K> {
+    /// An empty registry whose keys count up from `first`.
+    fn new(first: c_int, kind: &'static str) -> Self {
+        Registry {
+            keys: Mutex::new(Keys {
+                next: first,
+                keys: HashMap::new(),
+            }),
+            first,
+            kind,
         }
-        key = key.checked_add(1).unwrap_or(first);
     }
-    registry.next = key.checked_add(1).unwrap_or(first);
-    registry.keys.insert(
-        key,
-        Record {
-            keyval,
-            freed: false,
-            uses: 0,
-        },
-    );
-    Ok(key)
-}
 
-/// The callbacks of a key the program names: an unknown or freed key is `MPI_ERR_KEYVAL`.
-pub fn get(key: c_int) -> MpiResult<Keyval> {
-    match REGISTRY.lock().keys.get(&key) {
-        Some(r) if !r.freed => Ok(r.keyval),
-        _ => Err(invalid(key)),
+    fn invalid(&self, key: c_int) -> MpiError {
+        MpiError::new(
+            MPI_ERR_KEYVAL,
+            format!(
+                "{key:#x} is not a valid {} keyval (never created, or already freed)",
+                self.kind
+            ),
+        )
     }
-}
 
-/// The callbacks of the key of an attribute that is cached (the key may have been freed).
-pub fn get_cached(key: c_int) -> MpiResult<Keyval> {
-    match REGISTRY.lock().keys.get(&key) {
-        Some(r) => Ok(r.keyval),
-        None => Err(invalid(key)),
+    /// Registers a new key and returns it.
+    pub fn create(&self, keyval: K) -> MpiResult<c_int> {
+        let mut registry = self.keys.lock();
+        let first = self.first;
+        // Keys count up; after the last int they start again, skipping those still registered.
+        let mut key = registry.next;
+        for _ in 0..=registry.keys.len() {
+            if !registry.keys.contains_key(&key) {
+                break;
+            }
+            key = key.checked_add(1).unwrap_or(first);
+        }
+        registry.next = key.checked_add(1).unwrap_or(first);
+        registry.keys.insert(
+            key,
+            Record {
+                keyval,
+                freed: false,
+                uses: 0,
+            },
+        );
+        Ok(key)
     }
-}
 
-/// Frees a key the program names; its entry goes once no attribute uses it.
-pub fn free(key: c_int) -> MpiResult<()> {
-    let mut registry = REGISTRY.lock();
-    match registry.keys.get_mut(&key) {
-        Some(r) if !r.freed => {
-            r.freed = true;
-            if r.uses == 0 {
+    /// The callbacks of a key the program names: an unknown or freed key is `MPI_ERR_KEYVAL`.
+    pub fn get(&self, key: c_int) -> MpiResult<K> {
+        match self.keys.lock().keys.get(&key) {
+            Some(r) if !r.freed => Ok(r.keyval),
+            _ => Err(self.invalid(key)),
+        }
+    }
+
+    /// The callbacks of the key of an attribute that is cached (the key may have been freed).
+    pub fn get_cached(&self, key: c_int) -> MpiResult<K> {
+        match self.keys.lock().keys.get(&key) {
+            Some(r) => Ok(r.keyval),
+            None => Err(self.invalid(key)),
+        }
+    }
+
+    /// Frees a key the program names; its entry goes once no attribute uses it.
+    pub fn free(&self, key: c_int) -> MpiResult<()> {
+        let mut registry = self.keys.lock();
+        match registry.keys.get_mut(&key) {
+            Some(r) if !r.freed => {
+                r.freed = true;
+                if r.uses == 0 {
+                    registry.keys.remove(&key);
+                }
+                Ok(())
+            }
+            _ => Err(self.invalid(key)),
+        }
+    }
+
+    /// Records a new attribute cached with `key`. `by_program` is true when the program
+    /// caches it (`MPI_Type_set_attr`: the key must not be freed) and false when a copy
+    /// callback made it (a duplicate of an object whose attribute's key may have been freed
+    /// since).
+    pub fn retain(&self, key: c_int, by_program: bool) -> MpiResult<()> {
+        match self.keys.lock().keys.get_mut(&key) {
+            Some(r) if !(by_program && r.freed) => {
+                r.uses += 1;
+                Ok(())
+            }
+            _ => Err(self.invalid(key)),
+        }
+    }
+
+    /// Records that an attribute cached with `key` is gone.
+    pub fn release(&self, key: c_int) {
+        let mut registry = self.keys.lock();
+        if let Some(r) = registry.keys.get_mut(&key) {
+            r.uses = r.uses.saturating_sub(1);
+            if r.freed && r.uses == 0 {
                 registry.keys.remove(&key);
             }
-            Ok(())
         }
-        _ => Err(invalid(key)),
+    }
+
+    /// The number of keys in the registry (created and not freed, or still used).
+    pub fn registered(&self) -> usize {
+        self.keys.lock().keys.len()
     }
 }
 
-/// Records a new attribute cached with `key`. `by_program` is true when the program caches
-/// it (`MPI_Type_set_attr`: the key must not be freed) and false when a copy callback made it
-/// (`MPI_Type_dup` of a type whose attribute's key may have been freed since).
-pub fn retain(key: c_int, by_program: bool) -> MpiResult<()> {
-    match REGISTRY.lock().keys.get_mut(&key) {
-        Some(r) if !(by_program && r.freed) => {
-            r.uses += 1;
-            Ok(())
-        }
-        _ => Err(invalid(key)),
-    }
-}
-
-/// Records that an attribute cached with `key` is gone.
-pub fn release(key: c_int) {
-    let mut registry = REGISTRY.lock();
-    if let Some(r) = registry.keys.get_mut(&key) {
-        r.uses = r.uses.saturating_sub(1);
-        if r.freed && r.uses == 0 {
-            registry.keys.remove(&key);
-        }
-    }
-}
-
-/// The number of keys in the registry (created and not freed, or still used).
-pub fn registered() -> usize {
-    REGISTRY.lock().keys.len()
-}
-
-/// The attributes cached on one datatype handle: `(key, value)` in the order they were set.
+/// The attributes cached on one object: `(key, value)` in the order they were set.
 pub type Attributes = Vec<(c_int, usize)>;
 
 /// Caches `value` under `key`, replacing (and returning) the value cached before.
@@ -168,7 +207,7 @@ pub fn uncache(attributes: &mut Attributes, key: c_int) -> Option<usize> {
 mod tests {
     use super::*;
 
-    const NONE: Keyval = Keyval {
+    const NONE: TypeKeyval = Keyval {
         copy: None,
         delete: None,
         extra_state: 0,
@@ -176,13 +215,13 @@ mod tests {
 
     #[test]
     fn freed_keys_leave_the_registry() {
-        let before = registered();
+        let before = TYPE_KEYS.registered();
         for _ in 0..100_000 {
-            let k = create(NONE).unwrap();
-            free(k).unwrap();
+            let k = TYPE_KEYS.create(NONE).unwrap();
+            TYPE_KEYS.free(k).unwrap();
         }
         // Other tests may create keys at the same time, but not 100,000 of them.
-        assert!(registered() < before + 100);
+        assert!(TYPE_KEYS.registered() < before + 100);
     }
 
     #[test]
@@ -199,20 +238,23 @@ mod tests {
 
     #[test]
     fn a_used_key_stays_until_its_last_attribute_goes() {
-        let k = create(NONE).unwrap();
-        retain(k, true).unwrap();
-        free(k).unwrap();
-        assert!(get(k).is_err(), "freed keys are invalid for the program");
+        let k = TYPE_KEYS.create(NONE).unwrap();
+        TYPE_KEYS.retain(k, true).unwrap();
+        TYPE_KEYS.free(k).unwrap();
         assert!(
-            get_cached(k).is_ok(),
+            TYPE_KEYS.get(k).is_err(),
+            "freed keys are invalid for the program"
+        );
+        assert!(
+            TYPE_KEYS.get_cached(k).is_ok(),
             "but cached attributes still use them"
         );
-        assert!(retain(k, true).is_err());
-        retain(k, false).unwrap();
-        release(k);
-        assert!(get_cached(k).is_ok());
-        release(k);
-        assert!(get_cached(k).is_err());
-        assert!(free(k).is_err());
+        assert!(TYPE_KEYS.retain(k, true).is_err());
+        TYPE_KEYS.retain(k, false).unwrap();
+        TYPE_KEYS.release(k);
+        assert!(TYPE_KEYS.get_cached(k).is_ok());
+        TYPE_KEYS.release(k);
+        assert!(TYPE_KEYS.get_cached(k).is_err());
+        assert!(TYPE_KEYS.free(k).is_err());
     }
 }

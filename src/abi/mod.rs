@@ -56,3 +56,31 @@ pub type MPI_User_function_c = Option<
         datatype: *mut MPI_Datatype,
     ),
 >;
+
+/// Attribute copy callback for communicator keyvals (`MPI_Comm_copy_attr_function`), as C
+/// passes it: a function pointer, `MPI_COMM_NULL_COPY_FN` (the null pointer), or
+/// `MPI_COMM_DUP_FN` (a function of this library's in MPICH's ABI, the sentinel 1 in the
+/// standard ABI: classify before calling).
+#[allow(non_camel_case_types)]
+pub type MPI_Comm_copy_attr_function = Option<
+    unsafe extern "C" fn(
+        oldcomm: MPI_Comm,
+        comm_keyval: std::os::raw::c_int,
+        extra_state: *mut std::ffi::c_void,
+        attribute_val_in: *mut std::ffi::c_void,
+        attribute_val_out: *mut std::ffi::c_void,
+        flag: *mut std::os::raw::c_int,
+    ) -> std::os::raw::c_int,
+>;
+
+/// Attribute delete callback for communicator keyvals (`MPI_Comm_delete_attr_function`), or
+/// `MPI_COMM_NULL_DELETE_FN` (the null pointer).
+#[allow(non_camel_case_types)]
+pub type MPI_Comm_delete_attr_function = Option<
+    unsafe extern "C" fn(
+        comm: MPI_Comm,
+        comm_keyval: std::os::raw::c_int,
+        attribute_val: *mut std::ffi::c_void,
+        extra_state: *mut std::ffi::c_void,
+    ) -> std::os::raw::c_int,
+>;

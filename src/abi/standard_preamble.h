@@ -69,6 +69,11 @@ typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int type_keyval
 typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
                                             void *attribute_val, void *extra_state);
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm comm, int comm_keyval, void *extra_state,
+                                          void *attribute_val_in, void *attribute_val_out,
+                                          int *flag);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval,
+                                            void *attribute_val, void *extra_state);
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
                                    MPI_Datatype *datatype);
 
@@ -80,3 +85,6 @@ typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
 #define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0x0)
 #define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)0x1)
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0x0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)

@@ -8,7 +8,7 @@ use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::export;
 use crate::handles;
-use crate::keyvals::{self, Keyval};
+use crate::keyvals::{self, Keyval, TypeKeyval};
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -33,7 +33,7 @@ fn callback_error(code: c_int, what: &str) -> MpiError {
 
 /// Runs the delete callback of `key` for `value` cached on `datatype`.
 fn run_delete(datatype: MPI_Datatype, key: c_int, value: usize) -> MpiResult<()> {
-    let k = keyvals::get_cached(key)?;
+    let k = keyvals::TYPE_KEYS.get_cached(key)?;
     if let Some(delete) = k.delete {
         // SAFETY: the callback was registered by the program for exactly this use.
         let code = unsafe {
@@ -70,7 +70,7 @@ fn copy_each(
     copied: &mut Vec<(c_int, usize)>,
 ) -> MpiResult<()> {
     for &(key, value) in attributes {
-        let k: Keyval = keyvals::get_cached(key)?;
+        let k: TypeKeyval = keyvals::TYPE_KEYS.get_cached(key)?;
         let Some(copy) = k.copy else { continue };
         let mut out: *mut c_void = std::ptr::null_mut();
         let mut flag: c_int = 0;
@@ -89,7 +89,7 @@ fn copy_each(
             return Err(callback_error(code, "copy"));
         }
         if flag != 0 {
-            keyvals::retain(key, false)?;
+            keyvals::TYPE_KEYS.retain(key, false)?;
             copied.push((key, out as usize));
         }
     }
@@ -99,7 +99,7 @@ fn copy_each(
 /// Records that the attributes of a freed datatype (or a failed dup) no longer use their keys.
 pub fn released(attributes: &[(c_int, usize)]) {
     for &(key, _) in attributes {
-        keyvals::release(key);
+        keyvals::TYPE_KEYS.release(key);
     }
 }
 
@@ -111,7 +111,7 @@ pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> Mp
     for (key, value) in attributes {
         run_delete(datatype, key, value)?;
         handles::with_entry(datatype, |e| keyvals::uncache(&mut e.attributes, key))?;
-        keyvals::release(key);
+        keyvals::TYPE_KEYS.release(key);
     }
     Ok(())
 }
@@ -190,7 +190,7 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
                 true => Some(copy_value as _),
                 false => type_copy_attr_fn,
             };
-            let key = keyvals::create(Keyval {
+            let key = keyvals::TYPE_KEYS.create(Keyval {
                 copy,
                 delete: type_delete_attr_fn,
                 extra_state: extra_state as usize,
@@ -217,7 +217,7 @@ pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int 
         guard("MPI_Type_free_keyval", || {
             check_out(type_keyval, "type_keyval")?;
             // SAFETY: the caller's in-out argument.
-            keyvals::free(unsafe { read_in(type_keyval, "type_keyval")? })?;
+            keyvals::TYPE_KEYS.free(unsafe { read_in(type_keyval, "type_keyval")? })?;
             // SAFETY: as above.
             unsafe { write_out(type_keyval, MPI_KEYVAL_INVALID, "type_keyval") }
         })
@@ -240,16 +240,16 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
             }
         }
         guard("MPI_Type_set_attr", || {
-            keyvals::retain(type_keyval, true)?;
+            keyvals::TYPE_KEYS.retain(type_keyval, true)?;
             let value = attribute_val as usize;
             let previous = handles::with_entry(datatype, |e| {
                 keyvals::cache(&mut e.attributes, type_keyval, value)
             });
-            let previous = previous.inspect_err(|_| keyvals::release(type_keyval))?;
+            let previous = previous.inspect_err(|_| keyvals::TYPE_KEYS.release(type_keyval))?;
             match previous {
                 Some(value) => {
                     // The new value replaces the old one: the key has one use, not two.
-                    keyvals::release(type_keyval);
+                    keyvals::TYPE_KEYS.release(type_keyval);
                     run_delete(datatype, type_keyval, value)
                 }
                 None => Ok(()),
@@ -277,7 +277,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
         guard("MPI_Type_get_attr", || {
             check_out(attribute_val, "attribute_val")?;
             check_out(flag, "flag")?;
-            keyvals::get(type_keyval)?;
+            keyvals::TYPE_KEYS.get(type_keyval)?;
             let found =
                 handles::with_entry(datatype, |e| keyvals::cached(&e.attributes, type_keyval))?;
             if let Some(value) = found {
@@ -306,14 +306,14 @@ pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyva
             }
         }
         guard("MPI_Type_delete_attr", || {
-            keyvals::get(type_keyval)?;
+            keyvals::TYPE_KEYS.get(type_keyval)?;
             let removed = handles::with_entry(datatype, |e| {
                 keyvals::uncache(&mut e.attributes, type_keyval)
             })?;
             match removed {
                 Some(value) => {
                     let deleted = run_delete(datatype, type_keyval, value);
-                    keyvals::release(type_keyval);
+                    keyvals::TYPE_KEYS.release(type_keyval);
                     deleted
                 }
                 None => Ok(()),

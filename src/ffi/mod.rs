@@ -172,7 +172,7 @@ pub fn is_comm(comm: MPI_Comm) -> bool {
     }
     comm == MPI_COMM_WORLD
         || comm == MPI_COMM_SELF
-        || own_comm_index(comm).is_some_and(|index| crate::serial::comms::get(index).is_some())
+        || own_comm_index(comm).is_some_and(crate::serial::comms::exists)
 }
 
 /// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator
@@ -234,22 +234,29 @@ pub fn to_int(value: i64, what: &str) -> MpiResult<c_int> {
     })
 }
 
-/// The index of a communicator the program made, `None` for `MPI_COMM_WORLD` and
-/// `MPI_COMM_SELF`; `MPI_ERR_COMM` for anything else.
-pub fn made_index(comm: MPI_Comm) -> MpiResult<Option<usize>> {
+/// Where the one-process world keeps the record of a communicator argument; `MPI_ERR_COMM`
+/// for anything that is not a communicator.
+pub fn place_of(comm: MPI_Comm) -> MpiResult<crate::serial::comms::Place> {
+    use crate::serial::comms::Place;
     check_comm(comm)?;
-    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
-        return Ok(None);
-    }
-    Ok(own_comm_index(comm))
+    Ok(match own_comm_index(comm) {
+        _ if comm == MPI_COMM_WORLD => Place::World,
+        _ if comm == MPI_COMM_SELF => Place::SelfComm,
+        Some(index) => Place::Made(index),
+        None => {
+            return Err(MpiError::new(
+                MPI_ERR_COMM,
+                format!("{comm:#x} is not a communicator"),
+            ))
+        }
+    })
 }
 
 /// The error handler of a communicator of the one-process world.
 pub fn errhandler_of(comm: MPI_Comm) -> MpiResult<MPI_Errhandler> {
-    Ok(match made_index(comm)? {
-        None => crate::error::handler_of(comm),
-        Some(index) => {
-            crate::serial::comms::get(index).map_or(MPI_ERRORS_ARE_FATAL, |c| c.errhandler)
-        }
+    use crate::serial::comms::{self, Place};
+    Ok(match place_of(comm)? {
+        Place::World | Place::SelfComm => crate::error::handler_of(comm),
+        made => comms::with(made, |c| c.errhandler).unwrap_or(MPI_ERRORS_ARE_FATAL),
     })
 }

@@ -12,6 +12,7 @@ use crate::behind::forward;
 use crate::error::{self, MpiError};
 use crate::ffi::{export, export_value};
 use crate::process;
+use crate::serial::comms::{self, Place};
 use std::ffi::{c_char, c_void};
 use std::os::raw::c_int;
 
@@ -71,7 +72,14 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
         if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
             return rc;
         }
-        guard("MPI_Finalize", process::finalize)
+        guard("MPI_Finalize", || {
+            // MPI-4.1 §11.2.2: finalizing first frees MPI_COMM_SELF's attributes, last set
+            // first, running their delete callbacks.
+            if process::initialized() && !process::finalized() {
+                super::comm::attributes::delete_all(MPI_COMM_SELF)?;
+            }
+            process::finalize()
+        })
     })
 }
 
@@ -189,7 +197,7 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
             return rc;
         }
         guard("MPI_Comm_set_errhandler", || {
-            let made = super::made_index(comm)?;
+            let place = super::place_of(comm)?;
             let known = matches!(
                 errhandler,
                 MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
@@ -199,10 +207,10 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
                     "{errhandler:#x} is not an error handler"
                 )));
             }
-            match made {
-                None => error::set_handler(comm, errhandler),
-                Some(index) => {
-                    crate::serial::comms::update(index, |c| c.errhandler = errhandler);
+            match place {
+                Place::World | Place::SelfComm => error::set_handler(comm, errhandler),
+                made => {
+                    comms::with(made, |c| c.errhandler = errhandler);
                 }
             }
             Ok(())

@@ -1,70 +1,91 @@
 //! The communicators of the one-process world: `MPI_COMM_WORLD`, `MPI_COMM_SELF` and those
-//! the program makes from them (`MPI_Comm_dup`, `MPI_Comm_split`, ...), each with its name
-//! and error handler. Every one has the one process; each is a context of its own, so that
-//! messages on one never match receives on another ([`super::mailbox`] matches by handle).
+//! the program makes from them (`MPI_Comm_dup`, `MPI_Comm_split`, ...), each with its name,
+//! error handler and attributes. Every one has the one process; each is a context of its
+//! own, so that messages on one never match receives on another ([`super::mailbox`] matches
+//! by handle).
 
 use super::slab::Slab;
-use crate::abi::{MPI_Comm, MPI_Errhandler, MPI_COMM_SELF, MPI_COMM_WORLD};
+use crate::abi::{MPI_Errhandler, MPI_ERRORS_ARE_FATAL};
+use crate::keyvals::Attributes;
 use parking_lot::Mutex;
 use std::sync::LazyLock;
 
-/// What the world keeps of a communicator the program made.
+/// What the world keeps of a communicator.
 #[derive(Clone, Debug)]
 pub struct Communicator {
-    /// Its name (`MPI_Comm_set_name`); empty until it is set.
+    /// Its name (`MPI_Comm_set_name`); empty until it is set, for those the program makes.
     pub name: String,
-    /// Its error handler.
+    /// Its error handler (for `MPI_COMM_WORLD` and `MPI_COMM_SELF`, [`crate::error`] keeps
+    /// theirs, which the datatype functions use too).
     pub errhandler: MPI_Errhandler,
+    /// Its attributes, in the order they were set.
+    pub attributes: Attributes,
 }
 
-/// The communicators the program made, by index ([`crate::abi::own_comm`]).
-static MADE: LazyLock<Mutex<Slab<Communicator>>> = LazyLock::new(Default::default);
-/// The names of the two predefined communicators (MPI-4.1 §7.8: set to their own names).
-static PREDEFINED_NAMES: Mutex<Option<[String; 2]>> = Mutex::new(None);
+/// Where a communicator's record is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// `MPI_COMM_WORLD`'s.
+    World,
+    /// `MPI_COMM_SELF`'s.
+    SelfComm,
+    /// That of the communicator the program made at this index ([`crate::abi::own_comm`]).
+    Made(usize),
+}
 
-/// Keeps a communicator and returns its index.
+/// The records of the communicators.
+struct Table {
+    /// `MPI_COMM_WORLD`'s and `MPI_COMM_SELF`'s.
+    predefined: [Communicator; 2],
+    /// Those the program made.
+    made: Slab<Communicator>,
+}
+
+/// The communicators, behind their lock.
+static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(|| {
+    let named = |name: &str| Communicator {
+        name: name.to_string(),
+        errhandler: MPI_ERRORS_ARE_FATAL,
+        attributes: Attributes::new(),
+    };
+    Mutex::new(Table {
+        predefined: [named("MPI_COMM_WORLD"), named("MPI_COMM_SELF")],
+        made: Slab::default(),
+    })
+});
+
+/// Keeps a communicator the program made and returns its index.
 pub fn keep(communicator: Communicator) -> usize {
-    MADE.lock().insert(communicator)
+    TABLE.lock().made.insert(communicator)
 }
 
-/// The communicator at `index`, if it is alive.
-pub fn get(index: usize) -> Option<Communicator> {
-    MADE.lock().get(index).cloned()
+/// Runs `f` on the record at `place`; `None` if there is no communicator there.
+pub fn with<R>(place: Place, f: impl FnOnce(&mut Communicator) -> R) -> Option<R> {
+    let mut table = TABLE.lock();
+    let record = match place {
+        Place::World => Some(&mut table.predefined[0]),
+        Place::SelfComm => Some(&mut table.predefined[1]),
+        Place::Made(index) => table.made.get_mut(index),
+    };
+    record.map(f)
 }
 
-/// Changes the communicator at `index`; false if there is none.
-pub fn update(index: usize, change: impl FnOnce(&mut Communicator)) -> bool {
-    MADE.lock().get_mut(index).map(change).is_some()
+/// True if the program made a communicator at `index` and has not freed it.
+pub fn exists(index: usize) -> bool {
+    with(Place::Made(index), |_| ()).is_some()
 }
 
-/// Forgets the communicator at `index`; false if there was none.
+/// Forgets the communicator the program made at `index`; false if there was none.
 pub fn free(index: usize) -> bool {
-    MADE.lock().remove(index).is_some()
+    TABLE.lock().made.remove(index).is_some()
 }
 
-/// A new communicator with the error handler `errhandler` and no name.
-pub fn new(errhandler: MPI_Errhandler) -> Communicator {
+/// A new communicator with the error handler `errhandler`, attributes `attributes` and no
+/// name.
+pub fn new(errhandler: MPI_Errhandler, attributes: Attributes) -> Communicator {
     Communicator {
         name: String::new(),
         errhandler,
+        attributes,
     }
-}
-
-/// The name of `MPI_COMM_WORLD` or `MPI_COMM_SELF`.
-pub fn predefined_name(comm: MPI_Comm) -> String {
-    let names = PREDEFINED_NAMES.lock();
-    let at = usize::from(comm == MPI_COMM_SELF);
-    match &*names {
-        Some(names) => names[at].clone(),
-        None => ["MPI_COMM_WORLD", "MPI_COMM_SELF"][at].to_string(),
-    }
-}
-
-/// Renames `MPI_COMM_WORLD` or `MPI_COMM_SELF`.
-pub fn rename_predefined(comm: MPI_Comm, name: String) {
-    let mut names = PREDEFINED_NAMES.lock();
-    let names =
-        names.get_or_insert_with(|| ["MPI_COMM_WORLD".to_string(), "MPI_COMM_SELF".to_string()]);
-    names[usize::from(comm == MPI_COMM_SELF)] = name;
-    debug_assert!(comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF);
 }

@@ -8,22 +8,30 @@ use crate::abi::*;
 use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{
-    check_comm, check_out, errhandler_of, export, guard, made_index, write_c_string, write_out,
+    check_comm, check_out, errhandler_of, export, guard, place_of, write_c_string, write_out,
 };
-use crate::serial::comms;
-use std::ffi::{c_char, c_void, CStr};
+use crate::serial::comms::{self, Place};
+use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
 
-/// Makes a communicator of the one process from `parent` (whose error handler it takes) and
-/// writes its handle through `newcomm`.
+/// Makes a communicator of the one process from `parent` (whose error handler it takes, and
+/// for `MPI_Comm_dup` its attributes, through their copy callbacks) and writes its handle
+/// through `newcomm`.
 ///
 /// # Safety
 /// A non-NULL `newcomm` is writable.
-unsafe fn make(parent: MPI_Comm, newcomm: *mut MPI_Comm) -> MpiResult<()> {
+unsafe fn make(parent: MPI_Comm, newcomm: *mut MPI_Comm, duplicate: bool) -> MpiResult<()> {
     check_out(newcomm, "newcomm")?;
     let errhandler = errhandler_of(parent)?;
-    let index = comms::keep(comms::new(errhandler));
+    let attributes = match duplicate {
+        true => super::attributes::copy_all(parent)?,
+        false => Vec::new(),
+    };
+    let index = comms::keep(comms::new(errhandler, attributes));
     let Some(handle) = own_comm(index) else {
+        if let Some(attributes) = comms::with(Place::Made(index), |c| c.attributes.clone()) {
+            super::attributes::released(&attributes);
+        }
         comms::free(index);
         return Err(MpiError::new(MPI_ERR_NO_MEM, "too many communicators"));
     };
@@ -62,7 +70,7 @@ unsafe fn make_from_group(
         // SAFETY: the caller's contract.
         true => unsafe { make_none(newcomm) },
         // SAFETY: the caller's contract.
-        false => unsafe { make(comm, newcomm) },
+        false => unsafe { make(comm, newcomm, false) },
     }
 }
 
@@ -77,7 +85,9 @@ pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) ->
             return rc;
         }
         // SAFETY: the caller's pointer.
-        guard_on("MPI_Comm_dup", comm, || unsafe { make(comm, newcomm) })
+        guard_on("MPI_Comm_dup", comm, || unsafe {
+            make(comm, newcomm, true)
+        })
     })
 }
 
@@ -96,7 +106,7 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
         }
         // SAFETY: the caller's pointer.
         guard_on("MPI_Comm_dup_with_info", comm, || unsafe {
-            make(comm, newcomm)
+            make(comm, newcomm, true)
         })
     })
 }
@@ -118,7 +128,7 @@ pub unsafe extern "C" fn MPI_Comm_idup(
             check_out(request, "request")?;
             // SAFETY: the caller's pointers.
             unsafe {
-                make(comm, newcomm)?;
+                make(comm, newcomm, true)?;
                 super::serial::complete_at_once("MPI_Comm_idup", request)
             }
         })
@@ -146,7 +156,7 @@ pub unsafe extern "C" fn MPI_Comm_split(
                 MPI_UNDEFINED => unsafe { make_none(newcomm) },
                 c if c < 0 => Err(MpiError::arg(format!("color {c} is negative"))),
                 // SAFETY: the caller's pointer.
-                _ => unsafe { make(comm, newcomm) },
+                _ => unsafe { make(comm, newcomm, false) },
             }
         })
     })
@@ -175,7 +185,7 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
                 MPI_UNDEFINED => unsafe { make_none(newcomm) },
                 MPI_COMM_TYPE_SHARED | MPI_COMM_TYPE_HW_GUIDED | MPI_COMM_TYPE_HW_UNGUIDED => {
                     // SAFETY: the caller's pointer.
-                    unsafe { make(comm, newcomm) }
+                    unsafe { make(comm, newcomm, false) }
                 }
                 other => Err(MpiError::arg(format!("{other} is not a split type"))),
             }
@@ -237,12 +247,13 @@ pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
         guard("MPI_Comm_free", || {
             // SAFETY: the caller's pointer.
             let handle = unsafe { crate::ffi::read_in(comm, "comm")? };
-            let Some(index) = made_index(handle)? else {
+            let Place::Made(index) = place_of(handle)? else {
                 return Err(MpiError::new(
                     MPI_ERR_COMM,
                     "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
                 ));
             };
+            super::attributes::delete_all(handle)?;
             comms::free(index);
             // SAFETY: read above, so valid.
             unsafe { comm.write(MPI_COMM_NULL) };
@@ -368,12 +379,7 @@ pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_c
             let text = unsafe { CStr::from_ptr(comm_name) }.to_string_lossy();
             let limit = MPI_MAX_OBJECT_NAME as usize - 1;
             let name: String = text.chars().take(limit).collect();
-            match made_index(comm)? {
-                None => comms::rename_predefined(comm, name),
-                Some(index) => {
-                    comms::update(index, |c| c.name = name);
-                }
-            }
+            comms::with(place_of(comm)?, |c| c.name = name);
             Ok(())
         })
     })
@@ -393,70 +399,9 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
             return rc;
         }
         guard_on("MPI_Comm_get_name", comm, || {
-            let name = match made_index(comm)? {
-                None => comms::predefined_name(comm),
-                Some(index) => comms::get(index).map(|c| c.name).unwrap_or_default(),
-            };
+            let name = comms::with(place_of(comm)?, |c| c.name.clone()).unwrap_or_default();
             // SAFETY: the caller's buffers of MPI_MAX_OBJECT_NAME bytes and an int.
             unsafe { write_c_string(comm_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
-        })
-    })
-}
-
-/// The values of the predefined attributes in the one-process world, which
-/// `MPI_Comm_get_attr` hands out by address.
-static TAG_UB_VALUE: c_int = super::serial::TAG_UB;
-static HOST_VALUE: c_int = MPI_PROC_NULL;
-static IO_VALUE: c_int = MPI_ANY_SOURCE;
-static WTIME_IS_GLOBAL_VALUE: c_int = 1;
-static UNIVERSE_SIZE_VALUE: c_int = 1;
-static APPNUM_VALUE: c_int = 0;
-static LASTUSEDCODE_VALUE: c_int = MPI_ERR_LASTCODE;
-
-/// Reads an attribute of `comm`: in the one-process world, one of the predefined ones
-/// (`MPI_TAG_UB`, `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`,
-/// `MPI_APPNUM`, `MPI_LASTUSEDCODE`): `attribute_val` (a `void **` passed as `void *`) gets
-/// the address of its `int` value.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_get_attr(
-    comm: MPI_Comm,
-    comm_keyval: c_int,
-    attribute_val: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    export("MPI_Comm_get_attr", || {
-        if let Some(rc) = forward!(MPI_Comm_get_attr: fn(MPI_Comm, c_int, *mut c_void, *mut c_int) -> c_int,
-            comm, comm_keyval, attribute_val, flag)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_get_attr", comm, || {
-            check_comm(comm)?;
-            check_out(attribute_val, "attribute_val")?;
-            check_out(flag, "flag")?;
-            let value: &'static c_int = match comm_keyval {
-                MPI_TAG_UB => &TAG_UB_VALUE,
-                MPI_HOST => &HOST_VALUE,
-                MPI_IO => &IO_VALUE,
-                MPI_WTIME_IS_GLOBAL => &WTIME_IS_GLOBAL_VALUE,
-                MPI_UNIVERSE_SIZE => &UNIVERSE_SIZE_VALUE,
-                MPI_APPNUM => &APPNUM_VALUE,
-                MPI_LASTUSEDCODE => &LASTUSEDCODE_VALUE,
-                other => {
-                    return Err(MpiError::new(
-                        MPI_ERR_KEYVAL,
-                        format!("{other:#x} is not a communicator keyval"),
-                    ))
-                }
-            };
-            // SAFETY: both checked non-NULL; attribute_val points to a `void *`.
-            unsafe {
-                attribute_val
-                    .cast::<*const c_int>()
-                    .write(std::ptr::from_ref(value));
-                flag.write(1);
-            }
-            Ok(())
         })
     })
 }

@@ -13,6 +13,7 @@
 //! copy their one block through the engine ([`one_process`]). The functions made by macros
 //! are declared in the header from `communication.h`.
 
+pub mod attributes;
 pub mod bcast;
 pub mod blocks;
 pub mod buffer;
