@@ -322,6 +322,12 @@ typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
 #define MPI_LASTUSEDCODE (506)
 /* Attribute key of the number of the program among those started together. */
 #define MPI_APPNUM (505)
+/* `MPI_Topo_test`: a Cartesian topology. */
+#define MPI_CART (211)
+/* `MPI_Topo_test`: a graph topology. */
+#define MPI_GRAPH (212)
+/* `MPI_Topo_test`: a distributed graph topology. */
+#define MPI_DIST_GRAPH (213)
 /* The null operation handle. */
 #define MPI_OP_NULL ((MPI_Op)0x00000020)
 /* Maximum. */
@@ -1015,6 +1021,91 @@ int MPI_Op_commutative(MPI_Op op, int *commute);
  Waits until every process of `comm` has called it (the one process has).
  */
 int MPI_Barrier(MPI_Comm comm);
+
+/*
+ Fills the zero entries of `dims` with a balanced grid of `nnodes` nodes.
+ */
+int MPI_Dims_create(int nnodes, int ndims, int *dims);
+
+/*
+ Makes a communicator with a Cartesian topology of the grid `dims` (wrapping where
+ `periods` says): the one process's, or `MPI_COMM_NULL` for a grid of no node.
+ */
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods, int reorder, MPI_Comm *comm_cart);
+
+/*
+ The grid of a Cartesian communicator and this process's coordinates in it.
+ */
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+/*
+ The number of dimensions of a Cartesian communicator.
+ */
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+
+/*
+ The rank of the process at `coords` of a Cartesian communicator.
+ */
+int MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+
+/*
+ The coordinates of `rank` in a Cartesian communicator.
+ */
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+
+/*
+ The ranks `disp` steps before and after this process along `direction` of a Cartesian
+ communicator (`MPI_PROC_NULL` off the end of a dimension that does not wrap).
+ */
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+/*
+ The Cartesian communicator of the dimensions `remain_dims` keeps.
+ */
+int MPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+
+/*
+ The rank this process would have in a Cartesian topology of `dims` on `comm`
+ (`MPI_UNDEFINED` if the grid has no node for it).
+ */
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+/*
+ Makes a communicator with a graph topology: the one process's, or `MPI_COMM_NULL` for a
+ graph of no node.
+ */
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges, int reorder, MPI_Comm *comm_graph);
+
+/*
+ The numbers of nodes and edges of a graph communicator.
+ */
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+
+/*
+ The compressed form of a graph communicator's graph.
+ */
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+/*
+ The number of neighbours of `rank` in a graph communicator.
+ */
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+
+/*
+ The neighbours of `rank` in a graph communicator.
+ */
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+/*
+ The rank this process would have in a graph topology on `comm` (`MPI_UNDEFINED` if the
+ graph has no node for it).
+ */
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+/*
+ The kind of topology of `comm`: `MPI_CART`, `MPI_GRAPH`, or `MPI_UNDEFINED` for none.
+ */
+int MPI_Topo_test(MPI_Comm comm, int *status);
 
 /*
  Creates a datatype of `count` copies of `oldtype` laid end to end.
@@ -1769,6 +1860,22 @@ int PMPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
 int PMPI_Op_free(MPI_Op *op);
 int PMPI_Op_commutative(MPI_Op op, int *commute);
 int PMPI_Barrier(MPI_Comm comm);
+int PMPI_Dims_create(int nnodes, int ndims, int *dims);
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods, int reorder, MPI_Comm *comm_cart);
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+int PMPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges, int reorder, MPI_Comm *comm_graph);
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+int PMPI_Topo_test(MPI_Comm comm, int *status);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);

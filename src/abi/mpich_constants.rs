@@ -227,6 +227,15 @@ abi_constants! {
     /// Attribute key of the number of the program among those started together.
     MPI_APPNUM: c_int = 0x6440000d;
 
+    // ---- topologies ---------------------------------------------------------------------------
+
+    /// `MPI_Topo_test`: a graph topology.
+    MPI_GRAPH: c_int = 1;
+    /// `MPI_Topo_test`: a Cartesian topology.
+    MPI_CART: c_int = 2;
+    /// `MPI_Topo_test`: a distributed graph topology.
+    MPI_DIST_GRAPH: c_int = 3;
+
     // ---- reduction operations -----------------------------------------------------------------
 
     /// The null operation handle.

@@ -265,6 +265,15 @@ abi_constants! {
     /// Attribute key of the number of the program among those started together.
     MPI_APPNUM: c_int = 505;
 
+    // ---- topologies ---------------------------------------------------------------------------
+
+    /// `MPI_Topo_test`: a Cartesian topology.
+    MPI_CART: c_int = 211;
+    /// `MPI_Topo_test`: a graph topology.
+    MPI_GRAPH: c_int = 212;
+    /// `MPI_Topo_test`: a distributed graph topology.
+    MPI_DIST_GRAPH: c_int = 213;
+
     // ---- reduction operations -----------------------------------------------------------------
 
     /// The null operation handle.

@@ -5,6 +5,7 @@
 //! by handle).
 
 use super::slab::Slab;
+use super::topology::Topology;
 use crate::abi::{MPI_Errhandler, MPI_ERRORS_ARE_FATAL};
 use crate::keyvals::Attributes;
 use parking_lot::Mutex;
@@ -20,6 +21,8 @@ pub struct Communicator {
     pub errhandler: MPI_Errhandler,
     /// Its attributes, in the order they were set.
     pub attributes: Attributes,
+    /// Its process topology, if it has one.
+    pub topology: Option<Topology>,
 }
 
 /// Where a communicator's record is.
@@ -47,6 +50,7 @@ static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(|| {
         name: name.to_string(),
         errhandler: MPI_ERRORS_ARE_FATAL,
         attributes: Attributes::new(),
+        topology: None,
     };
     Mutex::new(Table {
         predefined: [named("MPI_COMM_WORLD"), named("MPI_COMM_SELF")],
@@ -80,12 +84,17 @@ pub fn free(index: usize) -> bool {
     TABLE.lock().made.remove(index).is_some()
 }
 
-/// A new communicator with the error handler `errhandler`, attributes `attributes` and no
-/// name.
-pub fn new(errhandler: MPI_Errhandler, attributes: Attributes) -> Communicator {
+/// A new communicator with the error handler `errhandler`, attributes `attributes`, the
+/// topology `topology` and no name.
+pub fn new(
+    errhandler: MPI_Errhandler,
+    attributes: Attributes,
+    topology: Option<Topology>,
+) -> Communicator {
     Communicator {
         name: String::new(),
         errhandler,
         attributes,
+        topology,
     }
 }

@@ -15,4 +15,5 @@ pub mod mailbox;
 pub mod ops;
 pub mod requests;
 mod slab;
+pub mod topology;
 pub mod world;

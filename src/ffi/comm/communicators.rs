@@ -11,23 +11,42 @@ use crate::ffi::{
     check_comm, check_out, errhandler_of, export, guard, place_of, write_c_string, write_out,
 };
 use crate::serial::comms::{self, Place};
+use crate::serial::topology::Topology;
 use std::ffi::{c_char, CStr};
 use std::os::raw::c_int;
 
 /// Makes a communicator of the one process from `parent` (whose error handler it takes, and
-/// for `MPI_Comm_dup` its attributes, through their copy callbacks) and writes its handle
-/// through `newcomm`.
+/// for `MPI_Comm_dup` its attributes, through their copy callbacks, and its topology) and
+/// writes its handle through `newcomm`.
 ///
 /// # Safety
 /// A non-NULL `newcomm` is writable.
 unsafe fn make(parent: MPI_Comm, newcomm: *mut MPI_Comm, duplicate: bool) -> MpiResult<()> {
+    let topology = match duplicate {
+        true => comms::with(place_of(parent)?, |c| c.topology.clone()).flatten(),
+        false => None,
+    };
+    // SAFETY: the caller's contract.
+    unsafe { make_with(parent, newcomm, duplicate, topology) }
+}
+
+/// [`make`], the new communicator carrying `topology`.
+///
+/// # Safety
+/// A non-NULL `newcomm` is writable.
+pub(crate) unsafe fn make_with(
+    parent: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    duplicate: bool,
+    topology: Option<Topology>,
+) -> MpiResult<()> {
     check_out(newcomm, "newcomm")?;
     let errhandler = errhandler_of(parent)?;
     let attributes = match duplicate {
         true => super::attributes::copy_all(parent)?,
         false => Vec::new(),
     };
-    let index = comms::keep(comms::new(errhandler, attributes));
+    let index = comms::keep(comms::new(errhandler, attributes, topology));
     let Some(handle) = own_comm(index) else {
         if let Some(attributes) = comms::with(Place::Made(index), |c| c.attributes.clone()) {
             super::attributes::released(&attributes);
@@ -43,7 +62,7 @@ unsafe fn make(parent: MPI_Comm, newcomm: *mut MPI_Comm, duplicate: bool) -> Mpi
 ///
 /// # Safety
 /// A non-NULL `newcomm` is writable.
-unsafe fn make_none(newcomm: *mut MPI_Comm) -> MpiResult<()> {
+pub(crate) unsafe fn make_none(newcomm: *mut MPI_Comm) -> MpiResult<()> {
     // SAFETY: the caller's contract.
     unsafe { write_out(newcomm, MPI_COMM_NULL, "newcomm") }
 }

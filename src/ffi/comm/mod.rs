@@ -27,6 +27,7 @@ pub mod receive;
 pub mod reductions;
 pub mod send;
 pub mod serial;
+pub mod topologies;
 pub mod varying;
 
 use super::guard;
