@@ -16,11 +16,12 @@
 
 use crate::abi::{
     MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function, MPI_Type_copy_attr_function,
-    MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_KEYVAL,
+    MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_ARG, MPI_ERR_KEYVAL, MPI_SUCCESS,
 };
 use crate::error::{MpiError, MpiResult};
 use parking_lot::Mutex;
 use std::collections::HashMap;
+use std::ffi::c_void;
 use std::os::raw::c_int;
 use std::sync::LazyLock;
 
@@ -180,6 +181,106 @@ impl<K: Copy> Registry<K> {
     pub fn registered(&self) -> usize {
         self.keys.lock().keys.len()
     }
+}
+
+/// The C signature of an attribute delete callback on handles of type `H`.
+pub type DeleteFn<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void) -> c_int;
+/// The C signature of an attribute copy callback on handles of type `H`.
+pub type CopyFn<H> =
+    unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void, *mut c_void, *mut c_int) -> c_int;
+
+/// The error of a callback that returned `code` (the call that ran it fails with it).
+fn callback_error(code: c_int, what: &str) -> MpiError {
+    MpiError::new(
+        code,
+        format!("the attribute {what} callback returned error {code}"),
+    )
+}
+
+/// Runs the delete callback `delete` of `key` (if there is one) for `value`, cached on the
+/// object `handle`.
+pub fn call_delete<H>(
+    delete: Option<DeleteFn<H>>,
+    handle: H,
+    key: c_int,
+    value: usize,
+    extra_state: usize,
+) -> MpiResult<()> {
+    let Some(delete) = delete else {
+        return Ok(());
+    };
+    // SAFETY: the program registered the callback for exactly this use.
+    let code = unsafe {
+        delete(
+            handle,
+            key,
+            value as *mut c_void,
+            extra_state as *mut c_void,
+        )
+    };
+    match code {
+        MPI_SUCCESS => Ok(()),
+        code => Err(callback_error(code, "delete")),
+    }
+}
+
+/// Runs the copy callback `copy` of `key` (if there is one) for `value`, cached on the object
+/// `handle` that is duplicated: the value of the duplicate's attribute, or `None` if the
+/// callback leaves it out.
+pub fn call_copy<H>(
+    copy: Option<CopyFn<H>>,
+    handle: H,
+    key: c_int,
+    value: usize,
+    extra_state: usize,
+) -> MpiResult<Option<usize>> {
+    let Some(copy) = copy else {
+        return Ok(None);
+    };
+    let mut out: *mut c_void = std::ptr::null_mut();
+    let mut flag: c_int = 0;
+    // SAFETY: the program registered the callback for exactly this use; `out` and `flag` are
+    // the outputs it writes.
+    let code = unsafe {
+        copy(
+            handle,
+            key,
+            extra_state as *mut c_void,
+            value as *mut c_void,
+            (&raw mut out).cast(),
+            &mut flag,
+        )
+    };
+    match code {
+        MPI_SUCCESS => Ok((flag != 0).then_some(out as usize)),
+        code => Err(callback_error(code, "copy")),
+    }
+}
+
+/// The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`,
+/// `MPI_COMM_DUP_FN`), for handles of type `H`.
+///
+/// # Safety
+/// Called with the address of a `void *` and of an `int` (checked for NULL).
+pub unsafe extern "C" fn copy_value<H>(
+    _old: H,
+    _keyval: c_int,
+    _extra_state: *mut c_void,
+    attribute_val_in: *mut c_void,
+    attribute_val_out: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    if attribute_val_out.is_null() || flag.is_null() {
+        return MPI_ERR_ARG;
+    }
+    // SAFETY: both checked non-NULL; the caller passes the address of a `void *` and an int.
+    unsafe {
+        attribute_val_out
+            .cast::<*mut c_void>()
+            .write(attribute_val_in);
+        flag.write(1);
+    }
+    MPI_SUCCESS
 }
 
 /// The attributes cached on one object: `(key, value)` in the order they were set.

@@ -210,17 +210,24 @@ trait Number: Copy + PartialOrd {
     fn bits(self, other: Self, op: Op) -> Self;
 }
 
+/// The `read` and `write` of [`Number`] for a type with native byte conversions.
+macro_rules! native_bytes {
+    ($t:ty) => {
+        fn read(bytes: &[u8]) -> Self {
+            <$t>::from_ne_bytes(bytes.try_into().expect("an element's bytes"))
+        }
+        fn write(self, bytes: &mut [u8]) {
+            bytes.copy_from_slice(&self.to_ne_bytes());
+        }
+    };
+}
+
 /// Implements [`Number`] for integer types (wrapping arithmetic, as C's unsigned and MPICH's
 /// signed reductions).
 macro_rules! integers {
     ($($t:ty),*) => {$(
         impl Number for $t {
-            fn read(bytes: &[u8]) -> Self {
-                <$t>::from_ne_bytes(bytes.try_into().expect("an element's bytes"))
-            }
-            fn write(self, bytes: &mut [u8]) {
-                bytes.copy_from_slice(&self.to_ne_bytes());
-            }
+            native_bytes!($t);
             fn add(self, other: Self) -> Self {
                 self.wrapping_add(other)
             }
@@ -253,12 +260,7 @@ integers!(i8, i16, i32, i64, u8, u16, u32, u64);
 macro_rules! floats {
     ($($t:ty),*) => {$(
         impl Number for $t {
-            fn read(bytes: &[u8]) -> Self {
-                <$t>::from_ne_bytes(bytes.try_into().expect("an element's bytes"))
-            }
-            fn write(self, bytes: &mut [u8]) {
-                bytes.copy_from_slice(&self.to_ne_bytes());
-            }
+            native_bytes!($t);
             fn add(self, other: Self) -> Self {
                 self + other
             }

@@ -5,7 +5,7 @@
 use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::behind::forward;
-use crate::error::{MpiError, MpiResult};
+use crate::error::MpiResult;
 use crate::ffi::export;
 use crate::handles;
 use crate::keyvals::{self, Keyval, TypeKeyval};
@@ -24,31 +24,10 @@ fn goes_behind(key: c_int, datatype: MPI_Datatype) -> bool {
     behind_keyval(key) || (!is_own_keyval_form(key) && crate::dropin::is_foreign(datatype))
 }
 
-fn callback_error(code: c_int, what: &str) -> MpiError {
-    MpiError::new(
-        code,
-        format!("the attribute {what} callback returned error {code}"),
-    )
-}
-
 /// Runs the delete callback of `key` for `value` cached on `datatype`.
 fn run_delete(datatype: MPI_Datatype, key: c_int, value: usize) -> MpiResult<()> {
     let k = keyvals::TYPE_KEYS.get_cached(key)?;
-    if let Some(delete) = k.delete {
-        // SAFETY: the callback was registered by the program for exactly this use.
-        let code = unsafe {
-            delete(
-                datatype,
-                key,
-                value as *mut c_void,
-                k.extra_state as *mut c_void,
-            )
-        };
-        if code != MPI_SUCCESS {
-            return Err(callback_error(code, "delete"));
-        }
-    }
-    Ok(())
+    keyvals::call_delete(k.delete, datatype, key, value, k.extra_state)
 }
 
 /// The attributes `MPI_Type_dup` gives the copy of `datatype`: those whose copy callback
@@ -71,26 +50,9 @@ fn copy_each(
 ) -> MpiResult<()> {
     for &(key, value) in attributes {
         let k: TypeKeyval = keyvals::TYPE_KEYS.get_cached(key)?;
-        let Some(copy) = k.copy else { continue };
-        let mut out: *mut c_void = std::ptr::null_mut();
-        let mut flag: c_int = 0;
-        // SAFETY: the callback was registered by the program for exactly this use.
-        let code = unsafe {
-            copy(
-                datatype,
-                key,
-                k.extra_state as *mut c_void,
-                value as *mut c_void,
-                &mut out as *mut *mut c_void as *mut c_void,
-                &mut flag,
-            )
-        };
-        if code != MPI_SUCCESS {
-            return Err(callback_error(code, "copy"));
-        }
-        if flag != 0 {
+        if let Some(copy) = keyvals::call_copy(k.copy, datatype, key, value, k.extra_state)? {
             keyvals::TYPE_KEYS.retain(key, false)?;
-            copied.push((key, out as usize));
+            copied.push((key, copy));
         }
     }
     Ok(())
@@ -116,29 +78,6 @@ pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> Mp
     Ok(())
 }
 
-/// The predefined copy callback that copies the attribute value (`MPI_TYPE_DUP_FN`).
-///
-/// # Safety
-/// Called by MPI with the address of a `void *` and of an `int` (checked for NULL).
-unsafe extern "C" fn copy_value(
-    _oldtype: MPI_Datatype,
-    _type_keyval: c_int,
-    _extra_state: *mut c_void,
-    attribute_val_in: *mut c_void,
-    attribute_val_out: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    if attribute_val_out.is_null() || flag.is_null() {
-        return MPI_ERR_ARG;
-    }
-    // SAFETY: both checked non-NULL; MPI passes the address of a `void *` and of an int.
-    unsafe {
-        *(attribute_val_out as *mut *mut c_void) = attribute_val_in;
-        *flag = 1;
-    }
-    MPI_SUCCESS
-}
-
 /// `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
 /// a sentinel instead, [`is_dup_fn_sentinel`]).
 #[cfg(not(feature = "standard-abi"))]
@@ -154,7 +93,7 @@ pub unsafe extern "C" fn MPIR_Type_dup_fn(
     export("MPIR_Type_dup_fn", || {
         // SAFETY: the caller's arguments, under the same contract.
         unsafe {
-            copy_value(
+            keyvals::copy_value::<MPI_Datatype>(
                 oldtype,
                 type_keyval,
                 extra_state,
@@ -187,7 +126,7 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
             check_out(type_keyval, "type_keyval")?;
             // The standard ABI's MPI_TYPE_DUP_FN is a sentinel to recognise, not to call.
             let copy = match is_dup_fn_sentinel(type_copy_attr_fn) {
-                true => Some(copy_value as _),
+                true => Some(keyvals::copy_value::<MPI_Datatype> as _),
                 false => type_copy_attr_fn,
             };
             let key = keyvals::TYPE_KEYS.create(Keyval {

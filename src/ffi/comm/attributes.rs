@@ -8,20 +8,12 @@
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::*;
 use crate::behind::forward;
-use crate::error::{MpiError, MpiResult};
+use crate::error::MpiResult;
 use crate::ffi::{check_out, export, guard, place_of, read_in, write_out};
 use crate::keyvals::{self, CommKeyval, Keyval, COMM_KEYS};
 use crate::serial::comms;
 use std::ffi::c_void;
 use std::os::raw::c_int;
-
-/// The error of a callback that failed.
-fn callback_error(code: c_int, what: &str) -> MpiError {
-    MpiError::new(
-        MPI_ERR_OTHER,
-        format!("the attribute {what} callback returned error {code}"),
-    )
-}
 
 /// The attributes of `comm`.
 fn attributes_of(comm: MPI_Comm) -> MpiResult<Vec<(c_int, usize)>> {
@@ -31,21 +23,7 @@ fn attributes_of(comm: MPI_Comm) -> MpiResult<Vec<(c_int, usize)>> {
 /// Runs the delete callback of `key` for `value` cached on `comm`.
 fn run_delete(comm: MPI_Comm, key: c_int, value: usize) -> MpiResult<()> {
     let k = COMM_KEYS.get_cached(key)?;
-    if let Some(delete) = k.delete {
-        // SAFETY: the callback was registered by the program for exactly this use.
-        let code = unsafe {
-            delete(
-                comm,
-                key,
-                value as *mut c_void,
-                k.extra_state as *mut c_void,
-            )
-        };
-        if code != MPI_SUCCESS {
-            return Err(callback_error(code, "delete"));
-        }
-    }
-    Ok(())
+    keyvals::call_delete(k.delete, comm, key, value, k.extra_state)
 }
 
 /// The attributes `MPI_Comm_dup` gives the duplicate of `comm`: those whose copy callback
@@ -55,27 +33,11 @@ pub fn copy_all(comm: MPI_Comm) -> MpiResult<Vec<(c_int, usize)>> {
     let mut copied = Vec::new();
     for (key, value) in attributes_of(comm)? {
         let k: CommKeyval = COMM_KEYS.get_cached(key)?;
-        let Some(copy) = k.copy else { continue };
-        let mut out: *mut c_void = std::ptr::null_mut();
-        let mut flag: c_int = 0;
-        // SAFETY: the callback was registered by the program for exactly this use.
-        let code = unsafe {
-            copy(
-                comm,
-                key,
-                k.extra_state as *mut c_void,
-                value as *mut c_void,
-                (&raw mut out).cast(),
-                &mut flag,
-            )
-        };
-        if code != MPI_SUCCESS {
-            released(&copied);
-            return Err(callback_error(code, "copy"));
-        }
-        if flag != 0 {
+        let copy = keyvals::call_copy(k.copy, comm, key, value, k.extra_state);
+        let copy = copy.inspect_err(|_| released(&copied))?;
+        if let Some(copy) = copy {
             COMM_KEYS.retain(key, false)?;
-            copied.push((key, out as usize));
+            copied.push((key, copy));
         }
     }
     Ok(copied)
@@ -100,31 +62,6 @@ pub fn delete_all(comm: MPI_Comm) -> MpiResult<()> {
     Ok(())
 }
 
-/// The predefined copy callback that copies the attribute value (`MPI_COMM_DUP_FN`).
-///
-/// # Safety
-/// Called with the address of a `void *` and of an `int` (checked for NULL).
-unsafe extern "C" fn copy_value(
-    _oldcomm: MPI_Comm,
-    _comm_keyval: c_int,
-    _extra_state: *mut c_void,
-    attribute_val_in: *mut c_void,
-    attribute_val_out: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    if attribute_val_out.is_null() || flag.is_null() {
-        return MPI_ERR_ARG;
-    }
-    // SAFETY: both checked non-NULL; the caller passes the address of a `void *` and an int.
-    unsafe {
-        attribute_val_out
-            .cast::<*mut c_void>()
-            .write(attribute_val_in);
-        flag.write(1);
-    }
-    MPI_SUCCESS
-}
-
 /// `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
 /// the sentinel 1 instead): copies the attribute value.
 ///
@@ -143,7 +80,7 @@ pub unsafe extern "C" fn MPIR_Comm_dup_fn(
     export("MPIR_Comm_dup_fn", || {
         // SAFETY: the caller's arguments, as a copy callback gets them.
         unsafe {
-            copy_value(
+            keyvals::copy_value::<MPI_Comm>(
                 oldcomm,
                 comm_keyval,
                 extra_state,
@@ -176,7 +113,7 @@ pub unsafe extern "C" fn MPI_Comm_create_keyval(
             check_out(comm_keyval, "comm_keyval")?;
             let sentinel = comm_copy_attr_fn.is_some_and(|f| f as usize == DUP_SENTINEL);
             let copy = match sentinel {
-                true => Some(copy_value as _),
+                true => Some(keyvals::copy_value::<MPI_Comm> as _),
                 false => comm_copy_attr_fn,
             };
             let key = COMM_KEYS.create(Keyval {
