@@ -1,13 +1,14 @@
 /*
  * The benchmark of record for packing: the access patterns of real applications, packed and
  * unpacked through MPI_Pack / MPI_Unpack of whichever MPI this file is built against
- * (mpi-dtype, MPICH or Open MPI), next to a hand-written loop for the same layout and a
- * memcpy of the packed bytes. Every pattern is checked against the hand loop before it is
+ * (mpi-dtype, MPICH or Open MPI), and sent by the one process to itself (MPI_Sendrecv on
+ * MPI_COMM_SELF), next to a hand-written loop for the same layout and a memcpy of the packed
+ * bytes. Every pattern is checked against the hand loop before it is
  * timed. Prints one line per measurement:
  *
  *     <pattern> <operation> <implementation> <value> <unit>
  *
- * where operation is pack, unpack, call (ns per call) or build (construct + commit, ms, with
+ * where operation is pack, unpack, sendrecv (the message to itself), call (ns per call) or build (construct + commit, ms, with
  * the heap memory it added in MiB as a second line). Times are the CPU time of the calling
  * thread (CLOCK_THREAD_CPUTIME_ID), so time spent waiting for a core while other programs run
  * is not counted; only the thread-scaling rows, which measure two threads together, use the
@@ -138,6 +139,21 @@ static void op_hand_unpack(void *ctx) {
     p->hand_unpack(p, p->expected, p->scratch);
 }
 
+/* A message of the pattern to this process and back into the scratch buffer: the one-process
+ * world's self-message (one pack and one unpack), MPICH's and Open MPI's on one process. */
+static void op_self_sendrecv(void *ctx) {
+    pattern *p = ctx;
+    MPI_Sendrecv(p->memory, p->count, p->type, 0, 0, p->scratch, p->count, p->type, 0, 0,
+                 MPI_COMM_SELF, MPI_STATUS_IGNORE);
+}
+
+/* The same move written by hand: the hand loops through a buffer. */
+static void op_hand_sendrecv(void *ctx) {
+    pattern *p = ctx;
+    p->hand_pack(p, p->expected);
+    p->hand_unpack(p, p->expected, p->scratch);
+}
+
 static void op_memcpy(void *ctx) {
     pattern *p = ctx;
     memcpy(p->packed, p->expected, p->packed_bytes);
@@ -160,7 +176,8 @@ static char *allocate(size_t bytes) {
     return p;
 }
 
-/* Checks the pattern, then times pack and unpack through MPI, the hand loops and memcpy. */
+/* Checks the pattern, then times pack, unpack and a message to this process through MPI, the
+ * hand loops and memcpy. */
 static void measure(pattern *p) {
     int size;
     MPI_Type_commit(&p->type);
@@ -180,15 +197,28 @@ static void measure(pattern *p) {
     p->hand_unpack(p, p->packed, p->memory);
     check(memcmp(p->scratch, p->memory, p->memory_bytes) == 0, p->name, "MPI_Unpack");
 
+    /* The self-message lands where the hand loops put the data, and nowhere else. */
+    char *want = allocate(p->memory_bytes);
+    fill(p->memory, p->memory_bytes, 17);
+    fill(p->scratch, p->memory_bytes, 19);
+    memcpy(want, p->scratch, p->memory_bytes);
+    p->hand_pack(p, p->expected);
+    p->hand_unpack(p, p->expected, want);
+    op_self_sendrecv(p);
+    check(memcmp(p->scratch, want, p->memory_bytes) == 0, p->name, "MPI_Sendrecv to itself");
+    free(want);
     double gb = (double)p->packed_bytes / 1e9;
     report(p->name, "pack", library, gb / seconds_per_call(op_pack, p), "GB/s");
     report(p->name, "unpack", library, gb / seconds_per_call(op_unpack, p), "GB/s");
+    report(p->name, "sendrecv", library, gb / seconds_per_call(op_self_sendrecv, p), "GB/s");
     if (strcmp(library, "mpi-dtype") == 0) {
         report(p->name, "pack", "hand", gb / seconds_per_call(op_hand_pack, p), "GB/s");
         report(p->name, "unpack", "hand", gb / seconds_per_call(op_hand_unpack, p), "GB/s");
+        report(p->name, "sendrecv", "hand", gb / seconds_per_call(op_hand_sendrecv, p), "GB/s");
         double m = gb / seconds_per_call(op_memcpy, p);
         report(p->name, "pack", "memcpy", m, "GB/s");
         report(p->name, "unpack", "memcpy", m, "GB/s");
+        report(p->name, "sendrecv", "memcpy", m, "GB/s");
     }
     MPI_Type_free(&p->type);
     free(p->packed);

@@ -203,7 +203,7 @@ def pattern_table(res, has_baseline):
         rule += "---|"
     lines = [head, rule]
     for pattern in patterns:
-        for op in ("pack", "unpack"):
+        for op in ("pack", "unpack", "sendrecv"):
             cells = [f"{res.median(pattern, op, impl):.2f}"
                      for impl in (OURS, *PEERS, "hand", "memcpy")]
             row = (f"| {pattern} | {op} | " + " | ".join(cells)

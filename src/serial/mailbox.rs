@@ -34,9 +34,10 @@ impl Buffer {
     /// The type map of `count` copies is readable relative to the address.
     pub unsafe fn pack(&self) -> MpiResult<Vec<u8>> {
         let size = crate::pack::packed_size(&self.datatype, self.count)?;
-        let mut bytes = vec![0u8; size as usize];
+        let mut bytes = Vec::with_capacity(size as usize);
         let mut position = 0;
-        // SAFETY: the caller's contract; `bytes` holds the packed size.
+        // SAFETY: the caller's contract; `bytes` has room for the packed size, and packing
+        // writes every byte of it (so they are initialized when the length is set).
         unsafe {
             crate::pack::pack(
                 std::ptr::with_exposed_provenance(self.address),
@@ -46,6 +47,7 @@ impl Buffer {
                 size,
                 &mut position,
             )?;
+            bytes.set_len(position as usize);
         }
         Ok(bytes)
     }
