@@ -15,7 +15,10 @@
  *     MPI_Alltoallw, and a _c form) move the block to and from its displacement, in extents
  *     of the side's type (in bytes for MPI_Alltoallw);
  *   - the nonblocking collectives are done when started, and their requests are complete at
- *     once; their errors are those of the blocking ones, and a NULL request is MPI_ERR_ARG.
+ *     once; their errors are those of the blocking ones, and a NULL request is MPI_ERR_ARG;
+ *   - the persistent collectives (MPI_Allreduce_init, MPI_Barrier_init, ...) run at each
+ *     start with the data of that moment, beside persistent sends in one MPI_Startall, and
+ *     give their errors at the start.
  */
 #include "check.h"
 
@@ -137,6 +140,39 @@ static void nonblocking(MPI_Datatype vector)
               MPI_ERR_ARG);
 }
 
+/* The persistent collectives: each start runs the collective with the data of that moment. */
+static void persistent(MPI_Datatype vector)
+{
+    double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8], one = 0, back = 0;
+    MPI_Request requests[3];
+    MPI_Status statuses[3];
+
+    CHECK_OK(MPI_Allreduce_init(data, got, 1, vector, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                &requests[0]));
+    CHECK_OK(MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &requests[1]));
+    CHECK_OK(MPI_Send_init(&one, 1, MPI_DOUBLE, 0, 9, MPI_COMM_SELF, &requests[2]));
+    for (int round = 0; round < 3; round++) {
+        clear8(got);
+        data[2] = 100 + round;
+        one = round;
+        CHECK_OK(MPI_Startall(3, requests));
+        CHECK_OK(MPI_Waitall(3, requests, statuses));
+        CHECK(got[0] == 1 && got[2] == 100 + round && got[1] == -1);
+        CHECK_OK(MPI_Recv(&back, 1, MPI_DOUBLE, 0, 9, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+        CHECK(back == round);
+        CHECK(requests[0] != MPI_REQUEST_NULL && requests[1] != MPI_REQUEST_NULL);
+    }
+    for (int k = 0; k < 3; k++)
+        CHECK_OK(MPI_Request_free(&requests[k]));
+
+    /* Its errors come at each start, as the blocking collective's. */
+    CHECK_OK(MPI_Allreduce_init(data, got, 1, MPI_BYTE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                &requests[0]));
+    CHECK_ERR(MPI_Start(&requests[0]), MPI_ERR_OP);
+    CHECK_OK(MPI_Wait(&requests[0], &statuses[0]));
+    CHECK_OK(MPI_Request_free(&requests[0]));
+}
+
 static void block_collectives(MPI_Datatype vector)
 {
     double data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8], want[8];
@@ -187,6 +223,7 @@ int main(int argc, char **argv)
     block_collectives(vector);
     varying(vector);
     nonblocking(vector);
+    persistent(vector);
     CHECK_OK(MPI_Type_free(&uncommitted));
 
     CHECK_OK(MPI_Type_free(&vector));

@@ -4,6 +4,7 @@
 
 use super::mailbox::{Buffer, Outcome, Selector};
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 /// How a send completes (MPI-4.1 §3.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +58,9 @@ pub enum Operation {
     },
     /// A receive of a message `MPI_Mprobe` matched: complete when it starts.
     Matched,
+    /// A persistent collective (`MPI_Allreduce_init`, ...): each start runs it (it waits for
+    /// no other process) and returns its error code, raised already.
+    Collective(Arc<dyn Fn() -> c_int + Send + Sync>),
 }
 
 /// Where an operation stands.
@@ -99,6 +103,7 @@ impl Request {
                 selector.tag
             ),
             Operation::Matched => format!("the receive started by {made_by}"),
+            Operation::Collective(_) => format!("the collective started by {made_by}"),
         }
     }
 }

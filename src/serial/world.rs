@@ -251,7 +251,7 @@ impl World {
                     request: index,
                 }),
             },
-            Operation::Matched => {}
+            Operation::Matched | Operation::Collective(_) => {}
         }
         Ok(())
     }
@@ -348,20 +348,45 @@ pub fn start(call: &'static str, operation: Operation, persistent: bool) -> MpiR
     Ok(index)
 }
 
-/// Starts the persistent requests at `indices` (`MPI_Start`, `MPI_Startall`).
-pub fn start_persistent(indices: &[usize]) -> MpiResult<()> {
-    let mut world = world();
+/// Starts the persistent requests at `indices` (`MPI_Start`, `MPI_Startall`): a collective
+/// runs now, outside the world's lock (it may raise an error on a handler that calls MPI),
+/// and the first error code it returns is the answer (`Ok` with it; raised already).
+pub fn start_persistent(indices: &[usize]) -> MpiResult<c_int> {
+    let mut answer = crate::abi::MPI_SUCCESS;
     for &index in indices {
-        let persistent = world.requests.get(index).is_some_and(|r| r.persistent);
-        if !persistent {
-            return Err(MpiError::new(
-                MPI_ERR_REQUEST,
-                "only a persistent request (MPI_Send_init, MPI_Recv_init, ...) can be started",
-            ));
+        let collective = {
+            let mut world = world();
+            let request = world.requests.get(index).filter(|r| r.persistent);
+            let Some(request) = request else {
+                return Err(MpiError::new(
+                    MPI_ERR_REQUEST,
+                    "only a persistent request (MPI_Send_init, MPI_Recv_init, ...) can be started",
+                ));
+            };
+            match request.operation.clone() {
+                Operation::Collective(run) if request.progress == Progress::Inactive => {
+                    world
+                        .requests
+                        .get_mut(index)
+                        .ok_or_else(no_request)?
+                        .progress = Progress::Active;
+                    Some(run)
+                }
+                _ => {
+                    world.start(index)?;
+                    None
+                }
+            }
+        };
+        if let Some(run) = collective {
+            let rc = run();
+            world().complete(index, Outcome::of_send(false));
+            if rc != crate::abi::MPI_SUCCESS && answer == crate::abi::MPI_SUCCESS {
+                answer = rc;
+            }
         }
-        world.start(index)?;
     }
-    Ok(())
+    Ok(answer)
 }
 
 /// Probes for a message `selector` takes (`MPI_Probe`, `MPI_Iprobe`): what a receive of it
@@ -579,7 +604,7 @@ pub fn cancel(index: usize) -> MpiResult<()> {
                 world.complete(index, Outcome::of_send(true));
             }
         }
-        Operation::Matched => {}
+        Operation::Matched | Operation::Collective(_) => {}
     }
     Ok(())
 }

@@ -1,25 +1,47 @@
-//! The nonblocking collectives: `MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Iallreduce`, `MPI_Igatherv`
-//! and the others, each with its `_c` form. In drop-in mode each is the MPI behind's. In the
-//! one-process world nothing waits for another process: the collective is done when it is
-//! started (by the blocking function of the same arguments), and the request it returns is
-//! complete at once (`MPI_Wait` and `MPI_Test` report it with an empty status).
+//! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Iallreduce`,
+//! `MPI_Igatherv` and the others) and the persistent ones (`MPI_Barrier_init`,
+//! `MPI_Allreduce_init`, ...), each with its `_c` form, both made from one definition. In
+//! drop-in mode each is the MPI behind's. In the one-process world nothing waits for another
+//! process: a nonblocking collective is done when it is started (by the blocking function of
+//! the same arguments) and its request is complete at once (`MPI_Wait` and `MPI_Test` report it
+//! with an empty status); a persistent one runs the blocking function at each `MPI_Start`.
 
 use super::bcast::{MPI_Bcast, MPI_Bcast_c};
 use super::blocks::*;
 use super::reductions::*;
 use super::varying::*;
 use super::{missing_behind, serial, standalone};
-use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Op, MPI_Request, MPI_SUCCESS};
+use crate::abi::{
+    MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS,
+};
 use crate::behind::forward;
 use crate::ffi::{check_out, export, guard};
 use std::ffi::c_void;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
-/// Defines the nonblocking collective `$name`: the MPI behind's in drop-in mode; in the
-/// one-process world the blocking `$blocking` with the same arguments, and a request
-/// complete at once.
+/// The arguments of a persistent collective, kept by its request for every start: the
+/// program's buffers and handles, valid until it frees the request (MPI-4.1 §6.13).
+struct Kept<T>(T);
+
+// SAFETY: the request keeps the program's pointers and handles only to call the collective
+// with them; the program keeps them valid, from any thread that starts the request.
+unsafe impl<T> Send for Kept<T> {}
+// SAFETY: as above; they are only read.
+unsafe impl<T> Sync for Kept<T> {}
+
+impl<T: Copy> Kept<T> {
+    /// The arguments.
+    fn get(&self) -> T {
+        self.0
+    }
+}
+
+/// Defines the nonblocking collective `$name` and the persistent `$init`: the MPI behind's in
+/// drop-in mode; in the one-process world the blocking `$blocking` with the same arguments,
+/// now with a request complete at once, or at each start of the persistent request.
 macro_rules! nonblocking {
-    ($name:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
+    ($name:ident, $init:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
         #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($blocking), "` and a request complete at once.")]
         ///
         /// # Safety
@@ -44,71 +66,93 @@ macro_rules! nonblocking {
                 guard(stringify!($name), || unsafe { serial::complete_at_once(stringify!($name), request) })
             })
         }
+
+        #[doc = concat!("`", stringify!($init), "`: in the one-process world each start runs `", stringify!($blocking), "`.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $init($($arg: $ty,)* info: MPI_Info, request: *mut MPI_Request) -> c_int {
+            export(stringify!($init), || {
+                if !standalone() {
+                    return forward!($init: fn($($ty,)* MPI_Info, *mut MPI_Request) -> c_int, $($arg,)* info, request)
+                        .unwrap_or_else(|| missing_behind(stringify!($init)));
+                }
+                let kept = Kept(($($arg,)*));
+                let run = Arc::new(move || {
+                    let ($($arg,)*) = kept.get();
+                    // SAFETY: the program's arguments, valid while the request lives.
+                    unsafe { $blocking($($arg),*) }
+                });
+                // SAFETY: the caller's request.
+                unsafe { serial::persistent_collective(stringify!($init), request, run) }
+            })
+        }
     };
 }
 
-nonblocking!(MPI_Ibarrier => MPI_Barrier
+nonblocking!(MPI_Ibarrier, MPI_Barrier_init => MPI_Barrier
     (comm: MPI_Comm));
-nonblocking!(MPI_Ibcast => MPI_Bcast
+nonblocking!(MPI_Ibcast, MPI_Bcast_init => MPI_Bcast
     (buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ibcast_c => MPI_Bcast_c
+nonblocking!(MPI_Ibcast_c, MPI_Bcast_init_c => MPI_Bcast_c
     (buffer: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
 
 /// Defines the nonblocking form of each reducing collective of `MPI_Allreduce`'s shape.
 macro_rules! nonblocking_allreduce_like {
-    ($($count:ty: $name:ident => $blocking:ident),*) => {$(
-        nonblocking!($name => $blocking
+    ($($count:ty: $name:ident, $init:ident => $blocking:ident),*) => {$(
+        nonblocking!($name, $init => $blocking
             (sendbuf: *const c_void, recvbuf: *mut c_void, count: $count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
     )*};
 }
 
-nonblocking_allreduce_like!(c_int: MPI_Iallreduce => MPI_Allreduce, MPI_Count: MPI_Iallreduce_c => MPI_Allreduce_c);
-nonblocking_allreduce_like!(c_int: MPI_Iscan => MPI_Scan, MPI_Count: MPI_Iscan_c => MPI_Scan_c);
-nonblocking_allreduce_like!(c_int: MPI_Iexscan => MPI_Exscan, MPI_Count: MPI_Iexscan_c => MPI_Exscan_c);
-nonblocking_allreduce_like!(c_int: MPI_Ireduce_scatter_block => MPI_Reduce_scatter_block, MPI_Count: MPI_Ireduce_scatter_block_c => MPI_Reduce_scatter_block_c);
+nonblocking_allreduce_like!(c_int: MPI_Iallreduce, MPI_Allreduce_init => MPI_Allreduce, MPI_Count: MPI_Iallreduce_c, MPI_Allreduce_init_c => MPI_Allreduce_c);
+nonblocking_allreduce_like!(c_int: MPI_Iscan, MPI_Scan_init => MPI_Scan, MPI_Count: MPI_Iscan_c, MPI_Scan_init_c => MPI_Scan_c);
+nonblocking_allreduce_like!(c_int: MPI_Iexscan, MPI_Exscan_init => MPI_Exscan, MPI_Count: MPI_Iexscan_c, MPI_Exscan_init_c => MPI_Exscan_c);
+nonblocking_allreduce_like!(c_int: MPI_Ireduce_scatter_block, MPI_Reduce_scatter_block_init => MPI_Reduce_scatter_block, MPI_Count: MPI_Ireduce_scatter_block_c, MPI_Reduce_scatter_block_init_c => MPI_Reduce_scatter_block_c);
 
-nonblocking!(MPI_Ireduce => MPI_Reduce
+nonblocking!(MPI_Ireduce, MPI_Reduce_init => MPI_Reduce
     (sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ireduce_c => MPI_Reduce_c
+nonblocking!(MPI_Ireduce_c, MPI_Reduce_init_c => MPI_Reduce_c
     (sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ireduce_scatter => MPI_Reduce_scatter
+nonblocking!(MPI_Ireduce_scatter, MPI_Reduce_scatter_init => MPI_Reduce_scatter
     (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
-nonblocking!(MPI_Ireduce_scatter_c => MPI_Reduce_scatter_c
+nonblocking!(MPI_Ireduce_scatter_c, MPI_Reduce_scatter_init_c => MPI_Reduce_scatter_c
     (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
 
 /// Defines the nonblocking form of each collective of one block per process.
 macro_rules! nonblocking_blocks {
-    ($($count:ty: $name:ident => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($name => $blocking
+    ($($count:ty: $name:ident, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($name, $init => $blocking
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
 
-nonblocking_blocks!(c_int: MPI_Ialltoall => MPI_Alltoall [], MPI_Count: MPI_Ialltoall_c => MPI_Alltoall_c []);
-nonblocking_blocks!(c_int: MPI_Iallgather => MPI_Allgather [], MPI_Count: MPI_Iallgather_c => MPI_Allgather_c []);
-nonblocking_blocks!(c_int: MPI_Igather => MPI_Gather [root], MPI_Count: MPI_Igather_c => MPI_Gather_c [root]);
-nonblocking_blocks!(c_int: MPI_Iscatter => MPI_Scatter [root], MPI_Count: MPI_Iscatter_c => MPI_Scatter_c [root]);
+nonblocking_blocks!(c_int: MPI_Ialltoall, MPI_Alltoall_init => MPI_Alltoall [], MPI_Count: MPI_Ialltoall_c, MPI_Alltoall_init_c => MPI_Alltoall_c []);
+nonblocking_blocks!(c_int: MPI_Iallgather, MPI_Allgather_init => MPI_Allgather [], MPI_Count: MPI_Iallgather_c, MPI_Allgather_init_c => MPI_Allgather_c []);
+nonblocking_blocks!(c_int: MPI_Igather, MPI_Gather_init => MPI_Gather [root], MPI_Count: MPI_Igather_c, MPI_Gather_init_c => MPI_Gather_c [root]);
+nonblocking_blocks!(c_int: MPI_Iscatter, MPI_Scatter_init => MPI_Scatter [root], MPI_Count: MPI_Iscatter_c, MPI_Scatter_init_c => MPI_Scatter_c [root]);
 
 /// Defines the nonblocking forms of `MPI_Gatherv` / `MPI_Allgatherv`.
 macro_rules! nonblocking_gathervs {
-    ($($count:ty: $displ:ty: $name:ident => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($name => $blocking
+    ($($count:ty: $displ:ty: $name:ident, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($name, $init => $blocking
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, displs: *const $displ, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
 
-nonblocking_gathervs!(c_int: c_int: MPI_Igatherv => MPI_Gatherv [root], MPI_Count: MPI_Aint: MPI_Igatherv_c => MPI_Gatherv_c [root]);
-nonblocking_gathervs!(c_int: c_int: MPI_Iallgatherv => MPI_Allgatherv [], MPI_Count: MPI_Aint: MPI_Iallgatherv_c => MPI_Allgatherv_c []);
+nonblocking_gathervs!(c_int: c_int: MPI_Igatherv, MPI_Gatherv_init => MPI_Gatherv [root], MPI_Count: MPI_Aint: MPI_Igatherv_c, MPI_Gatherv_init_c => MPI_Gatherv_c [root]);
+nonblocking_gathervs!(c_int: c_int: MPI_Iallgatherv, MPI_Allgatherv_init => MPI_Allgatherv [], MPI_Count: MPI_Aint: MPI_Iallgatherv_c, MPI_Allgatherv_init_c => MPI_Allgatherv_c []);
 
-nonblocking!(MPI_Iscatterv => MPI_Scatterv
+nonblocking!(MPI_Iscatterv, MPI_Scatterv_init => MPI_Scatterv
     (sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Iscatterv_c => MPI_Scatterv_c
+nonblocking!(MPI_Iscatterv_c, MPI_Scatterv_init_c => MPI_Scatterv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallv => MPI_Alltoallv
+nonblocking!(MPI_Ialltoallv, MPI_Alltoallv_init => MPI_Alltoallv
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallv_c => MPI_Alltoallv_c
+nonblocking!(MPI_Ialltoallv_c, MPI_Alltoallv_init_c => MPI_Alltoallv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallw => MPI_Alltoallw
+nonblocking!(MPI_Ialltoallw, MPI_Alltoallw_init => MPI_Alltoallw
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallw_c => MPI_Alltoallw_c
+nonblocking!(MPI_Ialltoallw_c, MPI_Alltoallw_init_c => MPI_Alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));

@@ -623,7 +623,8 @@ pub unsafe fn free(request: *mut MPI_Request) -> c_int {
 /// # Safety
 /// As for the MPI functions.
 pub unsafe fn start(call: &'static str, count: c_int, requests: *mut MPI_Request) -> c_int {
-    guard(call, || {
+    let mut answer = MPI_SUCCESS;
+    let started = guard(call, || {
         // SAFETY: the caller's contract.
         let handles = unsafe { crate::ffi::read_slice(requests, count.into(), "requests")? };
         let indices = handles
@@ -634,7 +635,30 @@ pub unsafe fn start(call: &'static str, count: c_int, requests: *mut MPI_Request
                 })
             })
             .collect::<MpiResult<Vec<_>>>()?;
-        world::start_persistent(&indices)
+        answer = world::start_persistent(&indices)?;
+        Ok(())
+    });
+    match started {
+        MPI_SUCCESS => answer,
+        error => error,
+    }
+}
+
+/// Makes a persistent collective request whose every start runs `run` (`MPI_Allreduce_init`
+/// and the others), and writes its handle.
+///
+/// # Safety
+/// A non-NULL `request` is writable.
+pub unsafe fn persistent_collective(
+    call: &'static str,
+    request: *mut MPI_Request,
+    run: Arc<dyn Fn() -> c_int + Send + Sync>,
+) -> c_int {
+    guard(call, || {
+        crate::ffi::check_out(request, "request")?;
+        let index = world::start(call, Operation::Collective(run), true)?;
+        // SAFETY: checked non-NULL; the caller's request.
+        unsafe { write_request(request, index) }
     })
 }
 
