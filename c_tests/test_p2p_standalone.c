@@ -334,6 +334,27 @@ static void sendrecvs(MPI_Datatype vector)
     CHECK_OK(MPI_Sendrecv_c(data, 2, MPI_DOUBLE, 0, 52, got, 2, MPI_DOUBLE, 0, 52,
                             MPI_COMM_WORLD, &status));
     CHECK_EQ_LONG((long)got[1], 2);
+
+    /* A message sent earlier is received first: the receive takes it, the message sent stays. */
+    double early = 77, late = 88, one = 0;
+    CHECK_OK(MPI_Send(&early, 1, MPI_DOUBLE, 0, 53, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Sendrecv(&late, 1, MPI_DOUBLE, 0, 54, &one, 1, MPI_DOUBLE, 0, MPI_ANY_TAG,
+                          MPI_COMM_WORLD, &status));
+    CHECK(one == 77 && status.MPI_TAG == 53);
+    CHECK_OK(MPI_Recv(&one, 1, MPI_DOUBLE, 0, 54, MPI_COMM_WORLD, &status));
+    CHECK_EQ_LONG((long)one, 88);
+
+    /* Too long for the receive buffer: it takes what fits, and the call says so. */
+    clear(got, 8);
+    CHECK_ERR(MPI_Sendrecv(data, 5, MPI_DOUBLE, 0, 55, got, 1, vector, 0, 55, MPI_COMM_WORLD,
+                           &status),
+              MPI_ERR_TRUNCATE);
+    CHECK(got[0] == 1 && got[1] == -1 && got[2] == 2 && got[6] == 4 && got[7] == -1);
+    clear(got, 8);
+    CHECK_ERR(MPI_Sendrecv(data, 8, MPI_DOUBLE, 0, 56, got, 3, MPI_DOUBLE, 0, 56, MPI_COMM_WORLD,
+                           &status),
+              MPI_ERR_TRUNCATE);
+    CHECK(got[2] == 3 && got[3] == -1);
 }
 
 /* Arguments the standard names an error class for. */

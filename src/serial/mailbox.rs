@@ -84,6 +84,74 @@ impl Buffer {
     }
 }
 
+/// The bytes a direct copy moves at a time through its buffer, small enough to stay in cache.
+const CHUNK: usize = 64 * 1024;
+
+impl Buffer {
+    /// The address of the data if they are one run of bytes (a contiguous type), else `None`.
+    fn contiguous(&self) -> Option<usize> {
+        let dt = &self.datatype;
+        let one_run =
+            dt.plan.runs() <= 1 && dt.true_extent() == dt.size() && dt.extent() == dt.size();
+        one_run.then(|| self.address.wrapping_add_signed(dt.true_lb() as isize))
+    }
+
+    /// Copies the data of this buffer into `to` as a message would move them, without a
+    /// message's buffer: one copy when both are contiguous, else packed and unpacked through
+    /// a buffer of [`CHUNK`] bytes. `to` takes what fits (`MPI_ERR_TRUNCATE` if the data are
+    /// longer). Returns the bytes received.
+    ///
+    /// # Safety
+    /// The type map of this buffer is readable, that of `to` writable.
+    pub unsafe fn copy_into(&self, to: &Buffer) -> MpiResult<(i64, Option<MpiError>)> {
+        let sent = crate::pack::packed_size(&self.datatype, self.count)?;
+        let room = crate::pack::packed_size(&to.datatype, to.count)?;
+        let taken = sent.min(room);
+        if let (Some(from), Some(into)) = (self.contiguous(), to.contiguous()) {
+            // SAFETY: the caller's contract: `taken` bytes are readable at `from` and writable
+            // at `into` (they may be the same buffer, as in MPI_Sendrecv_replace).
+            unsafe {
+                std::ptr::copy(
+                    std::ptr::with_exposed_provenance::<u8>(from),
+                    std::ptr::with_exposed_provenance_mut::<u8>(into),
+                    taken as usize,
+                )
+            };
+        } else {
+            let mut chunk = vec![0u8; (taken as usize).min(CHUNK)];
+            let mut at = 0i64;
+            while at < taken {
+                let n = ((taken - at) as usize).min(CHUNK);
+                // SAFETY: the caller's contract; `[at, at + n)` lies inside both packed streams.
+                unsafe {
+                    crate::plan::pack_range(
+                        &self.datatype.plan,
+                        self.count,
+                        std::ptr::with_exposed_provenance(self.address),
+                        at,
+                        &mut chunk[..n],
+                    );
+                    crate::plan::unpack_range(
+                        &to.datatype.plan,
+                        to.count,
+                        std::ptr::with_exposed_provenance_mut(to.address),
+                        at,
+                        &chunk[..n],
+                    );
+                }
+                at += n as i64;
+            }
+        }
+        let error = (sent > room).then(|| {
+            MpiError::new(
+                MPI_ERR_TRUNCATE,
+                format!("a message of {sent} bytes arrived in a receive buffer of {room} bytes"),
+            )
+        });
+        Ok((taken, error))
+    }
+}
+
 /// What a completed receive (or probe) reports in its status.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
@@ -201,6 +269,13 @@ pub struct Mailbox {
 }
 
 impl Mailbox {
+    /// True if a posted receive matches a message of `comm` with `tag`.
+    pub fn has_receive(&self, comm: MPI_Comm, tag: c_int) -> bool {
+        self.posted.iter().any(|p| {
+            p.selector.comm == comm && (p.selector.tag == MPI_ANY_TAG || p.selector.tag == tag)
+        })
+    }
+
     /// Takes the first posted receive that matches a message of `comm` with `tag`.
     pub fn take_receive(&mut self, comm: MPI_Comm, tag: c_int) -> Option<Posted> {
         let probe = Message {

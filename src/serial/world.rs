@@ -304,6 +304,44 @@ pub unsafe fn send(
         })
 }
 
+/// `MPI_Sendrecv`: the message sent goes straight into the receive buffer when the receive
+/// would take it anyway (the same communicator and a matching tag, no earlier message for
+/// the receive, no posted receive for the message); otherwise it is sent, then received.
+///
+/// # Safety
+/// `sent` is readable, `received` writable.
+pub unsafe fn sendrecv(
+    call: &'static str,
+    (sent, dest, sent_to): (Buffer, c_int, Selector),
+    (received, source, received_from): (Buffer, c_int, Selector),
+) -> MpiResult<Outcome> {
+    let direct = dest == 0
+        && source != MPI_PROC_NULL
+        && sent_to.comm == received_from.comm
+        && (received_from.tag == crate::abi::MPI_ANY_TAG || received_from.tag == sent_to.tag);
+    if direct {
+        let world = world();
+        let first = world.mailbox.peek(&received_from).is_none()
+            && !world.mailbox.has_receive(sent_to.comm, sent_to.tag);
+        if first {
+            // SAFETY: the caller's contract.
+            let (bytes, error) = unsafe { sent.copy_into(&received) }?;
+            return Ok(Outcome {
+                source: 0,
+                tag: sent_to.tag,
+                bytes,
+                cancelled: false,
+                error,
+            });
+        }
+    }
+    // SAFETY: the caller's contract; the data sent are packed before any are received.
+    unsafe {
+        send(call, Mode::Standard, sent, dest, sent_to)?;
+        receive(call, received, source, received_from)
+    }
+}
+
 /// A blocking receive into `buffer` from `source` (`MPI_Recv`).
 ///
 /// # Safety

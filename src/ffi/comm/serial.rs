@@ -268,13 +268,11 @@ pub unsafe fn sendrecv(
             buffer(sent.0, sent.1, sent.2)?,
             buffer(received.0, received.1, received.2)?,
         );
-        // SAFETY: the program's buffers and status; the send packs its data before the
-        // receive writes (so the two may overlap, as in MPI_Sendrecv_replace).
-        unsafe {
-            world::send(call, Mode::Standard, send_buffer, dest, send_selector)?;
-            let outcome = world::receive(call, receive_buffer, source, receive_selector)?;
-            reported(status, outcome)
-        }
+        let sent = (send_buffer, dest, send_selector);
+        let received = (receive_buffer, source, receive_selector);
+        // SAFETY: the program's buffers and status (they may be one buffer, as in
+        // MPI_Sendrecv_replace: a direct copy reads each byte before it writes it).
+        unsafe { reported(status, world::sendrecv(call, sent, received)?) }
     })
 }
 
