@@ -157,9 +157,9 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
     Some(value)
 }
 
-/// True if `comm` has the form of a communicator handle other than `MPI_COMM_NULL` (MPICH's
-/// handles say their kind, with or without an MPI library behind this one).
-pub fn is_comm(comm: MPI_Comm, _behind_present: impl FnOnce() -> bool) -> bool {
+/// True if `comm` has the form of a communicator handle of the MPI library behind this one,
+/// other than `MPI_COMM_NULL` (MPICH's handles say their kind).
+pub fn has_behind_comm_form(comm: MPI_Comm) -> bool {
     const COMM_KIND_MASK: c_int = 0x3c00_0000;
     comm != MPI_COMM_NULL && comm & COMM_KIND_MASK == MPI_COMM_NULL
 }

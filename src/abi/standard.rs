@@ -537,14 +537,10 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
     (slot != 0 && generation < GENERATIONS).then(|| own_handle(slot, generation))
 }
 
-/// True if `comm` can be a communicator other than `MPI_COMM_NULL`: a predefined one
-/// (`MPI_COMM_WORLD`, `MPI_COMM_SELF`) or, when there is an MPI library behind this one
-/// (`behind_present`, asked only then), a value outside the predefined range (one of its
-/// communicators).
-pub fn is_comm(comm: MPI_Comm, behind_present: impl FnOnce() -> bool) -> bool {
-    comm == MPI_COMM_WORLD
-        || comm == MPI_COMM_SELF
-        || (comm.0 > PREDEFINED_HANDLE_MAX && behind_present())
+/// True if `comm` can be a communicator handle of the MPI library behind this one: a value
+/// outside the predefined range (the standard ABI's handles do not say their kind).
+pub fn has_behind_comm_form(comm: MPI_Comm) -> bool {
+    comm.0 > PREDEFINED_HANDLE_MAX
 }
 
 /// The form of this library's keyvals: `0x24000000 | n` (the standard leaves keyval values to

@@ -163,16 +163,18 @@ fn not_committed() -> MpiError {
     MpiError::datatype("the datatype has not been committed (MPI_Type_commit)")
 }
 
-/// True if `comm` is a communicator other than `MPI_COMM_NULL`: one of the MPI library behind
-/// this one ([`crate::abi::is_comm`]), or standalone a communicator of the one-process world
-/// (a predefined one, or one the program made and has not freed).
+/// True if `comm` is a communicator other than `MPI_COMM_NULL`: a predefined one (asked
+/// first: `MPI_Pack`'s fast path passes one and looks nothing up), one of the MPI library
+/// behind this one ([`has_behind_comm_form`]), or standalone one the program made and has not
+/// freed.
 pub fn is_comm(comm: MPI_Comm) -> bool {
-    if crate::behind::backend().is_some() {
-        return crate::abi::is_comm(comm, || true);
+    if comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF {
+        return true;
     }
-    comm == MPI_COMM_WORLD
-        || comm == MPI_COMM_SELF
-        || own_comm_index(comm).is_some_and(crate::serial::comms::exists)
+    match crate::behind::backend() {
+        Some(_) => has_behind_comm_form(comm),
+        None => own_comm_index(comm).is_some_and(crate::serial::comms::exists),
+    }
 }
 
 /// Checks a communicator argument: `MPI_COMM_NULL` and values that are not communicator
