@@ -71,17 +71,19 @@ impl Buffer {
                 &bytes[..taken as usize],
             )
         };
-        let error = (taken < bytes.len() as i64).then(|| {
-            MpiError::new(
-                MPI_ERR_TRUNCATE,
-                format!(
-                    "a message of {} bytes arrived in a receive buffer of {room} bytes",
-                    bytes.len()
-                ),
-            )
-        });
-        (taken, error)
+        (taken, truncated(bytes.len() as i64, room))
     }
+}
+
+/// `MPI_ERR_TRUNCATE` if a message of `sent` bytes is longer than the `room` of its receive
+/// buffer (MPI-4.1 §3.2.4).
+fn truncated(sent: i64, room: i64) -> Option<MpiError> {
+    (sent > room).then(|| {
+        MpiError::new(
+            MPI_ERR_TRUNCATE,
+            format!("a message of {sent} bytes arrived in a receive buffer of {room} bytes"),
+        )
+    })
 }
 
 /// The bytes a direct copy moves at a time through its buffer, small enough to stay in cache.
@@ -142,13 +144,7 @@ impl Buffer {
                 at += n as i64;
             }
         }
-        let error = (sent > room).then(|| {
-            MpiError::new(
-                MPI_ERR_TRUNCATE,
-                format!("a message of {sent} bytes arrived in a receive buffer of {room} bytes"),
-            )
-        });
-        Ok((taken, error))
+        Ok((taken, truncated(sent, room)))
     }
 }
 
@@ -202,9 +198,9 @@ pub struct Selector {
 }
 
 impl Selector {
-    /// True if a message of `comm` with `tag` is one this selects.
-    fn takes(&self, message: &Message) -> bool {
-        self.comm == message.comm && (self.tag == MPI_ANY_TAG || self.tag == message.tag)
+    /// True if a message of `comm` with `tag` is one this selects: the one rule of matching.
+    pub fn takes(&self, comm: MPI_Comm, tag: c_int) -> bool {
+        self.comm == comm && (self.tag == MPI_ANY_TAG || self.tag == tag)
     }
 }
 
@@ -271,24 +267,15 @@ pub struct Mailbox {
 impl Mailbox {
     /// True if a posted receive matches a message of `comm` with `tag`.
     pub fn has_receive(&self, comm: MPI_Comm, tag: c_int) -> bool {
-        self.posted.iter().any(|p| {
-            p.selector.comm == comm && (p.selector.tag == MPI_ANY_TAG || p.selector.tag == tag)
-        })
+        self.posted.iter().any(|p| p.selector.takes(comm, tag))
     }
 
     /// Takes the first posted receive that matches a message of `comm` with `tag`.
     pub fn take_receive(&mut self, comm: MPI_Comm, tag: c_int) -> Option<Posted> {
-        let probe = Message {
-            comm,
-            tag,
-            bytes: Vec::new(),
-            sender: None,
-            buffered: 0,
-        };
         let at = self
             .posted
             .iter()
-            .position(|posted| posted.selector.takes(&probe))?;
+            .position(|posted| posted.selector.takes(comm, tag))?;
         self.posted.remove(at)
     }
 
@@ -301,7 +288,7 @@ impl Mailbox {
     pub fn peek(&self, selector: &Selector) -> Option<&Message> {
         self.unexpected
             .iter()
-            .find(|message| selector.takes(message))
+            .find(|message| selector.takes(message.comm, message.tag))
     }
 
     /// Takes the first message `selector` takes.
@@ -309,7 +296,7 @@ impl Mailbox {
         let at = self
             .unexpected
             .iter()
-            .position(|message| selector.takes(message))?;
+            .position(|message| selector.takes(message.comm, message.tag))?;
         self.unexpected.remove(at)
     }
 

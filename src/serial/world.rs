@@ -203,7 +203,7 @@ impl World {
     /// Starts the operation of the request at `index`.
     fn start(&mut self, index: usize) -> MpiResult<()> {
         let request = self.requests.get_mut(index).ok_or_else(no_request)?;
-        if request.progress == Progress::Active || matches!(request.progress, Progress::Done(_)) {
+        if request.progress != Progress::Inactive {
             return Err(MpiError::new(
                 MPI_ERR_REQUEST,
                 format!("the request made by {} is active already", request.made_by),
@@ -315,10 +315,8 @@ pub unsafe fn sendrecv(
     (sent, dest, sent_to): (Buffer, c_int, Selector),
     (received, source, received_from): (Buffer, c_int, Selector),
 ) -> MpiResult<Outcome> {
-    let direct = dest == 0
-        && source != MPI_PROC_NULL
-        && sent_to.comm == received_from.comm
-        && (received_from.tag == crate::abi::MPI_ANY_TAG || received_from.tag == sent_to.tag);
+    let direct =
+        dest == 0 && source != MPI_PROC_NULL && received_from.takes(sent_to.comm, sent_to.tag);
     if direct {
         let world = world();
         let first = world.mailbox.peek(&received_from).is_none()
