@@ -112,6 +112,17 @@ fn request_index(request: MPI_Request) -> MpiResult<Option<usize>> {
     })
 }
 
+/// The index of a request handle that must not be `MPI_REQUEST_NULL` (it is to be `what`:
+/// freed, started, cancelled).
+fn live_request(request: MPI_Request, what: &str) -> MpiResult<usize> {
+    request_index(request)?.ok_or_else(|| {
+        MpiError::new(
+            MPI_ERR_REQUEST,
+            format!("MPI_REQUEST_NULL cannot be {what}"),
+        )
+    })
+}
+
 /// Writes the handle of the request at `index` through `request`.
 ///
 /// # Safety
@@ -607,8 +618,7 @@ pub unsafe fn free(request: *mut MPI_Request) -> c_int {
     guard("MPI_Request_free", || {
         // SAFETY: the program's request.
         let handle = unsafe { crate::ffi::read_in(request, "request")? };
-        let index = request_index(handle)?
-            .ok_or_else(|| MpiError::new(MPI_ERR_REQUEST, "MPI_REQUEST_NULL cannot be freed"))?;
+        let index = live_request(handle, "freed")?;
         world::free(index)?;
         // SAFETY: read above, so valid.
         unsafe { request.write(MPI_REQUEST_NULL) };
@@ -627,11 +637,7 @@ pub unsafe fn start(call: &'static str, count: c_int, requests: *mut MPI_Request
         let handles = unsafe { crate::ffi::read_slice(requests, count.into(), "requests")? };
         let indices = handles
             .iter()
-            .map(|&handle| {
-                request_index(handle)?.ok_or_else(|| {
-                    MpiError::new(MPI_ERR_REQUEST, "MPI_REQUEST_NULL cannot be started")
-                })
-            })
+            .map(|&handle| live_request(handle, "started"))
             .collect::<MpiResult<Vec<_>>>()?;
         answer = world::start_persistent(&indices)?;
         Ok(())
@@ -668,9 +674,7 @@ pub unsafe fn cancel(request: *mut MPI_Request) -> c_int {
     guard("MPI_Cancel", || {
         // SAFETY: the program's request.
         let handle = unsafe { crate::ffi::read_in(request, "request")? };
-        let index = request_index(handle)?.ok_or_else(|| {
-            MpiError::new(MPI_ERR_REQUEST, "MPI_REQUEST_NULL cannot be cancelled")
-        })?;
+        let index = live_request(handle, "cancelled")?;
         world::cancel(index)
     })
 }
