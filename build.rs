@@ -59,6 +59,7 @@ mod c_types {
     pub type MPI_Message = i64;
     pub type MPI_Group = i64;
     pub type MPI_Op = i64;
+    pub type MPI_Win = i64;
 }
 
 /// MPICH's table.
@@ -210,9 +211,10 @@ fn with_communication_prototypes(header: &str, declared: &str) -> String {
 }
 
 /// The communication functions (`src/ffi/comm/`), each of which must have a prototype in the
-/// header: the names each file defines with `pub unsafe extern "C" fn MPI_...(` or lists in a macro invocation
-/// at the start of a line (`blocking_sends!(c_int: MPI_Send, MPI_Ssend);`, where a name
-/// followed by `:` is the count type).
+/// header: the names each file defines with `pub unsafe extern "C" fn MPI_...(`, with
+/// `fn MPI_...(` in a `one_process_functions!` invocation, or lists in a macro invocation at
+/// the start of a line (`blocking_sends!(c_int: MPI_Send, MPI_Ssend);`, where a name followed
+/// by `:` is the count type).
 fn communication_functions(dir: &std::path::Path) -> Vec<String> {
     let mut names = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -225,6 +227,13 @@ fn communication_functions(dir: &std::path::Path) -> Vec<String> {
         let text = std::fs::read_to_string(&file).expect("a source file is readable");
         for line in text.lines() {
             let listed = if let Some(rest) = line.strip_prefix("pub unsafe extern \"C\" fn ") {
+                rest.split('(').next().unwrap_or("")
+            } else if let Some(rest) = line
+                .trim_start()
+                .strip_prefix("fn ")
+                .filter(|rest| rest.starts_with("MPI_"))
+            {
+                // A function of a `one_process_functions!` invocation.
                 rest.split('(').next().unwrap_or("")
             } else if line.split('!').next().is_some_and(|m| {
                 !m.is_empty() && m.chars().all(|c| c.is_ascii_lowercase() || c == '_')

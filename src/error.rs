@@ -287,12 +287,29 @@ pub fn handler_of(comm: MPI_Comm) -> MPI_Errhandler {
     }
 }
 
-/// Error handlers made with `MPI_Comm_create_errhandler`, by their index
-/// ([`user_errhandler`]).
-static USER_HANDLERS: Mutex<Vec<MPI_Comm_errhandler_function>> = Mutex::new(Vec::new());
+/// An error handler the program made, with the kind of object it serves.
+#[derive(Debug, Clone, Copy)]
+pub enum UserHandler {
+    /// Made by `MPI_Comm_create_errhandler`.
+    Comm(MPI_Comm_errhandler_function),
+    /// Made by `MPI_Win_create_errhandler`.
+    Win(MPI_Win_errhandler_function),
+}
+
+/// The object an error is raised on: the program's handler gets its handle.
+#[derive(Debug, Clone, Copy)]
+pub enum Raised {
+    /// A communicator.
+    Comm(MPI_Comm),
+    /// A window.
+    Win(MPI_Win),
+}
+
+/// Error handlers the program made, by their index ([`user_errhandler`]).
+static USER_HANDLERS: Mutex<Vec<UserHandler>> = Mutex::new(Vec::new());
 
 /// Registers an error handler function and returns its handle.
-pub fn add_user_handler(f: MPI_Comm_errhandler_function) -> MpiResult<MPI_Errhandler> {
+pub fn add_user_handler(f: UserHandler) -> MpiResult<MPI_Errhandler> {
     let mut handlers = USER_HANDLERS.lock();
     let handle = user_errhandler(handlers.len())
         .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "too many error handlers"))?;
@@ -300,24 +317,35 @@ pub fn add_user_handler(f: MPI_Comm_errhandler_function) -> MpiResult<MPI_Errhan
     Ok(handle)
 }
 
-/// The function of an error handler made with `MPI_Comm_create_errhandler`.
-pub fn user_handler(handle: MPI_Errhandler) -> Option<MPI_Comm_errhandler_function> {
+/// The function of an error handler the program made.
+pub fn user_handler(handle: MPI_Errhandler) -> Option<UserHandler> {
     let index = user_errhandler_index(handle)?;
     USER_HANDLERS.lock().get(index).copied()
 }
 
-/// Calls the program's error handler `handle` for the error `code` raised on `comm`; a
+/// Calls the program's error handler `handle` for the error `code` raised on `on`; a
 /// handler made in the MPI behind is called by that library.
-pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, comm: MPI_Comm) {
-    if let Some(Some(f)) = user_handler(handle) {
-        let (mut comm, mut code) = (comm, code);
-        // SAFETY: the program registered this function as an error handler.
-        unsafe { f(&mut comm, &mut code) };
-        return;
+pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
+    let mut code = code;
+    match (user_handler(handle), on) {
+        (Some(UserHandler::Comm(Some(f))), Raised::Comm(mut comm)) => {
+            // SAFETY: the program registered this function as a communicator's error handler.
+            unsafe { f(&mut comm, &mut code) }
+        }
+        (Some(UserHandler::Win(Some(f))), Raised::Win(mut win)) => {
+            // SAFETY: the program registered this function as a window's error handler.
+            unsafe { f(&mut win, &mut code) }
+        }
+        (Some(_), _) => {}
+        // A handler made in the MPI behind: that library calls it, on the communicator it is
+        // attached to.
+        (None, Raised::Comm(comm)) => {
+            crate::behind::forward!(PMPI_Comm_call_errhandler: fn(MPI_Comm, c_int) -> c_int, comm, code);
+        }
+        (None, Raised::Win(win)) => {
+            crate::behind::forward!(PMPI_Win_call_errhandler: fn(MPI_Win, c_int) -> c_int, win, code);
+        }
     }
-    // A handler made in the MPI behind: that library calls it, on the communicator it is
-    // attached to.
-    crate::behind::forward!(PMPI_Comm_call_errhandler: fn(MPI_Comm, c_int) -> c_int, comm, code);
 }
 
 #[cfg(test)]

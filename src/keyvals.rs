@@ -1,6 +1,6 @@
 //! The registries of attribute keys, one per kind of object: datatypes
-//! (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`) and the communicators of the
-//! one-process world (`MPI_Comm_create_keyval`); and the list of attributes cached on one
+//! (`MPI_Type_create_keyval` / `MPI_Type_free_keyval`), and the communicators and windows of
+//! the one-process world (`MPI_Comm_create_keyval`, `MPI_Win_create_keyval`); and the list of attributes cached on one
 //! object.
 //!
 //! A key stays in the registry while the program may use it or while an attribute cached on
@@ -16,7 +16,8 @@
 
 use crate::abi::{
     MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function, MPI_Type_copy_attr_function,
-    MPI_Type_delete_attr_function, FIRST_OWN_KEYVAL, MPI_ERR_ARG, MPI_ERR_KEYVAL, MPI_SUCCESS,
+    MPI_Type_delete_attr_function, MPI_Win_copy_attr_function, MPI_Win_delete_attr_function,
+    FIRST_OWN_KEYVAL, MPI_ERR_ARG, MPI_ERR_KEYVAL, MPI_SUCCESS,
 };
 use crate::error::{MpiError, MpiResult};
 use parking_lot::Mutex;
@@ -41,6 +42,8 @@ pub struct Keyval<C, D> {
 pub type TypeKeyval = Keyval<MPI_Type_copy_attr_function, MPI_Type_delete_attr_function>;
 /// A key of communicator attributes (`MPI_Comm_create_keyval`).
 pub type CommKeyval = Keyval<MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function>;
+/// A key of window attributes (`MPI_Win_create_keyval`).
+pub type WinKeyval = Keyval<MPI_Win_copy_attr_function, MPI_Win_delete_attr_function>;
 
 struct Record<K> {
     keyval: K,
@@ -73,6 +76,10 @@ pub static TYPE_KEYS: LazyLock<Registry<TypeKeyval>> =
 /// the other.
 pub static COMM_KEYS: LazyLock<Registry<CommKeyval>> =
     LazyLock::new(|| Registry::new(FIRST_OWN_KEYVAL + (1 << 22), "communicator"));
+/// The keys of window attributes of the one-process world (from [`FIRST_OWN_KEYVAL`] +
+/// 2^23).
+pub static WIN_KEYS: LazyLock<Registry<WinKeyval>> =
+    LazyLock::new(|| Registry::new(FIRST_OWN_KEYVAL + (2 << 22), "window"));
 
 impl<K: Copy> Registry<K> {
     /// An empty registry whose keys count up from `first`.

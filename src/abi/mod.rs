@@ -84,3 +84,29 @@ pub type MPI_Comm_delete_attr_function = Option<
         extra_state: *mut std::ffi::c_void,
     ) -> std::os::raw::c_int,
 >;
+
+/// Attribute copy callback for window keyvals (`MPI_Win_copy_attr_function`): windows are
+/// never duplicated, so it is kept but never called.
+#[allow(non_camel_case_types)]
+pub type MPI_Win_copy_attr_function = Option<
+    unsafe extern "C" fn(
+        oldwin: MPI_Win,
+        win_keyval: std::os::raw::c_int,
+        extra_state: *mut std::ffi::c_void,
+        attribute_val_in: *mut std::ffi::c_void,
+        attribute_val_out: *mut std::ffi::c_void,
+        flag: *mut std::os::raw::c_int,
+    ) -> std::os::raw::c_int,
+>;
+
+/// Attribute delete callback for window keyvals (`MPI_Win_delete_attr_function`), or
+/// `MPI_WIN_NULL_DELETE_FN` (the null pointer).
+#[allow(non_camel_case_types)]
+pub type MPI_Win_delete_attr_function = Option<
+    unsafe extern "C" fn(
+        win: MPI_Win,
+        win_keyval: std::os::raw::c_int,
+        attribute_val: *mut std::ffi::c_void,
+        extra_state: *mut std::ffi::c_void,
+    ) -> std::os::raw::c_int,
+>;

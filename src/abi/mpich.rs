@@ -44,6 +44,9 @@ pub struct MPI_Status {
 /// The C signature of an error handler function (`MPI_Comm_errhandler_function`).
 pub type MPI_Comm_errhandler_function =
     Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut c_int, ...)>;
+/// The C signature of a window's error handler function (`MPI_Win_errhandler_function`).
+pub type MPI_Win_errhandler_function =
+    Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
 /// Attribute copy callback for datatypes.
 pub type MPI_Type_copy_attr_function = Option<
     unsafe extern "C" fn(
@@ -216,6 +219,8 @@ pub type MPI_Message = c_int;
 pub type MPI_Group = c_int;
 /// Handle of a reduction operation (`MPI_Op`): an `int` in MPICH's ABI.
 pub type MPI_Op = c_int;
+/// Handle of a window of one-sided communication (`MPI_Win`): an `int` in MPICH's ABI.
+pub type MPI_Win = c_int;
 
 /// The point-to-point values that are not constants of `mpi.h`'s table: MPICH's `mpi.h`
 /// values.
@@ -249,6 +254,19 @@ const OWN_GROUP_KIND: i32 = 0x8800_0000u32 as i32;
 /// The kind bits of the operations `MPI_Op_create` makes in the one-process world (MPICH's
 /// indirect operations).
 const OWN_OP_KIND: i32 = 0x9800_0000u32 as i32;
+
+/// The kind bits of the windows the one-process world makes (MPICH's direct windows).
+const OWN_WIN_KIND: i32 = 0xa000_0000u32 as i32;
+
+/// The handle of the window the one-process world keeps at `index`.
+pub fn own_win(index: usize) -> Option<MPI_Win> {
+    own_indexed(OWN_WIN_KIND, index)
+}
+
+/// The index of a window [`own_win`] made.
+pub fn own_win_index(win: MPI_Win) -> Option<usize> {
+    own_index(OWN_WIN_KIND, win)
+}
 
 /// The handle of the operation the one-process world keeps at `index`.
 pub fn own_op(index: usize) -> Option<MPI_Op> {

@@ -109,6 +109,8 @@ handle_types! {
     MPI_Group => MPI_ABI_Group;
     /// Handle of a reduction operation (C: `struct MPI_ABI_Op *`).
     MPI_Op => MPI_ABI_Op;
+    /// Handle of a window of one-sided communication (C: `struct MPI_ABI_Win *`).
+    MPI_Win => MPI_ABI_Win;
 }
 
 /// The least value of a predefined handle (MPI-5.0 §21.5: predefined handle constants are
@@ -221,6 +223,19 @@ pub fn own_op_index(op: MPI_Op) -> Option<usize> {
     (op.0 & OWN_TAG_MASK == OWN_OP_TAG).then_some(op.0 & OWN_INDEX_MASK)
 }
 
+/// The tag bits of the windows the one-process world makes.
+const OWN_WIN_TAG: usize = 0x4d57 << 48;
+
+/// The handle of the window the one-process world keeps at `index`.
+pub fn own_win(index: usize) -> Option<MPI_Win> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Win(OWN_WIN_TAG | index))
+}
+
+/// The index of a window [`own_win`] made.
+pub fn own_win_index(win: MPI_Win) -> Option<usize> {
+    (win.0 & OWN_TAG_MASK == OWN_WIN_TAG).then_some(win.0 & OWN_INDEX_MASK)
+}
+
 /// The tag bits of the communicators the one-process world makes.
 const OWN_COMM_TAG: usize = 0x4d43 << 48;
 /// The tag bits of the groups the one-process world makes.
@@ -277,6 +292,9 @@ pub fn own_message_index(message: MPI_Message) -> Option<usize> {
 /// The C signature of a communicator error handler (`MPI_Comm_errhandler_function`).
 pub type MPI_Comm_errhandler_function =
     Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut c_int, ...)>;
+/// The C signature of a window's error handler (`MPI_Win_errhandler_function`).
+pub type MPI_Win_errhandler_function =
+    Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
 
 /// Attribute copy callback for datatype keyvals (`MPI_Type_copy_attr_function`), as C passes
 /// it: a function pointer, or one of the sentinels `MPI_TYPE_NULL_COPY_FN` (0) and
@@ -387,7 +405,7 @@ pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
     use super::{
         MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
-        MPI_Request,
+        MPI_Request, MPI_Win,
     };
     use std::os::raw::c_int;
 
@@ -396,29 +414,8 @@ pub mod constants {
         (c_int, $v:expr) => {
             $v as c_int
         };
-        (MPI_Datatype, $v:expr) => {
-            MPI_Datatype($v as usize)
-        };
-        (MPI_Comm, $v:expr) => {
-            MPI_Comm($v as usize)
-        };
-        (MPI_Errhandler, $v:expr) => {
-            MPI_Errhandler($v as usize)
-        };
-        (MPI_Info, $v:expr) => {
-            MPI_Info($v as usize)
-        };
-        (MPI_Request, $v:expr) => {
-            MPI_Request($v as usize)
-        };
-        (MPI_Message, $v:expr) => {
-            MPI_Message($v as usize)
-        };
-        (MPI_Group, $v:expr) => {
-            MPI_Group($v as usize)
-        };
-        (MPI_Op, $v:expr) => {
-            MPI_Op($v as usize)
+        ($handle:ident, $v:expr) => {
+            $handle($v as usize)
         };
     }
 
@@ -651,6 +648,8 @@ mod tests {
                 type MPI_Group = i64;
                 #[allow(non_camel_case_types)]
                 type MPI_Op = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Win = i64;
                 #[allow(non_camel_case_types)]
                 type c_int = i64;
                 $(const $name: $ty = $value;)*

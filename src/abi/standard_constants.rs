@@ -274,6 +274,48 @@ abi_constants! {
     /// `MPI_Topo_test`: a distributed graph topology.
     MPI_DIST_GRAPH: c_int = 213;
 
+    // ---- one-sided communication --------------------------------------------------------------
+
+    /// The null window handle.
+    MPI_WIN_NULL: MPI_Win = 0x110;
+    /// Attribute key of a window's base address.
+    MPI_WIN_BASE: c_int = 601;
+    /// Attribute key of a window's size in bytes.
+    MPI_WIN_SIZE: c_int = 603;
+    /// Attribute key of a window's displacement unit.
+    MPI_WIN_DISP_UNIT: c_int = 602;
+    /// Attribute key of how a window was made (`MPI_WIN_FLAVOR_*`).
+    MPI_WIN_CREATE_FLAVOR: c_int = 604;
+    /// Attribute key of a window's memory model (`MPI_WIN_SEPARATE` or `MPI_WIN_UNIFIED`).
+    MPI_WIN_MODEL: c_int = 605;
+    /// A window made by `MPI_Win_create` over the program's memory.
+    MPI_WIN_FLAVOR_CREATE: c_int = 311;
+    /// A window made by `MPI_Win_allocate` over memory the library allocated.
+    MPI_WIN_FLAVOR_ALLOCATE: c_int = 312;
+    /// A window made by `MPI_Win_create_dynamic`, memory attached to it later.
+    MPI_WIN_FLAVOR_DYNAMIC: c_int = 313;
+    /// A window made by `MPI_Win_allocate_shared` over memory its processes share.
+    MPI_WIN_FLAVOR_SHARED: c_int = 314;
+    /// The memory model whose public and private copies of a window are separate.
+    MPI_WIN_SEPARATE: c_int = 322;
+    /// The memory model whose public and private copies of a window are one.
+    MPI_WIN_UNIFIED: c_int = 321;
+    /// `MPI_Win_lock`: a lock no other process holds at the same time.
+    MPI_LOCK_EXCLUSIVE: c_int = 301;
+    /// `MPI_Win_lock`: a lock other processes may hold at the same time.
+    MPI_LOCK_SHARED: c_int = 302;
+    /// Assertion: no other process holds or attempts a conflicting lock.
+    MPI_MODE_NOCHECK: c_int = 1024;
+    /// Assertion: the local window was not updated by stores since the last synchronisation.
+    MPI_MODE_NOSTORE: c_int = 8192;
+    /// Assertion: the local window will not be updated by puts or accumulates until the next
+    /// synchronisation.
+    MPI_MODE_NOPUT: c_int = 4096;
+    /// Assertion: the fence completes no sequence of locally issued RMA calls.
+    MPI_MODE_NOPRECEDE: c_int = 2048;
+    /// Assertion: the fence starts no sequence of locally issued RMA calls.
+    MPI_MODE_NOSUCCEED: c_int = 16384;
+
     // ---- reduction operations -----------------------------------------------------------------
 
     /// The null operation handle.

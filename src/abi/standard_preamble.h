@@ -38,6 +38,7 @@ typedef struct MPI_ABI_Request *MPI_Request;
 typedef struct MPI_ABI_Message *MPI_Message;
 typedef struct MPI_ABI_Group *MPI_Group;
 typedef struct MPI_ABI_Op *MPI_Op;
+typedef struct MPI_ABI_Win *MPI_Win;
 
 /*
  * The status of a completed operation: three public fields, then five ints the
@@ -76,6 +77,12 @@ typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval,
                                             void *attribute_val, void *extra_state);
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
                                    MPI_Datatype *datatype);
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
+typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int win_keyval, void *extra_state,
+                                         void *attribute_val_in, void *attribute_val_out,
+                                         int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val,
+                                           void *extra_state);
 
 /*
  * Predefined attribute callbacks for datatype keyvals. They are sentinels, not functions:
@@ -88,3 +95,6 @@ typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
 #define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0x0)
 #define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)0x1)
 #define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0x0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)0x1)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0x0)

@@ -68,18 +68,42 @@ pub fn raise(function: &'static str, error: MpiError) -> c_int {
         function,
         error,
         error::effective_handler(),
-        error::effective_comm(),
+        error::Raised::Comm(error::effective_comm()),
     )
 }
 
-/// Hands `error` from `function` to `handler`, the error handler of `comm`, and returns its
+/// Calls `handler` for the error code `code` raised on `on`, as `MPI_Comm_call_errhandler`
+/// and `MPI_Win_call_errhandler` do: `MPI_ERRORS_RETURN` does nothing,
+/// `MPI_ERRORS_ARE_FATAL` and `MPI_ERRORS_ABORT` end the program, and a handler the program
+/// made is called.
+pub fn call_handler(
+    function: &'static str,
+    handler: MPI_Errhandler,
+    code: c_int,
+    on: error::Raised,
+) {
+    match handler {
+        MPI_ERRORS_RETURN => {}
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
+            let class = error::class_of(code).unwrap_or(code);
+            crate::diagnostic::line(format_args!(
+                "Fatal error in {function}: error code {code} ({})",
+                error::class_name(class)
+            ));
+            crate::process::abort_program(class.max(1))
+        }
+        other => error::call_user_errhandler(other, code, on),
+    }
+}
+
+/// Hands `error` from `function` to `handler`, the error handler of `on`, and returns its
 /// error code (a new code for each error; `MPI_Error_class` maps it to its class; in drop-in
 /// mode a code of the MPI behind, [`crate::dropin::codes`]).
 pub fn raise_on(
     function: &'static str,
     error: MpiError,
     handler: MPI_Errhandler,
-    comm: MPI_Comm,
+    on: error::Raised,
 ) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
     // With an MPI behind, a code that library reads; else one of this library's own.
@@ -96,7 +120,7 @@ pub fn raise_on(
             crate::process::abort_program(error.class.max(1))
         }
         other => {
-            error::call_user_errhandler(other, code, comm);
+            error::call_user_errhandler(other, code, on);
             code
         }
     }

@@ -37,7 +37,7 @@ pub mod status;
 use crate::abi::*;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
-pub use export::{checked, export, export_value, guard, raise, raise_on};
+pub use export::{call_handler, checked, export, export_value, guard, raise, raise_on};
 use std::ffi::c_char;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -84,6 +84,19 @@ pub unsafe fn write_c_string(
     }
     // SAFETY: checked non-NULL above; valid by the caller's contract.
     unsafe { write_out(resultlen, bytes.len() as c_int, "resultlen") }
+}
+
+/// The name the program gives an object (`MPI_Type_set_name`, `MPI_Comm_set_name`, ...):
+/// the C string `name`, of which at most `MPI_MAX_OBJECT_NAME - 1` bytes are kept.
+///
+/// # Safety
+/// A non-NULL `name` is a NUL-terminated string.
+pub unsafe fn read_object_name(name: *const c_char, what: &str) -> MpiResult<String> {
+    check_out(name, what)?;
+    // SAFETY: checked non-NULL; the caller's contract.
+    let bytes = unsafe { std::ffi::CStr::from_ptr(name) }.to_bytes();
+    let kept = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME as usize - 1)];
+    Ok(String::from_utf8_lossy(kept).into_owned())
 }
 
 /// Checks that an output pointer is not NULL before any work is done.

@@ -5,7 +5,7 @@ use crate::abi::*;
 use crate::behind;
 use crate::ffi::export;
 use crate::handles;
-use std::ffi::{c_char, CStr};
+use std::ffi::c_char;
 use std::os::raw::c_int;
 
 /// The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
@@ -47,11 +47,8 @@ pub unsafe extern "C" fn MPI_Type_set_name(
             if crate::dropin::is_foreign(datatype)
         );
         guard("MPI_Type_set_name", || {
-            check_out(type_name, "type_name")?;
-            // SAFETY: checked non-NULL; the caller passes a NUL-terminated string.
-            let bytes = unsafe { CStr::from_ptr(type_name) }.to_bytes();
-            let kept = &bytes[..bytes.len().min(MPI_MAX_OBJECT_NAME as usize - 1)];
-            let name = String::from_utf8_lossy(kept).into_owned();
+            // SAFETY: the caller passes a NUL-terminated string.
+            let name = unsafe { super::read_object_name(type_name, "type_name")? };
             handles::with_entry(datatype, |e| e.name = name)
         })
     })

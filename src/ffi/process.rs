@@ -201,7 +201,10 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
             let known = matches!(
                 errhandler,
                 MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-            ) || error::user_handler(errhandler).is_some();
+            ) || matches!(
+                error::user_handler(errhandler),
+                Some(error::UserHandler::Comm(_))
+            );
             if !known {
                 return Err(MpiError::arg(format!(
                     "{errhandler:#x} is not an error handler"
@@ -254,7 +257,7 @@ pub unsafe extern "C" fn MPI_Comm_create_errhandler(
             if comm_errhandler_fn.is_none() {
                 return Err(MpiError::arg("comm_errhandler_fn is NULL"));
             }
-            let handle = error::add_user_handler(comm_errhandler_fn)?;
+            let handle = error::add_user_handler(error::UserHandler::Comm(comm_errhandler_fn))?;
             // SAFETY: the caller's pointer, checked non-NULL above.
             unsafe { write_out(errhandler, handle, "errhandler") }
         })

@@ -16,4 +16,5 @@ pub mod ops;
 pub mod requests;
 mod slab;
 pub mod topology;
+pub mod windows;
 pub mod world;

@@ -12,7 +12,7 @@ use crate::ffi::{
 };
 use crate::serial::comms::{self, Place};
 use crate::serial::topology::Topology;
-use std::ffi::{c_char, CStr};
+use std::ffi::c_char;
 use std::os::raw::c_int;
 
 /// Makes a communicator of the one process from `parent` (whose error handler it takes, and
@@ -393,11 +393,8 @@ pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_c
             return rc;
         }
         guard_on("MPI_Comm_set_name", comm, || {
-            check_out(comm_name, "comm_name")?;
-            // SAFETY: checked non-NULL; the caller passes a C string.
-            let text = unsafe { CStr::from_ptr(comm_name) }.to_string_lossy();
-            let limit = MPI_MAX_OBJECT_NAME as usize - 1;
-            let name: String = text.chars().take(limit).collect();
+            // SAFETY: the caller passes a C string.
+            let name = unsafe { crate::ffi::read_object_name(comm_name, "comm_name")? };
             comms::with(place_of(comm)?, |c| c.name = name);
             Ok(())
         })

@@ -13,6 +13,33 @@
 //! copy their one block through the engine ([`one_process`]). The functions made by macros
 //! are declared in the header from `communication.h`.
 
+/// Defines exported functions of the one-process world, each from its C signature and its
+/// body there: in drop-in mode the function passes its arguments on to the MPI behind's
+/// function of the same name; standalone, the body runs in `$guard` (`guard` for a call on
+/// no object, `guard_on` for one on a communicator, `guard_win` for one on a window), which
+/// catches a panic and raises the body's error.
+macro_rules! one_process_functions {
+    ($(
+        $(#[$doc:meta])*
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) via $guard:ident($($on:expr)?) $body:block
+    )*) => {$(
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
+            $crate::ffi::export(stringify!($name), || {
+                if !$crate::ffi::comm::standalone() {
+                    return $crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*)
+                        .unwrap_or_else(|| $crate::ffi::comm::missing_behind(stringify!($name)));
+                }
+                $guard(stringify!($name), $($on,)? || -> $crate::error::MpiResult<()> { $body })
+            })
+        }
+    )*};
+}
+
 pub mod attributes;
 pub mod bcast;
 pub mod blocks;
@@ -22,6 +49,7 @@ pub mod complete;
 pub mod groups;
 pub mod nonblocking;
 mod one_process;
+pub mod one_sided;
 pub mod probe;
 pub mod receive;
 pub mod reductions;
@@ -29,6 +57,7 @@ pub mod send;
 pub mod serial;
 pub mod topologies;
 pub mod varying;
+pub mod windows;
 
 use super::guard;
 use crate::abi::{MPI_Comm, MPI_SUCCESS};
@@ -42,7 +71,7 @@ fn guard_on(function: &'static str, comm: MPI_Comm, body: impl FnOnce() -> MpiRe
         return MPI_SUCCESS;
     };
     match super::errhandler_of(comm) {
-        Ok(handler) => super::raise_on(function, error, handler, comm),
+        Ok(handler) => super::raise_on(function, error, handler, crate::error::Raised::Comm(comm)),
         Err(_) => super::raise(function, error),
     }
 }

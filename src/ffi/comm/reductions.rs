@@ -56,6 +56,15 @@ fn operation(op: MPI_Op) -> MpiResult<Operation> {
         .ok_or_else(|| MpiError::new(MPI_ERR_OP, format!("{op:#x} is not an operation")))
 }
 
+/// The predefined operation `op` stands for, or `None` for one the program made;
+/// `MPI_ERR_OP` for anything else.
+pub(super) fn predefined_op(op: MPI_Op) -> MpiResult<Option<Op>> {
+    Ok(match operation(op)? {
+        Operation::Predefined(found) => Some(found),
+        Operation::User(_) => None,
+    })
+}
+
 /// Checks `op` for a reduction of `datatype`: a predefined operation must be defined for its
 /// basic types, and `MPI_REPLACE` / `MPI_NO_OP` belong to one-sided accumulation only.
 fn check_reduction(op: MPI_Op, datatype: MPI_Datatype) -> MpiResult<Operation> {
