@@ -10,6 +10,15 @@
  *     MPI_Topo_test, and MPI_Comm_dup keeps the topology;
  *   - a graph communicator of one node with a self-loop: MPI_Graphdims_get, _get,
  *     _neighbors_count, _neighbors, _map; a graph of no node gives MPI_COMM_NULL;
+ *   - distributed graphs of one node (MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create,
+ *     with and without weights): MPI_Dist_graph_neighbors_count, _neighbors, MPI_Topo_test;
+ *     a rank other than 0 (MPI_ERR_RANK), edges in and out that differ (MPI_ERR_TOPOLOGY);
+ *   - the neighbourhood collectives on each kind of topology, blocking, nonblocking and
+ *     persistent: on a Cartesian grid a block sent in one direction of a periodic dimension
+ *     comes back from the other, none from a dimension that does not wrap; in a graph the
+ *     k-th edge out is the k-th edge in; the v and w forms place blocks at their
+ *     displacements, with different types of one signature on the two sides; a communicator
+ *     without a topology is MPI_ERR_TOPOLOGY;
  *   - bad arguments: a grid larger than the communicator (MPI_ERR_TOPOLOGY), a
  *     non-positive extent (MPI_ERR_DIMS), a Cartesian call on a communicator without that
  *     topology (MPI_ERR_TOPOLOGY), a coordinate out of range (MPI_ERR_ARG), a rank out of
@@ -113,6 +122,116 @@ static void graphs(void)
     CHECK_OK(MPI_Comm_free(&graph));
 }
 
+static void dist_graphs(void)
+{
+    int zeros[3] = {0, 0, 0}, in_weights[2] = {5, 6}, out_weights[2] = {7, 8}, three = 3, one = 1;
+    int indegree = -1, outdegree = -1, weighted = -1, kind = -1;
+    int sources[3] = {-1, -1, -1}, destinations[3] = {-1, -1, -1}, sw[3] = {0}, dw[3] = {0};
+    MPI_Comm adjacent, created, bad, cart;
+    int dims[1] = {1}, periods[1] = {1};
+
+    CHECK_OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, zeros, in_weights, 2, zeros,
+                                            out_weights, MPI_INFO_NULL, 0, &adjacent));
+    CHECK_OK(MPI_Topo_test(adjacent, &kind));
+    CHECK_EQ_LONG(kind, MPI_DIST_GRAPH);
+    CHECK_OK(MPI_Dist_graph_neighbors_count(adjacent, &indegree, &outdegree, &weighted));
+    CHECK(indegree == 2 && outdegree == 2 && weighted == 1);
+    CHECK_OK(MPI_Dist_graph_neighbors(adjacent, 3, sources, sw, 3, destinations, dw));
+    CHECK(sources[0] == 0 && sources[1] == 0 && sources[2] == -1);
+    CHECK(sw[0] == 5 && sw[1] == 6 && dw[0] == 7 && dw[1] == 8);
+
+    CHECK_OK(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, zeros, &three, zeros, MPI_UNWEIGHTED,
+                                   MPI_INFO_NULL, 0, &created));
+    CHECK_OK(MPI_Dist_graph_neighbors_count(created, &indegree, &outdegree, &weighted));
+    CHECK(indegree == 3 && outdegree == 3 && weighted == 0);
+
+    CHECK_ERR(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &one, MPI_UNWEIGHTED, 1, zeros,
+                                             MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad),
+              MPI_ERR_RANK);
+    CHECK_ERR(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, zeros, MPI_UNWEIGHTED, 0, zeros,
+                                             MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad),
+              MPI_ERR_TOPOLOGY);
+    CHECK_OK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart));
+    CHECK_ERR(MPI_Dist_graph_neighbors_count(cart, &indegree, &outdegree, &weighted),
+              MPI_ERR_TOPOLOGY);
+    CHECK_OK(MPI_Comm_free(&cart));
+    CHECK_OK(MPI_Comm_free(&created));
+    CHECK_OK(MPI_Comm_free(&adjacent));
+}
+
+static void neighbourhoods(void)
+{
+    int dims[2] = {1, 1}, periods[2] = {1, 0}, zeros[2] = {0, 0}, i;
+    int send[4] = {10, 11, 12, 13}, recv[4], counts[2] = {1, 2}, displs[2] = {3, 0};
+    int wide[6] = {0}, gathered[4];
+    int two[2] = {2, 2}, rdispls[2] = {2, 0};
+    MPI_Aint bytes_s[2] = {0, 2 * sizeof(int)}, bytes_r[2] = {2 * sizeof(int), 0};
+    MPI_Datatype pairs, types[2], strided;
+    MPI_Comm cart, graph;
+    MPI_Request request;
+
+    CHECK_OK(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart));
+    for (i = 0; i < 4; i++)
+        recv[i] = -1;
+    /* dimension 0 wraps: what goes up comes back from below and the other way round */
+    CHECK_OK(MPI_Neighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart));
+    CHECK(recv[0] == 11 && recv[1] == 10 && recv[2] == -1 && recv[3] == -1);
+    for (i = 0; i < 4; i++)
+        recv[i] = -1;
+    CHECK_OK(MPI_Neighbor_allgather(send, 1, MPI_INT, recv, 1, MPI_INT, cart));
+    CHECK(recv[0] == 10 && recv[1] == 10 && recv[2] == -1 && recv[3] == -1);
+    for (i = 0; i < 4; i++)
+        recv[i] = -1;
+    CHECK_OK(MPI_Ineighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart, &request));
+    CHECK_OK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    CHECK(recv[0] == 11 && recv[1] == 10);
+
+    /* a distributed graph with two edges from the process to itself */
+    CHECK_OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, zeros, MPI_UNWEIGHTED, 2, zeros,
+                                            MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph));
+    for (i = 0; i < 4; i++)
+        recv[i] = -1;
+    CHECK_OK(MPI_Neighbor_alltoall_init(send, 2, MPI_INT, recv, 2, MPI_INT, graph, MPI_INFO_NULL,
+                                        &request));
+    CHECK_OK(MPI_Start(&request));
+    CHECK_OK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Request_free(&request));
+    for (i = 0; i < 4; i++)
+        CHECK_EQ_LONG(recv[i], send[i]);
+    /* allgatherv: the one block to each displacement, as many as each count */
+    for (i = 0; i < 4; i++)
+        gathered[i] = -1;
+    CHECK_OK(MPI_Neighbor_allgatherv(send, 1, MPI_INT, gathered, two, displs, MPI_INT, graph));
+    CHECK(gathered[3] == 10 && gathered[0] == 10);
+    CHECK_ERR(MPI_Neighbor_allgatherv(send, 2, MPI_INT, gathered, counts, displs, MPI_INT, graph),
+              MPI_ERR_TRUNCATE);
+    /* alltoallv: two ints sent from a strided type land as a contiguous pair; the send blocks
+       are one extent (an int) apart */
+    CHECK_OK(MPI_Type_vector(2, 1, 2, MPI_INT, &pairs));
+    CHECK_OK(MPI_Type_create_resized(pairs, 0, sizeof(int), &strided)); /* blocks one int apart */
+    CHECK_OK(MPI_Type_free(&pairs));
+    CHECK_OK(MPI_Type_commit(&strided));
+    CHECK_OK(MPI_Neighbor_alltoallv(send, (int[]){1, 1}, (int[]){0, 1}, strided, wide, two,
+                                    rdispls, MPI_INT, graph));
+    /* block 0 (send[0], send[2]) to wide[2..4], block 1 (send[1], send[3]) to wide[0..2] */
+    CHECK(wide[2] == 10 && wide[3] == 12 && wide[0] == 11 && wide[1] == 13);
+    CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &pairs));
+    CHECK_OK(MPI_Type_commit(&pairs));
+    types[0] = types[1] = pairs;
+    for (i = 0; i < 4; i++)
+        recv[i] = -1;
+    CHECK_OK(MPI_Neighbor_alltoallw(send, (int[]){1, 1}, bytes_s, types, recv, (int[]){1, 1},
+                                    bytes_r, types, graph));
+    CHECK(recv[2] == 10 && recv[3] == 11 && recv[0] == 12 && recv[1] == 13);
+
+    CHECK_ERR(MPI_Neighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD),
+              MPI_ERR_TOPOLOGY);
+    CHECK_OK(MPI_Type_free(&strided));
+    CHECK_OK(MPI_Type_free(&pairs));
+    CHECK_OK(MPI_Comm_free(&graph));
+    CHECK_OK(MPI_Comm_free(&cart));
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -122,6 +241,8 @@ int main(int argc, char **argv)
     dims_create();
     cartesian();
     graphs();
+    dist_graphs();
+    neighbourhoods();
     CHECK_OK(MPI_Finalize());
     return check_report(argv[0]);
 }

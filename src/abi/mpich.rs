@@ -255,6 +255,37 @@ const OWN_GROUP_KIND: i32 = 0x8800_0000u32 as i32;
 /// indirect operations).
 const OWN_OP_KIND: i32 = 0x9800_0000u32 as i32;
 
+/// A pointer the program reads from a variable of the library, as MPICH's `mpi.h` declares
+/// `MPI_UNWEIGHTED` and `MPI_WEIGHTS_EMPTY` (`extern int * const`): its address tells the
+/// sentinel apart.
+#[repr(transparent)]
+pub struct Sentinel(*const c_int);
+
+// SAFETY: the pointer is never read through; it is only compared.
+unsafe impl Sync for Sentinel {}
+
+/// What `MPI_UNWEIGHTED` points to.
+static UNWEIGHTED_MARK: c_int = 0;
+/// What `MPI_WEIGHTS_EMPTY` points to.
+static WEIGHTS_EMPTY_MARK: c_int = 0;
+
+/// `MPI_UNWEIGHTED`: the weights argument of a graph without weights.
+#[no_mangle]
+pub static MPI_UNWEIGHTED: Sentinel = Sentinel(&UNWEIGHTED_MARK);
+/// `MPI_WEIGHTS_EMPTY`: the weights argument of a weighted graph's process without edges.
+#[no_mangle]
+pub static MPI_WEIGHTS_EMPTY: Sentinel = Sentinel(&WEIGHTS_EMPTY_MARK);
+
+/// The address `MPI_UNWEIGHTED` stands for.
+pub fn unweighted() -> *const c_int {
+    MPI_UNWEIGHTED.0
+}
+
+/// The address `MPI_WEIGHTS_EMPTY` stands for.
+pub fn weights_empty() -> *const c_int {
+    MPI_WEIGHTS_EMPTY.0
+}
+
 /// The kind bits of the windows the one-process world makes (MPICH's direct windows).
 const OWN_WIN_KIND: i32 = 0xa000_0000u32 as i32;
 

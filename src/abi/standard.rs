@@ -223,6 +223,18 @@ pub fn own_op_index(op: MPI_Op) -> Option<usize> {
     (op.0 & OWN_TAG_MASK == OWN_OP_TAG).then_some(op.0 & OWN_INDEX_MASK)
 }
 
+/// The address `MPI_UNWEIGHTED` stands for: the weights argument of a graph without weights
+/// (`(int *)10`).
+pub fn unweighted() -> *const c_int {
+    std::ptr::without_provenance(10)
+}
+
+/// The address `MPI_WEIGHTS_EMPTY` stands for: the weights argument of a weighted graph's
+/// process without edges (`(int *)11`).
+pub fn weights_empty() -> *const c_int {
+    std::ptr::without_provenance(11)
+}
+
 /// The tag bits of the windows the one-process world makes.
 const OWN_WIN_TAG: usize = 0x4d57 << 48;
 

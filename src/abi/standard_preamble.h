@@ -59,6 +59,10 @@ typedef struct {
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
 
+/* The weights arguments of a graph without weights, and of a process without edges. */
+#define MPI_UNWEIGHTED ((int *)10)
+#define MPI_WEIGHTS_EMPTY ((int *)11)
+
 /*
  * Callback types (function types, as in the standard's header; parameters of these types
  * are pointers to functions).

@@ -23,6 +23,61 @@ pub enum Topology {
         /// The neighbours of each node, one after the other.
         edges: Vec<c_int>,
     },
+    /// A distributed graph (`MPI_Dist_graph_create`, `_adjacent`): the process's edges in and
+    /// out, each with its weight if the graph is weighted.
+    DistGraph {
+        /// The sources of the edges into the process.
+        sources: Vec<c_int>,
+        /// The destinations of the edges out of the process.
+        destinations: Vec<c_int>,
+        /// The weights of the edges in and out, if the graph has weights.
+        weights: Option<EdgeWeights>,
+    },
+}
+
+/// The weights of a distributed graph's edges into and out of the process.
+pub type EdgeWeights = (Vec<c_int>, Vec<c_int>);
+
+impl Topology {
+    /// Where each block a neighbourhood collective receives comes from in the one-process
+    /// world: for the i-th neighbour the process receives from, the index of the block it sent
+    /// that neighbour, or `None` for `MPI_PROC_NULL` (nothing arrives). Every neighbour is the
+    /// process itself: on a Cartesian grid, what goes out in the positive direction of a
+    /// periodic dimension comes back from the negative one and the other way round (MPI-4.1
+    /// §8.6); in a graph the k-th edge out of the process to itself is the k-th edge into it.
+    pub fn neighbour_blocks(&self) -> Vec<Option<usize>> {
+        match self {
+            Topology::Cart { periods, .. } => periods
+                .iter()
+                .enumerate()
+                .flat_map(|(d, &wraps)| match wraps {
+                    true => [Some(2 * d + 1), Some(2 * d)],
+                    false => [None, None],
+                })
+                .collect(),
+            Topology::Graph { index, .. } => {
+                let degree = index.first().copied().unwrap_or(0).max(0) as usize;
+                (0..degree).map(Some).collect()
+            }
+            Topology::DistGraph { sources, .. } => (0..sources.len()).map(Some).collect(),
+        }
+    }
+
+    /// The numbers of blocks a neighbourhood collective receives and sends.
+    pub fn degrees(&self) -> (usize, usize) {
+        match self {
+            Topology::Cart { dims, .. } => (2 * dims.len(), 2 * dims.len()),
+            Topology::Graph { index, .. } => {
+                let degree = index.first().copied().unwrap_or(0).max(0) as usize;
+                (degree, degree)
+            }
+            Topology::DistGraph {
+                sources,
+                destinations,
+                ..
+            } => (sources.len(), destinations.len()),
+        }
+    }
 }
 
 /// The number of nodes of a grid.
@@ -163,6 +218,31 @@ pub fn check_graph(index: &[c_int], edges: &[c_int]) -> MpiResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn neighbour_blocks_pair_each_edge_in_with_the_edge_out_it_ends() {
+        let cart = Topology::Cart {
+            dims: vec![1, 1, 1],
+            periods: vec![true, false, true],
+        };
+        assert_eq!(
+            cart.neighbour_blocks(),
+            [Some(1), Some(0), None, None, Some(5), Some(4)]
+        );
+        assert_eq!(cart.degrees(), (6, 6));
+        let graph = Topology::Graph {
+            index: vec![3],
+            edges: vec![0, 0, 0],
+        };
+        assert_eq!(graph.neighbour_blocks(), [Some(0), Some(1), Some(2)]);
+        let dist = Topology::DistGraph {
+            sources: vec![0, 0],
+            destinations: vec![0, 0],
+            weights: None,
+        };
+        assert_eq!(dist.neighbour_blocks(), [Some(0), Some(1)]);
+        assert_eq!(dist.degrees(), (2, 2));
+    }
 
     #[test]
     fn dims_create_balances_the_free_dimensions_in_non_increasing_order() {

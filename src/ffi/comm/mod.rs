@@ -47,6 +47,7 @@ pub mod buffer;
 pub mod communicators;
 pub mod complete;
 pub mod groups;
+pub mod neighbourhood;
 pub mod nonblocking;
 mod one_process;
 pub mod one_sided;

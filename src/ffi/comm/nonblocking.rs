@@ -1,5 +1,5 @@
 //! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Iallreduce`,
-//! `MPI_Igatherv` and the others) and the persistent ones (`MPI_Barrier_init`,
+//! `MPI_Igatherv`, `MPI_Ineighbor_alltoall` and the others) and the persistent ones (`MPI_Barrier_init`,
 //! `MPI_Allreduce_init`, ...), each with its `_c` form, both made from one definition. In
 //! drop-in mode each is the MPI behind's. In the one-process world nothing waits for another
 //! process: a nonblocking collective is done when it is started (by the blocking function of
@@ -8,6 +8,7 @@
 
 use super::bcast::{MPI_Bcast, MPI_Bcast_c};
 use super::blocks::*;
+use super::neighbourhood::*;
 use super::reductions::*;
 use super::varying::*;
 use super::{missing_behind, serial, standalone};
@@ -155,4 +156,16 @@ nonblocking!(MPI_Ialltoallv_c, MPI_Alltoallv_init_c => MPI_Alltoallv_c
 nonblocking!(MPI_Ialltoallw, MPI_Alltoallw_init => MPI_Alltoallw
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
 nonblocking!(MPI_Ialltoallw_c, MPI_Alltoallw_init_c => MPI_Alltoallw_c
+    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
+
+nonblocking_blocks!(c_int: MPI_Ineighbor_allgather, MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: MPI_Ineighbor_allgather_c, MPI_Neighbor_allgather_init_c => MPI_Neighbor_allgather_c []);
+nonblocking_blocks!(c_int: MPI_Ineighbor_alltoall, MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall [], MPI_Count: MPI_Ineighbor_alltoall_c, MPI_Neighbor_alltoall_init_c => MPI_Neighbor_alltoall_c []);
+nonblocking_gathervs!(c_int: c_int: MPI_Ineighbor_allgatherv, MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv [], MPI_Count: MPI_Aint: MPI_Ineighbor_allgatherv_c, MPI_Neighbor_allgatherv_init_c => MPI_Neighbor_allgatherv_c []);
+nonblocking!(MPI_Ineighbor_alltoallv, MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv
+    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
+nonblocking!(MPI_Ineighbor_alltoallv_c, MPI_Neighbor_alltoallv_init_c => MPI_Neighbor_alltoallv_c
+    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
+nonblocking!(MPI_Ineighbor_alltoallw, MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw
+    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
+nonblocking!(MPI_Ineighbor_alltoallw_c, MPI_Neighbor_alltoallw_init_c => MPI_Neighbor_alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));

@@ -1,7 +1,8 @@
 //! Process topologies: `MPI_Dims_create`, Cartesian grids (`MPI_Cart_create`, `_get`,
 //! `_rank`, `_coords`, `_shift`, `_sub`, `_map`, `MPI_Cartdim_get`), graphs
 //! (`MPI_Graph_create`, `_get`, `_neighbors_count`, `_neighbors`, `_map`,
-//! `MPI_Graphdims_get`) and `MPI_Topo_test`. In drop-in mode each is the MPI behind's; in the
+//! `MPI_Graphdims_get`), distributed graphs (`MPI_Dist_graph_create`, `_create_adjacent`,
+//! `_neighbors_count`, `_neighbors`) and `MPI_Topo_test`. In drop-in mode each is the MPI behind's; in the
 //! one-process world a topology of one node is kept with its communicator
 //! ([`crate::serial::topology`]).
 
@@ -12,7 +13,7 @@ use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{check_out, export, guard, place_of, read_slice, write_out};
 use crate::serial::comms;
-use crate::serial::topology::{self, Topology};
+use crate::serial::topology::{self, EdgeWeights, Topology};
 use std::os::raw::c_int;
 
 /// Writes `values` into the program's array `out` of room `max`.
@@ -36,7 +37,7 @@ unsafe fn write_array<T: Copy>(out: *mut T, max: c_int, values: &[T], name: &str
 }
 
 /// The topology of `comm`; `MPI_ERR_TOPOLOGY` if it has none.
-fn topology_of(comm: MPI_Comm) -> MpiResult<Topology> {
+pub(super) fn topology_of(comm: MPI_Comm) -> MpiResult<Topology> {
     comms::with(place_of(comm)?, |c| c.topology.clone())
         .flatten()
         .ok_or_else(|| MpiError::new(MPI_ERR_TOPOLOGY, "the communicator has no topology"))
@@ -46,7 +47,7 @@ fn topology_of(comm: MPI_Comm) -> MpiResult<Topology> {
 fn cart_of(comm: MPI_Comm) -> MpiResult<(Vec<c_int>, Vec<bool>)> {
     match topology_of(comm)? {
         Topology::Cart { dims, periods } => Ok((dims, periods)),
-        Topology::Graph { .. } => Err(MpiError::new(
+        _ => Err(MpiError::new(
             MPI_ERR_TOPOLOGY,
             "the communicator's topology is not Cartesian",
         )),
@@ -57,7 +58,7 @@ fn cart_of(comm: MPI_Comm) -> MpiResult<(Vec<c_int>, Vec<bool>)> {
 fn graph_of(comm: MPI_Comm) -> MpiResult<(Vec<c_int>, Vec<c_int>)> {
     match topology_of(comm)? {
         Topology::Graph { index, edges } => Ok((index, edges)),
-        Topology::Cart { .. } => Err(MpiError::new(
+        _ => Err(MpiError::new(
             MPI_ERR_TOPOLOGY,
             "the communicator's topology is not a graph",
         )),
@@ -538,7 +539,8 @@ pub unsafe extern "C" fn MPI_Graph_map(
     })
 }
 
-/// The kind of topology of `comm`: `MPI_CART`, `MPI_GRAPH`, or `MPI_UNDEFINED` for none.
+/// The kind of topology of `comm`: `MPI_CART`, `MPI_GRAPH`, `MPI_DIST_GRAPH`, or
+/// `MPI_UNDEFINED` for none.
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
     export("MPI_Topo_test", || {
@@ -550,10 +552,172 @@ pub unsafe extern "C" fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_
             let kind = match comms::with(place_of(comm)?, |c| c.topology.clone()).flatten() {
                 Some(Topology::Cart { .. }) => MPI_CART,
                 Some(Topology::Graph { .. }) => MPI_GRAPH,
+                Some(Topology::DistGraph { .. }) => MPI_DIST_GRAPH,
                 None => MPI_UNDEFINED,
             };
             // SAFETY: the caller's pointer.
             unsafe { write_out(status, kind, "status") }
         })
     })
+}
+
+/// The ranks of one side of a distributed graph's edges, each of which must be the one
+/// process (`MPI_ERR_RANK` otherwise).
+///
+/// # Safety
+/// A non-NULL `ranks` holds `degree` entries.
+unsafe fn read_ranks(ranks: *const c_int, degree: i64, name: &str) -> MpiResult<Vec<c_int>> {
+    if degree < 0 {
+        return Err(MpiError::arg(format!(
+            "the degree of {name} ({degree}) is negative"
+        )));
+    }
+    // SAFETY: the caller's contract.
+    let ranks = unsafe { read_slice(ranks, degree, name)? }.to_vec();
+    match ranks.iter().find(|&&rank| rank != 0) {
+        Some(bad) => Err(MpiError::new(
+            MPI_ERR_RANK,
+            format!("{name} has rank {bad}, not in a communicator of 1 process"),
+        )),
+        None => Ok(ranks),
+    }
+}
+
+/// The weights of `degree` edges: `None` for `MPI_UNWEIGHTED`, none for `MPI_WEIGHTS_EMPTY`.
+///
+/// # Safety
+/// Any other non-NULL `weights` holds `degree` entries.
+unsafe fn read_weights(
+    weights: *const c_int,
+    degree: i64,
+    name: &str,
+) -> MpiResult<Option<Vec<c_int>>> {
+    if weights == unweighted() {
+        return Ok(None);
+    }
+    if weights == weights_empty() {
+        return match degree {
+            0 => Ok(Some(Vec::new())),
+            _ => Err(MpiError::arg(format!(
+                "{name} is MPI_WEIGHTS_EMPTY for {degree} edges"
+            ))),
+        };
+    }
+    // SAFETY: the caller's contract.
+    Ok(Some(unsafe { read_slice(weights, degree, name)? }.to_vec()))
+}
+
+/// A distributed graph's topology from the process's edges in and out: in the one-process
+/// world every edge goes from the process to itself, so there are as many in as out, and the
+/// graph has weights on both sides or on neither.
+fn dist_graph(
+    (sources, source_weights): (Vec<c_int>, Option<Vec<c_int>>),
+    (destinations, dest_weights): (Vec<c_int>, Option<Vec<c_int>>),
+) -> MpiResult<Topology> {
+    if sources.len() != destinations.len() {
+        return Err(MpiError::new(
+            MPI_ERR_TOPOLOGY,
+            format!(
+                "{} edges in and {} out: in a communicator of 1 process every edge is both",
+                sources.len(),
+                destinations.len()
+            ),
+        ));
+    }
+    let weights = match (source_weights, dest_weights) {
+        (Some(s), Some(d)) => Some((s, d)),
+        (None, None) => None,
+        _ => {
+            return Err(MpiError::arg(
+                "the edges in and out must both have weights or both be MPI_UNWEIGHTED",
+            ))
+        }
+    };
+    Ok(Topology::DistGraph {
+        sources,
+        destinations,
+        weights,
+    })
+}
+
+one_process_functions! {
+    /// Makes a communicator with a distributed graph topology from the process's edges in
+    /// and out (`MPI_UNWEIGHTED` for a graph without weights).
+    fn MPI_Dist_graph_create_adjacent(comm_old: MPI_Comm, indegree: c_int, sources: *const c_int, sourceweights: *const c_int, outdegree: c_int, destinations: *const c_int, destweights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) via guard_on(comm_old) {
+        let _ = (info, reorder);
+        place_of(comm_old)?;
+        // SAFETY: the caller's arrays of indegree and outdegree entries.
+        let graph = unsafe {
+            dist_graph(
+                (read_ranks(sources, indegree.into(), "sources")?, read_weights(sourceweights, indegree.into(), "sourceweights")?),
+                (read_ranks(destinations, outdegree.into(), "destinations")?, read_weights(destweights, outdegree.into(), "destweights")?),
+            )?
+        };
+        // SAFETY: the caller's pointer.
+        unsafe { make_with(comm_old, comm_dist_graph, false, Some(graph)) }
+    }
+    /// Makes a communicator with a distributed graph topology from edges given by any
+    /// process: `degrees[i]` edges from `sources[i]`, to the next entries of `destinations`.
+    fn MPI_Dist_graph_create(comm_old: MPI_Comm, n: c_int, sources: *const c_int, degrees: *const c_int, destinations: *const c_int, weights: *const c_int, info: MPI_Info, reorder: c_int, comm_dist_graph: *mut MPI_Comm) via guard_on(comm_old) {
+        let _ = (info, reorder);
+        place_of(comm_old)?;
+        // SAFETY: the caller's arrays of n entries, and of one entry per edge.
+        let graph = unsafe {
+            read_ranks(sources, n.into(), "sources")?;
+            let degrees = read_slice(degrees, n.into(), "degrees")?;
+            if let Some(bad) = degrees.iter().find(|&&d| d < 0) {
+                return Err(MpiError::arg(format!("degrees has {bad}")));
+            }
+            let edges: i64 = degrees.iter().map(|&d| i64::from(d)).sum();
+            let ends = read_ranks(destinations, edges, "destinations")?;
+            let weights = read_weights(weights, edges, "weights")?;
+            dist_graph((ends.clone(), weights.clone()), (ends, weights))?
+        };
+        // SAFETY: the caller's pointer.
+        unsafe { make_with(comm_old, comm_dist_graph, false, Some(graph)) }
+    }
+    /// The numbers of edges into and out of the process in a distributed graph, and whether
+    /// it has weights.
+    fn MPI_Dist_graph_neighbors_count(comm: MPI_Comm, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) via guard_on(comm) {
+        let (sources, destinations, weights) = dist_graph_of(comm)?;
+        // SAFETY: the caller's pointers.
+        unsafe {
+            write_out(indegree, sources.len() as c_int, "indegree")?;
+            write_out(outdegree, destinations.len() as c_int, "outdegree")?;
+            write_out(weighted, c_int::from(weights.is_some()), "weighted")
+        }
+    }
+    /// The process's edges in and out of a distributed graph, with their weights.
+    fn MPI_Dist_graph_neighbors(comm: MPI_Comm, maxindegree: c_int, sources: *mut c_int, sourceweights: *mut c_int, maxoutdegree: c_int, destinations: *mut c_int, destweights: *mut c_int) via guard_on(comm) {
+        let (ins, outs, weights) = dist_graph_of(comm)?;
+        // SAFETY: the caller's arrays of maxindegree and maxoutdegree entries.
+        unsafe {
+            write_array(sources, maxindegree, &ins, "sources")?;
+            write_array(destinations, maxoutdegree, &outs, "destinations")?;
+            if let Some((source_weights, dest_weights)) = weights {
+                if sourceweights.cast_const() != unweighted() {
+                    write_array(sourceweights, maxindegree, &source_weights, "sourceweights")?;
+                }
+                if destweights.cast_const() != unweighted() {
+                    write_array(destweights, maxoutdegree, &dest_weights, "destweights")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The edges of a communicator with a distributed graph topology.
+fn dist_graph_of(comm: MPI_Comm) -> MpiResult<(Vec<c_int>, Vec<c_int>, Option<EdgeWeights>)> {
+    match topology_of(comm)? {
+        Topology::DistGraph {
+            sources,
+            destinations,
+            weights,
+        } => Ok((sources, destinations, weights)),
+        _ => Err(MpiError::new(
+            MPI_ERR_TOPOLOGY,
+            "the communicator's topology is not a distributed graph",
+        )),
+    }
 }

@@ -16,7 +16,7 @@ use std::os::raw::c_int;
 
 /// How a displacement counts.
 #[derive(Clone, Copy)]
-enum Unit {
+pub(super) enum Unit {
     /// In extents of the side's type (`MPI_Gatherv` and the like).
     Extents,
     /// In bytes (`MPI_Alltoallw`).
@@ -25,7 +25,7 @@ enum Unit {
 
 /// The one process's side of a collective: `count` copies of `datatype` at `buffer` moved
 /// by `displacement` (`MPI_IN_PLACE` stays where it is).
-fn side(
+pub(super) fn side(
     buffer: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
