@@ -8,6 +8,8 @@
  *   - a new communicator takes its parent's error handler, has no name until it is given one,
  *     compares MPI_CONGRUENT to the others and MPI_IDENT to itself, and after MPI_Comm_free is
  *     MPI_COMM_NULL and no longer a communicator;
+ *   - MPI_Comm_call_errhandler calls the communicator's handler; MPI_Comm_set_info /
+ *     _get_info keep the hints; MPI_Pcontrol takes any level and arguments;
  *   - groups: the group of a communicator, the set operations in the standard's order,
  *     MPI_Group_incl / _excl / _range_incl / _range_excl, MPI_Group_translate_ranks and
  *     MPI_Group_compare, with MPI_GROUP_EMPTY for an empty result;
@@ -59,8 +61,39 @@ static void error_handlers(void)
     CHECK_EQ_LONG(handled, 2);
     CHECK_ERR(MPI_Send(&x, 1, MPI_INT, 3, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
     CHECK_EQ_LONG(handled, 2); /* MPI_COMM_WORLD returns its errors */
+    CHECK_OK(MPI_Comm_call_errhandler(dup, MPI_ERR_OTHER));
+    CHECK_EQ_LONG(handled, 3);
+    CHECK_OK(MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER));
+    CHECK_EQ_LONG(handled, 3);
     CHECK_OK(MPI_Comm_free(&dup));
     CHECK_OK(MPI_Errhandler_free(&counting));
+}
+
+/* Hints given to a communicator are read back; MPI_Pcontrol takes any level and arguments. */
+static void info_and_profiling(void)
+{
+    MPI_Comm dup;
+    MPI_Info info, used;
+    char value[16];
+    int flag = 0, nkeys = -1;
+
+    CHECK_OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CHECK_OK(MPI_Comm_get_info(dup, &used));
+    CHECK_OK(MPI_Info_get_nkeys(used, &nkeys));
+    CHECK_EQ_LONG(nkeys, 0);
+    CHECK_OK(MPI_Info_free(&used));
+    CHECK_OK(MPI_Info_create(&info));
+    CHECK_OK(MPI_Info_set(info, "mpi_assert_no_any_tag", "true"));
+    CHECK_OK(MPI_Comm_set_info(dup, info));
+    CHECK_OK(MPI_Info_free(&info));
+    CHECK_OK(MPI_Comm_get_info(dup, &used));
+    CHECK_OK(MPI_Info_get(used, "mpi_assert_no_any_tag", sizeof value - 1, value, &flag));
+    CHECK(flag && strcmp(value, "true") == 0);
+    CHECK_OK(MPI_Info_free(&used));
+    CHECK_OK(MPI_Comm_free(&dup));
+    CHECK_OK(MPI_Pcontrol(0));
+    CHECK_OK(MPI_Pcontrol(2, "phase", 3));
+    CHECK_OK(MPI_Pcontrol(1));
 }
 
 static void communicators(void)
@@ -297,6 +330,7 @@ int main(int argc, char **argv)
     CHECK_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     communicators();
     error_handlers();
+    info_and_profiling();
     groups();
     attributes();
     user_attributes();

@@ -85,6 +85,30 @@ pub type MPI_Comm_delete_attr_function = Option<
     ) -> std::os::raw::c_int,
 >;
 
+/// The query callback of a generalized request (`MPI_Grequest_query_function`): fills the
+/// status of the completed request.
+#[allow(non_camel_case_types)]
+pub type MPI_Grequest_query_function = Option<
+    unsafe extern "C" fn(
+        extra_state: *mut std::ffi::c_void,
+        status: *mut MPI_Status,
+    ) -> std::os::raw::c_int,
+>;
+
+/// The free callback of a generalized request (`MPI_Grequest_free_function`).
+#[allow(non_camel_case_types)]
+pub type MPI_Grequest_free_function =
+    Option<unsafe extern "C" fn(extra_state: *mut std::ffi::c_void) -> std::os::raw::c_int>;
+
+/// The cancel callback of a generalized request (`MPI_Grequest_cancel_function`).
+#[allow(non_camel_case_types)]
+pub type MPI_Grequest_cancel_function = Option<
+    unsafe extern "C" fn(
+        extra_state: *mut std::ffi::c_void,
+        complete: std::os::raw::c_int,
+    ) -> std::os::raw::c_int,
+>;
+
 /// Attribute copy callback for window keyvals (`MPI_Win_copy_attr_function`): windows are
 /// never duplicated, so it is kept but never called.
 #[allow(non_camel_case_types)]

@@ -23,6 +23,8 @@ pub struct Communicator {
     pub attributes: Attributes,
     /// Its process topology, if it has one.
     pub topology: Option<Topology>,
+    /// The hints it was given (`MPI_Comm_set_info`).
+    pub info: crate::info::Pairs,
 }
 
 /// Where a communicator's record is.
@@ -51,6 +53,7 @@ static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(|| {
         errhandler: MPI_ERRORS_ARE_FATAL,
         attributes: Attributes::new(),
         topology: None,
+        info: Vec::new(),
     };
     Mutex::new(Table {
         predefined: [named("MPI_COMM_WORLD"), named("MPI_COMM_SELF")],
@@ -96,5 +99,6 @@ pub fn new(
         errhandler,
         attributes,
         topology,
+        info: Vec::new(),
     }
 }

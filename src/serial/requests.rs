@@ -2,6 +2,7 @@
 //! program started and has not freed (`MPI_Request` handles carry its index in the world's
 //! [`super::slab::Slab`]: [`crate::abi::own_request`]).
 
+use super::generalized::Generalized;
 use super::mailbox::{Buffer, Outcome, Selector};
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -61,6 +62,8 @@ pub enum Operation {
     /// A persistent collective (`MPI_Allreduce_init`, ...): each start runs it (it waits for
     /// no other process) and returns its error code, raised already.
     Collective(Arc<dyn Fn() -> c_int + Send + Sync>),
+    /// A generalized request (`MPI_Grequest_start`): complete when the program says so.
+    Generalized(Arc<Generalized>),
 }
 
 /// Where an operation stands.
@@ -90,6 +93,14 @@ pub struct Request {
 }
 
 impl Request {
+    /// The callbacks of a generalized request.
+    pub fn generalized(&self) -> Option<Arc<Generalized>> {
+        match &self.operation {
+            Operation::Generalized(generalized) => Some(Arc::clone(generalized)),
+            _ => None,
+        }
+    }
+
     /// What the request does, in words, for the error of a call that would wait forever.
     pub fn describe(&self) -> String {
         let made_by = self.made_by;
@@ -104,6 +115,9 @@ impl Request {
             ),
             Operation::Matched => format!("the receive started by {made_by}"),
             Operation::Collective(_) => format!("the collective started by {made_by}"),
+            Operation::Generalized(_) => format!(
+                "the generalized request started by {made_by} is not completed by MPI_Grequest_complete"
+            ),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! complete it, and it fails with `MPI_ERR_OTHER`, saying what it would have waited for,
 //! instead of hanging (a thread that ends wakes the waiting ones, which then look again).
 
+use super::generalized::Generalized;
 use super::mailbox::{Buffer, Mailbox, Message, Outcome, Posted, Selector};
 use super::requests::{Mode, Operation, Progress, Request};
 use super::slab::Slab;
@@ -17,7 +18,7 @@ use crate::error::{MpiError, MpiResult};
 use parking_lot::{Condvar, Mutex, MutexGuard};
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// The state of the world's messages.
 #[derive(Default)]
@@ -251,7 +252,7 @@ impl World {
                     request: index,
                 }),
             },
-            Operation::Matched | Operation::Collective(_) => {}
+            Operation::Matched | Operation::Collective(_) | Operation::Generalized(_) => {}
         }
         Ok(())
     }
@@ -530,6 +531,8 @@ pub struct Report {
     pub outcome: Outcome,
     /// Its handle is freed: the program's entry becomes `MPI_REQUEST_NULL`.
     pub freed: bool,
+    /// The callbacks of a generalized request, whose query gives the outcome.
+    pub generalized: Option<Arc<Generalized>>,
 }
 
 /// What a completion call found.
@@ -601,6 +604,7 @@ impl World {
             unreachable!("a request reported is complete")
         };
         let freed = how != How::Look && !request.persistent;
+        let generalized = request.generalized();
         if how != How::Look {
             request.progress = Progress::Inactive;
         }
@@ -611,6 +615,7 @@ impl World {
             position,
             outcome,
             freed,
+            generalized,
         }
     }
 }
@@ -640,22 +645,58 @@ pub fn cancel(index: usize) -> MpiResult<()> {
                 world.complete(index, Outcome::of_send(true));
             }
         }
-        Operation::Matched | Operation::Collective(_) => {}
+        Operation::Matched | Operation::Collective(_) | Operation::Generalized(_) => {}
     }
     Ok(())
 }
 
 /// Frees the request at `index` (`MPI_Request_free`): at once if it is not active, else when
-/// its operation completes.
-pub fn free(index: usize) -> MpiResult<()> {
+/// its operation completes. The callbacks of a generalized request freed now are returned:
+/// its free callback is due.
+pub fn free(index: usize) -> MpiResult<Option<Arc<Generalized>>> {
     let mut world = world();
     let request = world.requests.get_mut(index).ok_or_else(no_request)?;
     if request.progress == Progress::Active {
         request.freed = true;
-    } else {
-        world.forget(index);
+        return Ok(None);
     }
-    Ok(())
+    let generalized = request.generalized();
+    world.forget(index);
+    Ok(generalized)
+}
+
+/// The callbacks of the generalized request at `index`, if it is one, and whether
+/// `MPI_Grequest_complete` was called for it.
+pub fn generalized(index: usize) -> MpiResult<Option<(Arc<Generalized>, bool)>> {
+    let world = world();
+    let request = world.requests.get(index).ok_or_else(no_request)?;
+    let done = request.progress != Progress::Active;
+    Ok(request.generalized().map(|g| (g, done)))
+}
+
+/// `MPI_Grequest_complete`: the generalized request at `index` is complete. If the program
+/// freed it already it goes now, and its callbacks are returned: its free callback is due.
+pub fn complete_generalized(index: usize) -> MpiResult<Option<Arc<Generalized>>> {
+    let mut world = world();
+    let request = world.requests.get(index).ok_or_else(no_request)?;
+    let Some(generalized) = request.generalized() else {
+        return Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            format!(
+                "the request made by {} is not a generalized request",
+                request.made_by
+            ),
+        ));
+    };
+    if request.progress != Progress::Active {
+        return Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            "the generalized request is complete already",
+        ));
+    }
+    let freed = request.freed;
+    world.complete(index, Outcome::of_send(false));
+    Ok(freed.then_some(generalized))
 }
 
 /// Attaches `size` bytes at `address` for buffered sends (`MPI_Buffer_attach`).

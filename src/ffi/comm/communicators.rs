@@ -421,3 +421,41 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
         })
     })
 }
+
+one_process_functions! {
+    /// Adds the hints of `info` to the communicator's.
+    fn MPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) via guard_on(comm) {
+        let place = place_of(comm)?;
+        let hints = crate::info::with_pairs(info, false, |pairs| pairs.clone())?;
+        comms::with(place, |c| {
+            for (key, value) in hints {
+                c.info.retain(|(k, _)| *k != key);
+                c.info.push((key, value));
+            }
+        });
+        Ok(())
+    }
+    /// A new info object with the communicator's hints.
+    fn MPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) via guard_on(comm) {
+        let place = place_of(comm)?;
+        check_out(info_used, "info_used")?;
+        let hints = comms::with(place, |c| c.info.clone()).unwrap_or_default();
+        let info = crate::info::new_info(hints)?;
+        // SAFETY: checked non-NULL above.
+        unsafe { write_out(info_used, info, "info_used") }
+    }
+    /// Calls the communicator's error handler with `errorcode`.
+    fn MPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_int) via guard_on(comm) {
+        let handler = crate::ffi::errhandler_of(comm)?;
+        crate::ffi::call_handler("MPI_Comm_call_errhandler", handler, errorcode, crate::error::Raised::Comm(comm));
+        Ok(())
+    }
+    /// The profiling control of MPI-4.1 §15.2.4: `level` 0 stops profiling, 1 resumes it, 2
+    /// flushes it. This library profiles nothing by itself, so it only checks nothing and
+    /// returns (a tool that defines `MPI_Pcontrol` sees the calls; the arguments after
+    /// `level` are not read).
+    fn MPI_Pcontrol(level: c_int) via guard() {
+        let _ = level;
+        Ok(())
+    }
+}

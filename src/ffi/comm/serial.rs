@@ -6,13 +6,15 @@
 use super::{guard, guard_on};
 use crate::abi::{
     own_message, own_message_index, own_request, own_request_index, MPI_Comm, MPI_Datatype,
+    MPI_Grequest_cancel_function, MPI_Grequest_free_function, MPI_Grequest_query_function,
     MPI_Message, MPI_Request, MPI_Status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_ERR_IN_STATUS,
     MPI_ERR_RANK, MPI_ERR_REQUEST, MPI_ERR_TAG, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
     MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_UNDEFINED,
 };
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::pack::user_memory;
-use crate::ffi::{check_comm, with_committed, write_out};
+use crate::ffi::{check_comm, check_out, with_committed, write_out};
+use crate::serial::generalized::Generalized;
 use crate::serial::mailbox::{Buffer, Outcome, Selector};
 use crate::serial::requests::{Mode, Operation};
 use crate::serial::world::{self, Completion, How, Report, Want};
@@ -481,7 +483,7 @@ pub unsafe fn complete(
             Outputs::Any { .. } => Want::Any,
             Outputs::Some { .. } => Want::Some,
         };
-        let completion = world::complete(call, &indices, want, how)?;
+        let completion = settled(world::complete(call, &indices, want, how)?);
         if let Completion::Complete(reports) = &completion {
             for report in reports.iter().filter(|report| report.freed) {
                 // SAFETY: a position of the program's array.
@@ -491,6 +493,29 @@ pub unsafe fn complete(
         // SAFETY: the caller's outputs.
         unsafe { write_outputs(call, outputs, handles.len(), completion) }
     })
+}
+
+/// The completion with the outcome of each generalized request given by its query callback,
+/// and the free callback run for each whose handle is freed (MPI-4.1 §13.2), outside the
+/// world's lock.
+fn settled(completion: Completion) -> Completion {
+    let Completion::Complete(reports) = completion else {
+        return completion;
+    };
+    let settle = |mut report: Report| {
+        if let Some(generalized) = &report.generalized {
+            report.outcome = generalized.query();
+            let freed = match report.freed {
+                true => generalized.free(),
+                false => Ok(()),
+            };
+            if let (None, Err(error)) = (&report.outcome.error, freed) {
+                report.outcome.error = Some(error);
+            }
+        }
+        report
+    };
+    Completion::Complete(reports.into_iter().map(settle).collect())
 }
 
 /// Writes what a completion call found into its outputs.
@@ -619,10 +644,10 @@ pub unsafe fn free(request: *mut MPI_Request) -> c_int {
         // SAFETY: the program's request.
         let handle = unsafe { crate::ffi::read_in(request, "request")? };
         let index = live_request(handle, "freed")?;
-        world::free(index)?;
+        let generalized = world::free(index)?;
         // SAFETY: read above, so valid.
         unsafe { request.write(MPI_REQUEST_NULL) };
-        Ok(())
+        generalized.map_or(Ok(()), |g| g.free())
     })
 }
 
@@ -675,6 +700,30 @@ pub unsafe fn cancel(request: *mut MPI_Request) -> c_int {
         // SAFETY: the program's request.
         let handle = unsafe { crate::ffi::read_in(request, "request")? };
         let index = live_request(handle, "cancelled")?;
-        world::cancel(index)
+        match world::generalized(index)? {
+            Some((generalized, complete)) => generalized.cancel(complete),
+            None => world::cancel(index),
+        }
     })
+}
+
+one_process_functions! {
+    /// Starts a generalized request: an operation the program carries out itself and
+    /// completes with `MPI_Grequest_complete`; `query_fn` fills its status, `free_fn` runs
+    /// when it is freed, `cancel_fn` at `MPI_Cancel`.
+    fn MPI_Grequest_start(query_fn: MPI_Grequest_query_function, free_fn: MPI_Grequest_free_function, cancel_fn: MPI_Grequest_cancel_function, extra_state: *mut c_void, request: *mut MPI_Request) via guard() {
+        check_out(request, "request")?;
+        let callbacks = Generalized { query: query_fn, free: free_fn, cancel: cancel_fn, extra_state: extra_state as usize };
+        let index = world::start("MPI_Grequest_start", Operation::Generalized(Arc::new(callbacks)), false)?;
+        // SAFETY: checked non-NULL above.
+        unsafe { write_request(request, index) }
+    }
+    /// Completes a generalized request: a completion call on it returns now.
+    fn MPI_Grequest_complete(request: MPI_Request) via guard() {
+        let index = live_request(request, "completed")?;
+        match world::complete_generalized(index)? {
+            Some(freed) => freed.free(),
+            None => Ok(()),
+        }
+    }
 }
