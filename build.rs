@@ -60,6 +60,7 @@ mod c_types {
     pub type MPI_Group = i64;
     pub type MPI_Op = i64;
     pub type MPI_Win = i64;
+    pub type MPI_Session = i64;
 }
 
 /// MPICH's table.

@@ -67,6 +67,7 @@ static void error_handlers(void)
     CHECK_EQ_LONG(handled, 3);
     CHECK_OK(MPI_Comm_free(&dup));
     CHECK_OK(MPI_Errhandler_free(&counting));
+    CHECK_ERR(MPI_Errhandler_free(&counting), MPI_ERR_ARG); /* MPI_ERRHANDLER_NULL */
 }
 
 /* Hints given to a communicator are read back; MPI_Pcontrol takes any level and arguments. */

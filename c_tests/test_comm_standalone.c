@@ -22,13 +22,6 @@
  */
 #include "check.h"
 
-/* MPI_IN_PLACE as each ABI's own header defines it. */
-#ifdef MPI_DTYPE_STANDARD_ABI
-#define IN_PLACE ((void *)1)
-#else
-#define IN_PLACE ((void *)-1)
-#endif
-
 /* MPI_Alltoall in the one-process world. */
 static void alltoall(MPI_Datatype vector, MPI_Datatype uncommitted)
 {
@@ -47,7 +40,7 @@ static void alltoall(MPI_Datatype vector, MPI_Datatype uncommitted)
         want[i] = i % 2 == 0 ? data[i / 2] : -1;
     CHECK(memcmp(got, want, sizeof got) == 0);
     memcpy(want, data, sizeof data);
-    CHECK_OK(MPI_Alltoall(IN_PLACE, 0, MPI_DOUBLE, data, 1, vector, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DOUBLE, data, 1, vector, MPI_COMM_WORLD));
     CHECK(memcmp(data, want, sizeof data) == 0);
     CHECK_ERR(MPI_Alltoall(data, 2, vector, got, 7, MPI_DOUBLE, MPI_COMM_WORLD),
               MPI_ERR_TRUNCATE);
@@ -83,7 +76,7 @@ static void varying(MPI_Datatype vector)
     CHECK_ERR(MPI_Gatherv(data, 2, MPI_DOUBLE, got, &two, &three, MPI_DOUBLE, 1, MPI_COMM_WORLD),
               MPI_ERR_ROOT);
     clear8(got);
-    CHECK_OK(MPI_Gatherv(IN_PLACE, 0, MPI_DOUBLE, got, &two, &three, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Gatherv(MPI_IN_PLACE, 0, MPI_DOUBLE, got, &two, &three, MPI_DOUBLE, 0, MPI_COMM_WORLD));
     CHECK(got[3] == -1);
 
     clear8(got);
@@ -104,6 +97,10 @@ static void varying(MPI_Datatype vector)
     CHECK_OK(MPI_Alltoallv(data, &two, &one, MPI_DOUBLE, got, &two, &zero, MPI_DOUBLE,
                            MPI_COMM_WORLD));
     CHECK(got[0] == 2 && got[1] == 3 && got[2] == -1);
+    /* with MPI_IN_PLACE the send arguments are ignored, NULL arrays included */
+    CHECK_OK(MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, got, &two, &zero,
+                           MPI_DOUBLE, MPI_COMM_WORLD));
+    CHECK(got[0] == 2 && got[1] == 3);
 
     /* Alltoallw: a vector at byte 0 into doubles two doubles on. */
     clear8(got);
@@ -190,8 +187,8 @@ static void block_collectives(MPI_Datatype vector)
             CHECK_OK(MPI_Scatter(data, 1, vector, got, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD));
         CHECK(memcmp(got, want, sizeof got) == 0);
     }
-    CHECK_OK(MPI_Gather(IN_PLACE, 0, MPI_DOUBLE, data, 1, vector, 0, MPI_COMM_WORLD));
-    CHECK_OK(MPI_Scatter(data, 1, vector, IN_PLACE, 0, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Gather(MPI_IN_PLACE, 0, MPI_DOUBLE, data, 1, vector, 0, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Scatter(data, 1, vector, MPI_IN_PLACE, 0, MPI_DOUBLE, 0, MPI_COMM_WORLD));
     CHECK_ERR(MPI_Gather(data, 1, vector, got, 4, MPI_DOUBLE, 1, MPI_COMM_WORLD), MPI_ERR_ROOT);
     CHECK_ERR(MPI_Scatter(data, 1, vector, got, 4, MPI_DOUBLE, -5, MPI_COMM_WORLD),
               MPI_ERR_ROOT);

@@ -335,6 +335,21 @@ static void sendrecvs(MPI_Datatype vector)
                             MPI_COMM_WORLD, &status));
     CHECK_EQ_LONG((long)got[1], 2);
 
+    /* The nonblocking exchanges are done when they start; the request reports the receive. */
+    MPI_Request exchange;
+    clear(got, 8);
+    CHECK_OK(MPI_Isendrecv(data, 1, vector, 0, 54, got, 4, MPI_DOUBLE, 0, 54, MPI_COMM_WORLD,
+                           &exchange));
+    CHECK_OK(MPI_Wait(&exchange, &status));
+    check_status(&status, 54, 4);
+    CHECK(exchange == MPI_REQUEST_NULL);
+    CHECK_OK(MPI_Isendrecv_replace(data, 1, vector, 0, 55, 0, 55, MPI_COMM_WORLD, &exchange));
+    CHECK_OK(MPI_Wait(&exchange, &status));
+    check_status(&status, 55, 4);
+    CHECK_ERR(MPI_Isendrecv(data, 1, vector, 0, 56, got, 1, MPI_DOUBLE, 0, 56, MPI_COMM_WORLD,
+                            &exchange),
+              MPI_ERR_TRUNCATE);
+
     /* A message sent earlier is received first: the receive takes it, the message sent stays. */
     double early = 77, late = 88, one = 0;
     CHECK_OK(MPI_Send(&early, 1, MPI_DOUBLE, 0, 53, MPI_COMM_WORLD));

@@ -20,13 +20,6 @@
 #include <complex.h>
 #include <stdbool.h>
 
-/* MPI_IN_PLACE as each ABI's own header defines it. */
-#ifdef MPI_DTYPE_STANDARD_ABI
-#define IN_PLACE ((void *)1)
-#else
-#define IN_PLACE ((void *)-1)
-#endif
-
 /* The program's operation: inout = 10 * in + inout, on ints; counts its calls. */
 static int calls;
 static void scaled_sum(void *in, void *inout, int *len, MPI_Datatype *datatype)
@@ -117,7 +110,7 @@ static void collectives(void)
         got[i] = -1;
     CHECK_OK(MPI_Allreduce(data, got, 1, vector, MPI_SUM, MPI_COMM_WORLD));
     CHECK(got[0] == 1 && got[1] == -1 && got[2] == 3 && got[4] == 5 && got[5] == -1);
-    CHECK_OK(MPI_Allreduce(IN_PLACE, got, 1, vector, MPI_MAX, MPI_COMM_WORLD));
+    CHECK_OK(MPI_Allreduce(MPI_IN_PLACE, got, 1, vector, MPI_MAX, MPI_COMM_WORLD));
     CHECK(got[0] == 1 && got[1] == -1);
 
     for (int i = 0; i < 6; i++)

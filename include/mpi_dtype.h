@@ -28,6 +28,7 @@ typedef int MPI_Message;
 typedef int MPI_Group;
 typedef int MPI_Op;
 typedef int MPI_Win;
+typedef int MPI_Session;
 
 /* Callback function types (function types, as in MPICH's mpi.h; parameters of these
    types are pointers to functions). */
@@ -39,10 +40,13 @@ typedef int (MPI_Comm_copy_attr_function)(MPI_Comm, int, void *, void *, void *,
 typedef int (MPI_Comm_delete_attr_function)(MPI_Comm, int, void *, void *);
 typedef void (MPI_User_function_c)(void *, void *, MPI_Count *, MPI_Datatype *);
 typedef void (MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
+typedef void (MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
 typedef int (MPI_Win_copy_attr_function)(MPI_Win, int, void *, void *, void *, int *);
 typedef int (MPI_Win_delete_attr_function)(MPI_Win, int, void *, void *);
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
+/* A collective's buffer argument that says the data are in the other buffer. */
+#define MPI_IN_PLACE ((void *)-1)
 /* The weights arguments of a graph without weights, and of a process without edges. */
 extern int *const MPI_UNWEIGHTED;
 extern int *const MPI_WEIGHTS_EMPTY;
@@ -283,6 +287,12 @@ extern int *const MPI_WEIGHTS_EMPTY;
 #define MPI_CART (2)
 /* `MPI_Topo_test`: a distributed graph topology. */
 #define MPI_DIST_GRAPH (3)
+/* The null session handle. */
+#define MPI_SESSION_NULL ((MPI_Session)0x38000000)
+/* The longest name of a process set, with its terminating NUL. */
+#define MPI_MAX_PSET_NAME_LEN (256)
+/* The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL. */
+#define MPI_MAX_STRINGTAG_LEN (256)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win)0x20000000)
 /* Attribute key of a window's base address. */
@@ -1992,6 +2002,24 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Pcontrol(const int level, ...);
+/* Sessions. */
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+/* Nonblocking exchanges. */
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 
 /*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
@@ -2433,6 +2461,22 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int PMPI_Pcontrol(const int level, ...);
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int PMPI_Session_finalize(MPI_Session *session);
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -294,6 +294,8 @@ pub enum UserHandler {
     Comm(MPI_Comm_errhandler_function),
     /// Made by `MPI_Win_create_errhandler`.
     Win(MPI_Win_errhandler_function),
+    /// Made by `MPI_Session_create_errhandler`.
+    Session(MPI_Session_errhandler_function),
 }
 
 /// The object an error is raised on: the program's handler gets its handle.
@@ -303,6 +305,8 @@ pub enum Raised {
     Comm(MPI_Comm),
     /// A window.
     Win(MPI_Win),
+    /// A session.
+    Session(MPI_Session),
 }
 
 /// Error handlers the program made, by their index ([`user_errhandler`]).
@@ -323,6 +327,15 @@ pub fn user_handler(handle: MPI_Errhandler) -> Option<UserHandler> {
     USER_HANDLERS.lock().get(index).copied()
 }
 
+/// True if `errhandler` may be attached to an object whose handlers `kind` accepts: a
+/// predefined handler, or one the program made for that kind of object.
+pub fn attachable(errhandler: MPI_Errhandler, kind: fn(&UserHandler) -> bool) -> bool {
+    matches!(
+        errhandler,
+        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
+    ) || user_handler(errhandler).is_some_and(|h| kind(&h))
+}
+
 /// Calls the program's error handler `handle` for the error `code` raised on `on`; a
 /// handler made in the MPI behind is called by that library.
 pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
@@ -336,6 +349,10 @@ pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
             // SAFETY: the program registered this function as a window's error handler.
             unsafe { f(&mut win, &mut code) }
         }
+        (Some(UserHandler::Session(Some(f))), Raised::Session(mut session)) => {
+            // SAFETY: the program registered this function as a session's error handler.
+            unsafe { f(&mut session, &mut code) }
+        }
         (Some(_), _) => {}
         // A handler made in the MPI behind: that library calls it, on the communicator it is
         // attached to.
@@ -344,6 +361,9 @@ pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
         }
         (None, Raised::Win(win)) => {
             crate::behind::forward!(PMPI_Win_call_errhandler: fn(MPI_Win, c_int) -> c_int, win, code);
+        }
+        (None, Raised::Session(session)) => {
+            crate::behind::forward!(PMPI_Session_call_errhandler: fn(MPI_Session, c_int) -> c_int, session, code);
         }
     }
 }

@@ -57,6 +57,7 @@ typedef struct MPI_ABI_Message *MPI_Message;
 typedef struct MPI_ABI_Group *MPI_Group;
 typedef struct MPI_ABI_Op *MPI_Op;
 typedef struct MPI_ABI_Win *MPI_Win;
+typedef struct MPI_ABI_Session *MPI_Session;
 
 /*
  * The status of a completed operation: three public fields, then five ints the
@@ -76,6 +77,9 @@ typedef struct {
 
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
+
+/* A collective's buffer argument that says the data are in the other buffer. */
+#define MPI_IN_PLACE ((void *)1)
 
 /* The weights arguments of a graph without weights, and of a process without edges. */
 #define MPI_UNWEIGHTED ((int *)10)
@@ -100,6 +104,7 @@ typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval,
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
                                    MPI_Datatype *datatype);
 typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
+typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
 typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int win_keyval, void *extra_state,
                                          void *attribute_val_in, void *attribute_val_out,
                                          int *flag);
@@ -342,6 +347,12 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_GRAPH (212)
 /* `MPI_Topo_test`: a distributed graph topology. */
 #define MPI_DIST_GRAPH (213)
+/* The null session handle. */
+#define MPI_SESSION_NULL ((MPI_Session)0x00000120)
+/* The longest name of a process set, with its terminating NUL. */
+#define MPI_MAX_PSET_NAME_LEN (1024)
+/* The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL. */
+#define MPI_MAX_STRINGTAG_LEN (1024)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win)0x00000110)
 /* Attribute key of a window's base address. */
@@ -1979,6 +1990,24 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Pcontrol(const int level, ...);
+/* Sessions. */
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+/* Nonblocking exchanges. */
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 
 /*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
@@ -2413,6 +2442,22 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int PMPI_Pcontrol(const int level, ...);
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int PMPI_Session_finalize(MPI_Session *session);
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 
 #ifdef __cplusplus
 }  // extern "C"

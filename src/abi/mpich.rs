@@ -47,6 +47,10 @@ pub type MPI_Comm_errhandler_function =
 /// The C signature of a window's error handler function (`MPI_Win_errhandler_function`).
 pub type MPI_Win_errhandler_function =
     Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
+/// The C signature of a session's error handler function
+/// (`MPI_Session_errhandler_function`).
+pub type MPI_Session_errhandler_function =
+    Option<unsafe extern "C" fn(session: *mut MPI_Session, error_code: *mut c_int, ...)>;
 /// Attribute copy callback for datatypes.
 pub type MPI_Type_copy_attr_function = Option<
     unsafe extern "C" fn(
@@ -221,6 +225,8 @@ pub type MPI_Group = c_int;
 pub type MPI_Op = c_int;
 /// Handle of a window of one-sided communication (`MPI_Win`): an `int` in MPICH's ABI.
 pub type MPI_Win = c_int;
+/// Handle of a session (`MPI_Session`): an `int` in MPICH's ABI.
+pub type MPI_Session = c_int;
 
 /// The point-to-point values that are not constants of `mpi.h`'s table: MPICH's `mpi.h`
 /// values.
@@ -284,6 +290,19 @@ pub fn unweighted() -> *const c_int {
 /// The address `MPI_WEIGHTS_EMPTY` stands for.
 pub fn weights_empty() -> *const c_int {
     MPI_WEIGHTS_EMPTY.0
+}
+
+/// The kind bits of the sessions of the one-process world (MPICH's direct sessions).
+const OWN_SESSION_KIND: i32 = 0xb800_0000u32 as i32;
+
+/// The handle of the session the one-process world keeps at `index`.
+pub fn own_session(index: usize) -> Option<MPI_Session> {
+    own_indexed(OWN_SESSION_KIND, index)
+}
+
+/// The index of a session [`own_session`] made.
+pub fn own_session_index(session: MPI_Session) -> Option<usize> {
+    own_index(OWN_SESSION_KIND, session)
 }
 
 /// The kind bits of the windows the one-process world makes (MPICH's direct windows).

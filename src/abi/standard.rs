@@ -111,6 +111,8 @@ handle_types! {
     MPI_Op => MPI_ABI_Op;
     /// Handle of a window of one-sided communication (C: `struct MPI_ABI_Win *`).
     MPI_Win => MPI_ABI_Win;
+    /// Handle of a session (C: `struct MPI_ABI_Session *`).
+    MPI_Session => MPI_ABI_Session;
 }
 
 /// The least value of a predefined handle (MPI-5.0 §21.5: predefined handle constants are
@@ -235,6 +237,19 @@ pub fn weights_empty() -> *const c_int {
     std::ptr::without_provenance(11)
 }
 
+/// The tag bits of the sessions of the one-process world.
+const OWN_SESSION_TAG: usize = 0x4d53 << 48;
+
+/// The handle of the session the one-process world keeps at `index`.
+pub fn own_session(index: usize) -> Option<MPI_Session> {
+    (index <= OWN_INDEX_MASK).then_some(MPI_Session(OWN_SESSION_TAG | index))
+}
+
+/// The index of a session [`own_session`] made.
+pub fn own_session_index(session: MPI_Session) -> Option<usize> {
+    (session.0 & OWN_TAG_MASK == OWN_SESSION_TAG).then_some(session.0 & OWN_INDEX_MASK)
+}
+
 /// The tag bits of the windows the one-process world makes.
 const OWN_WIN_TAG: usize = 0x4d57 << 48;
 
@@ -307,6 +322,9 @@ pub type MPI_Comm_errhandler_function =
 /// The C signature of a window's error handler (`MPI_Win_errhandler_function`).
 pub type MPI_Win_errhandler_function =
     Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
+/// The C signature of a session's error handler (`MPI_Session_errhandler_function`).
+pub type MPI_Session_errhandler_function =
+    Option<unsafe extern "C" fn(session: *mut MPI_Session, error_code: *mut c_int, ...)>;
 
 /// Attribute copy callback for datatype keyvals (`MPI_Type_copy_attr_function`), as C passes
 /// it: a function pointer, or one of the sentinels `MPI_TYPE_NULL_COPY_FN` (0) and
@@ -417,7 +435,7 @@ pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
     use super::{
         MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
-        MPI_Request, MPI_Win,
+        MPI_Request, MPI_Session, MPI_Win,
     };
     use std::os::raw::c_int;
 
@@ -662,6 +680,8 @@ mod tests {
                 type MPI_Op = i64;
                 #[allow(non_camel_case_types)]
                 type MPI_Win = i64;
+                #[allow(non_camel_case_types)]
+                type MPI_Session = i64;
                 #[allow(non_camel_case_types)]
                 type c_int = i64;
                 $(const $name: $ty = $value;)*

@@ -274,6 +274,15 @@ abi_constants! {
     /// `MPI_Topo_test`: a distributed graph topology.
     MPI_DIST_GRAPH: c_int = 213;
 
+    // ---- sessions ------------------------------------------------------------------------------
+
+    /// The null session handle.
+    MPI_SESSION_NULL: MPI_Session = 0x120;
+    /// The longest name of a process set, with its terminating NUL.
+    MPI_MAX_PSET_NAME_LEN: c_int = 1024;
+    /// The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL.
+    MPI_MAX_STRINGTAG_LEN: c_int = 1024;
+
     // ---- one-sided communication --------------------------------------------------------------
 
     /// The null window handle.

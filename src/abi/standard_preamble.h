@@ -39,6 +39,7 @@ typedef struct MPI_ABI_Message *MPI_Message;
 typedef struct MPI_ABI_Group *MPI_Group;
 typedef struct MPI_ABI_Op *MPI_Op;
 typedef struct MPI_ABI_Win *MPI_Win;
+typedef struct MPI_ABI_Session *MPI_Session;
 
 /*
  * The status of a completed operation: three public fields, then five ints the
@@ -58,6 +59,9 @@ typedef struct {
 
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
+
+/* A collective's buffer argument that says the data are in the other buffer. */
+#define MPI_IN_PLACE ((void *)1)
 
 /* The weights arguments of a graph without weights, and of a process without edges. */
 #define MPI_UNWEIGHTED ((int *)10)
@@ -82,6 +86,7 @@ typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval,
 typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
                                    MPI_Datatype *datatype);
 typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
+typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
 typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int win_keyval, void *extra_state,
                                          void *attribute_val_in, void *attribute_val_out,
                                          int *flag);

@@ -198,13 +198,7 @@ pub unsafe extern "C" fn MPI_Comm_set_errhandler(
         }
         guard("MPI_Comm_set_errhandler", || {
             let place = super::place_of(comm)?;
-            let known = matches!(
-                errhandler,
-                MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-            ) || matches!(
-                error::user_handler(errhandler),
-                Some(error::UserHandler::Comm(_))
-            );
+            let known = error::attachable(errhandler, |h| matches!(h, error::UserHandler::Comm(_)));
             if !known {
                 return Err(MpiError::arg(format!(
                     "{errhandler:#x} is not an error handler"
@@ -274,8 +268,14 @@ pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) ->
             return rc;
         }
         guard("MPI_Errhandler_free", || {
-            check_out(errhandler, "errhandler")?;
-            // SAFETY: the caller's pointer; write_out checks it for NULL.
+            // SAFETY: the caller's in-out argument.
+            let handle = unsafe { super::read_in(errhandler.cast_const(), "errhandler")? };
+            if !error::attachable(handle, |_| true) {
+                return Err(MpiError::arg(format!(
+                    "{handle:#x} is not an error handler"
+                )));
+            }
+            // SAFETY: read above, so valid.
             unsafe { write_out(errhandler, MPI_ERRHANDLER_NULL, "errhandler") }
         })
     })

@@ -15,6 +15,7 @@ pub mod groups;
 pub mod mailbox;
 pub mod ops;
 pub mod requests;
+pub mod sessions;
 mod slab;
 pub mod topology;
 pub mod windows;

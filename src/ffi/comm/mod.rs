@@ -56,6 +56,7 @@ pub mod receive;
 pub mod reductions;
 pub mod send;
 pub mod serial;
+pub mod sessions;
 pub mod topologies;
 pub mod varying;
 pub mod windows;

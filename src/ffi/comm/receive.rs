@@ -285,6 +285,47 @@ macro_rules! sendrecvs {
     };
 }
 
+/// `MPI_Isendrecv` and `MPI_Isendrecv_replace` (`$sendrecv`: the blocking function of the
+/// same arguments, with a status instead of a request): the MPI behind's in drop-in mode; in
+/// the one-process world the exchange is done when it starts, and its request is complete at
+/// once with the status of the message received.
+macro_rules! isendrecvs {
+    ($($name:ident => $sendrecv:ident ($($arg:ident: $ty:ty),*);)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($sendrecv), "` and a request complete at once.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty,)* request: *mut MPI_Request) -> c_int {
+            export(stringify!($name), || {
+                if !standalone() {
+                    return forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)));
+                }
+                let checked = crate::ffi::guard(stringify!($name), || crate::ffi::check_out(request, "request"));
+                if checked != crate::abi::MPI_SUCCESS {
+                    return checked;
+                }
+                let mut status = crate::dropin::comm::empty_status();
+                // SAFETY: the caller's arguments, as the blocking function takes them.
+                let rc = unsafe { $sendrecv($($arg,)* &mut status) };
+                if rc != crate::abi::MPI_SUCCESS {
+                    return rc;
+                }
+                // SAFETY: checked non-NULL; the caller's request.
+                crate::ffi::guard(stringify!($name), || unsafe { serial::completed_with(stringify!($name), request, &status) })
+            })
+        }
+    )*};
+}
+
+isendrecvs! {
+    MPI_Isendrecv => MPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
+    MPI_Isendrecv_c => MPI_Sendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
+    MPI_Isendrecv_replace => MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
+    MPI_Isendrecv_replace_c => MPI_Sendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
+}
+
 blocking_receives!(c_int: MPI_Recv, MPI_Mrecv);
 blocking_receives!(MPI_Count: MPI_Recv_c, MPI_Mrecv_c);
 request_receives!(c_int: MPI_Irecv, MPI_Recv_init, MPI_Imrecv);

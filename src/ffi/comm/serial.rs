@@ -136,6 +136,28 @@ unsafe fn write_request(request: *mut MPI_Request, index: usize) -> MpiResult<()
     unsafe { write_out(request, handle, "request") }
 }
 
+/// Writes through `request` a request complete at once whose status is `status`
+/// (`MPI_Isendrecv`: the exchange is done when it starts).
+///
+/// # Safety
+/// A non-NULL `request` is writable.
+pub unsafe fn completed_with(
+    call: &'static str,
+    request: *mut MPI_Request,
+    status: &MPI_Status,
+) -> MpiResult<()> {
+    let outcome = Outcome {
+        source: status.MPI_SOURCE,
+        tag: status.MPI_TAG,
+        bytes: status.count_bytes(),
+        cancelled: status.cancelled(),
+        error: None,
+    };
+    let index = world::completed(call, outcome);
+    // SAFETY: the caller's contract.
+    unsafe { write_request(request, index) }
+}
+
 /// Writes through `request` a request complete at once, with an empty status (the
 /// nonblocking calls of the one-process world that have nothing to wait for:
 /// `MPI_Comm_idup`).

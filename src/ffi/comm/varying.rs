@@ -176,14 +176,18 @@ macro_rules! alltoallvs {
                     .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 guard_on(stringify!($name), comm, || {
-                    // SAFETY: the caller's arrays of one entry per process.
+                    let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
+                    // SAFETY: the caller's arrays of one entry per process (the send side's
+                    // are not read with MPI_IN_PLACE).
                     let (sent, received) = unsafe {
-                        (
-                            side(sendbuf, first(sendcounts, "sendcounts")?, sendtype,
+                        let received = side(recvbuf.cast_const(), first(recvcounts, "recvcounts")?, recvtype,
+                            first(rdispls, "rdispls")?, Unit::Extents)?;
+                        let sent = match in_place {
+                            true => Side { buffer: sendbuf, count: 0, datatype: recvtype },
+                            false => side(sendbuf, first(sendcounts, "sendcounts")?, sendtype,
                                 first(sdispls, "sdispls")?, Unit::Extents)?,
-                            side(recvbuf.cast_const(), first(recvcounts, "recvcounts")?, recvtype,
-                                first(rdispls, "rdispls")?, Unit::Extents)?,
-                        )
+                        };
+                        (sent, received)
                     };
                     // SAFETY: the caller's buffers.
                     unsafe { copy(sent, received, comm, None) }

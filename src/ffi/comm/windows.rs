@@ -454,15 +454,6 @@ one_process_functions! {
     }
 }
 
-/// True if `errhandler` may be attached to a window: a predefined handler or one made by
-/// `MPI_Win_create_errhandler`.
-fn is_window_handler(errhandler: MPI_Errhandler) -> bool {
-    matches!(
-        errhandler,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) || matches!(error::user_handler(errhandler), Some(UserHandler::Win(_)))
-}
-
 one_process_functions! {
     /// Makes an error handler for windows from a C function.
     fn MPI_Win_create_errhandler(win_errhandler_fn: MPI_Win_errhandler_function, errhandler: *mut MPI_Errhandler) via guard() {
@@ -476,7 +467,7 @@ one_process_functions! {
     }
     /// Attaches an error handler to the window.
     fn MPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) via guard_win(win) {
-        if !is_window_handler(errhandler) {
+        if !error::attachable(errhandler, |h| matches!(h, UserHandler::Win(_))) {
             return Err(MpiError::arg(format!("{errhandler:#x} is not an error handler for windows")));
         }
         with_window(win, |w| {
