@@ -18,7 +18,8 @@
  *     once; their errors are those of the blocking ones, and a NULL request is MPI_ERR_ARG;
  *   - the persistent collectives (MPI_Allreduce_init, MPI_Barrier_init, ...) run at each
  *     start with the data of that moment, beside persistent sends in one MPI_Startall, and
- *     give their errors at the start.
+ *     give their errors at the start; their arrays of counts and displacements are copied
+ *     when they are made.
  */
 #include "check.h"
 
@@ -167,6 +168,19 @@ static void persistent(MPI_Datatype vector)
                                 &requests[0]));
     CHECK_ERR(MPI_Start(&requests[0]), MPI_ERR_OP);
     CHECK_OK(MPI_Wait(&requests[0], &statuses[0]));
+    CHECK_OK(MPI_Request_free(&requests[0]));
+
+    /* The arrays of counts and displacements are the request's own once it is made: the
+       program may change or drop its arrays. */
+    int counts[1] = {2}, displs[1] = {3};
+    CHECK_OK(MPI_Allgatherv_init(data, 2, MPI_DOUBLE, got, counts, displs, MPI_DOUBLE,
+                                 MPI_COMM_WORLD, MPI_INFO_NULL, &requests[0]));
+    counts[0] = 1000000;
+    displs[0] = -1000000;
+    clear8(got);
+    CHECK_OK(MPI_Start(&requests[0]));
+    CHECK_OK(MPI_Wait(&requests[0], &statuses[0]));
+    CHECK(got[2] == -1 && got[3] == 1 && got[4] == 2 && got[5] == -1);
     CHECK_OK(MPI_Request_free(&requests[0]));
 }
 

@@ -38,6 +38,93 @@ impl<T: Copy> Kept<T> {
     }
 }
 
+/// Copies of the arrays of counts, displacements and types a persistent collective was given,
+/// which its request owns: a program may let its own arrays go once the call returns (MPICH
+/// copies them too), so each start reads these.
+type Copies = Vec<Box<dyn std::any::Any + Send + Sync>>;
+
+/// An argument of a persistent collective as its request keeps it: an array of counts,
+/// displacements or types is copied (`width` entries, one per process or neighbour) into
+/// `copies`, anything else (buffers, counts, handles) is kept as it is.
+trait KeepArg: Copy {
+    /// The argument to keep.
+    fn keep(self, _width: usize, _copies: &mut Copies) -> Self {
+        self
+    }
+}
+
+/// Copies the array `array` of `width` entries into `copies` and returns the copy's address
+/// (a NULL array stays NULL).
+fn copied<T: Copy + Send + Sync + 'static>(
+    array: *const T,
+    width: usize,
+    copies: &mut Copies,
+) -> *const T {
+    if array.is_null() {
+        return array;
+    }
+    // SAFETY: the program passes an array of one entry per process or neighbour, valid
+    // during the call that makes the request.
+    let copy: Box<[T]> = unsafe { std::slice::from_raw_parts(array, width) }.into();
+    let address = copy.as_ptr();
+    copies.push(Box::new(copy));
+    address
+}
+
+impl KeepArg for *const c_int {
+    fn keep(self, width: usize, copies: &mut Copies) -> Self {
+        copied(self, width, copies)
+    }
+}
+
+impl KeepArg for *const i64 {
+    fn keep(self, width: usize, copies: &mut Copies) -> Self {
+        copied(self, width, copies)
+    }
+}
+
+#[cfg(feature = "standard-abi")]
+impl KeepArg for *const MPI_Datatype {
+    fn keep(self, width: usize, copies: &mut Copies) -> Self {
+        copied(self, width, copies)
+    }
+}
+
+impl KeepArg for *const c_void {}
+impl KeepArg for *mut c_void {}
+impl KeepArg for c_int {}
+impl KeepArg for i64 {}
+#[cfg(feature = "standard-abi")]
+impl KeepArg for MPI_Datatype {}
+#[cfg(feature = "standard-abi")]
+impl KeepArg for MPI_Comm {}
+#[cfg(feature = "standard-abi")]
+impl KeepArg for MPI_Op {}
+
+/// The entries of each array argument of the persistent collective `init` on `comm`: one per
+/// process (the one process), or one per neighbour for a neighbourhood collective.
+fn array_width(init: &str, comm: MPI_Comm) -> usize {
+    if !init.starts_with("MPI_Neighbor") {
+        return 1;
+    }
+    super::topologies::topology_of(comm)
+        .map(|topology| {
+            let (indegree, outdegree) = topology.degrees();
+            indegree.max(outdegree)
+        })
+        .unwrap_or(0)
+}
+
+/// The last of a list of arguments (a collective's communicator).
+macro_rules! last {
+    ($only:ident) => {
+        $only
+    };
+    ($first:ident, $($rest:ident),+) => {
+        last!($($rest),+)
+    };
+}
+
 /// Defines the nonblocking collective `$name` and the persistent `$init`: the MPI behind's in
 /// drop-in mode; in the one-process world the blocking `$blocking` with the same arguments,
 /// now with a request complete at once, or at each start of the persistent request.
@@ -79,8 +166,11 @@ macro_rules! nonblocking {
                     return forward!($init: fn($($ty,)* MPI_Info, *mut MPI_Request) -> c_int, $($arg,)* info, request)
                         .unwrap_or_else(|| missing_behind(stringify!($init)));
                 }
-                let kept = Kept(($($arg,)*));
+                let width = array_width(stringify!($init), last!($($arg),*));
+                let mut copies = Copies::new();
+                let kept = Kept(($(KeepArg::keep($arg, width, &mut copies),)*));
                 let run = Arc::new(move || {
+                    let _owned = &copies;
                     let ($($arg,)*) = kept.get();
                     // SAFETY: the program's arguments, valid while the request lives.
                     unsafe { $blocking($($arg),*) }
