@@ -63,6 +63,14 @@ static void reduce_local(void)
 
     CHECK_OK(MPI_Reduce_local(&p, &q, 1, MPI_C_DOUBLE_COMPLEX, MPI_PROD));
     CHECK(creal(q) == -5 && cimag(q) == 10);
+    /* long double, as C computes it: 1/3 + 1/3 in extended precision */
+    long double third = 1.0L / 3, sum = 1.0L / 3, big[2] = {1e300L, -2}, other[2] = {1e300L, 5};
+    CHECK_OK(MPI_Reduce_local(&third, &sum, 1, MPI_LONG_DOUBLE, MPI_SUM));
+    CHECK(sum == 2.0L / 3);
+    CHECK_OK(MPI_Reduce_local(big, other, 2, MPI_LONG_DOUBLE, MPI_PROD));
+    CHECK(other[0] == 1e600L && other[1] == -10);
+    CHECK_OK(MPI_Reduce_local(big, other, 2, MPI_LONG_DOUBLE, MPI_MIN));
+    CHECK(other[0] == 1e300L && other[1] == -10);
     CHECK_OK(MPI_Reduce_local(t, u, 3, MPI_C_BOOL, MPI_LXOR));
     CHECK(!u[0] && u[1] && !u[2]);
 

@@ -13,6 +13,8 @@
 pub mod array;
 pub mod datatype;
 pub mod error;
+#[cfg(target_arch = "x86_64")]
+mod extended;
 pub mod pack;
 pub mod plan;
 pub mod predefined;

@@ -158,12 +158,13 @@ pub fn combine(op: Op, dt: &Datatype, count: i64, input: &[u8], inout: &mut [u8]
     Ok(())
 }
 
-/// Whether this library computes with elements of `basic`: not the x87 extended and half
-/// precision types, which Rust has no arithmetic for.
+/// Whether this library computes with elements of `basic`: not the half precision types,
+/// which Rust has no arithmetic for, nor the x87 extended ones off x86-64 (on x86-64 the x87
+/// unit computes them: [`crate::extended`]).
 fn supported(basic: Basic) -> bool {
     let info = basic.info();
     match info.scalar {
-        Scalar::X87Extended => false,
+        Scalar::X87Extended => cfg!(target_arch = "x86_64"),
         Scalar::Float => info.part_size() >= 4,
         _ => true,
     }
@@ -193,6 +194,10 @@ fn combine_one(op: Op, basic: Basic, a: &[u8], b: &mut [u8]) {
         (Scalar::Float, 8, 1) => apply::<f64>(op, a, b),
         (Scalar::Float, 8, 2) => complex::<f32>(op, a, b),
         (Scalar::Float, 16, 2) => complex::<f64>(op, a, b),
+        #[cfg(target_arch = "x86_64")]
+        (Scalar::X87Extended, 16, 1) => apply::<Extended>(op, a, b),
+        #[cfg(target_arch = "x86_64")]
+        (Scalar::X87Extended, 32, 2) => complex::<Extended>(op, a, b),
         _ => unreachable!("{} was checked to be supported", info.name),
     }
 }
@@ -285,6 +290,38 @@ macro_rules! floats {
 
 floats!(f32, f64);
 
+#[cfg(target_arch = "x86_64")]
+use crate::extended::Extended;
+
+/// C's `long double` on x86-64, computed by the x87 unit.
+#[cfg(target_arch = "x86_64")]
+impl Number for Extended {
+    fn read(bytes: &[u8]) -> Self {
+        Extended::read(bytes)
+    }
+    fn write(self, bytes: &mut [u8]) {
+        bytes.copy_from_slice(&self.0);
+    }
+    fn add(self, other: Self) -> Self {
+        Extended::add(self, other)
+    }
+    fn mul(self, other: Self) -> Self {
+        Extended::mul(self, other)
+    }
+    fn sub(self, other: Self) -> Self {
+        Extended::sub(self, other)
+    }
+    fn is_true(self) -> bool {
+        self != Extended::from_bool(false)
+    }
+    fn from_bool(value: bool) -> Self {
+        Extended::from_bool(value)
+    }
+    fn bits(self, _other: Self, _op: Op) -> Self {
+        unreachable!("no bitwise operation applies to floating point")
+    }
+}
+
 /// `b = a op b` for one number.
 fn apply<T: Number>(op: Op, a: &[u8], b: &mut [u8]) {
     let (x, y) = (T::read(a), T::read(b));
@@ -369,6 +406,8 @@ fn compare(basic: Basic, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
         (Scalar::Unsigned, 8) => by::<u64>(a, b),
         (Scalar::Float, 4) => by::<f32>(a, b),
         (Scalar::Float, 8) => by::<f64>(a, b),
+        #[cfg(target_arch = "x86_64")]
+        (Scalar::X87Extended, 16) => by::<Extended>(a, b),
         _ => std::cmp::Ordering::Equal,
     }
 }
@@ -457,7 +496,7 @@ mod tests {
             (Op::Band, "MPI_FLOAT"),
             (Op::Max, "MPI_C_DOUBLE_COMPLEX"),
             (Op::Minloc, "MPI_INT"),
-            (Op::Sum, "MPI_LONG_DOUBLE"),
+            (Op::Sum, "MPIX_C_FLOAT16"),
         ] {
             let dt = named(name);
             let size = dt.size() as usize;
@@ -468,5 +507,39 @@ mod tests {
         }
         combine(Op::Replace, &named("MPI_INT"), 1, &[1, 2, 3, 4], &mut inout).unwrap();
         assert_eq!(inout, [1, 2, 3, 4]);
+    }
+
+    /// The 16 bytes of the `long double` of a small integer (the x87 layout: 64-bit
+    /// mantissa with its integer bit, then the sign and 15-bit exponent).
+    #[cfg(target_arch = "x86_64")]
+    fn long_double(n: u64) -> [u8; 16] {
+        let mut bytes = [0u8; 16];
+        if n != 0 {
+            let shift = n.leading_zeros();
+            bytes[..8].copy_from_slice(&(n << shift).to_le_bytes());
+            bytes[8..10].copy_from_slice(&(16383 + 63 - shift as u16).to_le_bytes());
+        }
+        bytes
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn long_doubles_are_summed_multiplied_and_ordered_by_the_x87_unit() {
+        let dt = named("MPI_LONG_DOUBLE");
+        let (two, three) = (long_double(2), long_double(3));
+        let mut inout = three.to_vec();
+        combine(Op::Sum, &dt, 1, &two, &mut inout).unwrap();
+        assert_eq!(inout, long_double(5));
+        combine(Op::Prod, &dt, 1, &two, &mut inout).unwrap();
+        assert_eq!(inout, long_double(10));
+        combine(Op::Max, &dt, 1, &three, &mut inout).unwrap();
+        assert_eq!(inout, long_double(10));
+        combine(Op::Min, &dt, 1, &three, &mut inout).unwrap();
+        assert_eq!(inout, long_double(3));
+        // MPI_C_LONG_DOUBLE_COMPLEX: (2 + 3i)(3 + 2i) = 0 + 13i
+        let complex = named("MPI_C_LONG_DOUBLE_COMPLEX");
+        let mut z = [three, two].concat();
+        combine(Op::Prod, &complex, 1, &[two, three].concat(), &mut z).unwrap();
+        assert_eq!(z, [long_double(0), long_double(13)].concat());
     }
 }
