@@ -7,7 +7,9 @@
  *   - MPI_Info_create / set / get_string / get / get_valuelen / get_nkeys / get_nthkey /
  *     delete / dup / free behave as MPI-4.1 §10 says, with truncation and the error classes
  *     of bad keys, missing keys and invalid objects;
- *   - MPI_INFO_ENV is an empty info object that cannot be freed.
+ *   - MPI_INFO_ENV is an empty info object that cannot be freed;
+ *   - MPI_Info_create_env describes how the program was started: command and argv from the
+ *     arguments, maxprocs 1, the thread level.
  */
 #include "check.h"
 
@@ -123,6 +125,27 @@ static void info_env(void)
     CHECK_ERR(MPI_Info_free(&env), MPI_ERR_INFO);
 }
 
+static void info_create_env(void)
+{
+    char *args[3] = {"./app", "-n", "4"}, value[64];
+    int flag = 0, len = (int)sizeof value;
+    MPI_Info info;
+    CHECK_OK(MPI_Info_create_env(3, args, &info));
+    CHECK_OK(MPI_Info_get_string(info, "command", &len, value, &flag));
+    CHECK(flag && strcmp(value, "./app") == 0);
+    len = (int)sizeof value;
+    CHECK_OK(MPI_Info_get_string(info, "argv", &len, value, &flag));
+    CHECK(flag && strcmp(value, "-n 4") == 0);
+    CHECK_EQ_LONG(number_of(info, "maxprocs"), 1);
+    len = (int)sizeof value;
+    CHECK_OK(MPI_Info_get_string(info, "thread_level", &len, value, &flag));
+    CHECK(flag && strncmp(value, "MPI_THREAD_", 11) == 0);
+    CHECK_OK(MPI_Info_free(&info));
+    CHECK_OK(MPI_Info_create_env(0, NULL, &info));
+    CHECK_EQ_LONG(number_of(info, "maxprocs"), 1);
+    CHECK_OK(MPI_Info_free(&info));
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -131,6 +154,7 @@ int main(int argc, char **argv)
     abi_info();
     keys_and_values();
     info_env();
+    info_create_env();
     CHECK_OK(MPI_Finalize());
     return check_report(argv[0]);
 }

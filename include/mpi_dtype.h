@@ -1381,6 +1381,14 @@ int MPI_Abi_get_info(MPI_Info *info);
 int MPI_Info_create(MPI_Info *info);
 
 /*
+ A new info object describing how the program was started (MPI-4.1 §11.2.1): `command`
+ (`argv[0]`) and `argv` (the other arguments, space separated) when `argc` and `argv` are
+ given, `maxprocs` (1), `wdir` (the working directory) and `thread_level` (the level
+ provided, or asked for before `MPI_Init`).
+ */
+int MPI_Info_create_env(int argc, char **argv, MPI_Info *info);
+
+/*
  Sets `key` to `value` (replacing its value if it is set).
  */
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
@@ -2147,6 +2155,7 @@ int PMPI_Type_toint(MPI_Datatype datatype);
 MPI_Datatype PMPI_Type_fromint(int value);
 int PMPI_Abi_get_info(MPI_Info *info);
 int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_create_env(int argc, char **argv, MPI_Info *info);
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 int PMPI_Info_delete(MPI_Info info, const char *key);
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);

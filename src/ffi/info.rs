@@ -85,6 +85,55 @@ pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
     })
 }
 
+/// A new info object describing how the program was started (MPI-4.1 §11.2.1): `command`
+/// (`argv[0]`) and `argv` (the other arguments, space separated) when `argc` and `argv` are
+/// given, `maxprocs` (1), `wdir` (the working directory) and `thread_level` (the level
+/// provided, or asked for before `MPI_Init`).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
+) -> c_int {
+    export("MPI_Info_create_env", || {
+        foreign_call!(MPI_Info_create_env(argc, argv, info) if backend().is_some());
+        guard("MPI_Info_create_env", || {
+            check_out(info, "info")?;
+            let mut pairs = Vec::new();
+            // SAFETY: the program's argc strings at argv (none if NULL).
+            let args = unsafe { super::read_slice(argv.cast_const(), argc.max(0).into(), "argv")? };
+            let words: Vec<String> = args
+                .iter()
+                .filter(|arg| !arg.is_null())
+                // SAFETY: each a NUL-terminated string of the program's.
+                .map(|&arg| {
+                    unsafe { std::ffi::CStr::from_ptr(arg) }
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect();
+            if let Some((command, rest)) = words.split_first() {
+                pairs.push(("command".to_string(), command.clone()));
+                pairs.push(("argv".to_string(), rest.join(" ")));
+            }
+            pairs.push(("maxprocs".to_string(), "1".to_string()));
+            if let Ok(dir) = std::env::current_dir() {
+                pairs.push(("wdir".to_string(), dir.display().to_string()));
+            }
+            let level = match crate::process::thread_level() {
+                MPI_THREAD_SINGLE => "MPI_THREAD_SINGLE",
+                MPI_THREAD_FUNNELED => "MPI_THREAD_FUNNELED",
+                MPI_THREAD_SERIALIZED => "MPI_THREAD_SERIALIZED",
+                _ => "MPI_THREAD_MULTIPLE",
+            };
+            pairs.push(("thread_level".to_string(), level.to_string()));
+            let made = new_info(pairs)?;
+            // SAFETY: the caller's pointer, checked non-NULL above.
+            unsafe { write_out(info, made, "info") }
+        })
+    })
+}
+
 /// Sets `key` to `value` (replacing its value if it is set).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_set(

@@ -91,6 +91,17 @@ unsafe fn write_status(status: *mut MPI_Status, outcome: &Outcome, error: Option
     }
 }
 
+/// Writes the empty status of a completion call that found no active request: it says
+/// `MPI_SUCCESS` in its `MPI_ERROR` field too (MPI-4.1 §3.7.3), as MPICH's does.
+///
+/// # Safety
+/// As for [`write_status`].
+unsafe fn reported_empty(status: *mut MPI_Status) -> MpiResult<()> {
+    // SAFETY: the caller's contract.
+    unsafe { write_status(status, &empty(), Some(MPI_SUCCESS)) };
+    Ok(())
+}
+
 /// The outcome's error, after its status is written.
 ///
 /// # Safety
@@ -568,7 +579,7 @@ unsafe fn write_outputs(
                 // SAFETY: the program's status.
                 Some(report) => unsafe { reported(status, report.outcome) },
                 // SAFETY: as above.
-                None if done => unsafe { reported(status, empty()) },
+                None if done => unsafe { reported_empty(status) },
                 None => Ok(()),
             }
         }
@@ -588,7 +599,7 @@ unsafe fn write_outputs(
                 // SAFETY: the program's status.
                 Some(report) => unsafe { reported(status, report.outcome) },
                 // SAFETY: as above.
-                None if none_active => unsafe { reported(status, empty()) },
+                None if none_active => unsafe { reported_empty(status) },
                 None => Ok(()),
             }
         }
