@@ -102,15 +102,16 @@ pub unsafe extern "C" fn MPI_Info_create_env(
             let mut pairs = Vec::new();
             // SAFETY: the program's argc strings at argv (none if NULL).
             let args = unsafe { super::read_slice(argv.cast_const(), argc.max(0).into(), "argv")? };
+            let word = |arg: *mut c_char| {
+                // SAFETY: each argument is a NUL-terminated string of the program's.
+                unsafe { std::ffi::CStr::from_ptr(arg) }
+                    .to_string_lossy()
+                    .into_owned()
+            };
             let words: Vec<String> = args
                 .iter()
                 .filter(|arg| !arg.is_null())
-                // SAFETY: each a NUL-terminated string of the program's.
-                .map(|&arg| {
-                    unsafe { std::ffi::CStr::from_ptr(arg) }
-                        .to_string_lossy()
-                        .into_owned()
-                })
+                .map(|&arg| word(arg))
                 .collect();
             if let Some((command, rest)) = words.split_first() {
                 pairs.push(("command".to_string(), command.clone()));
