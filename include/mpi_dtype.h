@@ -50,6 +50,16 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win, int, void *, void *);
 /* The weights arguments of a graph without weights, and of a process without edges. */
 extern int *const MPI_UNWEIGHTED;
 extern int *const MPI_WEIGHTS_EMPTY;
+/* The tool information interface's handles, as MPICH declares them. */
+typedef struct MPIR_T_enum_s *MPI_T_enum;
+typedef struct MPIR_T_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct MPIR_T_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct MPIR_T_pvar_session_s *MPI_T_pvar_session;
+extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
 /* Passed where a status is not wanted. */
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
@@ -293,6 +303,114 @@ extern int *const MPI_WEIGHTS_EMPTY;
 #define MPI_MAX_PSET_NAME_LEN (256)
 /* The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL. */
 #define MPI_MAX_STRINGTAG_LEN (256)
+/* Verbosity: basic information for users. */
+#define MPI_T_VERBOSITY_USER_BASIC (221)
+/* Verbosity: detailed information for users. */
+#define MPI_T_VERBOSITY_USER_DETAIL (222)
+/* Verbosity: all information for users. */
+#define MPI_T_VERBOSITY_USER_ALL (223)
+/* Verbosity: basic information for tuners. */
+#define MPI_T_VERBOSITY_TUNER_BASIC (224)
+/* Verbosity: detailed information for tuners. */
+#define MPI_T_VERBOSITY_TUNER_DETAIL (225)
+/* Verbosity: all information for tuners. */
+#define MPI_T_VERBOSITY_TUNER_ALL (226)
+/* Verbosity: basic information for MPI developers. */
+#define MPI_T_VERBOSITY_MPIDEV_BASIC (227)
+/* Verbosity: detailed information for MPI developers. */
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL (228)
+/* Verbosity: all information for MPI developers. */
+#define MPI_T_VERBOSITY_MPIDEV_ALL (229)
+/* A variable bound to no object. */
+#define MPI_T_BIND_NO_OBJECT (9700)
+/* A variable bound to an `MPI_COMM` object. */
+#define MPI_T_BIND_MPI_COMM (9701)
+/* A variable bound to an `MPI_DATATYPE` object. */
+#define MPI_T_BIND_MPI_DATATYPE (9702)
+/* A variable bound to an `MPI_ERRHANDLER` object. */
+#define MPI_T_BIND_MPI_ERRHANDLER (9703)
+/* A variable bound to an `MPI_FILE` object. */
+#define MPI_T_BIND_MPI_FILE (9704)
+/* A variable bound to an `MPI_GROUP` object. */
+#define MPI_T_BIND_MPI_GROUP (9705)
+/* A variable bound to an `MPI_OP` object. */
+#define MPI_T_BIND_MPI_OP (9706)
+/* A variable bound to an `MPI_REQUEST` object. */
+#define MPI_T_BIND_MPI_REQUEST (9707)
+/* A variable bound to an `MPI_WIN` object. */
+#define MPI_T_BIND_MPI_WIN (9708)
+/* A variable bound to an `MPI_MESSAGE` object. */
+#define MPI_T_BIND_MPI_MESSAGE (9709)
+/* A variable bound to an `MPI_INFO` object. */
+#define MPI_T_BIND_MPI_INFO (9710)
+/* A variable that is read-only and never changes. */
+#define MPI_T_SCOPE_CONSTANT (60438)
+/* A variable that is read-only. */
+#define MPI_T_SCOPE_READONLY (60439)
+/* A variable each process may set on its own. */
+#define MPI_T_SCOPE_LOCAL (60440)
+/* A variable the processes of a group must set together. */
+#define MPI_T_SCOPE_GROUP (60441)
+/* A variable the processes of a group must set together, to one value. */
+#define MPI_T_SCOPE_GROUP_EQ (60442)
+/* A variable every process must set together. */
+#define MPI_T_SCOPE_ALL (60443)
+/* A variable every process must set together, to one value. */
+#define MPI_T_SCOPE_ALL_EQ (60444)
+/* A performance variable of the class state. */
+#define MPI_T_PVAR_CLASS_STATE (240)
+/* A performance variable of the class level. */
+#define MPI_T_PVAR_CLASS_LEVEL (241)
+/* A performance variable of the class size. */
+#define MPI_T_PVAR_CLASS_SIZE (242)
+/* A performance variable of the class percentage. */
+#define MPI_T_PVAR_CLASS_PERCENTAGE (243)
+/* A performance variable of the class highwatermark. */
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK (244)
+/* A performance variable of the class lowwatermark. */
+#define MPI_T_PVAR_CLASS_LOWWATERMARK (245)
+/* A performance variable of the class counter. */
+#define MPI_T_PVAR_CLASS_COUNTER (246)
+/* A performance variable of the class aggregate. */
+#define MPI_T_PVAR_CLASS_AGGREGATE (247)
+/* A performance variable of the class timer. */
+#define MPI_T_PVAR_CLASS_TIMER (248)
+/* A performance variable of the class generic. */
+#define MPI_T_PVAR_CLASS_GENERIC (249)
+/* MPI_T: out of memory. */
+#define MPI_T_ERR_MEMORY (59)
+/* MPI_T: the interface is not initialized. */
+#define MPI_T_ERR_NOT_INITIALIZED (60)
+/* MPI_T: the interface cannot be initialized now. */
+#define MPI_T_ERR_CANNOT_INIT (61)
+/* MPI_T: the index is not one of a variable or category. */
+#define MPI_T_ERR_INVALID_INDEX (62)
+/* MPI_T: the item index is out of range (deprecated). */
+#define MPI_T_ERR_INVALID_ITEM (63)
+/* MPI_T: the handle is not one. */
+#define MPI_T_ERR_INVALID_HANDLE (64)
+/* MPI_T: no more handles. */
+#define MPI_T_ERR_OUT_OF_HANDLES (65)
+/* MPI_T: no more sessions. */
+#define MPI_T_ERR_OUT_OF_SESSIONS (66)
+/* MPI_T: the session is not one. */
+#define MPI_T_ERR_INVALID_SESSION (67)
+/* MPI_T: the control variable cannot be set now. */
+#define MPI_T_ERR_CVAR_SET_NOT_NOW (68)
+/* MPI_T: the control variable cannot be set. */
+#define MPI_T_ERR_CVAR_SET_NEVER (69)
+/* MPI_T: the performance variable cannot be started or stopped. */
+#define MPI_T_ERR_PVAR_NO_STARTSTOP (70)
+/* MPI_T: the performance variable cannot be written or reset. */
+#define MPI_T_ERR_PVAR_NO_WRITE (71)
+/* MPI_T: the performance variable cannot be read and written atomically. */
+#define MPI_T_ERR_PVAR_NO_ATOMIC (72)
+/* MPI_T: no variable or category has the name. */
+#define MPI_T_ERR_INVALID_NAME (73)
+/* MPI_T: an invalid use of the interface. */
+#define MPI_T_ERR_INVALID (74)
+/* MPI_T: the function is not supported. */
+#define MPI_T_ERR_NOT_SUPPORTED (78)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win)0x20000000)
 /* Attribute key of a window's base address. */
@@ -2028,6 +2146,38 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+/* The tool information interface. */
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_finalize(void);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int *update_number);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len);
 
 /*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
@@ -2486,6 +2636,37 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_T_init_thread(int required, int *provided);
+int PMPI_T_finalize(void);
+int PMPI_T_cvar_get_num(int *num_cvar);
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int PMPI_T_pvar_get_num(int *num_pvar);
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_category_get_num(int *num_cat);
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int PMPI_T_category_get_index(const char *name, int *cat_index);
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int PMPI_T_category_changed(int *update_number);
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -21,6 +21,7 @@ pub mod info;
 pub mod keyvals;
 pub mod process;
 pub mod serial;
+pub mod tool_information;
 pub mod trace;
 
 pub use mpi_dtype_core::{array, datatype, pack, plan, predefined, reduce};

@@ -81,6 +81,17 @@ typedef struct {
 /* A collective's buffer argument that says the data are in the other buffer. */
 #define MPI_IN_PLACE ((void *)1)
 
+/* The tool information interface's handles. */
+typedef struct MPI_T_enum_t *MPI_T_enum;
+typedef struct MPI_T_cvar_handle_t *MPI_T_cvar_handle;
+typedef struct MPI_T_pvar_handle_t *MPI_T_pvar_handle;
+typedef struct MPI_T_pvar_session_t *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+
 /* The weights arguments of a graph without weights, and of a process without edges. */
 #define MPI_UNWEIGHTED ((int *)10)
 #define MPI_WEIGHTS_EMPTY ((int *)11)
@@ -353,6 +364,116 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_MAX_PSET_NAME_LEN (1024)
 /* The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL. */
 #define MPI_MAX_STRINGTAG_LEN (1024)
+/* Verbosity: basic information for users. */
+#define MPI_T_VERBOSITY_USER_BASIC (9)
+/* Verbosity: detailed information for users. */
+#define MPI_T_VERBOSITY_USER_DETAIL (10)
+/* Verbosity: all information for users. */
+#define MPI_T_VERBOSITY_USER_ALL (12)
+/* Verbosity: basic information for tuners. */
+#define MPI_T_VERBOSITY_TUNER_BASIC (17)
+/* Verbosity: detailed information for tuners. */
+#define MPI_T_VERBOSITY_TUNER_DETAIL (18)
+/* Verbosity: all information for tuners. */
+#define MPI_T_VERBOSITY_TUNER_ALL (20)
+/* Verbosity: basic information for MPI developers. */
+#define MPI_T_VERBOSITY_MPIDEV_BASIC (33)
+/* Verbosity: detailed information for MPI developers. */
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL (34)
+/* Verbosity: all information for MPI developers. */
+#define MPI_T_VERBOSITY_MPIDEV_ALL (36)
+/* A variable bound to no object. */
+#define MPI_T_BIND_NO_OBJECT (1)
+/* A variable bound to an `MPI_COMM` object. */
+#define MPI_T_BIND_MPI_COMM (2)
+/* A variable bound to an `MPI_DATATYPE` object. */
+#define MPI_T_BIND_MPI_DATATYPE (3)
+/* A variable bound to an `MPI_ERRHANDLER` object. */
+#define MPI_T_BIND_MPI_ERRHANDLER (4)
+/* A variable bound to an `MPI_FILE` object. */
+#define MPI_T_BIND_MPI_FILE (5)
+/* A variable bound to an `MPI_GROUP` object. */
+#define MPI_T_BIND_MPI_GROUP (6)
+/* A variable bound to an `MPI_OP` object. */
+#define MPI_T_BIND_MPI_OP (7)
+/* A variable bound to an `MPI_REQUEST` object. */
+#define MPI_T_BIND_MPI_REQUEST (8)
+/* A variable bound to an `MPI_WIN` object. */
+#define MPI_T_BIND_MPI_WIN (9)
+/* A variable bound to an `MPI_MESSAGE` object. */
+#define MPI_T_BIND_MPI_MESSAGE (10)
+/* A variable bound to an `MPI_INFO` object. */
+#define MPI_T_BIND_MPI_INFO (11)
+/* A variable that is read-only and never changes. */
+#define MPI_T_SCOPE_CONSTANT (1)
+/* A variable that is read-only. */
+#define MPI_T_SCOPE_READONLY (2)
+/* A variable each process may set on its own. */
+#define MPI_T_SCOPE_LOCAL (3)
+/* A variable the processes of a group must set together. */
+#define MPI_T_SCOPE_GROUP (4)
+/* A variable the processes of a group must set together, to one value. */
+#define MPI_T_SCOPE_GROUP_EQ (5)
+/* A variable every process must set together. */
+#define MPI_T_SCOPE_ALL (6)
+/* A variable every process must set together, to one value. */
+#define MPI_T_SCOPE_ALL_EQ (7)
+/* A performance variable of the class state. */
+#define MPI_T_PVAR_CLASS_STATE (1)
+/* A performance variable of the class level. */
+#define MPI_T_PVAR_CLASS_LEVEL (2)
+/* A performance variable of the class size. */
+#define MPI_T_PVAR_CLASS_SIZE (3)
+/* A performance variable of the class percentage. */
+#define MPI_T_PVAR_CLASS_PERCENTAGE (4)
+/* A performance variable of the class highwatermark. */
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK (5)
+/* A performance variable of the class lowwatermark. */
+#define MPI_T_PVAR_CLASS_LOWWATERMARK (6)
+/* A performance variable of the class counter. */
+#define MPI_T_PVAR_CLASS_COUNTER (7)
+/* A performance variable of the class aggregate. */
+#define MPI_T_PVAR_CLASS_AGGREGATE (8)
+/* A performance variable of the class timer. */
+#define MPI_T_PVAR_CLASS_TIMER (9)
+/* A performance variable of the class generic. */
+#define MPI_T_PVAR_CLASS_GENERIC (10)
+/* MPI_T: the interface cannot be initialized now. */
+#define MPI_T_ERR_CANNOT_INIT (1001)
+/* MPI_T: the variable is not accessible. */
+#define MPI_T_ERR_NOT_ACCESSIBLE (1002)
+/* MPI_T: the interface is not initialized. */
+#define MPI_T_ERR_NOT_INITIALIZED (1003)
+/* MPI_T: the function is not supported. */
+#define MPI_T_ERR_NOT_SUPPORTED (1004)
+/* MPI_T: out of memory. */
+#define MPI_T_ERR_MEMORY (1005)
+/* MPI_T: an invalid use of the interface. */
+#define MPI_T_ERR_INVALID (1006)
+/* MPI_T: the index is not one of a variable or category. */
+#define MPI_T_ERR_INVALID_INDEX (1007)
+/* MPI_T: the item index is out of range (deprecated). */
+#define MPI_T_ERR_INVALID_ITEM (1008)
+/* MPI_T: the session is not one. */
+#define MPI_T_ERR_INVALID_SESSION (1009)
+/* MPI_T: the handle is not one. */
+#define MPI_T_ERR_INVALID_HANDLE (1010)
+/* MPI_T: no variable or category has the name. */
+#define MPI_T_ERR_INVALID_NAME (1011)
+/* MPI_T: no more handles. */
+#define MPI_T_ERR_OUT_OF_HANDLES (1012)
+/* MPI_T: no more sessions. */
+#define MPI_T_ERR_OUT_OF_SESSIONS (1013)
+/* MPI_T: the control variable cannot be set now. */
+#define MPI_T_ERR_CVAR_SET_NOT_NOW (1014)
+/* MPI_T: the control variable cannot be set. */
+#define MPI_T_ERR_CVAR_SET_NEVER (1015)
+/* MPI_T: the performance variable cannot be written or reset. */
+#define MPI_T_ERR_PVAR_NO_WRITE (1016)
+/* MPI_T: the performance variable cannot be started or stopped. */
+#define MPI_T_ERR_PVAR_NO_STARTSTOP (1017)
+/* MPI_T: the performance variable cannot be read and written atomically. */
+#define MPI_T_ERR_PVAR_NO_ATOMIC (1018)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win)0x00000110)
 /* Attribute key of a window's base address. */
@@ -2016,6 +2137,38 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+/* The tool information interface. */
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_finalize(void);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int *update_number);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len);
 
 /*
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
@@ -2467,6 +2620,37 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
 int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int PMPI_T_init_thread(int required, int *provided);
+int PMPI_T_finalize(void);
+int PMPI_T_cvar_get_num(int *num_cvar);
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int PMPI_T_pvar_get_num(int *num_pvar);
+int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic);
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count);
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int PMPI_T_category_get_num(int *num_cat);
+int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories);
+int PMPI_T_category_get_index(const char *name, int *cat_index);
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int PMPI_T_category_changed(int *update_number);
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -85,6 +85,21 @@ pub type MPI_Comm_delete_attr_function = Option<
     ) -> std::os::raw::c_int,
 >;
 
+/// An enumeration of the tool information interface (`MPI_T_enum`): an opaque pointer in
+/// both ABIs.
+#[allow(non_camel_case_types)]
+pub type MPI_T_enum = *mut std::ffi::c_void;
+/// A handle of a control variable (`MPI_T_cvar_handle`): an opaque pointer in both ABIs.
+#[allow(non_camel_case_types)]
+pub type MPI_T_cvar_handle = *mut std::ffi::c_void;
+/// A handle of a performance variable (`MPI_T_pvar_handle`): an opaque pointer in both ABIs.
+#[allow(non_camel_case_types)]
+pub type MPI_T_pvar_handle = *mut std::ffi::c_void;
+/// A session of performance variables (`MPI_T_pvar_session`): an opaque pointer in both
+/// ABIs.
+#[allow(non_camel_case_types)]
+pub type MPI_T_pvar_session = *mut std::ffi::c_void;
+
 /// The query callback of a generalized request (`MPI_Grequest_query_function`): fills the
 /// status of the completed request.
 #[allow(non_camel_case_types)]

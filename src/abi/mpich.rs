@@ -282,6 +282,18 @@ pub static MPI_UNWEIGHTED: Sentinel = Sentinel(&UNWEIGHTED_MARK);
 #[no_mangle]
 pub static MPI_WEIGHTS_EMPTY: Sentinel = Sentinel(&WEIGHTS_EMPTY_MARK);
 
+/// What `MPI_T_PVAR_ALL_HANDLES` points to.
+static ALL_HANDLES_MARK: c_int = 0;
+
+/// `MPI_T_PVAR_ALL_HANDLES`: every handle of a session of performance variables.
+#[no_mangle]
+pub static MPI_T_PVAR_ALL_HANDLES: Sentinel = Sentinel(&ALL_HANDLES_MARK);
+
+/// The address `MPI_T_PVAR_ALL_HANDLES` stands for.
+pub fn all_pvar_handles() -> *const c_int {
+    MPI_T_PVAR_ALL_HANDLES.0
+}
+
 /// The address `MPI_UNWEIGHTED` stands for.
 pub fn unweighted() -> *const c_int {
     MPI_UNWEIGHTED.0

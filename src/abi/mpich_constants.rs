@@ -245,6 +245,117 @@ abi_constants! {
     /// The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL.
     MPI_MAX_STRINGTAG_LEN: c_int = 256;
 
+    // ---- the tool information interface (MPI_T) -------------------------------------------
+
+    /// Verbosity: basic information for users.
+    MPI_T_VERBOSITY_USER_BASIC: c_int = 221;
+    /// Verbosity: detailed information for users.
+    MPI_T_VERBOSITY_USER_DETAIL: c_int = 222;
+    /// Verbosity: all information for users.
+    MPI_T_VERBOSITY_USER_ALL: c_int = 223;
+    /// Verbosity: basic information for tuners.
+    MPI_T_VERBOSITY_TUNER_BASIC: c_int = 224;
+    /// Verbosity: detailed information for tuners.
+    MPI_T_VERBOSITY_TUNER_DETAIL: c_int = 225;
+    /// Verbosity: all information for tuners.
+    MPI_T_VERBOSITY_TUNER_ALL: c_int = 226;
+    /// Verbosity: basic information for MPI developers.
+    MPI_T_VERBOSITY_MPIDEV_BASIC: c_int = 227;
+    /// Verbosity: detailed information for MPI developers.
+    MPI_T_VERBOSITY_MPIDEV_DETAIL: c_int = 228;
+    /// Verbosity: all information for MPI developers.
+    MPI_T_VERBOSITY_MPIDEV_ALL: c_int = 229;
+    /// A variable bound to no object.
+    MPI_T_BIND_NO_OBJECT: c_int = 9700;
+    /// A variable bound to an `MPI_COMM` object.
+    MPI_T_BIND_MPI_COMM: c_int = 9701;
+    /// A variable bound to an `MPI_DATATYPE` object.
+    MPI_T_BIND_MPI_DATATYPE: c_int = 9702;
+    /// A variable bound to an `MPI_ERRHANDLER` object.
+    MPI_T_BIND_MPI_ERRHANDLER: c_int = 9703;
+    /// A variable bound to an `MPI_FILE` object.
+    MPI_T_BIND_MPI_FILE: c_int = 9704;
+    /// A variable bound to an `MPI_GROUP` object.
+    MPI_T_BIND_MPI_GROUP: c_int = 9705;
+    /// A variable bound to an `MPI_OP` object.
+    MPI_T_BIND_MPI_OP: c_int = 9706;
+    /// A variable bound to an `MPI_REQUEST` object.
+    MPI_T_BIND_MPI_REQUEST: c_int = 9707;
+    /// A variable bound to an `MPI_WIN` object.
+    MPI_T_BIND_MPI_WIN: c_int = 9708;
+    /// A variable bound to an `MPI_MESSAGE` object.
+    MPI_T_BIND_MPI_MESSAGE: c_int = 9709;
+    /// A variable bound to an `MPI_INFO` object.
+    MPI_T_BIND_MPI_INFO: c_int = 9710;
+    /// A variable that is read-only and never changes.
+    MPI_T_SCOPE_CONSTANT: c_int = 60438;
+    /// A variable that is read-only.
+    MPI_T_SCOPE_READONLY: c_int = 60439;
+    /// A variable each process may set on its own.
+    MPI_T_SCOPE_LOCAL: c_int = 60440;
+    /// A variable the processes of a group must set together.
+    MPI_T_SCOPE_GROUP: c_int = 60441;
+    /// A variable the processes of a group must set together, to one value.
+    MPI_T_SCOPE_GROUP_EQ: c_int = 60442;
+    /// A variable every process must set together.
+    MPI_T_SCOPE_ALL: c_int = 60443;
+    /// A variable every process must set together, to one value.
+    MPI_T_SCOPE_ALL_EQ: c_int = 60444;
+    /// A performance variable of the class state.
+    MPI_T_PVAR_CLASS_STATE: c_int = 240;
+    /// A performance variable of the class level.
+    MPI_T_PVAR_CLASS_LEVEL: c_int = 241;
+    /// A performance variable of the class size.
+    MPI_T_PVAR_CLASS_SIZE: c_int = 242;
+    /// A performance variable of the class percentage.
+    MPI_T_PVAR_CLASS_PERCENTAGE: c_int = 243;
+    /// A performance variable of the class highwatermark.
+    MPI_T_PVAR_CLASS_HIGHWATERMARK: c_int = 244;
+    /// A performance variable of the class lowwatermark.
+    MPI_T_PVAR_CLASS_LOWWATERMARK: c_int = 245;
+    /// A performance variable of the class counter.
+    MPI_T_PVAR_CLASS_COUNTER: c_int = 246;
+    /// A performance variable of the class aggregate.
+    MPI_T_PVAR_CLASS_AGGREGATE: c_int = 247;
+    /// A performance variable of the class timer.
+    MPI_T_PVAR_CLASS_TIMER: c_int = 248;
+    /// A performance variable of the class generic.
+    MPI_T_PVAR_CLASS_GENERIC: c_int = 249;
+    /// MPI_T: out of memory.
+    MPI_T_ERR_MEMORY: c_int = 59;
+    /// MPI_T: the interface is not initialized.
+    MPI_T_ERR_NOT_INITIALIZED: c_int = 60;
+    /// MPI_T: the interface cannot be initialized now.
+    MPI_T_ERR_CANNOT_INIT: c_int = 61;
+    /// MPI_T: the index is not one of a variable or category.
+    MPI_T_ERR_INVALID_INDEX: c_int = 62;
+    /// MPI_T: the item index is out of range (deprecated).
+    MPI_T_ERR_INVALID_ITEM: c_int = 63;
+    /// MPI_T: the handle is not one.
+    MPI_T_ERR_INVALID_HANDLE: c_int = 64;
+    /// MPI_T: no more handles.
+    MPI_T_ERR_OUT_OF_HANDLES: c_int = 65;
+    /// MPI_T: no more sessions.
+    MPI_T_ERR_OUT_OF_SESSIONS: c_int = 66;
+    /// MPI_T: the session is not one.
+    MPI_T_ERR_INVALID_SESSION: c_int = 67;
+    /// MPI_T: the control variable cannot be set now.
+    MPI_T_ERR_CVAR_SET_NOT_NOW: c_int = 68;
+    /// MPI_T: the control variable cannot be set.
+    MPI_T_ERR_CVAR_SET_NEVER: c_int = 69;
+    /// MPI_T: the performance variable cannot be started or stopped.
+    MPI_T_ERR_PVAR_NO_STARTSTOP: c_int = 70;
+    /// MPI_T: the performance variable cannot be written or reset.
+    MPI_T_ERR_PVAR_NO_WRITE: c_int = 71;
+    /// MPI_T: the performance variable cannot be read and written atomically.
+    MPI_T_ERR_PVAR_NO_ATOMIC: c_int = 72;
+    /// MPI_T: no variable or category has the name.
+    MPI_T_ERR_INVALID_NAME: c_int = 73;
+    /// MPI_T: an invalid use of the interface.
+    MPI_T_ERR_INVALID: c_int = 74;
+    /// MPI_T: the function is not supported.
+    MPI_T_ERR_NOT_SUPPORTED: c_int = 78;
+
     // ---- one-sided communication --------------------------------------------------------------
 
     /// The null window handle.

@@ -225,6 +225,12 @@ pub fn own_op_index(op: MPI_Op) -> Option<usize> {
     (op.0 & OWN_TAG_MASK == OWN_OP_TAG).then_some(op.0 & OWN_INDEX_MASK)
 }
 
+/// The address `MPI_T_PVAR_ALL_HANDLES` stands for: every handle of a session of performance
+/// variables (`(MPI_T_pvar_handle)1`).
+pub fn all_pvar_handles() -> *const c_int {
+    std::ptr::without_provenance(1)
+}
+
 /// The address `MPI_UNWEIGHTED` stands for: the weights argument of a graph without weights
 /// (`(int *)10`).
 pub fn unweighted() -> *const c_int {

@@ -283,6 +283,119 @@ abi_constants! {
     /// The longest tag `MPI_Comm_create_from_group` takes, with its terminating NUL.
     MPI_MAX_STRINGTAG_LEN: c_int = 1024;
 
+    // ---- the tool information interface (MPI_T) -------------------------------------------
+
+    /// Verbosity: basic information for users.
+    MPI_T_VERBOSITY_USER_BASIC: c_int = 9;
+    /// Verbosity: detailed information for users.
+    MPI_T_VERBOSITY_USER_DETAIL: c_int = 10;
+    /// Verbosity: all information for users.
+    MPI_T_VERBOSITY_USER_ALL: c_int = 12;
+    /// Verbosity: basic information for tuners.
+    MPI_T_VERBOSITY_TUNER_BASIC: c_int = 17;
+    /// Verbosity: detailed information for tuners.
+    MPI_T_VERBOSITY_TUNER_DETAIL: c_int = 18;
+    /// Verbosity: all information for tuners.
+    MPI_T_VERBOSITY_TUNER_ALL: c_int = 20;
+    /// Verbosity: basic information for MPI developers.
+    MPI_T_VERBOSITY_MPIDEV_BASIC: c_int = 33;
+    /// Verbosity: detailed information for MPI developers.
+    MPI_T_VERBOSITY_MPIDEV_DETAIL: c_int = 34;
+    /// Verbosity: all information for MPI developers.
+    MPI_T_VERBOSITY_MPIDEV_ALL: c_int = 36;
+    /// A variable bound to no object.
+    MPI_T_BIND_NO_OBJECT: c_int = 1;
+    /// A variable bound to an `MPI_COMM` object.
+    MPI_T_BIND_MPI_COMM: c_int = 2;
+    /// A variable bound to an `MPI_DATATYPE` object.
+    MPI_T_BIND_MPI_DATATYPE: c_int = 3;
+    /// A variable bound to an `MPI_ERRHANDLER` object.
+    MPI_T_BIND_MPI_ERRHANDLER: c_int = 4;
+    /// A variable bound to an `MPI_FILE` object.
+    MPI_T_BIND_MPI_FILE: c_int = 5;
+    /// A variable bound to an `MPI_GROUP` object.
+    MPI_T_BIND_MPI_GROUP: c_int = 6;
+    /// A variable bound to an `MPI_OP` object.
+    MPI_T_BIND_MPI_OP: c_int = 7;
+    /// A variable bound to an `MPI_REQUEST` object.
+    MPI_T_BIND_MPI_REQUEST: c_int = 8;
+    /// A variable bound to an `MPI_WIN` object.
+    MPI_T_BIND_MPI_WIN: c_int = 9;
+    /// A variable bound to an `MPI_MESSAGE` object.
+    MPI_T_BIND_MPI_MESSAGE: c_int = 10;
+    /// A variable bound to an `MPI_INFO` object.
+    MPI_T_BIND_MPI_INFO: c_int = 11;
+    /// A variable that is read-only and never changes.
+    MPI_T_SCOPE_CONSTANT: c_int = 1;
+    /// A variable that is read-only.
+    MPI_T_SCOPE_READONLY: c_int = 2;
+    /// A variable each process may set on its own.
+    MPI_T_SCOPE_LOCAL: c_int = 3;
+    /// A variable the processes of a group must set together.
+    MPI_T_SCOPE_GROUP: c_int = 4;
+    /// A variable the processes of a group must set together, to one value.
+    MPI_T_SCOPE_GROUP_EQ: c_int = 5;
+    /// A variable every process must set together.
+    MPI_T_SCOPE_ALL: c_int = 6;
+    /// A variable every process must set together, to one value.
+    MPI_T_SCOPE_ALL_EQ: c_int = 7;
+    /// A performance variable of the class state.
+    MPI_T_PVAR_CLASS_STATE: c_int = 1;
+    /// A performance variable of the class level.
+    MPI_T_PVAR_CLASS_LEVEL: c_int = 2;
+    /// A performance variable of the class size.
+    MPI_T_PVAR_CLASS_SIZE: c_int = 3;
+    /// A performance variable of the class percentage.
+    MPI_T_PVAR_CLASS_PERCENTAGE: c_int = 4;
+    /// A performance variable of the class highwatermark.
+    MPI_T_PVAR_CLASS_HIGHWATERMARK: c_int = 5;
+    /// A performance variable of the class lowwatermark.
+    MPI_T_PVAR_CLASS_LOWWATERMARK: c_int = 6;
+    /// A performance variable of the class counter.
+    MPI_T_PVAR_CLASS_COUNTER: c_int = 7;
+    /// A performance variable of the class aggregate.
+    MPI_T_PVAR_CLASS_AGGREGATE: c_int = 8;
+    /// A performance variable of the class timer.
+    MPI_T_PVAR_CLASS_TIMER: c_int = 9;
+    /// A performance variable of the class generic.
+    MPI_T_PVAR_CLASS_GENERIC: c_int = 10;
+    /// MPI_T: the interface cannot be initialized now.
+    MPI_T_ERR_CANNOT_INIT: c_int = 1001;
+    /// MPI_T: the variable is not accessible.
+    MPI_T_ERR_NOT_ACCESSIBLE: c_int = 1002;
+    /// MPI_T: the interface is not initialized.
+    MPI_T_ERR_NOT_INITIALIZED: c_int = 1003;
+    /// MPI_T: the function is not supported.
+    MPI_T_ERR_NOT_SUPPORTED: c_int = 1004;
+    /// MPI_T: out of memory.
+    MPI_T_ERR_MEMORY: c_int = 1005;
+    /// MPI_T: an invalid use of the interface.
+    MPI_T_ERR_INVALID: c_int = 1006;
+    /// MPI_T: the index is not one of a variable or category.
+    MPI_T_ERR_INVALID_INDEX: c_int = 1007;
+    /// MPI_T: the item index is out of range (deprecated).
+    MPI_T_ERR_INVALID_ITEM: c_int = 1008;
+    /// MPI_T: the session is not one.
+    MPI_T_ERR_INVALID_SESSION: c_int = 1009;
+    /// MPI_T: the handle is not one.
+    MPI_T_ERR_INVALID_HANDLE: c_int = 1010;
+    /// MPI_T: no variable or category has the name.
+    MPI_T_ERR_INVALID_NAME: c_int = 1011;
+    /// MPI_T: no more handles.
+    MPI_T_ERR_OUT_OF_HANDLES: c_int = 1012;
+    /// MPI_T: no more sessions.
+    MPI_T_ERR_OUT_OF_SESSIONS: c_int = 1013;
+    /// MPI_T: the control variable cannot be set now.
+    MPI_T_ERR_CVAR_SET_NOT_NOW: c_int = 1014;
+    /// MPI_T: the control variable cannot be set.
+    MPI_T_ERR_CVAR_SET_NEVER: c_int = 1015;
+    /// MPI_T: the performance variable cannot be written or reset.
+    MPI_T_ERR_PVAR_NO_WRITE: c_int = 1016;
+    /// MPI_T: the performance variable cannot be started or stopped.
+    MPI_T_ERR_PVAR_NO_STARTSTOP: c_int = 1017;
+    /// MPI_T: the performance variable cannot be read and written atomically.
+    MPI_T_ERR_PVAR_NO_ATOMIC: c_int = 1018;
+
     // ---- one-sided communication --------------------------------------------------------------
 
     /// The null window handle.

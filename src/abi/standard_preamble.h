@@ -63,6 +63,17 @@ typedef struct {
 /* A collective's buffer argument that says the data are in the other buffer. */
 #define MPI_IN_PLACE ((void *)1)
 
+/* The tool information interface's handles. */
+typedef struct MPI_T_enum_t *MPI_T_enum;
+typedef struct MPI_T_cvar_handle_t *MPI_T_cvar_handle;
+typedef struct MPI_T_pvar_handle_t *MPI_T_pvar_handle;
+typedef struct MPI_T_pvar_session_t *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)1)
+
 /* The weights arguments of a graph without weights, and of a process without edges. */
 #define MPI_UNWEIGHTED ((int *)10)
 #define MPI_WEIGHTS_EMPTY ((int *)11)

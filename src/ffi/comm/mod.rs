@@ -57,6 +57,7 @@ pub mod reductions;
 pub mod send;
 pub mod serial;
 pub mod sessions;
+pub mod tool_information;
 pub mod topologies;
 pub mod varying;
 pub mod windows;
