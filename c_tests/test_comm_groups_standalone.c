@@ -2,7 +2,9 @@
  * test_comm_groups_standalone.c: communicators and groups in the one-process world (the
  * library linked alone, no MPI behind it), in both builds.
  *
- *   - MPI_Comm_dup, _dup_with_info, _idup, _split, _split_type, _create and _create_group make
+ *   - MPI_Comm_dup, _dup_with_info, _idup, _idup_with_info, _split, _split_type (shared
+ *     memory, and the hardware splits: guided by mpi_hw_resource_type, unguided into strict
+ *     subsets, which one process has not), _create and _create_group make
  *     communicators of the one process (or MPI_COMM_NULL where the process is left out), each
  *     a context of its own: a message sent on one is not received on another;
  *   - a new communicator takes its parent's error handler, has no name until it is given one,
@@ -148,6 +150,40 @@ static void communicators(void)
     CHECK_OK(MPI_Comm_test_inter(dup, &flag));
     CHECK_EQ_LONG(flag, 0);
     CHECK_ERR(MPI_Comm_remote_size(dup, &size), MPI_ERR_COMM);
+    /* no intercommunicator can be made or merged: the remote group would be this process */
+    MPI_Comm inter = MPI_COMM_NULL;
+    CHECK_ERR(MPI_Intercomm_create(dup, 0, MPI_COMM_WORLD, 0, 7, &inter), MPI_ERR_RANK);
+    CHECK_ERR(MPI_Intercomm_merge(dup, 0, &inter), MPI_ERR_COMM);
+
+    /* hardware splits: guided by mpi_hw_resource_type (mpi_shared_memory is known, and the new
+       communicator's info says it), unguided into strict subsets (one process has none) */
+    MPI_Info hints, used;
+    MPI_Comm hardware;
+    char resource[64];
+    CHECK_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, MPI_INFO_NULL,
+                                 &hardware));
+    CHECK(hardware == MPI_COMM_NULL);
+    CHECK_OK(MPI_Info_create(&hints));
+    CHECK_OK(MPI_Info_set(hints, "mpi_hw_resource_type", "mpi_shared_memory"));
+    CHECK_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hints, &hardware));
+    CHECK(hardware != MPI_COMM_NULL);
+    CHECK_OK(MPI_Comm_get_info(hardware, &used));
+    CHECK_OK(MPI_Info_get(used, "mpi_hw_resource_type", sizeof resource - 1, resource, &flag));
+    CHECK(flag && strcmp(resource, "mpi_shared_memory") == 0);
+    CHECK_OK(MPI_Info_free(&used));
+    CHECK_OK(MPI_Comm_free(&hardware));
+    CHECK_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, hints, &hardware));
+    CHECK(hardware == MPI_COMM_NULL);
+    /* MPI_Comm_idup_with_info: the hints go with the duplicate */
+    CHECK_OK(MPI_Comm_idup_with_info(dup, hints, &hardware, &request));
+    CHECK_OK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Comm_get_info(hardware, &used));
+    CHECK_OK(MPI_Info_get(used, "mpi_hw_resource_type", sizeof resource - 1, resource, &flag));
+    CHECK(flag);
+    CHECK_OK(MPI_Info_free(&used));
+    contexts_apart(hardware, dup);
+    CHECK_OK(MPI_Comm_free(&hardware));
+    CHECK_OK(MPI_Info_free(&hints));
 
     CHECK_OK(MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL));
     CHECK_OK(MPI_Comm_get_errhandler(dup, &handler));

@@ -1,6 +1,8 @@
 /*
  * Every error raised gets its own error code, as in MPICH: MPI_Error_class maps it to its
  * class, and MPI_Error_string on it gives that error's own message, even after later errors.
+ * The program's own classes and codes (MPI_Add_error_class, _code, _string) are numbered
+ * after MPI_ERR_LASTCODE, raise MPI_LASTUSEDCODE, and carry their strings.
  */
 #include "check.h"
 
@@ -107,6 +109,31 @@ static void handlers_get_the_code(void)
     CHECK_OK(MPI_Errhandler_free(&handler));
 }
 
+static void added_classes(void)
+{
+    int class = -1, code = -1, got = -1, len = 0, flag = 0, *last = NULL;
+    char text[MPI_MAX_ERROR_STRING];
+
+    CHECK_OK(MPI_Add_error_class(&class));
+    CHECK(class > MPI_ERR_LASTCODE);
+    CHECK_OK(MPI_Add_error_code(class, &code));
+    CHECK(code > class);
+    CHECK_OK(MPI_Error_class(code, &got));
+    CHECK_EQ_LONG(got, class);
+    CHECK_OK(MPI_Error_class(class, &got));
+    CHECK_EQ_LONG(got, class);
+    CHECK_OK(MPI_Add_error_string(class, "a class of the program's"));
+    CHECK_OK(MPI_Add_error_string(code, "a code of the program's"));
+    CHECK_OK(MPI_Error_string(code, text, &len));
+    CHECK_EQ_STR(text, "a code of the program's");
+    CHECK_OK(MPI_Error_string(class, text, &len));
+    CHECK_EQ_STR(text, "a class of the program's");
+    CHECK_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+    CHECK(flag && *last == code);
+    CHECK_ERR(MPI_Add_error_code(code, &got), MPI_ERR_ARG); /* a code is no class */
+    CHECK_ERR(MPI_Add_error_string(MPI_ERR_TYPE, "mine"), MPI_ERR_ARG);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -115,6 +142,7 @@ int main(int argc, char **argv)
     codes_keep_their_messages();
     unknown_datarep();
     handlers_get_the_code();
+    added_classes();
     CHECK_OK(MPI_Finalize());
     return check_report(argv[0]);
 }

@@ -185,10 +185,65 @@ pub fn new_code(class: c_int, function: &str, message: &str) -> c_int {
     code
 }
 
-/// The class of an error code this library knows: a bare error class, or a code it made.
+/// The error classes and codes the program added (`MPI_Add_error_class`,
+/// `MPI_Add_error_code`), numbered after `MPI_ERR_LASTCODE`: for each, its class (a class is
+/// its own) and the string `MPI_Add_error_string` gave it.
+static ADDED: Mutex<Vec<(c_int, String)>> = Mutex::new(Vec::new());
+
+/// The largest error class or code in use (`MPI_LASTUSEDCODE`): `MPI_ERR_LASTCODE`, or the
+/// last the program added. Its address is the attribute's value.
+pub static LAST_USED_CODE: std::sync::atomic::AtomicI32 =
+    std::sync::atomic::AtomicI32::new(MPI_ERR_LASTCODE);
+
+/// Adds an error class (`class` `None`) or a code of the class `class`; returns it.
+pub fn add_error(class: Option<c_int>) -> MpiResult<c_int> {
+    if let Some(class) = class {
+        if class_of(class) != Some(class) || class == MPI_SUCCESS {
+            return Err(MpiError::arg(format!("{class} is not an error class")));
+        }
+    }
+    let mut added = ADDED.lock();
+    let value = c_int::try_from(added.len())
+        .ok()
+        .and_then(|n| MPI_ERR_LASTCODE.checked_add(n + 1))
+        .ok_or_else(|| MpiError::new(MPI_ERR_NO_MEM, "no error code is left"))?;
+    added.push((class.unwrap_or(value), String::new()));
+    LAST_USED_CODE.store(value, std::sync::atomic::Ordering::SeqCst);
+    Ok(value)
+}
+
+/// Gives `text` to an error class or code the program added (`MPI_Add_error_string`).
+pub fn set_error_string(code: c_int, text: String) -> MpiResult<()> {
+    let mut added = ADDED.lock();
+    match added_index(code).and_then(|i| added.get_mut(i)) {
+        Some(entry) => {
+            entry.1 = text;
+            Ok(())
+        }
+        None => Err(MpiError::arg(format!(
+            "{code} is not an error class or code the program added"
+        ))),
+    }
+}
+
+/// The index in [`ADDED`] of an added class or code.
+fn added_index(code: c_int) -> Option<usize> {
+    usize::try_from(code.checked_sub(MPI_ERR_LASTCODE + 1)?).ok()
+}
+
+/// The class and string of an added class or code.
+fn added(code: c_int) -> Option<(c_int, String)> {
+    ADDED.lock().get(added_index(code)?).cloned()
+}
+
+/// The class of an error code this library knows: a bare error class, a code it made, or a
+/// class or code the program added.
 pub fn class_of(code: c_int) -> Option<c_int> {
     if class_text(code).is_some() {
         return Some(code);
+    }
+    if let Some((class, _)) = added(code) {
+        return Some(class);
     }
     let class = code & CLASS_MASK;
     (code & MARK_MASK == OUR_MARK && class != MPI_SUCCESS && class_text(class).is_some())
@@ -198,6 +253,9 @@ pub fn class_of(code: c_int) -> Option<c_int> {
 /// The text of an error code this library knows: the text of its class, followed for a code
 /// of a recent error by the function and the problem.
 pub fn code_text(code: c_int) -> Option<String> {
+    if let Some((_, text)) = added(code) {
+        return Some(text);
+    }
     let class = class_of(code)?;
     let text = class_text(class)?;
     if class == code {

@@ -1712,6 +1712,21 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, 
 int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 
 /*
+ Adds an error class, numbered after those in use.
+ */
+int MPI_Add_error_class(int *errorclass);
+
+/*
+ Adds an error code of the class `errorclass`.
+ */
+int MPI_Add_error_code(int errorclass, int *errorcode);
+
+/*
+ Gives an error class or code the program added the text `MPI_Error_string` returns.
+ */
+int MPI_Add_error_string(int errorcode, const char *string);
+
+/*
  The error class of an error code: the class this library's codes carry; codes of another
  MPI library loaded behind this one go to it.
  */
@@ -2119,6 +2134,9 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int MPI_Pcontrol(const int level, ...);
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 /* Sessions. */
 int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 int MPI_Session_finalize(MPI_Session *session);
@@ -2332,6 +2350,9 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, MPI_Errhandler *errhandler);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
+int PMPI_Add_error_class(int *errorclass);
+int PMPI_Add_error_code(int errorclass, int *errorcode);
+int PMPI_Add_error_string(int errorcode, const char *string);
 int PMPI_Error_class(int errorcode, int *errorclass);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
 double PMPI_Wtime(void);
@@ -2604,6 +2625,9 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 int PMPI_Pcontrol(const int level, ...);
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm);
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
 int PMPI_Session_finalize(MPI_Session *session);
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);

@@ -281,6 +281,64 @@ pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) ->
     })
 }
 
+/// Adds an error class, numbered after those in use.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Add_error_class(errorclass: *mut c_int) -> c_int {
+    export("MPI_Add_error_class", || {
+        if let Some(rc) = forward!(MPI_Add_error_class: fn(*mut c_int) -> c_int, errorclass) {
+            return rc;
+        }
+        guard("MPI_Add_error_class", || {
+            check_out(errorclass, "errorclass")?;
+            let class = error::add_error(None)?;
+            // SAFETY: checked non-NULL above.
+            unsafe { write_out(errorclass, class, "errorclass") }
+        })
+    })
+}
+
+/// Adds an error code of the class `errorclass`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
+    export("MPI_Add_error_code", || {
+        if let Some(rc) =
+            forward!(MPI_Add_error_code: fn(c_int, *mut c_int) -> c_int, errorclass, errorcode)
+        {
+            return rc;
+        }
+        guard("MPI_Add_error_code", || {
+            check_out(errorcode, "errorcode")?;
+            let code = error::add_error(Some(errorclass))?;
+            // SAFETY: checked non-NULL above.
+            unsafe { write_out(errorcode, code, "errorcode") }
+        })
+    })
+}
+
+/// Gives an error class or code the program added the text `MPI_Error_string` returns.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
+    export("MPI_Add_error_string", || {
+        if let Some(rc) =
+            forward!(MPI_Add_error_string: fn(c_int, *const c_char) -> c_int, errorcode, string)
+        {
+            return rc;
+        }
+        guard("MPI_Add_error_string", || {
+            check_out(string, "string")?;
+            // SAFETY: checked non-NULL; the caller's C string.
+            let bytes = unsafe { std::ffi::CStr::from_ptr(string) }.to_bytes();
+            if bytes.len() >= MPI_MAX_ERROR_STRING as usize {
+                return Err(MpiError::arg(format!(
+                    "the string has {} bytes, more than MPI_MAX_ERROR_STRING - 1",
+                    bytes.len()
+                )));
+            }
+            error::set_error_string(errorcode, String::from_utf8_lossy(bytes).into_owned())
+        })
+    })
+}
+
 /// The error class of an error code: the class this library's codes carry; codes of another
 /// MPI library loaded behind this one go to it.
 #[no_mangle]

@@ -59,7 +59,13 @@ impl Topology {
                 let degree = index.first().copied().unwrap_or(0).max(0) as usize;
                 (0..degree).map(Some).collect()
             }
-            Topology::DistGraph { sources, .. } => (0..sources.len()).map(Some).collect(),
+            Topology::DistGraph {
+                sources,
+                destinations,
+                ..
+            } => (0..sources.len())
+                .map(|i| (i < destinations.len()).then_some(i))
+                .collect(),
         }
     }
 
@@ -242,6 +248,12 @@ mod tests {
         };
         assert_eq!(dist.neighbour_blocks(), [Some(0), Some(1)]);
         assert_eq!(dist.degrees(), (2, 2));
+        let lopsided = Topology::DistGraph {
+            sources: vec![0, 0],
+            destinations: vec![0],
+            weights: None,
+        };
+        assert_eq!(lopsided.neighbour_blocks(), [Some(0), None]);
     }
 
     #[test]

@@ -209,20 +209,21 @@ static IO_VALUE: c_int = MPI_ANY_SOURCE;
 static WTIME_IS_GLOBAL_VALUE: c_int = 1;
 static UNIVERSE_SIZE_VALUE: c_int = 1;
 static APPNUM_VALUE: c_int = 0;
-static LASTUSEDCODE_VALUE: c_int = MPI_ERR_LASTCODE;
 
-/// The address of the value of a predefined attribute key, if `key` is one.
-fn predefined(key: c_int) -> Option<&'static c_int> {
-    Some(match key {
+/// The address of the value of a predefined attribute key, if `key` is one
+/// (`MPI_LASTUSEDCODE`'s grows as the program adds error classes and codes).
+fn predefined(key: c_int) -> Option<usize> {
+    let value: &'static c_int = match key {
         MPI_TAG_UB => &TAG_UB_VALUE,
         MPI_HOST => &HOST_VALUE,
         MPI_IO => &IO_VALUE,
         MPI_WTIME_IS_GLOBAL => &WTIME_IS_GLOBAL_VALUE,
         MPI_UNIVERSE_SIZE => &UNIVERSE_SIZE_VALUE,
         MPI_APPNUM => &APPNUM_VALUE,
-        MPI_LASTUSEDCODE => &LASTUSEDCODE_VALUE,
+        MPI_LASTUSEDCODE => return Some(crate::error::LAST_USED_CODE.as_ptr().expose_provenance()),
         _ => return None,
-    })
+    };
+    Some(std::ptr::from_ref(value).expose_provenance())
 }
 
 /// Reads the attribute of `comm` under `comm_keyval` into `attribute_val` (a `void **`
@@ -247,7 +248,7 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
             check_out(attribute_val, "attribute_val")?;
             check_out(flag, "flag")?;
             let found = match predefined(comm_keyval) {
-                Some(value) => Some(std::ptr::from_ref(value) as usize),
+                Some(address) => Some(address),
                 None => {
                     COMM_KEYS.get(comm_keyval)?;
                     comms::with(place, |c| keyvals::cached(&c.attributes, comm_keyval)).flatten()

@@ -202,15 +202,44 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
             match split_type {
                 // SAFETY: the caller's pointer.
                 MPI_UNDEFINED => unsafe { make_none(newcomm) },
-                MPI_COMM_TYPE_SHARED | MPI_COMM_TYPE_HW_GUIDED | MPI_COMM_TYPE_HW_UNGUIDED => {
+                MPI_COMM_TYPE_SHARED => {
                     // SAFETY: the caller's pointer.
                     unsafe { make(comm, newcomm, false) }
                 }
+                // MPI-4.1 §7.4.2: a split by the kind of hardware resource the info key
+                // mpi_hw_resource_type names (mpi_shared_memory is the one every library
+                // knows); for any other, or none, the process is in no new communicator.
+                MPI_COMM_TYPE_HW_GUIDED => {
+                    let resource = match info {
+                        MPI_INFO_NULL => None,
+                        info => crate::info::value_of(info, HW_RESOURCE)?,
+                    };
+                    if resource.as_deref() != Some(SHARED_MEMORY) {
+                        // SAFETY: the caller's pointer.
+                        return unsafe { make_none(newcomm) };
+                    }
+                    // SAFETY: the caller's pointer.
+                    unsafe { make(comm, newcomm, false)? };
+                    // SAFETY: written above.
+                    let made = unsafe { newcomm.read() };
+                    comms::with(crate::ffi::place_of(made)?, |c| {
+                        c.info = vec![(HW_RESOURCE.to_string(), SHARED_MEMORY.to_string())];
+                    });
+                    Ok(())
+                }
+                // A split into strict subsets of the group: one process has none.
+                // SAFETY: the caller's pointer.
+                MPI_COMM_TYPE_HW_UNGUIDED => unsafe { make_none(newcomm) },
                 other => Err(MpiError::arg(format!("{other} is not a split type"))),
             }
         })
     })
 }
+
+/// The info key of `MPI_COMM_TYPE_HW_GUIDED` that names a kind of hardware resource.
+const HW_RESOURCE: &str = "mpi_hw_resource_type";
+/// The kind of hardware resource every library knows: the processes that share memory.
+const SHARED_MEMORY: &str = "mpi_shared_memory";
 
 /// Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
 #[no_mangle]
@@ -449,6 +478,40 @@ one_process_functions! {
         let handler = crate::ffi::errhandler_of(comm)?;
         crate::ffi::call_handler("MPI_Comm_call_errhandler", handler, errorcode, crate::error::Raised::Comm(comm));
         Ok(())
+    }
+    /// `MPI_Comm_dup_with_info` that returns a request, complete at once.
+    fn MPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request) via guard_on(comm) {
+        check_out(request, "request")?;
+        let hints = match info {
+            MPI_INFO_NULL => Vec::new(),
+            info => crate::info::with_pairs(info, false, |pairs| pairs.clone())?,
+        };
+        // SAFETY: the caller's pointers.
+        unsafe { make(comm, newcomm, true)? };
+        // SAFETY: written above.
+        let made = unsafe { newcomm.read() };
+        comms::with(place_of(made)?, |c| c.info = hints);
+        // SAFETY: the caller's pointer.
+        unsafe { super::serial::complete_at_once("MPI_Comm_idup_with_info", request) }
+    }
+    /// An intercommunicator between the groups of `local_comm` and of the remote leader: in
+    /// a world of one process the remote leader is the process itself, which is in the local
+    /// group, so there is no remote group (MPI-4.1 §7.6.2 wants the two disjoint).
+    fn MPI_Intercomm_create(local_comm: MPI_Comm, local_leader: c_int, peer_comm: MPI_Comm, remote_leader: c_int, tag: c_int, newintercomm: *mut MPI_Comm) via guard_on(local_comm) {
+        let _ = (local_leader, tag);
+        check_comm(local_comm)?;
+        check_comm(peer_comm)?;
+        check_out(newintercomm, "newintercomm")?;
+        Err(MpiError::new(MPI_ERR_RANK, format!(
+            "the remote leader, rank {remote_leader}, must be outside the local group, and the one process is in it"
+        )))
+    }
+    /// An intracommunicator of both groups of an intercommunicator: there is none in a
+    /// world of one process.
+    fn MPI_Intercomm_merge(intercomm: MPI_Comm, high: c_int, newintracomm: *mut MPI_Comm) via guard_on(intercomm) {
+        let _ = (high, newintracomm);
+        check_comm(intercomm)?;
+        Err(not_inter())
     }
     /// The profiling control of MPI-4.1 §15.2.4: `level` 0 stops profiling, 1 resumes it, 2
     /// flushes it. This library profiles nothing by itself, so it only checks nothing and

@@ -607,23 +607,14 @@ unsafe fn read_weights(
     Ok(Some(unsafe { read_slice(weights, degree, name)? }.to_vec()))
 }
 
-/// A distributed graph's topology from the process's edges in and out: in the one-process
-/// world every edge goes from the process to itself, so there are as many in as out, and the
-/// graph has weights on both sides or on neither.
+/// A distributed graph's topology from the process's edges in and out, with weights on both
+/// sides or on neither. In a world of one process every edge goes from the process to itself,
+/// so a consistent graph has as many edges in as out; as MPICH, the library does not insist
+/// (an edge in without its edge out brings nothing to a neighbourhood collective).
 fn dist_graph(
     (sources, source_weights): (Vec<c_int>, Option<Vec<c_int>>),
     (destinations, dest_weights): (Vec<c_int>, Option<Vec<c_int>>),
 ) -> MpiResult<Topology> {
-    if sources.len() != destinations.len() {
-        return Err(MpiError::new(
-            MPI_ERR_TOPOLOGY,
-            format!(
-                "{} edges in and {} out: in a communicator of 1 process every edge is both",
-                sources.len(),
-                destinations.len()
-            ),
-        ));
-    }
     let weights = match (source_weights, dest_weights) {
         (Some(s), Some(d)) => Some((s, d)),
         (None, None) => None,
