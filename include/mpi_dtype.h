@@ -80,6 +80,22 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_Type_f2c(datatype) ((MPI_Datatype)(datatype))
 #define MPI_Comm_c2f(comm) ((MPI_Fint)(comm))
 #define MPI_Comm_f2c(comm) ((MPI_Comm)(comm))
+#define MPI_Group_c2f(group) ((MPI_Fint)(group))
+#define MPI_Group_f2c(group) ((MPI_Group)(group))
+#define MPI_Op_c2f(op) ((MPI_Fint)(op))
+#define MPI_Op_f2c(op) ((MPI_Op)(op))
+#define MPI_Request_c2f(request) ((MPI_Fint)(request))
+#define MPI_Request_f2c(request) ((MPI_Request)(request))
+#define MPI_Info_c2f(info) ((MPI_Fint)(info))
+#define MPI_Info_f2c(info) ((MPI_Info)(info))
+#define MPI_Errhandler_c2f(errhandler) ((MPI_Fint)(errhandler))
+#define MPI_Errhandler_f2c(errhandler) ((MPI_Errhandler)(errhandler))
+#define MPI_Win_c2f(win) ((MPI_Fint)(win))
+#define MPI_Win_f2c(win) ((MPI_Win)(win))
+#define MPI_Message_c2f(message) ((MPI_Fint)(message))
+#define MPI_Message_f2c(message) ((MPI_Message)(message))
+#define MPI_Session_c2f(session) ((MPI_Fint)(session))
+#define MPI_Session_f2c(session) ((MPI_Session)(session))
 /* printf formats for MPI_Aint. */
 #define MPI_AINT_FMT_DEC_SPEC "%ld"
 #define MPI_AINT_FMT_HEX_SPEC "%lx"
