@@ -356,6 +356,17 @@ pub enum UserHandler {
     Session(MPI_Session_errhandler_function),
 }
 
+impl UserHandler {
+    /// True if the program gave no function (NULL).
+    pub fn is_null(&self) -> bool {
+        match self {
+            UserHandler::Comm(f) => f.is_none(),
+            UserHandler::Win(f) => f.is_none(),
+            UserHandler::Session(f) => f.is_none(),
+        }
+    }
+}
+
 /// The object an error is raised on: the program's handler gets its handle.
 #[derive(Debug, Clone, Copy)]
 pub enum Raised {

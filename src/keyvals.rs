@@ -191,10 +191,9 @@ impl<K: Copy> Registry<K> {
 }
 
 /// The C signature of an attribute delete callback on handles of type `H`.
-pub type DeleteFn<H> = unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void) -> c_int;
+pub type DeleteFn<H> = crate::abi::AttrDeleteFunction<H>;
 /// The C signature of an attribute copy callback on handles of type `H`.
-pub type CopyFn<H> =
-    unsafe extern "C" fn(H, c_int, *mut c_void, *mut c_void, *mut c_void, *mut c_int) -> c_int;
+pub type CopyFn<H> = crate::abi::AttrCopyFunction<H>;
 
 /// The error of a callback that returned `code` (the call that ran it fails with it).
 fn callback_error(code: c_int, what: &str) -> MpiError {

@@ -57,33 +57,40 @@ pub type MPI_User_function_c = Option<
     ),
 >;
 
+/// The C signature of an attribute copy callback on handles of type `H`
+/// (`MPI_Comm_copy_attr_function`, `MPI_Win_copy_attr_function`): the old object, the key,
+/// the extra state, the value in, where the value out goes, and the flag that says whether
+/// the copy keeps it.
+pub type AttrCopyFunction<H> = unsafe extern "C" fn(
+    H,
+    std::os::raw::c_int,
+    *mut std::ffi::c_void,
+    *mut std::ffi::c_void,
+    *mut std::ffi::c_void,
+    *mut std::os::raw::c_int,
+) -> std::os::raw::c_int;
+
+/// The C signature of an attribute delete callback on handles of type `H`
+/// (`MPI_Comm_delete_attr_function`, `MPI_Win_delete_attr_function`): the object, the key,
+/// the value and the extra state.
+pub type AttrDeleteFunction<H> = unsafe extern "C" fn(
+    H,
+    std::os::raw::c_int,
+    *mut std::ffi::c_void,
+    *mut std::ffi::c_void,
+) -> std::os::raw::c_int;
+
 /// Attribute copy callback for communicator keyvals (`MPI_Comm_copy_attr_function`), as C
 /// passes it: a function pointer, `MPI_COMM_NULL_COPY_FN` (the null pointer), or
 /// `MPI_COMM_DUP_FN` (a function of this library's in MPICH's ABI, the sentinel 1 in the
 /// standard ABI: classify before calling).
 #[allow(non_camel_case_types)]
-pub type MPI_Comm_copy_attr_function = Option<
-    unsafe extern "C" fn(
-        oldcomm: MPI_Comm,
-        comm_keyval: std::os::raw::c_int,
-        extra_state: *mut std::ffi::c_void,
-        attribute_val_in: *mut std::ffi::c_void,
-        attribute_val_out: *mut std::ffi::c_void,
-        flag: *mut std::os::raw::c_int,
-    ) -> std::os::raw::c_int,
->;
+pub type MPI_Comm_copy_attr_function = Option<AttrCopyFunction<MPI_Comm>>;
 
 /// Attribute delete callback for communicator keyvals (`MPI_Comm_delete_attr_function`), or
 /// `MPI_COMM_NULL_DELETE_FN` (the null pointer).
 #[allow(non_camel_case_types)]
-pub type MPI_Comm_delete_attr_function = Option<
-    unsafe extern "C" fn(
-        comm: MPI_Comm,
-        comm_keyval: std::os::raw::c_int,
-        attribute_val: *mut std::ffi::c_void,
-        extra_state: *mut std::ffi::c_void,
-    ) -> std::os::raw::c_int,
->;
+pub type MPI_Comm_delete_attr_function = Option<AttrDeleteFunction<MPI_Comm>>;
 
 /// An enumeration of the tool information interface (`MPI_T_enum`): an opaque pointer in
 /// both ABIs.
@@ -127,25 +134,9 @@ pub type MPI_Grequest_cancel_function = Option<
 /// Attribute copy callback for window keyvals (`MPI_Win_copy_attr_function`): windows are
 /// never duplicated, so it is kept but never called.
 #[allow(non_camel_case_types)]
-pub type MPI_Win_copy_attr_function = Option<
-    unsafe extern "C" fn(
-        oldwin: MPI_Win,
-        win_keyval: std::os::raw::c_int,
-        extra_state: *mut std::ffi::c_void,
-        attribute_val_in: *mut std::ffi::c_void,
-        attribute_val_out: *mut std::ffi::c_void,
-        flag: *mut std::os::raw::c_int,
-    ) -> std::os::raw::c_int,
->;
+pub type MPI_Win_copy_attr_function = Option<AttrCopyFunction<MPI_Win>>;
 
 /// Attribute delete callback for window keyvals (`MPI_Win_delete_attr_function`), or
 /// `MPI_WIN_NULL_DELETE_FN` (the null pointer).
 #[allow(non_camel_case_types)]
-pub type MPI_Win_delete_attr_function = Option<
-    unsafe extern "C" fn(
-        win: MPI_Win,
-        win_keyval: std::os::raw::c_int,
-        attribute_val: *mut std::ffi::c_void,
-        extra_state: *mut std::ffi::c_void,
-    ) -> std::os::raw::c_int,
->;
+pub type MPI_Win_delete_attr_function = Option<AttrDeleteFunction<MPI_Win>>;

@@ -99,6 +99,26 @@ pub unsafe fn read_object_name(name: *const c_char, what: &str) -> MpiResult<Str
     Ok(String::from_utf8_lossy(kept).into_owned())
 }
 
+/// Makes an error handler of the program's function in `handler` (`MPI_Comm_create_errhandler`
+/// and its kin) and writes its handle through `errhandler`; a NULL function, `what`, is
+/// `MPI_ERR_ARG`.
+///
+/// # Safety
+/// A non-NULL `errhandler` is writable.
+pub unsafe fn make_errhandler(
+    handler: crate::error::UserHandler,
+    what: &str,
+    errhandler: *mut MPI_Errhandler,
+) -> MpiResult<()> {
+    check_out(errhandler, "errhandler")?;
+    if handler.is_null() {
+        return Err(MpiError::arg(format!("{what} is NULL")));
+    }
+    let handle = crate::error::add_user_handler(handler)?;
+    // SAFETY: checked non-NULL above.
+    unsafe { write_out(errhandler, handle, "errhandler") }
+}
+
 /// Checks that an output pointer is not NULL before any work is done.
 #[inline(always)]
 pub fn check_out<T>(ptr: *const T, name: &str) -> MpiResult<()> {

@@ -247,13 +247,9 @@ pub unsafe extern "C" fn MPI_Comm_create_errhandler(
             return rc;
         }
         guard("MPI_Comm_create_errhandler", || {
-            check_out(errhandler, "errhandler")?;
-            if comm_errhandler_fn.is_none() {
-                return Err(MpiError::arg("comm_errhandler_fn is NULL"));
-            }
-            let handle = error::add_user_handler(error::UserHandler::Comm(comm_errhandler_fn))?;
-            // SAFETY: the caller's pointer, checked non-NULL above.
-            unsafe { write_out(errhandler, handle, "errhandler") }
+            let handler = error::UserHandler::Comm(comm_errhandler_fn);
+            // SAFETY: the caller's pointer.
+            unsafe { super::make_errhandler(handler, "comm_errhandler_fn", errhandler) }
         })
     })
 }

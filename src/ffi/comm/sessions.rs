@@ -167,13 +167,9 @@ one_process_functions! {
     }
     /// Makes an error handler for sessions from a C function.
     fn MPI_Session_create_errhandler(session_errhandler_fn: MPI_Session_errhandler_function, errhandler: *mut MPI_Errhandler) via guard() {
-        check_out(errhandler, "errhandler")?;
-        if session_errhandler_fn.is_none() {
-            return Err(MpiError::arg("session_errhandler_fn is NULL"));
-        }
-        let handle = error::add_user_handler(UserHandler::Session(session_errhandler_fn))?;
-        // SAFETY: checked non-NULL above.
-        unsafe { write_out(errhandler, handle, "errhandler") }
+        let handler = UserHandler::Session(session_errhandler_fn);
+        // SAFETY: the caller's pointer.
+        unsafe { crate::ffi::make_errhandler(handler, "session_errhandler_fn", errhandler) }
     }
     /// Attaches an error handler to the session.
     fn MPI_Session_set_errhandler(session: MPI_Session, errhandler: MPI_Errhandler) via guard_session(session) {

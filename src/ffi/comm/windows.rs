@@ -457,13 +457,8 @@ one_process_functions! {
 one_process_functions! {
     /// Makes an error handler for windows from a C function.
     fn MPI_Win_create_errhandler(win_errhandler_fn: MPI_Win_errhandler_function, errhandler: *mut MPI_Errhandler) via guard() {
-        check_out(errhandler, "errhandler")?;
-        if win_errhandler_fn.is_none() {
-            return Err(MpiError::arg("win_errhandler_fn is NULL"));
-        }
-        let handle = error::add_user_handler(UserHandler::Win(win_errhandler_fn))?;
-        // SAFETY: checked non-NULL above.
-        unsafe { write_out(errhandler, handle, "errhandler") }
+        // SAFETY: the caller's pointer.
+        unsafe { crate::ffi::make_errhandler(UserHandler::Win(win_errhandler_fn), "win_errhandler_fn", errhandler) }
     }
     /// Attaches an error handler to the window.
     fn MPI_Win_set_errhandler(win: MPI_Win, errhandler: MPI_Errhandler) via guard_win(win) {
