@@ -6,7 +6,8 @@
 #   scripts/test-mpi4py-serial.sh [PREFIX]      (default: build/prefix, an installed mpi-dtype)
 #
 # 1. mpi4py (the sdist scripts/test-mpi4py.sh uses, downloaded into the same directory
-#    MPI4PY_BUILD/dl) is built with MPICC=PREFIX/bin/mpi-dtype-cc and CFLAGS=-O1 in the venv
+#    MPI4PY_BUILD/dl) is built with MPICC=PREFIX/bin/mpi-dtype-cc and CFLAGS=-O0 (half a
+#    minute on 2 cores where -O1 takes four; the one-process suite is short) in the venv
 #    MPI4PY_VENVS/serial-venv (default: MPI_DTYPE_RUNTIMES/mpi4py, beside the venvs of
 #    test-mpi4py.sh), with numpy from its wheel. mpi4py's build probes every MPI symbol it
 #    binds and stubs those the header lacks (they raise NotImplementedError, and its tests skip
@@ -47,15 +48,8 @@ stall="${MPI4PY_STALL:-180}"
 max_resumes="${MPI4PY_RESUMES:-25}"
 here="$root/tests/mpi4py"
 
-t_start=$(date +%s)
-step_start=$t_start
-step() {
-  local now
-  now=$(date +%s)
-  echo "   ($(( now - step_start )) s)"
-  step_start=$now
-  echo "== $*"
-}
+# shellcheck source=mpi4py-suite.bash
+. "$root/scripts/mpi4py-suite.bash"
 
 [ -d "$prefix" ] || { echo "no installation of mpi-dtype at $prefix (install it, or give its prefix)" >&2; exit 2; }
 prefix="$(cd "$prefix" && pwd)"
@@ -71,15 +65,7 @@ case " $("$mpicc" -link-info) " in
   *) echo "$mpicc does not link with an rpath to $prefix/lib" >&2; exit 2 ;;
 esac
 
-echo "== python with headers and venv"
-if ! python3 -c 'import venv, ensurepip, sysconfig, os, sys
-sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing python3-dev python3-venv"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-dev python3-venv >/dev/null
-fi
+python_with_headers
 
 mkdir -p "$work/dl" "$venvs"
 sdist="$work/dl/mpi4py-$MPI4PY_VERSION.tar.gz"
@@ -117,8 +103,8 @@ else
     if [ ! -f "$sdist" ]; then
       "$py" -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
     fi
-    echo "   building mpi4py $MPI4PY_VERSION from source (about 2 minutes)"
-    in_env env MPICC="$mpicc" MPI4PY_BUILD_MPIABI= CFLAGS="${CFLAGS:-} -O1" \
+    echo "   building mpi4py $MPI4PY_VERSION from source (about a minute)"
+    in_env env MPICC="$mpicc" MPI4PY_BUILD_MPIABI= CFLAGS="${CFLAGS:-} -O0" \
       "$py" -m pip install -q --no-cache-dir --no-binary mpi4py "$sdist" \
       >"$work/pip-install-serial.log" 2>&1 ||
       { tail -30 "$work/pip-install-serial.log"; exit 2; }
@@ -150,66 +136,14 @@ else
   plain_ok || { echo "scripts/test-mpi4py.sh made no plain results in $plain" >&2; exit 2; }
 fi
 
-# watch PREFIX CMD...: runs CMD (a `timeout` command: it leads a process group of its own);
-# kills the group when PREFIX.*.progress and PREFIX.*.tsv have not changed for $stall seconds,
-# and then sets stalled=1 (as in scripts/test-mpi4py.sh)
-watch() {
-  local prefix=$1 pid seen="" now last
-  shift
-  stalled=0
-  "$@" &
-  pid=$!
-  last=$(date +%s)
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 2
-    now=$(cat "$prefix".*.progress "$prefix".*.tsv 2>/dev/null | wc -c)
-    if [ "$now" != "$seen" ]; then
-      seen=$now
-      last=$(date +%s)
-    elif [ $(( $(date +%s) - last )) -ge "$stall" ]; then
-      stalled=1
-      kill -TERM -- "-$pid" 2>/dev/null || true
-      sleep 5
-      kill -KILL -- "-$pid" 2>/dev/null || true
-      break
-    fi
-  done
-  wait "$pid"
-}
-
 res="$work/results/serial"
 out="$res/serial-np1"
 mkdir -p "$res"
 step "the suite over $lib, one process"
-rm -f "$out".*
-part=0
-note=""
-t0=$(date +%s)
-while :; do
-  args=(--testdir "$testdir" --out "$out.p$part" -v --no-builddir -e spawn)
-  [ "$part" -gt 0 ] && args+=(--xfile "$out.done")
-  cmd=("${run_env[@]}" MPI4PY_TEST_SPAWN=0 "$py" "$here/run_suite.py" "${args[@]}")
-  left=$(( tmo - ($(date +%s) - t0) ))
-  [ "$left" -gt 0 ] || left=1
-  rc=0
-  echo "== part $part: ${cmd[*]}" >>"$out.log"
-  watch "$out.p$part" timeout "$left" "${cmd[@]}" </dev/null >>"$out.log" 2>&1 || rc=$?
-  # on only when the process died in a test (run_suite.py's .end missing) within the time
-  if [ -f "$out.p$part.0.end" ] || [ "$rc" -eq 124 ] || [ "$part" -ge "$max_resumes" ]; then
-    break
-  fi
-  why="the process died (exit code $rc)"
-  [ "$stalled" -eq 1 ] && why="no progress for ${stall} s, the process was killed"
-  crashed=$("$py" "$here/resume.py" next "$out" 1 "$part" "$why")
-  [ -n "$crashed" ] || break # not in a test: nothing to go on from
-  part=$((part + 1))
-done
-"$py" "$here/resume.py" merge "$out" 1 $((part + 1))
-if [ "$part" -gt 0 ]; then
-  note="; went on after $part stops in a test (all in $out.crashed)"
-fi
-echo "$rc" >"$out.rc"
-echo "   exit code $rc$([ "$rc" -eq 124 ] && echo ' (TIMEOUT)') ($(( $(date +%s) - t0 )) s)$note"
+launcher=("${run_env[@]}" MPI4PY_TEST_SPAWN=0)
+suite_parts "$out" 1
+rc=$(cat "$out.rc")
+echo "   $suite_summary"
 
 step "comparison with MPICH 4 on one process"
 status=0

@@ -66,15 +66,8 @@ max_resumes="${MPI4PY_RESUMES:-25}"
 here="$root/tests/mpi4py"
 with="$root/scripts/with-mpi.sh"
 
-t_start=$(date +%s)
-step_start=$t_start
-step() {
-  local now
-  now=$(date +%s)
-  echo "   ($(( now - step_start )) s)"
-  step_start=$now
-  echo "== $*"
-}
+# shellcheck source=mpi4py-suite.bash
+. "$root/scripts/mpi4py-suite.bash"
 
 [ -f "$lib" ] || { echo "no library at $lib (build it, or give its path)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
@@ -94,15 +87,7 @@ done
 # shellcheck disable=SC2086
 "$root/scripts/install-mpis.sh" $runtimes
 
-echo "== python with headers and venv"
-if ! python3 -c 'import venv, ensurepip, sysconfig, os, sys
-sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing python3-dev python3-venv"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-dev python3-venv >/dev/null
-fi
+python_with_headers
 
 mkdir -p "$work/dl" "$venvs"
 sdist="$work/dl/mpi4py-$MPI4PY_VERSION.tar.gz"
@@ -171,78 +156,23 @@ if [ ! -f "$src/test/main.py" ]; then
 fi
 testdir="$src/test"
 
-# watch PREFIX CMD...: runs CMD (a `timeout` command: it leads a process group of its own);
-# kills the group when PREFIX.*.progress and PREFIX.*.tsv have not changed for $stall seconds,
-# and then sets stalled=1
-watch() {
-  local prefix=$1 pid seen="" now last
-  shift
-  stalled=0
-  "$@" &
-  pid=$!
-  last=$(date +%s)
-  while kill -0 "$pid" 2>/dev/null; do
-    sleep 2
-    now=$(cat "$prefix".*.progress "$prefix".*.tsv 2>/dev/null | wc -c)
-    if [ "$now" != "$seen" ]; then
-      seen=$now
-      last=$(date +%s)
-    elif [ $(( $(date +%s) - last )) -ge "$stall" ]; then
-      stalled=1
-      kill -TERM -- "-$pid" 2>/dev/null || true
-      sleep 5
-      kill -KILL -- "-$pid" 2>/dev/null || true
-      break
-    fi
-  done
-  wait "$pid"
-}
-
 # run RUNTIME DIR LABEL NPROCS PRELOAD(0|1): the suite on RUNTIME, in parts DIR/LABEL.p<N>
 # (see resume.py), merged into DIR/LABEL.<rank>.tsv, .details, .progress; the exit code of
 # its last part in DIR/LABEL.rc
 run() {
-  local rt=$1 dir=$2 label=$3 np=$4 preload=$5 part=0 rc t0 left crashed why note="" complete r
-  local out="$dir/$label"
-  local -a args cmd
-  rm -f "$out".*
-  t0=$(date +%s)
-  while :; do
-    args=(--testdir "$testdir" --out "$out.p$part" -v --no-builddir -e spawn)
-    [ "$np" -gt 1 ] && args+=(-e util_sync)
-    [ "$np" -gt 1 ] && [ "$rt" = impi ] && args+=(-e dynproc)
-    [ "$part" -gt 0 ] && args+=(--xfile "$out.done")
-    if [ "$np" -eq 1 ]; then
-      cmd=("$with" "$(runtime_of "$rt")")
-      [ "$preload" -eq 1 ] && cmd+=(env LD_PRELOAD="$(lib_of "$rt")")
-    else
-      cmd=("$with" "$(runtime_of "$rt")" mpiexec -n "$np")
-      [ "$preload" -eq 1 ] && cmd+=(-genv LD_PRELOAD "$(lib_of "$rt")")
-    fi
-    cmd+=("$py" "$here/run_suite.py" "${args[@]}")
-    left=$(( tmo - ($(date +%s) - t0) ))
-    [ "$left" -gt 0 ] || left=1
-    rc=0
-    echo "== part $part: ${cmd[*]}" >>"$out.log"
-    watch "$out.p$part" timeout "$left" "${cmd[@]}" </dev/null >>"$out.log" 2>&1 || rc=$?
-    complete=1 # every rank ran the suite to its end (run_suite.py's .end)
-    for ((r = 0; r < np; r++)); do
-      [ -f "$out.p$part.$r.end" ] || complete=0
-    done
-    [ "$complete" -eq 0 ] && [ "$rc" -ne 124 ] && [ "$part" -lt "$max_resumes" ] || break
-    why="the processes died (exit code $rc)"
-    [ "$stalled" -eq 1 ] && why="no progress for ${stall} s, the processes were killed"
-    crashed=$("$py" "$here/resume.py" next "$out" "$np" "$part" "$why")
-    [ -n "$crashed" ] || break # not in a test: nothing to go on from
-    part=$((part + 1))
-  done
-  "$py" "$here/resume.py" merge "$out" "$np" $((part + 1))
-  if [ "$part" -gt 0 ]; then
-    note="; went on after $part stops in a test: $(cut -f2 "$out.crashed" | sort -u | head -3 | tr '\n' ' ')$(
-      [ "$(cut -f2 "$out.crashed" | sort -u | wc -l)" -gt 3 ] && echo '... ')(all in $out.crashed)"
+  local rt=$1 dir=$2 label=$3 np=$4 preload=$5
+  local -a excludes=()
+  [ "$np" -gt 1 ] && excludes+=(util_sync)
+  [ "$np" -gt 1 ] && [ "$rt" = impi ] && excludes+=(dynproc)
+  if [ "$np" -eq 1 ]; then
+    launcher=("$with" "$(runtime_of "$rt")")
+    [ "$preload" -eq 1 ] && launcher+=(env LD_PRELOAD="$(lib_of "$rt")")
+  else
+    launcher=("$with" "$(runtime_of "$rt")" mpiexec -n "$np")
+    [ "$preload" -eq 1 ] && launcher+=(-genv LD_PRELOAD "$(lib_of "$rt")")
   fi
-  echo "$rc" >"$out.rc"
-  echo "   $rt $label: exit code $rc$([ "$rc" -eq 124 ] && echo ' (TIMEOUT)') ($(( $(date +%s) - t0 )) s)$note"
+  suite_parts "$dir/$label" "$np" "${excludes[@]}"
+  echo "   $rt $label: $suite_summary"
 }
 
 specs=()

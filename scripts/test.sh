@@ -12,7 +12,8 @@
 # programs and HDF5 again with every message on mpi-dtype's engine
 # (MPI_DTYPE_COMM=engine), parallel HDF5 collective
 # I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
-# without the preload (scripts/test-mpi4py.sh), the h5s_mpio port's tests
+# without the preload (scripts/test-mpi4py.sh), mpi4py built with mpi-dtype alone as its
+# MPI and its suite on one process (scripts/test-mpi4py-serial.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
 # once (its programs check every pattern against a hand-written loop). Installs missing tools
 # and the MPI runtimes first (scripts/install-deps.sh, scripts/install-mpis.sh). The long runs
@@ -110,6 +111,9 @@ step "trace: parallel HDF5 preloaded with MPI_DTYPE_TRACE, its report rendered i
 
 step "drop-in: mpi4py's own test suite on one process over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, and built for the standard ABI over MPICH 5.0.2, plainly and with mpi-dtype preloaded (on two processes: scripts/test-long.sh)"
 MPI4PY_NP2_MPIS="" ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype.so"
+
+step "serial build: mpi4py built with mpi-dtype alone as its MPI, its suite on one process compared with MPICH 4's"
+./scripts/test-mpi4py-serial.sh "$root/build/prefix"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"
 ./scripts/test-h5s_mpio.sh "$root/build/prefix"
