@@ -13,7 +13,8 @@
 # (MPI_DTYPE_COMM=engine), parallel HDF5 collective
 # I/O over the same (scripts/test-drop-in-hdf5.sh), mpi4py's test suite over them with and
 # without the preload (scripts/test-mpi4py.sh), mpi4py built with mpi-dtype alone as its
-# MPI and its suite on one process (scripts/test-mpi4py-serial.sh), the h5s_mpio port's tests
+# MPI and its suite on one process (scripts/test-mpi4py-serial.sh), MPICH's own datatype
+# tests built with mpi-dtype alone (scripts/test-mpich-datatype.sh), the h5s_mpio port's tests
 # against real HDF5 and MPICH, the fuzzers for a bounded time, and the benchmark of record
 # once (its programs check every pattern against a hand-written loop). Installs missing tools
 # and the MPI runtimes first (scripts/install-deps.sh, scripts/install-mpis.sh). The long runs
@@ -114,6 +115,9 @@ MPI4PY_NP2_MPIS="" ./scripts/test-mpi4py.sh "$root/build/prefix/lib/libmpi_dtype
 
 step "serial build: mpi4py built with mpi-dtype alone as its MPI, its suite on one process compared with MPICH 4's"
 ./scripts/test-mpi4py-serial.sh "$root/build/prefix"
+
+step "serial build: MPICH 4.0.2's own datatype tests and their harness built with mpi-dtype's mpi.h alone, on one process, against MPICH's"
+./scripts/test-mpich-datatype.sh "$root/build/prefix"
 
 step "h5s_mpio: the port of HDF5's H5S_mpio_* against real HDF5, MPICH and Open MPI"
 ./scripts/test-h5s_mpio.sh "$root/build/prefix"
