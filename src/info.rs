@@ -43,6 +43,23 @@ pub fn value_of(info: MPI_Info, key: &str) -> MpiResult<Option<String>> {
     })
 }
 
+/// The hints of `info` as a list: none for `MPI_INFO_NULL` (what the calls that take hints
+/// keep with their object).
+pub fn hints_of(info: MPI_Info) -> MpiResult<Pairs> {
+    match info {
+        MPI_INFO_NULL => Ok(Vec::new()),
+        info => with_pairs(info, false, |pairs| pairs.clone()),
+    }
+}
+
+/// Sets `key` to `value` in `pairs`: in its place if it is set, else after the others.
+pub fn set(pairs: &mut Pairs, key: String, value: String) {
+    match pairs.iter_mut().find(|(k, _)| *k == key) {
+        Some(pair) => pair.1 = value,
+        None => pairs.push((key, value)),
+    }
+}
+
 /// Registers a new info object with `pairs` and returns its handle.
 pub fn new_info(pairs: Pairs) -> MpiResult<MPI_Info> {
     let mut infos = INFOS.lock();

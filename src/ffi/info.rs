@@ -158,12 +158,7 @@ pub unsafe extern "C" fn MPI_Info_set(
                     format!("the value has more than {MPI_MAX_INFO_VAL} characters"),
                 ));
             }
-            with_pairs(info, true, |pairs| {
-                match pairs.iter_mut().find(|(k, _)| *k == key) {
-                    Some(pair) => pair.1 = value,
-                    None => pairs.push((key, value)),
-                }
-            })
+            with_pairs(info, true, |pairs| crate::info::set(pairs, key, value))
         })
     })
 }

@@ -49,11 +49,8 @@ impl Generalized {
             None => MPI_SUCCESS,
         };
         Outcome {
-            source: status.MPI_SOURCE,
-            tag: status.MPI_TAG,
-            bytes: status.count_bytes(),
-            cancelled: status.cancelled(),
             error: (code != MPI_SUCCESS).then(|| callback_error(code, "query")),
+            ..Outcome::from_status(&status)
         }
     }
 

@@ -164,6 +164,18 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The outcome a status tells (its source, tag, byte count and cancelled flag), with no
+    /// error: a generalized request's query fills one, `MPI_Isendrecv`'s exchange returns one.
+    pub fn from_status(status: &crate::abi::MPI_Status) -> Outcome {
+        Outcome {
+            source: status.MPI_SOURCE,
+            tag: status.MPI_TAG,
+            bytes: status.count_bytes(),
+            cancelled: status.cancelled(),
+            error: None,
+        }
+    }
+
     /// The outcome of a receive from `MPI_PROC_NULL` (MPI-4.1 §3.11).
     pub fn from_null_process() -> Outcome {
         Outcome {

@@ -455,11 +455,10 @@ one_process_functions! {
     /// Adds the hints of `info` to the communicator's.
     fn MPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) via guard_on(comm) {
         let place = place_of(comm)?;
-        let hints = crate::info::with_pairs(info, false, |pairs| pairs.clone())?;
+        let hints = crate::info::hints_of(info)?;
         comms::with(place, |c| {
             for (key, value) in hints {
-                c.info.retain(|(k, _)| *k != key);
-                c.info.push((key, value));
+                crate::info::set(&mut c.info, key, value);
             }
         });
         Ok(())
@@ -482,10 +481,7 @@ one_process_functions! {
     /// `MPI_Comm_dup_with_info` that returns a request, complete at once.
     fn MPI_Comm_idup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm, request: *mut MPI_Request) via guard_on(comm) {
         check_out(request, "request")?;
-        let hints = match info {
-            MPI_INFO_NULL => Vec::new(),
-            info => crate::info::with_pairs(info, false, |pairs| pairs.clone())?,
-        };
+        let hints = crate::info::hints_of(info)?;
         // SAFETY: the caller's pointers.
         unsafe { make(comm, newcomm, true)? };
         // SAFETY: written above.

@@ -70,11 +70,25 @@ use std::os::raw::c_int;
 /// [`guard`] for a call on `comm` in the one-process world: its error is raised on `comm`'s
 /// error handler (on the default one if `comm` is not a communicator).
 fn guard_on(function: &'static str, comm: MPI_Comm, body: impl FnOnce() -> MpiResult<()>) -> c_int {
+    let handler = || super::errhandler_of(comm);
+    guard_object(function, (crate::error::Raised::Comm(comm), handler), body)
+}
+
+/// [`guard`] for a call on an object (a communicator, window or session): its error is raised
+/// on the handler `handler` finds for it, or on the default one if the object is not one.
+fn guard_object(
+    function: &'static str,
+    (on, handler): (
+        crate::error::Raised,
+        impl FnOnce() -> MpiResult<crate::abi::MPI_Errhandler>,
+    ),
+    body: impl FnOnce() -> MpiResult<()>,
+) -> c_int {
     let Err(error) = super::checked(body) else {
         return MPI_SUCCESS;
     };
-    match super::errhandler_of(comm) {
-        Ok(handler) => super::raise_on(function, error, handler, crate::error::Raised::Comm(comm)),
+    match handler() {
+        Ok(handler) => super::raise_on(function, error, handler, on),
         Err(_) => super::raise(function, error),
     }
 }

@@ -157,14 +157,7 @@ pub unsafe fn completed_with(
     request: *mut MPI_Request,
     status: &MPI_Status,
 ) -> MpiResult<()> {
-    let outcome = Outcome {
-        source: status.MPI_SOURCE,
-        tag: status.MPI_TAG,
-        bytes: status.count_bytes(),
-        cancelled: status.cancelled(),
-        error: None,
-    };
-    let index = world::completed(call, outcome);
+    let index = world::completed(call, Outcome::from_status(status));
     // SAFETY: the caller's contract.
     unsafe { write_request(request, index) }
 }

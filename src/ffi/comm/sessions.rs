@@ -9,7 +9,7 @@ use super::communicators::{make_none, make_with};
 use super::groups::{members_of, write_group};
 use crate::abi::*;
 use crate::error::{self, MpiError, MpiResult, Raised, UserHandler};
-use crate::ffi::{check_out, guard, raise, raise_on, read_in, read_object_name, write_out};
+use crate::ffi::{check_out, guard, read_in, read_object_name, write_out};
 use crate::serial::comms;
 use crate::serial::sessions::{self, process_set, Session, PROCESS_SETS};
 use std::ffi::{c_char, CStr};
@@ -33,13 +33,8 @@ fn guard_session(
     session: MPI_Session,
     body: impl FnOnce() -> MpiResult<()>,
 ) -> c_int {
-    let Err(error) = crate::ffi::checked(body) else {
-        return MPI_SUCCESS;
-    };
-    match with_session(session, |s| s.errhandler) {
-        Ok(handler) => raise_on(function, error, handler, Raised::Session(session)),
-        Err(_) => raise(function, error),
-    }
+    let handler = || with_session(session, |s| s.errhandler);
+    super::guard_object(function, (Raised::Session(session), handler), body)
 }
 
 /// The process set named by the C string `name`; `MPI_ERR_ARG` for a name of none.
@@ -70,10 +65,7 @@ one_process_functions! {
         if !session_handler(errhandler) {
             return Err(MpiError::arg(format!("{errhandler:#x} is not an error handler for sessions")));
         }
-        let hints = match info {
-            MPI_INFO_NULL => Vec::new(),
-            info => crate::info::with_pairs(info, false, |pairs| pairs.clone())?,
-        };
+        let hints = crate::info::hints_of(info)?;
         let index = sessions::keep(Session { errhandler, info: hints });
         let Some(handle) = own_session(index) else {
             sessions::free(index);

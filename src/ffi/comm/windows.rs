@@ -11,8 +11,7 @@ use super::guard_on;
 use crate::abi::*;
 use crate::error::{self, MpiError, MpiResult, Raised, UserHandler};
 use crate::ffi::{
-    check_comm, check_out, guard, raise, raise_on, read_in, read_object_name, write_c_string,
-    write_out,
+    check_comm, check_out, guard, read_in, read_object_name, write_c_string, write_out,
 };
 use crate::keyvals::{self, Keyval, WIN_KEYS};
 use crate::serial::windows::{self, Access, Epochs, Flavor, Memory, Predefined, Window};
@@ -45,13 +44,8 @@ pub(super) fn guard_win(
     win: MPI_Win,
     body: impl FnOnce() -> MpiResult<()>,
 ) -> c_int {
-    let Err(error) = crate::ffi::checked(body) else {
-        return MPI_SUCCESS;
-    };
-    match with_window(win, |w| Ok(w.errhandler)) {
-        Ok(handler) => raise_on(function, error, handler, Raised::Win(win)),
-        Err(_) => raise(function, error),
-    }
+    let handler = || with_window(win, |w| Ok(w.errhandler));
+    super::guard_object(function, (Raised::Win(win), handler), body)
 }
 
 /// Whether a call aims at the one process: true for rank 0, false for `MPI_PROC_NULL` (the
@@ -103,10 +97,7 @@ unsafe fn make(
             format!("disp_unit {disp_unit} does not fit an int"),
         )
     })?;
-    let hints = match info {
-        MPI_INFO_NULL => Vec::new(),
-        info => crate::info::with_pairs(info, false, |pairs| pairs.clone())?,
-    };
+    let hints = crate::info::hints_of(info)?;
     let base = memory.base();
     let predefined = Box::new(Predefined {
         size: memory.size() as MPI_Aint,
@@ -299,11 +290,10 @@ one_process_functions! {
     }
     /// Adds the hints of `info` to the window's.
     fn MPI_Win_set_info(win: MPI_Win, info: MPI_Info) via guard_win(win) {
-        let hints = crate::info::with_pairs(info, false, |pairs| pairs.clone())?;
+        let hints = crate::info::hints_of(info)?;
         with_window(win, |w| {
             for (key, value) in hints {
-                w.info.retain(|(k, _)| *k != key);
-                w.info.push((key, value));
+                crate::info::set(&mut w.info, key, value);
             }
             Ok(())
         })
