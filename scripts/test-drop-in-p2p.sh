@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Point-to-point communication and MPI_Bcast of random derived datatypes, with mpi-dtype
-# preloaded in each of its communication modes, against the plain MPI library.  The 4-rank
+# Point-to-point communication, MPI_Bcast and the collectives with a block per rank of random
+# derived datatypes, with mpi-dtype preloaded in each of its communication modes, against the
+# plain MPI library.  The 4-rank
 # program c_tests/drop_in/p2p/p2p_random.c (built once with Debian's mpicc.mpich) builds, from
 # each seed, random types with every constructor and sends them from each rank to every other
 # rank through every send mode, nonblocking and persistent request, completion function,

@@ -1,5 +1,7 @@
-/* p2p_random: point-to-point communication and MPI_Bcast of random derived datatypes on 4
- * ranks, every byte and every status checked against the test's own model of the type maps.
+/* p2p_random: point-to-point communication, MPI_Bcast and the collectives with a block per
+ * rank (MPI_Alltoallv/w, MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv) of random derived
+ * datatypes on 4 ranks, every byte and every status checked against the test's own model of
+ * the type maps.
  *
  * usage: mpiexec -n 4 p2p_random [-t] SEED [SEED...]
  *   -t   MPI_Init_thread(MPI_THREAD_MULTIPLE) and, if provided, the threaded case
@@ -888,6 +890,300 @@ static void case_bcast(ctx_t *c, int predefined)
     }
 }
 
+/* ---------------------------------------------------------------- collectives of a block per rank */
+
+/* One side of a collective with a block per rank, in one buffer: the blocks of the messages
+ * m[0..3] (to or from rank i) placed one after another, block i at displ[i] units of `unit`
+ * bytes, with a pattern in the gaps and margins.  On the send side the blocks hold the
+ * messages' send data; on the receive side the sentinels of their receive buffers, and
+ * `exp` what the whole buffer must hold after the call. */
+typedef struct {
+    unsigned char *raw, *copy; /* copy: the send side's bytes, or the receive side's expected */
+    long len, unit;
+    long displ[4];
+} arena_t;
+
+/* the least d with d * unit >= at (unit > 0) */
+static long ceil_units(long at, long unit)
+{
+    return at >= 0 ? (at + unit - 1) / unit : -((-at) / unit);
+}
+
+/* Places the 4 blocks of m (role M_SEND: their send types and counts; M_RECV: their receive
+ * types and counts) in a new arena; `unit` 0 counts displacements in extents of the types
+ * (which are then one type), else in bytes. */
+static void arena_init(arena_t *a, const msg_t *m, int role, long unit)
+{
+    long cursor = 0, i;
+    memset(a, 0, sizeof *a);
+    for (i = 0; i < 4; i++) {
+        const node_t *t = role == M_SEND ? m[i].sp.st : m[i].sp.rt;
+        long count = role == M_SEND ? m[i].sp.sc : m[i].sp.rc;
+        a->unit = unit ? unit : t->ext;
+        if (count == 0)
+            continue;
+        a->displ[i] = ceil_units(cursor + MARGIN - t->tlb, a->unit);
+        cursor = a->displ[i] * a->unit + (count - 1) * t->ext + t->tub;
+    }
+    a->len = cursor + MARGIN;
+    a->raw = (unsigned char *)xmalloc((size_t)a->len);
+    a->copy = (unsigned char *)xmalloc((size_t)a->len);
+    for (i = 0; i < a->len; i++)
+        a->raw[i] = (unsigned char)(0x3c ^ (i * 7) ^ (g_rank << 3));
+    memcpy(a->copy, a->raw, (size_t)a->len);
+    for (i = 0; i < 4; i++) {
+        const node_t *t = role == M_SEND ? m[i].sp.st : m[i].sp.rt;
+        long count = role == M_SEND ? m[i].sp.sc : m[i].sp.rc;
+        long len = role == M_SEND ? m[i].slen : m[i].rlen, at = a->displ[i] * a->unit + t->tlb;
+        if (count == 0)
+            continue;
+        /* the block's bytes are those of the message's own buffer between its margins */
+        if (role == M_SEND) {
+            memcpy(a->raw + at, m[i].sraw + MARGIN, (size_t)(len - 2 * MARGIN));
+            memcpy(a->copy + at, m[i].sraw + MARGIN, (size_t)(len - 2 * MARGIN));
+        } else {
+            memcpy(a->raw + at, m[i].rraw + MARGIN, (size_t)(len - 2 * MARGIN));
+            memcpy(a->copy + at, m[i].rexp + MARGIN, (size_t)(len - 2 * MARGIN));
+        }
+    }
+}
+
+static void arena_free(arena_t *a)
+{
+    free(a->raw);
+    free(a->copy);
+}
+
+/* The messages of the collectives are small (at most 4 copies of a type): MPICH 4.0.2
+ * (ch4:ucx) fails MPI_Alltoallv with MPI_ERR_TRUNCATE on a single 70 KB message of an
+ * hindexed type of ints and floats, and on 11880 bytes of a struct of shorts and doubles
+ * (the stream cut into pieces that end inside an element, as for MPI_PACKED in
+ * buffered_kind above).  The longest message between types whose primitives differ in
+ * size: */
+#define MIXED_COLLECTIVE_BYTES 4000
+
+/* The count of a collective's message of `count` copies of t, cut to MIXED_COLLECTIVE_BYTES
+ * where the primitives of t differ in size. */
+static long collective_count(const node_t *t, long count)
+{
+    if (t->esize < 0 && count * t->size > MIXED_COLLECTIVE_BYTES)
+        return MIXED_COLLECTIVE_BYTES / t->size;
+    return count;
+}
+
+/* The message src -> dst of a collective whose sides each take one type for all blocks (the
+ * v collectives): the pool type is shared by (case, k); the send type (the type or another
+ * of its signature) is the sender's, the receive type the receiver's; the count is the
+ * pair's (`per_src` 0), the sender's (1: MPI_Gatherv, whose receiver is the root), or the
+ * sender's with the same data for every receiver (2: MPI_Allgatherv). */
+static spec_t vspec(int cas, int k, int src, int dst, int per_src)
+{
+    spec_t s = make_spec(cas, src, dst, k, SP_EXACT);
+    rng_t shared = rng_for(g_seed, (uint64_t)cas, 77, 77, (uint64_t)k);
+    rng_t sender = rng_for(g_seed, (uint64_t)cas, (uint64_t)src, 88, (uint64_t)k);
+    rng_t receiver = rng_for(g_seed, (uint64_t)cas, 88, (uint64_t)dst, (uint64_t)k);
+    rng_t pair = rng_for(g_seed, (uint64_t)cas, (uint64_t)src, (uint64_t)(per_src ? 99 : dst), (uint64_t)k);
+    pool_t *p;
+    int v;
+    s.ti = rnd(&shared, NPOOL);
+    p = &g_pool[s.ti];
+    s.st = rnd(&sender, 2) ? p->sig1 : p->t;
+    s.sc = rnd(&pair, 8) == 0 ? 0 : 1 + rnd(&pair, 4);
+    s.sc = collective_count(s.st, s.sc);
+    if (per_src == 2)
+        s.dst = -1; /* the data of one block sent to all */
+    v = rnd(&receiver, 4);
+    if (v == 0 && !p->recv)
+        v = 1;
+    if (v >= 2 && !p->hom)
+        v = 1;
+    s.rc = s.sc;
+    switch (v) {
+    case 0: s.rt = p->t; strcpy(s.rv, "same"); break;
+    case 1: s.rt = p->sig1; strcpy(s.rv, "signature"); break;
+    case 2:
+        s.rt = &g_leaves[p->t->prim];
+        s.rc = s.sc * p->t->ne;
+        strcpy(s.rv, "predefined");
+        break;
+    default: s.rt = p->hom; strcpy(s.rv, "contiguous"); break;
+    }
+    return s;
+}
+
+/* The 4 messages of one rank's side: to each rank (role M_SEND) or from each (M_RECV). */
+static void side_msgs(msg_t m[4], int cas, int k, int role, int wtypes, int per_src)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        int src = role == M_SEND ? g_rank : i, dst = role == M_SEND ? i : g_rank;
+        spec_t s = wtypes ? make_spec(cas, src, dst, k, SP_EXACT) : vspec(cas, k, src, dst, per_src);
+        if (wtypes && collective_count(s.st, s.sc) != s.sc) {
+            s.rc = s.rc / s.sc * collective_count(s.st, s.sc);
+            s.sc = collective_count(s.st, s.sc);
+        }
+        msg_init(&m[i], s, role);
+    }
+}
+
+static void free_msgs(msg_t m[4])
+{
+    int i;
+    for (i = 0; i < 4; i++)
+        msg_free(&m[i]);
+}
+
+/* The checks after a collective: the receive side's whole buffer (if this rank received) and
+ * the send side's unchanged (if it sent). */
+static void check_arenas(ctx_t *c, const arena_t *in, const msg_t *rm, const arena_t *out, const msg_t *sm,
+                         const char *what)
+{
+    if (in)
+        check_bytes(c, in->raw, in->copy, in->len, rm, what);
+    if (out) {
+        char d[200];
+        CK(c, memcmp(out->raw, out->copy, (size_t)out->len) == 0, "%s: %s changed its send buffer",
+           mdesc(sm, d, sizeof d), what);
+    }
+}
+
+/* MPI_Alltoallv (k even) and MPI_Alltoallv_c (k odd): a block of its own count to each rank,
+ * one send type and one receive type a rank, the blocks at displacements in extents */
+static void case_alltoallv(ctx_t *c)
+{
+    int k, i;
+    for (k = 0; k < 4; k++) {
+        msg_t out[4], in[4];
+        arena_t a, b;
+        int sc[4], sd[4], rc[4], rd[4];
+        MPI_Count scc[4], rcc[4];
+        MPI_Aint sdc[4], rdc[4];
+        side_msgs(out, c->cas, k, M_SEND, 0, 0);
+        side_msgs(in, c->cas, k, M_RECV, 0, 0);
+        arena_init(&a, out, M_SEND, 0);
+        arena_init(&b, in, M_RECV, 0);
+        for (i = 0; i < 4; i++) {
+            scc[i] = sc[i] = (int)out[i].sp.sc;
+            sdc[i] = sd[i] = (int)a.displ[i];
+            rcc[i] = rc[i] = (int)in[i].sp.rc;
+            rdc[i] = rd[i] = (int)b.displ[i];
+        }
+        if (k % 2 == 0)
+            MC(MPI_Alltoallv(a.raw, sc, sd, out[0].sp.st->h, b.raw, rc, rd, in[0].sp.rt->h, g_comm));
+        else
+            MC(MPI_Alltoallv_c(a.raw, scc, sdc, out[0].sp.st->h, b.raw, rcc, rdc, in[0].sp.rt->h, g_comm));
+        check_arenas(c, &b, &in[0], &a, &out[0], k % 2 ? "MPI_Alltoallv_c" : "MPI_Alltoallv");
+        arena_free(&a);
+        arena_free(&b);
+        free_msgs(out);
+        free_msgs(in);
+    }
+}
+
+/* MPI_Alltoallw (k even: byte displacements from the buffer) and MPI_Alltoallw_c (k odd:
+ * MPI_BOTTOM and addresses): a type and count of its own for each pair of ranks */
+static void case_alltoallw(ctx_t *c)
+{
+    int k, i;
+    for (k = 0; k < 4; k++) {
+        msg_t out[4], in[4];
+        arena_t a, b;
+        int sc[4], sd[4], rc[4], rd[4];
+        MPI_Count scc[4], rcc[4];
+        MPI_Aint sdc[4], rdc[4];
+        MPI_Datatype st[4], rt[4];
+        side_msgs(out, c->cas, k, M_SEND, 1, 0);
+        side_msgs(in, c->cas, k, M_RECV, 1, 0);
+        arena_init(&a, out, M_SEND, 1);
+        arena_init(&b, in, M_RECV, 1);
+        for (i = 0; i < 4; i++) {
+            scc[i] = sc[i] = (int)out[i].sp.sc;
+            sd[i] = (int)a.displ[i];
+            MC(MPI_Get_address(a.raw + a.displ[i], &sdc[i]));
+            st[i] = out[i].sp.st->h;
+            rcc[i] = rc[i] = (int)in[i].sp.rc;
+            rd[i] = (int)b.displ[i];
+            MC(MPI_Get_address(b.raw + b.displ[i], &rdc[i]));
+            rt[i] = in[i].sp.rt->h;
+        }
+        if (k % 2 == 0)
+            MC(MPI_Alltoallw(a.raw, sc, sd, st, b.raw, rc, rd, rt, g_comm));
+        else
+            MC(MPI_Alltoallw_c(MPI_BOTTOM, scc, sdc, st, MPI_BOTTOM, rcc, rdc, rt, g_comm));
+        check_arenas(c, &b, &in[0], &a, &out[0], k % 2 ? "MPI_Alltoallw_c" : "MPI_Alltoallw");
+        arena_free(&a);
+        arena_free(&b);
+        free_msgs(out);
+        free_msgs(in);
+    }
+}
+
+/* MPI_Gatherv, MPI_Scatterv and MPI_Allgatherv (`which` 0, 1, 2), k odd in their _c forms:
+ * the root k % 4 (all ranks for the allgather) receives or sends a block of its own count
+ * per rank, its own included; the others send or receive one block */
+static void case_rooted_v(ctx_t *c, int which)
+{
+    static const char *const names[3][2] = {{"MPI_Gatherv", "MPI_Gatherv_c"},
+                                            {"MPI_Scatterv", "MPI_Scatterv_c"},
+                                            {"MPI_Allgatherv", "MPI_Allgatherv_c"}};
+    int k, i;
+    for (k = 0; k < 4; k++) {
+        int root = k % 4, is_root = which == 2 || g_rank == root, large = k % 2;
+        int per_src = which == 0 ? 1 : which == 2 ? 2 : 0;
+        msg_t many[4], one;
+        arena_t a;
+        int counts[4], displs[4];
+        MPI_Count countsc[4];
+        MPI_Aint displsc[4];
+        const char *name = names[which][large];
+        /* the side of one block: this rank's message to the root (gather), from the root
+         * (scatter), or to every rank (allgather: one block of the same data for all) */
+        if (which == 1)
+            msg_init(&one, vspec(c->cas, k, root, g_rank, 0), M_RECV);
+        else
+            msg_init(&one, vspec(c->cas, k, g_rank, which == 2 ? g_rank : root, per_src), M_SEND);
+        if (is_root) {
+            int role = which == 1 ? M_SEND : M_RECV;
+            for (i = 0; i < 4; i++) {
+                int src = which == 1 ? g_rank : i, dst = which == 1 ? i : g_rank;
+                msg_init(&many[i], vspec(c->cas, k, src, dst, per_src), role);
+            }
+            arena_init(&a, many, role, 0);
+            for (i = 0; i < 4; i++) {
+                countsc[i] = counts[i] = (int)(role == M_SEND ? many[i].sp.sc : many[i].sp.rc);
+                displsc[i] = displs[i] = (int)a.displ[i];
+            }
+        }
+        {
+            void *rbuf = is_root && which != 1 ? (void *)a.raw : NULL;
+            void *sbuf = is_root && which == 1 ? (void *)a.raw : NULL;
+            MPI_Datatype many_t = is_root ? (which == 1 ? many[0].sp.st->h : many[0].sp.rt->h) : MPI_DATATYPE_NULL;
+            int oc = (int)(which == 1 ? one.sp.rc : one.sp.sc);
+            MPI_Datatype ot = which == 1 ? one.sp.rt->h : one.sp.st->h;
+            switch (which * 2 + large) {
+            case 0: MC(MPI_Gatherv(one.sbase, oc, ot, rbuf, counts, displs, many_t, root, g_comm)); break;
+            case 1: MC(MPI_Gatherv_c(one.sbase, oc, ot, rbuf, countsc, displsc, many_t, root, g_comm)); break;
+            case 2: MC(MPI_Scatterv(sbuf, counts, displs, many_t, one.rbase, oc, ot, root, g_comm)); break;
+            case 3: MC(MPI_Scatterv_c(sbuf, countsc, displsc, many_t, one.rbase, oc, ot, root, g_comm)); break;
+            case 4: MC(MPI_Allgatherv(one.sbase, oc, ot, a.raw, counts, displs, many_t, g_comm)); break;
+            default: MC(MPI_Allgatherv_c(one.sbase, oc, ot, a.raw, countsc, displsc, many_t, g_comm)); break;
+            }
+        }
+        if (which == 1) {
+            check_bytes(c, one.rraw, one.rexp, one.rlen, &one, name);
+            check_arenas(c, NULL, NULL, is_root ? &a : NULL, &many[0], name);
+        } else {
+            check_send(c, &one, name);
+            check_arenas(c, is_root ? &a : NULL, &many[0], NULL, NULL, name);
+        }
+        if (is_root) {
+            arena_free(&a);
+            free_msgs(many);
+        }
+        msg_free(&one);
+    }
+}
+
 /* ---------------------------------------------------------------- threads */
 
 typedef struct {
@@ -1002,6 +1298,11 @@ enum {
     C_REQFREE,
     C_BCAST,
     C_BCAST_PREDEFINED,
+    C_ALLTOALLV,
+    C_ALLTOALLW,
+    C_GATHERV,
+    C_SCATTERV,
+    C_ALLGATHERV,
     C_THREADS,
     NCASES
 };
@@ -1012,7 +1313,8 @@ static const char *const g_case_names[NCASES] = {
     "irecv-testall",   "irecv-testany", "irecv-testsome", "irecv-request_get_status",
     "persistent",      "sendrecv",     "sendrecv_replace", "mprobe-mrecv", "improbe-imrecv",
     "probe-iprobe",    "any_source-order", "truncate",   "cancel",      "request_free",
-    "bcast",           "bcast-predefined", "threads"};
+    "bcast",           "bcast-predefined", "alltoallv",   "alltoallw",   "gatherv",
+    "scatterv",        "allgatherv",   "threads"};
 
 /* Runs one case; returns 0 if it did not run (threads without MPI_THREAD_MULTIPLE). */
 static int run_case(int cas, long *checks, long *fails)
@@ -1049,6 +1351,11 @@ static int run_case(int cas, long *checks, long *fails)
     case C_REQFREE: case_request_free(&c); break;
     case C_BCAST: case_bcast(&c, 0); break;
     case C_BCAST_PREDEFINED: case_bcast(&c, 1); break;
+    case C_ALLTOALLV: case_alltoallv(&c); break;
+    case C_ALLTOALLW: case_alltoallw(&c); break;
+    case C_GATHERV: case_rooted_v(&c, 0); break;
+    case C_SCATTERV: case_rooted_v(&c, 1); break;
+    case C_ALLGATHERV: case_rooted_v(&c, 2); break;
     default: ran = case_threads(&c); break;
     }
     /* Every message of a case has the case's own tags, so ranks may run ahead into the next

@@ -2,9 +2,11 @@
 //!
 //! The exported communication functions ([`crate::ffi::comm`]) stand in front of the MPI
 //! behind's: point-to-point (blocking, nonblocking, persistent, matched receives), the
-//! completion calls, `MPI_Bcast`, and the collectives that move one block per process
-//! (`MPI_Alltoall`, `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`: [`blocks`]). For each message they ask [`route`] which path it
-//! takes:
+//! completion calls, `MPI_Bcast`, the collectives that move one block per process
+//! (`MPI_Alltoall`, `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`: [`blocks`]) and those with
+//! a count and a displacement per process (`MPI_Alltoallv`, `MPI_Alltoallw`, `MPI_Gatherv`,
+//! `MPI_Scatterv`, `MPI_Allgatherv`: [`varying`]). For each message they ask [`route`] which
+//! path it takes:
 //!
 //! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
 //! - the engine's: a send packs the program's data into a pooled buffer ([`pool`]) and sends
@@ -23,6 +25,7 @@ pub mod blocks;
 pub mod pending;
 pub mod pool;
 pub mod route;
+pub mod varying;
 
 use crate::abi::p2p::{MPI_Request, MPI_PROC_NULL, MPI_STATUSES_IGNORE};
 use crate::abi::{

@@ -46,14 +46,27 @@ impl Memory {
     /// bytes.
     pub unsafe fn pack_into(&self, buffer: &Buffer) {
         // SAFETY: the caller's contract.
-        unsafe {
-            crate::plan::pack_all(
-                &self.datatype.plan,
-                self.count,
-                self.pointer(),
-                buffer.as_mut_ptr(),
-            )
-        }
+        unsafe { self.pack_to(buffer.as_mut_ptr()) }
+    }
+
+    /// Packs the program's data to `out`.
+    ///
+    /// # Safety
+    /// The type map relative to the address is readable and `out` is writable for
+    /// `count * size` bytes.
+    pub unsafe fn pack_to(&self, out: *mut u8) {
+        // SAFETY: the caller's contract.
+        unsafe { crate::plan::pack_all(&self.datatype.plan, self.count, self.pointer(), out) }
+    }
+
+    /// Unpacks the whole packed stream at `input` into the program's memory.
+    ///
+    /// # Safety
+    /// The type map relative to the address is writable and `input` is readable for
+    /// `count * size` bytes.
+    pub unsafe fn unpack_whole(&self, input: *const u8) {
+        // SAFETY: the caller's contract.
+        unsafe { crate::plan::unpack_all(&self.datatype.plan, self.count, input, self.pointer()) }
     }
 
     /// Unpacks the first `received` bytes of `buffer` (the whole packed stream, or the start
@@ -69,12 +82,7 @@ impl Memory {
         unsafe {
             let bytes = buffer.filled(received);
             if received == whole {
-                crate::plan::unpack_all(
-                    &self.datatype.plan,
-                    self.count,
-                    bytes.as_ptr(),
-                    self.pointer(),
-                )
+                self.unpack_whole(bytes.as_ptr())
             } else {
                 crate::plan::unpack_range(&self.datatype.plan, self.count, self.pointer(), 0, bytes)
             }

@@ -60,6 +60,7 @@ pub mod sessions;
 pub mod tool_information;
 pub mod topologies;
 pub mod varying;
+mod varying_engine;
 pub mod windows;
 
 use super::guard;

@@ -1,10 +1,14 @@
 //! The collectives with a count and a displacement per process: `MPI_Gatherv`,
 //! `MPI_Scatterv`, `MPI_Allgatherv`, `MPI_Alltoallv`, `MPI_Alltoallw` and the `_c` form of
-//! each. In drop-in mode each is the MPI behind's. In the one-process world the one block
+//! each. In drop-in mode each is the MPI behind's, with the sides the engine packs as bytes
+//! ([`super::varying_engine`]). In the one-process world the one block
 //! moves from the send side to the receive side through the engine ([`copy`]), each side
 //! at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
 
 use super::one_process::{copy, Side};
+use super::varying_engine::{
+    allgather_varied, alltoall_varied, gather_varied, scatter_varied, Single, Varied,
+};
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
 use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype};
@@ -64,7 +68,7 @@ unsafe fn first<T: Copy + Into<i64>>(array: *const T, name: &str) -> MpiResult<i
 /// forms.
 macro_rules! gathervs {
     (@int $root:ident) => { c_int };
-    ($count:ty: $displ:ty: $name:ident [$($root:ident)?]) => {
+    ($count:ty: $displ:ty: $name:ident [$($root:ident)?] $helper:ident) => {
         #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves to its displacement.")]
         ///
         /// # Safety
@@ -83,10 +87,16 @@ macro_rules! gathervs {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void,
-                        *const $count, *const $displ, MPI_Datatype, $(gathervs!(@int $root),)? MPI_Comm) -> c_int,
-                        sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, $($root,)? comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let call = |s: Single<$count>, r: Varied<$count, $displ, MPI_Datatype>| {
+                        forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void,
+                            *const $count, *const $displ, MPI_Datatype, $(gathervs!(@int $root),)? MPI_Comm) -> c_int,
+                            s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.counts, r.displs, r.types, $($root,)? comm)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+                    };
+                    let send = Single { buffer: sendbuf, count: sendcount, datatype: sendtype };
+                    let recv = Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs, types: recvtype };
+                    // SAFETY: the caller's arguments, passed on under the same contract.
+                    return unsafe { $helper(send, recv, $($root,)? comm, call) };
                 }
                 guard_on(stringify!($name), comm, || {
                     let root: Option<c_int> = None $(.or(Some($root)))?;
@@ -102,10 +112,10 @@ macro_rules! gathervs {
     };
 }
 
-gathervs!(c_int: c_int: MPI_Gatherv [root]);
-gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c [root]);
-gathervs!(c_int: c_int: MPI_Allgatherv []);
-gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c []);
+gathervs!(c_int: c_int: MPI_Gatherv [root] gather_varied);
+gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c [root] gather_varied);
+gathervs!(c_int: c_int: MPI_Allgatherv [] allgather_varied);
+gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c [] allgather_varied);
 
 /// Defines `MPI_Scatterv` and `MPI_Scatterv_c`.
 macro_rules! scattervs {
@@ -128,10 +138,16 @@ macro_rules! scattervs {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, *const $count, *const $displ, MPI_Datatype,
-                        *mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
-                        sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let call = |s: Varied<$count, $displ, MPI_Datatype>, r: Single<$count>| {
+                        forward!($name: fn(*const c_void, *const $count, *const $displ, MPI_Datatype,
+                            *mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
+                            s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.count, r.datatype, root, comm)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+                    };
+                    let send = Varied { buffer: sendbuf, counts: sendcounts, displs, types: sendtype };
+                    let recv = Single { buffer: recvbuf.cast_const(), count: recvcount, datatype: recvtype };
+                    // SAFETY: the caller's arguments, passed on under the same contract.
+                    return unsafe { scatter_varied(send, recv, root, comm, call) };
                 }
                 guard_on(stringify!($name), comm, || {
                     // SAFETY: the caller's arrays of one entry per process.
@@ -170,10 +186,16 @@ macro_rules! alltoallvs {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, *const $count, *const $displ, MPI_Datatype,
-                        *mut c_void, *const $count, *const $displ, MPI_Datatype, MPI_Comm) -> c_int,
-                        sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let call = |s: Varied<$count, $displ, MPI_Datatype>, r: Varied<$count, $displ, MPI_Datatype>| {
+                        forward!($name: fn(*const c_void, *const $count, *const $displ, MPI_Datatype,
+                            *mut c_void, *const $count, *const $displ, MPI_Datatype, MPI_Comm) -> c_int,
+                            s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+                    };
+                    let send = Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtype };
+                    let recv = Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtype };
+                    // SAFETY: the caller's arguments, passed on under the same contract.
+                    return unsafe { alltoall_varied(send, recv, comm, call) };
                 }
                 guard_on(stringify!($name), comm, || {
                     let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
@@ -222,10 +244,16 @@ macro_rules! alltoallws {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, *const $count, *const $displ, *const MPI_Datatype,
-                        *mut c_void, *const $count, *const $displ, *const MPI_Datatype, MPI_Comm) -> c_int,
-                        sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let call = |s: Varied<$count, $displ, *const MPI_Datatype>, r: Varied<$count, $displ, *const MPI_Datatype>| {
+                        forward!($name: fn(*const c_void, *const $count, *const $displ, *const MPI_Datatype,
+                            *mut c_void, *const $count, *const $displ, *const MPI_Datatype, MPI_Comm) -> c_int,
+                            s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+                    };
+                    let send = Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtypes };
+                    let recv = Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtypes };
+                    // SAFETY: the caller's arguments, passed on under the same contract.
+                    return unsafe { alltoall_varied(send, recv, comm, call) };
                 }
                 guard_on(stringify!($name), comm, || {
                     let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;

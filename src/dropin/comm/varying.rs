@@ -1,0 +1,243 @@
+//! The data of one side of the collectives with a count and a displacement per process
+//! (`MPI_Gatherv`, `MPI_Scatterv`, `MPI_Allgatherv`, `MPI_Alltoallv`, `MPI_Alltoallw`): a
+//! block per partner, each of its own count, displacement (and, in `MPI_Alltoallw`, type).
+//!
+//! A side takes one path for all its blocks ([`Spread::new`]):
+//!
+//! - the engine's: every block is packed into one pooled buffer, one after another in the
+//!   order of the partners, and the MPI behind moves `MPI_BYTE`s, with each block's byte
+//!   count and its offset in that buffer as count and displacement;
+//! - the MPI's: the program's buffer, counts and displacements go to the MPI behind, each
+//!   block's type replaced by its stand-in where [`super::route`] gives one.
+//!
+//! A sending side packs only where every block it sends would be packed as a message of its
+//! own: a process without this library may receive it, and some types must then be sent with
+//! their twins ([`super::route`], types whose basic entries differ in size). A receiving side
+//! lands as bytes where any of its blocks would: bytes unpacked by the engine take whatever
+//! the sender sent, so every other block may land so too. The bytes of a block are its
+//! packed type signature on either path, so each pair of processes moves the same bytes
+//! whichever path each side takes.
+
+use super::pending::Memory;
+use super::pool::Buffer;
+use super::route::{self, Path, Side};
+use crate::abi::{MPI_Datatype, MPI_BYTE, MPI_SUCCESS};
+use crate::datatype::Datatype;
+use crate::handles;
+use std::ffi::c_void;
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// How a block's displacement counts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Unit {
+    /// In extents of the block's type (`MPI_Gatherv` and the like).
+    Extents,
+    /// In bytes (`MPI_Alltoallw`).
+    Bytes,
+}
+
+/// One partner's block: `count` copies of `datatype` at `displacement` (in `unit`s) from the
+/// side's buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    /// The copies.
+    pub count: i64,
+    /// Where the block starts.
+    pub displacement: i64,
+    /// The type of its copies.
+    pub datatype: MPI_Datatype,
+}
+
+/// A packed block: the program's memory and its place in the pooled buffer.
+struct Placed {
+    memory: Memory,
+    offset: usize,
+}
+
+/// One side of the call as the MPI behind takes it.
+pub struct Spread(Paths);
+
+/// The path of a side.
+enum Paths {
+    /// The engine packs: the blocks' bytes one after another in `pooled`.
+    Packed {
+        /// The buffer the MPI behind sends from or receives into.
+        pooled: Buffer,
+        /// The non-empty blocks.
+        placed: Vec<Placed>,
+        /// Each block's bytes, and its offset in `pooled`, in partner order.
+        bytes: Vec<(i64, i64)>,
+    },
+    /// The MPI behind moves the program's data, each block with this type.
+    Unchanged(Vec<MPI_Datatype>),
+}
+
+/// The committed type of this library's behind `handle`, which the engine may pack (`None`
+/// for a type of the MPI behind's, or an uncommitted one).
+fn packable(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
+    handles::with_type(handle, |datatype, committed| {
+        committed.then(|| datatype.clone())
+    })
+    .ok()
+    .flatten()
+}
+
+impl Spread {
+    /// The path of the side of `blocks` at `buffer` (module documentation).
+    pub fn new(side: Side, buffer: *const c_void, unit: Unit, blocks: &[Block]) -> Spread {
+        let paths: Vec<Option<Path>> = blocks
+            .iter()
+            .map(|b| (b.count != 0).then(|| route::route(b.datatype, b.count, side)))
+            .collect();
+        let engine = |path: &Path| matches!(path, Path::Engine(_));
+        let mut routed = paths.iter().flatten();
+        let packs = match side {
+            Side::Send => routed.clone().next().is_some() && routed.all(engine),
+            Side::Receive | Side::ReceiveInPlace => routed.any(engine),
+        };
+        let types = blocks.iter().zip(&paths).map(|(block, path)| match path {
+            Some(Path::Mpi(Some(stand_in))) => *stand_in,
+            _ => block.datatype,
+        });
+        let unchanged = Spread(Paths::Unchanged(types.collect()));
+        if !packs || blocks.iter().any(|b| b.count < 0) {
+            return unchanged;
+        }
+        if std::env::var_os("TMP_SPREAD").is_some() {
+            eprintln!("SPREAD {side:?} packs");
+        }
+        Spread::packed(buffer, unit, blocks, paths).unwrap_or(unchanged)
+    }
+
+    /// The engine's path for `blocks` (their `paths` as messages of their own), or `None`
+    /// where it cannot be taken: a type the engine cannot pack, more than `2^31 - 1` bytes in
+    /// all, a displacement out of range, or no memory for the buffer.
+    fn packed(
+        buffer: *const c_void,
+        unit: Unit,
+        blocks: &[Block],
+        paths: Vec<Option<Path>>,
+    ) -> Option<Spread> {
+        let base = buffer.expose_provenance() as i64;
+        let (mut placed, mut bytes, mut total) =
+            (Vec::new(), Vec::with_capacity(blocks.len()), 0i64);
+        for (block, path) in blocks.iter().zip(paths) {
+            let datatype = match path {
+                None => {
+                    bytes.push((0, total));
+                    continue;
+                }
+                Some(Path::Engine(packed)) => packed.datatype,
+                Some(Path::Mpi(_)) => packable(block.datatype)?,
+            };
+            let size = datatype.size().checked_mul(block.count)?;
+            let stride = match unit {
+                Unit::Extents => datatype.extent(),
+                Unit::Bytes => 1,
+            };
+            let address = block.displacement.checked_mul(stride)?.checked_add(base)?;
+            bytes.push((size, total));
+            let offset = total as usize;
+            total = total.checked_add(size).filter(|&t| t <= i32::MAX as i64)?;
+            let memory = Memory {
+                address: address as usize,
+                datatype,
+                count: block.count,
+            };
+            placed.push(Placed { memory, offset });
+        }
+        let pooled = Buffer::take(total.max(1) as usize)?;
+        Some(Spread(Paths::Packed {
+            pooled,
+            placed,
+            bytes,
+        }))
+    }
+
+    /// Whether the engine packs this side.
+    pub fn packs(&self) -> bool {
+        matches!(self.0, Paths::Packed { .. })
+    }
+
+    /// The buffer the MPI behind takes: the pooled one, or the program's `buffer`.
+    pub fn buffer(&self, buffer: *const c_void) -> *const c_void {
+        match &self.0 {
+            Paths::Packed { pooled, .. } => pooled.as_mut_ptr().cast_const().cast(),
+            Paths::Unchanged(_) => buffer,
+        }
+    }
+
+    /// The counts and displacements the MPI behind takes on the engine's path: each block's
+    /// bytes and offset in the pooled buffer (`None` on the MPI's path: the program's).
+    pub fn byte_layout<C: From<i32>, D: From<i32>>(&self) -> Option<(Vec<C>, Vec<D>)> {
+        match &self.0 {
+            // Each fits in an int: the total does (`packed`).
+            Paths::Packed { bytes, .. } => Some(
+                bytes
+                    .iter()
+                    .map(|&(size, offset)| (C::from(size as i32), D::from(offset as i32)))
+                    .unzip(),
+            ),
+            Paths::Unchanged(_) => None,
+        }
+    }
+
+    /// The one type of every block the MPI behind takes (`MPI_Gatherv` and the like, whose
+    /// program passes `datatype` for all): `MPI_BYTE` on the engine's path, else the
+    /// stand-in of the blocks that have one, or `datatype`.
+    pub fn one_datatype(&self, datatype: MPI_Datatype) -> MPI_Datatype {
+        match &self.0 {
+            Paths::Packed { .. } => MPI_BYTE,
+            Paths::Unchanged(types) => types
+                .iter()
+                .copied()
+                .find(|&t| t != datatype)
+                .unwrap_or(datatype),
+        }
+    }
+
+    /// The types of all blocks the MPI behind takes (`MPI_Alltoallw`).
+    pub fn datatypes(&self, blocks: usize) -> Vec<MPI_Datatype> {
+        match &self.0 {
+            Paths::Packed { .. } => vec![MPI_BYTE; blocks],
+            Paths::Unchanged(types) => types.clone(),
+        }
+    }
+
+    /// Packs the program's blocks into the pooled buffer: the data a sending side sends, or,
+    /// for `MPI_IN_PLACE`, the data a receiving side sends from its own buffer.
+    ///
+    /// # Safety
+    /// The type map of each block relative to the program's buffer is readable.
+    pub unsafe fn pack_program_data(&self) {
+        if let Paths::Packed { pooled, placed, .. } = &self.0 {
+            for block in placed {
+                // SAFETY: the caller's contract; the block's bytes lie within the buffer.
+                unsafe { block.memory.pack_to(pooled.as_mut_ptr().add(block.offset)) };
+            }
+        }
+    }
+
+    /// Completes a receiving side of a call that returned `rc`: unpacks every block if it
+    /// succeeded (a collective delivers all its blocks or fails).
+    ///
+    /// # Safety
+    /// The type map of each block relative to the program's buffer is writable.
+    pub unsafe fn finish(self, rc: c_int) {
+        let Paths::Packed { pooled, placed, .. } = self.0 else {
+            return;
+        };
+        if rc != MPI_SUCCESS {
+            return;
+        }
+        for block in &placed {
+            // SAFETY: the caller's contract; the MPI behind delivered the block's bytes.
+            unsafe {
+                block
+                    .memory
+                    .unpack_whole(pooled.as_mut_ptr().add(block.offset))
+            };
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! The collectives with a count and a displacement per process in drop-in mode
+//! (`MPI_Gatherv`, `MPI_Scatterv`, `MPI_Allgatherv`, `MPI_Alltoallv`, `MPI_Alltoallw` and
+//! their `_c` forms): each side with a block per partner takes one path for all its blocks
+//! ([`Spread`]); a side of one block takes the path of that block as one message
+//! ([`SentBlocks`], [`ReceivedBlocks`]). Then the MPI behind's function of the same name moves
+//! the data: packed bytes where the engine packed, else the program's data with their
+//! stand-ins.
+//!
+//! With `MPI_IN_PLACE` (the send buffer of an alltoall or allgather, at the root of a gather)
+//! the data sent are the receive side's blocks, packed first into the buffer the MPI behind
+//! receives into. The arguments only the root reads are not looked at elsewhere.
+
+use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
+use crate::abi::{MPI_Comm, MPI_Datatype};
+use crate::dropin::comm::blocks::{partners, root_and_partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::route::{self, Side};
+use crate::dropin::comm::varying::{Block, Spread, Unit};
+use std::ffi::c_void;
+use std::os::raw::c_int;
+
+/// A count or displacement of the C interface (`int`, `MPI_Count`, `MPI_Aint`).
+pub(super) trait Number: Copy + Into<i64> + From<i32> {}
+impl<T: Copy + Into<i64> + From<i32>> Number for T {}
+
+/// The type argument of a side: one type for every block (`MPI_Datatype`) or one per block
+/// (`const MPI_Datatype *`, `MPI_Alltoallw`).
+pub(super) trait Types: Copy {
+    /// How displacements count with these types.
+    const UNIT: Unit;
+    /// The type of block `index`.
+    ///
+    /// # Safety
+    /// An array holds an entry per block.
+    unsafe fn at(self, index: usize) -> MPI_Datatype;
+    /// The argument the MPI behind takes for `spread` of `blocks` blocks (`kept` holds an
+    /// array it points to).
+    fn taken(self, spread: &Spread, blocks: usize, kept: &mut Vec<MPI_Datatype>) -> Self;
+    /// Whether the engine may pack any block at all (a quick look before reading arrays).
+    fn may_pack(self) -> bool;
+}
+
+impl Types for MPI_Datatype {
+    const UNIT: Unit = Unit::Extents;
+    unsafe fn at(self, _: usize) -> MPI_Datatype {
+        self
+    }
+    fn taken(self, spread: &Spread, _: usize, _: &mut Vec<MPI_Datatype>) -> Self {
+        spread.one_datatype(self)
+    }
+    fn may_pack(self) -> bool {
+        route::may_pack(self)
+    }
+}
+
+impl Types for *const MPI_Datatype {
+    const UNIT: Unit = Unit::Bytes;
+    unsafe fn at(self, index: usize) -> MPI_Datatype {
+        // SAFETY: the caller's contract.
+        unsafe { self.add(index).read() }
+    }
+    fn taken(self, spread: &Spread, blocks: usize, kept: &mut Vec<MPI_Datatype>) -> Self {
+        *kept = spread.datatypes(blocks);
+        kept.as_ptr()
+    }
+    fn may_pack(self) -> bool {
+        !self.is_null()
+    }
+}
+
+/// A side with a block per partner, as the program passes it.
+#[derive(Clone, Copy)]
+pub(super) struct Varied<C, D, T> {
+    /// The buffer.
+    pub buffer: *const c_void,
+    /// The count of each block.
+    pub counts: *const C,
+    /// The displacement of each block.
+    pub displs: *const D,
+    /// The type of the blocks.
+    pub types: T,
+}
+
+/// The arrays the MPI behind reads for a side the engine packs.
+struct Kept<C, D> {
+    counts: Vec<C>,
+    displs: Vec<D>,
+    types: Vec<MPI_Datatype>,
+}
+
+impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
+    /// The path of this side of `n` blocks on `side` (`None` where an array is NULL: the call
+    /// then goes to the MPI behind unchanged, which reports it).
+    ///
+    /// # Safety
+    /// Non-NULL arrays hold `n` entries.
+    unsafe fn spread(&self, side: Side, n: usize) -> Option<Spread> {
+        if self.counts.is_null() || self.displs.is_null() {
+            return None;
+        }
+        // SAFETY: the caller's contract.
+        let blocks: Vec<Block> = unsafe {
+            (0..n)
+                .map(|i| Block {
+                    count: self.counts.add(i).read().into(),
+                    displacement: self.displs.add(i).read().into(),
+                    datatype: self.types.at(i),
+                })
+                .collect()
+        };
+        Some(Spread::new(side, self.buffer, T::UNIT, &blocks))
+    }
+
+    /// These arguments as the MPI behind takes them for `spread` of `n` blocks (`kept` holds
+    /// the arrays they point to).
+    fn taken(self, spread: &Spread, n: usize, kept: &mut Option<Kept<C, D>>) -> Self {
+        let layout = spread.byte_layout::<C, D>();
+        let stored = kept.insert(Kept {
+            counts: Vec::new(),
+            displs: Vec::new(),
+            types: Vec::new(),
+        });
+        let types = self.types.taken(spread, n, &mut stored.types);
+        let Some((counts, displs)) = layout else {
+            return Varied { types, ..self };
+        };
+        stored.counts = counts;
+        stored.displs = displs;
+        Varied {
+            buffer: spread.buffer(self.buffer),
+            counts: stored.counts.as_ptr(),
+            displs: stored.displs.as_ptr(),
+            types,
+        }
+    }
+}
+
+/// A side of one block, as the program passes it.
+#[derive(Clone, Copy)]
+pub(super) struct Single<C> {
+    /// The buffer.
+    pub buffer: *const c_void,
+    /// The copies.
+    pub count: C,
+    /// Their type.
+    pub datatype: MPI_Datatype,
+}
+
+impl<C: Number> Single<C> {
+    /// Sends this block on its path.
+    ///
+    /// # Safety
+    /// The block is readable, as the call requires.
+    unsafe fn sent(self) -> (Single<C>, Option<SentBlocks>) {
+        // SAFETY: the caller's contract.
+        let sent = unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1) };
+        let (buffer, count, datatype) = sent.args(self.buffer, self.count, self.datatype);
+        (
+            Single {
+                buffer,
+                count,
+                datatype,
+            },
+            Some(sent),
+        )
+    }
+
+    /// Receives this block on its path.
+    fn received(self) -> (Single<C>, Option<ReceivedBlocks>) {
+        let buffer = self.buffer.cast_mut();
+        let received = ReceivedBlocks::new(buffer, self.count.into(), self.datatype, 1, false);
+        let (buffer, count, datatype) = received.args(buffer, self.count, self.datatype);
+        let buffer = buffer.cast_const();
+        (
+            Single {
+                buffer,
+                count,
+                datatype,
+            },
+            Some(received),
+        )
+    }
+}
+
+/// Whether `buffer` is `MPI_IN_PLACE`.
+fn is_in_place(buffer: *const c_void) -> bool {
+    buffer.expose_provenance() == MPI_IN_PLACE
+}
+
+/// Whether `count` is one the engine may pack (a negative one goes to the MPI behind, which
+/// reports it).
+fn valid<C: Number>(count: C) -> bool {
+    count.into() >= 0
+}
+
+/// The receive side of `n` blocks (`in_place`: the call sends from it too, whose data are
+/// packed now), or `None` where the call goes to the MPI behind unchanged.
+///
+/// # Safety
+/// The arrays hold `n` entries; with `in_place` the blocks are readable.
+unsafe fn receiving<C: Number, D: Number, T: Types>(
+    recv: &Varied<C, D, T>,
+    n: usize,
+    in_place: bool,
+) -> Option<Spread> {
+    let side = match in_place {
+        true => Side::ReceiveInPlace,
+        false => Side::Receive,
+    };
+    // SAFETY: the caller's contract.
+    let received = unsafe { recv.spread(side, n)? };
+    if in_place {
+        // SAFETY: the caller's contract.
+        unsafe { received.pack_program_data() };
+    }
+    Some(received)
+}
+
+/// `MPI_Alltoallv` or `MPI_Alltoallw`: a block of its own to and from each partner.
+///
+/// # Safety
+/// As for the MPI function.
+pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
+    send: Varied<C, D, T>,
+    recv: Varied<C, D, T>,
+    comm: MPI_Comm,
+    call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
+) -> c_int {
+    let in_place = is_in_place(send.buffer);
+    let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
+    if !route::may_pack_blocks() || !packable {
+        return call(send, recv);
+    }
+    let Some(n) = partners(comm).map(|n| n as usize) else {
+        return call(send, recv);
+    };
+    // SAFETY: the caller's contract: the arrays hold an entry per partner.
+    let Some(received) = (unsafe { receiving(&recv, n, in_place) }) else {
+        return call(send, recv);
+    };
+    let sent = match in_place {
+        true => None,
+        // SAFETY: as above.
+        false => unsafe { send.spread(Side::Send, n) },
+    };
+    if let Some(sent) = &sent {
+        // SAFETY: the send buffer holds the blocks, as the function requires.
+        unsafe { sent.pack_program_data() };
+    }
+    let (mut kept_send, mut kept_recv) = (None, None);
+    let send = match &sent {
+        Some(sent) => send.taken(sent, n, &mut kept_send),
+        None => send,
+    };
+    let rc = call(send, recv.taken(&received, n, &mut kept_recv));
+    // SAFETY: the receive buffer takes the blocks, as the function requires.
+    unsafe { received.finish(rc) };
+    rc
+}
+
+/// `MPI_Allgatherv`: one block to every partner, a block of its own from each.
+///
+/// # Safety
+/// As for the MPI function.
+pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
+    send: Single<C>,
+    recv: Varied<C, D, MPI_Datatype>,
+    comm: MPI_Comm,
+    call: impl Fn(Single<C>, Varied<C, D, MPI_Datatype>) -> c_int,
+) -> c_int {
+    let in_place = is_in_place(send.buffer);
+    let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
+    if !route::may_pack_blocks() || !packable || !(in_place || valid(send.count)) {
+        return call(send, recv);
+    }
+    let Some(n) = partners(comm).map(|n| n as usize) else {
+        return call(send, recv);
+    };
+    // SAFETY: the caller's contract: the arrays hold an entry per partner.
+    let Some(received) = (unsafe { receiving(&recv, n, in_place) }) else {
+        return call(send, recv);
+    };
+    let (send, _sent) = match in_place {
+        true => (send, None),
+        // SAFETY: the send buffer holds the block, as the function requires.
+        false => unsafe { send.sent() },
+    };
+    let mut kept = None;
+    let rc = call(send, recv.taken(&received, n, &mut kept));
+    // SAFETY: the receive buffer takes the blocks, as the function requires.
+    unsafe { received.finish(rc) };
+    rc
+}
+
+/// Whether this process is the root of a rooted collective, and its partners, or `None`
+/// where the call goes to the MPI behind unchanged (`MPI_PROC_NULL`, nothing to pack).
+fn rooted(root: c_int, comm: MPI_Comm, packable: bool) -> Option<(bool, usize)> {
+    if root == MPI_PROC_NULL || !packable || !route::may_pack_blocks() {
+        return None;
+    }
+    root_and_partners(root, comm).map(|(is_root, n)| (is_root, n as usize))
+}
+
+/// `MPI_Gatherv`: every process sends a block (but the root of an intercommunicator, and a
+/// root whose block is in place), the root receives a block of its own from each partner.
+///
+/// # Safety
+/// As for the MPI function.
+pub(super) unsafe fn gather_varied<C: Number, D: Number>(
+    send: Single<C>,
+    recv: Varied<C, D, MPI_Datatype>,
+    root: c_int,
+    comm: MPI_Comm,
+    call: impl Fn(Single<C>, Varied<C, D, MPI_Datatype>) -> c_int,
+) -> c_int {
+    let in_place = is_in_place(send.buffer);
+    let packable = route::may_pack(send.datatype) || route::may_pack(recv.types);
+    let Some((is_root, n)) = rooted(root, comm, packable) else {
+        return call(send, recv);
+    };
+    let sends = root != MPI_ROOT && !(is_root && in_place);
+    if (sends && !valid(send.count)) || (!is_root && in_place) {
+        return call(send, recv);
+    }
+    let received = match is_root {
+        // SAFETY: the root's arrays hold an entry per partner; with MPI_IN_PLACE its block
+        // is in the receive buffer.
+        true => match unsafe { receiving(&recv, n, in_place) } {
+            Some(received) => Some(received),
+            None => return call(send, recv),
+        },
+        false => None,
+    };
+    let (send, _sent) = match sends {
+        // SAFETY: the send buffer holds the block, as the function requires.
+        true => unsafe { send.sent() },
+        false => (send, None),
+    };
+    let mut kept = None;
+    let recv = match &received {
+        Some(received) => recv.taken(received, n, &mut kept),
+        None => recv,
+    };
+    let rc = call(send, recv);
+    if let Some(received) = received {
+        // SAFETY: the root's receive buffer takes the blocks, as the function requires.
+        unsafe { received.finish(rc) };
+    }
+    rc
+}
+
+/// `MPI_Scatterv`: the root sends a block of its own to each partner, every process
+/// receives one (but the root of an intercommunicator, and a root whose block stays in
+/// place).
+///
+/// # Safety
+/// As for the MPI function.
+pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
+    send: Varied<C, D, MPI_Datatype>,
+    recv: Single<C>,
+    root: c_int,
+    comm: MPI_Comm,
+    call: impl Fn(Varied<C, D, MPI_Datatype>, Single<C>) -> c_int,
+) -> c_int {
+    let in_place = is_in_place(recv.buffer);
+    let packable = route::may_pack(send.types) || route::may_pack(recv.datatype);
+    let Some((is_root, n)) = rooted(root, comm, packable) else {
+        return call(send, recv);
+    };
+    let receives = root != MPI_ROOT && !(is_root && in_place);
+    if (receives && !valid(recv.count)) || (!is_root && in_place) {
+        return call(send, recv);
+    }
+    let sent = match is_root {
+        // SAFETY: the root's arrays hold an entry per partner.
+        true => match unsafe { send.spread(Side::Send, n) } {
+            Some(sent) => Some(sent),
+            None => return call(send, recv),
+        },
+        false => None,
+    };
+    if let Some(sent) = &sent {
+        // SAFETY: the root's send buffer holds the blocks, as the function requires.
+        unsafe { sent.pack_program_data() };
+    }
+    let (recv, received) = match receives {
+        true => recv.received(),
+        false => (recv, None),
+    };
+    let mut kept = None;
+    let send = match &sent {
+        Some(sent) => send.taken(sent, n, &mut kept),
+        None => send,
+    };
+    let rc = call(send, recv);
+    if let Some(received) = received {
+        // SAFETY: the receive buffer takes the block, as the function requires.
+        unsafe { received.finish(rc) };
+    }
+    rc
+}
