@@ -5,6 +5,8 @@
 //! the blocks are packed into one buffer, block `i` at `i` times the bytes of a block, and the
 //! MPI behind moves `MPI_BYTE`s, so its count is the bytes of one block.
 
+use super::collective::Landing;
+use super::pool::Buffer;
 use super::{Incoming, Outgoing};
 use crate::abi::p2p::MPI_ROOT;
 use crate::abi::{MPI_Comm, MPI_Datatype, MPI_SUCCESS};
@@ -104,6 +106,11 @@ impl SentBlocks {
         SentBlocks { outgoing, blocks }
     }
 
+    /// The buffer the blocks were packed into, if they were.
+    pub fn into_buffer(self) -> Option<Buffer> {
+        self.outgoing.into_buffer()
+    }
+
     /// The buffer, count of one block and datatype the MPI behind sends.
     pub fn args<C: Copy + Into<i64> + From<i32>>(
         &self,
@@ -169,12 +176,8 @@ impl ReceivedBlocks {
         unsafe { self.incoming.pack_program_data() };
     }
 
-    /// Completes the call, which returned `rc`: unpacks the blocks if it succeeded.
-    ///
-    /// # Safety
-    /// The type map of the blocks relative to the program's buffer is writable.
-    pub unsafe fn finish(self, rc: c_int) {
-        // SAFETY: the caller's contract; a collective delivers all its blocks.
-        unsafe { self.incoming.finish_whole(rc) };
+    /// The landing buffer and where its blocks go, if they land as bytes.
+    pub fn into_landing(self) -> Option<Landing> {
+        self.incoming.into_landing()
     }
 }

@@ -5,8 +5,8 @@
 //! completion calls, `MPI_Bcast`, the collectives that move one block per process
 //! (`MPI_Alltoall`, `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`: [`blocks`]) and those with
 //! a count and a displacement per process (`MPI_Alltoallv`, `MPI_Alltoallw`, `MPI_Gatherv`,
-//! `MPI_Scatterv`, `MPI_Allgatherv`: [`varying`]). For each message they ask [`route`] which
-//! path it takes:
+//! `MPI_Scatterv`, `MPI_Allgatherv`: [`varying`]), each collective also in its nonblocking
+//! form ([`collective`]). For each message they ask [`route`] which path it takes:
 //!
 //! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
 //! - the engine's: a send packs the program's data into a pooled buffer ([`pool`]) and sends
@@ -22,6 +22,7 @@
 //! would. Matching (source, tag, communicator, order) is the MPI's, untouched.
 
 pub mod blocks;
+pub mod collective;
 pub mod pending;
 pub mod pool;
 pub mod route;
@@ -164,6 +165,11 @@ impl Outgoing {
         (b.cast_const(), c, t)
     }
 
+    /// The buffer the engine packed into, if it did (kept until the call completes).
+    pub fn into_buffer(self) -> Option<Buffer> {
+        self.packed.map(|(pooled, _)| pooled)
+    }
+
     /// Keeps the packed bytes with `request` until it completes (a nonblocking or persistent
     /// send that the MPI behind accepted with `rc`).
     ///
@@ -302,6 +308,13 @@ impl Incoming {
             // SAFETY: the caller's contract; the buffer holds the packed bytes.
             unsafe { memory.pack_into(pooled) };
         }
+    }
+
+    /// The landing buffer and the program's memory its bytes go to, if the message lands as
+    /// bytes (a collective, which delivers it whole).
+    pub fn into_landing(self) -> Option<collective::Landing> {
+        self.landing
+            .map(|(pooled, _, memory)| (pooled, vec![(memory, 0)]))
     }
 
     /// Completes a receive that delivers the whole message when it succeeds (a broadcast,

@@ -98,6 +98,8 @@ pub enum Work {
     PersistentSend(Memory),
     /// A receive: its completion unpacks the bytes received into the program's memory.
     Receive(Memory),
+    /// A nonblocking collective: its completion unpacks the blocks that landed.
+    Collective(super::collective::Collective),
     /// Nothing: the operation completed and its data are in place, but the request is still
     /// the program's (`MPI_Request_get_status` said it is complete).
     Done,
@@ -122,6 +124,16 @@ impl Pending {
         Pending {
             buffer: Some(buffer),
             work,
+            persistent: false,
+            active: true,
+        }
+    }
+
+    /// The entry of a nonblocking collective, active from now.
+    pub fn collective(collective: super::collective::Collective) -> Pending {
+        Pending {
+            buffer: None,
+            work: Work::Collective(collective),
             persistent: false,
             active: true,
         }
@@ -162,13 +174,16 @@ impl Pending {
         delivered: bool,
         keep: bool,
     ) -> Option<Pending> {
-        if self.active {
-            if let (Work::Receive(memory), Some(buffer)) = (&self.work, &self.buffer) {
-                if delivered && !status.cancelled() {
+        if self.active && delivered {
+            match (&self.work, &self.buffer) {
+                (Work::Receive(memory), Some(buffer)) if !status.cancelled() => {
                     let received = status.count_bytes().max(0) as usize;
                     // SAFETY: the caller's contract; the MPI behind received these bytes.
                     unsafe { memory.unpack_from(buffer, received) };
                 }
+                // SAFETY: the caller's contract; a collective delivers all its blocks.
+                (Work::Collective(collective), _) => unsafe { collective.unpack() },
+                _ => {}
             }
         }
         self.active = false;

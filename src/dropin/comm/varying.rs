@@ -18,14 +18,14 @@
 //! packed type signature on either path, so each pair of processes moves the same bytes
 //! whichever path each side takes.
 
+use super::collective::Landing;
 use super::pending::Memory;
 use super::pool::Buffer;
 use super::route::{self, Path, Side};
-use crate::abi::{MPI_Datatype, MPI_BYTE, MPI_SUCCESS};
+use crate::abi::{MPI_Datatype, MPI_BYTE};
 use crate::datatype::Datatype;
 use crate::handles;
 use std::ffi::c_void;
-use std::os::raw::c_int;
 use std::sync::Arc;
 
 /// How a block's displacement counts.
@@ -219,25 +219,23 @@ impl Spread {
         }
     }
 
-    /// Completes a receiving side of a call that returned `rc`: unpacks every block if it
-    /// succeeded (a collective delivers all its blocks or fails).
-    ///
-    /// # Safety
-    /// The type map of each block relative to the program's buffer is writable.
-    pub unsafe fn finish(self, rc: c_int) {
-        let Paths::Packed { pooled, placed, .. } = self.0 else {
-            return;
-        };
-        if rc != MPI_SUCCESS {
-            return;
+    /// The pooled buffer of a sending side, if it packed (kept until the call completes).
+    pub fn into_buffer(self) -> Option<Buffer> {
+        match self.0 {
+            Paths::Packed { pooled, .. } => Some(pooled),
+            Paths::Unchanged(_) => None,
         }
-        for block in &placed {
-            // SAFETY: the caller's contract; the MPI behind delivered the block's bytes.
-            unsafe {
-                block
-                    .memory
-                    .unpack_whole(pooled.as_mut_ptr().add(block.offset))
-            };
+    }
+
+    /// The landing buffer of a receiving side and where each block's bytes go, if it lands
+    /// as bytes.
+    pub fn into_landing(self) -> Option<Landing> {
+        match self.0 {
+            Paths::Packed { pooled, placed, .. } => {
+                let blocks = placed.into_iter().map(|p| (p.memory, p.offset)).collect();
+                Some((pooled, blocks))
+            }
+            Paths::Unchanged(_) => None,
         }
     }
 }

@@ -14,12 +14,14 @@
 //! first into the buffer the MPI behind receives into, where it finds them. At the root of a
 //! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
 
-use super::missing_behind;
+use super::nonblocking::at_once;
 use super::one_process::{copy_block, Side};
+use super::{missing_behind, standalone};
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
-use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{partners, root_and_partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::collective::{After, Collective};
 use crate::dropin::comm::route;
 use crate::ffi::export;
 use std::ffi::c_void;
@@ -112,20 +114,23 @@ fn is_in_place(buffer: *const c_void) -> bool {
     buffer.expose_provenance() == MPI_IN_PLACE
 }
 
-/// Runs `call` with `args` and completes the receive side `received`: unpacks what arrived.
+/// Runs `call` with `args` and finishes the sides `sent` and `received` ([`After`]: unpacks
+/// what arrived, now or when the request completes).
 ///
 /// # Safety
 /// The receive buffer takes the blocks, as the MPI function requires.
 unsafe fn completed<C>(
     args: Blocks<C>,
-    received: Option<ReceivedBlocks>,
+    (sent, received): (Option<SentBlocks>, Option<ReceivedBlocks>),
     call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
 ) -> c_int {
     let rc = call(args);
-    if let Some(received) = received {
-        // SAFETY: the caller's contract.
-        unsafe { received.finish(rc) };
-    }
+    let mut kept = Collective::default();
+    kept.sent(sent.and_then(SentBlocks::into_buffer));
+    kept.lands(received.and_then(ReceivedBlocks::into_landing));
+    // SAFETY: the caller's contract.
+    unsafe { kept.finish(rc, after) };
     rc
 }
 
@@ -139,6 +144,7 @@ unsafe fn exchange<C: BlockCount>(
     args: Blocks<C>,
     sent_blocks: fn(i64) -> i64,
     call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
     if let Some(rc) = unsafe { args.standalone(function, None) } {
@@ -178,7 +184,7 @@ unsafe fn exchange<C: BlockCount>(
     };
     let args = args.receiving(Some(&received)).sending(sent.as_ref());
     // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { completed(args, Some(received), call) }
+    unsafe { completed(args, (sent, Some(received)), call, after) }
 }
 
 /// `MPI_Alltoall`: a block to each partner.
@@ -189,9 +195,10 @@ unsafe fn alltoall<C: BlockCount>(
     function: &'static str,
     args: Blocks<C>,
     call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { exchange(function, args, |n| n, call) }
+    unsafe { exchange(function, args, |n| n, call, after) }
 }
 
 /// `MPI_Allgather`: the same block to each partner.
@@ -202,9 +209,10 @@ unsafe fn allgather<C: BlockCount>(
     function: &'static str,
     args: Blocks<C>,
     call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { exchange(function, args, |_| 1, call) }
+    unsafe { exchange(function, args, |_| 1, call, after) }
 }
 
 /// Which side of a rooted collective this process is, and its number of partners, or `None`
@@ -257,6 +265,7 @@ unsafe fn gather<C: BlockCount>(
     args: Blocks<C>,
     root: c_int,
     call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
 ) -> c_int {
     let in_place = is_in_place(args.sendbuf);
     // SAFETY: the caller's contract.
@@ -286,7 +295,7 @@ unsafe fn gather<C: BlockCount>(
     };
     let args = args.receiving(received.as_ref()).sending(sent.as_ref());
     // SAFETY: the root's receive buffer takes the blocks, as the function requires.
-    unsafe { completed(args, received, call) }
+    unsafe { completed(args, (sent, received), call, after) }
 }
 
 /// `MPI_Scatter`: the root sends `n` blocks, every process receives one (but the root of an
@@ -299,6 +308,7 @@ unsafe fn scatter<C: BlockCount>(
     args: Blocks<C>,
     root: c_int,
     call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
 ) -> c_int {
     let in_place = is_in_place(args.recvbuf);
     // SAFETY: the caller's contract.
@@ -315,16 +325,18 @@ unsafe fn scatter<C: BlockCount>(
         .then(|| ReceivedBlocks::new(args.recvbuf, args.recvcount.into(), args.recvtype, 1, false));
     let args = args.receiving(received.as_ref()).sending(sent.as_ref());
     // SAFETY: the receive buffer takes the block, as the function requires.
-    unsafe { completed(args, received, call) }
+    unsafe { completed(args, (sent, received), call, after) }
 }
 
-/// The exported functions: each gathers its arguments, makes the call of the MPI behind's
-/// function of the same name, and hands both to `$helper` (with `$extra`, the root).
+/// The exported functions, each blocking one with its nonblocking form: each gathers its
+/// arguments, makes the call of the MPI behind's function of the same name, and hands both to
+/// `$helper` (with `$extra`, the root). Standalone, the nonblocking form is the blocking one
+/// with a request complete at once.
 macro_rules! block_collectives {
-    ($helper:ident; $extras:tt; $($count:ty: $name:ident),*) => {$(
-        block_collectives!(@one $helper; $extras; $count: $name);
+    ($helper:ident; $extras:tt; $($count:ty: $name:ident / $iname:ident),*) => {$(
+        block_collectives!(@one $helper; $extras; $count: $name / $iname);
     )*};
-    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident) => {
+    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident / $iname:ident) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for the blocks it packs.")]
         ///
         /// # Safety
@@ -348,13 +360,47 @@ macro_rules! block_collectives {
                     .unwrap_or_else(|| missing_behind(stringify!($name)))
                 };
                 // SAFETY: the caller's buffers, passed on under the same contract.
-                unsafe { $helper(stringify!($name), args, $($extra,)* call) }
+                unsafe { $helper(stringify!($name), args, $($extra,)* call, After::Return) }
+            })
+        }
+
+        #[doc = concat!("`", stringify!($iname), "`, on the engine's path for the blocks it packs; their bytes are unpacked when the request completes.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $iname(
+            sendbuf: *const c_void,
+            sendcount: $count,
+            sendtype: MPI_Datatype,
+            recvbuf: *mut c_void,
+            recvcount: $count,
+            recvtype: MPI_Datatype,
+            $($extra: $extra_ty,)*
+            comm: MPI_Comm,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            export(stringify!($iname), || {
+                // SAFETY: the caller's arguments, as the blocking function takes them.
+                let blocking = || unsafe { $name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, $($extra,)* comm) };
+                if standalone() {
+                    // SAFETY: the caller's arguments.
+                    return unsafe { at_once(stringify!($iname), request, blocking) };
+                }
+                let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
+                let call = |a: Blocks<$count>| {
+                    forward!($iname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, *mut MPI_Request) -> c_int,
+                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, request)
+                    .unwrap_or_else(|| missing_behind(stringify!($iname)))
+                };
+                // SAFETY: the caller's buffers, passed on under the same contract.
+                unsafe { $helper(stringify!($iname), args, $($extra,)* call, After::Request(request)) }
             })
         }
     };
 }
 
-block_collectives!(alltoall; []; c_int: MPI_Alltoall, MPI_Count: MPI_Alltoall_c);
-block_collectives!(allgather; []; c_int: MPI_Allgather, MPI_Count: MPI_Allgather_c);
-block_collectives!(gather; [root: c_int]; c_int: MPI_Gather, MPI_Count: MPI_Gather_c);
-block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter, MPI_Count: MPI_Scatter_c);
+block_collectives!(alltoall; []; c_int: MPI_Alltoall / MPI_Ialltoall, MPI_Count: MPI_Alltoall_c / MPI_Ialltoall_c);
+block_collectives!(allgather; []; c_int: MPI_Allgather / MPI_Iallgather, MPI_Count: MPI_Allgather_c / MPI_Iallgather_c);
+block_collectives!(gather; [root: c_int]; c_int: MPI_Gather / MPI_Igather, MPI_Count: MPI_Gather_c / MPI_Igather_c);
+block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter / MPI_Iscatter, MPI_Count: MPI_Scatter_c / MPI_Iscatter_c);

@@ -1,7 +1,10 @@
 //! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Iallreduce`,
-//! `MPI_Igatherv`, `MPI_Ineighbor_alltoall` and the others) and the persistent ones (`MPI_Barrier_init`,
+//! `MPI_Ineighbor_alltoall` and the others) and the persistent ones (`MPI_Barrier_init`,
 //! `MPI_Allreduce_init`, ...), each with its `_c` form, both made from one definition. In
-//! drop-in mode each is the MPI behind's. In the one-process world nothing waits for another
+//! drop-in mode each is the MPI behind's. The nonblocking forms of the collectives with a
+//! block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) are made with their blocking
+//! ones instead, on the engine's path ([`super::blocks`], [`super::varying`]), through
+//! [`at_once`] in the one-process world. In the one-process world nothing waits for another
 //! process: a nonblocking collective is done when it is started (by the blocking function of
 //! the same arguments) and its request is complete at once (`MPI_Wait` and `MPI_Test` report it
 //! with an empty status); a persistent one runs the blocking function at each `MPI_Start`.
@@ -125,9 +128,32 @@ macro_rules! last {
     };
 }
 
-/// Defines the nonblocking collective `$name` and the persistent `$init`: the MPI behind's in
-/// drop-in mode; in the one-process world the blocking `$blocking` with the same arguments,
-/// now with a request complete at once, or at each start of the persistent request.
+/// The one-process world's nonblocking collective `name`: `blocking`, the blocking call of the
+/// same arguments, then `*request` a request complete at once.
+///
+/// # Safety
+/// `request` is the caller's (checked here for NULL).
+pub(super) unsafe fn at_once(
+    name: &'static str,
+    request: *mut MPI_Request,
+    blocking: impl FnOnce() -> c_int,
+) -> c_int {
+    let checked = guard(name, || check_out(request, "request"));
+    if checked != MPI_SUCCESS {
+        return checked;
+    }
+    let rc = blocking();
+    if rc != MPI_SUCCESS {
+        return rc;
+    }
+    // SAFETY: checked non-NULL; the caller's request.
+    guard(name, || unsafe { serial::complete_at_once(name, request) })
+}
+
+/// Defines the nonblocking collective `$name` and the persistent `$init`, or the persistent
+/// one alone where `$name` is left out (the nonblocking one is then defined with its blocking
+/// one, on the engine's path): the MPI behind's in drop-in mode; in the one-process world the blocking `$blocking` with the same arguments, now with a request
+/// complete at once, or at each start of the persistent request.
 macro_rules! nonblocking {
     ($name:ident, $init:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
         #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($blocking), "` and a request complete at once.")]
@@ -141,20 +167,14 @@ macro_rules! nonblocking {
                     return forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request)
                         .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
-                let checked = guard(stringify!($name), || check_out(request, "request"));
-                if checked != MPI_SUCCESS {
-                    return checked;
-                }
                 // SAFETY: the caller's arguments, as the blocking function takes them.
-                let rc = unsafe { $blocking($($arg),*) };
-                if rc != MPI_SUCCESS {
-                    return rc;
-                }
-                // SAFETY: checked non-NULL; the caller's request.
-                guard(stringify!($name), || unsafe { serial::complete_at_once(stringify!($name), request) })
+                unsafe { at_once(stringify!($name), request, || $blocking($($arg),*)) }
             })
         }
 
+        nonblocking!(, $init => $blocking ($($arg: $ty),*));
+    };
+    (, $init:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
         #[doc = concat!("`", stringify!($init), "`: in the one-process world each start runs `", stringify!($blocking), "`.")]
         ///
         /// # Safety
@@ -213,39 +233,39 @@ nonblocking!(MPI_Ireduce_scatter_c, MPI_Reduce_scatter_init_c => MPI_Reduce_scat
 
 /// Defines the nonblocking form of each collective of one block per process.
 macro_rules! nonblocking_blocks {
-    ($($count:ty: $name:ident, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($name, $init => $blocking
+    ($($count:ty: $($name:ident)?, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($($name)?, $init => $blocking
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
 
-nonblocking_blocks!(c_int: MPI_Ialltoall, MPI_Alltoall_init => MPI_Alltoall [], MPI_Count: MPI_Ialltoall_c, MPI_Alltoall_init_c => MPI_Alltoall_c []);
-nonblocking_blocks!(c_int: MPI_Iallgather, MPI_Allgather_init => MPI_Allgather [], MPI_Count: MPI_Iallgather_c, MPI_Allgather_init_c => MPI_Allgather_c []);
-nonblocking_blocks!(c_int: MPI_Igather, MPI_Gather_init => MPI_Gather [root], MPI_Count: MPI_Igather_c, MPI_Gather_init_c => MPI_Gather_c [root]);
-nonblocking_blocks!(c_int: MPI_Iscatter, MPI_Scatter_init => MPI_Scatter [root], MPI_Count: MPI_Iscatter_c, MPI_Scatter_init_c => MPI_Scatter_c [root]);
+nonblocking_blocks!(c_int: , MPI_Alltoall_init => MPI_Alltoall [], MPI_Count: , MPI_Alltoall_init_c => MPI_Alltoall_c []);
+nonblocking_blocks!(c_int: , MPI_Allgather_init => MPI_Allgather [], MPI_Count: , MPI_Allgather_init_c => MPI_Allgather_c []);
+nonblocking_blocks!(c_int: , MPI_Gather_init => MPI_Gather [root], MPI_Count: , MPI_Gather_init_c => MPI_Gather_c [root]);
+nonblocking_blocks!(c_int: , MPI_Scatter_init => MPI_Scatter [root], MPI_Count: , MPI_Scatter_init_c => MPI_Scatter_c [root]);
 
 /// Defines the nonblocking forms of `MPI_Gatherv` / `MPI_Allgatherv`.
 macro_rules! nonblocking_gathervs {
-    ($($count:ty: $displ:ty: $name:ident, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($name, $init => $blocking
+    ($($count:ty: $displ:ty: $($name:ident)?, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($($name)?, $init => $blocking
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, displs: *const $displ, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
 
-nonblocking_gathervs!(c_int: c_int: MPI_Igatherv, MPI_Gatherv_init => MPI_Gatherv [root], MPI_Count: MPI_Aint: MPI_Igatherv_c, MPI_Gatherv_init_c => MPI_Gatherv_c [root]);
-nonblocking_gathervs!(c_int: c_int: MPI_Iallgatherv, MPI_Allgatherv_init => MPI_Allgatherv [], MPI_Count: MPI_Aint: MPI_Iallgatherv_c, MPI_Allgatherv_init_c => MPI_Allgatherv_c []);
+nonblocking_gathervs!(c_int: c_int: , MPI_Gatherv_init => MPI_Gatherv [root], MPI_Count: MPI_Aint: , MPI_Gatherv_init_c => MPI_Gatherv_c [root]);
+nonblocking_gathervs!(c_int: c_int: , MPI_Allgatherv_init => MPI_Allgatherv [], MPI_Count: MPI_Aint: , MPI_Allgatherv_init_c => MPI_Allgatherv_c []);
 
-nonblocking!(MPI_Iscatterv, MPI_Scatterv_init => MPI_Scatterv
+nonblocking!(, MPI_Scatterv_init => MPI_Scatterv
     (sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Iscatterv_c, MPI_Scatterv_init_c => MPI_Scatterv_c
+nonblocking!(, MPI_Scatterv_init_c => MPI_Scatterv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallv, MPI_Alltoallv_init => MPI_Alltoallv
+nonblocking!(, MPI_Alltoallv_init => MPI_Alltoallv
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallv_c, MPI_Alltoallv_init_c => MPI_Alltoallv_c
+nonblocking!(, MPI_Alltoallv_init_c => MPI_Alltoallv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallw, MPI_Alltoallw_init => MPI_Alltoallw
+nonblocking!(, MPI_Alltoallw_init => MPI_Alltoallw
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ialltoallw_c, MPI_Alltoallw_init_c => MPI_Alltoallw_c
+nonblocking!(, MPI_Alltoallw_init_c => MPI_Alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
 
 nonblocking_blocks!(c_int: MPI_Ineighbor_allgather, MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: MPI_Ineighbor_allgather_c, MPI_Neighbor_allgather_init_c => MPI_Neighbor_allgather_c []);

@@ -5,14 +5,16 @@
 //! moves from the send side to the receive side through the engine ([`copy`]), each side
 //! at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
 
+use super::nonblocking::at_once;
 use super::one_process::{copy, Side};
 use super::varying_engine::{
     allgather_varied, alltoall_varied, gather_varied, scatter_varied, Single, Varied,
 };
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
-use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
 use crate::behind::forward;
+use crate::dropin::comm::collective::After;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{export, read_in, with_datatype};
 use std::ffi::c_void;
@@ -64,218 +66,208 @@ unsafe fn first<T: Copy + Into<i64>>(array: *const T, name: &str) -> MpiResult<i
     Ok(unsafe { read_in(array, name)? }.into())
 }
 
-/// Defines `MPI_Gatherv` / `MPI_Allgatherv` (`$root`: whether it has a root) and their `_c`
-/// forms.
+/// Defines the exported `$name` and its nonblocking form `$iname` from their C arguments. In
+/// drop-in mode each makes its sides `$send` and `$recv` and hands them to `$helper` (with
+/// `$extra`) with the call of the MPI behind's function of its name, which takes the sides
+/// as `$s` and `$r` and passes `$pass` (the nonblocking one then the request): the engine's
+/// path for the sides it packs ([`super::varying_engine`]). In the one-process world `$name`
+/// answers `$standalone`, and `$iname` is `$name` with a request complete at once.
+macro_rules! varying_collective {
+    (
+        $(#[$doc:meta])*
+        fn $name:ident / $iname:ident ($($arg:ident: $ty:ty),* $(,)?)
+        sides ($send:expr, $recv:expr) taken as ($s:ident: $sty:ty, $r:ident: $rty:ty)
+        passing ($($pass:expr),* $(,)?)
+        via $helper:ident ($($extra:expr),*)
+        standalone $standalone:expr
+    ) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> c_int {
+            export(stringify!($name), || {
+                if standalone() {
+                    return $standalone;
+                }
+                let call = |$s: $sty, $r: $rty| {
+                    forward!($name: fn($($ty),*) -> c_int, $($pass),*)
+                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+                };
+                // SAFETY: the caller's arguments, passed on under the same contract.
+                unsafe { $helper($send, $recv, $($extra,)* call, After::Return) }
+            })
+        }
+
+        #[doc = concat!("The nonblocking `", stringify!($name), "`: the bytes of the blocks it lands are unpacked when the request completes.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $iname($($arg: $ty,)* request: *mut MPI_Request) -> c_int {
+            export(stringify!($iname), || {
+                if standalone() {
+                    // SAFETY: the caller's arguments, as the blocking function takes them.
+                    return unsafe { at_once(stringify!($iname), request, || $name($($arg),*)) };
+                }
+                let call = |$s: $sty, $r: $rty| {
+                    forward!($iname: fn($($ty,)* *mut MPI_Request) -> c_int, $($pass,)* request)
+                        .unwrap_or_else(|| missing_behind(stringify!($iname)))
+                };
+                // SAFETY: the caller's arguments, passed on under the same contract.
+                unsafe { $helper($send, $recv, $($extra,)* call, After::Request(request)) }
+            })
+        }
+    };
+}
+
+/// Defines `MPI_Gatherv` / `MPI_Allgatherv` (`$root`: whether it has a root), their `_c`
+/// forms and their nonblocking forms.
 macro_rules! gathervs {
-    (@int $root:ident) => { c_int };
-    ($count:ty: $displ:ty: $name:ident [$($root:ident)?] $helper:ident) => {
-        #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves to its displacement.")]
-        ///
-        /// # Safety
-        /// As for the MPI function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            sendbuf: *const c_void,
-            sendcount: $count,
-            sendtype: MPI_Datatype,
-            recvbuf: *mut c_void,
-            recvcounts: *const $count,
-            displs: *const $displ,
-            recvtype: MPI_Datatype,
-            $($root: c_int,)?
-            comm: MPI_Comm,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if !standalone() {
-                    let call = |s: Single<$count>, r: Varied<$count, $displ, MPI_Datatype>| {
-                        forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void,
-                            *const $count, *const $displ, MPI_Datatype, $(gathervs!(@int $root),)? MPI_Comm) -> c_int,
-                            s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.counts, r.displs, r.types, $($root,)? comm)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)))
-                    };
-                    let send = Single { buffer: sendbuf, count: sendcount, datatype: sendtype };
-                    let recv = Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs, types: recvtype };
-                    // SAFETY: the caller's arguments, passed on under the same contract.
-                    return unsafe { $helper(send, recv, $($root,)? comm, call) };
-                }
-                guard_on(stringify!($name), comm, || {
-                    let root: Option<c_int> = None $(.or(Some($root)))?;
-                    // SAFETY: the caller's arrays of one entry per process.
-                    let (count, displ) = unsafe { (first(recvcounts, "recvcounts")?, first(displs, "displs")?) };
-                    let sent = side(sendbuf, sendcount.into(), sendtype, 0, Unit::Extents)?;
-                    let received = side(recvbuf.cast_const(), count, recvtype, displ, Unit::Extents)?;
-                    // SAFETY: the caller's buffers.
-                    unsafe { copy(sent, received, comm, root) }
-                })
+    ($count:ty: $displ:ty: $name:ident / $iname:ident [$($root:ident)?] $helper:ident) => {
+        varying_collective! {
+            #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves to its displacement.")]
+            fn $name / $iname(
+                sendbuf: *const c_void,
+                sendcount: $count,
+                sendtype: MPI_Datatype,
+                recvbuf: *mut c_void,
+                recvcounts: *const $count,
+                displs: *const $displ,
+                recvtype: MPI_Datatype,
+                $($root: c_int,)?
+                comm: MPI_Comm,
+            )
+            sides (
+                Single { buffer: sendbuf, count: sendcount, datatype: sendtype },
+                Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs, types: recvtype }
+            )
+            taken as (s: Single<$count>, r: Varied<$count, $displ, MPI_Datatype>)
+            passing (s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.counts, r.displs, r.types, $($root,)? comm)
+            via $helper($($root,)? comm)
+            standalone guard_on(stringify!($name), comm, || {
+                let root: Option<c_int> = None $(.or(Some($root)))?;
+                // SAFETY: the caller's arrays of one entry per process.
+                let (count, displ) = unsafe { (first(recvcounts, "recvcounts")?, first(displs, "displs")?) };
+                let sent = side(sendbuf, sendcount.into(), sendtype, 0, Unit::Extents)?;
+                let received = side(recvbuf.cast_const(), count, recvtype, displ, Unit::Extents)?;
+                // SAFETY: the caller's buffers.
+                unsafe { copy(sent, received, comm, root) }
             })
         }
     };
 }
 
-gathervs!(c_int: c_int: MPI_Gatherv [root] gather_varied);
-gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c [root] gather_varied);
-gathervs!(c_int: c_int: MPI_Allgatherv [] allgather_varied);
-gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c [] allgather_varied);
+gathervs!(c_int: c_int: MPI_Gatherv / MPI_Igatherv [root] gather_varied);
+gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c [root] gather_varied);
+gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied);
+gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c [] allgather_varied);
 
-/// Defines `MPI_Scatterv` and `MPI_Scatterv_c`.
+/// Defines `MPI_Scatterv`, `MPI_Scatterv_c` and their nonblocking forms.
 macro_rules! scattervs {
-    ($count:ty: $displ:ty: $name:ident) => {
-        #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves from its displacement.")]
-        ///
-        /// # Safety
-        /// As for the MPI function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            sendbuf: *const c_void,
-            sendcounts: *const $count,
-            displs: *const $displ,
-            sendtype: MPI_Datatype,
-            recvbuf: *mut c_void,
-            recvcount: $count,
-            recvtype: MPI_Datatype,
-            root: c_int,
-            comm: MPI_Comm,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if !standalone() {
-                    let call = |s: Varied<$count, $displ, MPI_Datatype>, r: Single<$count>| {
-                        forward!($name: fn(*const c_void, *const $count, *const $displ, MPI_Datatype,
-                            *mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
-                            s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.count, r.datatype, root, comm)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)))
-                    };
-                    let send = Varied { buffer: sendbuf, counts: sendcounts, displs, types: sendtype };
-                    let recv = Single { buffer: recvbuf.cast_const(), count: recvcount, datatype: recvtype };
-                    // SAFETY: the caller's arguments, passed on under the same contract.
-                    return unsafe { scatter_varied(send, recv, root, comm, call) };
-                }
-                guard_on(stringify!($name), comm, || {
-                    // SAFETY: the caller's arrays of one entry per process.
-                    let (count, displ) = unsafe { (first(sendcounts, "sendcounts")?, first(displs, "displs")?) };
-                    let sent = side(sendbuf, count, sendtype, displ, Unit::Extents)?;
-                    let received = side(recvbuf.cast_const(), recvcount.into(), recvtype, 0, Unit::Extents)?;
-                    // SAFETY: the caller's buffers.
-                    unsafe { copy(sent, received, comm, Some(root)) }
-                })
+    ($count:ty: $displ:ty: $name:ident / $iname:ident) => {
+        varying_collective! {
+            #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves from its displacement.")]
+            fn $name / $iname(
+                sendbuf: *const c_void,
+                sendcounts: *const $count,
+                displs: *const $displ,
+                sendtype: MPI_Datatype,
+                recvbuf: *mut c_void,
+                recvcount: $count,
+                recvtype: MPI_Datatype,
+                root: c_int,
+                comm: MPI_Comm,
+            )
+            sides (
+                Varied { buffer: sendbuf, counts: sendcounts, displs, types: sendtype },
+                Single { buffer: recvbuf.cast_const(), count: recvcount, datatype: recvtype }
+            )
+            taken as (s: Varied<$count, $displ, MPI_Datatype>, r: Single<$count>)
+            passing (s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.count, r.datatype, root, comm)
+            via scatter_varied(root, comm)
+            standalone guard_on(stringify!($name), comm, || {
+                // SAFETY: the caller's arrays of one entry per process.
+                let (count, displ) = unsafe { (first(sendcounts, "sendcounts")?, first(displs, "displs")?) };
+                let sent = side(sendbuf, count, sendtype, displ, Unit::Extents)?;
+                let received = side(recvbuf.cast_const(), recvcount.into(), recvtype, 0, Unit::Extents)?;
+                // SAFETY: the caller's buffers.
+                unsafe { copy(sent, received, comm, Some(root)) }
             })
         }
     };
 }
 
-scattervs!(c_int: c_int: MPI_Scatterv);
-scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c);
+scattervs!(c_int: c_int: MPI_Scatterv / MPI_Iscatterv);
+scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c);
 
-/// Defines `MPI_Alltoallv` and `MPI_Alltoallv_c`.
-macro_rules! alltoallvs {
-    ($count:ty: $displ:ty: $name:ident) => {
-        #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves between its displacements.")]
-        ///
-        /// # Safety
-        /// As for the MPI function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            sendbuf: *const c_void,
-            sendcounts: *const $count,
-            sdispls: *const $displ,
-            sendtype: MPI_Datatype,
-            recvbuf: *mut c_void,
-            recvcounts: *const $count,
-            rdispls: *const $displ,
-            recvtype: MPI_Datatype,
-            comm: MPI_Comm,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if !standalone() {
-                    let call = |s: Varied<$count, $displ, MPI_Datatype>, r: Varied<$count, $displ, MPI_Datatype>| {
-                        forward!($name: fn(*const c_void, *const $count, *const $displ, MPI_Datatype,
-                            *mut c_void, *const $count, *const $displ, MPI_Datatype, MPI_Comm) -> c_int,
-                            s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+/// Defines `MPI_Alltoallv` (`$types` `MPI_Datatype`, displacements in extents) or
+/// `MPI_Alltoallw` (`$types` `*const MPI_Datatype`: a type per process, displacements in
+/// bytes), its `_c` form and their nonblocking forms; `$one_type` reads the one process's
+/// type from the argument.
+macro_rules! alltoalls {
+    ($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident, $unit:expr, $one_type:expr) => {
+        varying_collective! {
+            #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves between its displacements.")]
+            fn $name / $iname(
+                sendbuf: *const c_void,
+                sendcounts: *const $count,
+                sdispls: *const $displ,
+                sendtypes: $types,
+                recvbuf: *mut c_void,
+                recvcounts: *const $count,
+                rdispls: *const $displ,
+                recvtypes: $types,
+                comm: MPI_Comm,
+            )
+            sides (
+                Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtypes },
+                Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtypes }
+            )
+            taken as (s: Varied<$count, $displ, $types>, r: Varied<$count, $displ, $types>)
+            passing (s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
+            via alltoall_varied(comm)
+            standalone guard_on(stringify!($name), comm, || {
+                let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
+                let one_type: unsafe fn($types, &str) -> MpiResult<MPI_Datatype> = $one_type;
+                // SAFETY: the caller's arrays of one entry per process (the send side's
+                // are not read with MPI_IN_PLACE).
+                let (sent, received) = unsafe {
+                    let received = side(recvbuf.cast_const(), first(recvcounts, "recvcounts")?,
+                        one_type(recvtypes, "recvtypes")?, first(rdispls, "rdispls")?, $unit)?;
+                    let sent = match in_place {
+                        true => Side { buffer: sendbuf, count: 0, datatype: received.datatype },
+                        false => side(sendbuf, first(sendcounts, "sendcounts")?,
+                            one_type(sendtypes, "sendtypes")?, first(sdispls, "sdispls")?, $unit)?,
                     };
-                    let send = Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtype };
-                    let recv = Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtype };
-                    // SAFETY: the caller's arguments, passed on under the same contract.
-                    return unsafe { alltoall_varied(send, recv, comm, call) };
-                }
-                guard_on(stringify!($name), comm, || {
-                    let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
-                    // SAFETY: the caller's arrays of one entry per process (the send side's
-                    // are not read with MPI_IN_PLACE).
-                    let (sent, received) = unsafe {
-                        let received = side(recvbuf.cast_const(), first(recvcounts, "recvcounts")?, recvtype,
-                            first(rdispls, "rdispls")?, Unit::Extents)?;
-                        let sent = match in_place {
-                            true => Side { buffer: sendbuf, count: 0, datatype: recvtype },
-                            false => side(sendbuf, first(sendcounts, "sendcounts")?, sendtype,
-                                first(sdispls, "sdispls")?, Unit::Extents)?,
-                        };
-                        (sent, received)
-                    };
-                    // SAFETY: the caller's buffers.
-                    unsafe { copy(sent, received, comm, None) }
-                })
+                    (sent, received)
+                };
+                // SAFETY: the caller's buffers.
+                unsafe { copy(sent, received, comm, None) }
             })
         }
     };
 }
 
-alltoallvs!(c_int: c_int: MPI_Alltoallv);
-alltoallvs!(MPI_Count: MPI_Aint: MPI_Alltoallv_c);
-
-/// Defines `MPI_Alltoallw` and `MPI_Alltoallw_c`: a type per process, displacements in
-/// bytes.
-macro_rules! alltoallws {
-    ($count:ty: $displ:ty: $name:ident) => {
-        #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves between its byte displacements.")]
-        ///
-        /// # Safety
-        /// As for the MPI function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            sendbuf: *const c_void,
-            sendcounts: *const $count,
-            sdispls: *const $displ,
-            sendtypes: *const MPI_Datatype,
-            recvbuf: *mut c_void,
-            recvcounts: *const $count,
-            rdispls: *const $displ,
-            recvtypes: *const MPI_Datatype,
-            comm: MPI_Comm,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if !standalone() {
-                    let call = |s: Varied<$count, $displ, *const MPI_Datatype>, r: Varied<$count, $displ, *const MPI_Datatype>| {
-                        forward!($name: fn(*const c_void, *const $count, *const $displ, *const MPI_Datatype,
-                            *mut c_void, *const $count, *const $displ, *const MPI_Datatype, MPI_Comm) -> c_int,
-                            s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)))
-                    };
-                    let send = Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtypes };
-                    let recv = Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtypes };
-                    // SAFETY: the caller's arguments, passed on under the same contract.
-                    return unsafe { alltoall_varied(send, recv, comm, call) };
-                }
-                guard_on(stringify!($name), comm, || {
-                    let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
-                    // SAFETY: the caller's arrays of one entry per process (the send side's
-                    // are not read with MPI_IN_PLACE).
-                    let (sent, received) = unsafe {
-                        let received = side(recvbuf.cast_const(), first(recvcounts, "recvcounts")?,
-                            read_in(recvtypes, "recvtypes")?, first(rdispls, "rdispls")?, Unit::Bytes)?;
-                        let sent = match in_place {
-                            true => Side { buffer: sendbuf, count: 0, datatype: received.datatype },
-                            false => side(sendbuf, first(sendcounts, "sendcounts")?,
-                                read_in(sendtypes, "sendtypes")?, first(sdispls, "sdispls")?, Unit::Bytes)?,
-                        };
-                        (sent, received)
-                    };
-                    // SAFETY: the caller's buffers.
-                    unsafe { copy(sent, received, comm, None) }
-                })
-            })
-        }
-    };
+/// The type argument of `MPI_Alltoallv`: the one type.
+///
+/// # Safety
+/// None: of the same type as [`first_type`].
+unsafe fn the_type(datatype: MPI_Datatype, _: &str) -> MpiResult<MPI_Datatype> {
+    Ok(datatype)
 }
 
-alltoallws!(c_int: c_int: MPI_Alltoallw);
-alltoallws!(MPI_Count: MPI_Aint: MPI_Alltoallw_c);
+/// The one process's entry of the type array of `MPI_Alltoallw`.
+///
+/// # Safety
+/// A non-NULL `types` holds an entry per process.
+unsafe fn first_type(types: *const MPI_Datatype, name: &str) -> MpiResult<MPI_Datatype> {
+    // SAFETY: the caller's contract.
+    unsafe { read_in(types, name) }
+}
+
+alltoalls!(c_int: c_int: MPI_Datatype: MPI_Alltoallv / MPI_Ialltoallv, Unit::Extents, the_type);
+alltoalls!(MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c, Unit::Extents, the_type);
+alltoalls!(c_int: c_int: *const MPI_Datatype: MPI_Alltoallw / MPI_Ialltoallw, Unit::Bytes, first_type);
+alltoalls!(MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c, Unit::Bytes, first_type);

@@ -13,6 +13,8 @@
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Datatype};
 use crate::dropin::comm::blocks::{partners, root_and_partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::collective::{After, Collective, Landing};
+use crate::dropin::comm::pool::Buffer;
 use crate::dropin::comm::route::{self, Side};
 use crate::dropin::comm::varying::{Block, Spread, Unit};
 use std::ffi::c_void;
@@ -186,6 +188,25 @@ fn is_in_place(buffer: *const c_void) -> bool {
     buffer.expose_provenance() == MPI_IN_PLACE
 }
 
+/// The answer `rc` of the call, after keeping what its sides packed (`sent`) and what lands
+/// as bytes (`landing`) until it completes ([`After`]), which unpacks them.
+///
+/// # Safety
+/// The blocks of `landing` are writable until the call completes.
+unsafe fn finished(
+    rc: c_int,
+    sent: Option<Buffer>,
+    landing: Option<Landing>,
+    after: After,
+) -> c_int {
+    let mut kept = Collective::default();
+    kept.sent(sent);
+    kept.lands(landing);
+    // SAFETY: the caller's contract.
+    unsafe { kept.finish(rc, after) };
+    rc
+}
+
 /// Whether `count` is one the engine may pack (a negative one goes to the MPI behind, which
 /// reports it).
 fn valid<C: Number>(count: C) -> bool {
@@ -224,6 +245,7 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
     recv: Varied<C, D, T>,
     comm: MPI_Comm,
     call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
+    after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
@@ -252,9 +274,9 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
         None => send,
     };
     let rc = call(send, recv.taken(&received, n, &mut kept_recv));
+    let sent = sent.and_then(Spread::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { received.finish(rc) };
-    rc
+    unsafe { finished(rc, sent, received.into_landing(), after) }
 }
 
 /// `MPI_Allgatherv`: one block to every partner, a block of its own from each.
@@ -266,6 +288,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     recv: Varied<C, D, MPI_Datatype>,
     comm: MPI_Comm,
     call: impl Fn(Single<C>, Varied<C, D, MPI_Datatype>) -> c_int,
+    after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
@@ -279,16 +302,16 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     let Some(received) = (unsafe { receiving(&recv, n, in_place) }) else {
         return call(send, recv);
     };
-    let (send, _sent) = match in_place {
+    let (send, sent) = match in_place {
         true => (send, None),
         // SAFETY: the send buffer holds the block, as the function requires.
         false => unsafe { send.sent() },
     };
     let mut kept = None;
     let rc = call(send, recv.taken(&received, n, &mut kept));
+    let sent = sent.and_then(SentBlocks::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { received.finish(rc) };
-    rc
+    unsafe { finished(rc, sent, received.into_landing(), after) }
 }
 
 /// Whether this process is the root of a rooted collective, and its partners, or `None`
@@ -311,6 +334,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     root: c_int,
     comm: MPI_Comm,
     call: impl Fn(Single<C>, Varied<C, D, MPI_Datatype>) -> c_int,
+    after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = route::may_pack(send.datatype) || route::may_pack(recv.types);
@@ -330,7 +354,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
         },
         false => None,
     };
-    let (send, _sent) = match sends {
+    let (send, sent) = match sends {
         // SAFETY: the send buffer holds the block, as the function requires.
         true => unsafe { send.sent() },
         false => (send, None),
@@ -341,11 +365,12 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
         None => recv,
     };
     let rc = call(send, recv);
-    if let Some(received) = received {
-        // SAFETY: the root's receive buffer takes the blocks, as the function requires.
-        unsafe { received.finish(rc) };
-    }
-    rc
+    let (sent, landing) = (
+        sent.and_then(SentBlocks::into_buffer),
+        received.and_then(Spread::into_landing),
+    );
+    // SAFETY: the root's receive buffer takes the blocks, as the function requires.
+    unsafe { finished(rc, sent, landing, after) }
 }
 
 /// `MPI_Scatterv`: the root sends a block of its own to each partner, every process
@@ -360,6 +385,7 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
     root: c_int,
     comm: MPI_Comm,
     call: impl Fn(Varied<C, D, MPI_Datatype>, Single<C>) -> c_int,
+    after: After,
 ) -> c_int {
     let in_place = is_in_place(recv.buffer);
     let packable = route::may_pack(send.types) || route::may_pack(recv.datatype);
@@ -392,9 +418,10 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
         None => send,
     };
     let rc = call(send, recv);
-    if let Some(received) = received {
-        // SAFETY: the receive buffer takes the block, as the function requires.
-        unsafe { received.finish(rc) };
-    }
-    rc
+    let (sent, landing) = (
+        sent.and_then(Spread::into_buffer),
+        received.and_then(ReceivedBlocks::into_landing),
+    );
+    // SAFETY: the receive buffer takes the block, as the function requires.
+    unsafe { finished(rc, sent, landing, after) }
 }
