@@ -1102,58 +1102,17 @@ static void complete_collective(ctx_t *c, MPI_Request *req, int k, const char *n
     CK(c, *req == MPI_REQUEST_NULL, "%s: the completed request is not MPI_REQUEST_NULL", name);
 }
 
-/* MPI_Alltoallv in its 4 forms: a block of its own count to each rank, one send type and one
- * receive type a rank, the blocks at displacements in extents; with `regular` MPI_Alltoall: a
- * block of one count to each rank, one after another */
-static void case_alltoall(ctx_t *c, int regular)
-{
-    int k, i;
-    for (k = 0; k < 8; k++) {
-        msg_t out[4], in[4];
-        arena_t a, b;
-        int sc[4], sd[4], rc[4], rd[4];
-        MPI_Count scc[4], rcc[4];
-        MPI_Aint sdc[4], rdc[4];
-        MPI_Request req = MPI_REQUEST_NULL;
-        char name[40];
-        MPI_Datatype st, rt;
-        form_name(name, sizeof name, regular ? "MPI_Alltoall" : "MPI_Alltoallv", k);
-        side_msgs(out, c->cas, k, M_SEND, 0, regular ? VS_CALL : VS_PAIR);
-        side_msgs(in, c->cas, k, M_RECV, 0, regular ? VS_CALL : VS_PAIR);
-        arena_init(&a, out, M_SEND, regular ? ARENA_REGULAR : 0);
-        arena_init(&b, in, M_RECV, regular ? ARENA_REGULAR : 0);
-        for (i = 0; i < 4; i++) {
-            scc[i] = sc[i] = (int)out[i].sp.sc;
-            sdc[i] = sd[i] = (int)a.displ[i];
-            rcc[i] = rc[i] = (int)in[i].sp.rc;
-            rdc[i] = rd[i] = (int)b.displ[i];
-        }
-        st = out[0].sp.st->h;
-        rt = in[0].sp.rt->h;
-        switch (regular * 4 + k % 4) {
-        case 0: MC(MPI_Alltoallv(a.buf, sc, sd, st, b.buf, rc, rd, rt, g_comm)); break;
-        case 1: MC(MPI_Alltoallv_c(a.buf, scc, sdc, st, b.buf, rcc, rdc, rt, g_comm)); break;
-        case 2: MC(MPI_Ialltoallv(a.buf, sc, sd, st, b.buf, rc, rd, rt, g_comm, &req)); break;
-        case 3: MC(MPI_Ialltoallv_c(a.buf, scc, sdc, st, b.buf, rcc, rdc, rt, g_comm, &req)); break;
-        case 4: MC(MPI_Alltoall(a.buf, sc[0], st, b.buf, rc[0], rt, g_comm)); break;
-        case 5: MC(MPI_Alltoall_c(a.buf, scc[0], st, b.buf, rcc[0], rt, g_comm)); break;
-        case 6: MC(MPI_Ialltoall(a.buf, sc[0], st, b.buf, rc[0], rt, g_comm, &req)); break;
-        default: MC(MPI_Ialltoall_c(a.buf, scc[0], st, b.buf, rcc[0], rt, g_comm, &req)); break;
-        }
-        if (NONBLOCKING(k))
-            complete_collective(c, &req, k, name);
-        check_arenas(c, &b, &in[0], &a, &out[0], name);
-        arena_free(&a);
-        arena_free(&b);
-        free_msgs(out);
-        free_msgs(in);
-    }
-}
+/* The three alltoalls (case_alltoall) */
+enum { A_V, A_REGULAR, A_W };
 
-/* MPI_Alltoallw in its 4 forms (int counts: byte displacements from the buffer; _c: MPI_BOTTOM
- * and addresses): a type and count of its own for each pair of ranks */
-static void case_alltoallw(ctx_t *c)
+/* MPI_Alltoallv (A_V), MPI_Alltoall (A_REGULAR) or MPI_Alltoallw (A_W) in its 4 forms: a
+ * block to each rank; of its own count, one send type and one receive type a rank, at
+ * displacements in extents (v); of one count, one after another (regular); of its own type
+ * and count, at byte displacements from the buffer, or for the _c form as addresses from
+ * MPI_BOTTOM (w) */
+static void case_alltoall(ctx_t *c, int kind)
 {
+    static const char *const names[3] = {"MPI_Alltoallv", "MPI_Alltoall", "MPI_Alltoallw"};
     int k, i;
     for (k = 0; k < 8; k++) {
         msg_t out[4], in[4];
@@ -1163,26 +1122,38 @@ static void case_alltoallw(ctx_t *c)
         MPI_Aint sdc[4], rdc[4];
         MPI_Datatype st[4], rt[4];
         MPI_Request req = MPI_REQUEST_NULL;
+        int how = kind == A_REGULAR ? VS_CALL : VS_PAIR;
+        long unit = kind == A_W ? 1 : kind == A_REGULAR ? ARENA_REGULAR : 0;
         char name[40];
-        form_name(name, sizeof name, "MPI_Alltoallw", k);
-        side_msgs(out, c->cas, k, M_SEND, 1, VS_PAIR);
-        side_msgs(in, c->cas, k, M_RECV, 1, VS_PAIR);
-        arena_init(&a, out, M_SEND, 1);
-        arena_init(&b, in, M_RECV, 1);
+        form_name(name, sizeof name, names[kind], k);
+        side_msgs(out, c->cas, k, M_SEND, kind == A_W, how);
+        side_msgs(in, c->cas, k, M_RECV, kind == A_W, how);
+        arena_init(&a, out, M_SEND, unit);
+        arena_init(&b, in, M_RECV, unit);
         for (i = 0; i < 4; i++) {
             scc[i] = sc[i] = (int)out[i].sp.sc;
-            sd[i] = (int)a.displ[i];
-            MC(MPI_Get_address(a.buf + a.displ[i], &sdc[i]));
+            sdc[i] = sd[i] = (int)a.displ[i];
             st[i] = out[i].sp.st->h;
             rcc[i] = rc[i] = (int)in[i].sp.rc;
-            rd[i] = (int)b.displ[i];
-            MC(MPI_Get_address(b.buf + b.displ[i], &rdc[i]));
+            rdc[i] = rd[i] = (int)b.displ[i];
             rt[i] = in[i].sp.rt->h;
+            if (kind == A_W) {
+                MC(MPI_Get_address(a.buf + a.displ[i], &sdc[i]));
+                MC(MPI_Get_address(b.buf + b.displ[i], &rdc[i]));
+            }
         }
-        switch (k % 4) {
-        case 0: MC(MPI_Alltoallw(a.buf, sc, sd, st, b.buf, rc, rd, rt, g_comm)); break;
-        case 1: MC(MPI_Alltoallw_c(MPI_BOTTOM, scc, sdc, st, MPI_BOTTOM, rcc, rdc, rt, g_comm)); break;
-        case 2: MC(MPI_Ialltoallw(a.buf, sc, sd, st, b.buf, rc, rd, rt, g_comm, &req)); break;
+        switch (kind * 4 + k % 4) {
+        case 0: MC(MPI_Alltoallv(a.buf, sc, sd, st[0], b.buf, rc, rd, rt[0], g_comm)); break;
+        case 1: MC(MPI_Alltoallv_c(a.buf, scc, sdc, st[0], b.buf, rcc, rdc, rt[0], g_comm)); break;
+        case 2: MC(MPI_Ialltoallv(a.buf, sc, sd, st[0], b.buf, rc, rd, rt[0], g_comm, &req)); break;
+        case 3: MC(MPI_Ialltoallv_c(a.buf, scc, sdc, st[0], b.buf, rcc, rdc, rt[0], g_comm, &req)); break;
+        case 4: MC(MPI_Alltoall(a.buf, sc[0], st[0], b.buf, rc[0], rt[0], g_comm)); break;
+        case 5: MC(MPI_Alltoall_c(a.buf, scc[0], st[0], b.buf, rcc[0], rt[0], g_comm)); break;
+        case 6: MC(MPI_Ialltoall(a.buf, sc[0], st[0], b.buf, rc[0], rt[0], g_comm, &req)); break;
+        case 7: MC(MPI_Ialltoall_c(a.buf, scc[0], st[0], b.buf, rcc[0], rt[0], g_comm, &req)); break;
+        case 8: MC(MPI_Alltoallw(a.buf, sc, sd, st, b.buf, rc, rd, rt, g_comm)); break;
+        case 9: MC(MPI_Alltoallw_c(MPI_BOTTOM, scc, sdc, st, MPI_BOTTOM, rcc, rdc, rt, g_comm)); break;
+        case 10: MC(MPI_Ialltoallw(a.buf, sc, sd, st, b.buf, rc, rd, rt, g_comm, &req)); break;
         default: MC(MPI_Ialltoallw_c(MPI_BOTTOM, scc, sdc, st, MPI_BOTTOM, rcc, rdc, rt, g_comm, &req)); break;
         }
         if (NONBLOCKING(k))
@@ -1464,12 +1435,12 @@ static int run_case(int cas, long *checks, long *fails)
     case C_REQFREE: case_request_free(&c); break;
     case C_BCAST: case_bcast(&c, 0); break;
     case C_BCAST_PREDEFINED: case_bcast(&c, 1); break;
-    case C_ALLTOALL: case_alltoall(&c, 1); break;
+    case C_ALLTOALL: case_alltoall(&c, A_REGULAR); break;
     case C_GATHER: case_rooted(&c, 0, 1); break;
     case C_SCATTER: case_rooted(&c, 1, 1); break;
     case C_ALLGATHER: case_rooted(&c, 2, 1); break;
-    case C_ALLTOALLV: case_alltoall(&c, 0); break;
-    case C_ALLTOALLW: case_alltoallw(&c); break;
+    case C_ALLTOALLV: case_alltoall(&c, A_V); break;
+    case C_ALLTOALLW: case_alltoall(&c, A_W); break;
     case C_GATHERV: case_rooted(&c, 0, 0); break;
     case C_SCATTERV: case_rooted(&c, 1, 0); break;
     case C_ALLGATHERV: case_rooted(&c, 2, 0); break;

@@ -134,6 +134,14 @@ impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
             types,
         }
     }
+
+    /// [`Varied::taken`] where this side has a `spread`, else these arguments unchanged.
+    fn taken_if(self, spread: Option<&Spread>, n: usize, kept: &mut Option<Kept<C, D>>) -> Self {
+        match spread {
+            Some(spread) => self.taken(spread, n, kept),
+            None => self,
+        }
+    }
 }
 
 /// A side of one block, as the program passes it.
@@ -269,10 +277,7 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
         unsafe { sent.pack_program_data() };
     }
     let (mut kept_send, mut kept_recv) = (None, None);
-    let send = match &sent {
-        Some(sent) => send.taken(sent, n, &mut kept_send),
-        None => send,
-    };
+    let send = send.taken_if(sent.as_ref(), n, &mut kept_send);
     let rc = call(send, recv.taken(&received, n, &mut kept_recv));
     let sent = sent.and_then(Spread::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
@@ -314,13 +319,25 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     unsafe { finished(rc, sent, received.into_landing(), after) }
 }
 
-/// Whether this process is the root of a rooted collective, and its partners, or `None`
-/// where the call goes to the MPI behind unchanged (`MPI_PROC_NULL`, nothing to pack).
-fn rooted(root: c_int, comm: MPI_Comm, packable: bool) -> Option<(bool, usize)> {
+/// This process's part in a rooted collective whose side of one block (every process's but
+/// the root's) has `count` copies: whether it is the root, its partners, and whether that
+/// side moves a block here (not at the root of an intercommunicator, nor at a root whose
+/// block stays in place); `None` where the call goes to the MPI behind unchanged
+/// (`MPI_PROC_NULL`, nothing to pack, a negative count, `MPI_IN_PLACE` but at the root).
+fn rooted<C: Number>(
+    root: c_int,
+    comm: MPI_Comm,
+    packable: bool,
+    in_place: bool,
+    count: C,
+) -> Option<(bool, usize, bool)> {
     if root == MPI_PROC_NULL || !packable || !route::may_pack_blocks() {
         return None;
     }
-    root_and_partners(root, comm).map(|(is_root, n)| (is_root, n as usize))
+    let (is_root, n) = root_and_partners(root, comm)?;
+    let moves = root != MPI_ROOT && !(is_root && in_place);
+    let valid = (!moves || valid(count)) && (is_root || !in_place);
+    valid.then_some((is_root, n as usize, moves))
 }
 
 /// `MPI_Gatherv`: every process sends a block (but the root of an intercommunicator, and a
@@ -338,13 +355,9 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = route::may_pack(send.datatype) || route::may_pack(recv.types);
-    let Some((is_root, n)) = rooted(root, comm, packable) else {
+    let Some((is_root, n, sends)) = rooted(root, comm, packable, in_place, send.count) else {
         return call(send, recv);
     };
-    let sends = root != MPI_ROOT && !(is_root && in_place);
-    if (sends && !valid(send.count)) || (!is_root && in_place) {
-        return call(send, recv);
-    }
     let received = match is_root {
         // SAFETY: the root's arrays hold an entry per partner; with MPI_IN_PLACE its block
         // is in the receive buffer.
@@ -360,11 +373,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
         false => (send, None),
     };
     let mut kept = None;
-    let recv = match &received {
-        Some(received) => recv.taken(received, n, &mut kept),
-        None => recv,
-    };
-    let rc = call(send, recv);
+    let rc = call(send, recv.taken_if(received.as_ref(), n, &mut kept));
     let (sent, landing) = (
         sent.and_then(SentBlocks::into_buffer),
         received.and_then(Spread::into_landing),
@@ -389,13 +398,9 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
 ) -> c_int {
     let in_place = is_in_place(recv.buffer);
     let packable = route::may_pack(send.types) || route::may_pack(recv.datatype);
-    let Some((is_root, n)) = rooted(root, comm, packable) else {
+    let Some((is_root, n, receives)) = rooted(root, comm, packable, in_place, recv.count) else {
         return call(send, recv);
     };
-    let receives = root != MPI_ROOT && !(is_root && in_place);
-    if (receives && !valid(recv.count)) || (!is_root && in_place) {
-        return call(send, recv);
-    }
     let sent = match is_root {
         // SAFETY: the root's arrays hold an entry per partner.
         true => match unsafe { send.spread(Side::Send, n) } {
@@ -413,11 +418,7 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
         false => (recv, None),
     };
     let mut kept = None;
-    let send = match &sent {
-        Some(sent) => send.taken(sent, n, &mut kept),
-        None => send,
-    };
-    let rc = call(send, recv);
+    let rc = call(send.taken_if(sent.as_ref(), n, &mut kept), recv);
     let (sent, landing) = (
         sent.and_then(Spread::into_buffer),
         received.and_then(ReceivedBlocks::into_landing),
