@@ -851,47 +851,6 @@ static void case_request_free(ctx_t *c)
     }
 }
 
-/* MPI_Bcast from each root, twice: the root sends a pool type, each other rank receives with a type
- * of the same signature (the same type, another layout, the predefined type, contiguous);
- * with predefined, the root sends count x n of the primitive of the one-primitive type */
-static void case_bcast(ctx_t *c, int predefined)
-{
-    int k;
-    for (k = 0; k < 8; k++) {
-        int root = k % 4;
-        msg_t m;
-        spec_t s = make_spec(c->cas, root, g_rank, k, SP_SHARED | SP_EXACT | SP_PARTIAL | SP_BIG);
-        if (predefined) {
-            /* the one-primitive type, sent as its primitive */
-            pool_t *p = &g_pool[NPOOL - 2];
-            long n = p->t->ne, cnt = s.sc;
-            int v = (int)(hash4(g_seed, (uint64_t)c->cas, (uint64_t)k, (uint64_t)g_rank) % 4);
-            s.ti = NPOOL - 2;
-            s.st = &g_leaves[p->t->prim];
-            s.sc = cnt * n;
-            switch (v) {
-            case 0: s.rt = s.st; s.rc = s.sc; strcpy(s.rv, "predefined"); break;
-            case 1: s.rt = p->t; s.rc = cnt; strcpy(s.rv, "derived"); break;
-            case 2: s.rt = p->hom; s.rc = cnt; strcpy(s.rv, "contiguous"); break;
-            default: s.rt = p->sig1; s.rc = cnt; strcpy(s.rv, "signature"); break;
-            }
-        }
-        s.src = root;
-        s.dst = -1;
-        s.tag = -1;
-        if (g_rank == root) {
-            msg_init(&m, s, M_SEND);
-            MC(MPI_Bcast(m.sbase, (int)s.sc, s.st->h, root, g_comm));
-            check_send(c, &m, "MPI_Bcast root");
-        } else {
-            msg_init(&m, s, M_RECV);
-            MC(MPI_Bcast(m.rbase, (int)s.rc, s.rt->h, root, g_comm));
-            check_bytes(c, m.rraw, m.rexp, m.rlen, &m, "MPI_Bcast");
-        }
-        msg_free(&m);
-    }
-}
-
 /* ---------------------------------------------------------------- collectives of a block per rank */
 
 /* One side of a collective with a block per rank, in one buffer: the blocks of the messages
@@ -1260,6 +1219,59 @@ static void case_rooted(ctx_t *c, int which, int regular)
             free_msgs(many);
         }
         msg_free(&one);
+    }
+}
+
+/* MPI_Bcast from each root, then MPI_Ibcast (completed by MPI_Wait, or an MPI_Test loop from
+ * roots 2 and 3): the root sends a pool type, each other rank receives with a type of the same
+ * signature (the same type, another layout, the predefined type, contiguous); with
+ * predefined, the root sends count x n of the primitive of the one-primitive type */
+static void case_bcast(ctx_t *c, int predefined)
+{
+    int k;
+    for (k = 0; k < 8; k++) {
+        int root = k % 4;
+        msg_t m;
+        MPI_Request req = MPI_REQUEST_NULL;
+        spec_t s = make_spec(c->cas, root, g_rank, k, SP_SHARED | SP_EXACT | SP_PARTIAL | SP_BIG);
+        if (predefined) {
+            /* the one-primitive type, sent as its primitive */
+            pool_t *p = &g_pool[NPOOL - 2];
+            long n = p->t->ne, cnt = s.sc;
+            int v = (int)(hash4(g_seed, (uint64_t)c->cas, (uint64_t)k, (uint64_t)g_rank) % 4);
+            s.ti = NPOOL - 2;
+            s.st = &g_leaves[p->t->prim];
+            s.sc = cnt * n;
+            switch (v) {
+            case 0: s.rt = s.st; s.rc = s.sc; strcpy(s.rv, "predefined"); break;
+            case 1: s.rt = p->t; s.rc = cnt; strcpy(s.rv, "derived"); break;
+            case 2: s.rt = p->hom; s.rc = cnt; strcpy(s.rv, "contiguous"); break;
+            default: s.rt = p->sig1; s.rc = cnt; strcpy(s.rv, "signature"); break;
+            }
+        }
+        s.src = root;
+        s.dst = -1;
+        s.tag = -1;
+        if (g_rank == root) {
+            msg_init(&m, s, M_SEND);
+            if (k < 4)
+                MC(MPI_Bcast(m.sbase, (int)s.sc, s.st->h, root, g_comm));
+            else {
+                MC(MPI_Ibcast(m.sbase, (int)s.sc, s.st->h, root, g_comm, &req));
+                complete_collective(c, &req, k, "MPI_Ibcast");
+            }
+            check_send(c, &m, k < 4 ? "MPI_Bcast root" : "MPI_Ibcast root");
+        } else {
+            msg_init(&m, s, M_RECV);
+            if (k < 4)
+                MC(MPI_Bcast(m.rbase, (int)s.rc, s.rt->h, root, g_comm));
+            else {
+                MC(MPI_Ibcast(m.rbase, (int)s.rc, s.rt->h, root, g_comm, &req));
+                complete_collective(c, &req, k, "MPI_Ibcast");
+            }
+            check_bytes(c, m.rraw, m.rexp, m.rlen, &m, k < 4 ? "MPI_Bcast" : "MPI_Ibcast");
+        }
+        msg_free(&m);
     }
 }
 

@@ -317,21 +317,6 @@ impl Incoming {
             .map(|(pooled, _, memory)| (pooled, vec![(memory, 0)]))
     }
 
-    /// Completes a receive that delivers the whole message when it succeeds (a broadcast,
-    /// which has no status): unpacks it if `rc` is success.
-    ///
-    /// # Safety
-    /// The type map relative to the program's buffer is writable.
-    pub unsafe fn finish_whole(self, rc: c_int) {
-        let Some((pooled, bytes, memory)) = self.landing else {
-            return;
-        };
-        if rc == MPI_SUCCESS {
-            // SAFETY: the caller's contract; the MPI behind delivered `bytes` bytes.
-            unsafe { memory.unpack_from(&pooled, bytes) };
-        }
-    }
-
     /// Keeps the landing buffer and the work of unpacking with `request` (a nonblocking or
     /// persistent receive that the MPI behind accepted with `rc`).
     ///

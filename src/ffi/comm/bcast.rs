@@ -1,13 +1,16 @@
-//! `MPI_Bcast` and `MPI_Bcast_c`. On the engine's path the root packs and every process
-//! broadcasts `count * size` `MPI_BYTE`s, which the others unpack; the type signatures of a
+//! `MPI_Bcast`, `MPI_Ibcast` and their `_c` forms. On the engine's path the root packs and
+//! every process broadcasts `count * size` `MPI_BYTE`s, which the others unpack (when the
+//! call returns, or when the request of `MPI_Ibcast` completes); the type signatures of a
 //! broadcast match, so every process moves the same number of bytes, whichever path each
 //! takes.
 
+use super::nonblocking::at_once;
 use super::{guard, missing_behind};
 use crate::abi::p2p::MPI_PROC_NULL;
-use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_ERR_ROOT};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request, MPI_ERR_ROOT};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::is_root;
+use crate::dropin::comm::collective::{After, Collective};
 use crate::dropin::comm::{route, Incoming, Outgoing};
 use crate::error::MpiError;
 use crate::ffi::export;
@@ -30,8 +33,50 @@ fn standalone(function: &'static str, count: i64, root: c_int, comm: MPI_Comm) -
     missing_behind(function)
 }
 
+/// The broadcast of `count` copies of `datatype` at `buffer` from `root` over the MPI behind:
+/// on the engine's path where the type takes it. `call` makes the MPI behind's call with the
+/// buffer, count and type it moves; the data land as `after` says (when the call returns, or
+/// when its request completes). `None`: the MPI behind lacks the function.
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
+    (buffer, count, datatype): (*mut c_void, C, MPI_Datatype),
+    root: c_int,
+    comm: MPI_Comm,
+    call: impl Fn(*mut c_void, C, MPI_Datatype) -> Option<c_int>,
+    after: After,
+) -> Option<c_int> {
+    // Which side this process is on costs two calls of the MPI behind: asked only for a type
+    // that may be packed.
+    if root == MPI_PROC_NULL || !route::may_pack(datatype) {
+        return call(buffer, count, datatype);
+    }
+    let mut kept = Collective::default();
+    let rc = if is_root(root, comm) {
+        // SAFETY: the root's buffer holds the data, as the function requires.
+        let outgoing = unsafe { Outgoing::new(buffer, count.into(), datatype, 0, false) };
+        let (b, c, t) = outgoing.args(buffer, count, datatype);
+        let rc = call(b.cast_mut(), c, t);
+        kept.sent(outgoing.into_buffer());
+        rc
+    } else {
+        let incoming = Incoming::new(buffer, count.into(), datatype, 0);
+        let (b, c, t) = incoming.args(buffer, count, datatype);
+        let rc = call(b, c, t);
+        kept.lands(incoming.into_landing());
+        rc
+    };
+    if let Some(rc) = rc {
+        // SAFETY: the buffer takes the data; a broadcast delivers all of them.
+        unsafe { kept.finish(rc, after) };
+    }
+    rc
+}
+
+/// Defines each broadcast and its nonblocking form.
 macro_rules! bcasts {
-    ($($count:ty: $name:ident),*) => {$(
+    ($($count:ty: $name:ident / $iname:ident),*) => {$(
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -45,37 +90,48 @@ macro_rules! bcasts {
             comm: MPI_Comm,
         ) -> c_int {
             export(stringify!($name), || {
+                if crate::behind::backend().is_none() {
+                    return standalone(stringify!($name), count.into(), root, comm);
+                }
                 let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
                     forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
                         b, c, t, root, comm)
                 };
+                // SAFETY: the caller's buffer, passed on under the same contract.
+                unsafe { over_behind((buffer, count, datatype), root, comm, call, After::Return) }
+                    .unwrap_or_else(|| missing_behind(stringify!($name)))
+            })
+        }
+
+        #[doc = concat!("`", stringify!($iname), "`, on the engine's path for a message it packs, unpacked when the request completes.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $iname(
+            buffer: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            root: c_int,
+            comm: MPI_Comm,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            export(stringify!($iname), || {
                 if crate::behind::backend().is_none() {
-                    return standalone(stringify!($name), count.into(), root, comm);
+                    // SAFETY: the caller's arguments, as the blocking function takes them.
+                    return unsafe { at_once(stringify!($iname), request, || $name(buffer, count, datatype, root, comm)) };
                 }
-                // Which side this process is on costs two calls of the MPI behind: asked only
-                // for a type that may be packed.
-                if root == MPI_PROC_NULL || !route::may_pack(datatype) {
-                    return call(buffer, count, datatype).unwrap_or_else(|| missing_behind(stringify!($name)));
-                }
-                let rc = if is_root(root, comm) {
-                    // SAFETY: the root's buffer holds the data, as the function requires.
-                    let outgoing = unsafe { Outgoing::new(buffer, count.into(), datatype, 0, false) };
-                    let (b, c, t) = outgoing.args(buffer, count, datatype);
-                    call(b.cast_mut(), c, t)
-                } else {
-                    let incoming = Incoming::new(buffer, count.into(), datatype, 0);
-                    let (b, c, t) = incoming.args(buffer, count, datatype);
-                    let rc = call(b, c, t);
-                    if let Some(rc) = rc {
-                        // SAFETY: the buffer takes the data; a broadcast delivers all of them.
-                        unsafe { incoming.finish_whole(rc) };
-                    }
-                    rc
+                let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
+                    forward!($iname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int,
+                        b, c, t, root, comm, request)
                 };
-                rc.unwrap_or_else(|| missing_behind(stringify!($name)))
+                let after = After::Request(request);
+                // SAFETY: the caller's buffer, passed on under the same contract.
+                unsafe { over_behind((buffer, count, datatype), root, comm, call, after) }
+                    .unwrap_or_else(|| missing_behind(stringify!($iname)))
             })
         }
     )*};
 }
 
-bcasts!(c_int: MPI_Bcast, MPI_Count: MPI_Bcast_c);
+bcasts!(c_int: MPI_Bcast / MPI_Ibcast, MPI_Count: MPI_Bcast_c / MPI_Ibcast_c);

@@ -1,11 +1,11 @@
-//! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Iallreduce`,
+//! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Iallreduce`,
 //! `MPI_Ineighbor_alltoall` and the others) and the persistent ones (`MPI_Barrier_init`,
 //! `MPI_Allreduce_init`, ...), each with its `_c` form, both made from one definition. In
-//! drop-in mode each is the MPI behind's. The nonblocking forms of the collectives with a
-//! block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) are made with their blocking
-//! ones instead, on the engine's path ([`super::blocks`], [`super::varying`]), through
-//! [`at_once`] in the one-process world. In the one-process world nothing waits for another
-//! process: a nonblocking collective is done when it is started (by the blocking function of
+//! drop-in mode each is the MPI behind's. The nonblocking forms of `MPI_Bcast` and of the
+//! collectives with a block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) are made with
+//! their blocking ones instead, on the engine's path ([`super::bcast`], [`super::blocks`],
+//! [`super::varying`]), through [`at_once`] in the one-process world. In the one-process
+//! world nothing waits for another process: a nonblocking collective is done when it is started (by the blocking function of
 //! the same arguments) and its request is complete at once (`MPI_Wait` and `MPI_Test` report it
 //! with an empty status); a persistent one runs the blocking function at each `MPI_Start`.
 
@@ -204,9 +204,9 @@ macro_rules! nonblocking {
 
 nonblocking!(MPI_Ibarrier, MPI_Barrier_init => MPI_Barrier
     (comm: MPI_Comm));
-nonblocking!(MPI_Ibcast, MPI_Bcast_init => MPI_Bcast
+nonblocking!(, MPI_Bcast_init => MPI_Bcast
     (buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ibcast_c, MPI_Bcast_init_c => MPI_Bcast_c
+nonblocking!(, MPI_Bcast_init_c => MPI_Bcast_c
     (buffer: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
 
 /// Defines the nonblocking form of each reducing collective of `MPI_Allreduce`'s shape.
