@@ -27,6 +27,8 @@
  *   fft_transpose          a 2-D FFT's transpose of 768 x 768 complex doubles between the two
  *                          ranks: MPI_Alltoall with a resized vector to send and a
  *                          contiguous of resized vectors to receive
+ *   fft_transpose_i        the same with MPI_Ialltoall and MPI_Wait
+ *   fft_transpose_v        the same with MPI_Alltoallv (a count and displacement per rank)
  */
 #include "comm_bench.h"
 #include <stdio.h>
@@ -322,7 +324,7 @@ static unsigned char fft_byte(int owner, size_t row, size_t column, size_t b) {
 
 /* Rank `rank`'s received slab must hold the transpose: its element (i, k n + j) is source
  * k's element (j, rank n + i). Leaves the slab SENTINEL again. */
-static void fft_check(unsigned char *received, const char *variant) {
+static void fft_check(const char *pattern, unsigned char *received, const char *variant) {
     const size_t n = FFT_N / 2;
     for (size_t i = 0; i < n; i++)
         for (size_t column = 0; column < FFT_N; column++) {
@@ -334,25 +336,40 @@ static void fft_check(unsigned char *received, const char *variant) {
                     char what[96];
                     snprintf(what, sizeof what, "%s: the received slab is not the transpose",
                              variant);
-                    fail("fft_transpose", what);
+                    fail(pattern, what);
                 }
             memset(at, SENTINEL, COMPLEX);
         }
 }
 
+/* How the typed variant moves the FFT's blocks. */
+enum fft_call { FFT_ALLTOALL, FFT_IALLTOALL, FFT_ALLTOALLV };
+
 typedef struct fft {
+    enum fft_call call;
+    const char *name;
     MPI_Datatype send, receive; /* one block to each rank, one block from each rank */
     unsigned char *slab, *received, *packed, *unpacked;
     int packed_size;
 } fft;
 
-/* One transpose, in the variant `variant`: typed (MPI_Alltoall of the types), packed
+/* One transpose, in the variant `variant`: typed (MPI_Alltoall of the types, or its
+ * nonblocking or v form), packed
  * (MPI_Pack of both blocks, MPI_Alltoall of bytes, MPI_Unpack), manual (the application's
  * copy loops around an MPI_Alltoall of bytes). */
 static void fft_transpose(fft *f, char variant) {
     const size_t n = FFT_N / 2, block = n * n * COMPLEX;
     int position = 0;
-    if (variant == 't') {
+    if (variant == 't' && f->call == FFT_IALLTOALL) {
+        MPI_Request request;
+        MPI_Ialltoall(f->slab, 1, f->send, f->received, 1, f->receive, MPI_COMM_WORLD, &request);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else if (variant == 't' && f->call == FFT_ALLTOALLV) {
+        /* block k at k extents of the types on both sides */
+        const int counts[2] = {1, 1}, displs[2] = {0, 1};
+        MPI_Alltoallv(f->slab, counts, displs, f->send, f->received, counts, displs, f->receive,
+                      MPI_COMM_WORLD);
+    } else if (variant == 't') {
         MPI_Alltoall(f->slab, 1, f->send, f->received, 1, f->receive, MPI_COMM_WORLD);
     } else if (variant == 'p') {
         MPI_Pack(f->slab, 2, f->send, f->packed, f->packed_size, &position, MPI_COMM_WORLD);
@@ -382,7 +399,7 @@ static void fft_measure(fft *f, char variant, const char *name) {
     double *longest = allocate((size_t)reps * sizeof *longest);
     MPI_Barrier(MPI_COMM_WORLD);
     fft_transpose(f, variant);
-    fft_check(f->received, name);
+    fft_check(f->name, f->received, name);
     for (int r = 0; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
@@ -391,16 +408,18 @@ static void fft_measure(fft *f, char variant, const char *name) {
     }
     MPI_Reduce(times, longest, reps, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        report("fft_transpose", name, (size_t)FFT_N * FFT_N / 2 * COMPLEX, longest);
+        report(f->name, name, (size_t)FFT_N * FFT_N / 2 * COMPLEX, longest);
     free(times);
     free(longest);
 }
 
-static void bench_fft(void) {
+static void bench_fft(enum fft_call call, const char *pattern) {
     const int n = FFT_N / 2;
     const size_t slab = (size_t)n * FFT_N * COMPLEX;
     MPI_Datatype complex, block, column, columns;
     fft f;
+    f.call = call;
+    f.name = pattern;
     MPI_Type_contiguous(2, MPI_DOUBLE, &complex);
     MPI_Type_vector(n, n, FFT_N, complex, &block);
     MPI_Type_create_resized(block, 0, (MPI_Aint)n * COMPLEX, &f.send);
@@ -443,7 +462,7 @@ static const char *const app_names[] = {
     "wrf_x_vec",   "wrf_y_vec",    "wrf_x_sa",      "wrf_y_sa",      "milc_su3_zd",
     "nas_lu_x",    "nas_lu_y",     "nas_mg_x",      "nas_mg_y",      "nas_mg_z",
     "lammps_full", "lammps_atomic", "specfem3d_oc", "specfem3d_cm",  "specfem3d_mt",
-    "fft_transpose"};
+    "fft_transpose", "fft_transpose_i", "fft_transpose_v"};
 
 int app_pattern_count(void) { return (int)(sizeof app_names / sizeof app_names[0]); }
 
@@ -463,7 +482,9 @@ int app_pattern(int which, pattern *p) {
     case 12: make_specfem_oc(p); break;
     case 13: make_specfem_cm(p); break;
     case 14: make_specfem_mt(p); break;
-    default: bench_fft(); return 0;
+    case 15: bench_fft(FFT_ALLTOALL, app_names[which]); return 0;
+    case 16: bench_fft(FFT_IALLTOALL, app_names[which]); return 0;
+    default: bench_fft(FFT_ALLTOALLV, app_names[which]); return 0;
     }
     return 1;
 }

@@ -10,10 +10,11 @@ The patterns (--set): `basic`, the benchmark's own seven (an array of structs, t
 random gather, two faces of a 256^3 grid, a 3-D halo exchange); `apps`, the exchange patterns
 of real applications as the field's datatype benchmarks describe them (WRF's halos as vectors
 and as subarrays, MILC, NAS LU and MG, LAMMPS, SPECFEM3D, and a 2-D FFT's transpose by
-MPI_Alltoall: app_patterns.c); `all`, both.
+MPI_Alltoall, MPI_Ialltoall and MPI_Alltoallv: app_patterns.c); `all`, both.
 
     python3 benches/comm.py [--set basic|apps|all] [--rounds R] [--reps N] [--stat best|median]
                             [--lib PATH] [--mpi RUNTIME] [--timeout S] [--peers any|preloaded]
+                            [--patterns NAME,...]
 
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
 zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
@@ -109,6 +110,8 @@ APP_PATTERNS = [
     ("specfem3d_cm", "SPECFEM3D crust-mantle: struct of indexed blocks of 3 floats"),
     ("specfem3d_mt", "SPECFEM3D mesh transpose: every other 3 floats"),
     ("fft_transpose", "2-D FFT transpose, MPI_Alltoall (4.7 MB a rank)"),
+    ("fft_transpose_i", "2-D FFT transpose, MPI_Ialltoall and MPI_Wait"),
+    ("fft_transpose_v", "2-D FFT transpose, MPI_Alltoallv"),
 ]
 SETS = {"basic": BASIC_PATTERNS, "apps": APP_PATTERNS, "all": BASIC_PATTERNS + APP_PATTERNS}
 
@@ -144,7 +147,7 @@ def run_once(name, mode, program, lib, options, env):
         command += ["-genv", "LD_PRELOAD", str(lib), "-genv", "MPI_DTYPE_COMM", mode,
                     "-genv", "MPI_DTYPE_PEERS", options.peers, "-genv", "MPI_DTYPE_DEBUG", "1"]
     command += [str(program), "--reps", str(options.reps), "--variants", "typed,packed,manual",
-                "--only", ",".join(name for name, _ in SETS[options.set])]
+                "--only", ",".join(name for name, _ in chosen(options))]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode == 124 or done.returncode == 137:
         sys.stderr.write(done.stdout + done.stderr)
@@ -259,6 +262,12 @@ def table(samples, sizes, patterns):
     return lines
 
 
+def chosen(options):
+    """The patterns of the set, or those of them --patterns names."""
+    names = options.patterns.split(",") if options.patterns else None
+    return [(name, title) for name, title in SETS[options.set] if not names or name in names]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -275,7 +284,10 @@ def main():
                         help="the benchmark's own patterns, the applications', or both")
     parser.add_argument("--peers", choices=["any", "preloaded"], default="any",
                         help="MPI_DTYPE_PEERS of the preloaded runs")
+    parser.add_argument("--patterns", help="only these patterns of the set (names, comma-separated)")
     options = parser.parse_args()
+    if not chosen(options):
+        sys.exit(f"comm.py: --patterns names none of the patterns of the set {options.set}")
     options.rounds = max(1, options.rounds)
     options.reps = max(1, options.reps)
     lib = options.lib.resolve()
@@ -303,7 +315,7 @@ def main():
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
     print(f"Library: {lib}, which {p2p}.")
     print()
-    print("\n".join(table(samples, sizes, SETS[options.set])))
+    print("\n".join(table(samples, sizes, chosen(options))))
 
 
 if __name__ == "__main__":
