@@ -54,8 +54,10 @@ fuzz_target!(|data: &[u8]| {
         );
         assert_eq!(capi::queries(rebuilt), q, "operation {i}: rebuilt queries");
         if r.info.modelable() {
-            let ours = TypeMap::of(&handles::with_type(handle, |t, _| t.clone()).expect("a live handle"));
-            let again = TypeMap::of(&handles::with_type(rebuilt, |t, _| t.clone()).expect("a live handle"));
+            let ours =
+                TypeMap::of(&handles::with_type(handle, |t, _| t.clone()).expect("a live handle"));
+            let again =
+                TypeMap::of(&handles::with_type(rebuilt, |t, _| t.clone()).expect("a live handle"));
             assert_eq!(ours, TypeMap::of(dt), "operation {i}: C and core type maps");
             assert_eq!(ours, again, "operation {i}: the rebuilt type map differs");
             let ext32: i64 = ours

@@ -12,16 +12,10 @@ use mpi_dtype_fuzz::*;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let Some(MemoryCase {
-        dt,
-        tm,
-        count,
-        region,
-        src,
-    }) = MemoryCase::decode(&mut b)
-    else {
+    let Some(case) = MemoryCase::decode(&mut b) else {
         return;
     };
+    let (dt, tm, count, region, src) = case.into_parts();
     let dt = &dt;
     let entries = tm.copies(count);
     let total: i64 = entries.iter().map(|(e, _)| e.info().ext32_size()).sum();
@@ -54,8 +48,16 @@ fuzz_target!(|data: &[u8]| {
         let mut position = 0i64;
         let outbuf = dst[region.origin()..].as_mut_ptr();
         // SAFETY: as above.
-        let rc =
-            unsafe { Representation::External32.unpack(packed.as_ptr(), total, &mut position, outbuf, count, dt) };
+        let rc = unsafe {
+            Representation::External32.unpack(
+                packed.as_ptr(),
+                total,
+                &mut position,
+                outbuf,
+                count,
+                dt,
+            )
+        };
         assert!(rc.is_ok(), "external32 unpack failed: {rc:?}");
         assert_eq!(position, total);
         dst

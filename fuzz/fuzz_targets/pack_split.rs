@@ -11,16 +11,10 @@ use mpi_dtype_fuzz::*;
 
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes::new(data);
-    let Some(MemoryCase {
-        dt,
-        tm,
-        count,
-        region,
-        src,
-    }) = MemoryCase::decode(&mut b)
-    else {
+    let Some(case) = MemoryCase::decode(&mut b) else {
         return;
     };
+    let (dt, tm, count, region, src) = case.into_parts();
     let dt = &dt;
     let expected = tm.pack_bytes(count, &src, region.origin());
     let total = expected.len();

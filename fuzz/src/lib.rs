@@ -916,6 +916,12 @@ pub struct MemoryCase {
 }
 
 impl MemoryCase {
+    /// The case's parts: the type, its type map, the count, the region of memory and the
+    /// source bytes.
+    pub fn into_parts(self) -> (Arc<Datatype>, TypeMap, i64, Geometry, Vec<u8>) {
+        (self.dt, self.tm, self.count, self.region, self.src)
+    }
+
     /// Decodes a program and the rest of the case from `b`, or `None` if the program made no
     /// type the model can write out within a buffer of 1 MiB.
     pub fn decode(b: &mut Bytes) -> Option<MemoryCase> {
