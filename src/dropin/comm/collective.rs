@@ -1,6 +1,7 @@
 //! What a collective on the engine's path keeps until it completes: the buffers its sending
-//! sides packed, and the landing buffer of its receiving side with the blocks to unpack from
-//! it. A blocking call finishes at once; a nonblocking one keeps them with its request
+//! sides packed, the landing buffer of its receiving side with the blocks to unpack from it,
+//! and the arrays of counts, displacements and types it gave the MPI behind (which a
+//! nonblocking collective may read until it completes). A blocking call finishes at once; a nonblocking one keeps them with its request
 //! ([`super::pending`]), whose completion unpacks.
 
 use super::pending::{self, Memory, Pending};
@@ -27,6 +28,7 @@ pub enum After {
 pub struct Collective {
     sent: Vec<Buffer>,
     landing: Option<Landing>,
+    arrays: Vec<Box<dyn std::any::Any + Send>>,
 }
 
 impl Collective {
@@ -38,6 +40,11 @@ impl Collective {
     /// Keeps the landing buffer of the receiving side (if it lands as bytes).
     pub fn lands(&mut self, landing: Option<Landing>) {
         self.landing = self.landing.take().or(landing);
+    }
+
+    /// Keeps `arrays` (the arrays the MPI behind was given) until the call completes.
+    pub fn keeps(&mut self, arrays: impl std::any::Any + Send) {
+        self.arrays.push(Box::new(arrays));
     }
 
     /// Unpacks every block of the landing buffer into the program's memory.
@@ -68,7 +75,7 @@ impl Collective {
                 unsafe { self.unpack() }
             }
             After::Request(request) if rc == MPI_SUCCESS && !request.is_null() => {
-                if self.sent.is_empty() && self.landing.is_none() {
+                if self.sent.is_empty() && self.landing.is_none() && self.arrays.is_empty() {
                     return;
                 }
                 // SAFETY: the caller's contract.

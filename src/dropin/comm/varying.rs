@@ -104,9 +104,6 @@ impl Spread {
         if !packs || blocks.iter().any(|b| b.count < 0) {
             return unchanged;
         }
-        if std::env::var_os("TMP_SPREAD").is_some() {
-            eprintln!("SPREAD {side:?} packs");
-        }
         Spread::packed(buffer, unit, blocks, paths).unwrap_or(unchanged)
     }
 
@@ -153,11 +150,6 @@ impl Spread {
             placed,
             bytes,
         }))
-    }
-
-    /// Whether the engine packs this side.
-    pub fn packs(&self) -> bool {
-        matches!(self.0, Paths::Packed { .. })
     }
 
     /// The buffer the MPI behind takes: the pooled one, or the program's `buffer`.

@@ -21,8 +21,8 @@ use std::ffi::c_void;
 use std::os::raw::c_int;
 
 /// A count or displacement of the C interface (`int`, `MPI_Count`, `MPI_Aint`).
-pub(super) trait Number: Copy + Into<i64> + From<i32> {}
-impl<T: Copy + Into<i64> + From<i32>> Number for T {}
+pub(super) trait Number: Copy + Into<i64> + From<i32> + Send + 'static {}
+impl<T: Copy + Into<i64> + From<i32> + Send + 'static> Number for T {}
 
 /// The type argument of a side: one type for every block (`MPI_Datatype`) or one per block
 /// (`const MPI_Datatype *`, `MPI_Alltoallw`).
@@ -196,20 +196,22 @@ fn is_in_place(buffer: *const c_void) -> bool {
     buffer.expose_provenance() == MPI_IN_PLACE
 }
 
-/// The answer `rc` of the call, after keeping what its sides packed (`sent`) and what lands
-/// as bytes (`landing`) until it completes ([`After`]), which unpacks them.
+/// The answer `rc` of the call, after keeping what its sides packed (`sent`), what lands as
+/// bytes (`landing`) and the `arrays` it gave the MPI behind until it completes ([`After`]),
+/// which unpacks them.
 ///
 /// # Safety
 /// The blocks of `landing` are writable until the call completes.
 unsafe fn finished(
     rc: c_int,
-    sent: Option<Buffer>,
-    landing: Option<Landing>,
+    (sent, landing): (Option<Buffer>, Option<Landing>),
+    arrays: impl std::any::Any + Send,
     after: After,
 ) -> c_int {
     let mut kept = Collective::default();
     kept.sent(sent);
     kept.lands(landing);
+    kept.keeps(arrays);
     // SAFETY: the caller's contract.
     unsafe { kept.finish(rc, after) };
     rc
@@ -281,7 +283,14 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
     let rc = call(send, recv.taken(&received, n, &mut kept_recv));
     let sent = sent.and_then(Spread::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { finished(rc, sent, received.into_landing(), after) }
+    unsafe {
+        finished(
+            rc,
+            (sent, received.into_landing()),
+            (kept_send, kept_recv),
+            after,
+        )
+    }
 }
 
 /// `MPI_Allgatherv`: one block to every partner, a block of its own from each.
@@ -316,7 +325,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     let rc = call(send, recv.taken(&received, n, &mut kept));
     let sent = sent.and_then(SentBlocks::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { finished(rc, sent, received.into_landing(), after) }
+    unsafe { finished(rc, (sent, received.into_landing()), kept, after) }
 }
 
 /// This process's part in a rooted collective whose side of one block (every process's but
@@ -379,7 +388,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
         received.and_then(Spread::into_landing),
     );
     // SAFETY: the root's receive buffer takes the blocks, as the function requires.
-    unsafe { finished(rc, sent, landing, after) }
+    unsafe { finished(rc, (sent, landing), kept, after) }
 }
 
 /// `MPI_Scatterv`: the root sends a block of its own to each partner, every process
@@ -424,5 +433,5 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
         received.and_then(ReceivedBlocks::into_landing),
     );
     // SAFETY: the receive buffer takes the block, as the function requires.
-    unsafe { finished(rc, sent, landing, after) }
+    unsafe { finished(rc, (sent, landing), kept, after) }
 }
