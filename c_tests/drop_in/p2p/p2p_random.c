@@ -30,7 +30,8 @@
 #include <pthread.h>
 
 static MPI_Comm g_comm;
-static int g_intel; /* the MPI library is Intel MPI */
+static int g_intel;   /* the MPI library is Intel MPI */
+static int g_mpich40; /* the MPI library is MPICH 4.0 */
 static int g_threads_requested, g_thread_level;
 static long g_total_checks, g_total_fails;
 
@@ -853,16 +854,20 @@ static void case_request_free(ctx_t *c)
 
 /* ---------------------------------------------------------------- collectives of a block per rank */
 
-/* One side of a collective with a block per rank, in one buffer: the blocks of the messages
- * m[0..3] (to or from rank i) placed one after another, block i at displ[i] units of `unit`
- * bytes, with a pattern in the gaps and margins.  On the send side the blocks hold the
- * messages' send data; on the receive side the sentinels of their receive buffers, and
- * `exp` what the whole buffer must hold after the call. */
+/* The most blocks a side of a collective has (a neighbourhood collective's: 3 edges out of
+ * each of 4 ranks) */
+#define MAX_BLOCKS 12
+
+/* One side of a collective with a block per partner, in one buffer: the blocks of the
+ * messages m[0..n-1] (to or from partner i) placed one after another, block i at displ[i]
+ * units of `unit` bytes, with a pattern in the gaps and margins.  On the send side the blocks
+ * hold the messages' send data; on the receive side the sentinels of their receive buffers,
+ * and `copy` what the whole buffer must hold after the call. */
 typedef struct {
     unsigned char *raw, *copy; /* copy: the send side's bytes, or the receive side's expected */
     unsigned char *buf;        /* the buffer the call takes: raw + origin */
     long len, unit, origin;
-    long displ[4];
+    long displ[MAX_BLOCKS];
 } arena_t;
 
 /* arena_init's unit for the collectives of one count and one type a side: block i at
@@ -875,24 +880,25 @@ static long ceil_units(long at, long unit)
     return at >= 0 ? (at + unit - 1) / unit : -((-at) / unit);
 }
 
-/* Places the 4 blocks of m (role M_SEND: their send types and counts; M_RECV: their receive
+/* Places the n blocks of m (role M_SEND: their send types and counts; M_RECV: their receive
  * types and counts) in a new arena; `unit` 0 counts displacements in extents of the types
  * (which are then one type), ARENA_REGULAR places them as the collectives of one count do
- * (one type and count), else displacements count in bytes. */
-static void arena_init(arena_t *a, const msg_t *m, int role, long unit)
+ * (one type and count), else displacements count in bytes.  The blocks of the bits of
+ * `untouched` (from MPI_PROC_NULL) must keep their sentinels. */
+static void arena_init(arena_t *a, const msg_t *m, int n, int role, long unit, unsigned untouched)
 {
     long cursor = 0, i;
     memset(a, 0, sizeof *a);
-    if (unit == ARENA_REGULAR) {
+    if (unit == ARENA_REGULAR && n > 0) {
         const node_t *t = role == M_SEND ? m[0].sp.st : m[0].sp.rt;
         long count = role == M_SEND ? m[0].sp.sc : m[0].sp.rc;
         a->unit = t->ext;
         a->origin = t->tlb < MARGIN ? MARGIN - t->tlb : 0;
-        for (i = 0; i < 4; i++)
+        for (i = 0; i < n; i++)
             a->displ[i] = i * count;
-        cursor = count ? a->origin + (4 * count - 1) * t->ext + t->tub : a->origin;
+        cursor = count ? a->origin + (n * count - 1) * t->ext + t->tub : a->origin;
     }
-    for (i = 0; i < 4 && unit != ARENA_REGULAR; i++) {
+    for (i = 0; i < n && unit != ARENA_REGULAR; i++) {
         const node_t *t = role == M_SEND ? m[i].sp.st : m[i].sp.rt;
         long count = role == M_SEND ? m[i].sp.sc : m[i].sp.rc;
         a->unit = unit ? unit : t->ext;
@@ -908,7 +914,7 @@ static void arena_init(arena_t *a, const msg_t *m, int role, long unit)
     for (i = 0; i < a->len; i++)
         a->raw[i] = (unsigned char)(0x3c ^ (i * 7) ^ (g_rank << 3));
     memcpy(a->copy, a->raw, (size_t)a->len);
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < n; i++) {
         const node_t *t = role == M_SEND ? m[i].sp.st : m[i].sp.rt;
         long count = role == M_SEND ? m[i].sp.sc : m[i].sp.rc;
         long len = role == M_SEND ? m[i].slen : m[i].rlen, at = a->origin + a->displ[i] * a->unit + t->tlb;
@@ -920,7 +926,7 @@ static void arena_init(arena_t *a, const msg_t *m, int role, long unit)
             memcpy(a->copy + at, m[i].sraw + MARGIN, (size_t)(len - 2 * MARGIN));
         } else {
             memcpy(a->raw + at, m[i].rraw + MARGIN, (size_t)(len - 2 * MARGIN));
-            memcpy(a->copy + at, m[i].rexp + MARGIN, (size_t)(len - 2 * MARGIN));
+            memcpy(a->copy + at, (untouched >> i & 1 ? m[i].rraw : m[i].rexp) + MARGIN, (size_t)(len - 2 * MARGIN));
         }
     }
 }
@@ -997,13 +1003,15 @@ static spec_t vspec(int cas, int k, int src, int dst, int how)
     return s;
 }
 
-/* The 4 messages of one rank's side: to each rank (role M_SEND) or from each (M_RECV), with a
- * type of their own (`wtypes`: MPI_Alltoallw) or as `how` says (vspec). */
-static void side_msgs(msg_t m[4], int cas, int k, int role, int wtypes, int how)
+/* The n messages of one rank's side: to each of the partners `peers` (role M_SEND) or from
+ * each (M_RECV), or to or from ranks 0 to 3 where `peers` is NULL, with a type of their own
+ * (`wtypes`: MPI_Alltoallw) or as `how` says (vspec). */
+static void side_msgs(msg_t *m, int n, const int *peers, int cas, int k, int role, int wtypes, int how)
 {
     int i;
-    for (i = 0; i < 4; i++) {
-        int src = role == M_SEND ? g_rank : i, dst = role == M_SEND ? i : g_rank;
+    for (i = 0; i < n; i++) {
+        int peer = peers ? peers[i] : i;
+        int src = role == M_SEND ? g_rank : peer, dst = role == M_SEND ? peer : g_rank;
         spec_t s = wtypes ? make_spec(cas, src, dst, k, SP_EXACT) : vspec(cas, k, src, dst, how);
         if (wtypes && collective_count(s.st, s.sc) != s.sc) {
             s.rc = s.rc / s.sc * collective_count(s.st, s.sc);
@@ -1013,10 +1021,10 @@ static void side_msgs(msg_t m[4], int cas, int k, int role, int wtypes, int how)
     }
 }
 
-static void free_msgs(msg_t m[4])
+static void free_msgs(msg_t *m, int n)
 {
     int i;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < n; i++)
         msg_free(&m[i]);
 }
 
@@ -1085,10 +1093,10 @@ static void case_alltoall(ctx_t *c, int kind)
         long unit = kind == A_W ? 1 : kind == A_REGULAR ? ARENA_REGULAR : 0;
         char name[40];
         form_name(name, sizeof name, names[kind], k);
-        side_msgs(out, c->cas, k, M_SEND, kind == A_W, how);
-        side_msgs(in, c->cas, k, M_RECV, kind == A_W, how);
-        arena_init(&a, out, M_SEND, unit);
-        arena_init(&b, in, M_RECV, unit);
+        side_msgs(out, 4, NULL, c->cas, k, M_SEND, kind == A_W, how);
+        side_msgs(in, 4, NULL, c->cas, k, M_RECV, kind == A_W, how);
+        arena_init(&a, out, 4, M_SEND, unit, 0);
+        arena_init(&b, in, 4, M_RECV, unit, 0);
         for (i = 0; i < 4; i++) {
             scc[i] = sc[i] = (int)out[i].sp.sc;
             sdc[i] = sd[i] = (int)a.displ[i];
@@ -1120,8 +1128,8 @@ static void case_alltoall(ctx_t *c, int kind)
         check_arenas(c, &b, &in[0], &a, &out[0], name);
         arena_free(&a);
         arena_free(&b);
-        free_msgs(out);
-        free_msgs(in);
+        free_msgs(out, 4);
+        free_msgs(in, 4);
     }
 }
 
@@ -1166,7 +1174,7 @@ static void case_rooted(ctx_t *c, int which, int regular)
                 int src = which == 1 ? g_rank : i, dst = which == 1 ? i : g_rank;
                 msg_init(&many[i], vspec(c->cas, k, src, dst, how), role);
             }
-            arena_init(&a, many, role, regular ? ARENA_REGULAR : 0);
+            arena_init(&a, many, 4, role, regular ? ARENA_REGULAR : 0, 0);
             for (i = 0; i < 4; i++) {
                 countsc[i] = counts[i] = (int)(role == M_SEND ? many[i].sp.sc : many[i].sp.rc);
                 displsc[i] = displs[i] = (int)a.displ[i];
@@ -1216,9 +1224,142 @@ static void case_rooted(ctx_t *c, int which, int regular)
         }
         if (is_root) {
             arena_free(&a);
-            free_msgs(many);
+            free_msgs(many, 4);
         }
         msg_free(&one);
+    }
+}
+
+/* The communicator of a neighbourhood collective and this rank's neighbours in it */
+typedef struct {
+    MPI_Comm comm;
+    int nin, nout;
+    int sources[MAX_BLOCKS], destinations[MAX_BLOCKS];
+    unsigned from_nobody; /* bit i: source i is MPI_PROC_NULL */
+} hood_t;
+
+/* topology 0: a 2 x 2 Cartesian grid, not periodic (2 of each rank's 4 neighbours are
+ * MPI_PROC_NULL); 1: a distributed graph of random edges, 0 to 3 out of each rank to any
+ * rank, itself and repeated edges included */
+static void hood_init(hood_t *h, int cas, int topology)
+{
+    int r, i;
+    memset(h, 0, sizeof *h);
+    if (topology == 0) {
+        int dims[2] = {2, 2}, periods[2] = {0, 0};
+        MC(MPI_Cart_create(g_comm, 2, dims, periods, 0, &h->comm));
+        h->nin = h->nout = 4;
+        for (i = 0; i < 2; i++)
+            MC(MPI_Cart_shift(h->comm, i, 1, &h->sources[2 * i], &h->sources[2 * i + 1]));
+        memcpy(h->destinations, h->sources, sizeof h->sources);
+    } else {
+        int out[4][3], nout[4];
+        for (r = 0; r < 4; r++) {
+            rng_t g = rng_for(g_seed, (uint64_t)cas, 55, (uint64_t)r, 0);
+            nout[r] = rnd(&g, 4);
+            for (i = 0; i < nout[r]; i++)
+                out[r][i] = rnd(&g, 4);
+        }
+        h->nout = nout[g_rank];
+        for (i = 0; i < h->nout; i++)
+            h->destinations[i] = out[g_rank][i];
+        for (r = 0; r < 4; r++) /* in the order of the edges out of each source */
+            for (i = 0; i < nout[r]; i++)
+                if (out[r][i] == g_rank)
+                    h->sources[h->nin++] = r;
+        MC(MPI_Dist_graph_create_adjacent(g_comm, h->nin, h->sources, MPI_UNWEIGHTED, h->nout, h->destinations,
+                                          MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &h->comm));
+    }
+    for (i = 0; i < h->nin; i++)
+        if (h->sources[i] == MPI_PROC_NULL)
+            h->from_nobody |= 1u << i;
+}
+
+/* The neighbourhood collectives (`which` 0-4: MPI_Neighbor_alltoall, _allgather, _alltoallv,
+ * _allgatherv, _alltoallw) on both topologies in their 4 forms: a block to each destination
+ * (the same one for the allgathers), one from each source; blocks from MPI_PROC_NULL keep
+ * their sentinels */
+static void case_neighbors(ctx_t *c, int which)
+{
+    static const char *const names[5] = {"MPI_Neighbor_alltoall", "MPI_Neighbor_allgather",
+                                         "MPI_Neighbor_alltoallv", "MPI_Neighbor_allgatherv",
+                                         "MPI_Neighbor_alltoallw"};
+    static const int hows[5] = {VS_CALL, VS_CALL_ALL, VS_PAIR, VS_SENDER_ALL, VS_PAIR};
+    int k, i, topology;
+    for (topology = 0; topology < 2; topology++) {
+        hood_t h;
+        /* MPICH 4.0.2's MPI_Neighbor_alltoallw delivers wrong bytes over a distributed graph
+         * (not MPICH 5.0.2's, nor Intel MPI's): left out there */
+        if (which == 4 && topology == 1 && g_mpich40)
+            continue;
+        hood_init(&h, c->cas, topology);
+        for (k = 0; k < 8; k++) {
+            int same = which == 1 || which == 3, wtypes = which == 4, nsent = same ? 1 : h.nout;
+            int self[1];
+            long unit = wtypes ? 1 : which < 2 ? ARENA_REGULAR : 0;
+            msg_t out[MAX_BLOCKS], in[MAX_BLOCKS];
+            arena_t a, b;
+            int sc[MAX_BLOCKS], sd[MAX_BLOCKS], rc[MAX_BLOCKS], rd[MAX_BLOCKS];
+            MPI_Count scc[MAX_BLOCKS], rcc[MAX_BLOCKS];
+            MPI_Aint sdc[MAX_BLOCKS], rdc[MAX_BLOCKS];
+            MPI_Datatype st[MAX_BLOCKS], rt[MAX_BLOCKS];
+            MPI_Request req = MPI_REQUEST_NULL;
+            MPI_Comm hc = h.comm;
+            unsigned char *sbuf;
+            char name[48];
+            form_name(name, sizeof name, names[which], k);
+            self[0] = g_rank; /* the allgathers send one block, the same data to every neighbour */
+            side_msgs(out, nsent, same ? self : h.destinations, c->cas, 100 * topology + k, M_SEND, wtypes,
+                      hows[which]);
+            side_msgs(in, h.nin, h.sources, c->cas, 100 * topology + k, M_RECV, wtypes, hows[which]);
+            arena_init(&a, out, nsent, M_SEND, unit, 0);
+            arena_init(&b, in, h.nin, M_RECV, unit, h.from_nobody);
+            for (i = 0; i < MAX_BLOCKS; i++) {
+                int s = i < nsent, r = i < h.nin;
+                scc[i] = sc[i] = s ? (int)out[i].sp.sc : 0;
+                sdc[i] = sd[i] = s ? (int)a.displ[i] : 0;
+                st[i] = s ? out[i].sp.st->h : MPI_DATATYPE_NULL;
+                rcc[i] = rc[i] = r ? (int)in[i].sp.rc : 0;
+                rdc[i] = rd[i] = r ? (int)b.displ[i] : 0;
+                rt[i] = r ? in[i].sp.rt->h : MPI_DATATYPE_NULL;
+            }
+            /* the allgathers' one block: where the arena placed it */
+            sbuf = a.buf + (same ? a.displ[0] * a.unit : 0);
+            if (nsent == 0) /* the one count and type of a side with no blocks */
+                st[0] = MPI_INT;
+            if (h.nin == 0)
+                rt[0] = MPI_INT;
+            switch (which * 4 + k % 4) {
+            case 0: MC(MPI_Neighbor_alltoall(sbuf, sc[0], st[0], b.buf, rc[0], rt[0], hc)); break;
+            case 1: MC(MPI_Neighbor_alltoall_c(sbuf, scc[0], st[0], b.buf, rcc[0], rt[0], hc)); break;
+            case 2: MC(MPI_Ineighbor_alltoall(sbuf, sc[0], st[0], b.buf, rc[0], rt[0], hc, &req)); break;
+            case 3: MC(MPI_Ineighbor_alltoall_c(sbuf, scc[0], st[0], b.buf, rcc[0], rt[0], hc, &req)); break;
+            case 4: MC(MPI_Neighbor_allgather(sbuf, sc[0], st[0], b.buf, rc[0], rt[0], hc)); break;
+            case 5: MC(MPI_Neighbor_allgather_c(sbuf, scc[0], st[0], b.buf, rcc[0], rt[0], hc)); break;
+            case 6: MC(MPI_Ineighbor_allgather(sbuf, sc[0], st[0], b.buf, rc[0], rt[0], hc, &req)); break;
+            case 7: MC(MPI_Ineighbor_allgather_c(sbuf, scc[0], st[0], b.buf, rcc[0], rt[0], hc, &req)); break;
+            case 8: MC(MPI_Neighbor_alltoallv(sbuf, sc, sd, st[0], b.buf, rc, rd, rt[0], hc)); break;
+            case 9: MC(MPI_Neighbor_alltoallv_c(sbuf, scc, sdc, st[0], b.buf, rcc, rdc, rt[0], hc)); break;
+            case 10: MC(MPI_Ineighbor_alltoallv(sbuf, sc, sd, st[0], b.buf, rc, rd, rt[0], hc, &req)); break;
+            case 11: MC(MPI_Ineighbor_alltoallv_c(sbuf, scc, sdc, st[0], b.buf, rcc, rdc, rt[0], hc, &req)); break;
+            case 12: MC(MPI_Neighbor_allgatherv(sbuf, sc[0], st[0], b.buf, rc, rd, rt[0], hc)); break;
+            case 13: MC(MPI_Neighbor_allgatherv_c(sbuf, scc[0], st[0], b.buf, rcc, rdc, rt[0], hc)); break;
+            case 14: MC(MPI_Ineighbor_allgatherv(sbuf, sc[0], st[0], b.buf, rc, rd, rt[0], hc, &req)); break;
+            case 15: MC(MPI_Ineighbor_allgatherv_c(sbuf, scc[0], st[0], b.buf, rcc, rdc, rt[0], hc, &req)); break;
+            case 16: MC(MPI_Neighbor_alltoallw(sbuf, sc, sdc, st, b.buf, rc, rdc, rt, hc)); break;
+            case 17: MC(MPI_Neighbor_alltoallw_c(sbuf, scc, sdc, st, b.buf, rcc, rdc, rt, hc)); break;
+            case 18: MC(MPI_Ineighbor_alltoallw(sbuf, sc, sdc, st, b.buf, rc, rdc, rt, hc, &req)); break;
+            default: MC(MPI_Ineighbor_alltoallw_c(sbuf, scc, sdc, st, b.buf, rcc, rdc, rt, hc, &req)); break;
+            }
+            if (NONBLOCKING(k))
+                complete_collective(c, &req, k, name);
+            check_arenas(c, h.nin ? &b : NULL, &in[0], nsent ? &a : NULL, &out[0], name);
+            arena_free(&a);
+            arena_free(&b);
+            free_msgs(out, nsent);
+            free_msgs(in, h.nin);
+        }
+        MC(MPI_Comm_free(&h.comm));
     }
 }
 
@@ -1398,6 +1539,11 @@ enum {
     C_GATHERV,
     C_SCATTERV,
     C_ALLGATHERV,
+    C_NEIGHBOR_ALLTOALL,
+    C_NEIGHBOR_ALLGATHER,
+    C_NEIGHBOR_ALLTOALLV,
+    C_NEIGHBOR_ALLGATHERV,
+    C_NEIGHBOR_ALLTOALLW,
     C_THREADS,
     NCASES
 };
@@ -1410,7 +1556,8 @@ static const char *const g_case_names[NCASES] = {
     "probe-iprobe",    "any_source-order", "truncate",   "cancel",      "request_free",
     "bcast",           "bcast-predefined", "alltoall",    "gather",      "scatter",
     "allgather",       "alltoallv",    "alltoallw",     "gatherv",     "scatterv",
-    "allgatherv",      "threads"};
+    "allgatherv",      "neighbor_alltoall", "neighbor_allgather", "neighbor_alltoallv",
+    "neighbor_allgatherv", "neighbor_alltoallw", "threads"};
 
 /* Runs one case; returns 0 if it did not run (threads without MPI_THREAD_MULTIPLE). */
 static int run_case(int cas, long *checks, long *fails)
@@ -1456,6 +1603,11 @@ static int run_case(int cas, long *checks, long *fails)
     case C_GATHERV: case_rooted(&c, 0, 0); break;
     case C_SCATTERV: case_rooted(&c, 1, 0); break;
     case C_ALLGATHERV: case_rooted(&c, 2, 0); break;
+    case C_NEIGHBOR_ALLTOALL: case_neighbors(&c, 0); break;
+    case C_NEIGHBOR_ALLGATHER: case_neighbors(&c, 1); break;
+    case C_NEIGHBOR_ALLTOALLV: case_neighbors(&c, 2); break;
+    case C_NEIGHBOR_ALLGATHERV: case_neighbors(&c, 3); break;
+    case C_NEIGHBOR_ALLTOALLW: case_neighbors(&c, 4); break;
     default: ran = case_threads(&c); break;
     }
     /* Every message of a case has the case's own tags, so ranks may run ahead into the next
@@ -1537,6 +1689,7 @@ int main(int argc, char **argv)
         MC(MPI_Get_library_version(version, &len));
         version[len < 0 ? 0 : len > MPI_MAX_LIBRARY_VERSION_STRING ? MPI_MAX_LIBRARY_VERSION_STRING : len] = 0;
         g_intel = strstr(version, "Intel") != NULL;
+        g_mpich40 = strncmp(version, "MPICH Version:", 14) == 0 && strncmp(version + 14 + strspn(version + 14, " \t"), "4.0", 3) == 0;
         g_trunc_min = g_intel;
     }
     init_leaves();

@@ -39,6 +39,64 @@ pub fn partners(comm: MPI_Comm) -> Option<i64> {
     partners_in(comm, is_inter(comm)?)
 }
 
+/// Whom a collective exchanges blocks with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Exchange {
+    /// Every process of the communicator, or of the remote group of an intercommunicator.
+    Everyone,
+    /// The neighbours of the communicator's topology (the neighbourhood collectives).
+    Neighbours,
+}
+
+/// The partners of one call: how many blocks a process sends and receives, and which of the
+/// blocks it receives come from nobody (`MPI_PROC_NULL` neighbours: those blocks stay as
+/// they are).
+pub struct Partners {
+    /// The blocks sent.
+    pub outgoing: usize,
+    /// The blocks received.
+    pub incoming: usize,
+    /// Per block received, whether it comes from `MPI_PROC_NULL`.
+    nobody: Vec<bool>,
+}
+
+impl Partners {
+    /// The partners of this process in a collective `exchange` over `comm` (`None` where the
+    /// MPI behind cannot say: the call then goes to it unchanged).
+    pub fn of(comm: MPI_Comm, exchange: Exchange) -> Option<Partners> {
+        match exchange {
+            Exchange::Everyone => Some(Partners::everyone(partners(comm)? as usize)),
+            Exchange::Neighbours => {
+                let neighbours = super::neighbours::Neighbours::of(comm)?;
+                let incoming = neighbours.sources.len();
+                Some(Partners {
+                    outgoing: neighbours.destinations.len(),
+                    incoming,
+                    nobody: (0..incoming).map(|i| neighbours.from_nobody(i)).collect(),
+                })
+            }
+        }
+    }
+
+    /// `n` partners each way, every block received from one of them (the rooted collectives).
+    pub fn everyone(n: usize) -> Partners {
+        Partners {
+            outgoing: n,
+            incoming: n,
+            nobody: Vec::new(),
+        }
+    }
+
+    /// The blocks received from nobody, by index.
+    pub fn from_nobody(&self) -> impl Iterator<Item = usize> + '_ {
+        self.nobody
+            .iter()
+            .enumerate()
+            .filter(|(_, &none)| none)
+            .map(|(i, _)| i)
+    }
+}
+
 /// Whether this process is the root of a rooted collective over `comm` (`inter`: an
 /// intercommunicator) with the argument `root`.
 fn is_root_in(root: c_int, comm: MPI_Comm, inter: bool) -> bool {
@@ -164,6 +222,21 @@ impl ReceivedBlocks {
             block_count(self.incoming.packs(), total, self.blocks, count),
             t,
         )
+    }
+
+    /// Packs the program's block `index` into the buffer the MPI behind receives into: a
+    /// block nothing arrives in (from an `MPI_PROC_NULL` neighbour) is then unpacked as it
+    /// was.
+    ///
+    /// # Safety
+    /// The type map of the block relative to the program's buffer is readable.
+    pub unsafe fn pack_program_block(&self, index: usize) {
+        let count = self.incoming.copies() / self.blocks.max(1);
+        // SAFETY: the caller's contract.
+        unsafe {
+            self.incoming
+                .pack_program_copies(index as i64 * count, count)
+        };
     }
 
     /// For `MPI_IN_PLACE`: packs the program's blocks into the buffer the MPI behind

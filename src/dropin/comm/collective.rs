@@ -1,18 +1,16 @@
 //! What a collective on the engine's path keeps until it completes: the buffers its sending
 //! sides packed, the landing buffer of its receiving side with the blocks to unpack from it,
 //! and the arrays of counts, displacements and types it gave the MPI behind (which a
-//! nonblocking collective may read until it completes). A blocking call finishes at once; a nonblocking one keeps them with its request
-//! ([`super::pending`]), whose completion unpacks.
+//! nonblocking collective may read until it completes), in a [`Collective`]. A blocking call
+//! finishes at once; a nonblocking one keeps them with its request ([`super::pending`]),
+//! whose completion unpacks.
 
-use super::pending::{self, Memory, Pending};
+use super::pending::{self, Pending};
+pub use super::pending::{Collective, Landing};
 use super::pool::Buffer;
 use crate::abi::p2p::MPI_Request;
 use crate::abi::MPI_SUCCESS;
 use std::os::raw::c_int;
-
-/// Where a landing buffer's blocks go: each block's copies in the program's memory, and the
-/// offset of its bytes in the buffer.
-pub type Landing = (Buffer, Vec<(Memory, usize)>);
 
 /// When a collective completes.
 #[derive(Clone, Copy)]
@@ -21,14 +19,6 @@ pub enum After {
     Return,
     /// When the request the call writes here completes (a nonblocking collective).
     Request(*mut MPI_Request),
-}
-
-/// The buffers and blocks of one collective call.
-#[derive(Default)]
-pub struct Collective {
-    sent: Vec<Buffer>,
-    landing: Option<Landing>,
-    arrays: Vec<Box<dyn std::any::Any + Send>>,
 }
 
 impl Collective {
@@ -45,20 +35,6 @@ impl Collective {
     /// Keeps `arrays` (the arrays the MPI behind was given) until the call completes.
     pub fn keeps(&mut self, arrays: impl std::any::Any + Send) {
         self.arrays.push(Box::new(arrays));
-    }
-
-    /// Unpacks every block of the landing buffer into the program's memory.
-    ///
-    /// # Safety
-    /// The MPI behind delivered every block, and each block's memory is writable.
-    pub unsafe fn unpack(&self) {
-        let Some((buffer, blocks)) = &self.landing else {
-            return;
-        };
-        for (memory, offset) in blocks {
-            // SAFETY: the caller's contract; each block's bytes lie within the buffer.
-            unsafe { memory.unpack_whole(buffer.as_mut_ptr().add(*offset)) };
-        }
     }
 
     /// Finishes the call, which returned `rc`: when it completes at its return, unpacks what

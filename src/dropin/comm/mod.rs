@@ -5,8 +5,9 @@
 //! completion calls, `MPI_Bcast`, the collectives that move one block per process
 //! (`MPI_Alltoall`, `MPI_Allgather`, `MPI_Gather`, `MPI_Scatter`: [`blocks`]) and those with
 //! a count and a displacement per process (`MPI_Alltoallv`, `MPI_Alltoallw`, `MPI_Gatherv`,
-//! `MPI_Scatterv`, `MPI_Allgatherv`: [`varying`]), each collective also in its nonblocking
-//! form ([`collective`]). For each message they ask [`route`] which path it takes:
+//! `MPI_Scatterv`, `MPI_Allgatherv`: [`varying`]) and the neighbourhood collectives
+//! ([`neighbours`]), each collective also in its nonblocking form ([`collective`]). For each
+//! message they ask [`route`] which path it takes:
 //!
 //! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
 //! - the engine's: a send packs the program's data into a pooled buffer ([`pool`]) and sends
@@ -23,6 +24,7 @@
 
 pub mod blocks;
 pub mod collective;
+pub mod neighbours;
 pub mod pending;
 pub mod pool;
 pub mod route;
@@ -296,6 +298,27 @@ impl Incoming {
         let received = unsafe { (*status).count_bytes() }.max(0) as usize;
         // SAFETY: the caller's contract.
         unsafe { memory.unpack_from(&pooled, received) };
+    }
+
+    /// The copies this receive takes (0 where it is not the engine's).
+    pub fn copies(&self) -> i64 {
+        self.landing
+            .as_ref()
+            .map_or(0, |(_, _, memory)| memory.count)
+    }
+
+    /// Packs `count` of the program's copies from copy `first` on into the landing buffer,
+    /// where their bytes go (copies nothing arrives in are then unpacked as they were).
+    ///
+    /// # Safety
+    /// The type map of those copies relative to the program's buffer is readable.
+    pub unsafe fn pack_program_copies(&self, first: i64, count: i64) {
+        if let Some((pooled, _, memory)) = &self.landing {
+            let part = memory.copies(first, count);
+            let offset = (first * memory.datatype.size()) as usize;
+            // SAFETY: the caller's contract; the copies' bytes lie within the buffer.
+            unsafe { part.pack_to(pooled.as_mut_ptr().add(offset)) };
+        }
     }
 
     /// Packs the program's data into the landing buffer (a collective with `MPI_IN_PLACE`,

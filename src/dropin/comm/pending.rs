@@ -39,6 +39,16 @@ impl Memory {
         std::ptr::with_exposed_provenance_mut(self.address)
     }
 
+    /// Copies `first` to `first + count - 1` of these copies.
+    pub fn copies(&self, first: i64, count: i64) -> Memory {
+        let offset = first.wrapping_mul(self.datatype.extent()) as isize;
+        Memory {
+            address: self.address.wrapping_add_signed(offset),
+            datatype: self.datatype.clone(),
+            count,
+        }
+    }
+
     /// Packs the program's data into `buffer`.
     ///
     /// # Safety
@@ -90,6 +100,37 @@ impl Memory {
     }
 }
 
+/// Where a landing buffer's blocks go: each block's copies in the program's memory, and the
+/// offset of its bytes in the buffer.
+pub type Landing = (Buffer, Vec<(Memory, usize)>);
+
+/// The buffers and blocks of one collective call.
+#[derive(Default)]
+pub struct Collective {
+    /// The buffers its sending sides packed.
+    pub(super) sent: Vec<Buffer>,
+    /// The landing buffer of its receiving side, and where its blocks go.
+    pub(super) landing: Option<Landing>,
+    /// The arrays it gave the MPI behind.
+    pub(super) arrays: Vec<Box<dyn std::any::Any + Send>>,
+}
+
+impl Collective {
+    /// Unpacks every block of the landing buffer into the program's memory.
+    ///
+    /// # Safety
+    /// The MPI behind delivered every block, and each block's memory is writable.
+    pub unsafe fn unpack(&self) {
+        let Some((buffer, blocks)) = &self.landing else {
+            return;
+        };
+        for (memory, offset) in blocks {
+            // SAFETY: the caller's contract; each block's bytes lie within the buffer.
+            unsafe { memory.unpack_whole(buffer.as_mut_ptr().add(*offset)) };
+        }
+    }
+}
+
 /// What is left to do for a request.
 pub enum Work {
     /// A send: the buffer goes back to the pool when it completes.
@@ -99,7 +140,7 @@ pub enum Work {
     /// A receive: its completion unpacks the bytes received into the program's memory.
     Receive(Memory),
     /// A nonblocking collective: its completion unpacks the blocks that landed.
-    Collective(super::collective::Collective),
+    Collective(Collective),
     /// Nothing: the operation completed and its data are in place, but the request is still
     /// the program's (`MPI_Request_get_status` said it is complete).
     Done,
@@ -130,7 +171,7 @@ impl Pending {
     }
 
     /// The entry of a nonblocking collective, active from now.
-    pub fn collective(collective: super::collective::Collective) -> Pending {
+    pub fn collective(collective: Collective) -> Pending {
         Pending {
             buffer: None,
             work: Work::Collective(collective),

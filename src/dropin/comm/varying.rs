@@ -49,8 +49,9 @@ pub struct Block {
     pub datatype: MPI_Datatype,
 }
 
-/// A packed block: the program's memory and its place in the pooled buffer.
+/// A packed block: which partner's, the program's memory and its place in the pooled buffer.
 struct Placed {
+    index: usize,
     memory: Memory,
     offset: usize,
 }
@@ -119,7 +120,7 @@ impl Spread {
         let base = buffer.expose_provenance() as i64;
         let (mut placed, mut bytes, mut total) =
             (Vec::new(), Vec::with_capacity(blocks.len()), 0i64);
-        for (block, path) in blocks.iter().zip(paths) {
+        for (index, (block, path)) in blocks.iter().zip(paths).enumerate() {
             let datatype = match path {
                 None => {
                     bytes.push((0, total));
@@ -142,7 +143,11 @@ impl Spread {
                 datatype,
                 count: block.count,
             };
-            placed.push(Placed { memory, offset });
+            placed.push(Placed {
+                index,
+                memory,
+                offset,
+            });
         }
         let pooled = Buffer::take(total.max(1) as usize)?;
         Some(Spread(Paths::Packed {
@@ -205,6 +210,24 @@ impl Spread {
     pub unsafe fn pack_program_data(&self) {
         if let Paths::Packed { pooled, placed, .. } = &self.0 {
             for block in placed {
+                // SAFETY: the caller's contract; the block's bytes lie within the buffer.
+                unsafe { block.memory.pack_to(pooled.as_mut_ptr().add(block.offset)) };
+            }
+        }
+    }
+
+    /// Packs the program's data of the blocks of partners `indices` into the pooled buffer:
+    /// blocks nothing arrives in (from `MPI_PROC_NULL` neighbours) are then unpacked as they
+    /// were.
+    ///
+    /// # Safety
+    /// The type map of those blocks relative to the program's buffer is readable.
+    pub unsafe fn pack_program_blocks(&self, indices: impl Iterator<Item = usize>) {
+        let Paths::Packed { pooled, placed, .. } = &self.0 else {
+            return;
+        };
+        for index in indices {
+            if let Some(block) = placed.iter().find(|p| p.index == index) {
                 // SAFETY: the caller's contract; the block's bytes lie within the buffer.
                 unsafe { block.memory.pack_to(pooled.as_mut_ptr().add(block.offset)) };
             }

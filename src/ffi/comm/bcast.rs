@@ -4,7 +4,7 @@
 //! broadcast match, so every process moves the same number of bytes, whichever path each
 //! takes.
 
-use super::nonblocking::at_once;
+use super::serial::at_once;
 use super::{guard, missing_behind};
 use crate::abi::p2p::MPI_PROC_NULL;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request, MPI_ERR_ROOT};

@@ -14,8 +14,8 @@
 //! first into the buffer the MPI behind receives into, where it finds them. At the root of a
 //! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
 
-use super::nonblocking::at_once;
 use super::one_process::{copy_block, Side};
+use super::serial::at_once;
 use super::{missing_behind, standalone};
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};

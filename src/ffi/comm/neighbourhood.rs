@@ -1,18 +1,29 @@
 //! The neighbourhood collectives: `MPI_Neighbor_allgather`, `_allgatherv`, `_alltoall`,
-//! `_alltoallv` and `_alltoallw`, each with its `_c` form (the nonblocking and persistent
-//! forms are made from these in [`super::nonblocking`]). In drop-in mode each is the MPI
-//! behind's. In the one-process world every neighbour of the process's topology is the
+//! `_alltoallv` and `_alltoallw`, each with its `_c` form and its nonblocking form (the
+//! persistent forms are made from these in [`super::nonblocking`]). In drop-in mode each is
+//! the MPI behind's, on the engine's path for the sides it packs, as the collectives of a
+//! block per process are ([`super::varying_engine`]; the blocks from an `MPI_PROC_NULL`
+//! neighbour stay as they are). In the one-process world every neighbour of the process's topology is the
 //! process itself or `MPI_PROC_NULL`: each block it receives from itself is the block it
 //! sent to itself along the matching edge ([`crate::serial::topology::Topology::neighbour_blocks`]),
 //! moved through the engine, so the two sides may have different types of the same
 //! signature; a block from `MPI_PROC_NULL` is left as it is.
 
-use super::guard_on;
 use super::one_process::{copy, Side};
+use super::serial::at_once;
 use super::topologies::topology_of;
+use super::varying::{alltoall_shaped, varying_collective};
 use super::varying::{side, Unit};
-use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype};
+use super::varying_engine::{
+    allgather_varied, alltoall_varied, neighbor_blocks, Number, Single, Types, Varied,
+};
+use super::{guard_on, missing_behind, standalone};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
+use crate::behind::forward;
+use crate::dropin::comm::blocks::Exchange;
+use crate::dropin::comm::collective::After;
 use crate::error::{MpiError, MpiResult};
+use crate::ffi::export;
 use crate::ffi::{read_array, read_slice};
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -117,88 +128,123 @@ unsafe fn exchange(
 }
 
 /// Defines `MPI_Neighbor_allgather` / `MPI_Neighbor_alltoall` (`$same`: every neighbour gets
-/// the one send block) and their `_c` forms.
+/// the one send block), their `_c` forms and their nonblocking forms.
 macro_rules! neighbor_blocks {
-    ($same:literal, $($count:ty: $name:ident),*) => {
-        one_process_functions! {$(
+    ($same:literal, $count:ty: $name:ident / $iname:ident) => {
+        varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent along the same edge.")]
-            fn $name(sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, comm: MPI_Comm) via guard_on(comm) {
-                // SAFETY: the caller's buffers.
-                unsafe {
-                    exchange(
-                        comm,
-                        |_| Ok(Blocks::regular(sendbuf, sendcount.into(), sendtype, $same)),
-                        |_| Ok(Blocks::regular(recvbuf, recvcount.into(), recvtype, false)),
-                    )
-                }
-            }
-        )*}
+            fn $name / $iname(
+                sendbuf: *const c_void,
+                sendcount: $count,
+                sendtype: MPI_Datatype,
+                recvbuf: *mut c_void,
+                recvcount: $count,
+                recvtype: MPI_Datatype,
+                comm: MPI_Comm,
+            )
+            sides (
+                Single { buffer: sendbuf, count: sendcount, datatype: sendtype },
+                Single { buffer: recvbuf.cast_const(), count: recvcount, datatype: recvtype }
+            )
+            taken as (s: Single<$count>, r: Single<$count>)
+            passing (s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.count, r.datatype, comm)
+            via neighbor_blocks(($same, comm))
+            // SAFETY: the caller's buffers.
+            standalone guard_on(stringify!($name), comm, || unsafe {
+                exchange(
+                    comm,
+                    |_| Ok(Blocks::regular(sendbuf, sendcount.into(), sendtype, $same)),
+                    |_| Ok(Blocks::regular(recvbuf, recvcount.into(), recvtype, false)),
+                )
+            })
+        }
     };
 }
 
-neighbor_blocks!(true, c_int: MPI_Neighbor_allgather, MPI_Count: MPI_Neighbor_allgather_c);
-neighbor_blocks!(false, c_int: MPI_Neighbor_alltoall, MPI_Count: MPI_Neighbor_alltoall_c);
+neighbor_blocks!(true, c_int: MPI_Neighbor_allgather / MPI_Ineighbor_allgather);
+neighbor_blocks!(true, MPI_Count: MPI_Neighbor_allgather_c / MPI_Ineighbor_allgather_c);
+neighbor_blocks!(false, c_int: MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall);
+neighbor_blocks!(false, MPI_Count: MPI_Neighbor_alltoall_c / MPI_Ineighbor_alltoall_c);
 
-/// Defines `MPI_Neighbor_allgatherv` and its `_c` form.
+/// Defines `MPI_Neighbor_allgatherv`, its `_c` form and their nonblocking forms.
 macro_rules! neighbor_allgathervs {
-    ($($count:ty: $displ:ty: $name:ident),*) => {
-        one_process_functions! {$(
+    ($count:ty: $displ:ty: $name:ident / $iname:ident) => {
+        varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent, at its displacement.")]
-            fn $name(sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, displs: *const $displ, recvtype: MPI_Datatype, comm: MPI_Comm) via guard_on(comm) {
-                // SAFETY: the caller's buffers and arrays of one entry per neighbour.
-                unsafe {
-                    exchange(
-                        comm,
-                        |_| Ok(Blocks::regular(sendbuf, sendcount.into(), sendtype, true)),
-                        |degree| Blocks::listed(recvbuf, (recvcounts, displs), (&recvtype, false), degree, ["recvcounts", "displs", "recvtype"]),
-                    )
-                }
-            }
-        )*}
+            fn $name / $iname(
+                sendbuf: *const c_void,
+                sendcount: $count,
+                sendtype: MPI_Datatype,
+                recvbuf: *mut c_void,
+                recvcounts: *const $count,
+                displs: *const $displ,
+                recvtype: MPI_Datatype,
+                comm: MPI_Comm,
+            )
+            sides (
+                Single { buffer: sendbuf, count: sendcount, datatype: sendtype },
+                Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs, types: recvtype }
+            )
+            taken as (s: Single<$count>, r: Varied<$count, $displ, MPI_Datatype>)
+            passing (s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
+            via allgather_varied((Exchange::Neighbours, comm))
+            // SAFETY: the caller's buffers and arrays of one entry per neighbour.
+            standalone guard_on(stringify!($name), comm, || unsafe {
+                exchange(
+                    comm,
+                    |_| Ok(Blocks::regular(sendbuf, sendcount.into(), sendtype, true)),
+                    |degree| Blocks::listed(recvbuf, (recvcounts, displs), (&recvtype, false), degree, ["recvcounts", "displs", "recvtype"]),
+                )
+            })
+        }
     };
 }
 
-neighbor_allgathervs!(c_int: c_int: MPI_Neighbor_allgatherv, MPI_Count: MPI_Aint: MPI_Neighbor_allgatherv_c);
+neighbor_allgathervs!(c_int: c_int: MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv);
+neighbor_allgathervs!(MPI_Count: MPI_Aint: MPI_Neighbor_allgatherv_c / MPI_Ineighbor_allgatherv_c);
 
-/// Defines `MPI_Neighbor_alltoallv` and its `_c` form.
-macro_rules! neighbor_alltoallvs {
-    ($($count:ty: $displ:ty: $name:ident),*) => {
-        one_process_functions! {$(
-            #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent along the same edge, each at its displacement.")]
-            fn $name(sendbuf: *const c_void, sendcounts: *const $count, sdispls: *const $displ, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, rdispls: *const $displ, recvtype: MPI_Datatype, comm: MPI_Comm) via guard_on(comm) {
-                // SAFETY: the caller's buffers and arrays of one entry per neighbour.
-                unsafe {
-                    exchange(
-                        comm,
-                        |degree| Blocks::listed(sendbuf, (sendcounts, sdispls), (&sendtype, false), degree, ["sendcounts", "sdispls", "sendtype"]),
-                        |degree| Blocks::listed(recvbuf, (recvcounts, rdispls), (&recvtype, false), degree, ["recvcounts", "rdispls", "recvtype"]),
-                    )
-                }
-            }
-        )*}
-    };
+/// `MPI_Neighbor_alltoallv` or `MPI_Neighbor_alltoallw` in the one-process world: each block
+/// from the process itself is the one it sent along the same edge, each at its displacement.
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn neighbor_alltoall_alone<C: Number, D: Number, T: Types>(
+    function: &'static str,
+    send: Varied<C, D, T>,
+    recv: Varied<C, D, T>,
+    comm: MPI_Comm,
+) -> c_int {
+    let per_block = T::UNIT == Unit::Bytes;
+    // SAFETY: the caller's buffers and arrays of one entry per neighbour.
+    guard_on(function, comm, || unsafe {
+        exchange(
+            comm,
+            |degree| {
+                Blocks::listed(
+                    send.buffer,
+                    (send.counts, send.displs),
+                    (send.types.array(), per_block),
+                    degree,
+                    ["sendcounts", "sdispls", "sendtypes"],
+                )
+            },
+            |degree| {
+                Blocks::listed(
+                    recv.buffer,
+                    (recv.counts, recv.displs),
+                    (recv.types.array(), per_block),
+                    degree,
+                    ["recvcounts", "rdispls", "recvtypes"],
+                )
+            },
+        )
+    })
 }
 
-neighbor_alltoallvs!(c_int: c_int: MPI_Neighbor_alltoallv, MPI_Count: MPI_Aint: MPI_Neighbor_alltoallv_c);
-
-/// Defines `MPI_Neighbor_alltoallw` and its `_c` form: a type per neighbour, displacements
-/// in bytes.
-macro_rules! neighbor_alltoallws {
-    ($($count:ty: $name:ident),*) => {
-        one_process_functions! {$(
-            #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent along the same edge, each with its type at its byte displacement.")]
-            fn $name(sendbuf: *const c_void, sendcounts: *const $count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm) via guard_on(comm) {
-                // SAFETY: the caller's buffers and arrays of one entry per neighbour.
-                unsafe {
-                    exchange(
-                        comm,
-                        |degree| Blocks::listed(sendbuf, (sendcounts, sdispls), (sendtypes, true), degree, ["sendcounts", "sdispls", "sendtypes"]),
-                        |degree| Blocks::listed(recvbuf, (recvcounts, rdispls), (recvtypes, true), degree, ["recvcounts", "rdispls", "recvtypes"]),
-                    )
-                }
-            }
-        )*}
-    };
-}
-
-neighbor_alltoallws!(c_int: MPI_Neighbor_alltoallw, MPI_Count: MPI_Neighbor_alltoallw_c);
+alltoall_shaped!(Exchange::Neighbours, neighbor_alltoall_alone,
+    "each block from the process itself is the one it sent along the same edge";
+    c_int: c_int: MPI_Datatype: MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv,
+    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Neighbor_alltoallv_c / MPI_Ineighbor_alltoallv_c,
+    c_int: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw,
+    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw_c / MPI_Ineighbor_alltoallw_c,
+);

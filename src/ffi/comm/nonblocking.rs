@@ -1,10 +1,11 @@
 //! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Iallreduce`,
-//! `MPI_Ineighbor_alltoall` and the others) and the persistent ones (`MPI_Barrier_init`,
+//! `MPI_Ireduce` and the others) and the persistent ones (`MPI_Barrier_init`,
 //! `MPI_Allreduce_init`, ...), each with its `_c` form, both made from one definition. In
-//! drop-in mode each is the MPI behind's. The nonblocking forms of `MPI_Bcast` and of the
-//! collectives with a block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) are made with
-//! their blocking ones instead, on the engine's path ([`super::bcast`], [`super::blocks`],
-//! [`super::varying`]), through [`at_once`] in the one-process world. In the one-process
+//! drop-in mode each is the MPI behind's. The nonblocking forms of `MPI_Bcast`, of the
+//! collectives with a block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) and of the
+//! neighbourhood collectives are made with their blocking ones instead, on the engine's path
+//! ([`super::bcast`], [`super::blocks`], [`super::varying`], [`super::neighbourhood`]),
+//! through [`serial::at_once`] in the one-process world. In the one-process
 //! world nothing waits for another process: a nonblocking collective is done when it is started (by the blocking function of
 //! the same arguments) and its request is complete at once (`MPI_Wait` and `MPI_Test` report it
 //! with an empty status); a persistent one runs the blocking function at each `MPI_Start`.
@@ -15,11 +16,9 @@ use super::neighbourhood::*;
 use super::reductions::*;
 use super::varying::*;
 use super::{missing_behind, serial, standalone};
-use crate::abi::{
-    MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request, MPI_SUCCESS,
-};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request};
 use crate::behind::forward;
-use crate::ffi::{check_out, export, guard};
+use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -128,28 +127,6 @@ macro_rules! last {
     };
 }
 
-/// The one-process world's nonblocking collective `name`: `blocking`, the blocking call of the
-/// same arguments, then `*request` a request complete at once.
-///
-/// # Safety
-/// `request` is the caller's (checked here for NULL).
-pub(super) unsafe fn at_once(
-    name: &'static str,
-    request: *mut MPI_Request,
-    blocking: impl FnOnce() -> c_int,
-) -> c_int {
-    let checked = guard(name, || check_out(request, "request"));
-    if checked != MPI_SUCCESS {
-        return checked;
-    }
-    let rc = blocking();
-    if rc != MPI_SUCCESS {
-        return rc;
-    }
-    // SAFETY: checked non-NULL; the caller's request.
-    guard(name, || unsafe { serial::complete_at_once(name, request) })
-}
-
 /// Defines the nonblocking collective `$name` and the persistent `$init`, or the persistent
 /// one alone where `$name` is left out (the nonblocking one is then defined with its blocking
 /// one, on the engine's path): the MPI behind's in drop-in mode; in the one-process world the blocking `$blocking` with the same arguments, now with a request
@@ -168,7 +145,7 @@ macro_rules! nonblocking {
                         .unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 // SAFETY: the caller's arguments, as the blocking function takes them.
-                unsafe { at_once(stringify!($name), request, || $blocking($($arg),*)) }
+                unsafe { serial::at_once(stringify!($name), request, || $blocking($($arg),*)) }
             })
         }
 
@@ -268,14 +245,14 @@ nonblocking!(, MPI_Alltoallw_init => MPI_Alltoallw
 nonblocking!(, MPI_Alltoallw_init_c => MPI_Alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
 
-nonblocking_blocks!(c_int: MPI_Ineighbor_allgather, MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: MPI_Ineighbor_allgather_c, MPI_Neighbor_allgather_init_c => MPI_Neighbor_allgather_c []);
-nonblocking_blocks!(c_int: MPI_Ineighbor_alltoall, MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall [], MPI_Count: MPI_Ineighbor_alltoall_c, MPI_Neighbor_alltoall_init_c => MPI_Neighbor_alltoall_c []);
-nonblocking_gathervs!(c_int: c_int: MPI_Ineighbor_allgatherv, MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv [], MPI_Count: MPI_Aint: MPI_Ineighbor_allgatherv_c, MPI_Neighbor_allgatherv_init_c => MPI_Neighbor_allgatherv_c []);
-nonblocking!(MPI_Ineighbor_alltoallv, MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv
+nonblocking_blocks!(c_int: , MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: , MPI_Neighbor_allgather_init_c => MPI_Neighbor_allgather_c []);
+nonblocking_blocks!(c_int: , MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall [], MPI_Count: , MPI_Neighbor_alltoall_init_c => MPI_Neighbor_alltoall_c []);
+nonblocking_gathervs!(c_int: c_int: , MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv [], MPI_Count: MPI_Aint: , MPI_Neighbor_allgatherv_init_c => MPI_Neighbor_allgatherv_c []);
+nonblocking!(, MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ineighbor_alltoallv_c, MPI_Neighbor_alltoallv_init_c => MPI_Neighbor_alltoallv_c
+nonblocking!(, MPI_Neighbor_alltoallv_init_c => MPI_Neighbor_alltoallv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ineighbor_alltoallw, MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw
+nonblocking!(, MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(MPI_Ineighbor_alltoallw_c, MPI_Neighbor_alltoallw_init_c => MPI_Neighbor_alltoallw_c
+nonblocking!(, MPI_Neighbor_alltoallw_init_c => MPI_Neighbor_alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));

@@ -753,3 +753,25 @@ one_process_functions! {
         }
     }
 }
+
+/// The one-process world's nonblocking collective `name`: `blocking`, the blocking call of the
+/// same arguments, then `*request` a request complete at once.
+///
+/// # Safety
+/// `request` is the caller's (checked here for NULL).
+pub(super) unsafe fn at_once(
+    name: &'static str,
+    request: *mut MPI_Request,
+    blocking: impl FnOnce() -> c_int,
+) -> c_int {
+    let checked = guard(name, || check_out(request, "request"));
+    if checked != MPI_SUCCESS {
+        return checked;
+    }
+    let rc = blocking();
+    if rc != MPI_SUCCESS {
+        return rc;
+    }
+    // SAFETY: checked non-NULL; the caller's request.
+    guard(name, || unsafe { complete_at_once(name, request) })
+}

@@ -5,29 +5,22 @@
 //! moves from the send side to the receive side through the engine ([`copy`]), each side
 //! at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
 
-use super::nonblocking::at_once;
 use super::one_process::{copy, Side};
+use super::serial::at_once;
 use super::varying_engine::{
-    allgather_varied, alltoall_varied, gather_varied, scatter_varied, Single, Varied,
+    allgather_varied, alltoall_varied, gather_varied, scatter_varied, Number, Single, Types, Varied,
 };
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
 use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
 use crate::behind::forward;
+use crate::dropin::comm::blocks::Exchange;
 use crate::dropin::comm::collective::After;
+pub(super) use crate::dropin::comm::varying::Unit;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{export, read_in, with_datatype};
 use std::ffi::c_void;
 use std::os::raw::c_int;
-
-/// How a displacement counts.
-#[derive(Clone, Copy)]
-pub(super) enum Unit {
-    /// In extents of the side's type (`MPI_Gatherv` and the like).
-    Extents,
-    /// In bytes (`MPI_Alltoallw`).
-    Bytes,
-}
 
 /// The one process's side of a collective: `count` copies of `datatype` at `buffer` moved
 /// by `displacement` (`MPI_IN_PLACE` stays where it is).
@@ -122,10 +115,12 @@ macro_rules! varying_collective {
     };
 }
 
+pub(super) use varying_collective;
+
 /// Defines `MPI_Gatherv` / `MPI_Allgatherv` (`$root`: whether it has a root), their `_c`
 /// forms and their nonblocking forms.
 macro_rules! gathervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident [$($root:ident)?] $helper:ident) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident [$($root:ident)?] $helper:ident($lead:expr)) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves to its displacement.")]
             fn $name / $iname(
@@ -145,7 +140,7 @@ macro_rules! gathervs {
             )
             taken as (s: Single<$count>, r: Varied<$count, $displ, MPI_Datatype>)
             passing (s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.counts, r.displs, r.types, $($root,)? comm)
-            via $helper($($root,)? comm)
+            via $helper(($lead, comm))
             standalone guard_on(stringify!($name), comm, || {
                 let root: Option<c_int> = None $(.or(Some($root)))?;
                 // SAFETY: the caller's arrays of one entry per process.
@@ -159,10 +154,10 @@ macro_rules! gathervs {
     };
 }
 
-gathervs!(c_int: c_int: MPI_Gatherv / MPI_Igatherv [root] gather_varied);
-gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c [root] gather_varied);
-gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied);
-gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c [] allgather_varied);
+gathervs!(c_int: c_int: MPI_Gatherv / MPI_Igatherv [root] gather_varied(root));
+gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c [root] gather_varied(root));
+gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied(Exchange::Everyone));
+gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c [] allgather_varied(Exchange::Everyone));
 
 /// Defines `MPI_Scatterv`, `MPI_Scatterv_c` and their nonblocking forms.
 macro_rules! scattervs {
@@ -186,7 +181,7 @@ macro_rules! scattervs {
             )
             taken as (s: Varied<$count, $displ, MPI_Datatype>, r: Single<$count>)
             passing (s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.count, r.datatype, root, comm)
-            via scatter_varied(root, comm)
+            via scatter_varied((root, comm))
             standalone guard_on(stringify!($name), comm, || {
                 // SAFETY: the caller's arrays of one entry per process.
                 let (count, displ) = unsafe { (first(sendcounts, "sendcounts")?, first(displs, "displs")?) };
@@ -202,14 +197,16 @@ macro_rules! scattervs {
 scattervs!(c_int: c_int: MPI_Scatterv / MPI_Iscatterv);
 scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c);
 
-/// Defines `MPI_Alltoallv` (`$types` `MPI_Datatype`, displacements in extents) or
-/// `MPI_Alltoallw` (`$types` `*const MPI_Datatype`: a type per process, displacements in
-/// bytes), its `_c` form and their nonblocking forms; `$one_type` reads the one process's
-/// type from the argument.
-macro_rules! alltoalls {
-    ($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident, $unit:expr, $one_type:expr) => {
+/// Defines an exported collective of `MPI_Alltoallv`'s arguments: `MPI_Alltoallv` and its
+/// neighbourhood form (`$types` `MPI_Datatype`, displacements in extents) or `MPI_Alltoallw`
+/// and its neighbourhood form (`$types` `*const MPI_Datatype`: a type per partner,
+/// displacements in bytes), with its nonblocking form. In drop-in mode the blocks go to and
+/// from the partners `$with` says ([`alltoall_varied`]); in the one-process world `$alone`
+/// answers.
+macro_rules! alltoall_shaped {
+    ($with:expr, $alone:path, $doc:literal; $($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident),* $(,)?) => {$(
         varying_collective! {
-            #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves between its displacements.")]
+            #[doc = concat!("`", stringify!($name), "`: in the one-process world ", $doc, ".")]
             fn $name / $iname(
                 sendbuf: *const c_void,
                 sendcounts: *const $count,
@@ -227,47 +224,69 @@ macro_rules! alltoalls {
             )
             taken as (s: Varied<$count, $displ, $types>, r: Varied<$count, $displ, $types>)
             passing (s.buffer, s.counts, s.displs, s.types, r.buffer.cast_mut(), r.counts, r.displs, r.types, comm)
-            via alltoall_varied(comm)
-            standalone guard_on(stringify!($name), comm, || {
-                let in_place = sendbuf.expose_provenance() == MPI_IN_PLACE;
-                let one_type: unsafe fn($types, &str) -> MpiResult<MPI_Datatype> = $one_type;
-                // SAFETY: the caller's arrays of one entry per process (the send side's
-                // are not read with MPI_IN_PLACE).
-                let (sent, received) = unsafe {
-                    let received = side(recvbuf.cast_const(), first(recvcounts, "recvcounts")?,
-                        one_type(recvtypes, "recvtypes")?, first(rdispls, "rdispls")?, $unit)?;
-                    let sent = match in_place {
-                        true => Side { buffer: sendbuf, count: 0, datatype: received.datatype },
-                        false => side(sendbuf, first(sendcounts, "sendcounts")?,
-                            one_type(sendtypes, "sendtypes")?, first(sdispls, "sdispls")?, $unit)?,
-                    };
-                    (sent, received)
-                };
-                // SAFETY: the caller's buffers.
-                unsafe { copy(sent, received, comm, None) }
-            })
+            via alltoall_varied(($with, comm))
+            // SAFETY: the caller's arguments.
+            standalone unsafe {
+                $alone(
+                    stringify!($name),
+                    Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtypes },
+                    Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtypes },
+                    comm,
+                )
+            }
         }
-    };
+    )*};
 }
 
-/// The type argument of `MPI_Alltoallv`: the one type.
+pub(super) use alltoall_shaped;
+
+/// `MPI_Alltoallv` or `MPI_Alltoallw` in the one-process world: the block moves between its
+/// displacements (from the receive side to itself with `MPI_IN_PLACE`).
 ///
 /// # Safety
-/// None: of the same type as [`first_type`].
-unsafe fn the_type(datatype: MPI_Datatype, _: &str) -> MpiResult<MPI_Datatype> {
-    Ok(datatype)
+/// As for the MPI function.
+unsafe fn alltoall_alone<C: Number, D: Number, T: Types>(
+    function: &'static str,
+    send: Varied<C, D, T>,
+    recv: Varied<C, D, T>,
+    comm: MPI_Comm,
+) -> c_int {
+    guard_on(function, comm, || {
+        let in_place = send.buffer.expose_provenance() == MPI_IN_PLACE;
+        // SAFETY: the caller's arrays of one entry per process (the send side's are not read
+        // with MPI_IN_PLACE).
+        let (sent, received) = unsafe {
+            let received = side(
+                recv.buffer,
+                first(recv.counts, "recvcounts")?,
+                recv.types.first("recvtypes")?,
+                first(recv.displs, "rdispls")?,
+                T::UNIT,
+            )?;
+            let sent = match in_place {
+                true => Side {
+                    buffer: send.buffer,
+                    count: 0,
+                    datatype: received.datatype,
+                },
+                false => side(
+                    send.buffer,
+                    first(send.counts, "sendcounts")?,
+                    send.types.first("sendtypes")?,
+                    first(send.displs, "sdispls")?,
+                    T::UNIT,
+                )?,
+            };
+            (sent, received)
+        };
+        // SAFETY: the caller's buffers.
+        unsafe { copy(sent, received, comm, None) }
+    })
 }
 
-/// The one process's entry of the type array of `MPI_Alltoallw`.
-///
-/// # Safety
-/// A non-NULL `types` holds an entry per process.
-unsafe fn first_type(types: *const MPI_Datatype, name: &str) -> MpiResult<MPI_Datatype> {
-    // SAFETY: the caller's contract.
-    unsafe { read_in(types, name) }
-}
-
-alltoalls!(c_int: c_int: MPI_Datatype: MPI_Alltoallv / MPI_Ialltoallv, Unit::Extents, the_type);
-alltoalls!(MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c, Unit::Extents, the_type);
-alltoalls!(c_int: c_int: *const MPI_Datatype: MPI_Alltoallw / MPI_Ialltoallw, Unit::Bytes, first_type);
-alltoalls!(MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c, Unit::Bytes, first_type);
+alltoall_shaped!(Exchange::Everyone, alltoall_alone, "the block moves between its displacements";
+    c_int: c_int: MPI_Datatype: MPI_Alltoallv / MPI_Ialltoallv,
+    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c,
+    c_int: c_int: *const MPI_Datatype: MPI_Alltoallw / MPI_Ialltoallw,
+    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c,
+);

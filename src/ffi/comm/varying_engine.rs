@@ -12,11 +12,15 @@
 
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Datatype};
-use crate::dropin::comm::blocks::{partners, root_and_partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::blocks::{
+    root_and_partners, Exchange, Partners, ReceivedBlocks, SentBlocks,
+};
 use crate::dropin::comm::collective::{After, Collective, Landing};
 use crate::dropin::comm::pool::Buffer;
 use crate::dropin::comm::route::{self, Side};
 use crate::dropin::comm::varying::{Block, Spread, Unit};
+use crate::error::MpiResult;
+use crate::ffi::read_in;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -39,6 +43,15 @@ pub(super) trait Types: Copy {
     fn taken(self, spread: &Spread, blocks: usize, kept: &mut Vec<MPI_Datatype>) -> Self;
     /// Whether the engine may pack any block at all (a quick look before reading arrays).
     fn may_pack(self) -> bool;
+    /// The first block's type, for the one process of the one-process world (`name`: the
+    /// argument's, for the error of a NULL array).
+    ///
+    /// # Safety
+    /// A non-NULL array holds an entry per block.
+    unsafe fn first(self, name: &str) -> MpiResult<MPI_Datatype>;
+    /// The types as an array of one entry per block, or the address of the one type: valid
+    /// while `self` is.
+    fn array(&self) -> *const MPI_Datatype;
 }
 
 impl Types for MPI_Datatype {
@@ -51,6 +64,12 @@ impl Types for MPI_Datatype {
     }
     fn may_pack(self) -> bool {
         route::may_pack(self)
+    }
+    unsafe fn first(self, _: &str) -> MpiResult<MPI_Datatype> {
+        Ok(self)
+    }
+    fn array(&self) -> *const MPI_Datatype {
+        self
     }
 }
 
@@ -66,6 +85,13 @@ impl Types for *const MPI_Datatype {
     }
     fn may_pack(self) -> bool {
         !self.is_null()
+    }
+    unsafe fn first(self, name: &str) -> MpiResult<MPI_Datatype> {
+        // SAFETY: the caller's contract.
+        unsafe { read_in(self, name) }
+    }
+    fn array(&self) -> *const MPI_Datatype {
+        *self
     }
 }
 
@@ -156,13 +182,14 @@ pub(super) struct Single<C> {
 }
 
 impl<C: Number> Single<C> {
-    /// Sends this block on its path.
+    /// Sends `blocks` blocks of this count one after another (one: this block) on their path.
     ///
     /// # Safety
-    /// The block is readable, as the call requires.
-    unsafe fn sent(self) -> (Single<C>, Option<SentBlocks>) {
+    /// The blocks are readable, as the call requires.
+    unsafe fn sent(self, blocks: i64) -> (Single<C>, Option<SentBlocks>) {
         // SAFETY: the caller's contract.
-        let sent = unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1) };
+        let sent =
+            unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, blocks) };
         let (buffer, count, datatype) = sent.args(self.buffer, self.count, self.datatype);
         (
             Single {
@@ -174,10 +201,11 @@ impl<C: Number> Single<C> {
         )
     }
 
-    /// Receives this block on its path.
-    fn received(self) -> (Single<C>, Option<ReceivedBlocks>) {
+    /// Receives `blocks` blocks of this count one after another (one: this block) on their
+    /// path.
+    fn received(self, blocks: i64) -> (Single<C>, Option<ReceivedBlocks>) {
         let buffer = self.buffer.cast_mut();
-        let received = ReceivedBlocks::new(buffer, self.count.into(), self.datatype, 1, false);
+        let received = ReceivedBlocks::new(buffer, self.count.into(), self.datatype, blocks, false);
         let (buffer, count, datatype) = received.args(buffer, self.count, self.datatype);
         let buffer = buffer.cast_const();
         (
@@ -223,14 +251,16 @@ fn valid<C: Number>(count: C) -> bool {
     count.into() >= 0
 }
 
-/// The receive side of `n` blocks (`in_place`: the call sends from it too, whose data are
-/// packed now), or `None` where the call goes to the MPI behind unchanged.
+/// The receive side of a block from each of `partners` (`in_place`: the call sends from it
+/// too, whose data are packed now; so are those of the blocks from nobody, which stay), or
+/// `None` where the call goes to the MPI behind unchanged.
 ///
 /// # Safety
-/// The arrays hold `n` entries; with `in_place` the blocks are readable.
+/// The arrays hold an entry per partner; with `in_place` the blocks are readable, and so are
+/// those from nobody.
 unsafe fn receiving<C: Number, D: Number, T: Types>(
     recv: &Varied<C, D, T>,
-    n: usize,
+    partners: &Partners,
     in_place: bool,
 ) -> Option<Spread> {
     let side = match in_place {
@@ -238,12 +268,63 @@ unsafe fn receiving<C: Number, D: Number, T: Types>(
         false => Side::Receive,
     };
     // SAFETY: the caller's contract.
-    let received = unsafe { recv.spread(side, n)? };
-    if in_place {
-        // SAFETY: the caller's contract.
-        unsafe { received.pack_program_data() };
+    let received = unsafe { recv.spread(side, partners.incoming)? };
+    // SAFETY: the caller's contract.
+    unsafe {
+        match in_place {
+            true => received.pack_program_data(),
+            false => received.pack_program_blocks(partners.from_nobody()),
+        }
     }
     Some(received)
+}
+
+/// The partners of a collective exchanging blocks `with` whom over `comm`, or `None` where
+/// the call goes to the MPI behind unchanged: nothing the engine may pack, or `MPI_IN_PLACE`
+/// in a neighbourhood collective (which that library reports).
+fn exchanging(with: Exchange, comm: MPI_Comm, packable: bool, in_place: bool) -> Option<Partners> {
+    if !route::may_pack_blocks() || !packable || (in_place && with == Exchange::Neighbours) {
+        return None;
+    }
+    Partners::of(comm, with)
+}
+
+/// `MPI_Neighbor_alltoall` or (`same`: one block for every neighbour)
+/// `MPI_Neighbor_allgather`: a block of one count to (or the same block to) each
+/// destination, a block of one count from each source.
+///
+/// # Safety
+/// As for the MPI function.
+pub(super) unsafe fn neighbor_blocks<C: Number>(
+    send: Single<C>,
+    recv: Single<C>,
+    (same, comm): (bool, MPI_Comm),
+    call: impl Fn(Single<C>, Single<C>) -> c_int,
+    after: After,
+) -> c_int {
+    let packable = route::may_pack(send.datatype) || route::may_pack(recv.datatype);
+    let in_place = is_in_place(send.buffer);
+    let valid = valid(send.count) && valid(recv.count);
+    let Some(partners) = exchanging(Exchange::Neighbours, comm, packable && valid, in_place) else {
+        return call(send, recv);
+    };
+    let outgoing = if same { 1 } else { partners.outgoing as i64 };
+    // SAFETY: the send buffer holds the blocks, as the function requires.
+    let (send, sent) = unsafe { send.sent(outgoing) };
+    let (recv, received) = recv.received(partners.incoming as i64);
+    if let Some(received) = &received {
+        for index in partners.from_nobody() {
+            // SAFETY: the receive buffer's blocks are readable as they are writable.
+            unsafe { received.pack_program_block(index) };
+        }
+    }
+    let rc = call(send, recv);
+    let buffers = (
+        sent.and_then(SentBlocks::into_buffer),
+        received.and_then(ReceivedBlocks::into_landing),
+    );
+    // SAFETY: the receive buffer takes the blocks, as the function requires.
+    unsafe { finished(rc, buffers, (), after) }
 }
 
 /// `MPI_Alltoallv` or `MPI_Alltoallw`: a block of its own to and from each partner.
@@ -253,33 +334,31 @@ unsafe fn receiving<C: Number, D: Number, T: Types>(
 pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
     send: Varied<C, D, T>,
     recv: Varied<C, D, T>,
-    comm: MPI_Comm,
+    (with, comm): (Exchange, MPI_Comm),
     call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
-    if !route::may_pack_blocks() || !packable {
-        return call(send, recv);
-    }
-    let Some(n) = partners(comm).map(|n| n as usize) else {
+    let Some(partners) = exchanging(with, comm, packable, in_place) else {
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let Some(received) = (unsafe { receiving(&recv, n, in_place) }) else {
+    let Some(received) = (unsafe { receiving(&recv, &partners, in_place) }) else {
         return call(send, recv);
     };
+    let (n, outgoing) = (partners.incoming, partners.outgoing);
     let sent = match in_place {
         true => None,
         // SAFETY: as above.
-        false => unsafe { send.spread(Side::Send, n) },
+        false => unsafe { send.spread(Side::Send, outgoing) },
     };
     if let Some(sent) = &sent {
         // SAFETY: the send buffer holds the blocks, as the function requires.
         unsafe { sent.pack_program_data() };
     }
     let (mut kept_send, mut kept_recv) = (None, None);
-    let send = send.taken_if(sent.as_ref(), n, &mut kept_send);
+    let send = send.taken_if(sent.as_ref(), outgoing, &mut kept_send);
     let rc = call(send, recv.taken(&received, n, &mut kept_recv));
     let sent = sent.and_then(Spread::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
@@ -300,26 +379,25 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
 pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     send: Single<C>,
     recv: Varied<C, D, MPI_Datatype>,
-    comm: MPI_Comm,
+    (with, comm): (Exchange, MPI_Comm),
     call: impl Fn(Single<C>, Varied<C, D, MPI_Datatype>) -> c_int,
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
-    if !route::may_pack_blocks() || !packable || !(in_place || valid(send.count)) {
-        return call(send, recv);
-    }
-    let Some(n) = partners(comm).map(|n| n as usize) else {
+    let valid = in_place || valid(send.count);
+    let Some(partners) = exchanging(with, comm, packable && valid, in_place) else {
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let Some(received) = (unsafe { receiving(&recv, n, in_place) }) else {
+    let Some(received) = (unsafe { receiving(&recv, &partners, in_place) }) else {
         return call(send, recv);
     };
+    let n = partners.incoming;
     let (send, sent) = match in_place {
         true => (send, None),
         // SAFETY: the send buffer holds the block, as the function requires.
-        false => unsafe { send.sent() },
+        false => unsafe { send.sent(1) },
     };
     let mut kept = None;
     let rc = call(send, recv.taken(&received, n, &mut kept));
@@ -357,8 +435,7 @@ fn rooted<C: Number>(
 pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     send: Single<C>,
     recv: Varied<C, D, MPI_Datatype>,
-    root: c_int,
-    comm: MPI_Comm,
+    (root, comm): (c_int, MPI_Comm),
     call: impl Fn(Single<C>, Varied<C, D, MPI_Datatype>) -> c_int,
     after: After,
 ) -> c_int {
@@ -370,7 +447,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     let received = match is_root {
         // SAFETY: the root's arrays hold an entry per partner; with MPI_IN_PLACE its block
         // is in the receive buffer.
-        true => match unsafe { receiving(&recv, n, in_place) } {
+        true => match unsafe { receiving(&recv, &Partners::everyone(n), in_place) } {
             Some(received) => Some(received),
             None => return call(send, recv),
         },
@@ -378,7 +455,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     };
     let (send, sent) = match sends {
         // SAFETY: the send buffer holds the block, as the function requires.
-        true => unsafe { send.sent() },
+        true => unsafe { send.sent(1) },
         false => (send, None),
     };
     let mut kept = None;
@@ -400,8 +477,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
 pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
     send: Varied<C, D, MPI_Datatype>,
     recv: Single<C>,
-    root: c_int,
-    comm: MPI_Comm,
+    (root, comm): (c_int, MPI_Comm),
     call: impl Fn(Varied<C, D, MPI_Datatype>, Single<C>) -> c_int,
     after: After,
 ) -> c_int {
@@ -423,7 +499,7 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
         unsafe { sent.pack_program_data() };
     }
     let (recv, received) = match receives {
-        true => recv.received(),
+        true => recv.received(1),
         false => (recv, None),
     };
     let mut kept = None;
