@@ -70,7 +70,8 @@ enum Paths {
         /// Each block's bytes, and its offset in `pooled`, in partner order.
         bytes: Vec<(i64, i64)>,
     },
-    /// The MPI behind moves the program's data, each block with this type.
+    /// The MPI behind moves the program's data, each block with this type (none: each with
+    /// the program's, the arguments are passed on as they are).
     Unchanged(Vec<MPI_Datatype>),
 }
 
@@ -97,11 +98,19 @@ impl Spread {
             Side::Send => routed.clone().next().is_some() && routed.all(engine),
             Side::Receive | Side::ReceiveInPlace => routed.any(engine),
         };
-        let types = blocks.iter().zip(&paths).map(|(block, path)| match path {
-            Some(Path::Mpi(Some(stand_in))) => *stand_in,
-            _ => block.datatype,
-        });
-        let unchanged = Spread(Paths::Unchanged(types.collect()));
+        let stand_in = |(_, path): (&Block, &Option<Path>)| match path {
+            Some(Path::Mpi(Some(stand_in))) => Some(*stand_in),
+            _ => None,
+        };
+        let stand_ins = match blocks.iter().zip(&paths).any(|b| stand_in(b).is_some()) {
+            true => blocks
+                .iter()
+                .zip(&paths)
+                .map(|b| stand_in(b).unwrap_or(b.0.datatype))
+                .collect(),
+            false => Vec::new(),
+        };
+        let unchanged = Spread(Paths::Unchanged(stand_ins));
         if !packs || blocks.iter().any(|b| b.count < 0) {
             return unchanged;
         }
@@ -194,11 +203,13 @@ impl Spread {
         }
     }
 
-    /// The types of all blocks the MPI behind takes (`MPI_Alltoallw`).
-    pub fn datatypes(&self, blocks: usize) -> Vec<MPI_Datatype> {
+    /// The types of all blocks the MPI behind takes (`MPI_Alltoallw`), or `None` where they
+    /// are the program's.
+    pub fn datatypes(&self, blocks: usize) -> Option<Vec<MPI_Datatype>> {
         match &self.0 {
-            Paths::Packed { .. } => vec![MPI_BYTE; blocks],
-            Paths::Unchanged(types) => types.clone(),
+            Paths::Packed { .. } => Some(vec![MPI_BYTE; blocks]),
+            Paths::Unchanged(types) if types.is_empty() => None,
+            Paths::Unchanged(types) => Some(types.clone()),
         }
     }
 

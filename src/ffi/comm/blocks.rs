@@ -16,11 +16,12 @@
 
 use super::one_process::{copy_block, Side};
 use super::serial::at_once;
+use super::varying_engine::{exchanging, is_in_place, Single};
 use super::{missing_behind, standalone};
-use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
+use crate::abi::p2p::{MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
 use crate::behind::forward;
-use crate::dropin::comm::blocks::{partners, root_and_partners, ReceivedBlocks, SentBlocks};
+use crate::dropin::comm::blocks::{root_and_partners, Exchange, ReceivedBlocks, SentBlocks};
 use crate::dropin::comm::collective::{After, Collective};
 use crate::dropin::comm::route;
 use crate::ffi::export;
@@ -28,7 +29,7 @@ use std::ffi::c_void;
 use std::os::raw::c_int;
 
 /// The C type of the counts: `int`, or `MPI_Count` in the `_c` forms.
-trait BlockCount: Copy + Into<i64> + From<i32> {}
+pub(super) trait BlockCount: Copy + Into<i64> + From<i32> {}
 impl BlockCount for c_int {}
 impl BlockCount for MPI_Count {}
 
@@ -109,11 +110,6 @@ impl<C: BlockCount> Blocks<C> {
     }
 }
 
-/// Whether `buffer` is `MPI_IN_PLACE`.
-fn is_in_place(buffer: *const c_void) -> bool {
-    buffer.expose_provenance() == MPI_IN_PLACE
-}
-
 /// Runs `call` with `args` and finishes the sides `sent` and `received` ([`After`]: unpacks
 /// what arrived, now or when the request completes).
 ///
@@ -134,15 +130,15 @@ unsafe fn completed<C>(
     rc
 }
 
-/// `MPI_Alltoall` or `MPI_Allgather` (`sent_blocks`: how many blocks a process sends to `n`
-/// partners).
+/// `MPI_Alltoall` or `MPI_Allgather`, or their neighbourhood forms (`with`: whom the blocks
+/// go to and come from; `sent_blocks`: how many blocks a process sends to `n` partners).
 ///
 /// # Safety
 /// As for the MPI function.
 unsafe fn exchange<C: BlockCount>(
     function: &'static str,
     args: Blocks<C>,
-    sent_blocks: fn(i64) -> i64,
+    (sent_blocks, with): (fn(i64) -> i64, Exchange),
     call: impl Fn(Blocks<C>) -> c_int,
     after: After,
 ) -> c_int {
@@ -151,21 +147,18 @@ unsafe fn exchange<C: BlockCount>(
         return rc;
     }
     let in_place = is_in_place(args.sendbuf);
-    let packable = route::may_pack_blocks()
-        && (route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype)));
-    if !packable || !args.counts_valid() {
-        return call(args);
-    }
-    let Some(n) = partners(args.comm) else {
+    let packable = route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype));
+    let Some(partners) = exchanging(with, args.comm, packable && args.counts_valid(), in_place)
+    else {
         return call(args);
     };
-    let received = ReceivedBlocks::new(
-        args.recvbuf,
-        args.recvcount.into(),
-        args.recvtype,
-        n,
-        in_place,
-    );
+    let (recvbuf, recvcount, recvtype) = (args.recvbuf, args.recvcount.into(), args.recvtype);
+    let incoming = partners.incoming as i64;
+    let received = ReceivedBlocks::new(recvbuf, recvcount, recvtype, incoming, in_place);
+    for index in partners.from_nobody() {
+        // SAFETY: the receive buffer's blocks are readable as they are writable.
+        unsafe { received.pack_program_block(index) };
+    }
     let sent = match in_place {
         // SAFETY: the receive buffer holds the data sent, as the function requires.
         true => unsafe {
@@ -178,13 +171,61 @@ unsafe fn exchange<C: BlockCount>(
                 args.sendbuf,
                 args.sendcount.into(),
                 args.sendtype,
-                sent_blocks(n),
+                sent_blocks(partners.outgoing as i64),
             )
         }),
     };
     let args = args.receiving(Some(&received)).sending(sent.as_ref());
     // SAFETY: the receive buffer takes the blocks, as the function requires.
     unsafe { completed(args, (sent, Some(received)), call, after) }
+}
+
+/// `MPI_Neighbor_alltoall` or (`same`: one block for every neighbour)
+/// `MPI_Neighbor_allgather` in drop-in mode: [`exchange`] with the neighbours of the
+/// communicator's topology.
+///
+/// # Safety
+/// As for the MPI function.
+pub(super) unsafe fn neighbor_exchange<C: BlockCount>(
+    send: Single<C>,
+    recv: Single<C>,
+    (function, same, comm): (&'static str, bool, MPI_Comm),
+    call: impl Fn(Single<C>, Single<C>) -> c_int,
+    after: After,
+) -> c_int {
+    let args = Blocks {
+        sendbuf: send.buffer,
+        sendcount: send.count,
+        sendtype: send.datatype,
+        recvbuf: recv.buffer.cast_mut(),
+        recvcount: recv.count,
+        recvtype: recv.datatype,
+        comm,
+    };
+    let call = |a: Blocks<C>| {
+        let send = Single {
+            buffer: a.sendbuf,
+            count: a.sendcount,
+            datatype: a.sendtype,
+        };
+        let recv = Single {
+            buffer: a.recvbuf.cast_const(),
+            count: a.recvcount,
+            datatype: a.recvtype,
+        };
+        call(send, recv)
+    };
+    let sent_blocks: fn(i64) -> i64 = if same { |_| 1 } else { |n| n };
+    // SAFETY: the caller's contract.
+    unsafe {
+        exchange(
+            function,
+            args,
+            (sent_blocks, Exchange::Neighbours),
+            call,
+            after,
+        )
+    }
 }
 
 /// `MPI_Alltoall`: a block to each partner.
@@ -198,7 +239,7 @@ unsafe fn alltoall<C: BlockCount>(
     after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { exchange(function, args, |n| n, call, after) }
+    unsafe { exchange(function, args, (|n| n, Exchange::Everyone), call, after) }
 }
 
 /// `MPI_Allgather`: the same block to each partner.
@@ -212,7 +253,7 @@ unsafe fn allgather<C: BlockCount>(
     after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { exchange(function, args, |_| 1, call, after) }
+    unsafe { exchange(function, args, (|_| 1, Exchange::Everyone), call, after) }
 }
 
 /// Which side of a rooted collective this process is, and its number of partners, or `None`

@@ -9,14 +9,13 @@
 //! moved through the engine, so the two sides may have different types of the same
 //! signature; a block from `MPI_PROC_NULL` is left as it is.
 
+use super::blocks::neighbor_exchange;
 use super::one_process::{copy, Side};
 use super::serial::at_once;
 use super::topologies::topology_of;
 use super::varying::{alltoall_shaped, varying_collective};
 use super::varying::{side, Unit};
-use super::varying_engine::{
-    allgather_varied, alltoall_varied, neighbor_blocks, Number, Single, Types, Varied,
-};
+use super::varying_engine::{allgather_varied, alltoall_varied, Number, Single, Types, Varied};
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
 use crate::behind::forward;
@@ -148,7 +147,7 @@ macro_rules! neighbor_blocks {
             )
             taken as (s: Single<$count>, r: Single<$count>)
             passing (s.buffer, s.count, s.datatype, r.buffer.cast_mut(), r.count, r.datatype, comm)
-            via neighbor_blocks(($same, comm))
+            via neighbor_exchange((stringify!($name), $same, comm))
             // SAFETY: the caller's buffers.
             standalone guard_on(stringify!($name), comm, || unsafe {
                 exchange(

@@ -80,8 +80,13 @@ impl Types for *const MPI_Datatype {
         unsafe { self.add(index).read() }
     }
     fn taken(self, spread: &Spread, blocks: usize, kept: &mut Vec<MPI_Datatype>) -> Self {
-        *kept = spread.datatypes(blocks);
-        kept.as_ptr()
+        match spread.datatypes(blocks) {
+            Some(types) => {
+                *kept = types;
+                kept.as_ptr()
+            }
+            None => self,
+        }
     }
     fn may_pack(self) -> bool {
         !self.is_null()
@@ -108,11 +113,13 @@ pub(super) struct Varied<C, D, T> {
     pub types: T,
 }
 
-/// The arrays the MPI behind reads for a side the engine packs.
+/// The arrays the MPI behind reads in place of the program's: byte counts and offsets for a
+/// side the engine packs, stand-in types for one it does not. They are held, not read here,
+/// until the call completes.
 struct Kept<C, D> {
     counts: Vec<C>,
     displs: Vec<D>,
-    types: Vec<MPI_Datatype>,
+    _types: Vec<MPI_Datatype>,
 }
 
 impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
@@ -139,15 +146,20 @@ impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
     }
 
     /// These arguments as the MPI behind takes them for `spread` of `n` blocks (`kept` holds
-    /// the arrays they point to).
+    /// the arrays they point to, if any: none where the program's are passed on).
     fn taken(self, spread: &Spread, n: usize, kept: &mut Option<Kept<C, D>>) -> Self {
+        // A type array points into `stand_ins`' heap memory, which moves into `kept` intact.
+        let mut stand_ins = Vec::new();
+        let types = self.types.taken(spread, n, &mut stand_ins);
         let layout = spread.byte_layout::<C, D>();
+        if layout.is_none() && stand_ins.is_empty() {
+            return Varied { types, ..self };
+        }
         let stored = kept.insert(Kept {
             counts: Vec::new(),
             displs: Vec::new(),
-            types: Vec::new(),
+            _types: stand_ins,
         });
-        let types = self.types.taken(spread, n, &mut stored.types);
         let Some((counts, displs)) = layout else {
             return Varied { types, ..self };
         };
@@ -182,14 +194,13 @@ pub(super) struct Single<C> {
 }
 
 impl<C: Number> Single<C> {
-    /// Sends `blocks` blocks of this count one after another (one: this block) on their path.
+    /// Sends this block on its path.
     ///
     /// # Safety
-    /// The blocks are readable, as the call requires.
-    unsafe fn sent(self, blocks: i64) -> (Single<C>, Option<SentBlocks>) {
+    /// The block is readable, as the call requires.
+    unsafe fn sent(self) -> (Single<C>, Option<SentBlocks>) {
         // SAFETY: the caller's contract.
-        let sent =
-            unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, blocks) };
+        let sent = unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1) };
         let (buffer, count, datatype) = sent.args(self.buffer, self.count, self.datatype);
         (
             Single {
@@ -201,11 +212,10 @@ impl<C: Number> Single<C> {
         )
     }
 
-    /// Receives `blocks` blocks of this count one after another (one: this block) on their
-    /// path.
-    fn received(self, blocks: i64) -> (Single<C>, Option<ReceivedBlocks>) {
+    /// Receives this block on its path.
+    fn received(self) -> (Single<C>, Option<ReceivedBlocks>) {
         let buffer = self.buffer.cast_mut();
-        let received = ReceivedBlocks::new(buffer, self.count.into(), self.datatype, blocks, false);
+        let received = ReceivedBlocks::new(buffer, self.count.into(), self.datatype, 1, false);
         let (buffer, count, datatype) = received.args(buffer, self.count, self.datatype);
         let buffer = buffer.cast_const();
         (
@@ -220,7 +230,7 @@ impl<C: Number> Single<C> {
 }
 
 /// Whether `buffer` is `MPI_IN_PLACE`.
-fn is_in_place(buffer: *const c_void) -> bool {
+pub(super) fn is_in_place(buffer: *const c_void) -> bool {
     buffer.expose_provenance() == MPI_IN_PLACE
 }
 
@@ -230,16 +240,18 @@ fn is_in_place(buffer: *const c_void) -> bool {
 ///
 /// # Safety
 /// The blocks of `landing` are writable until the call completes.
-unsafe fn finished(
+unsafe fn finished<C: Number, D: Number>(
     rc: c_int,
     (sent, landing): (Option<Buffer>, Option<Landing>),
-    arrays: impl std::any::Any + Send,
+    arrays: impl IntoIterator<Item = Kept<C, D>>,
     after: After,
 ) -> c_int {
     let mut kept = Collective::default();
     kept.sent(sent);
     kept.lands(landing);
-    kept.keeps(arrays);
+    for array in arrays {
+        kept.keeps(array);
+    }
     // SAFETY: the caller's contract.
     unsafe { kept.finish(rc, after) };
     rc
@@ -282,49 +294,16 @@ unsafe fn receiving<C: Number, D: Number, T: Types>(
 /// The partners of a collective exchanging blocks `with` whom over `comm`, or `None` where
 /// the call goes to the MPI behind unchanged: nothing the engine may pack, or `MPI_IN_PLACE`
 /// in a neighbourhood collective (which that library reports).
-fn exchanging(with: Exchange, comm: MPI_Comm, packable: bool, in_place: bool) -> Option<Partners> {
+pub(super) fn exchanging(
+    with: Exchange,
+    comm: MPI_Comm,
+    packable: bool,
+    in_place: bool,
+) -> Option<Partners> {
     if !route::may_pack_blocks() || !packable || (in_place && with == Exchange::Neighbours) {
         return None;
     }
     Partners::of(comm, with)
-}
-
-/// `MPI_Neighbor_alltoall` or (`same`: one block for every neighbour)
-/// `MPI_Neighbor_allgather`: a block of one count to (or the same block to) each
-/// destination, a block of one count from each source.
-///
-/// # Safety
-/// As for the MPI function.
-pub(super) unsafe fn neighbor_blocks<C: Number>(
-    send: Single<C>,
-    recv: Single<C>,
-    (same, comm): (bool, MPI_Comm),
-    call: impl Fn(Single<C>, Single<C>) -> c_int,
-    after: After,
-) -> c_int {
-    let packable = route::may_pack(send.datatype) || route::may_pack(recv.datatype);
-    let in_place = is_in_place(send.buffer);
-    let valid = valid(send.count) && valid(recv.count);
-    let Some(partners) = exchanging(Exchange::Neighbours, comm, packable && valid, in_place) else {
-        return call(send, recv);
-    };
-    let outgoing = if same { 1 } else { partners.outgoing as i64 };
-    // SAFETY: the send buffer holds the blocks, as the function requires.
-    let (send, sent) = unsafe { send.sent(outgoing) };
-    let (recv, received) = recv.received(partners.incoming as i64);
-    if let Some(received) = &received {
-        for index in partners.from_nobody() {
-            // SAFETY: the receive buffer's blocks are readable as they are writable.
-            unsafe { received.pack_program_block(index) };
-        }
-    }
-    let rc = call(send, recv);
-    let buffers = (
-        sent.and_then(SentBlocks::into_buffer),
-        received.and_then(ReceivedBlocks::into_landing),
-    );
-    // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { finished(rc, buffers, (), after) }
 }
 
 /// `MPI_Alltoallv` or `MPI_Alltoallw`: a block of its own to and from each partner.
@@ -366,7 +345,7 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
         finished(
             rc,
             (sent, received.into_landing()),
-            (kept_send, kept_recv),
+            kept_send.into_iter().chain(kept_recv),
             after,
         )
     }
@@ -397,7 +376,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     let (send, sent) = match in_place {
         true => (send, None),
         // SAFETY: the send buffer holds the block, as the function requires.
-        false => unsafe { send.sent(1) },
+        false => unsafe { send.sent() },
     };
     let mut kept = None;
     let rc = call(send, recv.taken(&received, n, &mut kept));
@@ -455,7 +434,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     };
     let (send, sent) = match sends {
         // SAFETY: the send buffer holds the block, as the function requires.
-        true => unsafe { send.sent(1) },
+        true => unsafe { send.sent() },
         false => (send, None),
     };
     let mut kept = None;
@@ -499,7 +478,7 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
         unsafe { sent.pack_program_data() };
     }
     let (recv, received) = match receives {
-        true => recv.received(1),
+        true => recv.received(),
         false => (recv, None),
     };
     let mut kept = None;
