@@ -260,6 +260,66 @@ fn communication_functions(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// The functions that `exported!` invocations in `src/ffi` define, which cbindgen, not
+/// expanding macros, cannot see: written out as the Rust items cbindgen reads, each `fn`
+/// line of an invocation (up to its `;`, without a `with name = value` of its own) with the
+/// docs and attributes above it, as an
+/// exported function of that signature answering `c_int`.
+fn exported_by_macro(dir: &std::path::Path) -> String {
+    let mut out = String::new();
+    for file in rust_files(dir) {
+        let text = std::fs::read_to_string(&file).expect("a source file is readable");
+        let (mut inside, mut in_body) = (false, false);
+        let (mut attributes, mut signature) = (String::new(), String::new());
+        for line in text.lines() {
+            let trimmed = line.trim();
+            if !inside {
+                inside = line.starts_with("exported! {");
+                continue;
+            }
+            if line == "}" {
+                (inside, in_body) = (false, false);
+            } else if in_body {
+            } else if !signature.is_empty() || trimmed.starts_with("fn ") {
+                signature.push_str(trimmed);
+                signature.push(' ');
+                if let Some(declared) = signature.trim_end().strip_suffix(';') {
+                    // A value of the function's own (`with name = value`) is not C's.
+                    let declared = declared
+                        .rfind(") with ")
+                        .map_or(declared, |at| &declared[..=at]);
+                    let _ = writeln!(
+                        out,
+                        "{attributes}#[no_mangle]\npub unsafe extern \"C\" {declared} -> c_int {{\n    0\n}}\n"
+                    );
+                    (attributes, signature) = (String::new(), String::new());
+                }
+            } else if trimmed.starts_with("///") || trimmed.starts_with("#[") {
+                let _ = writeln!(attributes, "{trimmed}");
+            } else {
+                attributes.clear();
+                in_body = trimmed.starts_with("=>");
+            }
+        }
+    }
+    out
+}
+
+/// The `.rs` files below `dir`, sorted.
+fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a source directory is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
 /// Makes `PMPI_<name>` a second name of each exported function of the shared library: the
 /// linker defines it at the function's address and exports it (a version script of its
 /// own, next to the one rustc writes). A profiling tool that defines `MPI_<name>` and calls
@@ -352,9 +412,13 @@ fn main() {
     ));
 
     let header = out_dir.join("mpi_dtype.h");
+    let by_macro = out_dir.join("exported_by_macro.rs");
+    std::fs::write(&by_macro, exported_by_macro(&crate_dir.join("src/ffi")))
+        .expect("OUT_DIR is writable");
     let mut text = Vec::new();
     match cbindgen::Builder::new()
         .with_crate(&crate_dir)
+        .with_src(&by_macro)
         .with_config(config)
         .generate()
     {

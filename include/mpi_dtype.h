@@ -706,6 +706,20 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 
 
 /*
+ One contiguous segment of a datatype (MPICH's `MPIX_Iov`).
+ */
+typedef struct {
+  /*
+   Start of the segment, relative to address 0.
+   */
+  void *iov_base;
+  /*
+   Length of the segment in bytes.
+   */
+  MPI_Aint iov_len;
+} MPIX_Iov;
+
+/*
  The status object of a receive, laid out as MPICH lays it out.
  */
 typedef struct {
@@ -733,20 +747,6 @@ typedef struct {
 
 
 /*
- One contiguous segment of a datatype (MPICH's `MPIX_Iov`).
- */
-typedef struct {
-  /*
-   Start of the segment, relative to address 0.
-   */
-  void *iov_base;
-  /*
-   Length of the segment in bytes.
-   */
-  MPI_Aint iov_len;
-} MPIX_Iov;
-
-/*
  A pointer the program reads from a variable of the library, as MPICH's `mpi.h` declares
  `MPI_UNWEIGHTED` and `MPI_WEIGHTS_EMPTY` (`extern int * const`): its address tells the
  sentinel apart.
@@ -758,14 +758,72 @@ extern "C" {
 #endif // __cplusplus
 
 /*
+ `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
+ the sentinel 1 instead): copies the attribute value.
+
+ # Safety
+ As a copy callback.
+ */
+int MPIR_Comm_dup_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+
+/*
+ `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
+ a sentinel instead, [`is_dup_fn_sentinel`]).
+ */
+int MPIR_Type_dup_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+
+/*
+ Explains `datatype` in `format` (`"text"`, `"json"`, `"svg"` or `"html"`; see
+ docs/explain.md): writes at most `size` bytes of the explanation into `buf`, NUL included
+ (cut at a UTF-8 character boundary when it does not fit), and the size of the whole
+ explanation, NUL included, into `*needed`. `buf` may be NULL when `size` is 0, to ask for
+ the size first. Errors: an invalid `datatype` is `MPI_ERR_TYPE`, a NULL `format` or `needed`,
+ an unknown format or a NULL `buf` with `size > 0` is `MPI_ERR_ARG`, a negative `size` is
+ `MPI_ERR_COUNT`.
+ */
+int MPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
+
+/*
+ Writes up to `max_iov_len` segments of one copy of `datatype` into `iov`, starting with
+ segment number `iov_offset`, and their number into `actual_iov_len`.
+ */
+int MPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
+
+/*
+ The number of whole segments of one copy of `datatype`, from its start, whose bytes add up
+ to at most `max_iov_bytes`, and those bytes.
+ */
+int MPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
+
+/*
+ The info object describing the ABI's integer types: a new one standalone.
+ */
+int MPI_Abi_get_info(MPI_Info *info);
+
+/*
  The major and minor version of the standard ABI the library speaks (-1 and -1 for none).
  */
 int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 
 /*
- The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
+ Ends the program with `errorcode`.
  */
-int MPI_Get_address(const void *location, MPI_Aint *address);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+
+/*
+ Adds an error class, numbered after those in use.
+ */
+int MPI_Add_error_class(int *errorclass);
+
+/*
+ Adds an error code of the class `errorclass`.
+ */
+int MPI_Add_error_code(int errorclass, int *errorcode);
+
+/*
+ Gives an error class or code the program added the text `MPI_Error_string` returns.
+ */
+int MPI_Add_error_string(int errorcode, const char *string);
 
 /*
  MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
@@ -783,89 +841,15 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 
 /*
- The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
+ Allocates `size` bytes for the program (memory for RMA and messages); `baseptr` is a
+ `void **` passed as `void *`.
  */
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
 /*
- The predefined pair type for `MPI_MINLOC` / `MPI_MAXLOC` of a value of `value_type` with an
- index of `index_type` (`MPI_FLOAT_INT`, ..., `MPI_2INT`, and the Fortran `MPI_2INTEGER`,
- `MPI_2REAL`, `MPI_2DOUBLE_PRECISION`), or `MPI_DATATYPE_NULL` when no predefined pair has
- those members (MPI-4.1 §6.9.4). Both arguments must be valid datatypes.
+ Waits until every process of `comm` has called it (the one process has).
  */
-int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
-
-/*
- `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
- a sentinel instead, [`is_dup_fn_sentinel`]).
- */
-int MPIR_Type_dup_fn(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-
-/*
- Creates an attribute key for datatypes with the given copy and delete callbacks.
- */
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
-
-/*
- Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`. The key is invalid from now on
- in every call; attributes still cached with it keep their callbacks, which run when their
- datatypes are duplicated or freed.
- */
-int MPI_Type_free_keyval(int *type_keyval);
-
-/*
- Caches `attribute_val` on `datatype` under `type_keyval`, deleting any previous value.
- */
-int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
-
-/*
- Retrieves the value cached on `datatype` under `type_keyval`; `*flag` tells whether there is one.
- */
-int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
-
-/*
- Deletes the value cached on `datatype` under `type_keyval`, running its delete callback
- (nothing happens if no value is cached).
- */
-int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
-
-/*
- `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
- the sentinel 1 instead): copies the attribute value.
-
- # Safety
- As a copy callback.
- */
-int MPIR_Comm_dup_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
-
-/*
- Creates an attribute key for communicators with the given copy and delete callbacks.
- */
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function comm_copy_attr_fn, MPI_Comm_delete_attr_function comm_delete_attr_fn, int *comm_keyval, void *extra_state);
-
-/*
- Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with
- it keep their callbacks.
- */
-int MPI_Comm_free_keyval(int *comm_keyval);
-
-/*
- Caches `attribute_val` on `comm` under `comm_keyval`, deleting any previous value.
- */
-int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
-
-/*
- Deletes the value cached on `comm` under `comm_keyval`, running its delete callback.
- */
-int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
-
-/*
- Reads the attribute of `comm` under `comm_keyval` into `attribute_val` (a `void **`
- passed as `void *`): a value the program cached, or for a predefined key (`MPI_TAG_UB`,
- `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`, `MPI_APPNUM`,
- `MPI_LASTUSEDCODE`) the address of its `int` value. `*flag` tells whether there is one.
- */
-int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int MPI_Barrier(MPI_Comm comm);
 
 /*
  Attaches `size` bytes at `buffer` for the data of buffered sends (`MPI_Bsend`).
@@ -901,6 +885,89 @@ int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
 
 /*
+ `MPI_Cancel`: marks a pending operation for cancellation. The MPI behind's, or in the
+ one-process world a receive not matched yet, or a send whose message no receive has taken.
+
+ # Safety
+ As for the MPI function.
+ */
+int MPI_Cancel(MPI_Request *request);
+
+/*
+ The coordinates of `rank` in a Cartesian communicator.
+ */
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+
+/*
+ Makes a communicator with a Cartesian topology of the grid `dims` (wrapping where
+ `periods` says): the one process's, or `MPI_COMM_NULL` for a grid of no node.
+ */
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods, int reorder, MPI_Comm *comm_cart);
+
+/*
+ The grid of a Cartesian communicator and this process's coordinates in it.
+ */
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+/*
+ The rank this process would have in a Cartesian topology of `dims` on `comm`
+ (`MPI_UNDEFINED` if the grid has no node for it).
+ */
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+/*
+ The rank of the process at `coords` of a Cartesian communicator.
+ */
+int MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+
+/*
+ The ranks `disp` steps before and after this process along `direction` of a Cartesian
+ communicator (`MPI_PROC_NULL` off the end of a dimension that does not wrap).
+ */
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+/*
+ The Cartesian communicator of the dimensions `remain_dims` keeps.
+ */
+int MPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+
+/*
+ The number of dimensions of a Cartesian communicator.
+ */
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+
+/*
+ Compares two communicators: `MPI_IDENT` for the same one; every other pair of the
+ one-process world has the same group in another context, `MPI_CONGRUENT`.
+ */
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+/*
+ Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
+ */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+
+/*
+ Makes an error handler from a C function.
+ */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, MPI_Errhandler *errhandler);
+
+/*
+ `MPI_Comm_create` called by the members of `group` only.
+ */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+
+/*
+ Creates an attribute key for communicators with the given copy and delete callbacks.
+ */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function comm_copy_attr_fn, MPI_Comm_delete_attr_function comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+
+/*
+ Deletes the value cached on `comm` under `comm_keyval`, running its delete callback.
+ */
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+
+/*
  Makes a duplicate of `comm`, with its error handler (attributes are not copied: the
  one-process world has only the predefined ones).
  */
@@ -912,9 +979,79 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 /*
+ Frees a communicator the program made and sets the handle to `MPI_COMM_NULL`.
+ */
+int MPI_Comm_free(MPI_Comm *comm);
+
+/*
+ Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with
+ it keep their callbacks.
+ */
+int MPI_Comm_free_keyval(int *comm_keyval);
+
+/*
+ Reads the attribute of `comm` under `comm_keyval` into `attribute_val` (a `void **`
+ passed as `void *`): a value the program cached, or for a predefined key (`MPI_TAG_UB`,
+ `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`, `MPI_APPNUM`,
+ `MPI_LASTUSEDCODE`) the address of its `int` value. `*flag` tells whether there is one.
+ */
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+
+/*
+ The error handler attached to `comm`.
+ */
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+/*
+ The name of `comm` (empty if it was never named).
+ */
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+
+/*
+ The group of `comm`'s processes (a new group handle, to be freed).
+ */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+
+/*
  Nonblocking `MPI_Comm_dup`: in the one-process world the request is complete at once.
  */
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+
+/*
+ The rank of this process in `comm` (0 in the one-process world).
+ */
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+
+/*
+ The remote group of an intercommunicator.
+ */
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+/*
+ The size of the remote group of an intercommunicator.
+ */
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+
+/*
+ Caches `attribute_val` on `comm` under `comm_keyval`, deleting any previous value.
+ */
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+
+/*
+ Attaches an error handler to `comm`. Errors raised by the datatype functions go to the
+ handler of `MPI_COMM_SELF` if the program set one, else to that of `MPI_COMM_WORLD`.
+ */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+
+/*
+ Names `comm`.
+ */
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+
+/*
+ The number of processes in `comm` (1 in the one-process world).
+ */
+int MPI_Comm_size(MPI_Comm comm, int *size);
 
 /*
  Splits `comm` by `color` (`MPI_UNDEFINED`: the process is in no new communicator).
@@ -928,136 +1065,341 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
 
 /*
- Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
- */
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
-
-/*
- `MPI_Comm_create` called by the members of `group` only.
- */
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
-
-/*
- Frees a communicator the program made and sets the handle to `MPI_COMM_NULL`.
- */
-int MPI_Comm_free(MPI_Comm *comm);
-
-/*
- Compares two communicators: `MPI_IDENT` for the same one; every other pair of the
- one-process world has the same group in another context, `MPI_CONGRUENT`.
- */
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
-
-/*
  Sets `flag` if `comm` is an intercommunicator (never, in the one-process world).
  */
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 /*
- The size of the remote group of an intercommunicator.
+ Fills the zero entries of `dims` with a balanced grid of `nnodes` nodes.
  */
-int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Dims_create(int nnodes, int ndims, int *dims);
 
 /*
- The remote group of an intercommunicator.
+ Releases an error handler handle and sets it to `MPI_ERRHANDLER_NULL`.
  */
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 
 /*
- The group of `comm`'s processes (a new group handle, to be freed).
+ The error class of an error code: the class this library's codes carry; codes of another
+ MPI library loaded behind this one go to it.
  */
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Error_class(int errorcode, int *errorclass);
 
 /*
- Names `comm`.
+ The text of an error code: the text of its class and, for a code a call returned, the
+ function and the problem.
  */
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
 
 /*
- The name of `comm` (empty if it was never named).
+ Finalizes MPI.
  */
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int MPI_Finalize(void);
 
 /*
- `MPI_Wait`: unpacks a receive of the engine's path before it returns.
+ Whether `MPI_Finalize` has been called.
+ */
+int MPI_Finalized(int *flag);
+
+/*
+ Frees memory `MPI_Alloc_mem` gave.
+ */
+int MPI_Free_mem(void *base);
+
+/*
+ The address of `location`, for absolute displacements relative to `MPI_BOTTOM`.
+ */
+int MPI_Get_address(const void *location, MPI_Aint *address);
+
+/*
+ Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).
+ */
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+/*
+ Large-count variant of `MPI_Get_count`.
+ */
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/*
+ Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
+ */
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+/*
+ Large-count variant of `MPI_Get_elements`.
+ */
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/*
+ `MPI_Get_elements` with an `MPI_Count` result.
+ */
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/*
+ A text naming this library and its version.
+ */
+int MPI_Get_library_version(char *version, int *resultlen);
+
+/*
+ The name of the processor (this host's name).
+ */
+int MPI_Get_processor_name(char *name, int *resultlen);
+
+/*
+ The version of the MPI standard (as MPICH 4.0, whose ABI this library has, reports it).
+ */
+int MPI_Get_version(int *version, int *subversion);
+
+/*
+ Makes a communicator with a graph topology: the one process's, or `MPI_COMM_NULL` for a
+ graph of no node.
+ */
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges, int reorder, MPI_Comm *comm_graph);
+
+/*
+ The compressed form of a graph communicator's graph.
+ */
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+/*
+ The rank this process would have in a graph topology on `comm` (`MPI_UNDEFINED` if the
+ graph has no node for it).
+ */
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+/*
+ The neighbours of `rank` in a graph communicator.
+ */
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+/*
+ The number of neighbours of `rank` in a graph communicator.
+ */
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+
+/*
+ The numbers of nodes and edges of a graph communicator.
+ */
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+
+/*
+ Compares two groups: `MPI_IDENT`, `MPI_SIMILAR` (the same members in another order) or
+ `MPI_UNEQUAL`.
+ */
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+
+/*
+ Frees a group and sets the handle to `MPI_GROUP_NULL`.
+ */
+int MPI_Group_free(MPI_Group *group);
+
+/*
+ The rank of this process in `group`, or `MPI_UNDEFINED` if it is not a member.
+ */
+int MPI_Group_rank(MPI_Group group, int *rank);
+
+/*
+ The size of `group`.
+ */
+int MPI_Group_size(MPI_Group group, int *size);
+
+/*
+ The ranks in `group2` of the processes at `ranks1` in `group1`.
+ */
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2);
+
+/*
+ Sets `flag` if a message from `source` with `tag` can be received, and then matches it
+ and returns it in `message`, for `MPI_Mrecv`.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
 
 /*
- `MPI_Test`: unpacks a receive of the engine's path it reports complete.
+ A new, empty info object.
+ */
+int MPI_Info_create(MPI_Info *info);
+
+/*
+ A new info object describing how the program was started (MPI-4.1 §11.2.1): `command`
+ (`argv[0]`) and `argv` (the other arguments, space separated) when `argc` and `argv` are
+ given, `maxprocs` (1), `wdir` (the working directory) and `thread_level` (the level
+ provided, or asked for before `MPI_Init`).
+ */
+int MPI_Info_create_env(int argc, char **argv, MPI_Info *info);
+
+/*
+ Removes `key` (`MPI_ERR_INFO_NOKEY` if it is not set).
+ */
+int MPI_Info_delete(MPI_Info info, const char *key);
+
+/*
+ A new info object with the same keys and values.
+ */
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+
+/*
+ Frees an info object and sets the handle to `MPI_INFO_NULL`.
+ */
+int MPI_Info_free(MPI_Info *info);
+
+/*
+ The value of `key` if it is set (deprecated by MPI-4.0): at most `valuelen` characters and
+ a NUL go to `value`.
+ */
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+
+/*
+ The number of keys set.
+ */
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+
+/*
+ The `n`-th key (from 0), into `key` (`MPI_MAX_INFO_KEY + 1` bytes).
+ */
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+
+/*
+ The value of `key` if it is set (MPI-4.0): at most `*buflen - 1` characters and a NUL go
+ to `value`, and `*buflen` becomes the value's length plus one.
+ */
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+
+/*
+ The length of the value of `key`, if it is set (deprecated by MPI-4.0).
+ */
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+
+/*
+ Sets `key` to `value` (replacing its value if it is set).
+ */
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+
+/*
+ Initializes MPI (a one-process world when no other MPI is loaded).
+ */
+int MPI_Init(int *argc, char ***argv);
+
+/*
+ Initializes MPI with a thread level; every function of this library is thread-safe, so
+ any level up to `MPI_THREAD_MULTIPLE` is provided as asked.
+ */
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+
+/*
+ Whether `MPI_Init` has been called.
+ */
+int MPI_Initialized(int *flag);
+
+/*
+ Sets `flag` if a message from `source` with `tag` can be received, and then describes it
+ in `status`.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 
 /*
- `MPI_Request_get_status`: as `MPI_Test`, but the request stays the program's.
+ Whether the calling thread is the one that initialized MPI.
+ */
+int MPI_Is_thread_main(int *flag);
+
+/*
+ Blocks until a message from `source` with `tag` can be received, matches it (no other
+ receive can take it) and returns it in `message`, for `MPI_Mrecv`.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 
 /*
- `MPI_Waitall`: unpacks the receives of the engine's path before it returns.
+ Sets `commute` if the operation commutes (every predefined one does).
+ */
+int MPI_Op_commutative(MPI_Op op, int *commute);
+
+/*
+ Makes an operation of the program's function `user_fn` (`commute`: it commutes).
+ */
+int MPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
+
+/*
+ `MPI_Op_create` of a function whose length is an `MPI_Count`.
+ */
+int MPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
+
+/*
+ Frees an operation the program made and sets the handle to `MPI_OP_NULL`.
+ */
+int MPI_Op_free(MPI_Op *op);
+
+/*
+ Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
+ */
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
+
+/*
+ Large-count variant of `MPI_Pack`.
+ */
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+
+/*
+ Packs `incount` copies of `datatype` into the portable external32 representation.
+ */
+int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+
+/*
+ Large-count variant of `MPI_Pack_external`.
+ */
+int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position);
+
+/*
+ The number of bytes `MPI_Pack_external` needs for `incount` copies of `datatype`.
+ */
+int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size);
+
+/*
+ Large-count variant of `MPI_Pack_external_size`.
+ */
+int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
+
+/*
+ An upper bound (here: the exact number) of bytes `MPI_Pack` needs for `incount` copies.
+ */
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+/*
+ Large-count variant of `MPI_Pack_size`.
+ */
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+
+/*
+ Blocks until a message from `source` with `tag` can be received, and describes it in
+ `status`.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
 /*
- `MPI_Testall`: when all are complete, unpacks the receives of the engine's path.
-
- # Safety
- As for the MPI function.
+ The thread level MPI was initialized with.
  */
-int MPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
+int MPI_Query_thread(int *provided);
 
 /*
- `MPI_Request_get_status_all` (MPI-4.1): when all are complete, unpacks the receives of
- the engine's path; the requests stay the program's.
-
- # Safety
- As for the MPI function.
+ Combines `inbuf` into `inoutbuf`: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
  */
-int MPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
 
 /*
- `MPI_Waitany`: unpacks the receive of the engine's path it completes.
-
- # Safety
- As for the MPI function.
+ Large-count variant of `MPI_Reduce_local`.
  */
-int MPI_Waitany(int count, MPI_Request *requests, int *index, MPI_Status *status);
-
-/*
- `MPI_Testany`: unpacks the receive of the engine's path it completes.
-
- # Safety
- As for the MPI function.
- */
-int MPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
-
-/*
- `MPI_Waitsome`: unpacks the receives of the engine's path it completes.
-
- # Safety
- As for the MPI function.
- */
-int MPI_Waitsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
-
-/*
- `MPI_Testsome`: unpacks the receives of the engine's path it completes.
-
- # Safety
- As for the MPI function.
- */
-int MPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
 
 /*
  `MPI_Request_free`: a request of the engine's path whose operation still runs is kept
@@ -1069,20 +1411,21 @@ int MPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices
 int MPI_Request_free(MPI_Request *request);
 
 /*
- `MPI_Start`: a persistent send of the engine's path packs the program's data first.
+ `MPI_Request_get_status`: as `MPI_Test`, but the request stays the program's.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Start(MPI_Request *request);
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 
 /*
- `MPI_Startall`: the persistent sends of the engine's path pack the program's data first.
+ `MPI_Request_get_status_all` (MPI-4.1): when all are complete, unpacks the receives of
+ the engine's path; the requests stay the program's.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Startall(int count, MPI_Request *requests);
+int MPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);
 
 /*
  `MPI_Request_get_status_any` (MPI-4.1): unpacks the receive of the engine's path it
@@ -1103,196 +1446,91 @@ int MPI_Request_get_status_any(int count, const MPI_Request *requests, int *inde
 int MPI_Request_get_status_some(int incount, const MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
 
 /*
- `MPI_Cancel`: marks a pending operation for cancellation. The MPI behind's, or in the
- one-process world a receive not matched yet, or a send whose message no receive has taken.
+ `MPI_Start`: a persistent send of the engine's path packs the program's data first.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Cancel(MPI_Request *request);
+int MPI_Start(MPI_Request *request);
 
 /*
- The size of `group`.
- */
-int MPI_Group_size(MPI_Group group, int *size);
-
-/*
- The rank of this process in `group`, or `MPI_UNDEFINED` if it is not a member.
- */
-int MPI_Group_rank(MPI_Group group, int *rank);
-
-/*
- Frees a group and sets the handle to `MPI_GROUP_NULL`.
- */
-int MPI_Group_free(MPI_Group *group);
-
-/*
- Compares two groups: `MPI_IDENT`, `MPI_SIMILAR` (the same members in another order) or
- `MPI_UNEQUAL`.
- */
-int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
-
-/*
- The ranks in `group2` of the processes at `ranks1` in `group1`.
- */
-int MPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2);
-
-/*
- Blocks until a message from `source` with `tag` can be received, and describes it in
- `status`.
+ `MPI_Startall`: the persistent sends of the engine's path pack the program's data first.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Startall(int count, MPI_Request *requests);
 
 /*
- Sets `flag` if a message from `source` with `tag` can be received, and then describes it
- in `status`.
+ Sets whether the status says its operation was cancelled (for generalized requests). In
+ drop-in mode the MPI behind writes its own status.
+ */
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+/*
+ Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
+ */
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+
+/*
+ `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
+ deprecated).
+ */
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+/*
+ `MPI_Status_set_elements` with an `MPI_Count` count.
+ */
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+/*
+ `MPI_Test`: unpacks a receive of the engine's path it reports complete.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
 /*
- Blocks until a message from `source` with `tag` can be received, matches it (no other
- receive can take it) and returns it in `message`, for `MPI_Mrecv`.
+ Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`). In drop-in
+ mode the MPI behind reads its own status.
+ */
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+/*
+ `MPI_Testall`: when all are complete, unpacks the receives of the engine's path.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
 
 /*
- Sets `flag` if a message from `source` with `tag` can be received, and then matches it
- and returns it in `message`, for `MPI_Mrecv`.
+ `MPI_Testany`: unpacks the receive of the engine's path it completes.
 
  # Safety
  As for the MPI function.
  */
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int MPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
 
 /*
- Combines `inbuf` into `inoutbuf`: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
- */
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+ `MPI_Testsome`: unpacks the receives of the engine's path it completes.
 
-/*
- Large-count variant of `MPI_Reduce_local`.
+ # Safety
+ As for the MPI function.
  */
-int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
-
-/*
- Makes an operation of the program's function `user_fn` (`commute`: it commutes).
- */
-int MPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
-
-/*
- `MPI_Op_create` of a function whose length is an `MPI_Count`.
- */
-int MPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
-
-/*
- Frees an operation the program made and sets the handle to `MPI_OP_NULL`.
- */
-int MPI_Op_free(MPI_Op *op);
-
-/*
- Sets `commute` if the operation commutes (every predefined one does).
- */
-int MPI_Op_commutative(MPI_Op op, int *commute);
-
-/*
- Waits until every process of `comm` has called it (the one process has).
- */
-int MPI_Barrier(MPI_Comm comm);
-
-/*
- Fills the zero entries of `dims` with a balanced grid of `nnodes` nodes.
- */
-int MPI_Dims_create(int nnodes, int ndims, int *dims);
-
-/*
- Makes a communicator with a Cartesian topology of the grid `dims` (wrapping where
- `periods` says): the one process's, or `MPI_COMM_NULL` for a grid of no node.
- */
-int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods, int reorder, MPI_Comm *comm_cart);
-
-/*
- The grid of a Cartesian communicator and this process's coordinates in it.
- */
-int MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
-
-/*
- The number of dimensions of a Cartesian communicator.
- */
-int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
-
-/*
- The rank of the process at `coords` of a Cartesian communicator.
- */
-int MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
-
-/*
- The coordinates of `rank` in a Cartesian communicator.
- */
-int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
-
-/*
- The ranks `disp` steps before and after this process along `direction` of a Cartesian
- communicator (`MPI_PROC_NULL` off the end of a dimension that does not wrap).
- */
-int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
-
-/*
- The Cartesian communicator of the dimensions `remain_dims` keeps.
- */
-int MPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
-
-/*
- The rank this process would have in a Cartesian topology of `dims` on `comm`
- (`MPI_UNDEFINED` if the grid has no node for it).
- */
-int MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
-
-/*
- Makes a communicator with a graph topology: the one process's, or `MPI_COMM_NULL` for a
- graph of no node.
- */
-int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges, int reorder, MPI_Comm *comm_graph);
-
-/*
- The numbers of nodes and edges of a graph communicator.
- */
-int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
-
-/*
- The compressed form of a graph communicator's graph.
- */
-int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
-
-/*
- The number of neighbours of `rank` in a graph communicator.
- */
-int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
-
-/*
- The neighbours of `rank` in a graph communicator.
- */
-int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
-
-/*
- The rank this process would have in a graph topology on `comm` (`MPI_UNDEFINED` if the
- graph has no node for it).
- */
-int MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+int MPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
 
 /*
  The kind of topology of `comm`: `MPI_CART`, `MPI_GRAPH`, `MPI_DIST_GRAPH`, or
  `MPI_UNDEFINED` for none.
  */
 int MPI_Topo_test(MPI_Comm comm, int *status);
+
+/*
+ Commits a datatype so it can be used to pack and communicate.
+ */
+int MPI_Type_commit(MPI_Datatype *datatype);
 
 /*
  Creates a datatype of `count` copies of `oldtype` laid end to end.
@@ -1303,108 +1541,6 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
  Large-count variant of `MPI_Type_contiguous`.
  */
 int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`
- extents of `oldtype` apart.
- */
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_vector`.
- */
-int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
- apart.
- */
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_hvector`.
- */
-int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
- */
-int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
- `array_of_displacements[i]` counted in extents of `oldtype`.
- */
-int MPI_Type_indexed(int count, const int *array_of_blocklengths, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_indexed`.
- */
-int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
- `array_of_displacements[i]`.
- */
-int MPI_Type_create_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_hindexed`.
- */
-int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
- */
-int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
- of `oldtype`.
- */
-int MPI_Type_create_indexed_block(int count, int blocklength, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_indexed_block`.
- */
-int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
- */
-int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_hindexed_block`.
- */
-int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Creates blocks of `array_of_blocklengths[i]` copies of `array_of_types[i]` at byte
- displacements `array_of_displacements[i]`.
- */
-int MPI_Type_create_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_struct`.
- */
-int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-
-/*
- MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
- */
-int MPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-
-/*
- Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of
- an `ndims`-dimensional array of `array_of_sizes` elements of `oldtype`.
- */
-int MPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *array_of_subsizes, const int *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_subarray`.
- */
-int MPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
  Creates the datatype of the part of an `ndims`-dimensional array of `array_of_gsizes`
@@ -1418,21 +1554,11 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int *array_of_gs
 int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- Creates a copy of `oldtype` whose lower bound is `lb` and whose extent is `extent`
- (earlier bound markers are erased).
+ The predefined datatype of a Fortran `COMPLEX(KIND=SELECTED_REAL_KIND(p, r))`: as
+ `MPI_Type_create_f90_real`, with `MPI_COMPLEX8`, `MPI_COMPLEX16`, `MPI_COMPLEX32` and
+ the envelope `MPI_COMBINER_F90_COMPLEX`.
  */
-int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
-
-/*
- Large-count variant of `MPI_Type_create_resized`.
- */
-int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
-
-/*
- Creates a new datatype with the same type map and committed state as `oldtype`; cached
- attributes are copied through their copy callbacks.
- */
-int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 /*
  The predefined datatype of a Fortran `INTEGER(KIND=SELECTED_INT_KIND(r))`: it has the type
@@ -1452,21 +1578,126 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 
 /*
- The predefined datatype of a Fortran `COMPLEX(KIND=SELECTED_REAL_KIND(p, r))`: as
- `MPI_Type_create_f90_real`, with `MPI_COMPLEX8`, `MPI_COMPLEX16`, `MPI_COMPLEX32` and
- the envelope `MPI_COMBINER_F90_COMPLEX`.
+ Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
+ `array_of_displacements[i]`.
  */
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- How many arguments of each kind the constructor of `datatype` took, and which constructor.
+ Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
  */
-int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- Large-count variant of `MPI_Type_get_envelope`, which also reports large counts.
+ Large-count variant of `MPI_Type_create_hindexed_block`.
  */
-int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_hindexed`.
+ */
+int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
+ apart.
+ */
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_hvector`.
+ */
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
+ of `oldtype`.
+ */
+int MPI_Type_create_indexed_block(int count, int blocklength, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_indexed_block`.
+ */
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates an attribute key for datatypes with the given copy and delete callbacks.
+ */
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
+
+/*
+ Creates a copy of `oldtype` whose lower bound is `lb` and whose extent is `extent`
+ (earlier bound markers are erased).
+ */
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_resized`.
+ */
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `array_of_blocklengths[i]` copies of `array_of_types[i]` at byte
+ displacements `array_of_displacements[i]`.
+ */
+int MPI_Type_create_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_struct`.
+ */
+int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+
+/*
+ Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of
+ an `ndims`-dimensional array of `array_of_sizes` elements of `oldtype`.
+ */
+int MPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *array_of_subsizes, const int *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_create_subarray`.
+ */
+int MPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Deletes the value cached on `datatype` under `type_keyval`, running its delete callback
+ (nothing happens if no value is cached).
+ */
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
+/*
+ Creates a new datatype with the same type map and committed state as `oldtype`; cached
+ attributes are copied through their copy callbacks.
+ */
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+
+/*
+ Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
+ */
+int MPI_Type_free(MPI_Datatype *datatype);
+
+/*
+ Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`. The key is invalid from now on
+ in every call; attributes still cached with it keep their callbacks, which run when their
+ datatypes are duplicated or freed.
+ */
+int MPI_Type_free_keyval(int *type_keyval);
+
+/*
+ The datatype handle `MPI_Type_toint` gave `value` for. In the standard ABI an `int` no
+ handle converts to gives `MPI_DATATYPE_NULL`; in MPICH's ABI, where handles are `int`s,
+ the conversion is the identity.
+ */
+MPI_Datatype MPI_Type_fromint(int value);
+
+/*
+ Retrieves the value cached on `datatype` under `type_keyval`; `*flag` tells whether there is one.
+ */
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
 /*
  The arguments the constructor of `datatype` was called with. Derived datatypes come back
@@ -1480,15 +1711,120 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
 int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
 
 /*
- Explains `datatype` in `format` (`"text"`, `"json"`, `"svg"` or `"html"`; see
- docs/explain.md): writes at most `size` bytes of the explanation into `buf`, NUL included
- (cut at a UTF-8 character boundary when it does not fit), and the size of the whole
- explanation, NUL included, into `*needed`. `buf` may be NULL when `size` is 0, to ask for
- the size first. Errors: an invalid `datatype` is `MPI_ERR_TYPE`, a NULL `format` or `needed`,
- an unknown format or a NULL `buf` with `size > 0` is `MPI_ERR_ARG`, a negative `size` is
- `MPI_ERR_COUNT`.
+ How many arguments of each kind the constructor of `datatype` took, and which constructor.
  */
-int MPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+
+/*
+ Large-count variant of `MPI_Type_get_envelope`, which also reports large counts.
+ */
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
+
+/*
+ The lower bound and extent of the datatype.
+ */
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+/*
+ Large-count variant of `MPI_Type_get_extent`.
+ */
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
+/*
+ `MPI_Type_get_extent` with `MPI_Count` results.
+ */
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
+/*
+ The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
+ set, or the empty string.
+ */
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+
+/*
+ The lower bound and extent of the data itself, ignoring markers and padding.
+ */
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+/*
+ Large-count variant of `MPI_Type_get_true_extent`.
+ */
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+/*
+ `MPI_Type_get_true_extent` with `MPI_Count` results.
+ */
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+/*
+ The predefined pair type for `MPI_MINLOC` / `MPI_MAXLOC` of a value of `value_type` with an
+ index of `index_type` (`MPI_FLOAT_INT`, ..., `MPI_2INT`, and the Fortran `MPI_2INTEGER`,
+ `MPI_2REAL`, `MPI_2DOUBLE_PRECISION`), or `MPI_DATATYPE_NULL` when no predefined pair has
+ those members (MPI-4.1 §6.9.4). Both arguments must be valid datatypes.
+ */
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+
+/*
+ MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
+ `array_of_displacements[i]` counted in extents of `oldtype`.
+ */
+int MPI_Type_indexed(int count, const int *array_of_blocklengths, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ Large-count variant of `MPI_Type_indexed`.
+ */
+int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
+ */
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+
+/*
+ The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
+ */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+/*
+ Caches `attribute_val` on `datatype` under `type_keyval`, deleting any previous value.
+ */
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+
+/*
+ Gives the datatype a name (at most `MPI_MAX_OBJECT_NAME - 1` characters are kept).
+ */
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+
+/*
+ The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
+ fit an `int`).
+ */
+int MPI_Type_size(MPI_Datatype datatype, int *size);
+
+/*
+ Large-count variant of `MPI_Type_size`.
+ */
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
+
+/*
+ `MPI_Type_size` with an `MPI_Count` result.
+ */
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+
+/*
+ MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
+ */
+int MPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
 
 /*
  The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
@@ -1498,109 +1834,20 @@ int MPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_
 int MPI_Type_toint(MPI_Datatype datatype);
 
 /*
- The datatype handle `MPI_Type_toint` gave `value` for. In the standard ABI an `int` no
- handle converts to gives `MPI_DATATYPE_NULL`; in MPICH's ABI, where handles are `int`s,
- the conversion is the identity.
+ MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
  */
-MPI_Datatype MPI_Type_fromint(int value);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 
 /*
- The info object describing the ABI's integer types: a new one standalone.
+ Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`
+ extents of `oldtype` apart.
  */
-int MPI_Abi_get_info(MPI_Info *info);
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- A new, empty info object.
+ Large-count variant of `MPI_Type_vector`.
  */
-int MPI_Info_create(MPI_Info *info);
-
-/*
- A new info object describing how the program was started (MPI-4.1 §11.2.1): `command`
- (`argv[0]`) and `argv` (the other arguments, space separated) when `argc` and `argv` are
- given, `maxprocs` (1), `wdir` (the working directory) and `thread_level` (the level
- provided, or asked for before `MPI_Init`).
- */
-int MPI_Info_create_env(int argc, char **argv, MPI_Info *info);
-
-/*
- Sets `key` to `value` (replacing its value if it is set).
- */
-int MPI_Info_set(MPI_Info info, const char *key, const char *value);
-
-/*
- Removes `key` (`MPI_ERR_INFO_NOKEY` if it is not set).
- */
-int MPI_Info_delete(MPI_Info info, const char *key);
-
-/*
- The value of `key` if it is set (MPI-4.0): at most `*buflen - 1` characters and a NUL go
- to `value`, and `*buflen` becomes the value's length plus one.
- */
-int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
-
-/*
- The value of `key` if it is set (deprecated by MPI-4.0): at most `valuelen` characters and
- a NUL go to `value`.
- */
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
-
-/*
- The length of the value of `key`, if it is set (deprecated by MPI-4.0).
- */
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
-
-/*
- The number of keys set.
- */
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
-
-/*
- The `n`-th key (from 0), into `key` (`MPI_MAX_INFO_KEY + 1` bytes).
- */
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
-
-/*
- A new info object with the same keys and values.
- */
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
-
-/*
- Frees an info object and sets the handle to `MPI_INFO_NULL`.
- */
-int MPI_Info_free(MPI_Info *info);
-
-/*
- The number of whole segments of one copy of `datatype`, from its start, whose bytes add up
- to at most `max_iov_bytes`, and those bytes.
- */
-int MPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
-
-/*
- Writes up to `max_iov_len` segments of one copy of `datatype` into `iov`, starting with
- segment number `iov_offset`, and their number into `actual_iov_len`.
- */
-int MPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
-
-/*
- The name of the datatype: "MPI_INT" etc. for predefined types, what `MPI_Type_set_name`
- set, or the empty string.
- */
-int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
-
-/*
- Gives the datatype a name (at most `MPI_MAX_OBJECT_NAME - 1` characters are kept).
- */
-int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
-
-/*
- Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
- */
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
-
-/*
- Large-count variant of `MPI_Pack`.
- */
-int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
  Unpacks `outcount` copies of `datatype` from `inbuf` at `*position` into `outbuf`.
@@ -1613,26 +1860,6 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
 int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
 
 /*
- An upper bound (here: the exact number) of bytes `MPI_Pack` needs for `incount` copies.
- */
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
-
-/*
- Large-count variant of `MPI_Pack_size`.
- */
-int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
-
-/*
- Packs `incount` copies of `datatype` into the portable external32 representation.
- */
-int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
-
-/*
- Large-count variant of `MPI_Pack_external`.
- */
-int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position);
-
-/*
  Unpacks `outcount` copies of `datatype` from the external32 representation.
  */
 int MPI_Unpack_external(const char *datarep, const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
@@ -1643,118 +1870,36 @@ int MPI_Unpack_external(const char *datarep, const void *inbuf, MPI_Aint insize,
 int MPI_Unpack_external_c(const char *datarep, const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
 
 /*
- The number of bytes `MPI_Pack_external` needs for `incount` copies of `datatype`.
+ `MPI_Wait`: unpacks a receive of the engine's path before it returns.
+
+ # Safety
+ As for the MPI function.
  */
-int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size);
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
 
 /*
- Large-count variant of `MPI_Pack_external_size`.
+ `MPI_Waitall`: unpacks the receives of the engine's path before it returns.
+
+ # Safety
+ As for the MPI function.
  */
-int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
+int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses);
 
 /*
- Initializes MPI (a one-process world when no other MPI is loaded).
+ `MPI_Waitany`: unpacks the receive of the engine's path it completes.
+
+ # Safety
+ As for the MPI function.
  */
-int MPI_Init(int *argc, char ***argv);
+int MPI_Waitany(int count, MPI_Request *requests, int *index, MPI_Status *status);
 
 /*
- Initializes MPI with a thread level; every function of this library is thread-safe, so
- any level up to `MPI_THREAD_MULTIPLE` is provided as asked.
- */
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+ `MPI_Waitsome`: unpacks the receives of the engine's path it completes.
 
-/*
- Finalizes MPI.
+ # Safety
+ As for the MPI function.
  */
-int MPI_Finalize(void);
-
-/*
- Whether `MPI_Init` has been called.
- */
-int MPI_Initialized(int *flag);
-
-/*
- Whether `MPI_Finalize` has been called.
- */
-int MPI_Finalized(int *flag);
-
-/*
- The thread level MPI was initialized with.
- */
-int MPI_Query_thread(int *provided);
-
-/*
- Whether the calling thread is the one that initialized MPI.
- */
-int MPI_Is_thread_main(int *flag);
-
-/*
- The rank of this process in `comm` (0 in the one-process world).
- */
-int MPI_Comm_rank(MPI_Comm comm, int *rank);
-
-/*
- The number of processes in `comm` (1 in the one-process world).
- */
-int MPI_Comm_size(MPI_Comm comm, int *size);
-
-/*
- Ends the program with `errorcode`.
- */
-int MPI_Abort(MPI_Comm comm, int errorcode);
-
-/*
- Attaches an error handler to `comm`. Errors raised by the datatype functions go to the
- handler of `MPI_COMM_SELF` if the program set one, else to that of `MPI_COMM_WORLD`.
- */
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
-
-/*
- The error handler attached to `comm`.
- */
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
-
-/*
- Makes an error handler from a C function.
- */
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, MPI_Errhandler *errhandler);
-
-/*
- Releases an error handler handle and sets it to `MPI_ERRHANDLER_NULL`.
- */
-int MPI_Errhandler_free(MPI_Errhandler *errhandler);
-
-/*
- Adds an error class, numbered after those in use.
- */
-int MPI_Add_error_class(int *errorclass);
-
-/*
- Adds an error code of the class `errorclass`.
- */
-int MPI_Add_error_code(int errorclass, int *errorcode);
-
-/*
- Gives an error class or code the program added the text `MPI_Error_string` returns.
- */
-int MPI_Add_error_string(int errorcode, const char *string);
-
-/*
- The error class of an error code: the class this library's codes carry; codes of another
- MPI library loaded behind this one go to it.
- */
-int MPI_Error_class(int errorcode, int *errorclass);
-
-/*
- The text of an error code: the text of its class and, for a code a call returned, the
- function and the problem.
- */
-int MPI_Error_string(int errorcode, char *string, int *resultlen);
-
-/*
- Seconds since an arbitrary origin.
- */
-double MPI_Wtime(void);
+int MPI_Waitsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
 
 /*
  Resolution of `MPI_Wtime` in seconds.
@@ -1762,154 +1907,9 @@ double MPI_Wtime(void);
 double MPI_Wtick(void);
 
 /*
- The version of the MPI standard (as MPICH 4.0, whose ABI this library has, reports it).
+ Seconds since an arbitrary origin.
  */
-int MPI_Get_version(int *version, int *subversion);
-
-/*
- A text naming this library and its version.
- */
-int MPI_Get_library_version(char *version, int *resultlen);
-
-/*
- The name of the processor (this host's name).
- */
-int MPI_Get_processor_name(char *name, int *resultlen);
-
-/*
- Allocates `size` bytes for the program (memory for RMA and messages); `baseptr` is a
- `void **` passed as `void *`.
- */
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
-
-/*
- Frees memory `MPI_Alloc_mem` gave.
- */
-int MPI_Free_mem(void *base);
-
-/*
- Commits a datatype so it can be used to pack and communicate.
- */
-int MPI_Type_commit(MPI_Datatype *datatype);
-
-/*
- Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
- */
-int MPI_Type_free(MPI_Datatype *datatype);
-
-/*
- The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
- fit an `int`).
- */
-int MPI_Type_size(MPI_Datatype datatype, int *size);
-
-/*
- `MPI_Type_size` with an `MPI_Count` result.
- */
-int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
-
-/*
- Large-count variant of `MPI_Type_size`.
- */
-int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
-
-/*
- The lower bound and extent of the datatype.
- */
-int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
-
-/*
- `MPI_Type_get_extent` with `MPI_Count` results.
- */
-int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
-
-/*
- Large-count variant of `MPI_Type_get_extent`.
- */
-int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
-
-/*
- The lower bound and extent of the data itself, ignoring markers and padding.
- */
-int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
-
-/*
- `MPI_Type_get_true_extent` with `MPI_Count` results.
- */
-int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
-
-/*
- Large-count variant of `MPI_Type_get_true_extent`.
- */
-int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
-
-/*
- MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
- */
-int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
-
-/*
- MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
- */
-int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
-
-/*
- MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
- */
-int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
-
-/*
- Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).
- */
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
-
-/*
- Large-count variant of `MPI_Get_count`.
- */
-int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-
-/*
- Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
- */
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
-
-/*
- `MPI_Get_elements` with an `MPI_Count` result.
- */
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-
-/*
- Large-count variant of `MPI_Get_elements`.
- */
-int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-
-/*
- Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
- */
-int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
-
-/*
- `MPI_Status_set_elements` with an `MPI_Count` count.
- */
-int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-
-/*
- `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
- deprecated).
- */
-int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-
-/*
- Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`). In drop-in
- mode the MPI behind reads its own status.
- */
-int MPI_Test_cancelled(const MPI_Status *status, int *flag);
-
-/*
- Sets whether the status says its operation was cancelled (for generalized requests). In
- drop-in mode the MPI behind writes its own status.
- */
-int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+double MPI_Wtime(void);
 
 /* The communication functions (src/ffi/comm/communication.h). */
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -2217,204 +2217,204 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, i
  Profiling interface: each PMPI_ function is the MPI_ (or MPIX_) function of the same
  name, at the same address (a tool that defines MPI_X can call PMPI_X).
  */
+int PMPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
+int PMPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
+int PMPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
+int PMPI_Abi_get_info(MPI_Info *info);
 int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
-int PMPI_Get_address(const void *location, MPI_Aint *address);
+int PMPI_Abort(MPI_Comm comm, int errorcode);
+int PMPI_Add_error_class(int *errorclass);
+int PMPI_Add_error_code(int errorclass, int *errorcode);
+int PMPI_Add_error_string(int errorcode, const char *string);
 int PMPI_Address(void *location, MPI_Aint *address);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
-int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
-int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
-int PMPI_Type_free_keyval(int *type_keyval);
-int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
-int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
-int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function comm_copy_attr_fn, MPI_Comm_delete_attr_function comm_delete_attr_fn, int *comm_keyval, void *extra_state);
-int PMPI_Comm_free_keyval(int *comm_keyval);
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Barrier(MPI_Comm comm);
 int PMPI_Buffer_attach(void *buffer, int size);
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
-int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
-int PMPI_Comm_free(MPI_Comm *comm);
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
-int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
-int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
-int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
-int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
-int PMPI_Wait(MPI_Request *request, MPI_Status *status);
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
-int PMPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses);
-int PMPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
-int PMPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);
-int PMPI_Waitany(int count, MPI_Request *requests, int *index, MPI_Status *status);
-int PMPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
-int PMPI_Waitsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
-int PMPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
-int PMPI_Request_free(MPI_Request *request);
-int PMPI_Start(MPI_Request *request);
-int PMPI_Startall(int count, MPI_Request *requests);
-int PMPI_Request_get_status_any(int count, const MPI_Request *requests, int *index, int *flag, MPI_Status *status);
-int PMPI_Request_get_status_some(int incount, const MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
 int PMPI_Cancel(MPI_Request *request);
-int PMPI_Group_size(MPI_Group group, int *size);
-int PMPI_Group_rank(MPI_Group group, int *rank);
-int PMPI_Group_free(MPI_Group *group);
-int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
-int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2);
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
-int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
-int PMPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
-int PMPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
-int PMPI_Op_free(MPI_Op *op);
-int PMPI_Op_commutative(MPI_Op op, int *commute);
-int PMPI_Barrier(MPI_Comm comm);
-int PMPI_Dims_create(int nnodes, int ndims, int *dims);
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods, int reorder, MPI_Comm *comm_cart);
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
-int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
 int PMPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
-int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
 int PMPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
-int PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
-int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges, int reorder, MPI_Comm *comm_graph);
-int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
-int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
-int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
-int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
-int PMPI_Topo_test(MPI_Comm comm, int *status);
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_indexed(int count, const int *array_of_blocklengths, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_indexed_block(int count, int blocklength, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-int PMPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-int PMPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *array_of_subsizes, const int *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_darray(int size, int rank, int ndims, const int *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
-int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
-int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
-int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
-int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
-int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
-int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
-int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Datatype *array_of_datatypes);
-int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
-int PMPIX_Type_explain(MPI_Datatype datatype, const char *format, char *buf, MPI_Count size, MPI_Count *needed);
-int PMPI_Type_toint(MPI_Datatype datatype);
-MPI_Datatype PMPI_Type_fromint(int value);
-int PMPI_Abi_get_info(MPI_Info *info);
-int PMPI_Info_create(MPI_Info *info);
-int PMPI_Info_create_env(int argc, char **argv, MPI_Info *info);
-int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
-int PMPI_Info_delete(MPI_Info info, const char *key);
-int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
-int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
-int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
-int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
-int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
-int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
-int PMPI_Info_free(MPI_Info *info);
-int PMPIX_Type_iov_len(MPI_Datatype datatype, MPI_Count max_iov_bytes, MPI_Count *iov_len, MPI_Count *actual_iov_bytes);
-int PMPIX_Type_iov(MPI_Datatype datatype, MPI_Count iov_offset, MPIX_Iov *iov, MPI_Count max_iov_len, MPI_Count *actual_iov_len);
-int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
-int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
-int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
-int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
-int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
-int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
-int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
-int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
-int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position);
-int PMPI_Unpack_external(const char *datarep, const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
-int PMPI_Unpack_external_c(const char *datarep, const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
-int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size);
-int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
-int PMPI_Init(int *argc, char ***argv);
-int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
-int PMPI_Finalize(void);
-int PMPI_Initialized(int *flag);
-int PMPI_Finalized(int *flag);
-int PMPI_Query_thread(int *provided);
-int PMPI_Is_thread_main(int *flag);
-int PMPI_Comm_rank(MPI_Comm comm, int *rank);
-int PMPI_Comm_size(MPI_Comm comm, int *size);
-int PMPI_Abort(MPI_Comm comm, int errorcode);
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function comm_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function comm_copy_attr_fn, MPI_Comm_delete_attr_function comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int PMPI_Comm_free(MPI_Comm *comm);
+int PMPI_Comm_free_keyval(int *comm_keyval);
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+int PMPI_Comm_size(MPI_Comm comm, int *size);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int PMPI_Dims_create(int nnodes, int ndims, int *dims);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
-int PMPI_Add_error_class(int *errorclass);
-int PMPI_Add_error_code(int errorclass, int *errorcode);
-int PMPI_Add_error_string(int errorcode, const char *string);
 int PMPI_Error_class(int errorcode, int *errorclass);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
-double PMPI_Wtime(void);
-double PMPI_Wtick(void);
-int PMPI_Get_version(int *version, int *subversion);
-int PMPI_Get_library_version(char *version, int *resultlen);
-int PMPI_Get_processor_name(char *name, int *resultlen);
-int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Finalize(void);
+int PMPI_Finalized(int *flag);
 int PMPI_Free_mem(void *base);
-int PMPI_Type_commit(MPI_Datatype *datatype);
-int PMPI_Type_free(MPI_Datatype *datatype);
-int PMPI_Type_size(MPI_Datatype datatype, int *size);
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
-int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
-int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
-int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
-int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
-int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
-int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Get_address(const void *location, MPI_Aint *address);
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
-int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int PMPI_Get_library_version(char *version, int *resultlen);
+int PMPI_Get_processor_name(char *name, int *resultlen);
+int PMPI_Get_version(int *version, int *subversion);
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges, int reorder, MPI_Comm *comm_graph);
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int PMPI_Group_free(MPI_Group *group);
+int PMPI_Group_rank(MPI_Group group, int *rank);
+int PMPI_Group_size(MPI_Group group, int *size);
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Group group2, int *ranks2);
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int PMPI_Info_create(MPI_Info *info);
+int PMPI_Info_create_env(int argc, char **argv, MPI_Info *info);
+int PMPI_Info_delete(MPI_Info info, const char *key);
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int PMPI_Info_free(MPI_Info *info);
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Init(int *argc, char ***argv);
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int PMPI_Initialized(int *flag);
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int PMPI_Is_thread_main(int *flag);
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int PMPI_Op_commutative(MPI_Op op, int *commute);
+int PMPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
+int PMPI_Op_free(MPI_Op *op);
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
+int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int PMPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position);
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size);
+int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Query_thread(int *provided);
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
+int PMPI_Request_free(MPI_Request *request);
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int PMPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);
+int PMPI_Request_get_status_any(int count, const MPI_Request *requests, int *index, int *flag, MPI_Status *status);
+int PMPI_Request_get_status_some(int incount, const MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+int PMPI_Start(MPI_Request *request);
+int PMPI_Startall(int count, MPI_Request *requests);
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+int PMPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
+int PMPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
+int PMPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+int PMPI_Topo_test(MPI_Comm comm, int *status);
+int PMPI_Type_commit(MPI_Datatype *datatype);
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count *array_of_gsizes, const int *array_of_distribs, const int *array_of_dargs, const int *array_of_psizes, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int PMPI_Type_create_hindexed(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function type_copy_attr_fn, MPI_Type_delete_attr_function type_delete_attr_fn, int *type_keyval, void *extra_state);
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
+int PMPI_Type_create_struct(int count, const int *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+int PMPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *array_of_subsizes, const int *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_Type_free(MPI_Datatype *datatype);
+int PMPI_Type_free_keyval(int *type_keyval);
+MPI_Datatype PMPI_Type_fromint(int value);
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Datatype *array_of_datatypes);
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int *array_of_integers, MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts, MPI_Datatype *array_of_datatypes);
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+int PMPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_indexed(int count, const int *array_of_blocklengths, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int PMPI_Type_size(MPI_Datatype datatype, int *size);
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int PMPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+int PMPI_Type_toint(MPI_Datatype datatype);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
+int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+int PMPI_Unpack_external(const char *datarep, const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+int PMPI_Unpack_external_c(const char *datarep, const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
+int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+int PMPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses);
+int PMPI_Waitany(int count, MPI_Request *requests, int *index, MPI_Status *status);
+int PMPI_Waitsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
+double PMPI_Wtick(void);
+double PMPI_Wtime(void);
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);

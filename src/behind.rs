@@ -237,11 +237,18 @@ pub fn real_function(cell: &AtomicUsize, name: &CStr) -> usize {
 
 /// Evaluates to `Some(result)` of calling the real MPI's `$name` with `$args`, or `None` when
 /// no real MPI is loaded behind this library.
+/// `forward!(P $name: ...)` calls the MPI behind's profiling name `P$name`.
 macro_rules! forward {
-    ($name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {{
+    (P $name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {
+        $crate::behind::forward!(@symbol concat!("P", stringify!($name), "\0"); fn($($ty),*) -> $ret, $($arg),*)
+    };
+    ($name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {
+        $crate::behind::forward!(@symbol concat!(stringify!($name), "\0"); fn($($ty),*) -> $ret, $($arg),*)
+    };
+    (@symbol $symbol:expr; fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {{
         static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         const SYMBOL: &std::ffi::CStr =
-            match std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($name), "\0").as_bytes()) {
+            match std::ffi::CStr::from_bytes_with_nul($symbol.as_bytes()) {
                 Ok(symbol) => symbol,
                 Err(_) => panic!("a function name has no NUL inside"),
             };

@@ -9,7 +9,7 @@ use crate::behind;
 use crate::datatype::numbering::{darg, distribution, order, Numbering};
 use crate::datatype::{construct, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::export;
+use crate::ffi::{export, exported};
 use crate::handles::{self, IfAttributed};
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -66,38 +66,14 @@ unsafe fn contiguous<C: CountArg>(
     })
 }
 
-/// Creates a datatype of `count` copies of `oldtype` laid end to end.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_contiguous(
-    count: c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_contiguous", || {
-        behind::foreign_call!(
-            MPI_Type_contiguous(count, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { contiguous("MPI_Type_contiguous", count, oldtype, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_contiguous`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_contiguous_c(
-    count: MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_contiguous_c", || {
-        behind::foreign_call!(
-            MPI_Type_contiguous_c(count, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { contiguous("MPI_Type_contiguous_c", count, oldtype, newtype) }
-    })
+exported! {
+    /// Creates a datatype of `count` copies of `oldtype` laid end to end.
+    fn MPI_Type_contiguous(count: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_contiguous`.
+    fn MPI_Type_contiguous_c(count: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { contiguous(FUNCTION, count, oldtype, newtype) }
 }
 
 // ---- vector and hvector -----------------------------------------------------------------
@@ -108,13 +84,13 @@ unsafe fn vector<C: CountArg>(
     function: &'static str,
     count: C,
     blocklength: C,
-    stride: i64,
+    stride: impl Into<i64>,
     stride_in_bytes: bool,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
     guard(function, || {
-        let (count, blocklength) = (count.into(), blocklength.into());
+        let (count, blocklength, stride) = (count.into(), blocklength.into(), stride.into());
         let made = made_on(oldtype, |old| {
             construct::vector(count, blocklength, stride, stride_in_bytes, old, C::LARGE)
         });
@@ -123,135 +99,29 @@ unsafe fn vector<C: CountArg>(
     })
 }
 
-/// Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`
-/// extents of `oldtype` apart.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_vector(
-    count: c_int,
-    blocklength: c_int,
-    stride: c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_vector", || {
-        behind::foreign_call!(
-            MPI_Type_vector(count, blocklength, stride, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let stride = stride.into();
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe {
-            vector(
-                "MPI_Type_vector",
-                count,
-                blocklength,
-                stride,
-                false,
-                oldtype,
-                newtype,
-            )
-        }
-    })
+exported! {
+    /// Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`
+    /// extents of `oldtype` apart.
+    fn MPI_Type_vector(count: c_int, blocklength: c_int, stride: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_vector`.
+    fn MPI_Type_vector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { vector(FUNCTION, count, blocklength, stride, false, oldtype, newtype) }
 }
 
-/// Large-count variant of `MPI_Type_vector`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_vector_c(
-    count: MPI_Count,
-    blocklength: MPI_Count,
-    stride: MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_vector_c", || {
-        behind::foreign_call!(
-            MPI_Type_vector_c(count, blocklength, stride, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe {
-            vector(
-                "MPI_Type_vector_c",
-                count,
-                blocklength,
-                stride,
-                false,
-                oldtype,
-                newtype,
-            )
-        }
-    })
-}
-
-/// Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
-/// apart.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_hvector(
-    count: c_int,
-    blocklength: c_int,
-    stride: MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_hvector", || {
-        behind::foreign_call!(
-            MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let name = "MPI_Type_create_hvector";
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_hvector`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_hvector_c(
-    count: MPI_Count,
-    blocklength: MPI_Count,
-    stride: MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_hvector_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_hvector_c(count, blocklength, stride, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let name = "MPI_Type_create_hvector_c";
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { vector(name, count, blocklength, stride, true, oldtype, newtype) }
-    })
-}
-
-/// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_hvector(
-    count: c_int,
-    blocklength: c_int,
-    stride: MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_hvector", || {
-        behind::foreign_call!(
-            MPI_Type_hvector(count, blocklength, stride, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe {
-            vector(
-                "MPI_Type_hvector",
-                count,
-                blocklength,
-                stride,
-                true,
-                oldtype,
-                newtype,
-            )
-        }
-    })
+exported! {
+    /// Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride` bytes
+    /// apart.
+    fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_hvector`.
+    fn MPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { vector(FUNCTION, count, blocklength, stride, true, oldtype, newtype) }
 }
 
 // ---- indexed and hindexed ---------------------------------------------------------------
@@ -285,127 +155,29 @@ unsafe fn indexed<C: CountArg, D: Copy + Into<i64>>(
     })
 }
 
-/// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
-/// `array_of_displacements[i]` counted in extents of `oldtype`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_indexed(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_indexed", || {
-        behind::foreign_call!(
-            MPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (b, d) = (array_of_blocklengths, array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed("MPI_Type_indexed", count, b, d, false, oldtype, newtype) }
-    })
+exported! {
+    /// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
+    /// `array_of_displacements[i]` counted in extents of `oldtype`.
+    fn MPI_Type_indexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_indexed`.
+    fn MPI_Type_indexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { indexed(FUNCTION, count, array_of_blocklengths, array_of_displacements, false, oldtype, newtype) }
 }
 
-/// Large-count variant of `MPI_Type_indexed`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_indexed_c(
-    count: MPI_Count,
-    array_of_blocklengths: *const MPI_Count,
-    array_of_displacements: *const MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_indexed_c", || {
-        behind::foreign_call!(
-            MPI_Type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (b, d) = (array_of_blocklengths, array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed("MPI_Type_indexed_c", count, b, d, false, oldtype, newtype) }
-    })
-}
-
-/// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
-/// `array_of_displacements[i]`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_hindexed(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_hindexed", || {
-        behind::foreign_call!(
-            MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (b, d) = (array_of_blocklengths, array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe {
-            indexed(
-                "MPI_Type_create_hindexed",
-                count,
-                b,
-                d,
-                true,
-                oldtype,
-                newtype,
-            )
-        }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_hindexed`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
-    count: MPI_Count,
-    array_of_blocklengths: *const MPI_Count,
-    array_of_displacements: *const MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_hindexed_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (b, d) = (array_of_blocklengths, array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe {
-            indexed(
-                "MPI_Type_create_hindexed_c",
-                count,
-                b,
-                d,
-                true,
-                oldtype,
-                newtype,
-            )
-        }
-    })
-}
-
-/// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_hindexed(
-    count: c_int,
-    array_of_blocklengths: *mut c_int,
-    array_of_displacements: *mut MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_hindexed", || {
-        behind::foreign_call!(
-            MPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (b, d) = (array_of_blocklengths, array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed("MPI_Type_hindexed", count, b, d, true, oldtype, newtype) }
-    })
+exported! {
+    /// Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at byte displacements
+    /// `array_of_displacements[i]`.
+    fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_hindexed`.
+    fn MPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { indexed(FUNCTION, count, array_of_blocklengths, array_of_displacements, true, oldtype, newtype) }
 }
 
 // ---- indexed_block and hindexed_block ---------------------------------------------------
@@ -434,85 +206,25 @@ unsafe fn indexed_block<C: CountArg, D: Copy + Into<i64>>(
     })
 }
 
-/// Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
-/// of `oldtype`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_indexed_block(
-    count: c_int,
-    blocklength: c_int,
-    array_of_displacements: *const c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_indexed_block", || {
-        behind::foreign_call!(
-            MPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (name, d) = ("MPI_Type_create_indexed_block", array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
-    })
+exported! {
+    /// Creates blocks of `blocklength` copies of `oldtype` at displacements counted in extents
+    /// of `oldtype`.
+    fn MPI_Type_create_indexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_indexed_block`.
+    fn MPI_Type_create_indexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { indexed_block(FUNCTION, count, blocklength, array_of_displacements, false, oldtype, newtype) }
 }
 
-/// Large-count variant of `MPI_Type_create_indexed_block`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
-    count: MPI_Count,
-    blocklength: MPI_Count,
-    array_of_displacements: *const MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_indexed_block_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (name, d) = ("MPI_Type_create_indexed_block_c", array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed_block(name, count, blocklength, d, false, oldtype, newtype) }
-    })
-}
-
-/// Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
-    count: c_int,
-    blocklength: c_int,
-    array_of_displacements: *const MPI_Aint,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_hindexed_block", || {
-        behind::foreign_call!(
-            MPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (name, d) = ("MPI_Type_create_hindexed_block", array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_hindexed_block`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
-    count: MPI_Count,
-    blocklength: MPI_Count,
-    array_of_displacements: *const MPI_Count,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_hindexed_block_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (name, d) = ("MPI_Type_create_hindexed_block_c", array_of_displacements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { indexed_block(name, count, blocklength, d, true, oldtype, newtype) }
-    })
+exported! {
+    /// Creates blocks of `blocklength` copies of `oldtype` at byte displacements.
+    fn MPI_Type_create_hindexed_block(count: c_int, blocklength: c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_hindexed_block`.
+    fn MPI_Type_create_hindexed_block_c(count: MPI_Count, blocklength: MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { indexed_block(FUNCTION, count, blocklength, array_of_displacements, true, oldtype, newtype) }
 }
 
 // ---- struct -----------------------------------------------------------------------------
@@ -548,94 +260,30 @@ unsafe fn structure<C: CountArg, D: Copy + Into<i64>>(
     })
 }
 
-/// Creates blocks of `array_of_blocklengths[i]` copies of `array_of_types[i]` at byte
-/// displacements `array_of_displacements[i]`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_struct(
-    count: c_int,
-    array_of_blocklengths: *const c_int,
-    array_of_displacements: *const MPI_Aint,
-    array_of_types: *const MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_struct", || {
-        behind::foreign_call!(
-            MPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype)
-            // SAFETY: the caller's array of count handles, as the function requires it.
-            if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
-        );
-        let (b, d, t) = (
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { structure("MPI_Type_create_struct", count, b, d, t, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_struct`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_struct_c(
-    count: MPI_Count,
-    array_of_blocklengths: *const MPI_Count,
-    array_of_displacements: *const MPI_Count,
-    array_of_types: *const MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_struct_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_struct_c(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype)
-            // SAFETY: the caller's array of count handles, as the function requires it.
-            if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
-        );
-        let (b, d, t) = (
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { structure("MPI_Type_create_struct_c", count, b, d, t, newtype) }
-    })
-}
-
-/// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_struct(
-    count: c_int,
-    array_of_blocklengths: *mut c_int,
-    array_of_displacements: *mut MPI_Aint,
-    array_of_types: *mut MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_struct", || {
-        behind::foreign_call!(
-            MPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype)
-            // SAFETY: the caller's array of count handles, as the function requires it.
-            if unsafe { crate::dropin::import::any_unknown(count, array_of_types) }
-        );
-        let (b, d, t) = (
-            array_of_blocklengths,
-            array_of_displacements,
-            array_of_types,
-        );
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { structure("MPI_Type_struct", count, b, d, t, newtype) }
-    })
+exported! {
+    /// Creates blocks of `array_of_blocklengths[i]` copies of `array_of_types[i]` at byte
+    /// displacements `array_of_displacements[i]`.
+    fn MPI_Type_create_struct(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_struct`.
+    fn MPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype);
+    // SAFETY: the caller's array of count handles, as the function requires it.
+    foreign if unsafe { crate::dropin::import::any_unknown(count, array_of_types) };
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { structure(FUNCTION, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype) }
 }
 
 // ---- subarray ---------------------------------------------------------------------------
 
 /// # Safety
-/// As for the exported functions: the three arrays hold `ndims` values.
-#[allow(clippy::too_many_arguments)]
+/// As for the exported functions: the three arrays (sizes, subsizes, starts) hold `ndims`
+/// values.
 unsafe fn subarray<C: CountArg>(
     function: &'static str,
     ndims: c_int,
-    sizes: *const C,
-    subsizes: *const C,
-    starts: *const C,
+    (sizes, subsizes, starts): (*const C, *const C, *const C),
     order_value: c_int,
     oldtype: MPI_Datatype,
     newtype: *mut MPI_Datatype,
@@ -659,51 +307,18 @@ unsafe fn subarray<C: CountArg>(
     })
 }
 
-/// Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of
-/// an `ndims`-dimensional array of `array_of_sizes` elements of `oldtype`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_subarray(
-    ndims: c_int,
-    array_of_sizes: *const c_int,
-    array_of_subsizes: *const c_int,
-    array_of_starts: *const c_int,
-    order: c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_subarray", || {
-        behind::foreign_call!(
-            MPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (name, s) = ("MPI_Type_create_subarray", array_of_sizes);
-        let (sub, st) = (array_of_subsizes, array_of_starts);
+exported! {
+    /// Creates the datatype of a subarray `array_of_subsizes` starting at `array_of_starts` of
+    /// an `ndims`-dimensional array of `array_of_sizes` elements of `oldtype`.
+    fn MPI_Type_create_subarray(ndims: c_int, array_of_sizes: *const c_int, array_of_subsizes: *const c_int, array_of_starts: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_subarray`.
+    fn MPI_Type_create_subarray_c(ndims: c_int, array_of_sizes: *const MPI_Count, array_of_subsizes: *const MPI_Count, array_of_starts: *const MPI_Count, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    => {
+        let arrays = (array_of_sizes, array_of_subsizes, array_of_starts);
         // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_subarray`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_subarray_c(
-    ndims: c_int,
-    array_of_sizes: *const MPI_Count,
-    array_of_subsizes: *const MPI_Count,
-    array_of_starts: *const MPI_Count,
-    order: c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_subarray_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let (name, s) = ("MPI_Type_create_subarray_c", array_of_sizes);
-        let (sub, st) = (array_of_subsizes, array_of_starts);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { subarray(name, ndims, s, sub, st, order, oldtype, newtype) }
-    })
+        unsafe { subarray(FUNCTION, ndims, arrays, order, oldtype, newtype) }
+    }
 }
 
 // ---- darray -----------------------------------------------------------------------------
@@ -759,26 +374,14 @@ unsafe fn darray<C: CountArg>(
     })
 }
 
-/// Creates the datatype of the part of an `ndims`-dimensional array of `array_of_gsizes`
-/// that process `rank` of `size` owns under the given block / cyclic distribution.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_darray(
-    size: c_int,
-    rank: c_int,
-    ndims: c_int,
-    array_of_gsizes: *const c_int,
-    array_of_distribs: *const c_int,
-    array_of_dargs: *const c_int,
-    array_of_psizes: *const c_int,
-    order: c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_darray", || {
-        behind::foreign_call!(
-            MPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
+exported! {
+    /// Creates the datatype of the part of an `ndims`-dimensional array of `array_of_gsizes`
+    /// that process `rank` of `size` owns under the given block / cyclic distribution.
+    fn MPI_Type_create_darray(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const c_int, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_darray`.
+    fn MPI_Type_create_darray_c(size: c_int, rank: c_int, ndims: c_int, array_of_gsizes: *const MPI_Count, array_of_distribs: *const c_int, array_of_dargs: *const c_int, array_of_psizes: *const c_int, order: c_int, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    => {
         let call = DarrayCall {
             size,
             rank,
@@ -788,101 +391,40 @@ pub unsafe extern "C" fn MPI_Type_create_darray(
             psizes: array_of_psizes,
             order,
         };
-        let name = "MPI_Type_create_darray";
         // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_darray`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_darray_c(
-    size: c_int,
-    rank: c_int,
-    ndims: c_int,
-    array_of_gsizes: *const MPI_Count,
-    array_of_distribs: *const c_int,
-    array_of_dargs: *const c_int,
-    array_of_psizes: *const c_int,
-    order: c_int,
-    oldtype: MPI_Datatype,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_darray_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let call = DarrayCall {
-            size,
-            rank,
-            ndims,
-            distribs: array_of_distribs,
-            dargs: array_of_dargs,
-            psizes: array_of_psizes,
-            order,
-        };
-        let name = "MPI_Type_create_darray_c";
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { darray(name, call, array_of_gsizes, oldtype, newtype) }
-    })
+        unsafe { darray(FUNCTION, call, array_of_gsizes, oldtype, newtype) }
+    }
 }
 
 // ---- resized and dup --------------------------------------------------------------------
 
 /// # Safety
 /// As for the exported functions.
-unsafe fn resized<C: CountArg>(
+unsafe fn resized(
     function: &'static str,
     oldtype: MPI_Datatype,
     lb: i64,
     extent: i64,
     newtype: *mut MPI_Datatype,
 ) -> c_int {
+    // `MPI_Aint` and `MPI_Count` are both 64-bit: the name tells the large-count variant.
+    let large = function.ends_with("_c");
     guard(function, || {
-        let made = made_on(oldtype, |old| construct::resized(old, lb, extent, C::LARGE));
+        let made = made_on(oldtype, |old| construct::resized(old, lb, extent, large));
         // SAFETY: the caller's pointer, valid by the contract of the exported function.
         unsafe { publish(newtype, made) }
     })
 }
 
-/// Creates a copy of `oldtype` whose lower bound is `lb` and whose extent is `extent`
-/// (earlier bound markers are erased).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_resized(
-    oldtype: MPI_Datatype,
-    lb: MPI_Aint,
-    extent: MPI_Aint,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_resized", || {
-        behind::foreign_call!(
-            MPI_Type_create_resized(oldtype, lb, extent, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let name = "MPI_Type_create_resized";
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { resized::<c_int>(name, oldtype, lb, extent, newtype) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_create_resized`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_create_resized_c(
-    oldtype: MPI_Datatype,
-    lb: MPI_Count,
-    extent: MPI_Count,
-    newtype: *mut MPI_Datatype,
-) -> c_int {
-    export("MPI_Type_create_resized_c", || {
-        behind::foreign_call!(
-            MPI_Type_create_resized_c(oldtype, lb, extent, newtype)
-            if crate::dropin::import::is_unknown(oldtype)
-        );
-        let name = "MPI_Type_create_resized_c";
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { resized::<MPI_Count>(name, oldtype, lb, extent, newtype) }
-    })
+exported! {
+    /// Creates a copy of `oldtype` whose lower bound is `lb` and whose extent is `extent`
+    /// (earlier bound markers are erased).
+    fn MPI_Type_create_resized(oldtype: MPI_Datatype, lb: MPI_Aint, extent: MPI_Aint, newtype: *mut MPI_Datatype);
+    /// Large-count variant of `MPI_Type_create_resized`.
+    fn MPI_Type_create_resized_c(oldtype: MPI_Datatype, lb: MPI_Count, extent: MPI_Count, newtype: *mut MPI_Datatype);
+    foreign if crate::dropin::import::is_unknown(oldtype);
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    => unsafe { resized(FUNCTION, oldtype, lb, extent, newtype) }
 }
 
 /// Creates a new datatype with the same type map and committed state as `oldtype`; cached

@@ -125,3 +125,58 @@ pub fn raise_on(
         }
     }
 }
+
+/// Defines exported functions that share one body: an `int` function and its large-count
+/// `_c` (or `_x`) form, and an MPI-1 name where MPICH keeps one, differ only in the C types
+/// of their arguments. Each `fn` line declares one function, with its doc and attributes,
+/// and may end `with name = value` for a value of its own that the body sees as `name`;
+/// after `=>` comes the body, run inside [`export`], which sees the arguments by name,
+/// `FUNCTION`, the name of the function called, and `behind_call`, which calls the MPI
+/// behind's function of that name (`P`-prefixed) with arguments of its C types (`None`
+/// without an MPI behind). With `foreign if $foreign;` first, a call
+/// whose datatype handles `$foreign` finds to be the MPI behind's own goes to that library's
+/// function of the same name ([`crate::behind::foreign_call`]).
+///
+/// `build.rs` gives cbindgen, which does not expand macros, each `fn` line as a prototype of
+/// the header.
+macro_rules! exported {
+    (@names $name:ident($($arg:ident: $ty:ty),*)) => {
+        #[allow(dead_code)]
+        const FUNCTION: &str = stringify!($name);
+        #[allow(dead_code)]
+        fn behind_call($($arg: $ty),*) -> Option<std::os::raw::c_int> {
+            $crate::behind::forward!(P $name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*)
+        }
+    };
+    (
+        $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),* $(,)?) $(with $var:ident = $value:expr)?;)+
+        foreign if $foreign:expr;
+        => $body:expr
+    ) => {$(
+        $(#[$attr])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
+            $crate::ffi::export(stringify!($name), || {
+                $crate::behind::foreign_call!($name($($arg),*) if $foreign);
+                $crate::ffi::exported!(@names $name($($arg: $ty),*));
+                $(let $var = $value;)?
+                $body
+            })
+        }
+    )+};
+    (
+        $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),* $(,)?) $(with $var:ident = $value:expr)?;)+
+        => $body:expr
+    ) => {$(
+        $(#[$attr])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
+            $crate::ffi::export(stringify!($name), || {
+                $crate::ffi::exported!(@names $name($($arg: $ty),*));
+                $(let $var = $value;)?
+                $body
+            })
+        }
+    )+};
+}
+pub(crate) use exported;

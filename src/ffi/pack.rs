@@ -13,9 +13,8 @@ use super::{
     CountArg,
 };
 use crate::abi::*;
-use crate::behind;
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::export;
+use crate::ffi::exported;
 use crate::pack::Representation;
 use std::ffi::{c_char, c_void, CStr};
 use std::os::raw::c_int;
@@ -260,20 +259,14 @@ unsafe fn native_checked<const PACK: bool, C: CountArg>(call: &NativeCall<C>) ->
     })
 }
 
-/// Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack(
-    inbuf: *const c_void,
-    incount: c_int,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: c_int,
-    position: *mut c_int,
-    comm: MPI_Comm,
-) -> c_int {
-    export("MPI_Pack", || {
+exported! {
+    /// Packs `incount` copies of `datatype` from `inbuf` into `outbuf` at `*position`.
+    fn MPI_Pack(inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: c_int, position: *mut c_int, comm: MPI_Comm);
+    /// Large-count variant of `MPI_Pack`.
+    fn MPI_Pack_c(inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count, comm: MPI_Comm);
+    => {
         let call = NativeCall {
-            function: "MPI_Pack",
+            function: FUNCTION,
             memory: inbuf,
             count: incount,
             datatype,
@@ -282,66 +275,21 @@ pub unsafe extern "C" fn MPI_Pack(
             position,
             comm,
         };
-        let forward = || {
-            behind::foreign_call!(
-                MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm)
-                if crate::dropin::is_foreign(datatype); then Some
-            );
-            None
-        };
+        let foreign = || crate::dropin::is_foreign(datatype);
+        let forward = || foreign().then(|| behind_call(inbuf, incount, datatype, outbuf, outsize, position, comm))?;
         // SAFETY: the caller's pointers, passed on under the same contract.
         unsafe { native::<true, _>(call, forward) }
-    })
+    }
 }
 
-/// Large-count variant of `MPI_Pack`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_c(
-    inbuf: *const c_void,
-    incount: MPI_Count,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: MPI_Count,
-    position: *mut MPI_Count,
-    comm: MPI_Comm,
-) -> c_int {
-    export("MPI_Pack_c", || {
+exported! {
+    /// Unpacks `outcount` copies of `datatype` from `inbuf` at `*position` into `outbuf`.
+    fn MPI_Unpack(inbuf: *const c_void, insize: c_int, position: *mut c_int, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype, comm: MPI_Comm);
+    /// Large-count variant of `MPI_Unpack`.
+    fn MPI_Unpack_c(inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm);
+    => {
         let call = NativeCall {
-            function: "MPI_Pack_c",
-            memory: inbuf,
-            count: incount,
-            datatype,
-            packed: outbuf,
-            size: outsize,
-            position,
-            comm,
-        };
-        let forward = || {
-            behind::foreign_call!(
-                MPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm)
-                if crate::dropin::is_foreign(datatype); then Some
-            );
-            None
-        };
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { native::<true, _>(call, forward) }
-    })
-}
-
-/// Unpacks `outcount` copies of `datatype` from `inbuf` at `*position` into `outbuf`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Unpack(
-    inbuf: *const c_void,
-    insize: c_int,
-    position: *mut c_int,
-    outbuf: *mut c_void,
-    outcount: c_int,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    export("MPI_Unpack", || {
-        let call = NativeCall {
-            function: "MPI_Unpack",
+            function: FUNCTION,
             memory: outbuf,
             count: outcount,
             datatype,
@@ -350,50 +298,11 @@ pub unsafe extern "C" fn MPI_Unpack(
             position,
             comm,
         };
-        let forward = || {
-            behind::foreign_call!(
-                MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm)
-                if crate::dropin::is_foreign(datatype); then Some
-            );
-            None
-        };
+        let foreign = || crate::dropin::is_foreign(datatype);
+        let forward = || foreign().then(|| behind_call(inbuf, insize, position, outbuf, outcount, datatype, comm))?;
         // SAFETY: the caller's pointers, passed on under the same contract.
         unsafe { native::<false, _>(call, forward) }
-    })
-}
-
-/// Large-count variant of `MPI_Unpack`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Unpack_c(
-    inbuf: *const c_void,
-    insize: MPI_Count,
-    position: *mut MPI_Count,
-    outbuf: *mut c_void,
-    outcount: MPI_Count,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-) -> c_int {
-    export("MPI_Unpack_c", || {
-        let call = NativeCall {
-            function: "MPI_Unpack_c",
-            memory: outbuf,
-            count: outcount,
-            datatype,
-            packed: inbuf.cast_mut(),
-            size: insize,
-            position,
-            comm,
-        };
-        let forward = || {
-            behind::foreign_call!(
-                MPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm)
-                if crate::dropin::is_foreign(datatype); then Some
-            );
-            None
-        };
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { native::<false, _>(call, forward) }
-    })
+    }
 }
 
 /// The packed size of `incount` copies of `dt` in `rep`.
@@ -427,56 +336,27 @@ unsafe fn pack_size<C: CountArg>(
     })
 }
 
-/// An upper bound (here: the exact number) of bytes `MPI_Pack` needs for `incount` copies.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_size(
-    incount: c_int,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-    size: *mut c_int,
-) -> c_int {
-    export("MPI_Pack_size", || {
-        behind::foreign_call!(
-            MPI_Pack_size(incount, datatype, comm, size)
-            if crate::dropin::is_foreign(datatype)
-        );
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { pack_size("MPI_Pack_size", incount, datatype, comm, size) }
-    })
-}
-
-/// Large-count variant of `MPI_Pack_size`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_size_c(
-    incount: MPI_Count,
-    datatype: MPI_Datatype,
-    comm: MPI_Comm,
-    size: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Pack_size_c", || {
-        behind::foreign_call!(
-            MPI_Pack_size_c(incount, datatype, comm, size)
-            if crate::dropin::is_foreign(datatype)
-        );
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { pack_size("MPI_Pack_size_c", incount, datatype, comm, size) }
-    })
+exported! {
+    /// An upper bound (here: the exact number) of bytes `MPI_Pack` needs for `incount` copies.
+    fn MPI_Pack_size(incount: c_int, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut c_int);
+    /// Large-count variant of `MPI_Pack_size`.
+    fn MPI_Pack_size_c(incount: MPI_Count, datatype: MPI_Datatype, comm: MPI_Comm, size: *mut MPI_Count);
+    foreign if crate::dropin::is_foreign(datatype);
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    => unsafe { pack_size(FUNCTION, incount, datatype, comm, size) }
 }
 
 /// `MPI_Pack_external` and `MPI_Pack_external_c`.
 ///
 /// # Safety
 /// As for the exported functions.
-#[allow(clippy::too_many_arguments)]
 unsafe fn pack_external<C: CountArg>(
     function: &'static str,
     datarep: *const c_char,
     inbuf: *const c_void,
     incount: C,
     datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: i64,
-    position: *mut i64,
+    (outbuf, outsize, position): (*mut c_void, i64, *mut i64),
 ) -> c_int {
     guard(function, || {
         check_datarep(datarep)?;
@@ -491,61 +371,27 @@ unsafe fn pack_external<C: CountArg>(
     })
 }
 
-/// Packs `incount` copies of `datatype` into the portable external32 representation.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_external(
-    datarep: *const c_char,
-    inbuf: *const c_void,
-    incount: c_int,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: MPI_Aint,
-    position: *mut MPI_Aint,
-) -> c_int {
-    export("MPI_Pack_external", || {
-        behind::foreign_call!(
-            MPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, d) = ("MPI_Pack_external", datarep);
+exported! {
+    /// Packs `incount` copies of `datatype` into the portable external32 representation.
+    fn MPI_Pack_external(datarep: *const c_char, inbuf: *const c_void, incount: c_int, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Aint, position: *mut MPI_Aint);
+    /// Large-count variant of `MPI_Pack_external`.
+    fn MPI_Pack_external_c(datarep: *const c_char, inbuf: *const c_void, incount: MPI_Count, datatype: MPI_Datatype, outbuf: *mut c_void, outsize: MPI_Count, position: *mut MPI_Count);
+    foreign if crate::dropin::is_foreign(datatype);
+    => {
+        let packed = (outbuf, outsize, position);
         // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
-    })
-}
-
-/// Large-count variant of `MPI_Pack_external`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_external_c(
-    datarep: *const c_char,
-    inbuf: *const c_void,
-    incount: MPI_Count,
-    datatype: MPI_Datatype,
-    outbuf: *mut c_void,
-    outsize: MPI_Count,
-    position: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Pack_external_c", || {
-        behind::foreign_call!(
-            MPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, d) = ("MPI_Pack_external_c", datarep);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { pack_external(f, d, inbuf, incount, datatype, outbuf, outsize, position) }
-    })
+        unsafe { pack_external(FUNCTION, datarep, inbuf, incount, datatype, packed) }
+    }
 }
 
 /// `MPI_Unpack_external` and `MPI_Unpack_external_c`.
 ///
 /// # Safety
 /// As for the exported functions.
-#[allow(clippy::too_many_arguments)]
 unsafe fn unpack_external<C: CountArg>(
     function: &'static str,
     datarep: *const c_char,
-    inbuf: *const c_void,
-    insize: i64,
-    position: *mut i64,
+    (inbuf, insize, position): (*const c_void, i64, *mut i64),
     outbuf: *mut c_void,
     outcount: C,
     datatype: MPI_Datatype,
@@ -563,48 +409,17 @@ unsafe fn unpack_external<C: CountArg>(
     })
 }
 
-/// Unpacks `outcount` copies of `datatype` from the external32 representation.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Unpack_external(
-    datarep: *const c_char,
-    inbuf: *const c_void,
-    insize: MPI_Aint,
-    position: *mut MPI_Aint,
-    outbuf: *mut c_void,
-    outcount: c_int,
-    datatype: MPI_Datatype,
-) -> c_int {
-    export("MPI_Unpack_external", || {
-        behind::foreign_call!(
-            MPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, d) = ("MPI_Unpack_external", datarep);
+exported! {
+    /// Unpacks `outcount` copies of `datatype` from the external32 representation.
+    fn MPI_Unpack_external(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Aint, position: *mut MPI_Aint, outbuf: *mut c_void, outcount: c_int, datatype: MPI_Datatype);
+    /// Large-count variant of `MPI_Unpack_external`.
+    fn MPI_Unpack_external_c(datarep: *const c_char, inbuf: *const c_void, insize: MPI_Count, position: *mut MPI_Count, outbuf: *mut c_void, outcount: MPI_Count, datatype: MPI_Datatype);
+    foreign if crate::dropin::is_foreign(datatype);
+    => {
+        let packed = (inbuf, insize, position);
         // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
-    })
-}
-
-/// Large-count variant of `MPI_Unpack_external`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Unpack_external_c(
-    datarep: *const c_char,
-    inbuf: *const c_void,
-    insize: MPI_Count,
-    position: *mut MPI_Count,
-    outbuf: *mut c_void,
-    outcount: MPI_Count,
-    datatype: MPI_Datatype,
-) -> c_int {
-    export("MPI_Unpack_external_c", || {
-        behind::foreign_call!(
-            MPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, d) = ("MPI_Unpack_external_c", datarep);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { unpack_external(f, d, inbuf, insize, position, outbuf, outcount, datatype) }
-    })
+        unsafe { unpack_external(FUNCTION, datarep, packed, outbuf, outcount, datatype) }
+    }
 }
 
 /// `MPI_Pack_external_size` and `MPI_Pack_external_size_c`.
@@ -627,40 +442,12 @@ unsafe fn pack_external_size<C: CountArg>(
     })
 }
 
-/// The number of bytes `MPI_Pack_external` needs for `incount` copies of `datatype`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_external_size(
-    datarep: *const c_char,
-    incount: c_int,
-    datatype: MPI_Datatype,
-    size: *mut MPI_Aint,
-) -> c_int {
-    export("MPI_Pack_external_size", || {
-        behind::foreign_call!(
-            MPI_Pack_external_size(datarep, incount, datatype, size)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let f = "MPI_Pack_external_size";
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { pack_external_size(f, datarep, incount, datatype, size) }
-    })
-}
-
-/// Large-count variant of `MPI_Pack_external_size`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Pack_external_size_c(
-    datarep: *const c_char,
-    incount: MPI_Count,
-    datatype: MPI_Datatype,
-    size: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Pack_external_size_c", || {
-        behind::foreign_call!(
-            MPI_Pack_external_size_c(datarep, incount, datatype, size)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let f = "MPI_Pack_external_size_c";
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { pack_external_size(f, datarep, incount, datatype, size) }
-    })
+exported! {
+    /// The number of bytes `MPI_Pack_external` needs for `incount` copies of `datatype`.
+    fn MPI_Pack_external_size(datarep: *const c_char, incount: c_int, datatype: MPI_Datatype, size: *mut MPI_Aint);
+    /// Large-count variant of `MPI_Pack_external_size`.
+    fn MPI_Pack_external_size_c(datarep: *const c_char, incount: MPI_Count, datatype: MPI_Datatype, size: *mut MPI_Count);
+    foreign if crate::dropin::is_foreign(datatype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { pack_external_size(FUNCTION, datarep, incount, datatype, size) }
 }

@@ -8,7 +8,7 @@ use crate::abi::*;
 use crate::behind;
 use crate::datatype::{MeasuresPart, ReadMeasures};
 use crate::error::MpiResult;
-use crate::ffi::export;
+use crate::ffi::{export, exported};
 use crate::handles::{self, IfAttributed, Removal};
 use std::os::raw::c_int;
 
@@ -213,56 +213,22 @@ impl MeasuresPart for Size {
     }
 }
 
-/// # Safety
-/// As for the exported functions.
-#[inline(always)]
-unsafe fn type_size<C: CountArg>(
-    query: &'static Query<SizeOutput<C>>,
-    dt: MPI_Datatype,
-    size: *mut C,
-) -> c_int {
-    // SAFETY: the caller's contract.
-    unsafe { answer(query, dt, SizeOutput(size), Size) }
-}
-
-/// The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
-/// fit an `int`).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
-    export("MPI_Type_size", || {
-        const QUERY: Query<SizeOutput<c_int>> = Query {
-            name: "MPI_Type_size",
-            forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size: fn(MPI_Datatype, *mut c_int) -> c_int, dt, size),
+exported! {
+    /// The number of bytes of data in one copy of the datatype (`MPI_UNDEFINED` if it does not
+    /// fit an `int`).
+    fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int);
+    /// `MPI_Type_size` with an `MPI_Count` result.
+    fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count);
+    /// Large-count variant of `MPI_Type_size`.
+    fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count);
+    => {
+        let query = &Query {
+            name: FUNCTION,
+            forward: |dt, SizeOutput(size)| behind_call(dt, size),
         };
         // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { type_size(&QUERY, datatype, size) }
-    })
-}
-
-/// `MPI_Type_size` with an `MPI_Count` result.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    export("MPI_Type_size_x", || {
-        const QUERY: Query<SizeOutput<MPI_Count>> = Query {
-            name: "MPI_Type_size_x",
-            forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_x: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
-        };
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { type_size(&QUERY, datatype, size) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_size`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
-    export("MPI_Type_size_c", || {
-        const QUERY: Query<SizeOutput<MPI_Count>> = Query {
-            name: "MPI_Type_size_c",
-            forward: |dt, SizeOutput(size)| behind::forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut MPI_Count) -> c_int, dt, size),
-        };
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { type_size(&QUERY, datatype, size) }
-    })
+        unsafe { answer(query, datatype, SizeOutput(size), Size) }
+    }
 }
 
 // ---- bounds -------------------------------------------------------------------------------
@@ -310,126 +276,38 @@ impl Outputs for BoundsOutputs {
     }
 }
 
-/// # Safety
-/// As for the exported functions.
-#[inline(always)]
-unsafe fn bounds(
-    query: &'static Query<BoundsOutputs>,
-    dt: MPI_Datatype,
-    lb: *mut i64,
-    extent: *mut i64,
-    which: Bounds,
-) -> c_int {
-    // SAFETY: the caller's contract.
-    unsafe { answer(query, dt, BoundsOutputs(lb, extent), which) }
+exported! {
+    /// The lower bound and extent of the datatype.
+    fn MPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint);
+    /// `MPI_Type_get_extent` with `MPI_Count` results.
+    fn MPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count);
+    /// Large-count variant of `MPI_Type_get_extent`.
+    fn MPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count);
+    => {
+        let query = &Query {
+            name: FUNCTION,
+            forward: |dt, BoundsOutputs(a, b)| behind_call(dt, a, b),
+        };
+        // SAFETY: the caller's pointers, passed on under the same contract.
+        unsafe { answer(query, datatype, BoundsOutputs(lb, extent), Bounds::Marked) }
+    }
 }
 
-/// The lower bound and extent of the datatype.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_get_extent(
-    datatype: MPI_Datatype,
-    lb: *mut MPI_Aint,
-    extent: *mut MPI_Aint,
-) -> c_int {
-    export("MPI_Type_get_extent", || {
-        const QUERY: Query<BoundsOutputs> = Query {
-            name: "MPI_Type_get_extent",
-            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
+exported! {
+    /// The lower bound and extent of the data itself, ignoring markers and padding.
+    fn MPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint);
+    /// `MPI_Type_get_true_extent` with `MPI_Count` results.
+    fn MPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count);
+    /// Large-count variant of `MPI_Type_get_true_extent`.
+    fn MPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count);
+    => {
+        let query = &Query {
+            name: FUNCTION,
+            forward: |dt, BoundsOutputs(a, b)| behind_call(dt, a, b),
         };
-        let which = Bounds::Marked;
         // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { bounds(&QUERY, datatype, lb, extent, which) }
-    })
-}
-
-/// `MPI_Type_get_extent` with `MPI_Count` results.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_get_extent_x(
-    datatype: MPI_Datatype,
-    lb: *mut MPI_Count,
-    extent: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Type_get_extent_x", || {
-        const QUERY: Query<BoundsOutputs> = Query {
-            name: "MPI_Type_get_extent_x",
-            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-        };
-        let which = Bounds::Marked;
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { bounds(&QUERY, datatype, lb, extent, which) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_get_extent`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_get_extent_c(
-    datatype: MPI_Datatype,
-    lb: *mut MPI_Count,
-    extent: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Type_get_extent_c", || {
-        const QUERY: Query<BoundsOutputs> = Query {
-            name: "MPI_Type_get_extent_c",
-            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-        };
-        let which = Bounds::Marked;
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { bounds(&QUERY, datatype, lb, extent, which) }
-    })
-}
-
-/// The lower bound and extent of the data itself, ignoring markers and padding.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_get_true_extent(
-    datatype: MPI_Datatype,
-    true_lb: *mut MPI_Aint,
-    true_extent: *mut MPI_Aint,
-) -> c_int {
-    export("MPI_Type_get_true_extent", || {
-        const QUERY: Query<BoundsOutputs> = Query {
-            name: "MPI_Type_get_true_extent",
-            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent: fn(MPI_Datatype, *mut MPI_Aint, *mut MPI_Aint) -> c_int, dt, a, b),
-        };
-        let which = Bounds::True;
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
-    })
-}
-
-/// `MPI_Type_get_true_extent` with `MPI_Count` results.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
-    datatype: MPI_Datatype,
-    true_lb: *mut MPI_Count,
-    true_extent: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Type_get_true_extent_x", || {
-        const QUERY: Query<BoundsOutputs> = Query {
-            name: "MPI_Type_get_true_extent_x",
-            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_x: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-        };
-        let which = Bounds::True;
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
-    })
-}
-
-/// Large-count variant of `MPI_Type_get_true_extent`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
-    datatype: MPI_Datatype,
-    true_lb: *mut MPI_Count,
-    true_extent: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Type_get_true_extent_c", || {
-        const QUERY: Query<BoundsOutputs> = Query {
-            name: "MPI_Type_get_true_extent_c",
-            forward: |dt, BoundsOutputs(a, b)| behind::forward!(PMPI_Type_get_true_extent_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count) -> c_int, dt, a, b),
-        };
-        let which = Bounds::True;
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { bounds(&QUERY, datatype, true_lb, true_extent, which) }
-    })
+        unsafe { answer(query, datatype, BoundsOutputs(true_lb, true_extent), Bounds::True) }
+    }
 }
 
 /// One bound of the MPI-1 queries.
@@ -485,61 +363,23 @@ impl Outputs for Mpi1Output {
     }
 }
 
-/// # Safety
-/// As for the exported functions.
-#[cfg(not(feature = "standard-abi"))]
-#[inline(always)]
-unsafe fn mpi1_bound(
-    query: &'static Query<Mpi1Output>,
-    dt: MPI_Datatype,
-    out: *mut MPI_Aint,
-    which: Mpi1Bound,
-) -> c_int {
-    // SAFETY: the caller's contract.
-    unsafe { answer(query, dt, Mpi1Output(out, which), which) }
-}
-
-/// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) -> c_int {
-    export("MPI_Type_extent", || {
-        const QUERY: Query<Mpi1Output> = Query {
-            name: "MPI_Type_extent",
-            forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_extent: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
+exported! {
+    /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) with out = (extent, Mpi1Bound::Extent);
+    /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) with out = (displacement, Mpi1Bound::Lb);
+    /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) with out = (displacement, Mpi1Bound::Ub);
+    => {
+        let query = &Query {
+            name: FUNCTION,
+            forward: |dt, Mpi1Output(out, _)| behind_call(dt, out),
         };
-        let which = Mpi1Bound::Extent;
+        let (out, which) = out;
         // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { mpi1_bound(&QUERY, datatype, extent, which) }
-    })
-}
-
-/// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    export("MPI_Type_lb", || {
-        const QUERY: Query<Mpi1Output> = Query {
-            name: "MPI_Type_lb",
-            forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_lb: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
-        };
-        let which = Mpi1Bound::Lb;
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
-    })
-}
-
-/// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) -> c_int {
-    export("MPI_Type_ub", || {
-        const QUERY: Query<Mpi1Output> = Query {
-            name: "MPI_Type_ub",
-            forward: |dt, Mpi1Output(out, _)| behind::forward!(PMPI_Type_ub: fn(MPI_Datatype, *mut MPI_Aint) -> c_int, dt, out),
-        };
-        let which = Mpi1Bound::Ub;
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { mpi1_bound(&QUERY, datatype, displacement, which) }
-    })
+        unsafe { answer(query, datatype, Mpi1Output(out, which), which) }
+    }
 }

@@ -4,11 +4,10 @@
 
 use super::{check_out, guard, with_datatype, write_out, CountArg};
 use crate::abi::*;
-use crate::behind;
 use crate::behind::forward;
 use crate::datatype::elements;
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::export;
+use crate::ffi::{export, exported};
 use std::os::raw::c_int;
 
 /// Rejects NULL and `MPI_STATUS_IGNORE` where a status is needed.
@@ -60,94 +59,20 @@ unsafe fn get_count<C: CountArg>(
     })
 }
 
-/// Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_count(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut c_int,
-) -> c_int {
-    export("MPI_Get_count", || {
-        behind::foreign_call!(
-            MPI_Get_count(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, what) = ("MPI_Get_count", Counted::Copies);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { get_count(f, status, datatype, count, what) }
-    })
-}
-
-/// Large-count variant of `MPI_Get_count`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_count_c(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Get_count_c", || {
-        behind::foreign_call!(
-            MPI_Get_count_c(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, what) = ("MPI_Get_count_c", Counted::Copies);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { get_count(f, status, datatype, count, what) }
-    })
-}
-
-/// Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_elements(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut c_int,
-) -> c_int {
-    export("MPI_Get_elements", || {
-        behind::foreign_call!(
-            MPI_Get_elements(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, what) = ("MPI_Get_elements", Counted::Elements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { get_count(f, status, datatype, count, what) }
-    })
-}
-
-/// `MPI_Get_elements` with an `MPI_Count` result.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_elements_x(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Get_elements_x", || {
-        behind::foreign_call!(
-            MPI_Get_elements_x(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, what) = ("MPI_Get_elements_x", Counted::Elements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { get_count(f, status, datatype, count, what) }
-    })
-}
-
-/// Large-count variant of `MPI_Get_elements`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Get_elements_c(
-    status: *const MPI_Status,
-    datatype: MPI_Datatype,
-    count: *mut MPI_Count,
-) -> c_int {
-    export("MPI_Get_elements_c", || {
-        behind::foreign_call!(
-            MPI_Get_elements_c(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        let (f, what) = ("MPI_Get_elements_c", Counted::Elements);
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { get_count(f, status, datatype, count, what) }
-    })
+exported! {
+    /// Number of whole copies of `datatype` received (`MPI_UNDEFINED` if not whole).
+    fn MPI_Get_count(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) with what = Counted::Copies;
+    /// Large-count variant of `MPI_Get_count`.
+    fn MPI_Get_count_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) with what = Counted::Copies;
+    /// Number of basic elements received (`MPI_UNDEFINED` if the data ends inside one).
+    fn MPI_Get_elements(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut c_int) with what = Counted::Elements;
+    /// `MPI_Get_elements` with an `MPI_Count` result.
+    fn MPI_Get_elements_x(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) with what = Counted::Elements;
+    /// Large-count variant of `MPI_Get_elements`.
+    fn MPI_Get_elements_c(status: *const MPI_Status, datatype: MPI_Datatype, count: *mut MPI_Count) with what = Counted::Elements;
+    foreign if crate::dropin::is_foreign(datatype);
+    // SAFETY: the caller's pointers, passed on under the same contract.
+    => unsafe { get_count(FUNCTION, status, datatype, count, what) }
 }
 
 /// # Safety
@@ -169,56 +94,17 @@ unsafe fn set_elements<C: CountArg>(
     })
 }
 
-/// Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Status_set_elements(
-    status: *mut MPI_Status,
-    datatype: MPI_Datatype,
-    count: c_int,
-) -> c_int {
-    export("MPI_Status_set_elements", || {
-        behind::foreign_call!(
-            MPI_Status_set_elements(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { set_elements("MPI_Status_set_elements", status, datatype, count) }
-    })
-}
-
-/// `MPI_Status_set_elements` with an `MPI_Count` count.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Status_set_elements_x(
-    status: *mut MPI_Status,
-    datatype: MPI_Datatype,
-    count: MPI_Count,
-) -> c_int {
-    export("MPI_Status_set_elements_x", || {
-        behind::foreign_call!(
-            MPI_Status_set_elements_x(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { set_elements("MPI_Status_set_elements_x", status, datatype, count) }
-    })
-}
-
-/// `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
-/// deprecated).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Status_set_elements_c(
-    status: *mut MPI_Status,
-    datatype: MPI_Datatype,
-    count: MPI_Count,
-) -> c_int {
-    export("MPI_Status_set_elements_c", || {
-        behind::foreign_call!(
-            MPI_Status_set_elements_c(status, datatype, count)
-            if crate::dropin::is_foreign(datatype)
-        );
-        // SAFETY: the caller's pointer, passed on under the same contract.
-        unsafe { set_elements("MPI_Status_set_elements_c", status, datatype, count) }
-    })
+exported! {
+    /// Sets the status so that `MPI_Get_elements` with `datatype` reports `count` basic elements.
+    fn MPI_Status_set_elements(status: *mut MPI_Status, datatype: MPI_Datatype, count: c_int);
+    /// `MPI_Status_set_elements` with an `MPI_Count` count.
+    fn MPI_Status_set_elements_x(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count);
+    /// `MPI_Status_set_elements` with an `MPI_Count` count (MPI-4.1; the `_x` form it replaces is
+    /// deprecated).
+    fn MPI_Status_set_elements_c(status: *mut MPI_Status, datatype: MPI_Datatype, count: MPI_Count);
+    foreign if crate::dropin::is_foreign(datatype);
+    // SAFETY: the caller's pointer, passed on under the same contract.
+    => unsafe { set_elements(FUNCTION, status, datatype, count) }
 }
 
 /// Sets `flag` if the operation `status` describes was cancelled (`MPI_Cancel`). In drop-in
