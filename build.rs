@@ -260,45 +260,68 @@ fn communication_functions(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
-/// The functions that `exported!` invocations in `src/ffi` define, which cbindgen, not
-/// expanding macros, cannot see: written out as the Rust items cbindgen reads, each `fn`
-/// line of an invocation (up to its `;`, without a `with name = value` of its own) with the
-/// docs and attributes above it, as an
-/// exported function of that signature answering `c_int`.
-fn exported_by_macro(dir: &std::path::Path) -> String {
+/// The functions that `exported!` and `one_process_functions!` invocations in `src/ffi`
+/// define, which cbindgen, not expanding macros, cannot see: written out as the Rust items
+/// cbindgen reads, each `fn` line of an invocation with the docs and attributes above it, as
+/// an exported function of that signature answering `c_int`. An `exported!` line runs up to
+/// its `;` (without a `with name = value` of its own); a `one_process_functions!` line up to
+/// its `via`, its body following up to the `}` that closes it. A function `declared` (the
+/// text of `src/ffi/comm/communication.h`) already has the prototype written there, as the
+/// standard spells it (a variadic `MPI_Pcontrol`, callbacks as pointers to function types).
+fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
     let mut out = String::new();
     for file in rust_files(dir) {
         let text = std::fs::read_to_string(&file).expect("a source file is readable");
-        let (mut inside, mut in_body) = (false, false);
+        // Inside an invocation; skipping a body up to the line that closes it.
+        let (mut inside, mut skipping) = (false, None);
         let (mut attributes, mut signature) = (String::new(), String::new());
         for line in text.lines() {
             let trimmed = line.trim();
             if !inside {
-                inside = line.starts_with("exported! {");
+                inside = ["exported! {", "one_process_functions! {"]
+                    .iter()
+                    .any(|start| line.starts_with(start));
                 continue;
             }
             if line == "}" {
-                (inside, in_body) = (false, false);
-            } else if in_body {
+                (inside, skipping) = (false, None);
+            } else if skipping.is_some_and(|end| line == end) {
+                skipping = None;
+            } else if skipping.is_some() {
             } else if !signature.is_empty() || trimmed.starts_with("fn ") {
                 signature.push_str(trimmed);
                 signature.push(' ');
-                if let Some(declared) = signature.trim_end().strip_suffix(';') {
-                    // A value of the function's own (`with name = value`) is not C's.
-                    let declared = declared
-                        .rfind(") with ")
-                        .map_or(declared, |at| &declared[..=at]);
+                let whole = signature.trim_end();
+                let declared = match (whole.find(") via "), whole.strip_suffix(';')) {
+                    (Some(at), _) => {
+                        skipping = Some("    }");
+                        Some(&whole[..=at])
+                    }
+                    (None, Some(declared)) => Some(
+                        declared
+                            .rfind(") with ")
+                            .map_or(declared, |at| &declared[..=at]),
+                    ),
+                    (None, None) => None,
+                };
+                let name = whole[3..].split('(').next().unwrap_or("");
+                let in_c = declared_in_c.contains(&format!(" {name}("));
+                if let Some(declared) = declared.filter(|_| !in_c) {
                     let _ = writeln!(
                         out,
                         "{attributes}#[no_mangle]\npub unsafe extern \"C\" {declared} -> c_int {{\n    0\n}}\n"
                     );
+                }
+                if declared.is_some() {
                     (attributes, signature) = (String::new(), String::new());
                 }
             } else if trimmed.starts_with("///") || trimmed.starts_with("#[") {
                 let _ = writeln!(attributes, "{trimmed}");
             } else {
                 attributes.clear();
-                in_body = trimmed.starts_with("=>");
+                if trimmed.starts_with("=>") {
+                    skipping = Some("}");
+                }
             }
         }
     }
@@ -412,9 +435,14 @@ fn main() {
     ));
 
     let header = out_dir.join("mpi_dtype.h");
+    let declared = std::fs::read_to_string(crate_dir.join("src/ffi/comm/communication.h"))
+        .expect("src/ffi/comm/communication.h is readable");
     let by_macro = out_dir.join("exported_by_macro.rs");
-    std::fs::write(&by_macro, exported_by_macro(&crate_dir.join("src/ffi")))
-        .expect("OUT_DIR is writable");
+    std::fs::write(
+        &by_macro,
+        exported_by_macro(&crate_dir.join("src/ffi"), &declared),
+    )
+    .expect("OUT_DIR is writable");
     let mut text = Vec::new();
     match cbindgen::Builder::new()
         .with_crate(&crate_dir)
@@ -431,8 +459,6 @@ fn main() {
         // The library file of this build is libmpi_dtype_abi.so (CMake names it so).
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpi_dtype_abi.so");
     }
-    let declared = std::fs::read_to_string(crate_dir.join("src/ffi/comm/communication.h"))
-        .expect("src/ffi/comm/communication.h is readable");
     let text = with_communication_prototypes(&text, &declared);
     let (text, names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");

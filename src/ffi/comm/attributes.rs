@@ -5,9 +5,8 @@
 //! one-process world the keys are [`crate::keyvals::COMM_KEYS`] and the attributes are kept
 //! with each communicator ([`crate::serial::comms`]).
 
-use super::{guard_on, missing_behind, standalone};
+use super::guard_on;
 use crate::abi::*;
-use crate::behind::forward;
 use crate::error::MpiResult;
 use crate::ffi::{check_out, export, guard, place_of, read_in, write_out};
 use crate::keyvals::{self, CommKeyval, Keyval, COMM_KEYS};
@@ -95,110 +94,65 @@ pub unsafe extern "C" fn MPIR_Comm_dup_fn(
 /// The address of the standard ABI's `MPI_COMM_DUP_FN`, a sentinel that is no function.
 const DUP_SENTINEL: usize = 1;
 
-/// Creates an attribute key for communicators with the given copy and delete callbacks.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_create_keyval(
-    comm_copy_attr_fn: MPI_Comm_copy_attr_function,
-    comm_delete_attr_fn: MPI_Comm_delete_attr_function,
-    comm_keyval: *mut c_int,
-    extra_state: *mut c_void,
-) -> c_int {
-    export("MPI_Comm_create_keyval", || {
-        if !standalone() {
-            return forward!(MPI_Comm_create_keyval: fn(MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function, *mut c_int, *mut c_void) -> c_int,
-                comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state)
-            .unwrap_or_else(|| missing_behind("MPI_Comm_create_keyval"));
-        }
-        guard("MPI_Comm_create_keyval", || {
-            check_out(comm_keyval, "comm_keyval")?;
-            let sentinel = comm_copy_attr_fn.is_some_and(|f| f as usize == DUP_SENTINEL);
-            let copy = match sentinel {
-                true => Some(keyvals::copy_value::<MPI_Comm> as _),
-                false => comm_copy_attr_fn,
-            };
-            let key = COMM_KEYS.create(Keyval {
-                copy,
-                delete: comm_delete_attr_fn,
-                extra_state: extra_state as usize,
-            })?;
-            // SAFETY: checked non-NULL above.
-            unsafe { write_out(comm_keyval, key, "comm_keyval") }
-        })
-    })
-}
+one_process_functions! {
+    /// Creates an attribute key for communicators with the given copy and delete callbacks.
+    fn MPI_Comm_create_keyval(comm_copy_attr_fn: MPI_Comm_copy_attr_function, comm_delete_attr_fn: MPI_Comm_delete_attr_function, comm_keyval: *mut c_int, extra_state: *mut c_void) via guard() {
+        check_out(comm_keyval, "comm_keyval")?;
+        let sentinel = comm_copy_attr_fn.is_some_and(|f| f as usize == DUP_SENTINEL);
+        let copy = match sentinel {
+            true => Some(keyvals::copy_value::<MPI_Comm> as _),
+            false => comm_copy_attr_fn,
+        };
+        let key = COMM_KEYS.create(Keyval {
+            copy,
+            delete: comm_delete_attr_fn,
+            extra_state: extra_state as usize,
+        })?;
+        // SAFETY: checked non-NULL above.
+        unsafe { write_out(comm_keyval, key, "comm_keyval") }
+    }
 
-/// Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with
-/// it keep their callbacks.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
-    export("MPI_Comm_free_keyval", || {
-        if !standalone() {
-            return forward!(MPI_Comm_free_keyval: fn(*mut c_int) -> c_int, comm_keyval)
-                .unwrap_or_else(|| missing_behind("MPI_Comm_free_keyval"));
-        }
-        guard("MPI_Comm_free_keyval", || {
-            // SAFETY: the caller's in-out argument.
-            COMM_KEYS.free(unsafe { read_in(comm_keyval, "comm_keyval")? })?;
-            // SAFETY: read above, so valid.
-            unsafe { write_out(comm_keyval, MPI_KEYVAL_INVALID, "comm_keyval") }
-        })
-    })
-}
+    /// Frees an attribute key and sets it to `MPI_KEYVAL_INVALID`; attributes still cached with
+    /// it keep their callbacks.
+    fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) via guard() {
+        // SAFETY: the caller's in-out argument.
+        COMM_KEYS.free(unsafe { read_in(comm_keyval, "comm_keyval")? })?;
+        // SAFETY: read above, so valid.
+        unsafe { write_out(comm_keyval, MPI_KEYVAL_INVALID, "comm_keyval") }
+    }
 
-/// Caches `attribute_val` on `comm` under `comm_keyval`, deleting any previous value.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_set_attr(
-    comm: MPI_Comm,
-    comm_keyval: c_int,
-    attribute_val: *mut c_void,
-) -> c_int {
-    export("MPI_Comm_set_attr", || {
-        if !standalone() {
-            return forward!(MPI_Comm_set_attr: fn(MPI_Comm, c_int, *mut c_void) -> c_int,
-                comm, comm_keyval, attribute_val)
-            .unwrap_or_else(|| missing_behind("MPI_Comm_set_attr"));
-        }
-        guard_on("MPI_Comm_set_attr", comm, || {
-            let place = place_of(comm)?;
-            COMM_KEYS.retain(comm_keyval, true)?;
-            let value = attribute_val as usize;
-            let previous = comms::with(place, |c| {
-                keyvals::cache(&mut c.attributes, comm_keyval, value)
-            });
-            match previous.flatten() {
-                Some(value) => {
-                    // The new value replaces the old one: the key has one use, not two.
-                    COMM_KEYS.release(comm_keyval);
-                    run_delete(comm, comm_keyval, value)
-                }
-                None => Ok(()),
+    /// Caches `attribute_val` on `comm` under `comm_keyval`, deleting any previous value.
+    fn MPI_Comm_set_attr(comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void) via guard_on(comm) {
+        let place = place_of(comm)?;
+        COMM_KEYS.retain(comm_keyval, true)?;
+        let value = attribute_val as usize;
+        let previous = comms::with(place, |c| {
+            keyvals::cache(&mut c.attributes, comm_keyval, value)
+        });
+        match previous.flatten() {
+            Some(value) => {
+                // The new value replaces the old one: the key has one use, not two.
+                COMM_KEYS.release(comm_keyval);
+                run_delete(comm, comm_keyval, value)
             }
-        })
-    })
-}
-
-/// Deletes the value cached on `comm` under `comm_keyval`, running its delete callback.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
-    export("MPI_Comm_delete_attr", || {
-        if !standalone() {
-            return forward!(MPI_Comm_delete_attr: fn(MPI_Comm, c_int) -> c_int, comm, comm_keyval)
-                .unwrap_or_else(|| missing_behind("MPI_Comm_delete_attr"));
+            None => Ok(()),
         }
-        guard_on("MPI_Comm_delete_attr", comm, || {
-            let place = place_of(comm)?;
-            COMM_KEYS.get(comm_keyval)?;
-            let removed = comms::with(place, |c| keyvals::uncache(&mut c.attributes, comm_keyval));
-            match removed.flatten() {
-                Some(value) => {
-                    let deleted = run_delete(comm, comm_keyval, value);
-                    COMM_KEYS.release(comm_keyval);
-                    deleted
-                }
-                None => Ok(()),
+    }
+
+    /// Deletes the value cached on `comm` under `comm_keyval`, running its delete callback.
+    fn MPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) via guard_on(comm) {
+        let place = place_of(comm)?;
+        COMM_KEYS.get(comm_keyval)?;
+        let removed = comms::with(place, |c| keyvals::uncache(&mut c.attributes, comm_keyval));
+        match removed.flatten() {
+            Some(value) => {
+                let deleted = run_delete(comm, comm_keyval, value);
+                COMM_KEYS.release(comm_keyval);
+                deleted
             }
-        })
-    })
+            None => Ok(()),
+        }
+    }
 }
 
 /// The values of the predefined attributes in the one-process world, which
@@ -226,44 +180,31 @@ fn predefined(key: c_int) -> Option<usize> {
     Some(std::ptr::from_ref(value).expose_provenance())
 }
 
-/// Reads the attribute of `comm` under `comm_keyval` into `attribute_val` (a `void **`
-/// passed as `void *`): a value the program cached, or for a predefined key (`MPI_TAG_UB`,
-/// `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`, `MPI_APPNUM`,
-/// `MPI_LASTUSEDCODE`) the address of its `int` value. `*flag` tells whether there is one.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_get_attr(
-    comm: MPI_Comm,
-    comm_keyval: c_int,
-    attribute_val: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    export("MPI_Comm_get_attr", || {
-        if !standalone() {
-            return forward!(MPI_Comm_get_attr: fn(MPI_Comm, c_int, *mut c_void, *mut c_int) -> c_int,
-                comm, comm_keyval, attribute_val, flag)
-            .unwrap_or_else(|| missing_behind("MPI_Comm_get_attr"));
-        }
-        guard_on("MPI_Comm_get_attr", comm, || {
-            let place = place_of(comm)?;
-            check_out(attribute_val, "attribute_val")?;
-            check_out(flag, "flag")?;
-            let found = match predefined(comm_keyval) {
-                Some(address) => Some(address),
-                None => {
-                    COMM_KEYS.get(comm_keyval)?;
-                    comms::with(place, |c| keyvals::cached(&c.attributes, comm_keyval)).flatten()
-                }
-            };
-            if let Some(value) = found {
-                // SAFETY: checked non-NULL; attribute_val points to a `void *`.
-                unsafe {
-                    attribute_val
-                        .cast::<*mut c_void>()
-                        .write(value as *mut c_void)
-                };
+one_process_functions! {
+    /// Reads the attribute of `comm` under `comm_keyval` into `attribute_val` (a `void **`
+    /// passed as `void *`): a value the program cached, or for a predefined key (`MPI_TAG_UB`,
+    /// `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`, `MPI_UNIVERSE_SIZE`, `MPI_APPNUM`,
+    /// `MPI_LASTUSEDCODE`) the address of its `int` value. `*flag` tells whether there is one.
+    fn MPI_Comm_get_attr(comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) via guard_on(comm) {
+        let place = place_of(comm)?;
+        check_out(attribute_val, "attribute_val")?;
+        check_out(flag, "flag")?;
+        let found = match predefined(comm_keyval) {
+            Some(address) => Some(address),
+            None => {
+                COMM_KEYS.get(comm_keyval)?;
+                comms::with(place, |c| keyvals::cached(&c.attributes, comm_keyval)).flatten()
             }
-            // SAFETY: checked non-NULL above.
-            unsafe { write_out(flag, c_int::from(found.is_some()), "flag") }
-        })
-    })
+        };
+        if let Some(value) = found {
+            // SAFETY: checked non-NULL; attribute_val points to a `void *`.
+            unsafe {
+                attribute_val
+                    .cast::<*mut c_void>()
+                    .write(value as *mut c_void)
+            };
+        }
+        // SAFETY: checked non-NULL above.
+        unsafe { write_out(flag, c_int::from(found.is_some()), "flag") }
+    }
 }

@@ -375,50 +375,34 @@ pub unsafe extern "C" fn MPI_Op_create_c(
     })
 }
 
-/// Frees an operation the program made and sets the handle to `MPI_OP_NULL`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Op_free(op: *mut MPI_Op) -> c_int {
-    export("MPI_Op_free", || {
-        if !standalone() {
-            return forward!(MPI_Op_free: fn(*mut MPI_Op) -> c_int, op)
-                .unwrap_or_else(|| missing_behind("MPI_Op_free"));
-        }
-        guard("MPI_Op_free", || {
-            // SAFETY: the caller's pointer.
-            let handle = unsafe { crate::ffi::read_in(op, "op")? };
-            let index = own_op_index(handle)
-                .filter(|&index| ops::get(index).is_some())
-                .ok_or_else(|| {
-                    MpiError::new(
-                        MPI_ERR_OP,
-                        format!("{handle:#x} is not an operation MPI_Op_create made"),
-                    )
-                })?;
-            ops::free(index);
-            // SAFETY: read above, so valid.
-            unsafe { op.write(MPI_OP_NULL) };
-            Ok(())
-        })
-    })
-}
+one_process_functions! {
+    /// Frees an operation the program made and sets the handle to `MPI_OP_NULL`.
+    fn MPI_Op_free(op: *mut MPI_Op) via guard() {
+        // SAFETY: the caller's pointer.
+        let handle = unsafe { crate::ffi::read_in(op, "op")? };
+        let index = own_op_index(handle)
+            .filter(|&index| ops::get(index).is_some())
+            .ok_or_else(|| {
+                MpiError::new(
+                    MPI_ERR_OP,
+                    format!("{handle:#x} is not an operation MPI_Op_create made"),
+                )
+            })?;
+        ops::free(index);
+        // SAFETY: read above, so valid.
+        unsafe { op.write(MPI_OP_NULL) };
+        Ok(())
+    }
 
-/// Sets `commute` if the operation commutes (every predefined one does).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
-    export("MPI_Op_commutative", || {
-        if !standalone() {
-            return forward!(MPI_Op_commutative: fn(MPI_Op, *mut c_int) -> c_int, op, commute)
-                .unwrap_or_else(|| missing_behind("MPI_Op_commutative"));
-        }
-        guard("MPI_Op_commutative", || {
-            let commutes = match operation(op)? {
-                Operation::Predefined(_) => true,
-                Operation::User(user) => user.commutes,
-            };
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(commute, c_int::from(commutes), "commute") }
-        })
-    })
+    /// Sets `commute` if the operation commutes (every predefined one does).
+    fn MPI_Op_commutative(op: MPI_Op, commute: *mut c_int) via guard() {
+        let commutes = match operation(op)? {
+            Operation::Predefined(_) => true,
+            Operation::User(user) => user.commutes,
+        };
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(commute, c_int::from(commutes), "commute") }
+    }
 }
 
 /// Waits until every process of `comm` has called it (the one process has).

@@ -7,11 +7,10 @@
 //! ([`crate::serial::topology`]).
 
 use super::communicators::{make_none, make_with};
-use super::{guard_on, missing_behind, standalone};
+use super::guard_on;
 use crate::abi::*;
-use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::{check_out, export, guard, place_of, read_slice, write_out};
+use crate::ffi::{check_out, guard, place_of, read_slice, write_out};
 use crate::serial::comms;
 use crate::serial::topology::{self, EdgeWeights, Topology};
 use std::os::raw::c_int;
@@ -94,259 +93,136 @@ unsafe fn read_grid(
     Ok((dims, periods.iter().map(|&p| p != 0).collect()))
 }
 
-/// Fills the zero entries of `dims` with a balanced grid of `nnodes` nodes.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int {
-    export("MPI_Dims_create", || {
-        if !standalone() {
-            return forward!(MPI_Dims_create: fn(c_int, c_int, *mut c_int) -> c_int, nnodes, ndims, dims)
-                .unwrap_or_else(|| missing_behind("MPI_Dims_create"));
+one_process_functions! {
+    /// Fills the zero entries of `dims` with a balanced grid of `nnodes` nodes.
+    fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) via guard() {
+        if ndims < 0 {
+            return Err(MpiError::new(
+                MPI_ERR_DIMS,
+                format!("ndims {ndims} is negative"),
+            ));
         }
-        guard("MPI_Dims_create", || {
-            if ndims < 0 {
-                return Err(MpiError::new(
-                    MPI_ERR_DIMS,
-                    format!("ndims {ndims} is negative"),
-                ));
-            }
-            // SAFETY: the caller's array of ndims entries.
-            let mut values =
-                unsafe { read_slice(dims.cast_const(), ndims.into(), "dims")? }.to_vec();
-            topology::dims_create(nnodes, &mut values)?;
-            // SAFETY: as above.
-            unsafe { write_array(dims, ndims, &values, "dims") }
-        })
-    })
-}
+        // SAFETY: the caller's array of ndims entries.
+        let mut values =
+            unsafe { read_slice(dims.cast_const(), ndims.into(), "dims")? }.to_vec();
+        topology::dims_create(nnodes, &mut values)?;
+        // SAFETY: as above.
+        unsafe { write_array(dims, ndims, &values, "dims") }
+    }
 
-/// Makes a communicator with a Cartesian topology of the grid `dims` (wrapping where
-/// `periods` says): the one process's, or `MPI_COMM_NULL` for a grid of no node.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_create(
-    comm_old: MPI_Comm,
-    ndims: c_int,
-    dims: *const c_int,
-    periods: *const c_int,
-    reorder: c_int,
-    comm_cart: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Cart_create", || {
-        if !standalone() {
-            return forward!(MPI_Cart_create: fn(MPI_Comm, c_int, *const c_int, *const c_int, c_int, *mut MPI_Comm) -> c_int,
-                comm_old, ndims, dims, periods, reorder, comm_cart)
-            .unwrap_or_else(|| missing_behind("MPI_Cart_create"));
+    /// Makes a communicator with a Cartesian topology of the grid `dims` (wrapping where
+    /// `periods` says): the one process's, or `MPI_COMM_NULL` for a grid of no node.
+    fn MPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) via guard_on(comm_old) {
+        place_of(comm_old)?;
+        // SAFETY: the caller's arrays of ndims entries.
+        let (dims, periods) = unsafe { read_grid(ndims, dims, periods)? };
+        let nodes = topology::grid_size(&dims);
+        if nodes > 1 {
+            return Err(MpiError::new(
+                MPI_ERR_TOPOLOGY,
+                format!("a grid of {nodes} nodes does not fit a communicator of 1 process"),
+            ));
         }
-        guard_on("MPI_Cart_create", comm_old, || {
-            place_of(comm_old)?;
-            // SAFETY: the caller's arrays of ndims entries.
-            let (dims, periods) = unsafe { read_grid(ndims, dims, periods)? };
-            let nodes = topology::grid_size(&dims);
-            if nodes > 1 {
-                return Err(MpiError::new(
-                    MPI_ERR_TOPOLOGY,
-                    format!("a grid of {nodes} nodes does not fit a communicator of 1 process"),
-                ));
-            }
-            let cart = Topology::Cart { dims, periods };
-            // SAFETY: the caller's pointer.
-            unsafe { make_with(comm_old, comm_cart, false, Some(cart)) }
-        })
-    })
-}
+        let cart = Topology::Cart { dims, periods };
+        // SAFETY: the caller's pointer.
+        unsafe { make_with(comm_old, comm_cart, false, Some(cart)) }
+    }
 
-/// The grid of a Cartesian communicator and this process's coordinates in it.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_get(
-    comm: MPI_Comm,
-    maxdims: c_int,
-    dims: *mut c_int,
-    periods: *mut c_int,
-    coords: *mut c_int,
-) -> c_int {
-    export("MPI_Cart_get", || {
-        if !standalone() {
-            return forward!(MPI_Cart_get: fn(MPI_Comm, c_int, *mut c_int, *mut c_int, *mut c_int) -> c_int,
-                comm, maxdims, dims, periods, coords)
-            .unwrap_or_else(|| missing_behind("MPI_Cart_get"));
+    /// The grid of a Cartesian communicator and this process's coordinates in it.
+    fn MPI_Cart_get(comm: MPI_Comm, maxdims: c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int) via guard_on(comm) {
+        let (grid, wraps) = cart_of(comm)?;
+        let wraps: Vec<c_int> = wraps.iter().map(|&w| c_int::from(w)).collect();
+        let here = topology::cart_coords(&grid, 0);
+        // SAFETY: the caller's arrays of maxdims entries.
+        unsafe {
+            write_array(dims, maxdims, &grid, "dims")?;
+            write_array(periods, maxdims, &wraps, "periods")?;
+            write_array(coords, maxdims, &here, "coords")
         }
-        guard_on("MPI_Cart_get", comm, || {
-            let (grid, wraps) = cart_of(comm)?;
-            let wraps: Vec<c_int> = wraps.iter().map(|&w| c_int::from(w)).collect();
-            let here = topology::cart_coords(&grid, 0);
-            // SAFETY: the caller's arrays of maxdims entries.
-            unsafe {
-                write_array(dims, maxdims, &grid, "dims")?;
-                write_array(periods, maxdims, &wraps, "periods")?;
-                write_array(coords, maxdims, &here, "coords")
-            }
-        })
-    })
-}
+    }
 
-/// The number of dimensions of a Cartesian communicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) -> c_int {
-    export("MPI_Cartdim_get", || {
-        if !standalone() {
-            return forward!(MPI_Cartdim_get: fn(MPI_Comm, *mut c_int) -> c_int, comm, ndims)
-                .unwrap_or_else(|| missing_behind("MPI_Cartdim_get"));
-        }
-        guard_on("MPI_Cartdim_get", comm, || {
-            let (grid, _) = cart_of(comm)?;
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(ndims, grid.len() as c_int, "ndims") }
-        })
-    })
-}
+    /// The number of dimensions of a Cartesian communicator.
+    fn MPI_Cartdim_get(comm: MPI_Comm, ndims: *mut c_int) via guard_on(comm) {
+        let (grid, _) = cart_of(comm)?;
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(ndims, grid.len() as c_int, "ndims") }
+    }
 
-/// The rank of the process at `coords` of a Cartesian communicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_rank(
-    comm: MPI_Comm,
-    coords: *const c_int,
-    rank: *mut c_int,
-) -> c_int {
-    export("MPI_Cart_rank", || {
-        if !standalone() {
-            return forward!(MPI_Cart_rank: fn(MPI_Comm, *const c_int, *mut c_int) -> c_int, comm, coords, rank)
-                .unwrap_or_else(|| missing_behind("MPI_Cart_rank"));
-        }
-        guard_on("MPI_Cart_rank", comm, || {
-            let (grid, wraps) = cart_of(comm)?;
-            // SAFETY: the caller's array of one coordinate per dimension.
-            let at = unsafe { read_slice(coords, grid.len() as i64, "coords")? };
-            let found = topology::cart_rank(&grid, &wraps, at)?;
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(rank, found, "rank") }
-        })
-    })
-}
+    /// The rank of the process at `coords` of a Cartesian communicator.
+    fn MPI_Cart_rank(comm: MPI_Comm, coords: *const c_int, rank: *mut c_int) via guard_on(comm) {
+        let (grid, wraps) = cart_of(comm)?;
+        // SAFETY: the caller's array of one coordinate per dimension.
+        let at = unsafe { read_slice(coords, grid.len() as i64, "coords")? };
+        let found = topology::cart_rank(&grid, &wraps, at)?;
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(rank, found, "rank") }
+    }
 
-/// The coordinates of `rank` in a Cartesian communicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_coords(
-    comm: MPI_Comm,
-    rank: c_int,
-    maxdims: c_int,
-    coords: *mut c_int,
-) -> c_int {
-    export("MPI_Cart_coords", || {
-        if !standalone() {
-            return forward!(MPI_Cart_coords: fn(MPI_Comm, c_int, c_int, *mut c_int) -> c_int,
-                comm, rank, maxdims, coords)
-            .unwrap_or_else(|| missing_behind("MPI_Cart_coords"));
+    /// The coordinates of `rank` in a Cartesian communicator.
+    fn MPI_Cart_coords(comm: MPI_Comm, rank: c_int, maxdims: c_int, coords: *mut c_int) via guard_on(comm) {
+        let (grid, _) = cart_of(comm)?;
+        let nodes = topology::grid_size(&grid);
+        if rank < 0 || i64::from(rank) >= nodes {
+            return Err(MpiError::new(
+                MPI_ERR_RANK,
+                format!("rank {rank} is not in a grid of {nodes}"),
+            ));
         }
-        guard_on("MPI_Cart_coords", comm, || {
-            let (grid, _) = cart_of(comm)?;
-            let nodes = topology::grid_size(&grid);
-            if rank < 0 || i64::from(rank) >= nodes {
-                return Err(MpiError::new(
-                    MPI_ERR_RANK,
-                    format!("rank {rank} is not in a grid of {nodes}"),
-                ));
-            }
-            // SAFETY: the caller's array of maxdims entries.
-            unsafe {
-                write_array(
-                    coords,
-                    maxdims,
-                    &topology::cart_coords(&grid, rank),
-                    "coords",
-                )
-            }
-        })
-    })
-}
+        // SAFETY: the caller's array of maxdims entries.
+        unsafe {
+            write_array(
+                coords,
+                maxdims,
+                &topology::cart_coords(&grid, rank),
+                "coords",
+            )
+        }
+    }
 
-/// The ranks `disp` steps before and after this process along `direction` of a Cartesian
-/// communicator (`MPI_PROC_NULL` off the end of a dimension that does not wrap).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_shift(
-    comm: MPI_Comm,
-    direction: c_int,
-    disp: c_int,
-    rank_source: *mut c_int,
-    rank_dest: *mut c_int,
-) -> c_int {
-    export("MPI_Cart_shift", || {
-        if !standalone() {
-            return forward!(MPI_Cart_shift: fn(MPI_Comm, c_int, c_int, *mut c_int, *mut c_int) -> c_int,
-                comm, direction, disp, rank_source, rank_dest)
-            .unwrap_or_else(|| missing_behind("MPI_Cart_shift"));
+    /// The ranks `disp` steps before and after this process along `direction` of a Cartesian
+    /// communicator (`MPI_PROC_NULL` off the end of a dimension that does not wrap).
+    fn MPI_Cart_shift(comm: MPI_Comm, direction: c_int, disp: c_int, rank_source: *mut c_int, rank_dest: *mut c_int) via guard_on(comm) {
+        let (grid, wraps) = cart_of(comm)?;
+        if direction < 0 || direction as usize >= grid.len() {
+            return Err(MpiError::arg(format!(
+                "direction {direction} is not a dimension of {}",
+                grid.len()
+            )));
         }
-        guard_on("MPI_Cart_shift", comm, || {
-            let (grid, wraps) = cart_of(comm)?;
-            if direction < 0 || direction as usize >= grid.len() {
-                return Err(MpiError::arg(format!(
-                    "direction {direction} is not a dimension of {}",
-                    grid.len()
-                )));
-            }
-            let (source, dest) = topology::cart_shift(&grid, &wraps, 0, direction as usize, disp);
-            // SAFETY: the caller's pointers.
-            unsafe {
-                write_out(rank_source, source, "rank_source")?;
-                write_out(rank_dest, dest, "rank_dest")
-            }
-        })
-    })
-}
+        let (source, dest) = topology::cart_shift(&grid, &wraps, 0, direction as usize, disp);
+        // SAFETY: the caller's pointers.
+        unsafe {
+            write_out(rank_source, source, "rank_source")?;
+            write_out(rank_dest, dest, "rank_dest")
+        }
+    }
 
-/// The Cartesian communicator of the dimensions `remain_dims` keeps.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_sub(
-    comm: MPI_Comm,
-    remain_dims: *const c_int,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Cart_sub", || {
-        if !standalone() {
-            return forward!(MPI_Cart_sub: fn(MPI_Comm, *const c_int, *mut MPI_Comm) -> c_int,
-                comm, remain_dims, newcomm)
-            .unwrap_or_else(|| missing_behind("MPI_Cart_sub"));
-        }
-        guard_on("MPI_Cart_sub", comm, || {
-            let (grid, wraps) = cart_of(comm)?;
-            // SAFETY: the caller's array of one flag per dimension.
-            let keep = unsafe { read_slice(remain_dims, grid.len() as i64, "remain_dims")? };
-            let kept = |k: &usize| keep[*k] != 0;
-            let dims = (0..grid.len()).filter(kept).map(|k| grid[k]).collect();
-            let periods = (0..grid.len()).filter(kept).map(|k| wraps[k]).collect();
-            let sub = Topology::Cart { dims, periods };
-            // SAFETY: the caller's pointer.
-            unsafe { make_with(comm, newcomm, false, Some(sub)) }
-        })
-    })
-}
+    /// The Cartesian communicator of the dimensions `remain_dims` keeps.
+    fn MPI_Cart_sub(comm: MPI_Comm, remain_dims: *const c_int, newcomm: *mut MPI_Comm) via guard_on(comm) {
+        let (grid, wraps) = cart_of(comm)?;
+        // SAFETY: the caller's array of one flag per dimension.
+        let keep = unsafe { read_slice(remain_dims, grid.len() as i64, "remain_dims")? };
+        let kept = |k: &usize| keep[*k] != 0;
+        let dims = (0..grid.len()).filter(kept).map(|k| grid[k]).collect();
+        let periods = (0..grid.len()).filter(kept).map(|k| wraps[k]).collect();
+        let sub = Topology::Cart { dims, periods };
+        // SAFETY: the caller's pointer.
+        unsafe { make_with(comm, newcomm, false, Some(sub)) }
+    }
 
-/// The rank this process would have in a Cartesian topology of `dims` on `comm`
-/// (`MPI_UNDEFINED` if the grid has no node for it).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Cart_map(
-    comm: MPI_Comm,
-    ndims: c_int,
-    dims: *const c_int,
-    periods: *const c_int,
-    newrank: *mut c_int,
-) -> c_int {
-    export("MPI_Cart_map", || {
-        if !standalone() {
-            return forward!(MPI_Cart_map: fn(MPI_Comm, c_int, *const c_int, *const c_int, *mut c_int) -> c_int,
-                comm, ndims, dims, periods, newrank)
-            .unwrap_or_else(|| missing_behind("MPI_Cart_map"));
-        }
-        guard_on("MPI_Cart_map", comm, || {
-            place_of(comm)?;
-            // SAFETY: the caller's arrays of ndims entries.
-            let (grid, _) = unsafe { read_grid(ndims, dims, periods)? };
-            let rank = match topology::grid_size(&grid) {
-                0 => MPI_UNDEFINED,
-                _ => 0,
-            };
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(newrank, rank, "newrank") }
-        })
-    })
+    /// The rank this process would have in a Cartesian topology of `dims` on `comm`
+    /// (`MPI_UNDEFINED` if the grid has no node for it).
+    fn MPI_Cart_map(comm: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, newrank: *mut c_int) via guard_on(comm) {
+        place_of(comm)?;
+        // SAFETY: the caller's arrays of ndims entries.
+        let (grid, _) = unsafe { read_grid(ndims, dims, periods)? };
+        let rank = match topology::grid_size(&grid) {
+            0 => MPI_UNDEFINED,
+            _ => 0,
+        };
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(newrank, rank, "newrank") }
+    }
 }
 
 /// Reads and checks a graph of `nnodes` nodes in the compressed form.
@@ -370,112 +246,54 @@ unsafe fn read_graph(
     Ok((index, edges))
 }
 
-/// Makes a communicator with a graph topology: the one process's, or `MPI_COMM_NULL` for a
-/// graph of no node.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Graph_create(
-    comm_old: MPI_Comm,
-    nnodes: c_int,
-    index: *const c_int,
-    edges: *const c_int,
-    reorder: c_int,
-    comm_graph: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Graph_create", || {
-        if !standalone() {
-            return forward!(MPI_Graph_create: fn(MPI_Comm, c_int, *const c_int, *const c_int, c_int, *mut MPI_Comm) -> c_int,
-                comm_old, nnodes, index, edges, reorder, comm_graph)
-            .unwrap_or_else(|| missing_behind("MPI_Graph_create"));
-        }
-        guard_on("MPI_Graph_create", comm_old, || {
-            place_of(comm_old)?;
-            // SAFETY: the caller's arrays.
-            let (index, edges) = unsafe { read_graph(nnodes, index, edges)? };
-            match index.len() {
-                // SAFETY: the caller's pointer.
-                0 => unsafe { make_none(comm_graph) },
-                1 => {
-                    let graph = Topology::Graph { index, edges };
-                    // SAFETY: the caller's pointer.
-                    unsafe { make_with(comm_old, comm_graph, false, Some(graph)) }
-                }
-                n => Err(MpiError::new(
-                    MPI_ERR_TOPOLOGY,
-                    format!("a graph of {n} nodes does not fit a communicator of 1 process"),
-                )),
-            }
-        })
-    })
-}
-
-/// The numbers of nodes and edges of a graph communicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Graphdims_get(
-    comm: MPI_Comm,
-    nnodes: *mut c_int,
-    nedges: *mut c_int,
-) -> c_int {
-    export("MPI_Graphdims_get", || {
-        if !standalone() {
-            return forward!(MPI_Graphdims_get: fn(MPI_Comm, *mut c_int, *mut c_int) -> c_int, comm, nnodes, nedges)
-                .unwrap_or_else(|| missing_behind("MPI_Graphdims_get"));
-        }
-        guard_on("MPI_Graphdims_get", comm, || {
-            let (index, edges) = graph_of(comm)?;
-            // SAFETY: the caller's pointers.
-            unsafe {
-                write_out(nnodes, index.len() as c_int, "nnodes")?;
-                write_out(nedges, edges.len() as c_int, "nedges")
-            }
-        })
-    })
-}
-
-/// The compressed form of a graph communicator's graph.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Graph_get(
-    comm: MPI_Comm,
-    maxindex: c_int,
-    maxedges: c_int,
-    index: *mut c_int,
-    edges: *mut c_int,
-) -> c_int {
-    export("MPI_Graph_get", || {
-        if !standalone() {
-            return forward!(MPI_Graph_get: fn(MPI_Comm, c_int, c_int, *mut c_int, *mut c_int) -> c_int,
-                comm, maxindex, maxedges, index, edges)
-            .unwrap_or_else(|| missing_behind("MPI_Graph_get"));
-        }
-        guard_on("MPI_Graph_get", comm, || {
-            let (graph_index, graph_edges) = graph_of(comm)?;
-            // SAFETY: the caller's arrays of maxindex and maxedges entries.
-            unsafe {
-                write_array(index, maxindex, &graph_index, "index")?;
-                write_array(edges, maxedges, &graph_edges, "edges")
-            }
-        })
-    })
-}
-
-/// The number of neighbours of `rank` in a graph communicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Graph_neighbors_count(
-    comm: MPI_Comm,
-    rank: c_int,
-    nneighbors: *mut c_int,
-) -> c_int {
-    export("MPI_Graph_neighbors_count", || {
-        if !standalone() {
-            return forward!(MPI_Graph_neighbors_count: fn(MPI_Comm, c_int, *mut c_int) -> c_int,
-                comm, rank, nneighbors)
-            .unwrap_or_else(|| missing_behind("MPI_Graph_neighbors_count"));
-        }
-        guard_on("MPI_Graph_neighbors_count", comm, || {
-            let neighbors = neighbors_of(comm, rank)?;
+one_process_functions! {
+    /// Makes a communicator with a graph topology: the one process's, or `MPI_COMM_NULL` for a
+    /// graph of no node.
+    fn MPI_Graph_create(comm_old: MPI_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, reorder: c_int, comm_graph: *mut MPI_Comm) via guard_on(comm_old) {
+        place_of(comm_old)?;
+        // SAFETY: the caller's arrays.
+        let (index, edges) = unsafe { read_graph(nnodes, index, edges)? };
+        match index.len() {
             // SAFETY: the caller's pointer.
-            unsafe { write_out(nneighbors, neighbors.len() as c_int, "nneighbors") }
-        })
-    })
+            0 => unsafe { make_none(comm_graph) },
+            1 => {
+                let graph = Topology::Graph { index, edges };
+                // SAFETY: the caller's pointer.
+                unsafe { make_with(comm_old, comm_graph, false, Some(graph)) }
+            }
+            n => Err(MpiError::new(
+                MPI_ERR_TOPOLOGY,
+                format!("a graph of {n} nodes does not fit a communicator of 1 process"),
+            )),
+        }
+    }
+
+    /// The numbers of nodes and edges of a graph communicator.
+    fn MPI_Graphdims_get(comm: MPI_Comm, nnodes: *mut c_int, nedges: *mut c_int) via guard_on(comm) {
+        let (index, edges) = graph_of(comm)?;
+        // SAFETY: the caller's pointers.
+        unsafe {
+            write_out(nnodes, index.len() as c_int, "nnodes")?;
+            write_out(nedges, edges.len() as c_int, "nedges")
+        }
+    }
+
+    /// The compressed form of a graph communicator's graph.
+    fn MPI_Graph_get(comm: MPI_Comm, maxindex: c_int, maxedges: c_int, index: *mut c_int, edges: *mut c_int) via guard_on(comm) {
+        let (graph_index, graph_edges) = graph_of(comm)?;
+        // SAFETY: the caller's arrays of maxindex and maxedges entries.
+        unsafe {
+            write_array(index, maxindex, &graph_index, "index")?;
+            write_array(edges, maxedges, &graph_edges, "edges")
+        }
+    }
+
+    /// The number of neighbours of `rank` in a graph communicator.
+    fn MPI_Graph_neighbors_count(comm: MPI_Comm, rank: c_int, nneighbors: *mut c_int) via guard_on(comm) {
+        let neighbors = neighbors_of(comm, rank)?;
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(nneighbors, neighbors.len() as c_int, "nneighbors") }
+    }
 }
 
 /// The neighbours of `rank` in a graph communicator.
@@ -490,75 +308,37 @@ fn neighbors_of(comm: MPI_Comm, rank: c_int) -> MpiResult<Vec<c_int>> {
     Ok(topology::graph_neighbors(&index, &edges, rank as usize))
 }
 
-/// The neighbours of `rank` in a graph communicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Graph_neighbors(
-    comm: MPI_Comm,
-    rank: c_int,
-    maxneighbors: c_int,
-    neighbors: *mut c_int,
-) -> c_int {
-    export("MPI_Graph_neighbors", || {
-        if !standalone() {
-            return forward!(MPI_Graph_neighbors: fn(MPI_Comm, c_int, c_int, *mut c_int) -> c_int,
-                comm, rank, maxneighbors, neighbors)
-            .unwrap_or_else(|| missing_behind("MPI_Graph_neighbors"));
-        }
-        guard_on("MPI_Graph_neighbors", comm, || {
-            let found = neighbors_of(comm, rank)?;
-            // SAFETY: the caller's array of maxneighbors entries.
-            unsafe { write_array(neighbors, maxneighbors, &found, "neighbors") }
-        })
-    })
-}
+one_process_functions! {
+    /// The neighbours of `rank` in a graph communicator.
+    fn MPI_Graph_neighbors(comm: MPI_Comm, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) via guard_on(comm) {
+        let found = neighbors_of(comm, rank)?;
+        // SAFETY: the caller's array of maxneighbors entries.
+        unsafe { write_array(neighbors, maxneighbors, &found, "neighbors") }
+    }
 
-/// The rank this process would have in a graph topology on `comm` (`MPI_UNDEFINED` if the
-/// graph has no node for it).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Graph_map(
-    comm: MPI_Comm,
-    nnodes: c_int,
-    index: *const c_int,
-    edges: *const c_int,
-    newrank: *mut c_int,
-) -> c_int {
-    export("MPI_Graph_map", || {
-        if !standalone() {
-            return forward!(MPI_Graph_map: fn(MPI_Comm, c_int, *const c_int, *const c_int, *mut c_int) -> c_int,
-                comm, nnodes, index, edges, newrank)
-            .unwrap_or_else(|| missing_behind("MPI_Graph_map"));
-        }
-        guard_on("MPI_Graph_map", comm, || {
-            place_of(comm)?;
-            // SAFETY: the caller's arrays.
-            let (index, _) = unsafe { read_graph(nnodes, index, edges)? };
-            let rank = if index.is_empty() { MPI_UNDEFINED } else { 0 };
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(newrank, rank, "newrank") }
-        })
-    })
-}
+    /// The rank this process would have in a graph topology on `comm` (`MPI_UNDEFINED` if the
+    /// graph has no node for it).
+    fn MPI_Graph_map(comm: MPI_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, newrank: *mut c_int) via guard_on(comm) {
+        place_of(comm)?;
+        // SAFETY: the caller's arrays.
+        let (index, _) = unsafe { read_graph(nnodes, index, edges)? };
+        let rank = if index.is_empty() { MPI_UNDEFINED } else { 0 };
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(newrank, rank, "newrank") }
+    }
 
-/// The kind of topology of `comm`: `MPI_CART`, `MPI_GRAPH`, `MPI_DIST_GRAPH`, or
-/// `MPI_UNDEFINED` for none.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_int {
-    export("MPI_Topo_test", || {
-        if !standalone() {
-            return forward!(MPI_Topo_test: fn(MPI_Comm, *mut c_int) -> c_int, comm, status)
-                .unwrap_or_else(|| missing_behind("MPI_Topo_test"));
-        }
-        guard_on("MPI_Topo_test", comm, || {
-            let kind = match comms::with(place_of(comm)?, |c| c.topology.clone()).flatten() {
-                Some(Topology::Cart { .. }) => MPI_CART,
-                Some(Topology::Graph { .. }) => MPI_GRAPH,
-                Some(Topology::DistGraph { .. }) => MPI_DIST_GRAPH,
-                None => MPI_UNDEFINED,
-            };
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(status, kind, "status") }
-        })
-    })
+    /// The kind of topology of `comm`: `MPI_CART`, `MPI_GRAPH`, `MPI_DIST_GRAPH`, or
+    /// `MPI_UNDEFINED` for none.
+    fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) via guard_on(comm) {
+        let kind = match comms::with(place_of(comm)?, |c| c.topology.clone()).flatten() {
+            Some(Topology::Cart { .. }) => MPI_CART,
+            Some(Topology::Graph { .. }) => MPI_GRAPH,
+            Some(Topology::DistGraph { .. }) => MPI_DIST_GRAPH,
+            None => MPI_UNDEFINED,
+        };
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(status, kind, "status") }
+    }
 }
 
 /// The ranks of one side of a distributed graph's edges, each of which must be the one
