@@ -5,10 +5,9 @@
 
 use super::guard_on;
 use crate::abi::*;
-use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{
-    check_comm, check_out, errhandler_of, export, guard, place_of, write_c_string, write_out,
+    check_comm, check_out, errhandler_of, guard, place_of, write_c_string, write_out,
 };
 use crate::serial::comms::{self, Place};
 use crate::serial::topology::Topology;
@@ -93,147 +92,80 @@ unsafe fn make_from_group(
     }
 }
 
-/// Makes a duplicate of `comm`, with its error handler (attributes are not copied: the
-/// one-process world has only the predefined ones).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
-    export("MPI_Comm_dup", || {
-        if let Some(rc) =
-            forward!(MPI_Comm_dup: fn(MPI_Comm, *mut MPI_Comm) -> c_int, comm, newcomm)
-        {
-            return rc;
-        }
+one_process_functions! {
+    /// Makes a duplicate of `comm`, with its error handler (attributes are not copied: the
+    /// one-process world has only the predefined ones).
+    fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) via guard_on(comm) {
         // SAFETY: the caller's pointer.
-        guard_on("MPI_Comm_dup", comm, || unsafe {
-            make(comm, newcomm, true)
-        })
-    })
-}
+        unsafe { make(comm, newcomm, true) }
+    }
 
-/// `MPI_Comm_dup` with info hints (the one-process world takes none).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_dup_with_info(
-    comm: MPI_Comm,
-    info: MPI_Info,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Comm_dup_with_info", || {
-        if let Some(rc) = forward!(MPI_Comm_dup_with_info: fn(MPI_Comm, MPI_Info, *mut MPI_Comm) -> c_int,
-            comm, info, newcomm)
-        {
-            return rc;
-        }
+    /// `MPI_Comm_dup` with info hints (the one-process world takes none).
+    fn MPI_Comm_dup_with_info(comm: MPI_Comm, info: MPI_Info, newcomm: *mut MPI_Comm) via guard_on(comm) {
         // SAFETY: the caller's pointer.
-        guard_on("MPI_Comm_dup_with_info", comm, || unsafe {
-            make(comm, newcomm, true)
-        })
-    })
-}
+        unsafe { make(comm, newcomm, true) }
+    }
 
-/// Nonblocking `MPI_Comm_dup`: in the one-process world the request is complete at once.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_idup(
-    comm: MPI_Comm,
-    newcomm: *mut MPI_Comm,
-    request: *mut MPI_Request,
-) -> c_int {
-    export("MPI_Comm_idup", || {
-        if let Some(rc) = forward!(MPI_Comm_idup: fn(MPI_Comm, *mut MPI_Comm, *mut MPI_Request) -> c_int,
-            comm, newcomm, request)
-        {
-            return rc;
+    /// Nonblocking `MPI_Comm_dup`: in the one-process world the request is complete at once.
+    fn MPI_Comm_idup(comm: MPI_Comm, newcomm: *mut MPI_Comm, request: *mut MPI_Request) via guard_on(comm) {
+        check_out(request, "request")?;
+        // SAFETY: the caller's pointers.
+        unsafe {
+            make(comm, newcomm, true)?;
+            super::serial::complete_at_once("MPI_Comm_idup", request)
         }
-        guard_on("MPI_Comm_idup", comm, || {
-            check_out(request, "request")?;
-            // SAFETY: the caller's pointers.
-            unsafe {
-                make(comm, newcomm, true)?;
-                super::serial::complete_at_once("MPI_Comm_idup", request)
+    }
+
+    /// Splits `comm` by `color` (`MPI_UNDEFINED`: the process is in no new communicator).
+    fn MPI_Comm_split(comm: MPI_Comm, color: c_int, key: c_int, newcomm: *mut MPI_Comm) via guard_on(comm) {
+        check_comm(comm)?;
+        match color {
+            // SAFETY: the caller's pointer.
+            MPI_UNDEFINED => unsafe { make_none(newcomm) },
+            c if c < 0 => Err(MpiError::arg(format!("color {c} is negative"))),
+            // SAFETY: the caller's pointer.
+            _ => unsafe { make(comm, newcomm, false) },
+        }
+    }
+
+    /// Splits `comm` by a kind of locality (`MPI_COMM_TYPE_SHARED`, ...): the one process is
+    /// one of each kind.
+    fn MPI_Comm_split_type(comm: MPI_Comm, split_type: c_int, key: c_int, info: MPI_Info, newcomm: *mut MPI_Comm) via guard_on(comm) {
+        check_comm(comm)?;
+        match split_type {
+            // SAFETY: the caller's pointer.
+            MPI_UNDEFINED => unsafe { make_none(newcomm) },
+            MPI_COMM_TYPE_SHARED => {
+                // SAFETY: the caller's pointer.
+                unsafe { make(comm, newcomm, false) }
             }
-        })
-    })
-}
-
-/// Splits `comm` by `color` (`MPI_UNDEFINED`: the process is in no new communicator).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_split(
-    comm: MPI_Comm,
-    color: c_int,
-    key: c_int,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Comm_split", || {
-        if let Some(rc) = forward!(MPI_Comm_split: fn(MPI_Comm, c_int, c_int, *mut MPI_Comm) -> c_int,
-            comm, color, key, newcomm)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_split", comm, || {
-            check_comm(comm)?;
-            match color {
-                // SAFETY: the caller's pointer.
-                MPI_UNDEFINED => unsafe { make_none(newcomm) },
-                c if c < 0 => Err(MpiError::arg(format!("color {c} is negative"))),
-                // SAFETY: the caller's pointer.
-                _ => unsafe { make(comm, newcomm, false) },
-            }
-        })
-    })
-}
-
-/// Splits `comm` by a kind of locality (`MPI_COMM_TYPE_SHARED`, ...): the one process is
-/// one of each kind.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_split_type(
-    comm: MPI_Comm,
-    split_type: c_int,
-    key: c_int,
-    info: MPI_Info,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Comm_split_type", || {
-        if let Some(rc) = forward!(MPI_Comm_split_type: fn(MPI_Comm, c_int, c_int, MPI_Info, *mut MPI_Comm) -> c_int,
-            comm, split_type, key, info, newcomm)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_split_type", comm, || {
-            check_comm(comm)?;
-            match split_type {
-                // SAFETY: the caller's pointer.
-                MPI_UNDEFINED => unsafe { make_none(newcomm) },
-                MPI_COMM_TYPE_SHARED => {
+            // MPI-4.1 §7.4.2: a split by the kind of hardware resource the info key
+            // mpi_hw_resource_type names (mpi_shared_memory is the one every library
+            // knows); for any other, or none, the process is in no new communicator.
+            MPI_COMM_TYPE_HW_GUIDED => {
+                let resource = match info {
+                    MPI_INFO_NULL => None,
+                    info => crate::info::value_of(info, HW_RESOURCE)?,
+                };
+                if resource.as_deref() != Some(SHARED_MEMORY) {
                     // SAFETY: the caller's pointer.
-                    unsafe { make(comm, newcomm, false) }
+                    return unsafe { make_none(newcomm) };
                 }
-                // MPI-4.1 §7.4.2: a split by the kind of hardware resource the info key
-                // mpi_hw_resource_type names (mpi_shared_memory is the one every library
-                // knows); for any other, or none, the process is in no new communicator.
-                MPI_COMM_TYPE_HW_GUIDED => {
-                    let resource = match info {
-                        MPI_INFO_NULL => None,
-                        info => crate::info::value_of(info, HW_RESOURCE)?,
-                    };
-                    if resource.as_deref() != Some(SHARED_MEMORY) {
-                        // SAFETY: the caller's pointer.
-                        return unsafe { make_none(newcomm) };
-                    }
-                    // SAFETY: the caller's pointer.
-                    unsafe { make(comm, newcomm, false)? };
-                    // SAFETY: written above.
-                    let made = unsafe { newcomm.read() };
-                    comms::with(crate::ffi::place_of(made)?, |c| {
-                        c.info = vec![(HW_RESOURCE.to_string(), SHARED_MEMORY.to_string())];
-                    });
-                    Ok(())
-                }
-                // A split into strict subsets of the group: one process has none.
                 // SAFETY: the caller's pointer.
-                MPI_COMM_TYPE_HW_UNGUIDED => unsafe { make_none(newcomm) },
-                other => Err(MpiError::arg(format!("{other} is not a split type"))),
+                unsafe { make(comm, newcomm, false)? };
+                // SAFETY: written above.
+                let made = unsafe { newcomm.read() };
+                comms::with(crate::ffi::place_of(made)?, |c| {
+                    c.info = vec![(HW_RESOURCE.to_string(), SHARED_MEMORY.to_string())];
+                });
+                Ok(())
             }
-        })
-    })
+            // A split into strict subsets of the group: one process has none.
+            // SAFETY: the caller's pointer.
+            MPI_COMM_TYPE_HW_UNGUIDED => unsafe { make_none(newcomm) },
+            other => Err(MpiError::arg(format!("{other} is not a split type"))),
+        }
+    }
 }
 
 /// The info key of `MPI_COMM_TYPE_HW_GUIDED` that names a kind of hardware resource.
@@ -241,118 +173,59 @@ const HW_RESOURCE: &str = "mpi_hw_resource_type";
 /// The kind of hardware resource every library knows: the processes that share memory.
 const SHARED_MEMORY: &str = "mpi_shared_memory";
 
-/// Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_create(
-    comm: MPI_Comm,
-    group: MPI_Group,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Comm_create", || {
-        if let Some(rc) = forward!(MPI_Comm_create: fn(MPI_Comm, MPI_Group, *mut MPI_Comm) -> c_int,
-            comm, group, newcomm)
-        {
-            return rc;
+one_process_functions! {
+    /// Makes a communicator of the processes of `group`, a subgroup of `comm`'s.
+    fn MPI_Comm_create(comm: MPI_Comm, group: MPI_Group, newcomm: *mut MPI_Comm) via guard_on(comm) {
+        // SAFETY: the caller's pointer.
+        unsafe { make_from_group(comm, group, newcomm) }
+    }
+
+    /// `MPI_Comm_create` called by the members of `group` only.
+    fn MPI_Comm_create_group(comm: MPI_Comm, group: MPI_Group, tag: c_int, newcomm: *mut MPI_Comm) via guard_on(comm) {
+        if tag < 0 {
+            return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
         }
         // SAFETY: the caller's pointer.
-        guard_on("MPI_Comm_create", comm, || unsafe {
-            make_from_group(comm, group, newcomm)
-        })
-    })
-}
+        unsafe { make_from_group(comm, group, newcomm) }
+    }
 
-/// `MPI_Comm_create` called by the members of `group` only.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_create_group(
-    comm: MPI_Comm,
-    group: MPI_Group,
-    tag: c_int,
-    newcomm: *mut MPI_Comm,
-) -> c_int {
-    export("MPI_Comm_create_group", || {
-        if let Some(rc) = forward!(MPI_Comm_create_group: fn(MPI_Comm, MPI_Group, c_int, *mut MPI_Comm) -> c_int,
-            comm, group, tag, newcomm)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_create_group", comm, || {
-            if tag < 0 {
-                return Err(MpiError::new(MPI_ERR_TAG, format!("tag {tag} is negative")));
-            }
-            // SAFETY: the caller's pointer.
-            unsafe { make_from_group(comm, group, newcomm) }
-        })
-    })
-}
+    /// Frees a communicator the program made and sets the handle to `MPI_COMM_NULL`.
+    fn MPI_Comm_free(comm: *mut MPI_Comm) via guard() {
+        // SAFETY: the caller's pointer.
+        let handle = unsafe { crate::ffi::read_in(comm, "comm")? };
+        let Place::Made(index) = place_of(handle)? else {
+            return Err(MpiError::new(
+                MPI_ERR_COMM,
+                "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
+            ));
+        };
+        super::attributes::delete_all(handle)?;
+        comms::free(index);
+        // SAFETY: read above, so valid.
+        unsafe { comm.write(MPI_COMM_NULL) };
+        Ok(())
+    }
 
-/// Frees a communicator the program made and sets the handle to `MPI_COMM_NULL`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
-    export("MPI_Comm_free", || {
-        if let Some(rc) = forward!(MPI_Comm_free: fn(*mut MPI_Comm) -> c_int, comm) {
-            return rc;
-        }
-        guard("MPI_Comm_free", || {
-            // SAFETY: the caller's pointer.
-            let handle = unsafe { crate::ffi::read_in(comm, "comm")? };
-            let Place::Made(index) = place_of(handle)? else {
-                return Err(MpiError::new(
-                    MPI_ERR_COMM,
-                    "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed",
-                ));
-            };
-            super::attributes::delete_all(handle)?;
-            comms::free(index);
-            // SAFETY: read above, so valid.
-            unsafe { comm.write(MPI_COMM_NULL) };
-            Ok(())
-        })
-    })
-}
+    /// Compares two communicators: `MPI_IDENT` for the same one; every other pair of the
+    /// one-process world has the same group in another context, `MPI_CONGRUENT`.
+    fn MPI_Comm_compare(comm1: MPI_Comm, comm2: MPI_Comm, result: *mut c_int) via guard() {
+        check_comm(comm1)?;
+        check_comm(comm2)?;
+        let answer = if comm1 == comm2 {
+            MPI_IDENT
+        } else {
+            MPI_CONGRUENT
+        };
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(result, answer, "result") }
+    }
 
-/// Compares two communicators: `MPI_IDENT` for the same one; every other pair of the
-/// one-process world has the same group in another context, `MPI_CONGRUENT`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_compare(
-    comm1: MPI_Comm,
-    comm2: MPI_Comm,
-    result: *mut c_int,
-) -> c_int {
-    export("MPI_Comm_compare", || {
-        if let Some(rc) = forward!(MPI_Comm_compare: fn(MPI_Comm, MPI_Comm, *mut c_int) -> c_int,
-            comm1, comm2, result)
-        {
-            return rc;
-        }
-        guard("MPI_Comm_compare", || {
-            check_comm(comm1)?;
-            check_comm(comm2)?;
-            let answer = if comm1 == comm2 {
-                MPI_IDENT
-            } else {
-                MPI_CONGRUENT
-            };
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(result, answer, "result") }
-        })
-    })
-}
-
-/// Sets `flag` if `comm` is an intercommunicator (never, in the one-process world).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
-    export("MPI_Comm_test_inter", || {
-        if let Some(rc) =
-            forward!(MPI_Comm_test_inter: fn(MPI_Comm, *mut c_int) -> c_int, comm, flag)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_test_inter", comm, || {
-            check_comm(comm)?;
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(flag, 0, "flag") }
-        })
-    })
+    /// Sets `flag` if `comm` is an intercommunicator (never, in the one-process world).
+    fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) via guard_on(comm) {
+        check_comm(comm)?;
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(flag, 0, "flag") }
+    }
 }
 
 /// The error of asking an intracommunicator for its remote group.
@@ -363,92 +236,40 @@ fn not_inter() -> MpiError {
     )
 }
 
-/// The size of the remote group of an intercommunicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
-    export("MPI_Comm_remote_size", || {
-        if let Some(rc) =
-            forward!(MPI_Comm_remote_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, size)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_remote_size", comm, || {
-            check_comm(comm)?;
-            Err(not_inter())
-        })
-    })
-}
+one_process_functions! {
+    /// The size of the remote group of an intercommunicator.
+    fn MPI_Comm_remote_size(comm: MPI_Comm, size: *mut c_int) via guard_on(comm) {
+        check_comm(comm)?;
+        Err(not_inter())
+    }
 
-/// The remote group of an intercommunicator.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    export("MPI_Comm_remote_group", || {
-        if let Some(rc) =
-            forward!(MPI_Comm_remote_group: fn(MPI_Comm, *mut MPI_Group) -> c_int, comm, group)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_remote_group", comm, || {
-            check_comm(comm)?;
-            Err(not_inter())
-        })
-    })
-}
+    /// The remote group of an intercommunicator.
+    fn MPI_Comm_remote_group(comm: MPI_Comm, group: *mut MPI_Group) via guard_on(comm) {
+        check_comm(comm)?;
+        Err(not_inter())
+    }
 
-/// The group of `comm`'s processes (a new group handle, to be freed).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
-    export("MPI_Comm_group", || {
-        if let Some(rc) =
-            forward!(MPI_Comm_group: fn(MPI_Comm, *mut MPI_Group) -> c_int, comm, group)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_group", comm, || {
-            check_comm(comm)?;
-            // SAFETY: the caller's pointer.
-            unsafe { super::groups::write_group(group, vec![0]) }
-        })
-    })
-}
+    /// The group of `comm`'s processes (a new group handle, to be freed).
+    fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) via guard_on(comm) {
+        check_comm(comm)?;
+        // SAFETY: the caller's pointer.
+        unsafe { super::groups::write_group(group, vec![0]) }
+    }
 
-/// Names `comm`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
-    export("MPI_Comm_set_name", || {
-        if let Some(rc) =
-            forward!(MPI_Comm_set_name: fn(MPI_Comm, *const c_char) -> c_int, comm, comm_name)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_set_name", comm, || {
-            // SAFETY: the caller passes a C string.
-            let name = unsafe { crate::ffi::read_object_name(comm_name, "comm_name")? };
-            comms::with(place_of(comm)?, |c| c.name = name);
-            Ok(())
-        })
-    })
-}
+    /// Names `comm`.
+    fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) via guard_on(comm) {
+        // SAFETY: the caller passes a C string.
+        let name = unsafe { crate::ffi::read_object_name(comm_name, "comm_name")? };
+        comms::with(place_of(comm)?, |c| c.name = name);
+        Ok(())
+    }
 
-/// The name of `comm` (empty if it was never named).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Comm_get_name(
-    comm: MPI_Comm,
-    comm_name: *mut c_char,
-    resultlen: *mut c_int,
-) -> c_int {
-    export("MPI_Comm_get_name", || {
-        if let Some(rc) = forward!(MPI_Comm_get_name: fn(MPI_Comm, *mut c_char, *mut c_int) -> c_int,
-            comm, comm_name, resultlen)
-        {
-            return rc;
-        }
-        guard_on("MPI_Comm_get_name", comm, || {
-            let name = comms::with(place_of(comm)?, |c| c.name.clone()).unwrap_or_default();
-            // SAFETY: the caller's buffers of MPI_MAX_OBJECT_NAME bytes and an int.
-            unsafe { write_c_string(comm_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
-        })
-    })
+    /// The name of `comm` (empty if it was never named).
+    fn MPI_Comm_get_name(comm: MPI_Comm, comm_name: *mut c_char, resultlen: *mut c_int) via guard_on(comm) {
+        let name = comms::with(place_of(comm)?, |c| c.name.clone()).unwrap_or_default();
+        // SAFETY: the caller's buffers of MPI_MAX_OBJECT_NAME bytes and an int.
+        unsafe { write_c_string(comm_name, resultlen, &name, MPI_MAX_OBJECT_NAME) }
+    }
 }
 
 one_process_functions! {

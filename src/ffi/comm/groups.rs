@@ -42,113 +42,59 @@ pub(crate) unsafe fn write_group(group: *mut MPI_Group, members: Members) -> Mpi
     unsafe { write_out(group, handle, "group") }
 }
 
-/// The size of `group`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
-    export("MPI_Group_size", || {
-        if let Some(rc) = forward!(MPI_Group_size: fn(MPI_Group, *mut c_int) -> c_int, group, size)
-        {
-            return rc;
-        }
-        guard("MPI_Group_size", || {
-            let members = members_of(group)?;
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(size, members.len() as c_int, "size") }
-        })
-    })
-}
+one_process_functions! {
+    /// The size of `group`.
+    fn MPI_Group_size(group: MPI_Group, size: *mut c_int) via guard() {
+        let members = members_of(group)?;
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(size, members.len() as c_int, "size") }
+    }
 
-/// The rank of this process in `group`, or `MPI_UNDEFINED` if it is not a member.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
-    export("MPI_Group_rank", || {
-        if let Some(rc) = forward!(MPI_Group_rank: fn(MPI_Group, *mut c_int) -> c_int, group, rank)
-        {
-            return rc;
-        }
-        guard("MPI_Group_rank", || {
-            let members = members_of(group)?;
-            let at = members.iter().position(|&m| m == 0);
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(rank, at.map_or(MPI_UNDEFINED, |k| k as c_int), "rank") }
-        })
-    })
-}
+    /// The rank of this process in `group`, or `MPI_UNDEFINED` if it is not a member.
+    fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) via guard() {
+        let members = members_of(group)?;
+        let at = members.iter().position(|&m| m == 0);
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(rank, at.map_or(MPI_UNDEFINED, |k| k as c_int), "rank") }
+    }
 
-/// Frees a group and sets the handle to `MPI_GROUP_NULL`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
-    export("MPI_Group_free", || {
-        if let Some(rc) = forward!(MPI_Group_free: fn(*mut MPI_Group) -> c_int, group) {
-            return rc;
+    /// Frees a group and sets the handle to `MPI_GROUP_NULL`.
+    fn MPI_Group_free(group: *mut MPI_Group) via guard() {
+        // SAFETY: the caller's pointer.
+        let handle = unsafe { crate::ffi::read_in(group, "group")? };
+        members_of(handle)?;
+        if let Some(index) = own_group_index(handle) {
+            groups::free(index);
         }
-        guard("MPI_Group_free", || {
-            // SAFETY: the caller's pointer.
-            let handle = unsafe { crate::ffi::read_in(group, "group")? };
-            members_of(handle)?;
-            if let Some(index) = own_group_index(handle) {
-                groups::free(index);
-            }
-            // SAFETY: read above, so valid.
-            unsafe { group.write(MPI_GROUP_NULL) };
-            Ok(())
-        })
-    })
-}
+        // SAFETY: read above, so valid.
+        unsafe { group.write(MPI_GROUP_NULL) };
+        Ok(())
+    }
 
-/// Compares two groups: `MPI_IDENT`, `MPI_SIMILAR` (the same members in another order) or
-/// `MPI_UNEQUAL`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Group_compare(
-    group1: MPI_Group,
-    group2: MPI_Group,
-    result: *mut c_int,
-) -> c_int {
-    export("MPI_Group_compare", || {
-        if let Some(rc) = forward!(MPI_Group_compare: fn(MPI_Group, MPI_Group, *mut c_int) -> c_int,
-            group1, group2, result)
-        {
-            return rc;
-        }
-        guard("MPI_Group_compare", || {
-            let answer = groups::compare(&members_of(group1)?, &members_of(group2)?);
-            // SAFETY: the caller's pointer.
-            unsafe { write_out(result, answer, "result") }
-        })
-    })
-}
+    /// Compares two groups: `MPI_IDENT`, `MPI_SIMILAR` (the same members in another order) or
+    /// `MPI_UNEQUAL`.
+    fn MPI_Group_compare(group1: MPI_Group, group2: MPI_Group, result: *mut c_int) via guard() {
+        let answer = groups::compare(&members_of(group1)?, &members_of(group2)?);
+        // SAFETY: the caller's pointer.
+        unsafe { write_out(result, answer, "result") }
+    }
 
-/// The ranks in `group2` of the processes at `ranks1` in `group1`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Group_translate_ranks(
-    group1: MPI_Group,
-    n: c_int,
-    ranks1: *const c_int,
-    group2: MPI_Group,
-    ranks2: *mut c_int,
-) -> c_int {
-    export("MPI_Group_translate_ranks", || {
-        if let Some(rc) = forward!(MPI_Group_translate_ranks: fn(MPI_Group, c_int, *const c_int, MPI_Group, *mut c_int) -> c_int,
-            group1, n, ranks1, group2, ranks2)
-        {
-            return rc;
+    /// The ranks in `group2` of the processes at `ranks1` in `group1`.
+    fn MPI_Group_translate_ranks(group1: MPI_Group, n: c_int, ranks1: *const c_int, group2: MPI_Group, ranks2: *mut c_int) via guard() {
+        let (from, to) = (members_of(group1)?, members_of(group2)?);
+        // SAFETY: the caller's array of n ranks.
+        let ranks = unsafe { read_slice(ranks1, n.into(), "ranks1")? };
+        let sentinels = (MPI_UNDEFINED, MPI_PROC_NULL);
+        let translated = groups::translate(&from, ranks, &to, sentinels)?;
+        if !translated.is_empty() {
+            check_out(ranks2, "ranks2")?;
         }
-        guard("MPI_Group_translate_ranks", || {
-            let (from, to) = (members_of(group1)?, members_of(group2)?);
+        for (k, rank) in translated.into_iter().enumerate() {
             // SAFETY: the caller's array of n ranks.
-            let ranks = unsafe { read_slice(ranks1, n.into(), "ranks1")? };
-            let sentinels = (MPI_UNDEFINED, MPI_PROC_NULL);
-            let translated = groups::translate(&from, ranks, &to, sentinels)?;
-            if !translated.is_empty() {
-                check_out(ranks2, "ranks2")?;
-            }
-            for (k, rank) in translated.into_iter().enumerate() {
-                // SAFETY: the caller's array of n ranks.
-                unsafe { ranks2.add(k).write(rank) };
-            }
-            Ok(())
-        })
-    })
+            unsafe { ranks2.add(k).write(rank) };
+        }
+        Ok(())
+    }
 }
 
 /// Defines an exported function that makes a group from two (`union`, `intersection`,

@@ -272,48 +272,18 @@ unsafe fn reduce_local<C: CountArg>(
     }
 }
 
-/// Combines `inbuf` into `inoutbuf`: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_local(
-    inbuf: *const c_void,
-    inoutbuf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-) -> c_int {
-    export("MPI_Reduce_local", || {
-        if !standalone() {
-            return forward!(MPI_Reduce_local: fn(*const c_void, *mut c_void, c_int, MPI_Datatype, MPI_Op) -> c_int,
-                inbuf, inoutbuf, count, datatype, op)
-            .unwrap_or_else(|| missing_behind("MPI_Reduce_local"));
-        }
+one_process_functions! {
+    /// Combines `inbuf` into `inoutbuf`: `inoutbuf[i] = inbuf[i] op inoutbuf[i]`.
+    fn MPI_Reduce_local(inbuf: *const c_void, inoutbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op) via guard() {
         // SAFETY: the caller's buffers.
-        guard("MPI_Reduce_local", || unsafe {
-            reduce_local(inbuf, inoutbuf, count, datatype, op)
-        })
-    })
-}
+        unsafe { reduce_local(inbuf, inoutbuf, count, datatype, op) }
+    }
 
-/// Large-count variant of `MPI_Reduce_local`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_local_c(
-    inbuf: *const c_void,
-    inoutbuf: *mut c_void,
-    count: MPI_Count,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-) -> c_int {
-    export("MPI_Reduce_local_c", || {
-        if !standalone() {
-            return forward!(MPI_Reduce_local_c: fn(*const c_void, *mut c_void, MPI_Count, MPI_Datatype, MPI_Op) -> c_int,
-                inbuf, inoutbuf, count, datatype, op)
-            .unwrap_or_else(|| missing_behind("MPI_Reduce_local_c"));
-        }
+    /// Large-count variant of `MPI_Reduce_local`.
+    fn MPI_Reduce_local_c(inbuf: *const c_void, inoutbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op) via guard() {
         // SAFETY: the caller's buffers.
-        guard("MPI_Reduce_local_c", || unsafe {
-            reduce_local(inbuf, inoutbuf, count, datatype, op)
-        })
-    })
+        unsafe { reduce_local(inbuf, inoutbuf, count, datatype, op) }
+    }
 }
 
 /// Keeps the program's reduction function as an operation and writes its handle.
@@ -335,44 +305,18 @@ unsafe fn create(function: Function, commute: c_int, op: *mut MPI_Op) -> MpiResu
     unsafe { write_out(op, handle, "op") }
 }
 
-/// Makes an operation of the program's function `user_fn` (`commute`: it commutes).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Op_create(
-    user_fn: MPI_User_function,
-    commute: c_int,
-    op: *mut MPI_Op,
-) -> c_int {
-    export("MPI_Op_create", || {
-        if !standalone() {
-            return forward!(MPI_Op_create: fn(MPI_User_function, c_int, *mut MPI_Op) -> c_int,
-                user_fn, commute, op)
-            .unwrap_or_else(|| missing_behind("MPI_Op_create"));
-        }
+one_process_functions! {
+    /// Makes an operation of the program's function `user_fn` (`commute`: it commutes).
+    fn MPI_Op_create(user_fn: MPI_User_function, commute: c_int, op: *mut MPI_Op) via guard() {
         // SAFETY: the caller's pointer.
-        guard("MPI_Op_create", || unsafe {
-            create(Function::Int(user_fn), commute, op)
-        })
-    })
-}
+        unsafe { create(Function::Int(user_fn), commute, op) }
+    }
 
-/// `MPI_Op_create` of a function whose length is an `MPI_Count`.
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Op_create_c(
-    user_fn: MPI_User_function_c,
-    commute: c_int,
-    op: *mut MPI_Op,
-) -> c_int {
-    export("MPI_Op_create_c", || {
-        if !standalone() {
-            return forward!(MPI_Op_create_c: fn(MPI_User_function_c, c_int, *mut MPI_Op) -> c_int,
-                user_fn, commute, op)
-            .unwrap_or_else(|| missing_behind("MPI_Op_create_c"));
-        }
+    /// `MPI_Op_create` of a function whose length is an `MPI_Count`.
+    fn MPI_Op_create_c(user_fn: MPI_User_function_c, commute: c_int, op: *mut MPI_Op) via guard() {
         // SAFETY: the caller's pointer.
-        guard("MPI_Op_create_c", || unsafe {
-            create(Function::Large(user_fn), commute, op)
-        })
-    })
+        unsafe { create(Function::Large(user_fn), commute, op) }
+    }
 }
 
 one_process_functions! {
