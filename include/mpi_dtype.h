@@ -760,9 +760,6 @@ extern "C" {
 /*
  `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
  the sentinel 1 instead): copies the attribute value.
-
- # Safety
- As a copy callback.
  */
 int MPIR_Comm_dup_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 

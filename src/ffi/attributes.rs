@@ -6,7 +6,7 @@ use super::{check_out, guard, read_in, write_out};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::error::MpiResult;
-use crate::ffi::export;
+use crate::ffi::{export, exported};
 use crate::handles;
 use crate::keyvals::{self, Keyval, TypeKeyval};
 use std::ffi::c_void;
@@ -78,31 +78,15 @@ pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> Mp
     Ok(())
 }
 
-/// `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
-/// a sentinel instead, [`is_dup_fn_sentinel`]).
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPIR_Type_dup_fn(
-    oldtype: MPI_Datatype,
-    type_keyval: c_int,
-    extra_state: *mut c_void,
-    attribute_val_in: *mut c_void,
-    attribute_val_out: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    export("MPIR_Type_dup_fn", || {
+exported! {
+    /// `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
+    /// a sentinel instead, [`is_dup_fn_sentinel`]).
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPIR_Type_dup_fn(oldtype: MPI_Datatype, type_keyval: c_int, extra_state: *mut c_void, attribute_val_in: *mut c_void, attribute_val_out: *mut c_void, flag: *mut c_int);
+    => {
         // SAFETY: the caller's arguments, under the same contract.
-        unsafe {
-            keyvals::copy_value::<MPI_Datatype>(
-                oldtype,
-                type_keyval,
-                extra_state,
-                attribute_val_in,
-                attribute_val_out,
-                flag,
-            )
-        }
-    })
+        unsafe { keyvals::copy_value::<MPI_Datatype>(oldtype, type_keyval, extra_state, attribute_val_in, attribute_val_out, flag) }
+    }
 }
 
 /// Creates an attribute key for datatypes with the given copy and delete callbacks.

@@ -8,7 +8,7 @@
 use super::guard_on;
 use crate::abi::*;
 use crate::error::MpiResult;
-use crate::ffi::{check_out, export, guard, place_of, read_in, write_out};
+use crate::ffi::{check_out, exported, guard, place_of, read_in, write_out};
 use crate::keyvals::{self, CommKeyval, Keyval, COMM_KEYS};
 use crate::serial::comms;
 use std::ffi::c_void;
@@ -61,34 +61,15 @@ pub fn delete_all(comm: MPI_Comm) -> MpiResult<()> {
     Ok(())
 }
 
-/// `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
-/// the sentinel 1 instead): copies the attribute value.
-///
-/// # Safety
-/// As a copy callback.
-#[cfg(not(feature = "standard-abi"))]
-#[no_mangle]
-pub unsafe extern "C" fn MPIR_Comm_dup_fn(
-    oldcomm: MPI_Comm,
-    comm_keyval: c_int,
-    extra_state: *mut c_void,
-    attribute_val_in: *mut c_void,
-    attribute_val_out: *mut c_void,
-    flag: *mut c_int,
-) -> c_int {
-    export("MPIR_Comm_dup_fn", || {
+exported! {
+    /// `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
+    /// the sentinel 1 instead): copies the attribute value.
+    #[cfg(not(feature = "standard-abi"))]
+    fn MPIR_Comm_dup_fn(oldcomm: MPI_Comm, comm_keyval: c_int, extra_state: *mut c_void, attribute_val_in: *mut c_void, attribute_val_out: *mut c_void, flag: *mut c_int);
+    => {
         // SAFETY: the caller's arguments, as a copy callback gets them.
-        unsafe {
-            keyvals::copy_value::<MPI_Comm>(
-                oldcomm,
-                comm_keyval,
-                extra_state,
-                attribute_val_in,
-                attribute_val_out,
-                flag,
-            )
-        }
-    })
+        unsafe { keyvals::copy_value::<MPI_Comm>(oldcomm, comm_keyval, extra_state, attribute_val_in, attribute_val_out, flag) }
+    }
 }
 
 /// The address of the standard ABI's `MPI_COMM_DUP_FN`, a sentinel that is no function.
