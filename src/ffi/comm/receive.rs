@@ -25,6 +25,128 @@ unsafe fn source_of(message: *const MPI_Message) -> c_int {
     }
 }
 
+/// The buffer, count and datatype of one side of a call.
+type Message<B, C> = (B, C, MPI_Datatype);
+
+/// A blocking receive past the one-process world: `call`, the MPI behind's function, gets
+/// the buffer, count and datatype `incoming` gives it for `message` and the status to fill;
+/// the engine unpacks what arrived before the answer is returned.
+///
+/// # Safety
+/// The program's buffer takes the message and `status` is the program's, as the MPI function
+/// requires.
+unsafe fn receive_blocking<C: From<i32>>(
+    function: &'static str,
+    incoming: Incoming,
+    (buf, count, datatype): Message<*mut c_void, C>,
+    status: *mut MPI_Status,
+    call: impl FnOnce(Message<*mut c_void, C>, *mut MPI_Status) -> Option<c_int>,
+) -> c_int {
+    let mut local = crate::dropin::comm::empty_status();
+    let status = incoming.status(status, &mut local);
+    let Some(rc) = call(incoming.args(buf, count, datatype), status) else {
+        return missing_behind(function);
+    };
+    // SAFETY: the caller's contract; the MPI behind wrote the status.
+    unsafe { incoming.finish(rc, status) };
+    rc
+}
+
+/// A nonblocking or persistent (`persistent`) receive past the one-process world: `call`,
+/// the MPI behind's function, gets the buffer, count and datatype `incoming` gives it for
+/// `message`; the engine's landing buffer stays with the request it makes.
+///
+/// # Safety
+/// `request` is the program's, as the MPI function requires.
+unsafe fn receive_with_request<C: From<i32>>(
+    function: &'static str,
+    incoming: Incoming,
+    (buf, count, datatype): Message<*mut c_void, C>,
+    request: *mut MPI_Request,
+    persistent: bool,
+    call: impl FnOnce(Message<*mut c_void, C>) -> Option<c_int>,
+) -> c_int {
+    let Some(rc) = call(incoming.args(buf, count, datatype)) else {
+        return missing_behind(function);
+    };
+    // SAFETY: the MPI behind wrote the request it made when it succeeded.
+    unsafe { incoming.keep(rc, request, persistent) };
+    rc
+}
+
+/// How a receive past the one-process world completes: at once, with the status the program
+/// gave (`*mut MPI_Status`), or later, through the request the MPI behind makes
+/// (`*mut MPI_Request`).
+trait Completion: Copy {
+    /// Runs the MPI behind's receive `call` with the buffer, count and datatype `incoming`
+    /// gives it for `message` ([`receive_blocking`], [`receive_with_request`]).
+    ///
+    /// # Safety
+    /// As for those functions.
+    unsafe fn receive<C: From<i32>>(
+        self,
+        function: &'static str,
+        incoming: Incoming,
+        message: Message<*mut c_void, C>,
+        call: impl FnOnce(Message<*mut c_void, C>, Self) -> Option<c_int>,
+    ) -> c_int;
+}
+
+impl Completion for *mut MPI_Status {
+    unsafe fn receive<C: From<i32>>(
+        self,
+        function: &'static str,
+        incoming: Incoming,
+        message: Message<*mut c_void, C>,
+        call: impl FnOnce(Message<*mut c_void, C>, Self) -> Option<c_int>,
+    ) -> c_int {
+        // SAFETY: the caller's contract.
+        unsafe { receive_blocking(function, incoming, message, self, call) }
+    }
+}
+
+impl Completion for *mut MPI_Request {
+    unsafe fn receive<C: From<i32>>(
+        self,
+        function: &'static str,
+        incoming: Incoming,
+        message: Message<*mut c_void, C>,
+        call: impl FnOnce(Message<*mut c_void, C>, Self) -> Option<c_int>,
+    ) -> c_int {
+        let call = |message| call(message, self);
+        // SAFETY: the caller's contract.
+        unsafe { receive_with_request(function, incoming, message, self, false, call) }
+    }
+}
+
+/// The matched receive `$matched` (`MPI_Mrecv`, `MPI_Imrecv`), which completes through
+/// `$out`, its status or its request ([`Completion`]), on the engine's path for a message it
+/// packs; in the one-process world `serial::$serial` receives.
+macro_rules! matched_receive {
+    ($matched:ident, $count:ty, $out:ident: $out_ty:ty, $serial:ident) => {
+        #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $matched(buf: *mut c_void, count: $count, datatype: MPI_Datatype, message: *mut MPI_Message, $out: $out_ty) -> c_int {
+            export(stringify!($matched), || {
+                if standalone() {
+                    let buffer = (buf, count.into(), datatype);
+                    // SAFETY: the program's buffer, message and status or request.
+                    return unsafe { serial::$serial(stringify!($matched), buffer, message, $out) };
+                }
+                // SAFETY: the program's message handle.
+                let incoming = Incoming::new(buf, count.into(), datatype, unsafe { source_of(message) });
+                let call = |(b, c, t), out| forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
+                    *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
+                // SAFETY: the program's buffer and status or request, as the function requires.
+                unsafe { $out.receive(stringify!($matched), incoming, (buf, count, datatype), call) }
+            })
+        }
+    };
+}
+
 /// Blocking receives from a source and a tag (`MPI_Recv`) or of a matched message
 /// (`MPI_Mrecv`): unpacked before the call returns.
 macro_rules! blocking_receives {
@@ -34,15 +156,7 @@ macro_rules! blocking_receives {
         /// # Safety
         /// As for the MPI function.
         #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            buf: *mut c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            source: c_int,
-            tag: c_int,
-            comm: MPI_Comm,
-            status: *mut MPI_Status,
-        ) -> c_int {
+        pub unsafe extern "C" fn $name(buf: *mut c_void, count: $count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
             export(stringify!($name), || {
                 if standalone() {
                     let message = (buf, count.into(), datatype);
@@ -52,54 +166,14 @@ macro_rules! blocking_receives {
                     };
                 }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
-                let (b, c, t) = incoming.args(buf, count, datatype);
-                let mut local = crate::dropin::comm::empty_status();
-                let status = incoming.status(status, &mut local);
-                let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
-                    MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status)
-                else {
-                    return missing_behind(stringify!($name));
-                };
-                // SAFETY: the program's buffer takes the message, as the function requires.
-                unsafe { incoming.finish(rc, status) };
-                rc
+                let call = |(b, c, t), status| forward!($name: fn(*mut c_void, $count, MPI_Datatype,
+                    c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
+                // SAFETY: the program's buffer and status, as the function requires.
+                unsafe { receive_blocking(stringify!($name), incoming, (buf, count, datatype), status, call) }
             })
         }
 
-        #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
-        ///
-        /// # Safety
-        /// As for the MPI function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $matched(
-            buf: *mut c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            message: *mut MPI_Message,
-            status: *mut MPI_Status,
-        ) -> c_int {
-            export(stringify!($matched), || {
-                if standalone() {
-                    let buffer = (buf, count.into(), datatype);
-                    // SAFETY: the program's buffer, message and status.
-                    return unsafe { serial::receive_matched(stringify!($matched), buffer, message, status) };
-                }
-                // SAFETY: the program's message handle.
-                let source = unsafe { source_of(message) };
-                let incoming = Incoming::new(buf, count.into(), datatype, source);
-                let (b, c, t) = incoming.args(buf, count, datatype);
-                let mut local = crate::dropin::comm::empty_status();
-                let status = incoming.status(status, &mut local);
-                let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
-                    *mut MPI_Message, *mut MPI_Status) -> c_int, b, c, t, message, status)
-                else {
-                    return missing_behind(stringify!($matched));
-                };
-                // SAFETY: as above.
-                unsafe { incoming.finish(rc, status) };
-                rc
-            })
-        }
+        matched_receive!($matched, $count, status: *mut MPI_Status, receive_matched);
     };
 }
 
@@ -110,38 +184,7 @@ macro_rules! request_receives {
         request_receives!(@one false, $count, $name);
         request_receives!(@one true, $count, $persistent_name);
 
-        #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
-        ///
-        /// # Safety
-        /// As for the MPI function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $matched(
-            buf: *mut c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            message: *mut MPI_Message,
-            request: *mut MPI_Request,
-        ) -> c_int {
-            export(stringify!($matched), || {
-                if standalone() {
-                    let buffer = (buf, count.into(), datatype);
-                    // SAFETY: the program's buffer, message and request.
-                    return unsafe { serial::start_matched(stringify!($matched), buffer, message, request) };
-                }
-                // SAFETY: the program's message handle.
-                let source = unsafe { source_of(message) };
-                let incoming = Incoming::new(buf, count.into(), datatype, source);
-                let (b, c, t) = incoming.args(buf, count, datatype);
-                let Some(rc) = forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
-                    *mut MPI_Message, *mut MPI_Request) -> c_int, b, c, t, message, request)
-                else {
-                    return missing_behind(stringify!($matched));
-                };
-                // SAFETY: the MPI behind wrote the request it made when it succeeded.
-                unsafe { incoming.keep(rc, request, false) };
-                rc
-            })
-        }
+        matched_receive!($matched, $count, request: *mut MPI_Request, start_matched);
     };
     (@one $persistent:literal, $count:ty, $name:ident) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
@@ -149,15 +192,7 @@ macro_rules! request_receives {
         /// # Safety
         /// As for the MPI function.
         #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            buf: *mut c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            source: c_int,
-            tag: c_int,
-            comm: MPI_Comm,
-            request: *mut MPI_Request,
-        ) -> c_int {
+        pub unsafe extern "C" fn $name(buf: *mut c_void, count: $count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
             export(stringify!($name), || {
                 if standalone() {
                     let (message, envelope) = ((buf, count.into(), datatype), (source, tag, comm));
@@ -167,15 +202,11 @@ macro_rules! request_receives {
                     };
                 }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
-                let (b, c, t) = incoming.args(buf, count, datatype);
-                let Some(rc) = forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int,
-                    MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request)
-                else {
-                    return missing_behind(stringify!($name));
-                };
-                // SAFETY: the MPI behind wrote the request it made when it succeeded.
-                unsafe { incoming.keep(rc, request, $persistent) };
-                rc
+                let call = |(b, c, t)| forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int,
+                    c_int, MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request);
+                let message = (buf, count, datatype);
+                // SAFETY: the program's request, as the function requires.
+                unsafe { receive_with_request(stringify!($name), incoming, message, request, $persistent, call) }
             })
         }
     };
@@ -189,20 +220,7 @@ macro_rules! sendrecvs {
         /// # Safety
         /// As for the MPI function.
         #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            sendbuf: *const c_void,
-            sendcount: $count,
-            sendtype: MPI_Datatype,
-            dest: c_int,
-            sendtag: c_int,
-            recvbuf: *mut c_void,
-            recvcount: $count,
-            recvtype: MPI_Datatype,
-            source: c_int,
-            recvtag: c_int,
-            comm: MPI_Comm,
-            status: *mut MPI_Status,
-        ) -> c_int {
+        pub unsafe extern "C" fn $name(sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
             export(stringify!($name), || {
                 if standalone() {
                     let (sent, received) = ((sendbuf, sendcount.into(), sendtype), (recvbuf, recvcount.into(), recvtype));
@@ -215,18 +233,12 @@ macro_rules! sendrecvs {
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
                 let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
                 let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
-                let (rb, rc_, rt) = incoming.args(recvbuf, recvcount, recvtype);
-                let mut local = crate::dropin::comm::empty_status();
-                let status = incoming.status(status, &mut local);
-                let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
-                    *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                    sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
-                else {
-                    return missing_behind(stringify!($name));
-                };
-                // SAFETY: the program's receive buffer takes the message.
-                unsafe { incoming.finish(rc, status) };
-                rc
+                let call = |(rb, rc, rt), status| forward!($name: fn(*const c_void, $count, MPI_Datatype,
+                    c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
+                    *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
+                let received = (recvbuf, recvcount, recvtype);
+                // SAFETY: the program's receive buffer and status, as the function requires.
+                unsafe { receive_blocking(stringify!($name), incoming, received, status, call) }
             })
         }
 
@@ -237,17 +249,7 @@ macro_rules! sendrecvs {
         /// # Safety
         /// As for the MPI function.
         #[no_mangle]
-        pub unsafe extern "C" fn $replace(
-            buf: *mut c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            dest: c_int,
-            sendtag: c_int,
-            source: c_int,
-            recvtag: c_int,
-            comm: MPI_Comm,
-            status: *mut MPI_Status,
-        ) -> c_int {
+        pub unsafe extern "C" fn $replace(buf: *mut c_void, count: $count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm, status: *mut MPI_Status) -> c_int {
             export(stringify!($replace), || {
                 if standalone() {
                     let message = (buf.cast_const(), count.into(), datatype);
@@ -268,18 +270,11 @@ macro_rules! sendrecvs {
                 // SAFETY: the program's buffer holds the message sent.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
                 let (sb, sc, st) = outgoing.args(buf, count, datatype);
-                let (rb, rc_, rt) = incoming.args(buf, count, datatype);
-                let mut local = crate::dropin::comm::empty_status();
-                let status = incoming.status(status, &mut local);
-                let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
-                    *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                    sb, sc, st, dest, sendtag, rb, rc_, rt, source, recvtag, comm, status)
-                else {
-                    return missing_behind(stringify!($replace));
-                };
-                // SAFETY: the program's buffer takes the message received.
-                unsafe { incoming.finish(rc, status) };
-                rc
+                let call = |(rb, rc, rt), status| forward!($name: fn(*const c_void, $count, MPI_Datatype,
+                    c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
+                    *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
+                // SAFETY: the program's buffer takes the message received, as the function requires.
+                unsafe { receive_blocking(stringify!($replace), incoming, (buf, count, datatype), status, call) }
             })
         }
     };

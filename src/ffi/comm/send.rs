@@ -12,6 +12,25 @@ use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
+/// The answer `rc` of the MPI behind's nonblocking or persistent send (`None` without the
+/// function), the packed bytes of `outgoing` kept with the request it made.
+///
+/// # Safety
+/// `request` is the program's, as the MPI function requires.
+unsafe fn keep_with_request(
+    function: &'static str,
+    outgoing: Outgoing,
+    rc: Option<c_int>,
+    request: *mut MPI_Request,
+) -> c_int {
+    let Some(rc) = rc else {
+        return missing_behind(function);
+    };
+    // SAFETY: the MPI behind wrote the request it made when it succeeded.
+    unsafe { outgoing.keep(rc, request) };
+    rc
+}
+
 /// Blocking sends: the packed bytes go back to the pool when the MPI behind returns.
 macro_rules! blocking_sends {
     ($count:ty: $($name:ident),*) => {$(
@@ -20,14 +39,7 @@ macro_rules! blocking_sends {
         /// # Safety
         /// As for the MPI function.
         #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            buf: *const c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            dest: c_int,
-            tag: c_int,
-            comm: MPI_Comm,
-        ) -> c_int {
+        pub unsafe extern "C" fn $name(buf: *const c_void, count: $count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm) -> c_int {
             export(stringify!($name), || {
                 if standalone() {
                     let message = (buf, count.into(), datatype);
@@ -53,15 +65,7 @@ macro_rules! request_sends {
         /// # Safety
         /// As for the MPI function.
         #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            buf: *const c_void,
-            count: $count,
-            datatype: MPI_Datatype,
-            dest: c_int,
-            tag: c_int,
-            comm: MPI_Comm,
-            request: *mut MPI_Request,
-        ) -> c_int {
+        pub unsafe extern "C" fn $name(buf: *const c_void, count: $count, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
             export(stringify!($name), || {
                 if standalone() {
                     let (message, envelope) = ((buf, count.into(), datatype), (dest, tag, comm));
@@ -74,14 +78,10 @@ macro_rules! request_sends {
                 // persistent send reads it at each start).
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, $persistent) };
                 let (b, c, t) = outgoing.args(buf, count, datatype);
-                let Some(rc) = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
-                    MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request)
-                else {
-                    return missing_behind(stringify!($name));
-                };
-                // SAFETY: the MPI behind wrote the request it made when it succeeded.
-                unsafe { outgoing.keep(rc, request) };
-                rc
+                let rc = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                    MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request);
+                // SAFETY: the program's request, as the function requires.
+                unsafe { keep_with_request(stringify!($name), outgoing, rc, request) }
             })
         }
     )*};
