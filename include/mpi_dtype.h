@@ -1209,9 +1209,6 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int *ranks1, MPI_Gr
 /*
  Sets `flag` if a message from `source` with `tag` can be received, and then matches it
  and returns it in `message`, for `MPI_Mrecv`.
-
- # Safety
- As for the MPI function.
  */
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
 
@@ -1294,9 +1291,6 @@ int MPI_Initialized(int *flag);
 /*
  Sets `flag` if a message from `source` with `tag` can be received, and then describes it
  in `status`.
-
- # Safety
- As for the MPI function.
  */
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 
@@ -1308,9 +1302,6 @@ int MPI_Is_thread_main(int *flag);
 /*
  Blocks until a message from `source` with `tag` can be received, matches it (no other
  receive can take it) and returns it in `message`, for `MPI_Mrecv`.
-
- # Safety
- As for the MPI function.
  */
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 
@@ -1377,9 +1368,6 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
 /*
  Blocks until a message from `source` with `tag` can be received, and describes it in
  `status`.
-
- # Safety
- As for the MPI function.
  */
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 

@@ -135,7 +135,9 @@ pub fn raise_on(
 /// behind's function of that name (`P`-prefixed) with arguments of its C types (`None`
 /// without an MPI behind). With `foreign if $foreign;` first, a call
 /// whose datatype handles `$foreign` finds to be the MPI behind's own goes to that library's
-/// function of the same name ([`crate::behind::foreign_call`]).
+/// function of the same name ([`crate::behind::foreign_call`]). With `standalone => $body`
+/// instead, the body is the one-process world's answer, and where an MPI library is behind
+/// this one every call is that library's.
 ///
 /// `build.rs` gives cbindgen, which does not expand macros, each `fn` line as a prototype of
 /// the header.
@@ -159,6 +161,24 @@ macro_rules! exported {
             $crate::ffi::export(stringify!($name), || {
                 $crate::behind::foreign_call!($name($($arg),*) if $foreign);
                 $crate::ffi::exported!(@names $name($($arg: $ty),*));
+                $(let $var = $value;)?
+                $body
+            })
+        }
+    )+};
+    (
+        $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),* $(,)?) $(with $var:ident = $value:expr)?;)+
+        standalone => $body:expr
+    ) => {$(
+        $(#[$attr])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
+            $crate::ffi::export(stringify!($name), || {
+                $crate::ffi::exported!(@names $name($($arg: $ty),*));
+                if $crate::behind::backend().is_some() {
+                    return behind_call($($arg),*)
+                        .unwrap_or_else(|| $crate::ffi::comm::missing_behind(FUNCTION));
+                }
                 $(let $var = $value;)?
                 $body
             })

@@ -75,37 +75,25 @@ impl<C: BlockCount> Blocks<C> {
         self.sendcount.into() >= 0 && self.recvcount.into() >= 0
     }
 
-    /// These arguments with the receive side the MPI behind takes (`received`, if any).
-    fn receiving(self, received: Option<&ReceivedBlocks>) -> Blocks<C> {
-        match received {
-            Some(received) => {
-                let (recvbuf, recvcount, recvtype) =
-                    received.args(self.recvbuf, self.recvcount, self.recvtype);
-                Blocks {
-                    recvbuf,
-                    recvcount,
-                    recvtype,
-                    ..self
-                }
-            }
-            None => self,
-        }
-    }
-
-    /// These arguments with the send side the MPI behind takes (`sent`, if any).
-    fn sending(self, sent: Option<&SentBlocks>) -> Blocks<C> {
-        match sent {
-            Some(sent) => {
-                let (sendbuf, sendcount, sendtype) =
-                    sent.args(self.sendbuf, self.sendcount, self.sendtype);
-                Blocks {
-                    sendbuf,
-                    sendcount,
-                    sendtype,
-                    ..self
-                }
-            }
-            None => self,
+    /// These arguments with the sides the MPI behind takes (`sent` and `received`, where the
+    /// engine has them).
+    fn with_sides(self, sent: Option<&SentBlocks>, received: Option<&ReceivedBlocks>) -> Blocks<C> {
+        let (sendbuf, sendcount, sendtype) = match sent {
+            Some(sent) => sent.args(self.sendbuf, self.sendcount, self.sendtype),
+            None => (self.sendbuf, self.sendcount, self.sendtype),
+        };
+        let (recvbuf, recvcount, recvtype) = match received {
+            Some(received) => received.args(self.recvbuf, self.recvcount, self.recvtype),
+            None => (self.recvbuf, self.recvcount, self.recvtype),
+        };
+        Blocks {
+            sendbuf,
+            sendcount,
+            sendtype,
+            recvbuf,
+            recvcount,
+            recvtype,
+            ..self
         }
     }
 }
@@ -175,7 +163,7 @@ unsafe fn exchange<C: BlockCount>(
             )
         }),
     };
-    let args = args.receiving(Some(&received)).sending(sent.as_ref());
+    let args = args.with_sides(sent.as_ref(), Some(&received));
     // SAFETY: the receive buffer takes the blocks, as the function requires.
     unsafe { completed(args, (sent, Some(received)), call, after) }
 }
@@ -334,7 +322,7 @@ unsafe fn gather<C: BlockCount>(
             Some(sent)
         }
     };
-    let args = args.receiving(received.as_ref()).sending(sent.as_ref());
+    let args = args.with_sides(sent.as_ref(), received.as_ref());
     // SAFETY: the root's receive buffer takes the blocks, as the function requires.
     unsafe { completed(args, (sent, received), call, after) }
 }
@@ -364,7 +352,7 @@ unsafe fn scatter<C: BlockCount>(
     let receives = root != MPI_ROOT && !in_place;
     let received = receives
         .then(|| ReceivedBlocks::new(args.recvbuf, args.recvcount.into(), args.recvtype, 1, false));
-    let args = args.receiving(received.as_ref()).sending(sent.as_ref());
+    let args = args.with_sides(sent.as_ref(), received.as_ref());
     // SAFETY: the receive buffer takes the block, as the function requires.
     unsafe { completed(args, (sent, received), call, after) }
 }

@@ -208,6 +208,16 @@ impl Kind {
             Kind::GetStatus => How::Look,
         }
     }
+
+    /// The one of the names of a family of functions (`MPI_Waitany`, `MPI_Testany`,
+    /// `MPI_Request_get_status_any`) that is of this kind.
+    fn pick(self, [wait, test, get_status]: [&'static str; 3]) -> &'static str {
+        match self {
+            Kind::Wait => wait,
+            Kind::Test => test,
+            Kind::GetStatus => get_status,
+        }
+    }
 }
 
 /// `MPI_Testall` or `MPI_Request_get_status_all` of `count` requests.
@@ -221,10 +231,7 @@ unsafe fn all_like(
     flag: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    let name = match kind {
-        Kind::GetStatus => "MPI_Request_get_status_all",
-        _ => "MPI_Testall",
-    };
+    let name = kind.pick(["MPI_Waitall", "MPI_Testall", "MPI_Request_get_status_all"]);
     if standalone() {
         let outputs = Outputs::All {
             flag: Some(flag),
@@ -302,11 +309,7 @@ unsafe fn any(
     flag: *mut c_int,
     status: *mut MPI_Status,
 ) -> c_int {
-    let name = match kind {
-        Kind::Wait => "MPI_Waitany",
-        Kind::Test => "MPI_Testany",
-        Kind::GetStatus => "MPI_Request_get_status_any",
-    };
+    let name = kind.pick(["MPI_Waitany", "MPI_Testany", "MPI_Request_get_status_any"]);
     if standalone() {
         let flag = (kind != Kind::Wait).then_some(flag);
         let outputs = Outputs::Any {
@@ -406,11 +409,11 @@ unsafe fn some(
     indices: *mut c_int,
     statuses: *mut MPI_Status,
 ) -> c_int {
-    let name = match kind {
-        Kind::Wait => "MPI_Waitsome",
-        Kind::Test => "MPI_Testsome",
-        Kind::GetStatus => "MPI_Request_get_status_some",
-    };
+    let name = kind.pick([
+        "MPI_Waitsome",
+        "MPI_Testsome",
+        "MPI_Request_get_status_some",
+    ]);
     if standalone() {
         let outputs = Outputs::Some {
             outcount,

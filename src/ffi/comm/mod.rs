@@ -100,7 +100,7 @@ fn standalone() -> bool {
 }
 
 /// The answer of `function` when the MPI library behind this one lacks it.
-fn missing_behind(function: &'static str) -> c_int {
+pub(crate) fn missing_behind(function: &'static str) -> c_int {
     guard(function, || {
         Err(MpiError::new(
             crate::abi::MPI_ERR_OTHER,

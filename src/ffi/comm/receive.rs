@@ -195,10 +195,10 @@ macro_rules! request_receives {
         pub unsafe extern "C" fn $name(buf: *mut c_void, count: $count, datatype: MPI_Datatype, source: c_int, tag: c_int, comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
             export(stringify!($name), || {
                 if standalone() {
-                    let (message, envelope) = ((buf, count.into(), datatype), (source, tag, comm));
+                    let (message, envelope) = ((buf.cast_const(), count.into(), datatype), (source, tag, comm));
                     // SAFETY: the program's buffer and request, as the function requires.
                     return unsafe {
-                        serial::start_receive(stringify!($name), message, envelope, $persistent, request)
+                        serial::start_point_to_point(stringify!($name), true, message, envelope, $persistent, request)
                     };
                 }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);

@@ -71,7 +71,7 @@ macro_rules! request_sends {
                     let (message, envelope) = ((buf, count.into(), datatype), (dest, tag, comm));
                     // SAFETY: the program's buffer and request, as the function requires.
                     return unsafe {
-                        serial::start_send(stringify!($name), message, envelope, $persistent, request)
+                        serial::start_point_to_point(stringify!($name), false, message, envelope, $persistent, request)
                     };
                 }
                 // SAFETY: the program's buffer holds the message, as the function requires (a

@@ -214,30 +214,41 @@ unsafe fn start_request(
     })
 }
 
-/// The nonblocking sends (`MPI_Isend`, ...) and the persistent ones (`MPI_Send_init`, ...).
+/// The nonblocking and persistent sends (`MPI_Isend`, `MPI_Send_init`, ..., of the mode
+/// `call` names, to `peer`) and receives (`MPI_Irecv`, `MPI_Recv_init`, where `receiving`,
+/// from `peer`).
 ///
 /// # Safety
-/// As for the MPI function: the buffer stays readable until the send completes.
-pub unsafe fn start_send(
+/// As for the MPI function: the buffer stays readable (writable for a receive) until the
+/// call completes.
+pub unsafe fn start_point_to_point(
     call: &'static str,
+    receiving: bool,
     (buf, count, datatype): (*const c_void, i64, MPI_Datatype),
-    (dest, tag, comm): (c_int, c_int, MPI_Comm),
+    (peer, tag, comm): (c_int, c_int, MPI_Comm),
     persistent: bool,
     request: *mut MPI_Request,
 ) -> c_int {
-    // SAFETY: the caller's request.
-    unsafe {
-        start_request(call, comm, persistent, request, || {
-            let selector = selector(comm, tag, false)?;
-            check_rank(dest, false)?;
-            Ok(Operation::Send {
-                buffer: buffer(buf, count, datatype)?,
-                mode: Mode::of(call),
-                dest,
+    let operation = || {
+        let selector = selector(comm, tag, receiving)?;
+        check_rank(peer, receiving)?;
+        let buffer = buffer(buf, count, datatype)?;
+        Ok(match receiving {
+            true => Operation::Receive {
+                buffer,
+                source: peer,
                 selector,
-            })
+            },
+            false => Operation::Send {
+                buffer,
+                mode: Mode::of(call),
+                dest: peer,
+                selector,
+            },
         })
-    }
+    };
+    // SAFETY: the caller's request.
+    unsafe { start_request(call, comm, persistent, request, operation) }
 }
 
 /// `MPI_Recv` and `MPI_Recv_c`.
@@ -259,31 +270,6 @@ pub unsafe fn receive(
         // SAFETY: the program's receive buffer and status.
         unsafe { reported(status, world::receive(call, buffer, source, selector)?) }
     })
-}
-
-/// The nonblocking receives (`MPI_Irecv`) and the persistent ones (`MPI_Recv_init`).
-///
-/// # Safety
-/// As for the MPI function: the buffer stays writable until the receive completes.
-pub unsafe fn start_receive(
-    call: &'static str,
-    (buf, count, datatype): (*mut c_void, i64, MPI_Datatype),
-    (source, tag, comm): (c_int, c_int, MPI_Comm),
-    persistent: bool,
-    request: *mut MPI_Request,
-) -> c_int {
-    // SAFETY: the caller's request.
-    unsafe {
-        start_request(call, comm, persistent, request, || {
-            let selector = selector(comm, tag, true)?;
-            check_rank(source, true)?;
-            Ok(Operation::Receive {
-                buffer: buffer(buf, count, datatype)?,
-                source,
-                selector,
-            })
-        })
-    }
 }
 
 /// `MPI_Sendrecv` and `MPI_Sendrecv_c`: the send is kept before the receive looks for it.
