@@ -71,6 +71,15 @@ fn list(values: &[i64]) -> Arg {
     )
 }
 
+/// The arguments of a vector: `count` blocks of `blocklength`, `stride` apart.
+fn strided(count: i64, blocklength: i64, stride: i64) -> Vec<(&'static str, Arg)> {
+    vec![
+        ("count", num(count)),
+        ("blocklength", num(blocklength)),
+        ("stride", num(stride)),
+    ]
+}
+
 fn num(value: i64) -> Arg {
     Arg::One(Item::Num(value))
 }
@@ -92,7 +101,7 @@ fn distribution(d: Distribution) -> Item {
 
 /// The constructor call that made `dt`.
 pub fn call(dt: &Datatype) -> Call<'_> {
-    let one = |short, function, combiner, args, old| Call {
+    let one = |(short, function, combiner), args, old| Call {
         short,
         function,
         combiner,
@@ -109,11 +118,13 @@ pub fn call(dt: &Datatype) -> Call<'_> {
             children: vec![],
             placement: Children::None,
         },
-        Combiner::Dup(old) => one("dup", "MPI_Type_dup", "MPI_COMBINER_DUP", vec![], old),
+        Combiner::Dup(old) => one(("dup", "MPI_Type_dup", "MPI_COMBINER_DUP"), vec![], old),
         Combiner::Contiguous { count, old } => one(
-            "contiguous",
-            "MPI_Type_contiguous",
-            "MPI_COMBINER_CONTIGUOUS",
+            (
+                "contiguous",
+                "MPI_Type_contiguous",
+                "MPI_COMBINER_CONTIGUOUS",
+            ),
             vec![("count", num(*count))],
             old,
         ),
@@ -122,89 +133,71 @@ pub fn call(dt: &Datatype) -> Call<'_> {
             blocklength,
             stride,
             old,
-        } => one(
-            "vector",
-            "MPI_Type_vector",
-            "MPI_COMBINER_VECTOR",
-            vec![
-                ("count", num(*count)),
-                ("blocklength", num(*blocklength)),
-                ("stride", num(*stride)),
-            ],
-            old,
-        ),
+        } => {
+            let names = ("vector", "MPI_Type_vector", "MPI_COMBINER_VECTOR");
+            one(names, strided(*count, *blocklength, *stride), old)
+        }
         Combiner::Hvector {
             count,
             blocklength,
             stride,
             old,
-        } => one(
-            "hvector",
-            "MPI_Type_create_hvector",
-            "MPI_COMBINER_HVECTOR",
-            vec![
-                ("count", num(*count)),
-                ("blocklength", num(*blocklength)),
-                ("stride", num(*stride)),
-            ],
-            old,
-        ),
+        } => {
+            let names = ("hvector", "MPI_Type_create_hvector", "MPI_COMBINER_HVECTOR");
+            one(names, strided(*count, *blocklength, *stride), old)
+        }
         Combiner::Indexed {
             blocklengths,
             displacements,
             old,
-        } => one(
-            "indexed",
-            "MPI_Type_indexed",
-            "MPI_COMBINER_INDEXED",
-            vec![
-                ("array_of_blocklengths", list(blocklengths)),
-                ("array_of_displacements", list(displacements)),
-            ],
-            old,
-        ),
-        Combiner::Hindexed {
+        }
+        | Combiner::Hindexed {
             blocklengths,
             displacements,
             old,
-        } => one(
-            "hindexed",
-            "MPI_Type_create_hindexed",
-            "MPI_COMBINER_HINDEXED",
-            vec![
+        } => {
+            let names = match dt.combiner {
+                Combiner::Indexed { .. } => ("indexed", "MPI_Type_indexed", "MPI_COMBINER_INDEXED"),
+                _ => (
+                    "hindexed",
+                    "MPI_Type_create_hindexed",
+                    "MPI_COMBINER_HINDEXED",
+                ),
+            };
+            let args = vec![
                 ("array_of_blocklengths", list(blocklengths)),
                 ("array_of_displacements", list(displacements)),
-            ],
-            old,
-        ),
+            ];
+            one(names, args, old)
+        }
         Combiner::IndexedBlock {
             blocklength,
             displacements,
             old,
-        } => one(
-            "indexed_block",
-            "MPI_Type_create_indexed_block",
-            "MPI_COMBINER_INDEXED_BLOCK",
-            vec![
-                ("blocklength", num(*blocklength)),
-                ("array_of_displacements", list(displacements)),
-            ],
-            old,
-        ),
-        Combiner::HindexedBlock {
+        }
+        | Combiner::HindexedBlock {
             blocklength,
             displacements,
             old,
-        } => one(
-            "hindexed_block",
-            "MPI_Type_create_hindexed_block",
-            "MPI_COMBINER_HINDEXED_BLOCK",
-            vec![
+        } => {
+            let names = match dt.combiner {
+                Combiner::IndexedBlock { .. } => (
+                    "indexed_block",
+                    "MPI_Type_create_indexed_block",
+                    "MPI_COMBINER_INDEXED_BLOCK",
+                ),
+                _ => (
+                    "hindexed_block",
+                    "MPI_Type_create_hindexed_block",
+                    "MPI_COMBINER_HINDEXED_BLOCK",
+                ),
+            };
+            let args = vec![
                 ("blocklength", num(*blocklength)),
                 ("array_of_displacements", list(displacements)),
-            ],
-            old,
-        ),
+            ];
+            one(names, args, old)
+        }
         Combiner::Struct {
             blocklengths,
             displacements,
@@ -221,9 +214,11 @@ pub fn call(dt: &Datatype) -> Call<'_> {
             placement: Children::List,
         },
         Combiner::Subarray { shape, old, .. } => one(
-            "subarray",
-            "MPI_Type_create_subarray",
-            "MPI_COMBINER_SUBARRAY",
+            (
+                "subarray",
+                "MPI_Type_create_subarray",
+                "MPI_COMBINER_SUBARRAY",
+            ),
             vec![
                 ("array_of_sizes", list(&shape.sizes)),
                 ("array_of_subsizes", list(&shape.subsizes)),
@@ -250,9 +245,7 @@ pub fn call(dt: &Datatype) -> Call<'_> {
                 .collect();
             let psizes: Vec<i64> = args.psizes.iter().map(|&p| p.into()).collect();
             one(
-                "darray",
-                "MPI_Type_create_darray",
-                "MPI_COMBINER_DARRAY",
+                ("darray", "MPI_Type_create_darray", "MPI_COMBINER_DARRAY"),
                 vec![
                     ("size", num(args.size.into())),
                     ("rank", num(args.rank.into())),
@@ -271,9 +264,7 @@ pub fn call(dt: &Datatype) -> Call<'_> {
         Combiner::Resized { lb, extent, old } => Call {
             placement: Children::First,
             ..one(
-                "resized",
-                "MPI_Type_create_resized",
-                "MPI_COMBINER_RESIZED",
+                ("resized", "MPI_Type_create_resized", "MPI_COMBINER_RESIZED"),
                 vec![("lb", num(*lb)), ("extent", num(*extent))],
                 old,
             )

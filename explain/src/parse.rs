@@ -487,26 +487,16 @@ fn build(name: &str, at: usize, args: Vec<(Value, usize)>) -> Result<Arc<Datatyp
             let displacements = a.ints("array_of_displacements")?;
             let old = a.datatype("oldtype")?;
             a.finish()?;
-            construct::indexed(
-                blocklengths,
-                displacements,
-                short == "hindexed",
-                &old,
-                false,
-            )
+            let in_bytes = short == "hindexed";
+            construct::indexed(blocklengths, displacements, in_bytes, &old, false)
         }
         "indexed_block" | "hindexed_block" => {
             let blocklength = a.int("blocklength")?;
             let displacements = a.ints("array_of_displacements")?;
             let old = a.datatype("oldtype")?;
             a.finish()?;
-            construct::indexed_block(
-                blocklength,
-                displacements,
-                short == "hindexed_block",
-                &old,
-                false,
-            )
+            let in_bytes = short == "hindexed_block";
+            construct::indexed_block(blocklength, displacements, in_bytes, &old, false)
         }
         "struct" => {
             let blocklengths = a.ints("array_of_blocklengths")?;

@@ -32,6 +32,15 @@ pub struct TypeMap {
     pub entries: Vec<Entry>,
 }
 
+/// The unit of an indexed constructor's displacements: the extent of the child `child` for
+/// `MPI_Type_indexed` and `MPI_Type_create_indexed_block`, a byte for the `h` forms.
+fn displacement_unit(combiner: &Combiner, child: &TypeMap) -> i64 {
+    match combiner {
+        Combiner::Indexed { .. } | Combiner::IndexedBlock { .. } => child.extent(),
+        _ => 1,
+    }
+}
+
 impl TypeMap {
     /// The type map of `dt`, computed from its constructor arguments alone. The recursion
     /// through the children grows the stack on the heap as needed, so any depth works.
@@ -94,18 +103,8 @@ impl TypeMap {
                 displacements,
                 old,
             } => {
-                let child = TypeMap::of(old);
-                let ex = child.extent();
-                let unit = if matches!(dt.combiner, Combiner::Indexed { .. }) {
-                    ex
-                } else {
-                    1
-                };
-                for (b, d) in blocklengths.iter().zip(displacements) {
-                    for j in 0..*b {
-                        out.append(&child, d * unit + j * ex);
-                    }
-                }
+                let blocks = blocklengths.iter().zip(displacements);
+                out.append_indexed(&dt.combiner, old, blocks.map(|(&b, &d)| (b, d)));
             }
             Combiner::IndexedBlock {
                 blocklength,
@@ -117,30 +116,16 @@ impl TypeMap {
                 displacements,
                 old,
             } => {
-                let child = TypeMap::of(old);
-                let ex = child.extent();
-                let unit = if matches!(dt.combiner, Combiner::IndexedBlock { .. }) {
-                    ex
-                } else {
-                    1
-                };
-                for d in displacements {
-                    for j in 0..*blocklength {
-                        out.append(&child, d * unit + j * ex);
-                    }
-                }
+                let blocks = displacements.iter().map(|&d| (*blocklength, d));
+                out.append_indexed(&dt.combiner, old, blocks);
             }
             Combiner::Struct {
                 blocklengths,
                 displacements,
                 types,
             } => {
-                for ((b, d), t) in blocklengths.iter().zip(displacements).zip(types) {
-                    let child = TypeMap::of(t);
-                    let ex = child.extent();
-                    for j in 0..*b {
-                        out.append(&child, d + j * ex);
-                    }
+                for ((&b, &d), t) in blocklengths.iter().zip(displacements).zip(types) {
+                    out.append_blocks(&TypeMap::of(t), [(b, d)]);
                 }
             }
             Combiner::Resized { lb, extent, old } => {
@@ -172,6 +157,29 @@ impl TypeMap {
             item: e.item,
             disp: e.disp + offset,
         }));
+    }
+
+    /// Appends blocks of copies of `child` laid end to end: `(copies, byte offset)` each.
+    fn append_blocks(&mut self, child: &TypeMap, blocks: impl IntoIterator<Item = (i64, i64)>) {
+        let ex = child.extent();
+        for (copies, offset) in blocks {
+            for j in 0..copies {
+                self.append(child, offset + j * ex);
+            }
+        }
+    }
+
+    /// Appends the blocks `(copies, displacement)` of an indexed constructor `combiner` of
+    /// `old`, its displacements in the units of [`displacement_unit`].
+    fn append_indexed(
+        &mut self,
+        combiner: &Combiner,
+        old: &Datatype,
+        blocks: impl Iterator<Item = (i64, i64)>,
+    ) {
+        let child = TypeMap::of(old);
+        let unit = displacement_unit(combiner, &child);
+        self.append_blocks(&child, blocks.map(|(copies, d)| (copies, d * unit)));
     }
 
     fn append_data(&mut self, child: &TypeMap, offset: i64) {

@@ -284,8 +284,18 @@ unsafe fn rooted<C: BlockCount>(
     rooted_side(args, root, in_place).ok_or_else(|| call(*args))
 }
 
-/// `MPI_Gather`: every process sends a block (but the root of an intercommunicator, and a
-/// root whose block is in place), the root receives `n`.
+/// Which way the blocks of a rooted collective go.
+#[derive(Clone, Copy, PartialEq)]
+enum Rooted {
+    /// `MPI_Gather`: every process sends a block (but the root of an intercommunicator, and
+    /// a root whose block is in place), the root receives `n`.
+    Gather,
+    /// `MPI_Scatter`: the root sends `n` blocks, every process receives one (but the root of
+    /// an intercommunicator, and a root whose block stays in place).
+    Scatter,
+}
+
+/// `MPI_Gather`.
 ///
 /// # Safety
 /// As for the MPI function.
@@ -296,39 +306,11 @@ unsafe fn gather<C: BlockCount>(
     call: impl Fn(Blocks<C>) -> c_int,
     after: After,
 ) -> c_int {
-    let in_place = is_in_place(args.sendbuf);
     // SAFETY: the caller's contract.
-    let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
-        Ok(side) => side,
-        Err(rc) => return rc,
-    };
-    let (recvcount, recvtype) = (args.recvcount.into(), args.recvtype);
-    let received =
-        is_root.then(|| ReceivedBlocks::new(args.recvbuf, recvcount, recvtype, n, in_place));
-    let sent = match (root == MPI_ROOT, in_place, &received) {
-        (true, _, _) => None,
-        (_, true, received) => {
-            if let Some(received) = received {
-                // SAFETY: the root's block is in the receive buffer, as the function
-                // requires with MPI_IN_PLACE.
-                unsafe { received.pack_program_data() };
-            }
-            None
-        }
-        _ => {
-            // SAFETY: the send buffer holds the block, as the function requires.
-            let sent =
-                unsafe { SentBlocks::new(args.sendbuf, args.sendcount.into(), args.sendtype, 1) };
-            Some(sent)
-        }
-    };
-    let args = args.with_sides(sent.as_ref(), received.as_ref());
-    // SAFETY: the root's receive buffer takes the blocks, as the function requires.
-    unsafe { completed(args, (sent, received), call, after) }
+    unsafe { rooted_collective(Rooted::Gather, function, args, root, call, after) }
 }
 
-/// `MPI_Scatter`: the root sends `n` blocks, every process receives one (but the root of an
-/// intercommunicator, and a root whose block stays in place).
+/// `MPI_Scatter`.
 ///
 /// # Safety
 /// As for the MPI function.
@@ -339,21 +321,64 @@ unsafe fn scatter<C: BlockCount>(
     call: impl Fn(Blocks<C>) -> c_int,
     after: After,
 ) -> c_int {
-    let in_place = is_in_place(args.recvbuf);
+    // SAFETY: the caller's contract.
+    unsafe { rooted_collective(Rooted::Scatter, function, args, root, call, after) }
+}
+
+/// A collective with a root, `MPI_Gather` or `MPI_Scatter` (`way`).
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn rooted_collective<C: BlockCount>(
+    way: Rooted,
+    function: &'static str,
+    args: Blocks<C>,
+    root: c_int,
+    call: impl Fn(Blocks<C>) -> c_int,
+    after: After,
+) -> c_int {
+    let in_place = match way {
+        Rooted::Gather => is_in_place(args.sendbuf),
+        Rooted::Scatter => is_in_place(args.recvbuf),
+    };
     // SAFETY: the caller's contract.
     let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
         Ok(side) => side,
         Err(rc) => return rc,
     };
-    let sent = is_root.then(|| {
-        // SAFETY: the root's send buffer holds the blocks, as the function requires.
-        unsafe { SentBlocks::new(args.sendbuf, args.sendcount.into(), args.sendtype, n) }
-    });
-    let receives = root != MPI_ROOT && !in_place;
-    let received = receives
-        .then(|| ReceivedBlocks::new(args.recvbuf, args.recvcount.into(), args.recvtype, 1, false));
+    let (sendcount, recvcount) = (args.sendcount.into(), args.recvcount.into());
+    let (sent, received) = match way {
+        Rooted::Gather => {
+            let received = is_root
+                .then(|| ReceivedBlocks::new(args.recvbuf, recvcount, args.recvtype, n, in_place));
+            let sent = match (root == MPI_ROOT, in_place, &received) {
+                (true, _, _) => None,
+                (_, true, received) => {
+                    if let Some(received) = received {
+                        // SAFETY: the root's block is in the receive buffer, as the function
+                        // requires with MPI_IN_PLACE.
+                        unsafe { received.pack_program_data() };
+                    }
+                    None
+                }
+                // SAFETY: the send buffer holds the block, as the function requires.
+                _ => Some(unsafe { SentBlocks::new(args.sendbuf, sendcount, args.sendtype, 1) }),
+            };
+            (sent, received)
+        }
+        Rooted::Scatter => {
+            let sent = is_root.then(|| {
+                // SAFETY: the root's send buffer holds the blocks, as the function requires.
+                unsafe { SentBlocks::new(args.sendbuf, sendcount, args.sendtype, n) }
+            });
+            let receives = root != MPI_ROOT && !in_place;
+            let received = receives
+                .then(|| ReceivedBlocks::new(args.recvbuf, recvcount, args.recvtype, 1, false));
+            (sent, received)
+        }
+    };
     let args = args.with_sides(sent.as_ref(), received.as_ref());
-    // SAFETY: the receive buffer takes the block, as the function requires.
+    // SAFETY: the receive buffers take the blocks, as the function requires.
     unsafe { completed(args, (sent, received), call, after) }
 }
 
