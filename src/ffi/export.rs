@@ -61,6 +61,16 @@ pub fn checked(body: impl FnOnce() -> MpiResult<()>) -> MpiResult<()> {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|_| Err(caught_panic()))
 }
 
+/// The answer of `function` when the MPI library behind this one lacks it.
+pub fn missing_behind(function: &'static str) -> c_int {
+    guard(function, || {
+        Err(MpiError::new(
+            MPI_ERR_OTHER,
+            "the MPI library behind mpi-dtype does not have this function",
+        ))
+    })
+}
+
 /// Hands `error` from `function` to the error handler in force (`MPI_COMM_SELF`'s if the
 /// program set one, else `MPI_COMM_WORLD`'s) and returns its error code ([`raise_on`]).
 pub fn raise(function: &'static str, error: MpiError) -> c_int {
@@ -145,7 +155,7 @@ macro_rules! exported {
     (@names $name:ident($($arg:ident: $ty:ty),*)) => {
         #[allow(dead_code)]
         const FUNCTION: &str = stringify!($name);
-        #[allow(dead_code)]
+        #[allow(dead_code, clippy::too_many_arguments)]
         fn behind_call($($arg: $ty),*) -> Option<std::os::raw::c_int> {
             $crate::behind::forward!(P $name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*)
         }
@@ -177,7 +187,7 @@ macro_rules! exported {
                 $crate::ffi::exported!(@names $name($($arg: $ty),*));
                 if $crate::behind::backend().is_some() {
                     return behind_call($($arg),*)
-                        .unwrap_or_else(|| $crate::ffi::comm::missing_behind(FUNCTION));
+                        .unwrap_or_else(|| $crate::ffi::missing_behind(FUNCTION));
                 }
                 $(let $var = $value;)?
                 $body

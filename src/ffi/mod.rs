@@ -38,7 +38,9 @@ use crate::abi::*;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 pub(crate) use export::exported;
-pub use export::{call_handler, checked, export, export_value, guard, raise, raise_on};
+pub use export::{
+    call_handler, checked, export, export_value, guard, missing_behind, raise, raise_on,
+};
 use std::ffi::c_char;
 use std::os::raw::c_int;
 use std::sync::Arc;

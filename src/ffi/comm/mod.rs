@@ -32,7 +32,7 @@ macro_rules! one_process_functions {
             $crate::ffi::export(stringify!($name), || {
                 if !$crate::ffi::comm::standalone() {
                     return $crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*)
-                        .unwrap_or_else(|| $crate::ffi::comm::missing_behind(stringify!($name)));
+                        .unwrap_or_else(|| $crate::ffi::missing_behind(stringify!($name)));
                 }
                 $guard(stringify!($name), $($on,)? || -> $crate::error::MpiResult<()> { $body })
             })
@@ -63,9 +63,9 @@ pub mod varying;
 mod varying_engine;
 pub mod windows;
 
-use super::guard;
+use super::{guard, missing_behind};
 use crate::abi::{MPI_Comm, MPI_SUCCESS};
-use crate::error::{MpiError, MpiResult};
+use crate::error::MpiResult;
 use std::os::raw::c_int;
 
 /// [`guard`] for a call on `comm` in the one-process world: its error is raised on `comm`'s
@@ -97,14 +97,4 @@ fn guard_object(
 /// True if there is no MPI library behind this one: the one-process world answers.
 fn standalone() -> bool {
     crate::behind::backend().is_none()
-}
-
-/// The answer of `function` when the MPI library behind this one lacks it.
-pub(crate) fn missing_behind(function: &'static str) -> c_int {
-    guard(function, || {
-        Err(MpiError::new(
-            crate::abi::MPI_ERR_OTHER,
-            "the MPI library behind mpi-dtype does not have this function",
-        ))
-    })
 }
