@@ -1,9 +1,9 @@
 //! Generates `mpi_dtype.h` into `OUT_DIR`: the exported functions and structs with cbindgen
 //! (configured by `cbindgen.toml`), the crate version from `Cargo.toml`, and the constants of
-//! the ABI the library is built for from their one table, `src/abi/mpich_constants.rs`
-//! (MPICH's ABI) or `src/abi/standard_constants.rs` (the MPI-5.0 standard ABI, with the
-//! feature `standard-abi`), which this script reads through its own definition of the table's
-//! macro (the library reads it through another). For the standard ABI the C declarations the
+//! the ABI the library is built for (MPICH's, or the MPI-5.0 standard ABI with the feature
+//! `standard-abi`) from the one table of every ABI's constants, `src/abi/constants.rs`, which
+//! this script reads through its own definition of the table's macro (the library reads it
+//! through another). For the standard ABI the C declarations the
 //! table cannot express come from `src/abi/standard_preamble.h`.
 //!
 //! Nothing is written outside `OUT_DIR`. The header committed as `include/mpi_dtype.h` (MPICH's
@@ -15,7 +15,9 @@ use std::env;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// One constant of a table.
+include!("src/abi/value_in.rs");
+
+/// One constant of an ABI.
 struct Constant {
     name: &'static str,
     /// The Rust type name, which is also the C type name (`c_int` is `int`).
@@ -26,21 +28,44 @@ struct Constant {
     doc: &'static str,
 }
 
-/// Reads a table into a list of [`Constant`]s, as the function `table` of the module that
-/// includes it.
+/// The [`Constant`] `$name` of type `$ty` (doc `$doc`), pushed onto `$table`, its value that
+/// of the module `$abi`.
+macro_rules! listed {
+    ([$table:ident $abi:ident $name:ident: $ty:ident ($doc:expr)] $value:expr) => {
+        $table.push(Constant {
+            name: stringify!($name),
+            ty: stringify!($ty),
+            value: $abi::$name as i64,
+            written: stringify!($value),
+            doc: $doc,
+        });
+    };
+}
+
+/// Reads the table of constants (`src/abi/constants.rs`): each ABI's values into a module of
+/// its own, and its constants as a list, by the function `table(abi)`.
 macro_rules! abi_constants {
-    ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $value:expr;)*) => {
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $($abi:ident $value:expr),+;)*) => {
         #[allow(non_upper_case_globals, dead_code, clippy::unnecessary_cast)]
-        pub fn table() -> Vec<Constant> {
+        mod mpich {
             use super::c_types::*;
-            $(const $name: $ty = $value;)*
-            vec![$(Constant {
-                name: stringify!($name),
-                ty: stringify!($ty),
-                value: $name as i64,
-                written: stringify!($value),
-                doc: concat!($($doc),*),
-            }),*]
+            $(value_in!(mpich => constant [pub const $name: $ty]; $($abi $value),+);)*
+        }
+        #[allow(non_upper_case_globals, dead_code, clippy::unnecessary_cast)]
+        mod standard {
+            use super::c_types::*;
+            $(value_in!(standard => constant [pub const $name: $ty]; $($abi $value),+);)*
+        }
+        /// The constants of MPICH's ABI, or of the standard ABI where `standard`.
+        #[allow(clippy::unnecessary_cast)]
+        fn table(standard: bool) -> Vec<Constant> {
+            let mut table = Vec::new();
+            if standard {
+                $(value_in!(standard => listed [table standard $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+            } else {
+                $(value_in!(mpich => listed [table mpich $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+            }
+            table
         }
     };
 }
@@ -63,17 +88,7 @@ mod c_types {
     pub type MPI_Session = i64;
 }
 
-/// MPICH's table.
-mod mpich_table {
-    use super::Constant;
-    include!("src/abi/mpich_constants.rs");
-}
-
-/// The standard ABI's table.
-mod standard_table {
-    use super::Constant;
-    include!("src/abi/standard_constants.rs");
-}
+include!("src/abi/constants.rs");
 
 /// What differs between the headers of the two ABIs.
 struct Abi {
@@ -98,8 +113,8 @@ impl Abi {
     fn of_this_build(crate_dir: &std::path::Path) -> Abi {
         if env::var_os("CARGO_FEATURE_STANDARD_ABI").is_none() {
             return Abi {
-                table: mpich_table::table(),
-                title: "MPICH's ABI (from src/abi/mpich_constants.rs)",
+                table: table(false),
+                title: "MPICH's ABI (from src/abi/constants.rs)",
                 guard: "MPI_DTYPE_H",
                 header: "",
                 preamble: None,
@@ -110,8 +125,8 @@ impl Abi {
         let preamble = std::fs::read_to_string(crate_dir.join("src/abi/standard_preamble.h"))
             .expect("src/abi/standard_preamble.h is readable");
         Abi {
-            table: standard_table::table(),
-            title: "the MPI-5.0 standard ABI (from src/abi/standard_constants.rs)",
+            table: table(true),
+            title: "the MPI-5.0 standard ABI (from src/abi/constants.rs)",
             guard: "MPI_DTYPE_ABI_H",
             header: concat!(
                 "/*\n",

@@ -100,7 +100,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_AINT_FMT_DEC_SPEC "%ld"
 #define MPI_AINT_FMT_HEX_SPEC "%lx"
 
-/* Constants of MPICH's ABI (from src/abi/mpich_constants.rs). */
+/* Constants of MPICH's ABI (from src/abi/constants.rs). */
 /* The null datatype handle. */
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
 /* The null communicator handle. */
@@ -135,13 +135,13 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_DOUBLE ((MPI_Datatype)0x4c00080b)
 /* C `long double`. */
 #define MPI_LONG_DOUBLE ((MPI_Datatype)0x4c00100c)
-/* C `long long`. */
+/* C `long long` (MPICH's ABI: the primary name; the standard ABI: an alias of `MPI_LONG_LONG`). */
 #define MPI_LONG_LONG_INT ((MPI_Datatype)0x4c000809)
-/* C `long long` (alias of `MPI_LONG_LONG_INT`). */
+/* C `long long` (MPICH's ABI: an alias of `MPI_LONG_LONG_INT`; the standard ABI: the primary name). */
 #define MPI_LONG_LONG MPI_LONG_LONG_INT
 /* C `unsigned long long`. */
 #define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x4c000819)
-/* Packed bytes. */
+/* Packed bytes (language-independent). */
 #define MPI_PACKED ((MPI_Datatype)0x4c00010f)
 /* Legacy lower-bound marker (MPI-1). */
 #define MPI_LB ((MPI_Datatype)0x4c000010)
@@ -199,7 +199,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_INTEGER4 ((MPI_Datatype)0x4c000430)
 /* Fortran `INTEGER*8`. */
 #define MPI_INTEGER8 ((MPI_Datatype)0x4c000831)
-/* Fortran `INTEGER*16` (not supported by MPICH on this platform: the null handle). */
+/* Fortran `INTEGER*16`. No type in mpi-dtype yet (MPICH's ABI makes it the null handle, as MPICH does not support it on this platform; the standard ABI gives it a value). */
 #define MPI_INTEGER16 MPI_DATATYPE_NULL
 /* C `int8_t`. */
 #define MPI_INT8_T ((MPI_Datatype)0x4c000137)
@@ -229,11 +229,11 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c002042)
 /* C `_Float16` (MPICH extension). */
 #define MPIX_C_FLOAT16 ((MPI_Datatype)0x4c000246)
-/* `MPI_Aint`. */
+/* `MPI_Aint` (language-independent). */
 #define MPI_AINT ((MPI_Datatype)0x4c000843)
-/* `MPI_Offset`. */
+/* `MPI_Offset` (language-independent). */
 #define MPI_OFFSET ((MPI_Datatype)0x4c000844)
-/* `MPI_Count`. */
+/* `MPI_Count` (language-independent). */
 #define MPI_COUNT ((MPI_Datatype)0x4c000845)
 /* C++ `bool`. */
 #define MPI_CXX_BOOL ((MPI_Datatype)0x4c000133)
@@ -257,7 +257,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x54000000)
 /* Error handler that returns the error code to the caller. */
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x54000001)
-/* Error handler that aborts the processes of the communicator (MPI-4). */
+/* Error handler that aborts the processes of the communicator (MPI-4). Intel MPI 2021.19's `mpi_abi.h` and library swap this value with `MPI_ERRORS_RETURN`'s. */
 #define MPI_ERRORS_ABORT ((MPI_Errhandler)0x54000003)
 /* The null request handle. */
 #define MPI_REQUEST_NULL ((MPI_Request)0x2c000000)
@@ -505,19 +505,19 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_COMBINER_VECTOR (4)
 /* `MPI_TYPE_HVECTOR` called from Fortran (never produced by this C library). */
 #define MPI_COMBINER_HVECTOR_INTEGER (5)
-/* `MPI_Type_create_hvector` (and the MPI-1 `MPI_Type_hvector`). */
+/* `MPI_Type_create_hvector` (and, in MPICH's ABI, the MPI-1 `MPI_Type_hvector`). */
 #define MPI_COMBINER_HVECTOR (6)
 /* `MPI_Type_indexed`. */
 #define MPI_COMBINER_INDEXED (7)
 /* `MPI_TYPE_HINDEXED` called from Fortran (never produced by this C library). */
 #define MPI_COMBINER_HINDEXED_INTEGER (8)
-/* `MPI_Type_create_hindexed` (and the MPI-1 `MPI_Type_hindexed`). */
+/* `MPI_Type_create_hindexed` (and, in MPICH's ABI, the MPI-1 `MPI_Type_hindexed`). */
 #define MPI_COMBINER_HINDEXED (9)
 /* `MPI_Type_create_indexed_block`. */
 #define MPI_COMBINER_INDEXED_BLOCK (10)
 /* `MPI_TYPE_STRUCT` called from Fortran (never produced by this C library). */
 #define MPI_COMBINER_STRUCT_INTEGER (11)
-/* `MPI_Type_create_struct` (and the MPI-1 `MPI_Type_struct`). */
+/* `MPI_Type_create_struct` (and, in MPICH's ABI, the MPI-1 `MPI_Type_struct`). */
 #define MPI_COMBINER_STRUCT (12)
 /* `MPI_Type_create_subarray`. */
 #define MPI_COMBINER_SUBARRAY (13)
@@ -533,7 +533,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_COMBINER_RESIZED (18)
 /* `MPI_Type_create_hindexed_block`. */
 #define MPI_COMBINER_HINDEXED_BLOCK (19)
-/* A pair type `MPI_Type_get_value_index` returned (MPI-4.1; MPICH 5's value). */
+/* A pair type returned by `MPI_Type_get_value_index` that is not predefined (MPI-4.1; in MPICH's ABI, MPICH 5's value). */
 #define MPI_COMBINER_VALUE_INDEX (20)
 /* Row-major array order. */
 #define MPI_ORDER_C (56)
@@ -547,7 +547,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_DISTRIBUTE_NONE (123)
 /* Default distribution argument of a darray dimension. */
 #define MPI_DISTRIBUTE_DFLT_DARG (-49767)
-/* Returned where a value is undefined (for example a size that does not fit an `int`). */
+/* Returned where a value is undefined (for example a size that does not fit an `int`, or the size of an optional datatype the library does not support). */
 #define MPI_UNDEFINED (-32766)
 /* Longest datatype or communicator name, including the terminating NUL. */
 #define MPI_MAX_OBJECT_NAME (128)
@@ -563,13 +563,13 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_MAX_ERROR_STRING (512)
 /* Longest library version string, including the terminating NUL. */
 #define MPI_MAX_LIBRARY_VERSION_STRING (8192)
-/* Longest processor name. */
+/* Longest processor name (128 in MPICH's ABI, 256 in the standard ABI). */
 #define MPI_MAX_PROCESSOR_NAME (128)
 /* The invalid attribute key. */
 #define MPI_KEYVAL_INVALID (0x24000000)
-/* Version of the MPI standard implemented (as MPICH 4.0 reports it). */
+/* Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the standard ABI: the version the ABI belongs to). */
 #define MPI_VERSION (4)
-/* Subversion of the MPI standard implemented. */
+/* Subversion of the MPI standard implemented (as for `MPI_VERSION`). */
 #define MPI_SUBVERSION (0)
 /* Only one thread will execute. */
 #define MPI_THREAD_SINGLE (0)
@@ -701,7 +701,7 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_ERR_PROC_ABORTED (76)
 /* A value is too large to store. */
 #define MPI_ERR_VALUE_TOO_LARGE (77)
-/* Last valid error code of a predefined error class. */
+/* Last valid error code of a predefined error class (the standard ABI's value: half of the least `INT_MAX` C allows). */
 #define MPI_ERR_LASTCODE (0x3fffffff)
 
 

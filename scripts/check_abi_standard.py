@@ -25,8 +25,8 @@ compiled with -DMPI_ABI includes mpi_abi.h). The checks:
 
 --selftest checks the constants table and the preamble before the library emits them: it
 writes a header into WORK_DIR/selftest from src/abi/standard_preamble.h, the #defines of
-src/abi/standard_constants.rs (emitted here the way the header generator emits handles:
-((MPI_Datatype)0x214)) and the prototypes of the MPICH-ABI header include/mpi_dtype.h
+src/abi/constants.rs (the standard ABI's values, emitted here the way the header generator
+emits handles: ((MPI_Datatype)0x214)) and the prototypes of the MPICH-ABI header include/mpi_dtype.h
 (whose text names types only), then runs the checks on it. Prototypes the standard ABI does
 not have are listed there instead of failing: they tell which functions the standard-ABI
 build must leave out.
@@ -226,8 +226,9 @@ def check(ours_dir, header, mpich_dir, work, selftest=False):
     )
 
 
-def table_entries(path):
-    """The entries of an abi_constants! table: (name, type, value as written, doc)."""
+def table_entries(path, abi="standard"):
+    """The constants an ABI has in the abi_constants! table (`NAME: TYPE = abi VALUE, ...;`):
+    (name, type, value as written for that ABI, doc)."""
     entries, doc = [], []
     for line in path.read_text().splitlines():
         stripped = line.strip()
@@ -236,7 +237,9 @@ def table_entries(path):
             continue
         m = re.match(r"^(MPIX?_\w+)\s*:\s*(\w+)\s*=\s*(.+?);$", stripped)
         if m:
-            entries.append((m.group(1), m.group(2), m.group(3), " ".join(doc)))
+            values = dict(v.strip().split(" ", 1) for v in m.group(3).split(","))
+            if abi in values:
+                entries.append((m.group(1), m.group(2), values[abi], " ".join(doc)))
         if not stripped.startswith("//"):
             doc = []
     return entries
@@ -250,11 +253,11 @@ def emit_selftest_header(path):
         "#define MPI_DTYPE_ABI_SELFTEST_H",
         "#include <stddef.h>",
         preamble,
-        "/* Constants of the standard ABI (from src/abi/standard_constants.rs). */",
+        "/* Constants of the standard ABI (from src/abi/constants.rs). */",
     ]
-    entries = table_entries(ROOT / "src" / "abi" / "standard_constants.rs")
+    entries = table_entries(ROOT / "src" / "abi" / "constants.rs")
     if len(entries) < 150:
-        sys.exit(f"read only {len(entries)} entries from src/abi/standard_constants.rs")
+        sys.exit(f"read only {len(entries)} entries of the standard ABI from src/abi/constants.rs")
     for name, ty, written, doc in entries:
         if re.match(r"^[A-Za-z_]\w*$", written):
             text = written

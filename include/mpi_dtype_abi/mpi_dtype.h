@@ -18,7 +18,7 @@
 #define MPI_DTYPE_VERSION_PATCH 0
 /*
  * The C preamble of the standard-ABI header (MPI-5.0 chapter 21): what the constants table
- * (src/abi/standard_constants.rs) cannot say. The header generator puts it after the
+ * (src/abi/constants.rs) cannot say. The header generator puts it after the
  * includes and before the table's #defines, so it has no include guard of its own. Its
  * Rust counterpart is src/abi/standard.rs; cbindgen must not emit the types declared
  * here (the handle types, the integer types, MPI_Status and the callback types).
@@ -137,101 +137,13 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)0x1)
 #define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0x0)
 
-/* Constants of the MPI-5.0 standard ABI (from src/abi/standard_constants.rs). */
+/* Constants of the MPI-5.0 standard ABI (from src/abi/constants.rs). */
 /* The null datatype handle. */
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0x00000200)
 /* The null communicator handle. */
 #define MPI_COMM_NULL ((MPI_Comm)0x00000100)
 /* The null error handler handle. */
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x00000140)
-/* `MPI_Aint` (language-independent). */
-#define MPI_AINT ((MPI_Datatype)0x00000201)
-/* `MPI_Count` (language-independent). */
-#define MPI_COUNT ((MPI_Datatype)0x00000202)
-/* `MPI_Offset` (language-independent). */
-#define MPI_OFFSET ((MPI_Datatype)0x00000203)
-/* Packed bytes (language-independent). */
-#define MPI_PACKED ((MPI_Datatype)0x00000207)
-/* C `short`. */
-#define MPI_SHORT ((MPI_Datatype)0x00000208)
-/* C `int`. */
-#define MPI_INT ((MPI_Datatype)0x00000209)
-/* C `long`. */
-#define MPI_LONG ((MPI_Datatype)0x0000020a)
-/* C `long long`. */
-#define MPI_LONG_LONG ((MPI_Datatype)0x0000020b)
-/* C `long long` (alias of `MPI_LONG_LONG`: in the standard ABI the short name is the primary one). */
-#define MPI_LONG_LONG_INT MPI_LONG_LONG
-/* C `unsigned short`. */
-#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x0000020c)
-/* C `unsigned int`. */
-#define MPI_UNSIGNED ((MPI_Datatype)0x0000020d)
-/* C `unsigned long`. */
-#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x0000020e)
-/* C `unsigned long long`. */
-#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x0000020f)
-/* C `float`. */
-#define MPI_FLOAT ((MPI_Datatype)0x00000210)
-/* C `float _Complex`. */
-#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x00000212)
-/* C `float _Complex` (alias of `MPI_C_FLOAT_COMPLEX`). */
-#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
-/* C++ `std::complex<float>`. */
-#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x00000213)
-/* C `double`. */
-#define MPI_DOUBLE ((MPI_Datatype)0x00000214)
-/* C `double _Complex`. */
-#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x00000216)
-/* C++ `std::complex<double>`. */
-#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x00000217)
-/* Fortran `LOGICAL`. */
-#define MPI_LOGICAL ((MPI_Datatype)0x00000218)
-/* Fortran `INTEGER`. */
-#define MPI_INTEGER ((MPI_Datatype)0x00000219)
-/* Fortran `REAL`. */
-#define MPI_REAL ((MPI_Datatype)0x0000021a)
-/* Fortran `COMPLEX`. */
-#define MPI_COMPLEX ((MPI_Datatype)0x0000021b)
-/* Fortran `DOUBLE PRECISION`. */
-#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x0000021c)
-/* Fortran `DOUBLE COMPLEX`. */
-#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x0000021d)
-/* Fortran `CHARACTER`. */
-#define MPI_CHARACTER ((MPI_Datatype)0x0000021e)
-/* C `long double`. */
-#define MPI_LONG_DOUBLE ((MPI_Datatype)0x00000220)
-/* C `long double _Complex`. */
-#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x00000224)
-/* C++ `std::complex<long double>`. */
-#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x00000225)
-/* `struct { float; int; }`. */
-#define MPI_FLOAT_INT ((MPI_Datatype)0x00000228)
-/* `struct { double; int; }`. */
-#define MPI_DOUBLE_INT ((MPI_Datatype)0x00000229)
-/* `struct { long; int; }`. */
-#define MPI_LONG_INT ((MPI_Datatype)0x0000022a)
-/* `struct { int; int; }`. */
-#define MPI_2INT ((MPI_Datatype)0x0000022b)
-/* `struct { short; int; }`. */
-#define MPI_SHORT_INT ((MPI_Datatype)0x0000022c)
-/* `struct { long double; int; }`. */
-#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x0000022d)
-/* Pair of Fortran `REAL`. */
-#define MPI_2REAL ((MPI_Datatype)0x00000230)
-/* Pair of Fortran `DOUBLE PRECISION`. */
-#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x00000231)
-/* Pair of Fortran `INTEGER`. */
-#define MPI_2INTEGER ((MPI_Datatype)0x00000232)
-/* C `_Bool`. */
-#define MPI_C_BOOL ((MPI_Datatype)0x00000238)
-/* C++ `bool`. */
-#define MPI_CXX_BOOL ((MPI_Datatype)0x00000239)
-/* C `wchar_t`. */
-#define MPI_WCHAR ((MPI_Datatype)0x0000023c)
-/* C `int8_t`. */
-#define MPI_INT8_T ((MPI_Datatype)0x00000240)
-/* C `uint8_t`. */
-#define MPI_UINT8_T ((MPI_Datatype)0x00000241)
 /* C `char`. */
 #define MPI_CHAR ((MPI_Datatype)0x00000243)
 /* C `signed char`. */
@@ -240,58 +152,146 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x00000245)
 /* Untyped byte. */
 #define MPI_BYTE ((MPI_Datatype)0x00000247)
-/* C `int16_t`. */
-#define MPI_INT16_T ((MPI_Datatype)0x00000248)
-/* C `uint16_t`. */
-#define MPI_UINT16_T ((MPI_Datatype)0x00000249)
-/* C `int32_t`. */
-#define MPI_INT32_T ((MPI_Datatype)0x00000250)
-/* C `uint32_t`. */
-#define MPI_UINT32_T ((MPI_Datatype)0x00000251)
-/* C `int64_t`. */
-#define MPI_INT64_T ((MPI_Datatype)0x00000258)
-/* C `uint64_t`. */
-#define MPI_UINT64_T ((MPI_Datatype)0x00000259)
-/* Fortran `LOGICAL*1`. No type in mpi-dtype yet. */
-#define MPI_LOGICAL1 ((MPI_Datatype)0x000002c0)
-/* Fortran `INTEGER*1`. */
-#define MPI_INTEGER1 ((MPI_Datatype)0x000002c1)
-/* Fortran `LOGICAL*2`. No type in mpi-dtype yet. */
-#define MPI_LOGICAL2 ((MPI_Datatype)0x000002c8)
-/* Fortran `INTEGER*2`. */
-#define MPI_INTEGER2 ((MPI_Datatype)0x000002c9)
-/* Fortran `REAL*2` (IEEE binary16). No type in mpi-dtype yet. */
-#define MPI_REAL2 ((MPI_Datatype)0x000002ca)
-/* Fortran `LOGICAL*4`. No type in mpi-dtype yet. */
-#define MPI_LOGICAL4 ((MPI_Datatype)0x000002d0)
-/* Fortran `INTEGER*4`. */
-#define MPI_INTEGER4 ((MPI_Datatype)0x000002d1)
+/* C `wchar_t`. */
+#define MPI_WCHAR ((MPI_Datatype)0x0000023c)
+/* C `short`. */
+#define MPI_SHORT ((MPI_Datatype)0x00000208)
+/* C `unsigned short`. */
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x0000020c)
+/* C `int`. */
+#define MPI_INT ((MPI_Datatype)0x00000209)
+/* C `unsigned int`. */
+#define MPI_UNSIGNED ((MPI_Datatype)0x0000020d)
+/* C `long`. */
+#define MPI_LONG ((MPI_Datatype)0x0000020a)
+/* C `unsigned long`. */
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x0000020e)
+/* C `float`. */
+#define MPI_FLOAT ((MPI_Datatype)0x00000210)
+/* C `double`. */
+#define MPI_DOUBLE ((MPI_Datatype)0x00000214)
+/* C `long double`. */
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x00000220)
+/* C `long long` (MPICH's ABI: the primary name; the standard ABI: an alias of `MPI_LONG_LONG`). */
+#define MPI_LONG_LONG_INT MPI_LONG_LONG
+/* C `long long` (MPICH's ABI: an alias of `MPI_LONG_LONG_INT`; the standard ABI: the primary name). */
+#define MPI_LONG_LONG ((MPI_Datatype)0x0000020b)
+/* C `unsigned long long`. */
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x0000020f)
+/* Packed bytes (language-independent). */
+#define MPI_PACKED ((MPI_Datatype)0x00000207)
+/* `struct { float; int; }`. */
+#define MPI_FLOAT_INT ((MPI_Datatype)0x00000228)
+/* `struct { double; int; }`. */
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x00000229)
+/* `struct { long; int; }`. */
+#define MPI_LONG_INT ((MPI_Datatype)0x0000022a)
+/* `struct { short; int; }`. */
+#define MPI_SHORT_INT ((MPI_Datatype)0x0000022c)
+/* `struct { int; int; }`. */
+#define MPI_2INT ((MPI_Datatype)0x0000022b)
+/* `struct { long double; int; }`. */
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x0000022d)
+/* Fortran `COMPLEX`. */
+#define MPI_COMPLEX ((MPI_Datatype)0x0000021b)
+/* Fortran `DOUBLE COMPLEX`. */
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x0000021d)
+/* Fortran `LOGICAL`. */
+#define MPI_LOGICAL ((MPI_Datatype)0x00000218)
+/* Fortran `REAL`. */
+#define MPI_REAL ((MPI_Datatype)0x0000021a)
+/* Fortran `DOUBLE PRECISION`. */
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x0000021c)
+/* Fortran `INTEGER`. */
+#define MPI_INTEGER ((MPI_Datatype)0x00000219)
+/* Pair of Fortran `INTEGER`. */
+#define MPI_2INTEGER ((MPI_Datatype)0x00000232)
+/* Pair of Fortran `REAL`. */
+#define MPI_2REAL ((MPI_Datatype)0x00000230)
+/* Pair of Fortran `DOUBLE PRECISION`. */
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x00000231)
+/* Fortran `CHARACTER`. */
+#define MPI_CHARACTER ((MPI_Datatype)0x0000021e)
 /* Fortran `REAL*4`. */
 #define MPI_REAL4 ((MPI_Datatype)0x000002d2)
-/* Fortran `COMPLEX*4` (two `REAL*2`). No type in mpi-dtype yet. */
-#define MPI_COMPLEX4 ((MPI_Datatype)0x000002d3)
-/* Fortran `LOGICAL*8`. No type in mpi-dtype yet. */
-#define MPI_LOGICAL8 ((MPI_Datatype)0x000002d8)
-/* Fortran `INTEGER*8`. */
-#define MPI_INTEGER8 ((MPI_Datatype)0x000002d9)
 /* Fortran `REAL*8`. */
 #define MPI_REAL8 ((MPI_Datatype)0x000002da)
-/* Fortran `COMPLEX*8`. */
-#define MPI_COMPLEX8 ((MPI_Datatype)0x000002db)
-/* Fortran `LOGICAL*16`. No type in mpi-dtype yet. */
-#define MPI_LOGICAL16 ((MPI_Datatype)0x000002e0)
-/* Fortran `INTEGER*16`. No type in mpi-dtype yet (MPICH's ABI makes it the null handle; the standard ABI gives it a value). */
-#define MPI_INTEGER16 ((MPI_Datatype)0x000002e1)
 /* Fortran `REAL*16`. */
 #define MPI_REAL16 ((MPI_Datatype)0x000002e2)
+/* Fortran `COMPLEX*8`. */
+#define MPI_COMPLEX8 ((MPI_Datatype)0x000002db)
 /* Fortran `COMPLEX*16`. */
 #define MPI_COMPLEX16 ((MPI_Datatype)0x000002e3)
 /* Fortran `COMPLEX*32`. */
 #define MPI_COMPLEX32 ((MPI_Datatype)0x000002eb)
-/* Type class of integer types. */
-#define MPI_TYPECLASS_INTEGER (192)
+/* Fortran `INTEGER*1`. */
+#define MPI_INTEGER1 ((MPI_Datatype)0x000002c1)
+/* Fortran `INTEGER*2`. */
+#define MPI_INTEGER2 ((MPI_Datatype)0x000002c9)
+/* Fortran `INTEGER*4`. */
+#define MPI_INTEGER4 ((MPI_Datatype)0x000002d1)
+/* Fortran `INTEGER*8`. */
+#define MPI_INTEGER8 ((MPI_Datatype)0x000002d9)
+/* Fortran `INTEGER*16`. No type in mpi-dtype yet (MPICH's ABI makes it the null handle, as MPICH does not support it on this platform; the standard ABI gives it a value). */
+#define MPI_INTEGER16 ((MPI_Datatype)0x000002e1)
+/* Fortran `REAL*2` (IEEE binary16). No type in mpi-dtype yet. */
+#define MPI_REAL2 ((MPI_Datatype)0x000002ca)
+/* Fortran `COMPLEX*4` (two `REAL*2`). No type in mpi-dtype yet. */
+#define MPI_COMPLEX4 ((MPI_Datatype)0x000002d3)
+/* Fortran `LOGICAL*1`. No type in mpi-dtype yet. */
+#define MPI_LOGICAL1 ((MPI_Datatype)0x000002c0)
+/* Fortran `LOGICAL*2`. No type in mpi-dtype yet. */
+#define MPI_LOGICAL2 ((MPI_Datatype)0x000002c8)
+/* Fortran `LOGICAL*4`. No type in mpi-dtype yet. */
+#define MPI_LOGICAL4 ((MPI_Datatype)0x000002d0)
+/* Fortran `LOGICAL*8`. No type in mpi-dtype yet. */
+#define MPI_LOGICAL8 ((MPI_Datatype)0x000002d8)
+/* Fortran `LOGICAL*16`. No type in mpi-dtype yet. */
+#define MPI_LOGICAL16 ((MPI_Datatype)0x000002e0)
+/* C `int8_t`. */
+#define MPI_INT8_T ((MPI_Datatype)0x00000240)
+/* C `int16_t`. */
+#define MPI_INT16_T ((MPI_Datatype)0x00000248)
+/* C `int32_t`. */
+#define MPI_INT32_T ((MPI_Datatype)0x00000250)
+/* C `int64_t`. */
+#define MPI_INT64_T ((MPI_Datatype)0x00000258)
+/* C `uint8_t`. */
+#define MPI_UINT8_T ((MPI_Datatype)0x00000241)
+/* C `uint16_t`. */
+#define MPI_UINT16_T ((MPI_Datatype)0x00000249)
+/* C `uint32_t`. */
+#define MPI_UINT32_T ((MPI_Datatype)0x00000251)
+/* C `uint64_t`. */
+#define MPI_UINT64_T ((MPI_Datatype)0x00000259)
+/* C `_Bool`. */
+#define MPI_C_BOOL ((MPI_Datatype)0x00000238)
+/* C `float _Complex`. */
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x00000212)
+/* C `float _Complex` (alias of `MPI_C_FLOAT_COMPLEX`). */
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+/* C `double _Complex`. */
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x00000216)
+/* C `long double _Complex`. */
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x00000224)
+/* `MPI_Aint` (language-independent). */
+#define MPI_AINT ((MPI_Datatype)0x00000201)
+/* `MPI_Offset` (language-independent). */
+#define MPI_OFFSET ((MPI_Datatype)0x00000203)
+/* `MPI_Count` (language-independent). */
+#define MPI_COUNT ((MPI_Datatype)0x00000202)
+/* C++ `bool`. */
+#define MPI_CXX_BOOL ((MPI_Datatype)0x00000239)
+/* C++ `std::complex<float>`. */
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x00000213)
+/* C++ `std::complex<double>`. */
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x00000217)
+/* C++ `std::complex<long double>`. */
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x00000225)
 /* Type class of real (floating-point) types. */
 #define MPI_TYPECLASS_REAL (193)
+/* Type class of integer types. */
+#define MPI_TYPECLASS_INTEGER (192)
 /* Type class of complex types. */
 #define MPI_TYPECLASS_COMPLEX (194)
 /* The communicator of all processes. */
@@ -300,10 +300,10 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_COMM_SELF ((MPI_Comm)0x00000102)
 /* Error handler that prints the error and aborts (the default). */
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x00000141)
-/* Error handler that aborts the processes of the communicator (MPI-4). Intel MPI 2021.19's `mpi_abi.h` and library swap this value with `MPI_ERRORS_RETURN`'s. */
-#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x00000142)
 /* Error handler that returns the error code to the caller. */
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)0x00000143)
+/* Error handler that aborts the processes of the communicator (MPI-4). Intel MPI 2021.19's `mpi_abi.h` and library swap this value with `MPI_ERRORS_RETURN`'s. */
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x00000142)
 /* The null request handle. */
 #define MPI_REQUEST_NULL ((MPI_Request)0x00000180)
 /* The null message handle. */
@@ -336,10 +336,10 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_UNEQUAL (204)
 /* `MPI_Comm_split_type`: the processes that can share memory. */
 #define MPI_COMM_TYPE_SHARED (221)
-/* `MPI_Comm_split_type`: a split by the hardware, chosen by the library. */
-#define MPI_COMM_TYPE_HW_UNGUIDED (222)
 /* `MPI_Comm_split_type`: a split the info key `mpi_hw_resource_type` guides. */
 #define MPI_COMM_TYPE_HW_GUIDED (223)
+/* `MPI_Comm_split_type`: a split by the hardware, chosen by the library. */
+#define MPI_COMM_TYPE_HW_UNGUIDED (222)
 /* Attribute key of the host process's rank (`MPI_PROC_NULL` when there is none). */
 #define MPI_HOST (503)
 /* Attribute key of the rank that can do I/O (`MPI_ANY_SOURCE`: every one). */
@@ -352,10 +352,10 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_LASTUSEDCODE (506)
 /* Attribute key of the number of the program among those started together. */
 #define MPI_APPNUM (505)
-/* `MPI_Topo_test`: a Cartesian topology. */
-#define MPI_CART (211)
 /* `MPI_Topo_test`: a graph topology. */
 #define MPI_GRAPH (212)
+/* `MPI_Topo_test`: a Cartesian topology. */
+#define MPI_CART (211)
 /* `MPI_Topo_test`: a distributed graph topology. */
 #define MPI_DIST_GRAPH (213)
 /* The null session handle. */
@@ -438,42 +438,42 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_T_PVAR_CLASS_TIMER (9)
 /* A performance variable of the class generic. */
 #define MPI_T_PVAR_CLASS_GENERIC (10)
+/* MPI_T: out of memory. */
+#define MPI_T_ERR_MEMORY (1005)
+/* MPI_T: the interface is not initialized. */
+#define MPI_T_ERR_NOT_INITIALIZED (1003)
 /* MPI_T: the interface cannot be initialized now. */
 #define MPI_T_ERR_CANNOT_INIT (1001)
 /* MPI_T: the variable is not accessible. */
 #define MPI_T_ERR_NOT_ACCESSIBLE (1002)
-/* MPI_T: the interface is not initialized. */
-#define MPI_T_ERR_NOT_INITIALIZED (1003)
-/* MPI_T: the function is not supported. */
-#define MPI_T_ERR_NOT_SUPPORTED (1004)
-/* MPI_T: out of memory. */
-#define MPI_T_ERR_MEMORY (1005)
-/* MPI_T: an invalid use of the interface. */
-#define MPI_T_ERR_INVALID (1006)
 /* MPI_T: the index is not one of a variable or category. */
 #define MPI_T_ERR_INVALID_INDEX (1007)
 /* MPI_T: the item index is out of range (deprecated). */
 #define MPI_T_ERR_INVALID_ITEM (1008)
-/* MPI_T: the session is not one. */
-#define MPI_T_ERR_INVALID_SESSION (1009)
 /* MPI_T: the handle is not one. */
 #define MPI_T_ERR_INVALID_HANDLE (1010)
-/* MPI_T: no variable or category has the name. */
-#define MPI_T_ERR_INVALID_NAME (1011)
 /* MPI_T: no more handles. */
 #define MPI_T_ERR_OUT_OF_HANDLES (1012)
 /* MPI_T: no more sessions. */
 #define MPI_T_ERR_OUT_OF_SESSIONS (1013)
+/* MPI_T: the session is not one. */
+#define MPI_T_ERR_INVALID_SESSION (1009)
 /* MPI_T: the control variable cannot be set now. */
 #define MPI_T_ERR_CVAR_SET_NOT_NOW (1014)
 /* MPI_T: the control variable cannot be set. */
 #define MPI_T_ERR_CVAR_SET_NEVER (1015)
-/* MPI_T: the performance variable cannot be written or reset. */
-#define MPI_T_ERR_PVAR_NO_WRITE (1016)
 /* MPI_T: the performance variable cannot be started or stopped. */
 #define MPI_T_ERR_PVAR_NO_STARTSTOP (1017)
+/* MPI_T: the performance variable cannot be written or reset. */
+#define MPI_T_ERR_PVAR_NO_WRITE (1016)
 /* MPI_T: the performance variable cannot be read and written atomically. */
 #define MPI_T_ERR_PVAR_NO_ATOMIC (1018)
+/* MPI_T: no variable or category has the name. */
+#define MPI_T_ERR_INVALID_NAME (1011)
+/* MPI_T: an invalid use of the interface. */
+#define MPI_T_ERR_INVALID (1006)
+/* MPI_T: the function is not supported. */
+#define MPI_T_ERR_NOT_SUPPORTED (1004)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win)0x00000110)
 /* Attribute key of a window's base address. */
@@ -550,17 +550,15 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_COMBINER_CONTIGUOUS (103)
 /* `MPI_Type_vector`. */
 #define MPI_COMBINER_VECTOR (104)
-/* `MPI_Type_create_hvector`. */
+/* `MPI_Type_create_hvector` (and, in MPICH's ABI, the MPI-1 `MPI_Type_hvector`). */
 #define MPI_COMBINER_HVECTOR (105)
 /* `MPI_Type_indexed`. */
 #define MPI_COMBINER_INDEXED (106)
-/* `MPI_Type_create_hindexed`. */
+/* `MPI_Type_create_hindexed` (and, in MPICH's ABI, the MPI-1 `MPI_Type_hindexed`). */
 #define MPI_COMBINER_HINDEXED (107)
 /* `MPI_Type_create_indexed_block`. */
 #define MPI_COMBINER_INDEXED_BLOCK (108)
-/* `MPI_Type_create_hindexed_block`. */
-#define MPI_COMBINER_HINDEXED_BLOCK (109)
-/* `MPI_Type_create_struct`. */
+/* `MPI_Type_create_struct` (and, in MPICH's ABI, the MPI-1 `MPI_Type_struct`). */
 #define MPI_COMBINER_STRUCT (110)
 /* `MPI_Type_create_subarray`. */
 #define MPI_COMBINER_SUBARRAY (111)
@@ -574,18 +572,20 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_COMBINER_F90_INTEGER (115)
 /* `MPI_Type_create_resized`. */
 #define MPI_COMBINER_RESIZED (116)
-/* A pair type returned by `MPI_Type_get_value_index` that is not predefined (MPI-4.1). */
+/* `MPI_Type_create_hindexed_block`. */
+#define MPI_COMBINER_HINDEXED_BLOCK (109)
+/* A pair type returned by `MPI_Type_get_value_index` that is not predefined (MPI-4.1; in MPICH's ABI, MPICH 5's value). */
 #define MPI_COMBINER_VALUE_INDEX (117)
 /* Row-major array order. */
 #define MPI_ORDER_C (0xc)
 /* Column-major array order. */
 #define MPI_ORDER_FORTRAN (0xf)
-/* No distribution of a darray dimension. */
-#define MPI_DISTRIBUTE_NONE (16)
 /* Block distribution of a darray dimension. */
 #define MPI_DISTRIBUTE_BLOCK (17)
 /* Cyclic distribution of a darray dimension. */
 #define MPI_DISTRIBUTE_CYCLIC (18)
+/* No distribution of a darray dimension. */
+#define MPI_DISTRIBUTE_NONE (16)
 /* Default distribution argument of a darray dimension. */
 #define MPI_DISTRIBUTE_DFLT_DARG (19)
 /* Returned where a value is undefined (for example a size that does not fit an `int`, or the size of an optional datatype the library does not support). */
@@ -604,13 +604,13 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_MAX_ERROR_STRING (512)
 /* Longest library version string, including the terminating NUL. */
 #define MPI_MAX_LIBRARY_VERSION_STRING (8192)
-/* Longest processor name (the standard ABI's bound: 256, where MPICH's ABI has 128). */
+/* Longest processor name (128 in MPICH's ABI, 256 in the standard ABI). */
 #define MPI_MAX_PROCESSOR_NAME (256)
 /* The invalid attribute key. */
 #define MPI_KEYVAL_INVALID (0)
-/* Version of the MPI standard the standard ABI belongs to. */
+/* Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the standard ABI: the version the ABI belongs to). */
 #define MPI_VERSION (5)
-/* Subversion of the MPI standard the standard ABI belongs to. */
+/* Subversion of the MPI standard implemented (as for `MPI_VERSION`). */
 #define MPI_SUBVERSION (0)
 /* Major version of the standard ABI (`MPI_Abi_get_version` returns it). */
 #define MPI_ABI_VERSION (1)
@@ -638,8 +638,6 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_ERR_COMM (5)
 /* Invalid rank. */
 #define MPI_ERR_RANK (6)
-/* Invalid request handle. */
-#define MPI_ERR_REQUEST (7)
 /* Invalid root. */
 #define MPI_ERR_ROOT (8)
 /* Invalid group. */
@@ -660,24 +658,20 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_ERR_OTHER (16)
 /* Internal MPI (implementation) error. */
 #define MPI_ERR_INTERN (17)
-/* Pending request. */
-#define MPI_ERR_PENDING (18)
 /* Error code is in status. */
 #define MPI_ERR_IN_STATUS (19)
+/* Pending request. */
+#define MPI_ERR_PENDING (18)
+/* Invalid request handle. */
+#define MPI_ERR_REQUEST (7)
 /* Permission denied. */
 #define MPI_ERR_ACCESS (20)
 /* Error related to the amode passed to `MPI_File_open`. */
 #define MPI_ERR_AMODE (21)
-/* Invalid assert argument. */
-#define MPI_ERR_ASSERT (22)
 /* Invalid file name. */
 #define MPI_ERR_BAD_FILE (23)
-/* Invalid base. */
-#define MPI_ERR_BASE (24)
 /* An error occurred in a user-supplied data conversion function. */
 #define MPI_ERR_CONVERSION (25)
-/* Invalid displacement argument. */
-#define MPI_ERR_DISP (26)
 /* Conversion functions could not be registered because the data representation exists. */
 #define MPI_ERR_DUP_DATAREP (27)
 /* File exists. */
@@ -686,20 +680,16 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_ERR_FILE_IN_USE (29)
 /* Invalid file handle. */
 #define MPI_ERR_FILE (30)
-/* Key longer than `MPI_MAX_INFO_KEY`. */
-#define MPI_ERR_INFO_KEY (31)
-/* Invalid key passed to `MPI_Info_delete`. */
-#define MPI_ERR_INFO_NOKEY (32)
-/* Value longer than `MPI_MAX_INFO_VAL`. */
-#define MPI_ERR_INFO_VALUE (33)
 /* Invalid info object. */
 #define MPI_ERR_INFO (34)
+/* Key longer than `MPI_MAX_INFO_KEY`. */
+#define MPI_ERR_INFO_KEY (31)
+/* Value longer than `MPI_MAX_INFO_VAL`. */
+#define MPI_ERR_INFO_VALUE (33)
+/* Invalid key passed to `MPI_Info_delete`. */
+#define MPI_ERR_INFO_NOKEY (32)
 /* Other I/O error. */
 #define MPI_ERR_IO (35)
-/* Invalid attribute key. */
-#define MPI_ERR_KEYVAL (36)
-/* Invalid lock type. */
-#define MPI_ERR_LOCKTYPE (37)
 /* Invalid service name. */
 #define MPI_ERR_NAME (38)
 /* Memory could not be allocated. */
@@ -716,20 +706,8 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_ERR_QUOTA (44)
 /* Read-only file or file system. */
 #define MPI_ERR_READ_ONLY (45)
-/* Memory cannot be attached. */
-#define MPI_ERR_RMA_ATTACH (46)
-/* Conflicting accesses to a window. */
-#define MPI_ERR_RMA_CONFLICT (47)
-/* Target memory is not part of the window. */
-#define MPI_ERR_RMA_RANGE (48)
-/* Memory cannot be shared. */
-#define MPI_ERR_RMA_SHARED (49)
-/* Wrong synchronization of RMA calls. */
-#define MPI_ERR_RMA_SYNC (50)
 /* Error in publishing or unpublishing a service name. */
 #define MPI_ERR_SERVICE (51)
-/* Invalid size argument. */
-#define MPI_ERR_SIZE (52)
 /* Error in spawning processes. */
 #define MPI_ERR_SPAWN (53)
 /* Unsupported data representation. */
@@ -738,18 +716,40 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_ERR_UNSUPPORTED_OPERATION (55)
 /* Invalid window. */
 #define MPI_ERR_WIN (56)
+/* Invalid base. */
+#define MPI_ERR_BASE (24)
+/* Invalid lock type. */
+#define MPI_ERR_LOCKTYPE (37)
+/* Invalid attribute key. */
+#define MPI_ERR_KEYVAL (36)
+/* Conflicting accesses to a window. */
+#define MPI_ERR_RMA_CONFLICT (47)
+/* Wrong synchronization of RMA calls. */
+#define MPI_ERR_RMA_SYNC (50)
+/* Invalid size argument. */
+#define MPI_ERR_SIZE (52)
+/* Invalid displacement argument. */
+#define MPI_ERR_DISP (26)
+/* Invalid assert argument. */
+#define MPI_ERR_ASSERT (22)
+/* Target memory is not part of the window. */
+#define MPI_ERR_RMA_RANGE (48)
+/* Memory cannot be attached. */
+#define MPI_ERR_RMA_ATTACH (46)
+/* Memory cannot be shared. */
+#define MPI_ERR_RMA_SHARED (49)
 /* Passed window has the wrong flavor. */
 #define MPI_ERR_RMA_FLAVOR (57)
-/* Communication with an aborted process. */
-#define MPI_ERR_PROC_ABORTED (58)
-/* A value is too large to store. */
-#define MPI_ERR_VALUE_TOO_LARGE (59)
 /* Invalid session handle. */
 #define MPI_ERR_SESSION (60)
 /* Invalid error handler (MPI-4.1). */
 #define MPI_ERR_ERRHANDLER (61)
 /* Error in an ABI query or setting (MPI-5.0). */
 #define MPI_ERR_ABI (62)
+/* Communication with an aborted process. */
+#define MPI_ERR_PROC_ABORTED (58)
+/* A value is too large to store. */
+#define MPI_ERR_VALUE_TOO_LARGE (59)
 /* Last valid error code of a predefined error class (the standard ABI's value: half of the least `INT_MAX` C allows). */
 #define MPI_ERR_LASTCODE (0x3fff)
 

@@ -4,9 +4,9 @@
 //!
 //! Each ABI module gives the same names:
 //! - the C types (`MPI_Datatype`, `MPI_Comm`, `MPI_Aint`, `MPI_Status`, the callback types)
-//!   and every constant of `mpi.h` the datatype chapter uses, from its table
-//!   (`mpich_constants.rs`, `standard_constants.rs`), which `build.rs` also reads to write the
-//!   header;
+//!   and every constant of `mpi.h` the datatype chapter uses, with its values from the one
+//!   table of every ABI's constants (`constants.rs`, read through `value_in!` of
+//!   `value_in.rs`), which `build.rs` also reads to write the header;
 //! - the handle codec: which handles are predefined and where they sit in the table by index
 //!   ([`predefined_index`]), the form of this library's own handles ([`own_handle`],
 //!   [`own_parts`]), of the MPI behind's ([`has_behind_form`]), of communicators and keyvals,
@@ -18,6 +18,8 @@
 //! and default distribution argument ([`Numbers`]). The core (`datatype`, `plan`, `pack`)
 //! does not use this module at all (`tests/layering.rs` checks it); the layers above it name
 //! these by name only: no number of either ABI appears anywhere else.
+
+include!("value_in.rs");
 
 #[cfg(not(feature = "standard-abi"))]
 mod mpich;

@@ -72,14 +72,15 @@ pub type MPI_Type_delete_attr_function = Option<
     ) -> c_int,
 >;
 
-/// Defines each constant of the table as a `pub const` with its doc comment.
+/// Defines each constant of the table that MPICH's ABI has as a `pub const` with its doc
+/// comment.
 macro_rules! abi_constants {
-    ($($(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr;)*) => {
-        $($(#[doc = $doc])* pub const $name: $ty = $value;)*
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ty = $($abi:ident $value:expr),+;)*) => {
+        $(value_in!(mpich => constant [$(#[doc = $doc])* pub const $name: $ty]; $($abi $value),+);)*
     };
 }
 
-include!("mpich_constants.rs");
+include!("constants.rs");
 
 // ---- the handle codec ---------------------------------------------------------------------
 //

@@ -3,7 +3,7 @@
 //! types and their sentinels, and the size encoding of predefined datatype handles.
 //!
 //! The C side of the same declarations is `src/abi/standard_preamble.h`; the constants are
-//! in `src/abi/standard_constants.rs`. Values and layouts are those of the standard's header
+//! in `src/abi/constants.rs`. Values and layouts are those of the standard's header
 //! (mpi-forum/mpi-abi-stubs) and of MPICH 5.0.2's `mpi_abi.h`, on LP64 platforms.
 //!
 //! # Handles
@@ -430,7 +430,7 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
     }
 }
 
-/// The constants of `src/abi/standard_constants.rs` as `pub const`s of the types above
+/// The standard ABI's constants of `src/abi/constants.rs` as `pub const`s of the types above
 /// (`MPI_DOUBLE: MPI_Datatype`, `MPI_ORDER_C: c_int`, ...), each with its doc comment.
 ///
 /// The table writes every value as an integer or as the name of the constant it aliases.
@@ -455,18 +455,26 @@ pub mod constants {
         };
     }
 
-    /// Reads the table: its values into `raw`, its constants here.
-    macro_rules! abi_constants {
-        ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $value:expr;)*) => {
-            /// The table's values as written, evaluated as `i64`.
-            mod raw {
-                $(pub const $name: i64 = $value;)*
-            }
-            $($(#[doc = $doc])* pub const $name: $ty = table_value!($ty, raw::$name);)*
+    /// The constant `$name` of type `$ty`, its value that of `raw`.
+    macro_rules! typed {
+        ([$(#[doc = $doc:literal])* $name:ident: $ty:ident] $value:expr) => {
+            $(#[doc = $doc])* pub const $name: $ty = table_value!($ty, raw::$name);
         };
     }
 
-    include!("standard_constants.rs");
+    /// Reads the constants the standard ABI has from the table: their values into `raw`,
+    /// their constants here.
+    macro_rules! abi_constants {
+        ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $($abi:ident $value:expr),+;)*) => {
+            /// The table's values as written, evaluated as `i64`.
+            pub(super) mod raw {
+                $(value_in!(standard => constant [pub const $name: i64]; $($abi $value),+);)*
+            }
+            $(value_in!(standard => typed [$(#[doc = $doc])* $name: $ty]; $($abi $value),+);)*
+        };
+    }
+
+    include!("constants.rs");
 }
 
 /// `MPIX_C_FLOAT16` (C `_Float16`) has no constant in the standard ABI: the library keeps
@@ -663,40 +671,25 @@ mod tests {
     use super::*;
     use std::mem::{align_of, offset_of, size_of};
 
-    /// The constants of `src/abi/standard_constants.rs`, as `(name, value)` pairs.
-    macro_rules! abi_constants {
-        ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $value:expr;)*) => {
-            #[allow(non_upper_case_globals, clippy::unnecessary_cast)]
-            fn table() -> Vec<(&'static str, &'static str, i64)> {
-                #[allow(non_camel_case_types)]
-                type MPI_Datatype = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Comm = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Errhandler = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Info = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Request = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Message = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Group = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Op = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Win = i64;
-                #[allow(non_camel_case_types)]
-                type MPI_Session = i64;
-                #[allow(non_camel_case_types)]
-                type c_int = i64;
-                $(const $name: $ty = $value;)*
-                vec![$((stringify!($name), stringify!($ty), $name as i64)),*]
-            }
-        };
+    /// The constants of the standard ABI (`src/abi/constants.rs`), as `(name, type, value)`.
+    #[allow(clippy::vec_init_then_push)]
+    fn table() -> Vec<(&'static str, &'static str, i64)> {
+        /// Pushes one constant of the table onto `$table`.
+        macro_rules! listed {
+            ([$table:ident $name:ident: $ty:ident] $value:expr) => {
+                $table.push((stringify!($name), stringify!($ty), constants::raw::$name));
+            };
+        }
+        /// Lists the table's constants that the standard ABI has.
+        macro_rules! abi_constants {
+            ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $($abi:ident $value:expr),+;)*) => {{
+                let mut table = Vec::new();
+                $(value_in!(standard => listed [table $name: $ty]; $($abi $value),+);)*
+                table
+            }};
+        }
+        include!("constants.rs")
     }
-
-    include!("standard_constants.rs");
 
     fn value(name: &str) -> usize {
         let (_, _, v) = table()

@@ -1,6 +1,6 @@
 /*
  * The C preamble of the standard-ABI header (MPI-5.0 chapter 21): what the constants table
- * (src/abi/standard_constants.rs) cannot say. The header generator puts it after the
+ * (src/abi/constants.rs) cannot say. The header generator puts it after the
  * includes and before the table's #defines, so it has no include guard of its own. Its
  * Rust counterpart is src/abi/standard.rs; cbindgen must not emit the types declared
  * here (the handle types, the integer types, MPI_Status and the callback types).
