@@ -160,53 +160,60 @@ macro_rules! exported {
             $crate::behind::forward!(P $name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*)
         }
     };
+    // What runs before the body: nothing, the MPI behind's function for a foreign handle, or
+    // the MPI behind's function whenever there is one.
+    (@before [] $name:ident($($arg:ident),*)) => {};
+    (@before [foreign ($foreign:expr)] $name:ident($($arg:ident),*)) => {
+        $crate::behind::foreign_call!($name($($arg),*) if $foreign);
+    };
+    (@before [standalone] $name:ident($($arg:ident),*)) => {
+        if $crate::behind::backend().is_some() {
+            return behind_call($($arg),*).unwrap_or_else(|| $crate::ffi::missing_behind(FUNCTION));
+        }
+    };
+    (
+        @define $before:tt
+        $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),*) $(with $var:ident = $value:expr)?;)+
+        => $body:expr
+    ) => {$(
+        $(#[$attr])*
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
+            $crate::ffi::export(stringify!($name), || {
+                $crate::ffi::exported!(@names $name($($arg: $ty),*));
+                $crate::ffi::exported!(@before $before $name($($arg),*));
+                $(let $var = $value;)?
+                $body
+            })
+        }
+    )+};
     (
         $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),* $(,)?) $(with $var:ident = $value:expr)?;)+
         foreign if $foreign:expr;
         => $body:expr
-    ) => {$(
-        $(#[$attr])*
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
-            $crate::ffi::export(stringify!($name), || {
-                $crate::behind::foreign_call!($name($($arg),*) if $foreign);
-                $crate::ffi::exported!(@names $name($($arg: $ty),*));
-                $(let $var = $value;)?
-                $body
-            })
+    ) => {
+        $crate::ffi::exported! {
+            @define [foreign ($foreign)]
+            $($(#[$attr])* fn $name($($arg: $ty),*) $(with $var = $value)?;)+ => $body
         }
-    )+};
+    };
     (
         $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),* $(,)?) $(with $var:ident = $value:expr)?;)+
         standalone => $body:expr
-    ) => {$(
-        $(#[$attr])*
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
-            $crate::ffi::export(stringify!($name), || {
-                $crate::ffi::exported!(@names $name($($arg: $ty),*));
-                if $crate::behind::backend().is_some() {
-                    return behind_call($($arg),*)
-                        .unwrap_or_else(|| $crate::ffi::missing_behind(FUNCTION));
-                }
-                $(let $var = $value;)?
-                $body
-            })
+    ) => {
+        $crate::ffi::exported! {
+            @define [standalone]
+            $($(#[$attr])* fn $name($($arg: $ty),*) $(with $var = $value)?;)+ => $body
         }
-    )+};
+    };
     (
         $($(#[$attr:meta])* fn $name:ident ($($arg:ident: $ty:ty),* $(,)?) $(with $var:ident = $value:expr)?;)+
         => $body:expr
-    ) => {$(
-        $(#[$attr])*
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
-            $crate::ffi::export(stringify!($name), || {
-                $crate::ffi::exported!(@names $name($($arg: $ty),*));
-                $(let $var = $value;)?
-                $body
-            })
+    ) => {
+        $crate::ffi::exported! {
+            @define []
+            $($(#[$attr])* fn $name($($arg: $ty),*) $(with $var = $value)?;)+ => $body
         }
-    )+};
+    };
 }
 pub(crate) use exported;

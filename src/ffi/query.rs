@@ -278,35 +278,25 @@ impl Outputs for BoundsOutputs {
 
 exported! {
     /// The lower bound and extent of the datatype.
-    fn MPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint);
+    fn MPI_Type_get_extent(datatype: MPI_Datatype, lb: *mut MPI_Aint, extent: *mut MPI_Aint) with outputs = (lb, extent, Bounds::Marked);
     /// `MPI_Type_get_extent` with `MPI_Count` results.
-    fn MPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count);
+    fn MPI_Type_get_extent_x(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) with outputs = (lb, extent, Bounds::Marked);
     /// Large-count variant of `MPI_Type_get_extent`.
-    fn MPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count);
-    => {
-        let query = &Query {
-            name: FUNCTION,
-            forward: |dt, BoundsOutputs(a, b)| behind_call(dt, a, b),
-        };
-        // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { answer(query, datatype, BoundsOutputs(lb, extent), Bounds::Marked) }
-    }
-}
-
-exported! {
+    fn MPI_Type_get_extent_c(datatype: MPI_Datatype, lb: *mut MPI_Count, extent: *mut MPI_Count) with outputs = (lb, extent, Bounds::Marked);
     /// The lower bound and extent of the data itself, ignoring markers and padding.
-    fn MPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint);
+    fn MPI_Type_get_true_extent(datatype: MPI_Datatype, true_lb: *mut MPI_Aint, true_extent: *mut MPI_Aint) with outputs = (true_lb, true_extent, Bounds::True);
     /// `MPI_Type_get_true_extent` with `MPI_Count` results.
-    fn MPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count);
+    fn MPI_Type_get_true_extent_x(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) with outputs = (true_lb, true_extent, Bounds::True);
     /// Large-count variant of `MPI_Type_get_true_extent`.
-    fn MPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count);
+    fn MPI_Type_get_true_extent_c(datatype: MPI_Datatype, true_lb: *mut MPI_Count, true_extent: *mut MPI_Count) with outputs = (true_lb, true_extent, Bounds::True);
     => {
         let query = &Query {
             name: FUNCTION,
             forward: |dt, BoundsOutputs(a, b)| behind_call(dt, a, b),
         };
+        let (lb, extent, which) = outputs;
         // SAFETY: the caller's pointers, passed on under the same contract.
-        unsafe { answer(query, datatype, BoundsOutputs(true_lb, true_extent), Bounds::True) }
+        unsafe { answer(query, datatype, BoundsOutputs(lb, extent), which) }
     }
 }
 
