@@ -6,9 +6,10 @@
 //! [`guard`], which raises them on the error handler.
 //!
 //! Each pair of an `int` function and its large-count `_c` variant (or `_x` variant) has one
-//! definition: a helper generic over [`CountArg`], the C type of its counts, that the two
-//! exported functions call with their own name. (The exported functions themselves stay
-//! written out, so that cbindgen, which does not expand macros, puts them in the header.)
+//! definition: one `exported!` invocation ([`export`]'s module), a `fn` line for each
+//! function and one body, which calls a helper generic over [`CountArg`], the C type of its
+//! counts, with the name of the function called. (cbindgen does not expand macros: `build.rs`
+//! hands it each `fn` line, so that the header declares the function.)
 //!
 //! Safety: every exported function is `unsafe` for the one reason C functions are: the
 //! pointers it is given must be valid as the MPI standard describes for that argument
