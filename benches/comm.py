@@ -14,7 +14,7 @@ MPI_Alltoall, MPI_Ialltoall and MPI_Alltoallv: app_patterns.c); `all`, both.
 
     python3 benches/comm.py [--set basic|apps|all] [--rounds R] [--reps N] [--stat best|median]
                             [--lib PATH] [--mpi RUNTIME] [--timeout S] [--peers any|preloaded]
-                            [--patterns NAME,...]
+                            [--patterns NAME,...] [--openmpi]
 
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
 zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
@@ -38,6 +38,11 @@ The four configurations, each one `timeout S mpiexec.mpich -n 2 ...` (default S 
   mpi      -genv LD_PRELOAD <lib> -genv MPI_DTYPE_COMM mpi: MPICH moves the types itself;
   engine   ... MPI_DTYPE_COMM engine: mpi-dtype packs every derived type and sends bytes;
   auto     ... MPI_DTYPE_COMM auto: mpi-dtype chooses per type.
+With --openmpi a fifth configuration, "openmpi", runs the same program built with Debian's
+Open MPI 4.1 (mpicc.openmpi; `timeout S mpiexec.openmpi --oversubscribe -n 2 ...`, allowed to
+run as root) with no preload, in the same interleaved rounds: its column is the time Open MPI
+takes to move each type, and "auto >= Open MPI" asks whether sending the type under the
+preload is at least as fast as Open MPI sending it.
 With --peers preloaded the preloaded runs also get -genv MPI_DTYPE_PEERS preloaded (both
 ranks run mpi-dtype: the sends of types whose basic entries differ in size may then be
 packed over MPICH 4 too). They run one after the other, R times over (default 3), the order turning by one each round
@@ -81,6 +86,10 @@ FLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 # (configuration, MPI_DTYPE_COMM or None for no preload)
 CONFIGS = [("plain", None), ("mpi", "mpi"), ("engine", "engine"), ("auto", "auto")]
+# plain Open MPI (--openmpi): the program built with mpicc.openmpi, no preload
+OPEN_MPI = ("openmpi", None)
+# What running Open MPI as root takes, and two ranks on two cores.
+OPEN_MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
 
 # (comm_bench's name, label in the table): the benchmark's own patterns
 BASIC_PATTERNS = [
@@ -116,13 +125,18 @@ APP_PATTERNS = [
 SETS = {"basic": BASIC_PATTERNS, "apps": APP_PATTERNS, "all": BASIC_PATTERNS + APP_PATTERNS}
 
 
-def build():
+def build(compiler="mpicc.mpich", name="comm_bench"):
     BUILD.mkdir(parents=True, exist_ok=True)
-    program = BUILD / "comm_bench"
-    command = ["mpicc.mpich", *FLAGS, *map(str, SOURCES), "-o", str(program)]
+    program = BUILD / name
+    command = [compiler, *FLAGS, *map(str, SOURCES), "-o", str(program)]
     if subprocess.run(command).returncode != 0:
         sys.exit(f"comm.py: build failed: {' '.join(command)}")
     return program
+
+
+def configs(options):
+    """The configurations of this run: the four, and plain Open MPI with --openmpi."""
+    return CONFIGS + [OPEN_MPI] if options.openmpi else CONFIGS
 
 
 def exports_point_to_point(lib):
@@ -141,8 +155,12 @@ def launcher(runtime):
 
 
 def run_once(name, mode, program, lib, options, env):
-    command = ["timeout", "--kill-after=10", str(options.timeout), *launcher(options.mpi),
-               "-n", "2"]
+    if (name, mode) == OPEN_MPI:
+        program, env = program.with_name(program.name + "_openmpi"), {**env, **OPEN_MPI_ENV}
+        start = ["mpiexec.openmpi", "--oversubscribe"]
+    else:
+        start = launcher(options.mpi)
+    command = ["timeout", "--kill-after=10", str(options.timeout), *start, "-n", "2"]
     if mode:
         command += ["-genv", "LD_PRELOAD", str(lib), "-genv", "MPI_DTYPE_COMM", mode,
                     "-genv", "MPI_DTYPE_PEERS", options.peers, "-genv", "MPI_DTYPE_DEBUG", "1"]
@@ -174,8 +192,9 @@ def measure(program, lib, options):
     env = {k: v for k, v in os.environ.items()
            if k != "LD_PRELOAD" and not k.startswith("MPI_DTYPE_")}
     samples, sizes = {}, {}
+    every = configs(options)
     for r in range(options.rounds):
-        order = CONFIGS[r % len(CONFIGS):] + CONFIGS[:r % len(CONFIGS)]
+        order = every[r % len(every):] + every[:r % len(every)]
         for name, mode in order:
             start = time.monotonic()
             out = run_once(name, mode, program, lib, options, env)
@@ -204,7 +223,7 @@ def ratios(samples, pattern, other, variant="typed"):
 def noise(samples, pattern):
     """The largest relative round-to-round spread of one configuration's times."""
     spreads = []
-    for config, _ in CONFIGS:
+    for config, _ in CONFIGS + [OPEN_MPI]:
         values = samples.get((config, pattern, "typed"), [])
         if values and statistics.median(values) > 0:
             spreads.append((max(values) - min(values)) / statistics.median(values))
@@ -239,13 +258,22 @@ def best_of_plain(samples, pattern):
     return [min(p, m) / a for p, m, a in zip(plain, manual, auto) if a > 0]
 
 
-def table(samples, sizes, patterns):
-    lines = [
-        "| pattern | MB sent | plain | preload mpi | preload engine | preload auto "
-        "| by hand, MPICH's pack | by hand, mpi-dtype's pack | the application's loop "
-        "| plain / auto | plain / engine | auto >= plain | auto >= best of plain and the loop |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
+def versus_open_mpi(samples, pattern):
+    """Per round, Open MPI's time moving the type over auto's."""
+    open_mpi = samples.get(("openmpi", pattern, "typed"), [])
+    auto = samples.get(("auto", pattern, "typed"), [])
+    return [o / a for o, a in zip(open_mpi, auto) if a > 0]
+
+
+def table(samples, sizes, patterns, open_mpi):
+    head = ("| pattern | MB sent | plain | preload mpi | preload engine | preload auto "
+            "| by hand, MPICH's pack | by hand, mpi-dtype's pack | the application's loop "
+            "| plain / auto | plain / engine | auto >= plain | auto >= best of plain and the loop |")
+    columns = 13
+    if open_mpi:
+        head += " plain Open MPI | auto >= Open MPI |"
+        columns += 2
+    lines = [head, "|" + "---|" * columns]
     for pattern, label in patterns:
         if pattern not in sizes:
             continue
@@ -253,12 +281,17 @@ def table(samples, sizes, patterns):
         by_hand = [ms(samples.get(("plain", pattern, "packed"), [])),
                    ms(samples.get(("mpi", pattern, "packed"), [])),
                    ms(samples.get(("plain", pattern, "manual"), []))]
-        lines.append(f"| {label} | {sizes[pattern] / 1e6:.3f} | "
-                     + " | ".join(cells + by_hand)
-                     + f" | {spread(ratios(samples, pattern, 'auto'))}"
-                     + f" | {spread(ratios(samples, pattern, 'engine'))}"
-                     + f" | {verdict(samples, pattern)}"
-                     + f" | {judged(best_of_plain(samples, pattern), noise(samples, pattern))} |")
+        noise_ = noise(samples, pattern)
+        line = (f"| {label} | {sizes[pattern] / 1e6:.3f} | "
+                + " | ".join(cells + by_hand)
+                + f" | {spread(ratios(samples, pattern, 'auto'))}"
+                + f" | {spread(ratios(samples, pattern, 'engine'))}"
+                + f" | {verdict(samples, pattern)}"
+                + f" | {judged(best_of_plain(samples, pattern), noise_)} |")
+        if open_mpi:
+            line += (f" {ms(samples.get(('openmpi', pattern, 'typed'), []))}"
+                     f" | {judged(versus_open_mpi(samples, pattern), noise_)} |")
+        lines.append(line)
     return lines
 
 
@@ -285,6 +318,8 @@ def main():
     parser.add_argument("--peers", choices=["any", "preloaded"], default="any",
                         help="MPI_DTYPE_PEERS of the preloaded runs")
     parser.add_argument("--patterns", help="only these patterns of the set (names, comma-separated)")
+    parser.add_argument("--openmpi", action="store_true",
+                        help="also time plain Open MPI (mpicc.openmpi, mpiexec.openmpi)")
     options = parser.parse_args()
     if not chosen(options):
         sys.exit(f"comm.py: --patterns names none of the patterns of the set {options.set}")
@@ -295,6 +330,8 @@ def main():
         sys.exit(f"comm.py: {lib} does not exist (cmake --build build/lib && "
                  "cmake --install build/lib, or pass --lib)")
     program = build()
+    if options.openmpi:
+        build("mpicc.openmpi", program.name + "_openmpi")
     frozen = BUILD / "libmpi_dtype.so"
     shutil.copy2(lib, frozen)
     samples, sizes = measure(program, frozen, options)
@@ -302,20 +339,21 @@ def main():
                 if l.startswith("model name")), platform.processor())
     load = os.getloadavg()
     runtime = options.mpi or "Debian's MPICH 4.0.2 (mpiexec.mpich)"
+    open_mpi = ", and Debian's Open MPI 4.1 (mpiexec.openmpi)" if options.openmpi else ""
     if exports_point_to_point(lib):
         p2p = "defines MPI_Send: MPI_DTYPE_COMM chooses the path of the preloaded runs"
     else:
         p2p = ("does not define MPI_Send: MPI_DTYPE_COMM changes nothing, and the three "
                "preload columns all measure MPICH moving the types")
     print(f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
-          f"runtime {runtime}; MPI_DTYPE_PEERS={options.peers}; {options.rounds} interleaved "
-          f"rounds of 4 runs; ms per message "
+          f"runtime {runtime}{open_mpi}; MPI_DTYPE_PEERS={options.peers}; {options.rounds} "
+          f"interleaved rounds of {len(configs(options))} runs; ms per message "
           f"(wall time), each run's {'fastest' if options.stat == 'best' else 'median'} of "
           f"{options.reps} messages, the median over the rounds; load average at the end "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
     print(f"Library: {lib}, which {p2p}.")
     print()
-    print("\n".join(table(samples, sizes, chosen(options))))
+    print("\n".join(table(samples, sizes, chosen(options), options.openmpi)))
 
 
 if __name__ == "__main__":
