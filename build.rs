@@ -293,9 +293,18 @@ fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
         for line in text.lines() {
             let trimmed = line.trim();
             if !inside {
-                inside = ["exported! {", "one_process_functions! {"]
+                let starts = ["exported! {", "one_process_functions! {"];
+                inside = starts.iter().any(|start| line.starts_with(start));
+                // Another spelling would leave its functions out of the header unseen.
+                let named = ["exported!", "one_process_functions!"]
                     .iter()
-                    .any(|start| line.starts_with(start));
+                    .any(|name| trimmed.starts_with(name) && !trimmed.starts_with("macro_rules"));
+                assert!(
+                    inside || !named || line.starts_with(' ') && line.contains("{$("),
+                    "{}: write an invocation as `{}` at the start of its line",
+                    file.display(),
+                    starts.join("` or `")
+                );
                 continue;
             }
             if line == "}" {
@@ -334,7 +343,7 @@ fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
                 let _ = writeln!(attributes, "{trimmed}");
             } else {
                 attributes.clear();
-                if trimmed.starts_with("=>") {
+                if trimmed.starts_with("=>") || trimmed.starts_with("standalone =>") {
                     skipping = Some("}");
                 }
             }

@@ -220,10 +220,11 @@ def ratios(samples, pattern, other, variant="typed"):
     return [p / m for p, m in zip(plain, mine) if m > 0]
 
 
-def noise(samples, pattern):
-    """The largest relative round-to-round spread of one configuration's times."""
+def noise(samples, pattern, compared=CONFIGS):
+    """The largest relative round-to-round spread of the times of one of the configurations
+    `compared`."""
     spreads = []
-    for config, _ in CONFIGS + [OPEN_MPI]:
+    for config, _ in compared:
         values = samples.get((config, pattern, "typed"), [])
         if values and statistics.median(values) > 0:
             spreads.append((max(values) - min(values)) / statistics.median(values))
@@ -290,7 +291,7 @@ def table(samples, sizes, patterns, open_mpi):
                 + f" | {judged(best_of_plain(samples, pattern), noise_)} |")
         if open_mpi:
             line += (f" {ms(samples.get(('openmpi', pattern, 'typed'), []))}"
-                     f" | {judged(versus_open_mpi(samples, pattern), noise_)} |")
+                     f" | {judged(versus_open_mpi(samples, pattern), noise(samples, pattern, [OPEN_MPI, ('auto', 'auto')]))} |")
         lines.append(line)
     return lines
 

@@ -1,7 +1,7 @@
 //! The committed header `include/mpi_dtype.h` (MPICH's ABI) or
 //! `include/mpi_dtype_abi/mpi_dtype.h` (the standard ABI, with `--features standard-abi`) is
 //! the one `build.rs` generates (into `OUT_DIR`) from the sources. After changing an exported function, a struct or
-//! `src/abi/mpich_constants.rs`, regenerate it with
+//! `src/abi/constants.rs`, regenerate it with
 //!
 //! ```sh
 //! MPI_DTYPE_BLESS=1 cargo test --release --test header

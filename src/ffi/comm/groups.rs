@@ -4,9 +4,8 @@
 //! follow MPI-4.1 §7.3 on any such list.
 
 use crate::abi::*;
-use crate::behind::forward;
 use crate::error::{MpiError, MpiResult};
-use crate::ffi::{check_out, export, guard, read_slice, write_out};
+use crate::ffi::{check_out, guard, read_slice, write_out};
 use crate::serial::groups::{self, Members};
 use std::os::raw::c_int;
 
@@ -97,102 +96,90 @@ one_process_functions! {
     }
 }
 
-/// Defines an exported function that makes a group from two (`union`, `intersection`,
-/// `difference`).
-macro_rules! two_group_operation {
-    ($name:ident, $operation:path) => {
-        #[doc = concat!("`", stringify!($name), "`: a new group, made by `", stringify!($operation), "`.")]
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            group1: MPI_Group,
-            group2: MPI_Group,
-            newgroup: *mut MPI_Group,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if let Some(rc) = forward!($name: fn(MPI_Group, MPI_Group, *mut MPI_Group) -> c_int,
-                    group1, group2, newgroup)
-                {
-                    return rc;
-                }
-                guard(stringify!($name), || {
-                    let members = $operation(&members_of(group1)?, &members_of(group2)?);
-                    // SAFETY: the caller's pointer.
-                    unsafe { write_group(newgroup, members) }
-                })
-            })
-        }
-    };
+one_process_functions! {
+    /// `MPI_Group_union`: a new group, of the members of either group.
+    fn MPI_Group_union(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) via guard() {
+        let members = groups::union(&members_of(group1)?, &members_of(group2)?);
+        // SAFETY: the caller's pointer.
+        unsafe { write_group(newgroup, members) }
+    }
+
+    /// `MPI_Group_intersection`: a new group, of the members of both groups.
+    fn MPI_Group_intersection(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) via guard() {
+        let members = groups::intersection(&members_of(group1)?, &members_of(group2)?);
+        // SAFETY: the caller's pointer.
+        unsafe { write_group(newgroup, members) }
+    }
+
+    /// `MPI_Group_difference`: a new group, of the members of the first group only.
+    fn MPI_Group_difference(group1: MPI_Group, group2: MPI_Group, newgroup: *mut MPI_Group) via guard() {
+        let members = groups::difference(&members_of(group1)?, &members_of(group2)?);
+        // SAFETY: the caller's pointer.
+        unsafe { write_group(newgroup, members) }
+    }
+
+    /// `MPI_Group_incl`: a new group, of the members of `group` at `ranks`.
+    fn MPI_Group_incl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) via guard() {
+        // SAFETY: the caller's array of n ranks, and its pointer.
+        unsafe { with_ranks(group, n, ranks, newgroup, groups::include) }
+    }
+
+    /// `MPI_Group_excl`: a new group, of the members of `group` not at `ranks`.
+    fn MPI_Group_excl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) via guard() {
+        // SAFETY: the caller's array of n ranks, and its pointer.
+        unsafe { with_ranks(group, n, ranks, newgroup, groups::exclude) }
+    }
+
+    /// `MPI_Group_range_incl`: a new group, of the members of `group` at the ranks of the
+    /// triplets `ranges` (first, last, stride).
+    fn MPI_Group_range_incl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) via guard() {
+        // SAFETY: the caller's array of n triplets, and its pointer.
+        unsafe { with_ranges(group, n, ranges, newgroup, groups::include) }
+    }
+
+    /// `MPI_Group_range_excl`: a new group, of the members of `group` not at the ranks of the
+    /// triplets `ranges`.
+    fn MPI_Group_range_excl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) via guard() {
+        // SAFETY: the caller's array of n triplets, and its pointer.
+        unsafe { with_ranges(group, n, ranges, newgroup, groups::exclude) }
+    }
 }
 
-two_group_operation!(MPI_Group_union, groups::union);
-two_group_operation!(MPI_Group_intersection, groups::intersection);
-two_group_operation!(MPI_Group_difference, groups::difference);
-
-/// Defines an exported function that makes a group from one and a list of its ranks
-/// (`incl`, `excl`).
-macro_rules! ranks_operation {
-    ($name:ident, $operation:path) => {
-        #[doc = concat!("`", stringify!($name), "`: a new group, made by `", stringify!($operation), "`.")]
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            group: MPI_Group,
-            n: c_int,
-            ranks: *const c_int,
-            newgroup: *mut MPI_Group,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if let Some(rc) = forward!($name: fn(MPI_Group, c_int, *const c_int, *mut MPI_Group) -> c_int,
-                    group, n, ranks, newgroup)
-                {
-                    return rc;
-                }
-                guard(stringify!($name), || {
-                    let members = members_of(group)?;
-                    // SAFETY: the caller's array of n ranks.
-                    let ranks = unsafe { read_slice(ranks, n.into(), "ranks")? };
-                    let members = $operation(&members, ranks)?;
-                    // SAFETY: the caller's pointer.
-                    unsafe { write_group(newgroup, members) }
-                })
-            })
-        }
-    };
+/// The result of choosing from the members of `group` those at (or not at) the `n` `ranks`
+/// (`choose`: `groups::include` or `groups::exclude`), written to `newgroup`.
+///
+/// # Safety
+/// `ranks` holds `n` ranks; a non-NULL `newgroup` is writable.
+unsafe fn with_ranks(
+    group: MPI_Group,
+    n: c_int,
+    ranks: *const c_int,
+    newgroup: *mut MPI_Group,
+    choose: fn(&[c_int], &[c_int]) -> MpiResult<Members>,
+) -> MpiResult<()> {
+    let members = members_of(group)?;
+    // SAFETY: the caller's array of n ranks.
+    let ranks = unsafe { read_slice(ranks, n.into(), "ranks")? };
+    let members = choose(&members, ranks)?;
+    // SAFETY: the caller's pointer.
+    unsafe { write_group(newgroup, members) }
 }
 
-ranks_operation!(MPI_Group_incl, groups::include);
-ranks_operation!(MPI_Group_excl, groups::exclude);
-
-/// Defines an exported function that makes a group from one and triplets of its ranks
-/// (`range_incl`, `range_excl`).
-macro_rules! range_operation {
-    ($name:ident, $operation:path) => {
-        #[doc = concat!("`", stringify!($name), "`: a new group, made by `", stringify!($operation), "`.")]
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(
-            group: MPI_Group,
-            n: c_int,
-            ranges: *mut [c_int; 3],
-            newgroup: *mut MPI_Group,
-        ) -> c_int {
-            export(stringify!($name), || {
-                if let Some(rc) = forward!($name: fn(MPI_Group, c_int, *mut [c_int; 3], *mut MPI_Group) -> c_int,
-                    group, n, ranges, newgroup)
-                {
-                    return rc;
-                }
-                guard(stringify!($name), || {
-                    let members = members_of(group)?;
-                    // SAFETY: the caller's array of n triplets.
-                    let triplets = unsafe { read_slice(ranges.cast_const(), n.into(), "ranges")? };
-                    let ranks = groups::ranges(triplets, members.len())?;
-                    let members = $operation(&members, &ranks)?;
-                    // SAFETY: the caller's pointer.
-                    unsafe { write_group(newgroup, members) }
-                })
-            })
-        }
-    };
+/// [`with_ranks`] with the ranks of the `n` triplets `ranges` (first, last, stride).
+///
+/// # Safety
+/// `ranges` holds `n` triplets; a non-NULL `newgroup` is writable.
+unsafe fn with_ranges(
+    group: MPI_Group,
+    n: c_int,
+    ranges: *mut [c_int; 3],
+    newgroup: *mut MPI_Group,
+    choose: fn(&[c_int], &[c_int]) -> MpiResult<Members>,
+) -> MpiResult<()> {
+    let members = members_of(group)?;
+    // SAFETY: the caller's array of n triplets.
+    let triplets = unsafe { read_slice(ranges.cast_const(), n.into(), "ranges")? };
+    let ranks = groups::ranges(triplets, members.len())?;
+    // SAFETY: the caller's pointer.
+    unsafe { write_group(newgroup, choose(&members, &ranks)?) }
 }
-
-range_operation!(MPI_Group_range_incl, groups::include);
-range_operation!(MPI_Group_range_excl, groups::exclude);
