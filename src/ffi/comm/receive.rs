@@ -74,56 +74,29 @@ unsafe fn receive_with_request<C: From<i32>>(
     rc
 }
 
-/// How a receive past the one-process world completes: at once, with the status the program
-/// gave (`*mut MPI_Status`), or later, through the request the MPI behind makes
-/// (`*mut MPI_Request`).
-trait Completion: Copy {
-    /// Runs the MPI behind's receive `call` with the buffer, count and datatype `incoming`
-    /// gives it for `message` ([`receive_blocking`], [`receive_with_request`]).
-    ///
-    /// # Safety
-    /// As for those functions.
-    unsafe fn receive<C: From<i32>>(
-        self,
-        function: &'static str,
-        incoming: Incoming,
-        message: Message<*mut c_void, C>,
-        call: impl FnOnce(Message<*mut c_void, C>, Self) -> Option<c_int>,
-    ) -> c_int;
-}
-
-impl Completion for *mut MPI_Status {
-    unsafe fn receive<C: From<i32>>(
-        self,
-        function: &'static str,
-        incoming: Incoming,
-        message: Message<*mut c_void, C>,
-        call: impl FnOnce(Message<*mut c_void, C>, Self) -> Option<c_int>,
-    ) -> c_int {
-        // SAFETY: the caller's contract.
-        unsafe { receive_blocking(function, incoming, message, self, call) }
-    }
-}
-
-impl Completion for *mut MPI_Request {
-    unsafe fn receive<C: From<i32>>(
-        self,
-        function: &'static str,
-        incoming: Incoming,
-        message: Message<*mut c_void, C>,
-        call: impl FnOnce(Message<*mut c_void, C>, Self) -> Option<c_int>,
-    ) -> c_int {
-        let call = |message| call(message, self);
-        // SAFETY: the caller's contract.
-        unsafe { receive_with_request(function, incoming, message, self, false, call) }
-    }
+/// [`receive_with_request`] for a matched receive (`MPI_Imrecv`, never persistent), whose
+/// `call` takes the request as [`receive_blocking`]'s takes the status.
+///
+/// # Safety
+/// As for [`receive_with_request`].
+unsafe fn receive_matched_with_request<C: From<i32>>(
+    function: &'static str,
+    incoming: Incoming,
+    message: Message<*mut c_void, C>,
+    request: *mut MPI_Request,
+    call: impl FnOnce(Message<*mut c_void, C>, *mut MPI_Request) -> Option<c_int>,
+) -> c_int {
+    let call = |message| call(message, request);
+    // SAFETY: the caller's contract.
+    unsafe { receive_with_request(function, incoming, message, request, false, call) }
 }
 
 /// The matched receive `$matched` (`MPI_Mrecv`, `MPI_Imrecv`), which completes through
-/// `$out`, its status or its request ([`Completion`]), on the engine's path for a message it
-/// packs; in the one-process world `serial::$serial` receives.
+/// `$out`, its status or its request, on the engine's path for a message it packs
+/// (`$engine`: [`receive_blocking`] or [`receive_matched_with_request`]); in the one-process
+/// world `serial::$serial` receives.
 macro_rules! matched_receive {
-    ($matched:ident, $count:ty, $out:ident: $out_ty:ty, $serial:ident) => {
+    ($matched:ident, $count:ty, $out:ident: $out_ty:ty, $serial:ident, $engine:ident) => {
         #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -141,7 +114,7 @@ macro_rules! matched_receive {
                 let call = |(b, c, t), out| forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                     *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
                 // SAFETY: the program's buffer and status or request, as the function requires.
-                unsafe { $out.receive(stringify!($matched), incoming, (buf, count, datatype), call) }
+                unsafe { $engine(stringify!($matched), incoming, (buf, count, datatype), $out, call) }
             })
         }
     };
@@ -173,7 +146,7 @@ macro_rules! blocking_receives {
             })
         }
 
-        matched_receive!($matched, $count, status: *mut MPI_Status, receive_matched);
+        matched_receive!($matched, $count, status: *mut MPI_Status, receive_matched, receive_blocking);
     };
 }
 
@@ -184,7 +157,7 @@ macro_rules! request_receives {
         request_receives!(@one false, $count, $name);
         request_receives!(@one true, $count, $persistent_name);
 
-        matched_receive!($matched, $count, request: *mut MPI_Request, start_matched);
+        matched_receive!($matched, $count, request: *mut MPI_Request, start_matched, receive_matched_with_request);
     };
     (@one $persistent:literal, $count:ty, $name:ident) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
