@@ -233,13 +233,7 @@ fn with_communication_prototypes(header: &str, declared: &str) -> String {
 /// by `:` is the count type).
 fn communication_functions(dir: &std::path::Path) -> Vec<String> {
     let mut names = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("src/ffi/comm is readable")
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    for file in files {
+    for file in rust_files(dir) {
         let text = std::fs::read_to_string(&file).expect("a source file is readable");
         for line in text.lines() {
             let listed = if let Some(rest) = line.strip_prefix("pub unsafe extern \"C\" fn ") {

@@ -120,66 +120,52 @@ one_process_functions! {
 
     /// `MPI_Group_incl`: a new group, of the members of `group` at `ranks`.
     fn MPI_Group_incl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) via guard() {
-        // SAFETY: the caller's array of n ranks, and its pointer.
-        unsafe { with_ranks(group, n, ranks, newgroup, groups::include) }
+        // SAFETY: the caller's array of n ranks.
+        let ranks_in = |_| Ok(unsafe { read_slice(ranks, n.into(), "ranks")? }.to_vec());
+        // SAFETY: the caller's pointer.
+        unsafe { chosen(group, newgroup, groups::include, ranks_in) }
     }
 
     /// `MPI_Group_excl`: a new group, of the members of `group` not at `ranks`.
     fn MPI_Group_excl(group: MPI_Group, n: c_int, ranks: *const c_int, newgroup: *mut MPI_Group) via guard() {
-        // SAFETY: the caller's array of n ranks, and its pointer.
-        unsafe { with_ranks(group, n, ranks, newgroup, groups::exclude) }
+        // SAFETY: the caller's array of n ranks.
+        let ranks_in = |_| Ok(unsafe { read_slice(ranks, n.into(), "ranks")? }.to_vec());
+        // SAFETY: the caller's pointer.
+        unsafe { chosen(group, newgroup, groups::exclude, ranks_in) }
     }
 
     /// `MPI_Group_range_incl`: a new group, of the members of `group` at the ranks of the
     /// triplets `ranges` (first, last, stride).
     fn MPI_Group_range_incl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) via guard() {
-        // SAFETY: the caller's array of n triplets, and its pointer.
-        unsafe { with_ranges(group, n, ranges, newgroup, groups::include) }
+        // SAFETY: the caller's array of n triplets.
+        let ranks_in = |size| groups::ranges(unsafe { read_slice(ranges.cast_const(), n.into(), "ranges")? }, size);
+        // SAFETY: the caller's pointer.
+        unsafe { chosen(group, newgroup, groups::include, ranks_in) }
     }
 
     /// `MPI_Group_range_excl`: a new group, of the members of `group` not at the ranks of the
     /// triplets `ranges`.
     fn MPI_Group_range_excl(group: MPI_Group, n: c_int, ranges: *mut [c_int; 3], newgroup: *mut MPI_Group) via guard() {
-        // SAFETY: the caller's array of n triplets, and its pointer.
-        unsafe { with_ranges(group, n, ranges, newgroup, groups::exclude) }
+        // SAFETY: the caller's array of n triplets.
+        let ranks_in = |size| groups::ranges(unsafe { read_slice(ranges.cast_const(), n.into(), "ranges")? }, size);
+        // SAFETY: the caller's pointer.
+        unsafe { chosen(group, newgroup, groups::exclude, ranks_in) }
     }
 }
 
-/// The result of choosing from the members of `group` those at (or not at) the `n` `ranks`
-/// (`choose`: `groups::include` or `groups::exclude`), written to `newgroup`.
+/// The members of `group` that `choose` (`groups::include` or `groups::exclude`) picks by
+/// the ranks `ranks_in` gives for a group of its size, written to `newgroup` as a new group.
 ///
 /// # Safety
-/// `ranks` holds `n` ranks; a non-NULL `newgroup` is writable.
-unsafe fn with_ranks(
+/// A non-NULL `newgroup` is writable.
+unsafe fn chosen(
     group: MPI_Group,
-    n: c_int,
-    ranks: *const c_int,
     newgroup: *mut MPI_Group,
     choose: fn(&[c_int], &[c_int]) -> MpiResult<Members>,
+    ranks_in: impl FnOnce(usize) -> MpiResult<Vec<c_int>>,
 ) -> MpiResult<()> {
     let members = members_of(group)?;
-    // SAFETY: the caller's array of n ranks.
-    let ranks = unsafe { read_slice(ranks, n.into(), "ranks")? };
-    let members = choose(&members, ranks)?;
-    // SAFETY: the caller's pointer.
-    unsafe { write_group(newgroup, members) }
-}
-
-/// [`with_ranks`] with the ranks of the `n` triplets `ranges` (first, last, stride).
-///
-/// # Safety
-/// `ranges` holds `n` triplets; a non-NULL `newgroup` is writable.
-unsafe fn with_ranges(
-    group: MPI_Group,
-    n: c_int,
-    ranges: *mut [c_int; 3],
-    newgroup: *mut MPI_Group,
-    choose: fn(&[c_int], &[c_int]) -> MpiResult<Members>,
-) -> MpiResult<()> {
-    let members = members_of(group)?;
-    // SAFETY: the caller's array of n triplets.
-    let triplets = unsafe { read_slice(ranges.cast_const(), n.into(), "ranges")? };
-    let ranks = groups::ranges(triplets, members.len())?;
+    let ranks = ranks_in(members.len())?;
     // SAFETY: the caller's pointer.
     unsafe { write_group(newgroup, choose(&members, &ranks)?) }
 }
