@@ -382,20 +382,24 @@ fn profiling_aliases(names: &[String]) {
 }
 
 /// The header with the blocks cbindgen wrote for items of one ABI only (`#if
-/// defined(MPI_DTYPE_STANDARD_ABI)` / `#if !defined(...)`, from `cfg(feature =
-/// "standard-abi")`, `cbindgen.toml`'s `[defines]`) kept or dropped for this build's ABI, so
+/// defined(MPI_DTYPE_MPICH_ABI)` / `#if !defined(...)`, from `cfg(abi = "mpich")` and the
+/// other ABIs, `cbindgen.toml`'s `[defines]`) kept or dropped for this build's ABI, so
 /// that each ABI's header declares exactly what its library exports.
-fn resolve_abi_blocks(header: &str, standard: bool) -> String {
+fn resolve_abi_blocks(header: &str, abi: &str) -> String {
     let mut out = String::new();
     // For each open `#if`: whether its lines are kept, or None for an #if of another kind.
     let mut open: Vec<Option<bool>> = Vec::new();
     for line in header.lines() {
         let trimmed = line.trim();
         let kept_here = |open: &[Option<bool>]| open.iter().all(|o| o.unwrap_or(true));
-        if trimmed == "#if defined(MPI_DTYPE_STANDARD_ABI)" {
-            open.push(Some(standard));
-        } else if trimmed == "#if !defined(MPI_DTYPE_STANDARD_ABI)" {
-            open.push(Some(!standard));
+        let abi_test = |prefix: &str| {
+            let name = trimmed.strip_prefix(prefix)?.strip_suffix("_ABI)")?;
+            Some(name.eq_ignore_ascii_case(abi))
+        };
+        if let Some(this) = abi_test("#if defined(MPI_DTYPE_") {
+            open.push(Some(this));
+        } else if let Some(this) = abi_test("#if !defined(MPI_DTYPE_") {
+            open.push(Some(!this));
         } else if trimmed.starts_with("#if") {
             open.push(None);
             if kept_here(&open) {
@@ -413,6 +417,32 @@ fn resolve_abi_blocks(header: &str, standard: bool) -> String {
     out
 }
 
+/// The ABI this build speaks, from its cargo features: `mpich` (none), `standard`
+/// (`standard-abi`) or `ompi` (`ompi-abi`).
+fn abi_of_this_build() -> &'static str {
+    let standard = env::var_os("CARGO_FEATURE_STANDARD_ABI").is_some();
+    let ompi = env::var_os("CARGO_FEATURE_OMPI_ABI").is_some();
+    match (standard, ompi) {
+        (false, false) => "mpich",
+        (true, false) => "standard",
+        (false, true) => "ompi",
+        (true, true) => panic!("the features standard-abi and ompi-abi exclude each other"),
+    }
+}
+
+/// Tells the crate's code which ABI it is built for: `cfg(abi = "mpich" | "standard" |
+/// "ompi")`, and `cfg(pointer_handles)` where handles are pointers (the standard ABI's and
+/// Open MPI's) rather than MPICH's `int`s.
+fn declare_abi_cfg() {
+    println!("cargo::rustc-check-cfg=cfg(abi, values(\"mpich\", \"standard\", \"ompi\"))");
+    println!("cargo::rustc-check-cfg=cfg(pointer_handles)");
+    let abi = abi_of_this_build();
+    println!("cargo:rustc-cfg=abi=\"{abi}\"");
+    if abi != "mpich" {
+        println!("cargo:rustc-cfg=pointer_handles");
+    }
+}
+
 fn main() {
     let crate_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets the manifest dir"));
@@ -423,6 +453,7 @@ fn main() {
     let patch = env::var("CARGO_PKG_VERSION_PATCH").expect("cargo sets the version");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=src");
+    declare_abi_cfg();
 
     let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is readable and valid");
@@ -472,7 +503,7 @@ fn main() {
         Err(e) => panic!("cbindgen could not generate mpi_dtype.h: {e}"),
     }
     let text = String::from_utf8(text).expect("cbindgen writes UTF-8");
-    let text = resolve_abi_blocks(&text, abi.standard);
+    let text = resolve_abi_blocks(&text, abi_of_this_build());
     if abi.standard {
         // The library file of this build is libmpi_dtype_abi.so (CMake names it so).
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpi_dtype_abi.so");

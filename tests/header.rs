@@ -12,7 +12,7 @@ use std::path::Path;
 #[test]
 fn committed_header_is_the_generated_one() {
     let generated_path = env!("MPI_DTYPE_GENERATED_HEADER");
-    let committed = match cfg!(feature = "standard-abi") {
+    let committed = match cfg!(abi = "standard") {
         true => "include/mpi_dtype_abi/mpi_dtype.h",
         false => "include/mpi_dtype.h",
     };

@@ -239,7 +239,7 @@ fn pair_types_have_their_c_struct_layouts() {
 
 /// The MPI-1 markers `MPI_LB` and `MPI_UB`, which only MPICH's ABI has (the standard ABI removed
 /// them).
-#[cfg(not(feature = "standard-abi"))]
+#[cfg(abi = "mpich")]
 mod markers {
     use super::*;
     use mpi_dtype::datatype::typemap::{Entry, Item};

@@ -5,7 +5,7 @@
 //! triggered by one scenario and absent from the clean one. Then the report tool (the
 //! explain crate's `mpi-dtype-explain`, which `cargo test` in the workspace builds beside the
 //! library) renders the trace.
-#![cfg(not(feature = "standard-abi"))]
+#![cfg(abi = "mpich")]
 
 use mpi_dtype::trace::write::file_name;
 use mpi_dtype_explain::trace::read::{records, Traced};

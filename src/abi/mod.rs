@@ -21,14 +21,18 @@
 
 include!("value_in.rs");
 
-#[cfg(not(feature = "standard-abi"))]
+#[cfg(pointer_handles)]
+#[macro_use]
+mod address_handles;
+
+#[cfg(abi = "mpich")]
 mod mpich;
-#[cfg(not(feature = "standard-abi"))]
+#[cfg(abi = "mpich")]
 pub use mpich::*;
 
-#[cfg(feature = "standard-abi")]
+#[cfg(abi = "standard")]
 mod standard;
-#[cfg(feature = "standard-abi")]
+#[cfg(abi = "standard")]
 pub use standard::*;
 
 pub mod translate;

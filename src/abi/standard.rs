@@ -82,6 +82,16 @@ macro_rules! handle_types {
             }
         }
 
+        impl super::address_handles::AddressHandle for $name {
+            fn from_bits(bits: usize) -> Self {
+                Self(bits)
+            }
+
+            fn bits(self) -> usize {
+                self.0
+            }
+        }
+
         impl std::fmt::LowerHex for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 std::fmt::LowerHex::fmt(&self.0, f)
@@ -212,19 +222,6 @@ pub mod p2p {
     pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
 }
 
-/// The tag bits of the operations `MPI_Op_create` makes in the one-process world.
-const OWN_OP_TAG: usize = 0x4d4f << 48;
-
-/// The handle of the operation the one-process world keeps at `index`.
-pub fn own_op(index: usize) -> Option<MPI_Op> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Op(OWN_OP_TAG | index))
-}
-
-/// The index of an operation [`own_op`] made.
-pub fn own_op_index(op: MPI_Op) -> Option<usize> {
-    (op.0 & OWN_TAG_MASK == OWN_OP_TAG).then_some(op.0 & OWN_INDEX_MASK)
-}
-
 /// The address `MPI_T_PVAR_ALL_HANDLES` stands for: every handle of a session of performance
 /// variables (`(MPI_T_pvar_handle)1`).
 pub fn all_pvar_handles() -> *const c_int {
@@ -241,85 +238,6 @@ pub fn unweighted() -> *const c_int {
 /// process without edges (`(int *)11`).
 pub fn weights_empty() -> *const c_int {
     std::ptr::without_provenance(11)
-}
-
-/// The tag bits of the sessions of the one-process world.
-const OWN_SESSION_TAG: usize = 0x4d53 << 48;
-
-/// The handle of the session the one-process world keeps at `index`.
-pub fn own_session(index: usize) -> Option<MPI_Session> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Session(OWN_SESSION_TAG | index))
-}
-
-/// The index of a session [`own_session`] made.
-pub fn own_session_index(session: MPI_Session) -> Option<usize> {
-    (session.0 & OWN_TAG_MASK == OWN_SESSION_TAG).then_some(session.0 & OWN_INDEX_MASK)
-}
-
-/// The tag bits of the windows the one-process world makes.
-const OWN_WIN_TAG: usize = 0x4d57 << 48;
-
-/// The handle of the window the one-process world keeps at `index`.
-pub fn own_win(index: usize) -> Option<MPI_Win> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Win(OWN_WIN_TAG | index))
-}
-
-/// The index of a window [`own_win`] made.
-pub fn own_win_index(win: MPI_Win) -> Option<usize> {
-    (win.0 & OWN_TAG_MASK == OWN_WIN_TAG).then_some(win.0 & OWN_INDEX_MASK)
-}
-
-/// The tag bits of the communicators the one-process world makes.
-const OWN_COMM_TAG: usize = 0x4d43 << 48;
-/// The tag bits of the groups the one-process world makes.
-const OWN_GROUP_TAG: usize = 0x4d47 << 48;
-
-/// The handle of the communicator the one-process world keeps at `index`.
-pub fn own_comm(index: usize) -> Option<MPI_Comm> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Comm(OWN_COMM_TAG | index))
-}
-
-/// The index of a communicator [`own_comm`] made.
-pub fn own_comm_index(comm: MPI_Comm) -> Option<usize> {
-    (comm.0 & OWN_TAG_MASK == OWN_COMM_TAG).then_some(comm.0 & OWN_INDEX_MASK)
-}
-
-/// The handle of the group the one-process world keeps at `index`.
-pub fn own_group(index: usize) -> Option<MPI_Group> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Group(OWN_GROUP_TAG | index))
-}
-
-/// The index of a group [`own_group`] made.
-pub fn own_group_index(group: MPI_Group) -> Option<usize> {
-    (group.0 & OWN_TAG_MASK == OWN_GROUP_TAG).then_some(group.0 & OWN_INDEX_MASK)
-}
-
-/// The tag bits of the requests of the one-process world: as this library's datatype
-/// handles ([`OWN_TAG`]), a pattern no address and no predefined handle has.
-const OWN_REQUEST_TAG: usize = 0x4d52 << 48;
-/// The tag bits of the matched messages of the one-process world.
-const OWN_MESSAGE_TAG: usize = 0x4d4d << 48;
-/// Index bits of a request or message of the one-process world.
-const OWN_INDEX_MASK: usize = (1 << 48) - 1;
-
-/// The handle of the request the one-process world keeps at `index`.
-pub fn own_request(index: usize) -> Option<MPI_Request> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Request(OWN_REQUEST_TAG | index))
-}
-
-/// The index of a request [`own_request`] made.
-pub fn own_request_index(request: MPI_Request) -> Option<usize> {
-    (request.0 & OWN_TAG_MASK == OWN_REQUEST_TAG).then_some(request.0 & OWN_INDEX_MASK)
-}
-
-/// The handle of the matched message the one-process world keeps at `index`.
-pub fn own_message(index: usize) -> Option<MPI_Message> {
-    (index <= OWN_INDEX_MASK).then_some(MPI_Message(OWN_MESSAGE_TAG | index))
-}
-
-/// The index of a message [`own_message`] made.
-pub fn own_message_index(message: MPI_Message) -> Option<usize> {
-    (message.0 & OWN_TAG_MASK == OWN_MESSAGE_TAG).then_some(message.0 & OWN_INDEX_MASK)
 }
 
 /// The C signature of a communicator error handler (`MPI_Comm_errhandler_function`).
@@ -487,22 +405,11 @@ pub const MPIX_C_FLOAT16: MPI_Datatype = MPI_Datatype(0x2f8);
 //
 // Predefined handles are the integers 1 to 4095 (MPI-5.0 §21.5); the MPI behind (MPICH 5's
 // and Intel MPI's `libmpi_abi.so.1`) hands out the addresses of its objects. This library's
-// own handles are `OWN_TAG | generation << SLOT_BITS | slot`: `OWN_TAG` sets bits 48..63 to
-// a pattern no x86-64 or AArch64 user-space address has (those addresses are below 2^48), and
-// no value below 4096 has, so an own handle never equals a predefined value nor any pointer
-// the MPI behind hands out.
+// own handles are tagged addresses no library hands out ([`super::address_handles`]).
 
-const OWN_TAG: usize = 0x4d44 << 48;
-const OWN_TAG_MASK: usize = 0xffff << 48;
-const SLOT_MASK: usize = (1 << SLOT_BITS) - 1;
-/// The tag of the `int`s [`handle_to_int`] gives this library's own handles: above every
-/// predefined value, and positive.
-const OWN_INT_TAG: c_int = 1 << 30;
+use super::address_handles::{has_own_tag, own_from_int, own_to_int, AddressHandle};
+pub use super::address_handles::{own_handle, own_parts, GENERATIONS, SLOT_BITS};
 
-/// Bits of a slot index in one of this library's handles: up to 2^22 - 1 types alive at once.
-pub const SLOT_BITS: u32 = 22;
-/// Generations a slot goes through before its handles repeat.
-pub const GENERATIONS: u32 = 64;
 /// Entries of the table of predefined datatypes by [`predefined_index`].
 pub const PREDEFINED_INDEXES: usize = PREDEFINED_HANDLE_MAX + 1;
 
@@ -523,43 +430,27 @@ pub fn internal_alias(_handle: MPI_Datatype) -> Option<MPI_Datatype> {
     None
 }
 
-/// This library's handle of the slot `slot` (at least 1) in its generation `generation`.
-pub fn own_handle(slot: usize, generation: u32) -> MPI_Datatype {
-    MPI_Datatype(OWN_TAG | ((generation % GENERATIONS) as usize) << SLOT_BITS | slot)
-}
-
-/// The slot and generation one of this library's handles names, if it has that form.
-#[inline(always)]
-pub fn own_parts(handle: MPI_Datatype) -> Option<(usize, u32)> {
-    let value = handle.0;
-    let slot = value & SLOT_MASK;
-    let generation = (value & !OWN_TAG_MASK) >> SLOT_BITS;
-    let own = value & OWN_TAG_MASK == OWN_TAG && slot != 0 && generation < GENERATIONS as usize;
-    own.then_some((slot, generation as u32))
-}
-
 /// True if `handle` can be a datatype the MPI behind made (or a twin of this library's,
 /// which is one): any value outside the predefined range that is not this library's own.
 #[inline]
 pub fn has_behind_form(handle: MPI_Datatype) -> bool {
-    handle.0 != 0 && !handle.is_predefined_range() && handle.0 & OWN_TAG_MASK != OWN_TAG
+    handle.0 != 0 && !handle.is_predefined_range() && !has_own_tag(handle)
 }
 
 /// The handle as an unsigned number, for hashing and for messages.
 #[inline(always)]
 pub fn handle_bits(handle: MPI_Datatype) -> u64 {
-    handle.0 as u64
+    handle.bits() as u64
 }
 
-/// `MPI_Type_toint` of a predefined or own handle: a predefined handle's value, or
-/// `OWN_INT_TAG | generation << SLOT_BITS | slot` for an own handle; `None` for any other
-/// value (a handle of the MPI behind, which that library converts).
+/// `MPI_Type_toint` of a predefined or own handle: a predefined handle's value, or the tagged
+/// `int` of an own handle; `None` for any other value (a handle of the MPI behind, which that
+/// library converts).
 pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
     if handle.is_predefined_range() {
         return Some(handle.0 as c_int);
     }
-    let (slot, generation) = own_parts(handle)?;
-    Some(OWN_INT_TAG | (generation << SLOT_BITS) as c_int | slot as c_int)
+    own_to_int(handle)
 }
 
 /// `MPI_Type_fromint`: the predefined or own handle an `int` of [`handle_to_int`] stands
@@ -569,14 +460,10 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
     if MPI_Datatype(raw).is_predefined_range() {
         return Some(MPI_Datatype(raw));
     }
-    let fields = ((GENERATIONS - 1) << SLOT_BITS) as c_int | SLOT_MASK as c_int;
-    if value & !(fields | OWN_INT_TAG) != 0 || value & OWN_INT_TAG == 0 {
-        return None;
-    }
-    let slot = raw & SLOT_MASK;
-    let generation = ((value & !OWN_INT_TAG) >> SLOT_BITS) as u32;
-    (slot != 0 && generation < GENERATIONS).then(|| own_handle(slot, generation))
+    own_from_int(value)
 }
+
+world_handles!();
 
 /// True if `comm` can be a communicator handle of the MPI library behind this one: a value
 /// outside the predefined range (the standard ABI's handles do not say their kind).
@@ -608,17 +495,6 @@ pub fn is_dup_fn_sentinel(callback: MPI_Type_copy_attr_function) -> bool {
     matches!(copy_attr_kind(callback), CopyAttr::Dup)
 }
 
-/// The handle of the error handler made `index`-th by `MPI_Comm_create_errhandler`: tagged as
-/// this library's own handles are, so never predefined nor the MPI behind's.
-pub fn user_errhandler(index: usize) -> Option<MPI_Errhandler> {
-    (index < 1 << 24).then_some(MPI_Errhandler(OWN_TAG | 1 << 40 | index))
-}
-
-/// The index of an error handler [`user_errhandler`] made.
-pub fn user_errhandler_index(handle: MPI_Errhandler) -> Option<usize> {
-    (handle.0 & !((1 << 24) - 1) == OWN_TAG | 1 << 40).then_some(handle.0 & ((1 << 24) - 1))
-}
-
 /// Maps a combiner of MPI-1 to the one that replaced it (the standard ABI has none).
 pub fn current_combiner(combiner: c_int) -> c_int {
     combiner
@@ -627,17 +503,6 @@ pub fn current_combiner(combiner: c_int) -> c_int {
 /// The version of the standard ABI this build speaks (`MPI_Abi_get_version` standalone).
 pub fn standard_abi_version() -> (c_int, c_int) {
     (MPI_ABI_VERSION, MPI_ABI_SUBVERSION)
-}
-
-/// The handle of the info object made `index`-th standalone: tagged as this library's own
-/// handles are.
-pub fn own_info(index: usize) -> Option<MPI_Info> {
-    (index < 1 << 24).then_some(MPI_Info(OWN_TAG | 2 << 40 | index))
-}
-
-/// The index of an info object [`own_info`] made.
-pub fn own_info_index(info: MPI_Info) -> Option<usize> {
-    (info.0 & !((1 << 24) - 1) == OWN_TAG | 2 << 40).then_some(info.0 & ((1 << 24) - 1))
 }
 
 /// The name of this ABI, for messages.

@@ -89,10 +89,10 @@ static HANDLES_BY_NAME: &[(&str, MPI_Datatype)] = by_name![
 ];
 
 /// The legacy bound markers of MPI-1, which MPICH's ABI has (the standard ABI has none).
-#[cfg(not(feature = "standard-abi"))]
+#[cfg(abi = "mpich")]
 static MARKERS_BY_NAME: &[(&str, MPI_Datatype)] = by_name![MPI_LB, MPI_UB];
 /// The standard ABI has no bound markers.
-#[cfg(feature = "standard-abi")]
+#[cfg(abi = "standard")]
 static MARKERS_BY_NAME: &[(&str, MPI_Datatype)] = &[];
 
 /// The handle of the predefined datatype `p` in this ABI; `None` for one the ABI has none for
@@ -188,7 +188,7 @@ mod tests {
             let marker = matches!(p.kind, PredefinedKind::LbMarker | PredefinedKind::UbMarker);
             match predefined_handle(p) {
                 Some(handle) => handles.push(handle_bits(handle)),
-                None => assert!(marker && cfg!(feature = "standard-abi"), "{}", p.name),
+                None => assert!(marker && cfg!(abi = "standard"), "{}", p.name),
             }
         }
         let n = handles.len();

@@ -81,7 +81,7 @@ pub fn delete_all(datatype: MPI_Datatype, attributes: Vec<(c_int, usize)>) -> Mp
 exported! {
     /// `MPI_TYPE_DUP_FN` in MPICH's ABI, whose `mpi.h` names this function (the standard ABI has
     /// a sentinel instead, [`is_dup_fn_sentinel`]).
-    #[cfg(not(feature = "standard-abi"))]
+    #[cfg(abi = "mpich")]
     fn MPIR_Type_dup_fn(oldtype: MPI_Datatype, type_keyval: c_int, extra_state: *mut c_void, attribute_val_in: *mut c_void, attribute_val_out: *mut c_void, flag: *mut c_int);
     => {
         // SAFETY: the caller's arguments, under the same contract.

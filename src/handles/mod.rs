@@ -463,7 +463,7 @@ mod tests {
     }
 
     #[test]
-    #[cfg(not(feature = "standard-abi"))]
+    #[cfg(abi = "mpich")]
     fn twin_handles_resolve_to_their_slots() {
         let twin = 0x8c00_0123u32 as i32;
         let handle = insert(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();

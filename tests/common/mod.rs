@@ -46,10 +46,10 @@ pub enum Leaf {
     ShortInt,
     LongDoubleInt,
     /// `MPI_LB`, in MPICH's ABI only: the standard ABI removed the MPI-1 markers.
-    #[cfg(not(feature = "standard-abi"))]
+    #[cfg(abi = "mpich")]
     Lb,
     /// `MPI_UB`, in MPICH's ABI only.
-    #[cfg(not(feature = "standard-abi"))]
+    #[cfg(abi = "mpich")]
     Ub,
 }
 
@@ -65,9 +65,9 @@ impl Leaf {
             Leaf::DoubleInt => MPI_DOUBLE_INT,
             Leaf::ShortInt => MPI_SHORT_INT,
             Leaf::LongDoubleInt => MPI_LONG_DOUBLE_INT,
-            #[cfg(not(feature = "standard-abi"))]
+            #[cfg(abi = "mpich")]
             Leaf::Lb => MPI_LB,
-            #[cfg(not(feature = "standard-abi"))]
+            #[cfg(abi = "mpich")]
             Leaf::Ub => MPI_UB,
         }
     }
@@ -341,10 +341,10 @@ pub fn trim(spec: Spec, budget: u64) -> Spec {
 
 /// The marker leaves, one weight each, that [`leaf`] and [`lossless_leaf`] add to their own:
 /// `MPI_LB` and `MPI_UB` in MPICH's ABI, none in the standard ABI, which removed them.
-#[cfg(not(feature = "standard-abi"))]
+#[cfg(abi = "mpich")]
 const MARKER_LEAVES: &[(u32, Leaf)] = &[(1, Leaf::Lb), (1, Leaf::Ub)];
 /// The standard ABI has no marker leaves.
-#[cfg(feature = "standard-abi")]
+#[cfg(abi = "standard")]
 const MARKER_LEAVES: &[(u32, Leaf)] = &[];
 
 /// One of `leaves`, each drawn with its weight.

@@ -64,7 +64,7 @@ pub fn delete_all(comm: MPI_Comm) -> MpiResult<()> {
 exported! {
     /// `MPI_COMM_DUP_FN` in MPICH's ABI, whose header names this function (the standard ABI has
     /// the sentinel 1 instead): copies the attribute value.
-    #[cfg(not(feature = "standard-abi"))]
+    #[cfg(abi = "mpich")]
     fn MPIR_Comm_dup_fn(oldcomm: MPI_Comm, comm_keyval: c_int, extra_state: *mut c_void, attribute_val_in: *mut c_void, attribute_val_out: *mut c_void, flag: *mut c_int);
     => {
         // SAFETY: the caller's arguments, as a copy callback gets them.
