@@ -306,9 +306,11 @@ pub struct ErrorHandlers {
     pub self_: Option<MPI_Errhandler>,
 }
 
-static HANDLERS: Mutex<ErrorHandlers> = Mutex::new(ErrorHandlers {
-    world: MPI_ERRORS_ARE_FATAL,
-    self_: None,
+static HANDLERS: LazyLock<Mutex<ErrorHandlers>> = LazyLock::new(|| {
+    Mutex::new(ErrorHandlers {
+        world: MPI_ERRORS_ARE_FATAL,
+        self_: None,
+    })
 });
 
 /// The handler that applies to errors not tied to a communicator.
@@ -399,10 +401,8 @@ pub fn user_handler(handle: MPI_Errhandler) -> Option<UserHandler> {
 /// True if `errhandler` may be attached to an object whose handlers `kind` accepts: a
 /// predefined handler, or one the program made for that kind of object.
 pub fn attachable(errhandler: MPI_Errhandler, kind: fn(&UserHandler) -> bool) -> bool {
-    matches!(
-        errhandler,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT
-    ) || user_handler(errhandler).is_some_and(|h| kind(&h))
+    [MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, MPI_ERRORS_ABORT].contains(&errhandler)
+        || user_handler(errhandler).is_some_and(|h| kind(&h))
 }
 
 /// Calls the program's error handler `handle` for the error `code` raised on `on`; a

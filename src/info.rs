@@ -47,7 +47,7 @@ pub fn value_of(info: MPI_Info, key: &str) -> MpiResult<Option<String>> {
 /// keep with their object).
 pub fn hints_of(info: MPI_Info) -> MpiResult<Pairs> {
     match info {
-        MPI_INFO_NULL => Ok(Vec::new()),
+        info if info == MPI_INFO_NULL => Ok(Vec::new()),
         info => with_pairs(info, false, |pairs| pairs.clone()),
     }
 }

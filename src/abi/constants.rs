@@ -182,7 +182,7 @@ abi_constants! {
     /// C `long double _Complex`.
     MPI_C_LONG_DOUBLE_COMPLEX: MPI_Datatype = mpich 0x4c002042, standard 0x224, ompi &ompi_mpi_c_long_double_complex;
     /// C `_Float16` (MPICH extension).
-    MPIX_C_FLOAT16: MPI_Datatype = mpich 0x4c000246;
+    MPIX_C_FLOAT16: MPI_Datatype = mpich 0x4c000246, ompi &ompi_mpix_c_float16;
     /// `MPI_Aint` (language-independent).
     MPI_AINT: MPI_Datatype = mpich 0x4c000843, standard 0x201, ompi &ompi_mpi_aint;
     /// `MPI_Offset` (language-independent).

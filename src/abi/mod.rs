@@ -35,6 +35,11 @@ mod standard;
 #[cfg(abi = "standard")]
 pub use standard::*;
 
+#[cfg(abi = "ompi")]
+mod ompi;
+#[cfg(abi = "ompi")]
+pub use ompi::*;
+
 pub mod translate;
 pub use translate::*;
 

@@ -17,12 +17,13 @@ use std::sync::LazyLock;
 /// `(name, handle)` of each constant named.
 macro_rules! by_name {
     ($($name:ident),* $(,)?) => {
-        &[$((stringify!($name), $name)),*]
+        vec![$((stringify!($name), $name)),*]
     };
 }
 
 /// The handle of each predefined datatype of this ABI, by the name the core knows it by.
-static HANDLES_BY_NAME: &[(&str, MPI_Datatype)] = by_name![
+fn handles_by_name() -> Vec<(&'static str, MPI_Datatype)> {
+    by_name![
     MPI_CHAR,
     MPI_SIGNED_CHAR,
     MPI_UNSIGNED_CHAR,
@@ -86,23 +87,26 @@ static HANDLES_BY_NAME: &[(&str, MPI_Datatype)] = by_name![
     MPI_2INTEGER,
     MPI_2REAL,
     MPI_2DOUBLE_PRECISION,
-];
+]
+}
 
-/// The legacy bound markers of MPI-1, which MPICH's ABI has (the standard ABI has none).
-#[cfg(abi = "mpich")]
-static MARKERS_BY_NAME: &[(&str, MPI_Datatype)] = by_name![MPI_LB, MPI_UB];
-/// The standard ABI has no bound markers.
-#[cfg(abi = "standard")]
-static MARKERS_BY_NAME: &[(&str, MPI_Datatype)] = &[];
+/// The legacy bound markers of MPI-1, which MPICH's ABI and Open MPI's have (the standard ABI
+/// has none).
+fn markers_by_name() -> Vec<(&'static str, MPI_Datatype)> {
+    #[cfg(not(abi = "standard"))]
+    return by_name![MPI_LB, MPI_UB];
+    #[cfg(abi = "standard")]
+    return Vec::new();
+}
 
 /// The handle of the predefined datatype `p` in this ABI; `None` for one the ABI has none for
 /// (the bound markers in the standard ABI).
 pub fn predefined_handle(p: &Predefined) -> Option<MPI_Datatype> {
     static BY_INDEX: LazyLock<Vec<Option<MPI_Datatype>>> = LazyLock::new(|| {
-        let table = || HANDLES_BY_NAME.iter().chain(MARKERS_BY_NAME);
+        let table: Vec<_> = handles_by_name().into_iter().chain(markers_by_name()).collect();
         predefined::all()
             .iter()
-            .map(|p| table().find(|&&(name, _)| name == p.name).map(|&(_, h)| h))
+            .map(|p| table.iter().find(|&&(name, _)| name == p.name).map(|&(_, h)| h))
             .collect()
     });
     BY_INDEX.get(p.index).copied().flatten()
@@ -195,7 +199,6 @@ mod tests {
         handles.sort();
         handles.dedup();
         assert_eq!(handles.len(), n);
-        let table = HANDLES_BY_NAME.iter().chain(MARKERS_BY_NAME);
-        assert_eq!(table.count(), n);
+        assert_eq!(handles_by_name().len() + markers_by_name().len(), n);
     }
 }

@@ -93,8 +93,8 @@ pub fn call_handler(
     on: error::Raised,
 ) {
     match handler {
-        MPI_ERRORS_RETURN => {}
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
+        handler if handler == MPI_ERRORS_RETURN => {}
+        handler if is_fatal(handler) => {
             let class = error::class_of(code).unwrap_or(code);
             crate::diagnostic::line(format_args!(
                 "Fatal error in {function}: error code {code} ({})",
@@ -104,6 +104,11 @@ pub fn call_handler(
         }
         other => error::call_user_errhandler(other, code, on),
     }
+}
+
+/// True if `handler` ends the program: `MPI_ERRORS_ARE_FATAL` or `MPI_ERRORS_ABORT`.
+fn is_fatal(handler: MPI_Errhandler) -> bool {
+    handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT
 }
 
 /// Hands `error` from `function` to `handler`, the error handler of `on`, and returns its
@@ -120,8 +125,8 @@ pub fn raise_on(
     let code = crate::dropin::codes::code_for(error.class, function, &error.message)
         .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
     match handler {
-        MPI_ERRORS_RETURN => code,
-        MPI_ERRORS_ARE_FATAL | MPI_ERRORS_ABORT => {
+        handler if handler == MPI_ERRORS_RETURN => code,
+        handler if is_fatal(handler) => {
             crate::diagnostic::line(format_args!(
                 "Fatal error in {function}: {} ({}: {text})",
                 error.message,

@@ -26,7 +26,7 @@ pub unsafe extern "C" fn MPI_Type_get_name(
             check_out(resultlen, "resultlen")?;
             // MPI-4.1 allows MPI_DATATYPE_NULL here and names it.
             let name = match datatype {
-                MPI_DATATYPE_NULL => "MPI_DATATYPE_NULL".to_string(),
+                datatype if datatype == MPI_DATATYPE_NULL => "MPI_DATATYPE_NULL".to_string(),
                 _ => handles::with_entry(datatype, |e| e.name.clone())?,
             };
             // SAFETY: the caller's buffer of MPI_MAX_OBJECT_NAME bytes and int, checked non-NULL.

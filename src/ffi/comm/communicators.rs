@@ -144,7 +144,7 @@ one_process_functions! {
             // knows); for any other, or none, the process is in no new communicator.
             MPI_COMM_TYPE_HW_GUIDED => {
                 let resource = match info {
-                    MPI_INFO_NULL => None,
+                    info if info == MPI_INFO_NULL => None,
                     info => crate::info::value_of(info, HW_RESOURCE)?,
                 };
                 if resource.as_deref() != Some(SHARED_MEMORY) {

@@ -85,7 +85,7 @@ impl KeepArg for *const i64 {
     }
 }
 
-#[cfg(abi = "standard")]
+#[cfg(pointer_handles)]
 impl KeepArg for *const MPI_Datatype {
     fn keep(self, width: usize, copies: &mut Copies) -> Self {
         copied(self, width, copies)
@@ -96,11 +96,11 @@ impl KeepArg for *const c_void {}
 impl KeepArg for *mut c_void {}
 impl KeepArg for c_int {}
 impl KeepArg for i64 {}
-#[cfg(abi = "standard")]
+#[cfg(pointer_handles)]
 impl KeepArg for MPI_Datatype {}
-#[cfg(abi = "standard")]
+#[cfg(pointer_handles)]
 impl KeepArg for MPI_Comm {}
-#[cfg(abi = "standard")]
+#[cfg(pointer_handles)]
 impl KeepArg for MPI_Op {}
 
 /// The entries of each array argument of the persistent collective `init` on `comm`: one per

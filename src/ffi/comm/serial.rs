@@ -382,7 +382,7 @@ unsafe fn take_matched(
     let handle = unsafe { crate::ffi::read_in(message, "message")? };
     let buffer = buffer(buf, count, datatype)?;
     let outcome = match handle {
-        MPI_MESSAGE_NO_PROC => Outcome::from_null_process(),
+        handle if handle == MPI_MESSAGE_NO_PROC => Outcome::from_null_process(),
         _ => {
             let index = own_message_index(handle).ok_or_else(|| {
                 MpiError::new(
