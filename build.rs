@@ -1,15 +1,17 @@
 //! Generates `mpi_dtype.h` into `OUT_DIR`: the exported functions and structs with cbindgen
 //! (configured by `cbindgen.toml`), the crate version from `Cargo.toml`, and the constants of
-//! the ABI the library is built for (MPICH's, or the MPI-5.0 standard ABI with the feature
-//! `standard-abi`) from the one table of every ABI's constants, `src/abi/constants.rs`, which
-//! this script reads through its own definition of the table's macro (the library reads it
-//! through another). For the standard ABI the C declarations the
-//! table cannot express come from `src/abi/standard_preamble.h`.
+//! the ABI the library is built for (MPICH's; the MPI-5.0 standard ABI with the feature
+//! `standard-abi`; Open MPI's with `ompi-abi`) from the one table of every ABI's constants,
+//! `src/abi/constants.rs`, which this script reads through its own definition of the table's
+//! macro (the library reads it through another). For the standard ABI and Open MPI's the C
+//! declarations the table cannot express come from `src/abi/standard_preamble.h` and
+//! `src/abi/ompi_preamble.h`.
 //!
 //! Nothing is written outside `OUT_DIR`. The header committed as `include/mpi_dtype.h` (MPICH's
-//! ABI) or `include/mpi_dtype_abi/mpi_dtype.h` (standard ABI) must equal the generated one:
-//! `cargo test --test header` checks it, and `MPI_DTYPE_BLESS=1 cargo test --test header`
-//! copies the generated header there (add `--features standard-abi` for the second).
+//! ABI), `include/mpi_dtype_abi/mpi_dtype.h` (standard ABI) or
+//! `include/mpi_dtype_ompi/mpi_dtype.h` (Open MPI's) must equal the generated one: `cargo test
+//! --test header` checks it, and `MPI_DTYPE_BLESS=1 cargo test --test header` copies the
+//! generated header there (add `--features standard-abi` or `ompi-abi` for the others).
 
 use std::env;
 use std::fmt::Write as _;
@@ -42,6 +44,29 @@ macro_rules! listed {
     };
 }
 
+/// The [`Constant`] `$name` of Open MPI's ABI: an `int` with its value, or a handle, the
+/// address of an object (`&ompi_mpi_double`) or an alias, as written.
+macro_rules! listed_ompi {
+    ([$table:ident $name:ident: c_int ($doc:expr)] $value:expr) => {
+        $table.push(Constant {
+            name: stringify!($name),
+            ty: "c_int",
+            value: $value as i64,
+            written: stringify!($value),
+            doc: $doc,
+        });
+    };
+    ([$table:ident $name:ident: $ty:ident ($doc:expr)] $value:expr) => {
+        $table.push(Constant {
+            name: stringify!($name),
+            ty: stringify!($ty),
+            value: 0,
+            written: stringify!($value),
+            doc: $doc,
+        });
+    };
+}
+
 /// Reads the table of constants (`src/abi/constants.rs`): each ABI's values into a module of
 /// its own, and its constants as a list, by the function `table(abi)`.
 macro_rules! abi_constants {
@@ -56,14 +81,20 @@ macro_rules! abi_constants {
             use super::c_types::*;
             $(value_in!(standard => constant [pub const $name: $ty]; $($abi $value),+);)*
         }
-        /// The constants of MPICH's ABI, or of the standard ABI where `standard`.
+        /// The constants of the ABI `abi` (`mpich`, `standard` or `ompi`).
         #[allow(clippy::unnecessary_cast)]
-        fn table(standard: bool) -> Vec<Constant> {
+        fn table(abi: &str) -> Vec<Constant> {
             let mut table = Vec::new();
-            if standard {
-                $(value_in!(standard => listed [table standard $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
-            } else {
-                $(value_in!(mpich => listed [table mpich $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+            match abi {
+                "standard" => {
+                    $(value_in!(standard => listed [table standard $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+                }
+                "ompi" => {
+                    $(value_in!(ompi => listed_ompi [table $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+                }
+                _ => {
+                    $(value_in!(mpich => listed [table mpich $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+                }
             }
             table
         }
@@ -90,8 +121,10 @@ mod c_types {
 
 include!("src/abi/constants.rs");
 
-/// What differs between the headers of the two ABIs.
+/// What differs between the headers of the three ABIs.
 struct Abi {
+    /// `mpich`, `standard` or `ompi`.
+    name: &'static str,
     /// The table of constants.
     table: Vec<Constant>,
     /// Which it is, in the comment above the constants.
@@ -101,45 +134,88 @@ struct Abi {
     /// The comment at the top of the header.
     header: &'static str,
     /// The C declarations before the constants (cbindgen.toml's `after_includes` for MPICH's
-    /// ABI, `src/abi/standard_preamble.h` for the standard ABI).
+    /// ABI, `src/abi/standard_preamble.h` and `src/abi/ompi_preamble.h` for the others).
     preamble: Option<String>,
     /// Types the preamble declares, which cbindgen must not emit.
     declared: &'static [&'static str],
-    /// True for the standard ABI: the value of `#if defined(MPI_DTYPE_STANDARD_ABI)` blocks.
-    standard: bool,
+    /// The library file's name (its soname), where CMake does not name it libmpi_dtype.so.
+    soname: Option<&'static str>,
 }
 
 impl Abi {
     fn of_this_build(crate_dir: &std::path::Path) -> Abi {
-        if env::var_os("CARGO_FEATURE_STANDARD_ABI").is_none() {
-            return Abi {
-                table: table(false),
+        let name = abi_of_this_build();
+        let preamble = |file: &str| {
+            let path = crate_dir.join("src/abi").join(file);
+            Some(std::fs::read_to_string(&path).expect("the ABI's preamble is readable"))
+        };
+        match name {
+            "standard" => Abi {
+                name,
+                table: table(name),
+                title: "the MPI-5.0 standard ABI (from src/abi/constants.rs)",
+                guard: "MPI_DTYPE_ABI_H",
+                header: concat!(
+                    "/*\n",
+                    " * mpi_dtype.h: the datatype chapter of MPI with the MPI-5.0 standard ABI (handles\n",
+                    " * are pointers to incomplete structs, the standard's constants). Generated by\n",
+                    " * cbindgen from the Rust sources; do not edit. Include <mpi.h> from this\n",
+                    " * package, or this header directly.\n",
+                    " */"
+                ),
+                preamble: preamble("standard_preamble.h"),
+                declared: &["MPI_Status", "MPI_Info", "MPI_Request"],
+                soname: Some("libmpi_dtype_abi.so"),
+            },
+            "ompi" => Abi {
+                name,
+                table: table(name),
+                title: "Open MPI's ABI (from src/abi/constants.rs)",
+                guard: "MPI_DTYPE_OMPI_H",
+                header: concat!(
+                    "/*\n",
+                    " * mpi_dtype.h: the datatype chapter of MPI with Open MPI's ABI (4.1 and 5.0:\n",
+                    " * handles are pointers to Open MPI's structs, predefined handles the addresses\n",
+                    " * of its ompi_mpi_* objects). Generated by cbindgen from the Rust sources; do\n",
+                    " * not edit. Include <mpi.h> from this package, or this header directly.\n",
+                    " */"
+                ),
+                preamble: preamble("ompi_preamble.h"),
+                declared: &[
+                    "MPI_Status", "MPI_Info", "MPI_Request", "Object", "ompi_datatype_t",
+                    "ompi_communicator_t", "ompi_errhandler_t", "ompi_info_t", "ompi_request_t",
+                    "ompi_message_t", "ompi_group_t", "ompi_op_t", "ompi_win_t", "ompi_instance_t",
+                ],
+                soname: Some("libmpi_dtype_ompi.so"),
+            },
+            _ => Abi {
+                name,
+                table: table(name),
                 title: "MPICH's ABI (from src/abi/constants.rs)",
                 guard: "MPI_DTYPE_H",
                 header: "",
                 preamble: None,
                 declared: &[],
-                standard: false,
-            };
+                soname: None,
+            },
         }
-        let preamble = std::fs::read_to_string(crate_dir.join("src/abi/standard_preamble.h"))
-            .expect("src/abi/standard_preamble.h is readable");
-        Abi {
-            table: table(true),
-            title: "the MPI-5.0 standard ABI (from src/abi/constants.rs)",
-            guard: "MPI_DTYPE_ABI_H",
-            header: concat!(
-                "/*\n",
-                " * mpi_dtype.h: the datatype chapter of MPI with the MPI-5.0 standard ABI (handles\n",
-                " * are pointers to incomplete structs, the standard's constants). Generated by\n",
-                " * cbindgen from the Rust sources; do not edit. Include <mpi.h> from this\n",
-                " * package, or this header directly.\n",
-                " */"
-            ),
-            preamble: Some(preamble),
-            declared: &["MPI_Status", "MPI_Info", "MPI_Request"],
-            standard: true,
-        }
+    }
+}
+
+/// The struct tag of Open MPI's predefined objects of the handle type `ty`.
+fn ompi_object_struct(ty: &str) -> &'static str {
+    match ty {
+        "MPI_Datatype" => "ompi_predefined_datatype_t",
+        "MPI_Comm" => "ompi_predefined_communicator_t",
+        "MPI_Errhandler" => "ompi_predefined_errhandler_t",
+        "MPI_Group" => "ompi_predefined_group_t",
+        "MPI_Info" => "ompi_predefined_info_t",
+        "MPI_Op" => "ompi_predefined_op_t",
+        "MPI_Request" => "ompi_predefined_request_t",
+        "MPI_Message" => "ompi_predefined_message_t",
+        "MPI_Win" => "ompi_predefined_win_t",
+        "MPI_Session" => "ompi_predefined_instance_t",
+        other => panic!("no predefined objects of type {other} in Open MPI's ABI"),
     }
 }
 
@@ -148,10 +224,19 @@ impl Abi {
 /// becomes a C comment.
 fn abi_defines(abi: &Abi) -> String {
     let mut out = format!("/* Constants of {}. */\n", abi.title);
+    let object = |c: &Constant| c.written.strip_prefix('&').map(str::trim);
+    for c in &abi.table {
+        if let Some(object) = object(c) {
+            let tag = ompi_object_struct(c.ty);
+            let _ = writeln!(out, "extern struct {tag} {object};");
+        }
+    }
     for c in &abi.table {
         let is_alias = c.written.starts_with(|ch: char| ch.is_ascii_alphabetic());
         let text = if is_alias {
             c.written.to_string()
+        } else if let Some(object) = object(c) {
+            format!("(({}) &{object})", c.ty)
         } else if c.ty != "c_int" {
             format!("(({}){:#010x})", c.ty, c.value as u32)
         } else if c.written.starts_with("0x") {
@@ -281,6 +366,15 @@ fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
     let mut out = String::new();
     for file in rust_files(dir) {
         let text = std::fs::read_to_string(&file).expect("a source file is readable");
+        // A file of one ABI only (`#![cfg(abi = "ompi")]`) gives that to each function.
+        let file_cfg = text
+            .lines()
+            .find_map(|line| {
+                line.strip_prefix("#![cfg(")
+                    .and_then(|c| c.strip_suffix(")]"))
+            })
+            .map(|cfg| format!("#[cfg({cfg})]\n"))
+            .unwrap_or_default();
         // Inside an invocation; skipping a body up to the line that closes it.
         let (mut inside, mut skipping) = (false, None);
         let (mut attributes, mut signature) = (String::new(), String::new());
@@ -327,7 +421,7 @@ fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
                 if let Some(declared) = declared.filter(|_| !in_c) {
                     let _ = writeln!(
                         out,
-                        "{attributes}#[no_mangle]\npub unsafe extern \"C\" {declared} -> c_int {{\n    0\n}}\n"
+                        "{file_cfg}{attributes}#[no_mangle]\npub unsafe extern \"C\" {declared} -> c_int {{\n    0\n}}\n"
                     );
                 }
                 if declared.is_some() {
@@ -389,6 +483,7 @@ fn resolve_abi_blocks(header: &str, abi: &str) -> String {
     let mut out = String::new();
     // For each open `#if`: whether its lines are kept, or None for an #if of another kind.
     let mut open: Vec<Option<bool>> = Vec::new();
+    let mut after_dropped = false;
     for line in header.lines() {
         let trimmed = line.trim();
         let kept_here = |open: &[Option<bool>]| open.iter().all(|o| o.unwrap_or(true));
@@ -406,13 +501,17 @@ fn resolve_abi_blocks(header: &str, abi: &str) -> String {
                 let _ = writeln!(out, "{line}");
             }
         } else if trimmed.starts_with("#endif") && !open.is_empty() {
-            let ours = open.pop().flatten().is_some();
-            if !ours && kept_here(&open) {
+            let closed = open.pop().flatten();
+            if closed.is_none() && kept_here(&open) {
                 let _ = writeln!(out, "{line}");
             }
-        } else if kept_here(&open) {
+            // The blank line cbindgen writes after a block goes with a block dropped.
+            after_dropped = closed == Some(false);
+            continue;
+        } else if kept_here(&open) && !(after_dropped && trimmed.is_empty()) {
             let _ = writeln!(out, "{line}");
         }
+        after_dropped = false;
     }
     out
 }
@@ -465,7 +564,7 @@ fn main() {
          #define MPI_DTYPE_VERSION_PATCH {patch}\n"
     );
     let abi = Abi::of_this_build(&crate_dir);
-    if abi.standard {
+    if abi.preamble.is_some() {
         config.include_guard = Some(abi.guard.to_string());
         config.header = Some(abi.header.to_string());
         config.sys_includes.push("stdint.h".to_string());
@@ -473,7 +572,7 @@ fn main() {
             .export
             .exclude
             .extend(abi.declared.iter().map(|t| t.to_string()));
-        // The MPICH-ABI preamble of cbindgen.toml gives way to the standard's.
+        // The MPICH-ABI preamble of cbindgen.toml gives way to the ABI's own.
         config.after_includes = abi.preamble.clone();
     }
     config.after_includes = Some(format!(
@@ -503,10 +602,10 @@ fn main() {
         Err(e) => panic!("cbindgen could not generate mpi_dtype.h: {e}"),
     }
     let text = String::from_utf8(text).expect("cbindgen writes UTF-8");
-    let text = resolve_abi_blocks(&text, abi_of_this_build());
-    if abi.standard {
-        // The library file of this build is libmpi_dtype_abi.so (CMake names it so).
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpi_dtype_abi.so");
+    let text = resolve_abi_blocks(&text, abi.name);
+    if let Some(soname) = abi.soname {
+        // The library file of this build has its own name (CMake names it so).
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
     }
     let text = with_communication_prototypes(&text, &declared);
     let (text, names) = with_profiling_prototypes(&text);

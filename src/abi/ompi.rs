@@ -29,11 +29,16 @@
 //!
 //! `MPI_Status` is 24 bytes: the three public fields, `_cancelled`, and the byte count
 //! `_ucount` as a `size_t`. `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE` are the null pointer.
-#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, dead_code)]
+#![allow(
+    non_camel_case_types,
+    non_snake_case,
+    non_upper_case_globals,
+    dead_code
+)]
 
-pub use constants::*;
 use super::address_handles::{has_own_tag, own_from_int, own_to_int, AddressHandle};
 pub use super::address_handles::{own_handle, own_parts, GENERATIONS, SLOT_BITS};
+pub use constants::*;
 use std::os::raw::{c_int, c_void};
 use std::sync::LazyLock;
 
@@ -300,6 +305,9 @@ pub mod constants {
 
             /// Every predefined datatype object's handle (each object once, whatever its
             /// names), `MPI_DATATYPE_NULL` included.
+            // One push per entry of the table that is a datatype object: no literal can list
+            // them.
+            #[allow(clippy::vec_init_then_push)]
             pub fn datatype_objects() -> Vec<MPI_Datatype> {
                 let mut list = Vec::new();
                 $(value_in!(ompi => datatype_object [list $name: $ty];
@@ -326,7 +334,10 @@ static DATATYPES_BY_ADDRESS: LazyLock<Vec<usize>> = LazyLock::new(|| {
     let mut addresses: Vec<usize> = datatype_objects().iter().map(|h| h.bits()).collect();
     addresses.sort_unstable();
     addresses.dedup();
-    assert!(addresses.len() <= PREDEFINED_INDEXES, "too many predefined datatypes");
+    assert!(
+        addresses.len() <= PREDEFINED_INDEXES,
+        "too many predefined datatypes"
+    );
     addresses
 });
 
@@ -451,7 +462,10 @@ mod tests {
 
     #[test]
     fn handles_and_status_have_open_mpis_layout() {
-        assert_eq!(std::mem::size_of::<MPI_Datatype>(), std::mem::size_of::<usize>());
+        assert_eq!(
+            std::mem::size_of::<MPI_Datatype>(),
+            std::mem::size_of::<usize>()
+        );
         assert_eq!(std::mem::size_of::<MPI_Status>(), 24);
         let mut status = MPI_Status::default();
         status.set_count_bytes(1 << 40);
@@ -481,7 +495,10 @@ mod tests {
             let handle: MPI_Datatype = own_handle(slot, generation);
             assert_eq!(own_parts(handle), Some((slot, generation)));
             assert!(!has_predefined_form(handle) && !has_behind_form(handle));
-            assert_eq!(handle_from_int(handle_to_int(handle).unwrap()), Some(handle));
+            assert_eq!(
+                handle_from_int(handle_to_int(handle).unwrap()),
+                Some(handle)
+            );
         }
         let open_mpis = MPI_Datatype::from_bits(0x7f00_1234_5678);
         assert!(has_behind_form(open_mpis) && own_parts(open_mpis).is_none());

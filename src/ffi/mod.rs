@@ -30,6 +30,7 @@ pub mod handle_ints;
 pub mod info;
 pub mod iov;
 pub mod names;
+pub mod ompi_callbacks;
 pub mod pack;
 pub mod process;
 pub mod query;

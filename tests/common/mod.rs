@@ -45,11 +45,11 @@ pub enum Leaf {
     DoubleInt,
     ShortInt,
     LongDoubleInt,
-    /// `MPI_LB`, in MPICH's ABI only: the standard ABI removed the MPI-1 markers.
-    #[cfg(abi = "mpich")]
+    /// `MPI_LB`, in MPICH's ABI and Open MPI's: the standard ABI removed the MPI-1 markers.
+    #[cfg(not(abi = "standard"))]
     Lb,
-    /// `MPI_UB`, in MPICH's ABI only.
-    #[cfg(abi = "mpich")]
+    /// `MPI_UB`, as `MPI_LB`.
+    #[cfg(not(abi = "standard"))]
     Ub,
 }
 
@@ -65,9 +65,9 @@ impl Leaf {
             Leaf::DoubleInt => MPI_DOUBLE_INT,
             Leaf::ShortInt => MPI_SHORT_INT,
             Leaf::LongDoubleInt => MPI_LONG_DOUBLE_INT,
-            #[cfg(abi = "mpich")]
+            #[cfg(not(abi = "standard"))]
             Leaf::Lb => MPI_LB,
-            #[cfg(abi = "mpich")]
+            #[cfg(not(abi = "standard"))]
             Leaf::Ub => MPI_UB,
         }
     }
@@ -340,8 +340,9 @@ pub fn trim(spec: Spec, budget: u64) -> Spec {
 }
 
 /// The marker leaves, one weight each, that [`leaf`] and [`lossless_leaf`] add to their own:
-/// `MPI_LB` and `MPI_UB` in MPICH's ABI, none in the standard ABI, which removed them.
-#[cfg(abi = "mpich")]
+/// `MPI_LB` and `MPI_UB` in MPICH's ABI and Open MPI's, none in the standard ABI, which
+/// removed them.
+#[cfg(not(abi = "standard"))]
 const MARKER_LEAVES: &[(u32, Leaf)] = &[(1, Leaf::Lb), (1, Leaf::Ub)];
 /// The standard ABI has no marker leaves.
 #[cfg(abi = "standard")]
