@@ -145,9 +145,13 @@ struct Abi {
 impl Abi {
     fn of_this_build(crate_dir: &std::path::Path) -> Abi {
         let name = abi_of_this_build();
+        // The ABI's preamble, then the callback types both ABIs of pointer handles share.
         let preamble = |file: &str| {
-            let path = crate_dir.join("src/abi").join(file);
-            Some(std::fs::read_to_string(&path).expect("the ABI's preamble is readable"))
+            let read = |file: &str| {
+                let path = crate_dir.join("src/abi").join(file);
+                std::fs::read_to_string(&path).expect("the ABI's preamble is readable")
+            };
+            Some(format!("{}\n{}", read(file), read("callback_types.h")))
         };
         match name {
             "standard" => Abi {

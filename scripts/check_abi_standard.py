@@ -248,6 +248,7 @@ def table_entries(path, abi="standard"):
 def emit_selftest_header(path):
     """A standard-ABI header made from the preamble, the table and the MPICH-ABI prototypes."""
     preamble = (ROOT / "src" / "abi" / "standard_preamble.h").read_text()
+    preamble += (ROOT / "src" / "abi" / "callback_types.h").read_text()
     lines = [
         "#ifndef MPI_DTYPE_ABI_SELFTEST_H",
         "#define MPI_DTYPE_ABI_SELFTEST_H",
@@ -275,6 +276,9 @@ def emit_selftest_header(path):
     for proto in protos:
         if unknown.search(proto):
             print(f"note: selftest header leaves out {proto.split('(')[0].split()[-1]} (a type of MPICH's ABI)")
+    # The generalized requests' callback types, which the communication prototypes declare.
+    communication = (ROOT / "src" / "ffi" / "comm" / "communication.h").read_text()
+    lines += re.findall(r"^typedef int \(MPI_Grequest_\w+\)\([^;]*\);$", communication, re.M)
     lines.append("/* Prototypes of the MPICH-ABI header (include/mpi_dtype.h). */")
     lines += [p for p in protos if not unknown.search(p)]
     lines.append("#endif")

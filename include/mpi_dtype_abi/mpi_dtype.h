@@ -97,8 +97,26 @@ typedef struct MPI_T_pvar_session_t *MPI_T_pvar_session;
 #define MPI_WEIGHTS_EMPTY ((int *)11)
 
 /*
- * Callback types (function types, as in the standard's header; parameters of these types
- * are pointers to functions).
+ * Predefined attribute callbacks for datatype keyvals. They are sentinels, not functions:
+ * the library recognises them by address and never calls them (in MPICH's ABI,
+ * MPI_TYPE_DUP_FN is a real function).
+ */
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0x0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0x0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0x0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)0x1)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0x0)
+
+/*
+ * The callback types of the ABIs whose handles are pointers (the standard ABI's and Open
+ * MPI's), appended by the header generator to their preambles (standard_preamble.h,
+ * ompi_preamble.h), after the handle types they name. They are function types, as in the
+ * standard's header and Open MPI's mpi.h: parameters of these types are pointers to
+ * functions.
  */
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int type_keyval,
@@ -121,21 +139,6 @@ typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int win_keyval, void *extr
                                          int *flag);
 typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val,
                                            void *extra_state);
-
-/*
- * Predefined attribute callbacks for datatype keyvals. They are sentinels, not functions:
- * the library recognises them by address and never calls them (in MPICH's ABI,
- * MPI_TYPE_DUP_FN is a real function).
- */
-#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0x0)
-#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)0x1)
-#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0x0)
-#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0x0)
-#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)0x1)
-#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0x0)
-#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0x0)
-#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)0x1)
-#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0x0)
 
 /* Constants of the MPI-5.0 standard ABI (from src/abi/constants.rs). */
 /* The null datatype handle. */

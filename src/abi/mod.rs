@@ -91,6 +91,31 @@ pub type AttrDeleteFunction<H> = unsafe extern "C" fn(
     *mut std::ffi::c_void,
 ) -> std::os::raw::c_int;
 
+/// The C signature of a communicator's error handler (`MPI_Comm_errhandler_function`).
+#[allow(non_camel_case_types)]
+pub type MPI_Comm_errhandler_function =
+    Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut std::os::raw::c_int, ...)>;
+/// The C signature of a window's error handler (`MPI_Win_errhandler_function`).
+#[allow(non_camel_case_types)]
+pub type MPI_Win_errhandler_function =
+    Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut std::os::raw::c_int, ...)>;
+/// The C signature of a session's error handler (`MPI_Session_errhandler_function`).
+#[allow(non_camel_case_types)]
+pub type MPI_Session_errhandler_function = Option<
+    unsafe extern "C" fn(session: *mut MPI_Session, error_code: *mut std::os::raw::c_int, ...),
+>;
+
+/// Attribute copy callback for datatype keyvals (`MPI_Type_copy_attr_function`), as C passes
+/// it: a function pointer, `MPI_TYPE_NULL_COPY_FN` (the null pointer, or a function in Open
+/// MPI's ABI), or `MPI_TYPE_DUP_FN` (a function, or the sentinel 1 in the standard ABI:
+/// classify before calling).
+#[allow(non_camel_case_types)]
+pub type MPI_Type_copy_attr_function = Option<AttrCopyFunction<MPI_Datatype>>;
+
+/// Attribute delete callback for datatype keyvals (`MPI_Type_delete_attr_function`).
+#[allow(non_camel_case_types)]
+pub type MPI_Type_delete_attr_function = Option<AttrDeleteFunction<MPI_Datatype>>;
+
 /// Attribute copy callback for communicator keyvals (`MPI_Comm_copy_attr_function`), as C
 /// passes it: a function pointer, `MPI_COMM_NULL_COPY_FN` (the null pointer), or
 /// `MPI_COMM_DUP_FN` (a function of this library's in MPICH's ABI, the sentinel 1 in the

@@ -41,37 +41,6 @@ pub struct MPI_Status {
     pub MPI_ERROR: c_int,
 }
 
-/// The C signature of an error handler function (`MPI_Comm_errhandler_function`).
-pub type MPI_Comm_errhandler_function =
-    Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut c_int, ...)>;
-/// The C signature of a window's error handler function (`MPI_Win_errhandler_function`).
-pub type MPI_Win_errhandler_function =
-    Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
-/// The C signature of a session's error handler function
-/// (`MPI_Session_errhandler_function`).
-pub type MPI_Session_errhandler_function =
-    Option<unsafe extern "C" fn(session: *mut MPI_Session, error_code: *mut c_int, ...)>;
-/// Attribute copy callback for datatypes.
-pub type MPI_Type_copy_attr_function = Option<
-    unsafe extern "C" fn(
-        oldtype: MPI_Datatype,
-        type_keyval: c_int,
-        extra_state: *mut std::ffi::c_void,
-        attribute_val_in: *mut std::ffi::c_void,
-        attribute_val_out: *mut std::ffi::c_void,
-        flag: *mut c_int,
-    ) -> c_int,
->;
-/// Attribute delete callback for datatypes.
-pub type MPI_Type_delete_attr_function = Option<
-    unsafe extern "C" fn(
-        datatype: MPI_Datatype,
-        type_keyval: c_int,
-        attribute_val: *mut std::ffi::c_void,
-        extra_state: *mut std::ffi::c_void,
-    ) -> c_int,
->;
-
 /// Defines each constant of the table that MPICH's ABI has as a `pub const` with its doc
 /// comment.
 macro_rules! abi_constants {
@@ -393,7 +362,7 @@ fn own_index(kind: i32, handle: c_int) -> Option<usize> {
 
 /// MPICH's `MPI_TYPE_DUP_FN` is a real function (`MPIR_Type_dup_fn`): no sentinel to
 /// recognise.
-pub fn is_dup_fn_sentinel(_callback: MPI_Type_copy_attr_function) -> bool {
+pub fn is_dup_fn_sentinel(_callback: super::MPI_Type_copy_attr_function) -> bool {
     false
 }
 

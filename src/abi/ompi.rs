@@ -39,7 +39,7 @@
 use super::address_handles::{has_own_tag, own_from_int, own_to_int, AddressHandle};
 pub use super::address_handles::{own_handle, own_parts, GENERATIONS, SLOT_BITS};
 pub use constants::*;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_int;
 use std::sync::LazyLock;
 
 /// Declares each handle type: the opaque struct it points to, named as Open MPI names it,
@@ -194,40 +194,6 @@ pub fn unweighted() -> *const c_int {
 pub fn weights_empty() -> *const c_int {
     std::ptr::without_provenance(3)
 }
-
-/// The C signature of a communicator error handler (`MPI_Comm_errhandler_function`).
-pub type MPI_Comm_errhandler_function =
-    Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut c_int, ...)>;
-/// The C signature of a window's error handler (`MPI_Win_errhandler_function`).
-pub type MPI_Win_errhandler_function =
-    Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
-/// The C signature of a session's error handler (`MPI_Session_errhandler_function`).
-pub type MPI_Session_errhandler_function =
-    Option<unsafe extern "C" fn(session: *mut MPI_Session, error_code: *mut c_int, ...)>;
-
-/// Attribute copy callback for datatypes (`MPI_Type_copy_attr_function`). Open MPI's
-/// `MPI_TYPE_NULL_COPY_FN` and `MPI_TYPE_DUP_FN` are functions (this library exports them
-/// under Open MPI's names), so every callback is simply called.
-pub type MPI_Type_copy_attr_function = Option<
-    unsafe extern "C" fn(
-        oldtype: MPI_Datatype,
-        type_keyval: c_int,
-        extra_state: *mut c_void,
-        attribute_val_in: *mut c_void,
-        attribute_val_out: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int,
->;
-
-/// Attribute delete callback for datatypes (`MPI_Type_delete_attr_function`).
-pub type MPI_Type_delete_attr_function = Option<
-    unsafe extern "C" fn(
-        datatype: MPI_Datatype,
-        type_keyval: c_int,
-        attribute_val: *mut c_void,
-        extra_state: *mut c_void,
-    ) -> c_int,
->;
 
 /// Storage of one of Open MPI's predefined objects: `N` bytes, aligned as Open MPI aligns
 /// them. Its contents are never read or written standalone: only its address and size
@@ -428,7 +394,7 @@ pub fn is_own_keyval_form(key: c_int) -> bool {
 }
 
 /// Open MPI's `MPI_TYPE_DUP_FN` is a function (`OMPI_C_MPI_TYPE_DUP_FN`): no sentinel.
-pub fn is_dup_fn_sentinel(_callback: MPI_Type_copy_attr_function) -> bool {
+pub fn is_dup_fn_sentinel(_callback: super::MPI_Type_copy_attr_function) -> bool {
     false
 }
 

@@ -85,32 +85,6 @@ typedef struct mca_base_pvar_session_t *MPI_T_pvar_session;
 #define MPI_WEIGHTS_EMPTY ((int *)3)
 
 /*
- * Callback types (function types, as in Open MPI's mpi.h; parameters of these types are
- * pointers to functions).
- */
-typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
-typedef int (MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int type_keyval,
-                                          void *extra_state, void *attribute_val_in,
-                                          void *attribute_val_out, int *flag);
-typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int type_keyval,
-                                            void *attribute_val, void *extra_state);
-typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
-typedef int (MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
-                                          void *attribute_val_in, void *attribute_val_out,
-                                          int *flag);
-typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int comm_keyval,
-                                            void *attribute_val, void *extra_state);
-typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len,
-                                   MPI_Datatype *datatype);
-typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
-typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
-typedef int (MPI_Win_copy_attr_function)(MPI_Win oldwin, int win_keyval, void *extra_state,
-                                         void *attribute_val_in, void *attribute_val_out,
-                                         int *flag);
-typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *attribute_val,
-                                           void *extra_state);
-
-/*
  * Predefined attribute callbacks: functions in Open MPI's ABI (this library exports them
  * under Open MPI's names; their prototypes are among the functions below).
  */

@@ -240,42 +240,6 @@ pub fn weights_empty() -> *const c_int {
     std::ptr::without_provenance(11)
 }
 
-/// The C signature of a communicator error handler (`MPI_Comm_errhandler_function`).
-pub type MPI_Comm_errhandler_function =
-    Option<unsafe extern "C" fn(comm: *mut MPI_Comm, error_code: *mut c_int, ...)>;
-/// The C signature of a window's error handler (`MPI_Win_errhandler_function`).
-pub type MPI_Win_errhandler_function =
-    Option<unsafe extern "C" fn(win: *mut MPI_Win, error_code: *mut c_int, ...)>;
-/// The C signature of a session's error handler (`MPI_Session_errhandler_function`).
-pub type MPI_Session_errhandler_function =
-    Option<unsafe extern "C" fn(session: *mut MPI_Session, error_code: *mut c_int, ...)>;
-
-/// Attribute copy callback for datatype keyvals (`MPI_Type_copy_attr_function`), as C passes
-/// it: a function pointer, or one of the sentinels `MPI_TYPE_NULL_COPY_FN` (0) and
-/// `MPI_TYPE_DUP_FN` (1). Never call it without classifying it first with [`copy_attr_kind`]:
-/// the value 1 is not a function.
-pub type MPI_Type_copy_attr_function = Option<
-    unsafe extern "C" fn(
-        oldtype: MPI_Datatype,
-        type_keyval: c_int,
-        extra_state: *mut c_void,
-        attribute_val_in: *mut c_void,
-        attribute_val_out: *mut c_void,
-        flag: *mut c_int,
-    ) -> c_int,
->;
-
-/// Attribute delete callback for datatype keyvals (`MPI_Type_delete_attr_function`), or
-/// `MPI_TYPE_NULL_DELETE_FN` (the null pointer).
-pub type MPI_Type_delete_attr_function = Option<
-    unsafe extern "C" fn(
-        datatype: MPI_Datatype,
-        type_keyval: c_int,
-        attribute_val: *mut c_void,
-        extra_state: *mut c_void,
-    ) -> c_int,
->;
-
 /// Address of `MPI_TYPE_NULL_COPY_FN` and `MPI_TYPE_NULL_DELETE_FN`: the null pointer.
 pub const MPI_TYPE_NULL_FN_ADDRESS: usize = 0;
 /// Address of `MPI_TYPE_DUP_FN`: the sentinel 1, which is no function. (In MPICH's ABI it is
@@ -304,7 +268,7 @@ pub enum CopyAttr {
 
 /// Classifies a copy callback passed from C: the sentinels by address, anything else as a
 /// function.
-pub fn copy_attr_kind(callback: MPI_Type_copy_attr_function) -> CopyAttr {
+pub fn copy_attr_kind(callback: super::MPI_Type_copy_attr_function) -> CopyAttr {
     match callback {
         None => CopyAttr::Null,
         Some(f) if f as usize == MPI_TYPE_DUP_FN_ADDRESS => CopyAttr::Dup,
@@ -491,7 +455,7 @@ pub fn is_own_keyval_form(key: c_int) -> bool {
 }
 
 /// True if `callback` is the sentinel `MPI_TYPE_DUP_FN`, which is never called.
-pub fn is_dup_fn_sentinel(callback: MPI_Type_copy_attr_function) -> bool {
+pub fn is_dup_fn_sentinel(callback: super::MPI_Type_copy_attr_function) -> bool {
     matches!(copy_attr_kind(callback), CopyAttr::Dup)
 }
 
@@ -645,8 +609,8 @@ mod tests {
     fn copy_callback_sentinels() {
         assert!(matches!(copy_attr_kind(None), CopyAttr::Null));
         // SAFETY: only compared by address, never called.
-        let dup: MPI_Type_copy_attr_function =
-            unsafe { std::mem::transmute::<usize, MPI_Type_copy_attr_function>(1) };
+        let dup: crate::abi::MPI_Type_copy_attr_function =
+            unsafe { std::mem::transmute::<usize, crate::abi::MPI_Type_copy_attr_function>(1) };
         assert!(matches!(copy_attr_kind(dup), CopyAttr::Dup));
         unsafe extern "C" fn copy(
             _: MPI_Datatype,
