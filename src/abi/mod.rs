@@ -40,6 +40,19 @@ mod ompi;
 #[cfg(abi = "ompi")]
 pub use ompi::*;
 
+/// The point-to-point values the communication layers take together: handles and ranks of
+/// the table, and the addresses of `MPI_IN_PLACE` and `MPI_STATUSES_IGNORE` in this ABI
+/// (`MPI_STATUSES_IGNORE` is `MPI_STATUS_IGNORE`: 1 in MPICH's ABI, the null pointer in the
+/// others).
+pub mod p2p {
+    pub use super::IN_PLACE_ADDRESS as MPI_IN_PLACE;
+    pub use super::MPI_STATUS_IGNORE as MPI_STATUSES_IGNORE;
+    pub use super::{
+        MPI_Message, MPI_Request, MPI_ANY_SOURCE, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
+        MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_ROOT,
+    };
+}
+
 pub mod translate;
 pub use translate::*;
 

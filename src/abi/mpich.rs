@@ -198,19 +198,9 @@ pub type MPI_Win = c_int;
 /// Handle of a session (`MPI_Session`): an `int` in MPICH's ABI.
 pub type MPI_Session = c_int;
 
-/// The point-to-point values that are not constants of `mpi.h`'s table: MPICH's `mpi.h`
-/// values.
-pub mod p2p {
-    pub use super::{
-        MPI_Message, MPI_Request, MPI_ANY_SOURCE, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
-        MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_ROOT,
-    };
-    /// The address of `MPI_IN_PLACE`, MPICH's `(void *) -1`: a collective's buffer argument that says the
-    /// data are in the other buffer.
-    pub const MPI_IN_PLACE: usize = usize::MAX;
-    /// `MPI_STATUSES_IGNORE`: MPICH's `(MPI_Status *)1`, as `MPI_STATUS_IGNORE`.
-    pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
-}
+/// The address of `MPI_IN_PLACE`, MPICH's `(void *) -1`: a collective's buffer argument that
+/// says the data are in the other buffer.
+pub const IN_PLACE_ADDRESS: usize = usize::MAX;
 
 /// The kind bits of the requests of the one-process world: MPICH's kind of requests made by
 /// the library (`0xac`, request objects of its indirect kind), which no constant uses.

@@ -168,17 +168,8 @@ impl MPI_Status {
 /// `MPI_STATUS_IGNORE`: the null pointer.
 pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::null_mut();
 
-/// The point-to-point values that are not constants of the table: Open MPI's `mpi.h` values.
-pub mod p2p {
-    pub use super::{
-        MPI_Message, MPI_Request, MPI_ANY_SOURCE, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
-        MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_ROOT,
-    };
-    /// The address of `MPI_IN_PLACE`, Open MPI's `(void *) 1`.
-    pub const MPI_IN_PLACE: usize = 1;
-    /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.
-    pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
-}
+/// The address of `MPI_IN_PLACE`, Open MPI's `(void *) 1`.
+pub const IN_PLACE_ADDRESS: usize = 1;
 
 /// The address `MPI_T_PVAR_ALL_HANDLES` stands for (`(MPI_T_pvar_handle) -1`).
 pub fn all_pvar_handles() -> *const c_int {

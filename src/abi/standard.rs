@@ -208,19 +208,9 @@ impl MPI_Status {
 /// `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE`: the null pointer (in MPICH's ABI it is 1).
 pub const MPI_STATUS_IGNORE: *mut MPI_Status = std::ptr::null_mut();
 
-/// The point-to-point values that are not constants of `mpi.h`'s table: the standard ABI's
-/// values (MPI-5.0 chapter 21, MPICH 5.0.2's `mpi_abi.h`).
-pub mod p2p {
-    pub use super::{
-        MPI_Message, MPI_Request, MPI_ANY_SOURCE, MPI_MESSAGE_NO_PROC, MPI_MESSAGE_NULL,
-        MPI_PROC_NULL, MPI_REQUEST_NULL, MPI_ROOT,
-    };
-    /// The address of `MPI_IN_PLACE`, the standard ABI's `(void *) 1`: a collective's buffer argument that says the
-    /// data are in the other buffer.
-    pub const MPI_IN_PLACE: usize = 1;
-    /// `MPI_STATUSES_IGNORE`: the null pointer, as `MPI_STATUS_IGNORE`.
-    pub const MPI_STATUSES_IGNORE: *mut super::MPI_Status = super::MPI_STATUS_IGNORE;
-}
+/// The address of `MPI_IN_PLACE`, the standard ABI's `(void *) 1`: a collective's buffer
+/// argument that says the data are in the other buffer.
+pub const IN_PLACE_ADDRESS: usize = 1;
 
 /// The address `MPI_T_PVAR_ALL_HANDLES` stands for: every handle of a session of performance
 /// variables (`(MPI_T_pvar_handle)1`).
