@@ -1,6 +1,7 @@
 /*
  * test_standard_abi.c: what the MPI-5.0 standard ABI (MPI-5.0 chapter 21, docs/abi.md) adds or
- * changes, checked in both builds where the question has an answer in both:
+ * changes, checked in the three builds where the question has an answer in each (Open MPI's
+ * ABI answers as Open MPI's mpi.h does: its handles are addresses, its status is 24 bytes):
  *
  *   - MPI_Type_toint / MPI_Type_fromint round-trip predefined handles, derived handles and
  *     MPI_DATATYPE_NULL (a predefined handle's int is its value in the standard ABI);
@@ -17,7 +18,8 @@
  *     build only, and derived handles never lie in 1..4095, the predefined range.
  *
  * The header says which build this is: mpi_dtype_abi/mpi.h defines MPI_DTYPE_STANDARD_ABI,
- * MPICH's-ABI mpi.h does not; MPI_Abi_get_version checks that the library linked agrees.
+ * mpi_dtype_ompi/mpi.h MPI_DTYPE_OMPI_ABI, MPICH's-ABI mpi.h MPI_DTYPE_MPICH_ABI;
+ * MPI_Abi_get_version and MPI_Get_library_version check that the library linked agrees.
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "check.h"
@@ -41,7 +43,7 @@
 /* A handle as a number: its bits (the standard ABI's handles are pointers). */
 static long handle_value(MPI_Datatype t)
 {
-#ifdef MPI_DTYPE_STANDARD_ABI
+#ifndef MPI_DTYPE_MPICH_ABI
     return (long)(intptr_t)t;
 #else
     return (long)t;
@@ -173,6 +175,17 @@ static void predefined_values(void)
     CHECK_EQ_LONG(MPI_ERR_TRUNCATE, 15);
     CHECK_EQ_LONG(MPI_KEYVAL_INVALID, 0);
     CHECK_EQ_LONG(sizeof(MPI_Datatype), sizeof(void *));
+#elif defined(MPI_DTYPE_OMPI_ABI)
+    /* Open MPI's: handles are the addresses of its objects, which this library defines */
+    CHECK(MPI_DOUBLE == (MPI_Datatype)&ompi_mpi_double);
+    CHECK(MPI_COMM_WORLD == (MPI_Comm)&ompi_mpi_comm_world);
+    CHECK(MPI_LONG_LONG == MPI_LONG_LONG_INT);
+    CHECK(MPI_DOUBLE != MPI_FLOAT && MPI_DOUBLE != MPI_DATATYPE_NULL);
+    CHECK_EQ_LONG(MPI_COMBINER_NAMED, 0);
+    CHECK_EQ_LONG(MPI_COMBINER_RESIZED, 17);
+    CHECK_EQ_LONG(MPI_ORDER_C, 0);
+    CHECK_EQ_LONG(MPI_UNDEFINED, -32766);
+    CHECK_EQ_LONG(sizeof(MPI_Datatype), sizeof(void *));
 #else
     /* MPICH's values */
     CHECK_EQ_LONG(MPI_DOUBLE, 0x4c00080b);
@@ -213,8 +226,10 @@ static void abi_version(int errors)
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int length = 0;
     CHECK_OK(MPI_Get_library_version(library, &length));
-#ifdef MPI_DTYPE_STANDARD_ABI
+#if defined(MPI_DTYPE_STANDARD_ABI)
     CHECK(strstr(library, "the MPI-5.0 standard ABI") != NULL);
+#elif defined(MPI_DTYPE_OMPI_ABI)
+    CHECK(strstr(library, "Open MPI's ABI") != NULL);
 #else
     CHECK(strstr(library, "MPICH's ABI") != NULL);
 #endif
@@ -294,7 +309,7 @@ static void status_ignore(void)
 {
     int count = -5;
     MPI_Count big = -5;
-#ifdef MPI_DTYPE_STANDARD_ABI
+#ifndef MPI_DTYPE_MPICH_ABI
     CHECK(MPI_STATUS_IGNORE == (MPI_Status *)0);
     CHECK(MPI_STATUSES_IGNORE == (MPI_Status *)0);
 #else
@@ -314,7 +329,9 @@ static void status_ignore(void)
 /* The byte count and the cancelled flag, where this build's status keeps them. */
 static long long status_bytes(const MPI_Status *s)
 {
-#ifdef MPI_DTYPE_STANDARD_ABI
+#if defined(MPI_DTYPE_OMPI_ABI)
+    return (long long)s->_ucount;
+#elif defined(MPI_DTYPE_STANDARD_ABI)
     return (long long)((unsigned long long)(unsigned)s->MPI_internal[0] |
                        (unsigned long long)((unsigned)s->MPI_internal[1] >> 1) << 32);
 #else
@@ -325,7 +342,9 @@ static long long status_bytes(const MPI_Status *s)
 
 static int status_cancelled(const MPI_Status *s)
 {
-#ifdef MPI_DTYPE_STANDARD_ABI
+#if defined(MPI_DTYPE_OMPI_ABI)
+    return s->_cancelled;
+#elif defined(MPI_DTYPE_STANDARD_ABI)
     return s->MPI_internal[1] & 1;
 #else
     return s->count_hi_and_cancelled & 1;
@@ -334,14 +353,19 @@ static int status_cancelled(const MPI_Status *s)
 
 static void status_set_bytes(MPI_Status *s, long long bytes, int cancelled)
 {
+#if defined(MPI_DTYPE_OMPI_ABI)
+    s->_ucount = (size_t)bytes;
+    s->_cancelled = cancelled;
+#else
     unsigned lo = (unsigned)((unsigned long long)bytes & 0xffffffffu);
     unsigned hi = (unsigned)((unsigned long long)bytes >> 32) << 1 | (cancelled ? 1u : 0u);
-#ifdef MPI_DTYPE_STANDARD_ABI
+#if defined(MPI_DTYPE_STANDARD_ABI)
     s->MPI_internal[0] = (int)lo;
     s->MPI_internal[1] = (int)hi;
 #else
     s->count_lo = (int)lo;
     s->count_hi_and_cancelled = (int)hi;
+#endif
 #endif
 }
 
@@ -358,6 +382,12 @@ static void status_layout(void)
     CHECK_EQ_LONG(offsetof(MPI_Status, MPI_TAG), 4);
     CHECK_EQ_LONG(offsetof(MPI_Status, MPI_ERROR), 8);
     CHECK_EQ_LONG(offsetof(MPI_Status, MPI_internal), 12);
+#elif defined(MPI_DTYPE_OMPI_ABI)
+    /* Open MPI's {MPI_SOURCE, MPI_TAG, MPI_ERROR, _cancelled, _ucount} */
+    CHECK_EQ_LONG(sizeof(MPI_Status), 24);
+    CHECK_EQ_LONG(offsetof(MPI_Status, MPI_SOURCE), 0);
+    CHECK_EQ_LONG(offsetof(MPI_Status, _cancelled), 12);
+    CHECK_EQ_LONG(offsetof(MPI_Status, _ucount), 16);
 #else
     /* MPICH's {count_lo, count_hi_and_cancelled, MPI_SOURCE, MPI_TAG, MPI_ERROR} */
     CHECK_EQ_LONG(sizeof(MPI_Status), 20);
@@ -439,8 +469,8 @@ static void status_layout(void)
     }
 }
 
-/* The functions the standard ABI removed are not exported by its library (they are by the
-   MPICH-ABI library). */
+/* The functions the standard ABI removed are not exported by its library nor by Open MPI's
+   (they are by the MPICH-ABI library). */
 static void removed_functions(void)
 {
     static const char *const removed[] = {"MPI_Type_struct",  "MPI_Type_hvector",
@@ -450,7 +480,7 @@ static void removed_functions(void)
     size_t k;
     for (k = 0; k < sizeof removed / sizeof removed[0]; ++k) {
         void *f = dlsym(RTLD_DEFAULT, removed[k]);
-#ifdef MPI_DTYPE_STANDARD_ABI
+#ifndef MPI_DTYPE_MPICH_ABI
         if (!check_true_(f == NULL, "a removed function is not exported", __FILE__, __LINE__)) {
             printf("  %s is exported\n", removed[k]);
         }

@@ -14,6 +14,10 @@
 #define MPI_DTYPE_VERSION_MAJOR 0
 #define MPI_DTYPE_VERSION_MINOR 1
 #define MPI_DTYPE_VERSION_PATCH 0
+/* Defined by mpi-dtype's header of MPICH's ABI only: code shared by the three builds tells
+   them apart (MPI_DTYPE_STANDARD_ABI, MPI_DTYPE_OMPI_ABI in the others). */
+#define MPI_DTYPE_MPICH_ABI 1
+
 /* Handle and integer types of MPICH's ABI on x86-64. */
 typedef int MPI_Datatype;
 typedef int MPI_Comm;

@@ -6,7 +6,7 @@
 # build/prefix, renders mpi-dtype-explain's pictures in headless Chromium
 # (scripts/test-explain-render.sh) and runs the C test suite with ctest through
 # find_package(MpiDtype) (plain and under AddressSanitizer/UBSan, then again against the
-# standard-ABI build libmpi_dtype_abi), checks libmpi_dtype_ompi standalone against Open MPI's
+# standard-ABI build libmpi_dtype_abi and Open MPI's libmpi_dtype_ompi), checks libmpi_dtype_ompi standalone against Open MPI's
 # headers (scripts/test-ompi-standalone.sh), checks the pkg-config files, runs real 4-rank MPI programs
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
 # MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), random derived-type
@@ -77,6 +77,12 @@ cmake -S c_tests -B build/c_tests_abi -DCMAKE_PREFIX_PATH="$root/build/prefix" -
       -DMPI_DTYPE_REQUIRE_REFERENCE_MPIS=ON >/dev/null
 cmake --build build/c_tests_abi -j2 >/dev/null
 ctest --test-dir build/c_tests_abi --output-on-failure -j2
+
+step "C tests against Open MPI's ABI build, libmpi_dtype_ompi (ctest)"
+cmake -S c_tests -B build/c_tests_ompi -DCMAKE_PREFIX_PATH="$root/build/prefix" -DMPI_DTYPE_ABI=ompi \
+      -DMPI_DTYPE_REQUIRE_REFERENCE_MPIS=ON >/dev/null
+cmake --build build/c_tests_ompi -j2 >/dev/null
+ctest --test-dir build/c_tests_ompi --output-on-failure -j2
 
 step "C tests under AddressSanitizer and UBSan (ctest)"
 cmake -S c_tests -B build/c_tests_sanitize -DCMAKE_PREFIX_PATH="$root/build/prefix" -DMPI_DTYPE_SANITIZE=ON >/dev/null

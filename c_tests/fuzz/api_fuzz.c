@@ -55,15 +55,15 @@ static int rd_one_in(reader *r, unsigned n)
 }
 
 /* ---------------------------------------------------------------------------------------
- * Handles as numbers. A datatype handle is an int in MPICH's ABI and a pointer in the
- * standard ABI (mpi_dtype_abi/mpi.h defines MPI_DTYPE_STANDARD_ABI): garbage handles are
+ * Handles as numbers. A datatype handle is an int in MPICH's ABI (mpi_dtype/mpi.h defines
+ * MPI_DTYPE_MPICH_ABI) and a pointer in the standard ABI and Open MPI's: garbage handles are
  * made from numbers, and printed as numbers, through these two.
  */
 #define HANDLE_FROM_BITS(type, bits) ((type)(intptr_t)(bits))
 
 static unsigned long handle_bits(MPI_Datatype t)
 {
-#ifdef MPI_DTYPE_STANDARD_ABI
+#ifndef MPI_DTYPE_MPICH_ABI
     return (unsigned long)(uintptr_t)t;
 #else
     return (unsigned long)(unsigned)t;
@@ -231,7 +231,7 @@ static MPI_Datatype bad_type_(state *s)
     case 1:
         if (s->nfreed > 0) return s->freed[rd_below(r, (unsigned)s->nfreed)];
         return HANDLE_FROM_BITS(MPI_Datatype, 0x7fffffff);
-#ifndef MPI_DTYPE_STANDARD_ABI
+#ifdef MPI_DTYPE_MPICH_ABI
     case 2: return (MPI_Datatype)(0x4c000000 | rd_below(r, 256) << 16); /* not a predefined */
     case 3: return (MPI_Datatype)(0x8c000000u | (rd_u8(r) << 8) | 0x77); /* derived-looking */
 #else
@@ -806,7 +806,7 @@ static void op_more(state *s)
     MPI_Count c = 0, c2 = 0;
     int i = 0, j = 0;
     switch (rd_below(r, 24)) {
-#ifdef MPI_DTYPE_STANDARD_ABI
+#ifndef MPI_DTYPE_MPICH_ABI
     case 0:
         expect("MPI_Type_create_hvector (negative count)", NEG_COUNT,
                MPI_Type_create_hvector(-1, 1, 8, t, &n));
@@ -975,7 +975,7 @@ static void op_more(state *s)
         MPI_Type_free(&v);
         break;
     }
-#ifdef MPI_DTYPE_STANDARD_ABI
+#ifndef MPI_DTYPE_MPICH_ABI
     case 17: {
         /* MPI_Type_toint / MPI_Type_fromint: a valid handle round-trips; an invalid one
            either has no int (-1) or one that converts back to it or to MPI_DATATYPE_NULL

@@ -725,10 +725,10 @@ extern struct ompi_predefined_info_t ompi_mpi_info_env;
 #define MPI_MAX_PROCESSOR_NAME (256)
 /* The invalid attribute key. */
 #define MPI_KEYVAL_INVALID (-1)
-/* Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the standard ABI: the version the ABI belongs to). */
-#define MPI_VERSION (3)
+/* Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the standard ABI: the version the ABI belongs to; Open MPI's: the large-count functions of MPI 4.0 are there, where Open MPI 4.1 and 5.0 say 3.1). */
+#define MPI_VERSION (4)
 /* Subversion of the MPI standard implemented (as for `MPI_VERSION`). */
-#define MPI_SUBVERSION (1)
+#define MPI_SUBVERSION (0)
 /* Only one thread will execute. */
 #define MPI_THREAD_SINGLE (0)
 /* Only the main thread makes MPI calls. */

@@ -564,10 +564,11 @@ abi_constants! {
     /// The invalid attribute key.
     MPI_KEYVAL_INVALID: c_int = mpich 0x24000000, standard 0, ompi -1;
     /// Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the
-    /// standard ABI: the version the ABI belongs to).
-    MPI_VERSION: c_int = mpich 4, standard 5, ompi 3;
+    /// standard ABI: the version the ABI belongs to; Open MPI's: the large-count functions of
+    /// MPI 4.0 are there, where Open MPI 4.1 and 5.0 say 3.1).
+    MPI_VERSION: c_int = mpich 4, standard 5, ompi 4;
     /// Subversion of the MPI standard implemented (as for `MPI_VERSION`).
-    MPI_SUBVERSION: c_int = mpich 0, standard 0, ompi 1;
+    MPI_SUBVERSION: c_int = mpich 0, standard 0, ompi 0;
     /// Major version of the standard ABI (`MPI_Abi_get_version` returns it).
     MPI_ABI_VERSION: c_int = standard 1;
     /// Minor version of the standard ABI (`MPI_Abi_get_version` returns it).
