@@ -2,6 +2,7 @@
 """Checks the `ompi` values of the table of constants against Open MPI's mpi.h.
 
 Usage: check_abi_ompi.py [--header OUR_OMPI_INCLUDE_DIR] OPENMPI_INCLUDE_DIR [...]
+       check_abi_ompi.py --objects libmpi_dtype_ompi.so OPEN_MPIS_libmpi.so.40
 
 For each constant of src/abi/constants.rs that has an `ompi` value and that the given mpi.h
 defines:
@@ -18,6 +19,10 @@ redeclared after Open MPI's mpi.h in one translation unit: the compiler rejects 
 conflicts with Open MPI's declaration. Prototypes naming a type that mpi.h lacks (MPI-4's
 MPI_Session in Open MPI 4.1, MPI_User_function_c) or a function it defines as a macro
 (MPI_Aint_add) are left out and counted.
+
+With --objects, every `ompi_*` object that both libraries export must be at least as large in
+libmpi_dtype_ompi.so as in Open MPI's libmpi.so.40: a program compiled against Open MPI holds
+a copy of each object it names, of the size Open MPI's library gave it.
 """
 import pathlib
 import re
@@ -149,9 +154,35 @@ def prototypes_agree(ours, include):
     return len(units) - len(left_out), len(left_out), []
 
 
+def object_sizes(library):
+    """The `ompi_*` objects LIBRARY exports, with their sizes (readelf's dynamic symbols)."""
+    out = subprocess.run(["readelf", "-sW", "--dyn-syms", library], capture_output=True,
+                         text=True, check=True).stdout
+    sizes = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 8 and fields[3] == "OBJECT" and fields[7].startswith("ompi_"):
+            sizes[fields[7]] = int(fields[2], 0)
+    return sizes
+
+
+def objects_agree(ours, theirs):
+    """Every object both export is at least as large in OURS as in THEIRS (so that a program's
+    copy of it, sized by Open MPI's library at link time, fits): (compared, too small)."""
+    mine, open_mpis = object_sizes(ours), object_sizes(theirs)
+    shared = [name for name in mine if name in open_mpis]
+    small = [f"{n}: {mine[n]} < {open_mpis[n]}" for n in shared if mine[n] < open_mpis[n]]
+    return len(shared), small
+
+
 def main():
     args = sys.argv[1:]
     ours = None
+    if args[:1] == ["--objects"] and len(args) == 3:
+        compared, small = objects_agree(args[1], args[2])
+        print(f"{args[1]}: {compared} objects of {args[2]}, none smaller" if not small else
+              f"{args[1]}: objects smaller than {args[2]}'s: {small}")
+        sys.exit(1 if small or compared < 90 else 0)
     if args[:1] == ["--header"]:
         ours, args = args[1], args[2:]
     if not args:

@@ -3,8 +3,9 @@
 # own mpi.h and linked with libmpi_dtype_ompi alone (no libmpi) get the standard's answers.
 #
 # For Debian's Open MPI 4.1.4 and Open MPI 5.0.11 (scripts/install-mpis.sh ompi4 ompi5):
-# 1. scripts/check_abi_ompi.py: the constants of the table equal that mpi.h's, and every
-#    prototype of mpi-dtype's header of Open MPI's ABI agrees with its declaration there;
+# 1. scripts/check_abi_ompi.py: the constants of the table equal that mpi.h's, every
+#    prototype of mpi-dtype's header of Open MPI's ABI agrees with its declaration there, and
+#    every ompi_* object libmpi_dtype_ompi.so exports is as large as that libmpi.so.40's;
 # 2. the random datatype harness (conformance/harness.c: every constructor, pair and f90
 #    types, decoding, pack and unpack, external32) compiled with that mpi.h and linked with
 #    libmpi_dtype_ompi.so prints, seed by seed, what the same harness prints built against
@@ -66,6 +67,11 @@ for rt in ompi4 ompi5; do
         exit 2
     }
     python3 "$root/scripts/check_abi_ompi.py" --header "$prefix/include/mpi_dtype_ompi" "$include"
+    # the library itself: Debian's lib directory has only the link libmpi.so to it
+    libdir=$("$root/scripts/with-mpi.sh" "$rt" mpicc --showme:libdirs | awk '{print $1}')
+    libmpi="$libdir/libmpi.so.40"
+    [ -e "$libmpi" ] || libmpi=$(readlink -f "$libdir/libmpi.so")
+    python3 "$root/scripts/check_abi_ompi.py" --objects "$lib/libmpi_dtype_ompi.so" "$libmpi"
     compare "$rt" "$include"
 done
 compare mpi_dtype_ompi_header "$prefix/include/mpi_dtype_ompi"
