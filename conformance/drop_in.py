@@ -71,7 +71,7 @@ class Runner:
     env: dict
     expect_mode: str  # a regular expression the MPI_DTYPE_DEBUG=1 line must match
     # and one the harness's line must match: where its behind nodes are made
-    expect_behind: str = r"harness: behind nodes are made by .*(libmpich\.so\.12|libmpi_abi\.so\.1)"
+    expect_behind: str = r"harness: behind nodes are made by .*(libmpich\.so\.12|libmpi_abi\.so\.1|libmpi\.so\.40[.0-9]*)"
 
     def command(self, args):
         return self.prefix + list(args)

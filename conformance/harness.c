@@ -949,10 +949,13 @@ static const constructors API = {
 };
 static constructors BEHIND;
 
-/* The MPI library a program built for this ABI links: MPICH's, or the MPI-5.0 standard ABI's
- * (MPI_ABI_VERSION, from mpi_abi.h or mpi-dtype's standard-ABI header). */
+/* The MPI library a program built for this ABI links: MPICH's, the MPI-5.0 standard ABI's
+ * (MPI_ABI_VERSION, from mpi_abi.h or mpi-dtype's standard-ABI header), or Open MPI's (OPEN_MPI,
+ * from Open MPI's mpi.h; MPI_DTYPE_OMPI_ABI, from mpi-dtype's header of Open MPI's ABI). */
 #if defined(MPI_ABI_VERSION) && MPI_ABI_VERSION >= 1
 #define MPI_LIBRARY_NAME "libmpi_abi.so.1"
+#elif defined(OPEN_MPI) || defined(MPI_DTYPE_OMPI_ABI)
+#define MPI_LIBRARY_NAME "libmpi.so.40"
 #else
 #define MPI_LIBRARY_NAME "libmpich.so.12"
 #endif

@@ -92,6 +92,9 @@ ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build/c_tests_sanitize --output-on-
 step "Open MPI's ABI standalone: its header against Open MPI 4.1's and 5.0's mpi.h, and the random datatypes compiled with each mpi.h and linked with libmpi_dtype_ompi alone print what libmpi_dtype prints"
 ./scripts/test-ompi-standalone.sh "$root/build/prefix"
 
+step "drop-in over Open MPI 4.1 and 5.0: random datatypes built with mpi-dtype's constructors print the same with libmpi_dtype_ompi.so preloaded as standalone"
+./scripts/test-drop-in-ompi.sh "$root/build/prefix"
+
 step "pkg-config"
 export PKG_CONFIG_PATH="$root/build/prefix/lib/pkgconfig"
 gcc -std=c99 -Wall -Wextra -Werror examples/demo.c $(pkg-config --cflags --libs mpi_dtype) \

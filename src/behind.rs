@@ -201,6 +201,8 @@ pub fn backend() -> Option<&'static Backend> {
     match search() {
         Some(found) => {
             let found = BACKEND.get_or_init(|| found);
+            // Before any call reaches that library (its MPI_Init is the caller's next step).
+            crate::abi::adopt_objects(found.handle);
             if debug() {
                 crate::diagnostic::line(format_args!("mpi-dtype: forwarding to {}", found.path));
             }

@@ -611,7 +611,7 @@ typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int win_keyval, void *at
 #define MPI_MAX_PROCESSOR_NAME (256)
 /* The invalid attribute key. */
 #define MPI_KEYVAL_INVALID (0)
-/* Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the standard ABI: the version the ABI belongs to). */
+/* Version of the MPI standard implemented (MPICH's ABI: as MPICH 4.0 reports it; the standard ABI: the version the ABI belongs to; Open MPI's: the large-count functions of MPI 4.0 are there, where Open MPI 4.1 and 5.0 say 3.1). */
 #define MPI_VERSION (5)
 /* Subversion of the MPI standard implemented (as for `MPI_VERSION`). */
 #define MPI_SUBVERSION (0)

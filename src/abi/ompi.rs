@@ -39,6 +39,7 @@
 use super::address_handles::{has_own_tag, own_from_int, own_to_int, AddressHandle};
 pub use super::address_handles::{own_handle, own_parts, GENERATIONS, SLOT_BITS};
 pub use constants::*;
+use std::ffi::c_void;
 use std::os::raw::c_int;
 use std::sync::LazyLock;
 
@@ -243,6 +244,19 @@ pub mod constants {
         };
     }
 
+    /// Pushes the name, address and size of the constant's object onto `$list` if it is the
+    /// address of an object of Open MPI's.
+    macro_rules! any_object {
+        ([$list:ident $name:ident: $ty:ident] & $object:ident) => {
+            $list.push(super::Exported {
+                name: concat!(stringify!($object), "\0"),
+                address: super::AddressHandle::bits($name),
+                size: $ty::OBJECT_SIZE,
+            });
+        };
+        ([$($item:tt)*] $($value:tt)*) => {};
+    }
+
     /// Pushes the constant onto `$list` if it is a datatype object of Open MPI's.
     macro_rules! datatype_object {
         ([$list:ident $name:ident: MPI_Datatype] & $object:ident) => {
@@ -271,10 +285,66 @@ pub mod constants {
                     $($abi $(& $object)? $($alias)? $($value $(as $cast)?)?),+);)*
                 list
             }
+
+            /// Every object this library exports under one of Open MPI's names.
+            #[allow(clippy::vec_init_then_push)] // one push per entry that is an object
+            pub fn exported_objects() -> Vec<super::Exported> {
+                let mut list = Vec::new();
+                $(value_in!(ompi => any_object [list $name: $ty];
+                    $($abi $(& $object)? $($alias)? $($value $(as $cast)?)?),+);)*
+                list
+            }
         };
     }
 
     include!("constants.rs");
+}
+
+/// One of the objects this library exports under Open MPI's name: the name (NUL-terminated),
+/// where it is (in this library, or the program's copy of it) and its size.
+pub struct Exported {
+    /// The symbol, with a NUL at its end.
+    pub name: &'static str,
+    /// The object's address.
+    pub address: usize,
+    /// Its size in bytes (Open MPI's).
+    pub size: usize,
+}
+
+/// Gives each object this library exports the contents of Open MPI's object of the same name
+/// in `behind` (the `dlopen` handle of the `libmpi` found behind this library, as a number),
+/// once, before that library reads them.
+///
+/// Under `LD_PRELOAD`, `libmpi` reaches its predefined objects through their symbols, and
+/// the dynamic linker binds those to this library's objects (or to the program's copies of
+/// them), which come first: `libmpi` then works on this library's storage. The datatypes
+/// (and the other objects in `libmpi`'s initialized data) must first hold what `libmpi`'s own
+/// copies were initialized with, which `dlsym` on `behind` finds; the pointers in them that
+/// lead to the objects themselves already lead to this library's, since the dynamic linker
+/// relocated them through the same symbols. An object `libmpi` has already written to (not
+/// all zeros) is left as it is; one `libmpi` lacks (an older version's) stays zero.
+pub fn adopt_objects(behind: usize) {
+    for object in exported_objects() {
+        let Ok(name) = std::ffi::CStr::from_bytes_with_nul(object.name.as_bytes()) else {
+            continue;
+        };
+        // SAFETY: a handle dlopen returned and a NUL-terminated name.
+        let theirs = unsafe { libc::dlsym(behind as *mut c_void, name.as_ptr()) } as usize;
+        if theirs == 0 || theirs == object.address {
+            continue;
+        }
+        let ours = object.address as *mut u8;
+        // SAFETY: `ours` is an object of `object.size` bytes this library exports (or the
+        // program's copy of it, as large: check_abi_ompi.py --objects), only read here.
+        let untouched = unsafe { std::slice::from_raw_parts(ours, object.size) }
+            .iter()
+            .all(|&b| b == 0);
+        if untouched {
+            // SAFETY: Open MPI's object of the same name is `object.size` bytes too (the
+            // sizes of src/abi/ompi.rs are Open MPI's), and the two do not overlap.
+            unsafe { std::ptr::copy_nonoverlapping(theirs as *const u8, ours, object.size) };
+        }
+    }
 }
 
 // ---- the handle codec ---------------------------------------------------------------------

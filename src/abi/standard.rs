@@ -480,6 +480,10 @@ pub fn behind_speaks_this_abi(address: usize) -> bool {
     rc == MPI_SUCCESS && major >= 1
 }
 
+/// The standard ABI has no objects of the MPI behind to take over (its predefined handles are
+/// numbers): nothing to do when the MPI library behind is found.
+pub fn adopt_objects(_behind: usize) {}
+
 /// The handle whose [`handle_bits`] are `bits`.
 pub fn handle_from_bits(bits: u64) -> MPI_Datatype {
     MPI_Datatype(bits as usize)

@@ -4,8 +4,8 @@
 //!
 //! Such a type comes, for example, from `MPI_File_get_view` or from `MPI_Type_get_contents`
 //! of a type that library made. Its own types decode down to named types, which are this
-//! library's: the type is read with that library's `PMPI_Type_get_envelope_c` /
-//! `PMPI_Type_get_contents_c`, its children are imported the same way, and it is made again
+//! library's: the type is read with that library's `PMPI_Type_get_envelope(_c)` /
+//! `PMPI_Type_get_contents(_c)` ([`super::behind_types`]), its children are imported the same way, and it is made again
 //! with this library's constructors ([`crate::datatype::rebuild`]). A child that is the
 //! number of one of this library's types (a twin, also one whose handle the program freed
 //! since: [`super::twin::retired`]) is that type. The foreign handle itself stays that
@@ -15,8 +15,8 @@
 //! [`MAX_ARGUMENTS`], nesting deeper than [`MAX_DEPTH`] and arrays that do not fit their
 //! combiner are `MPI_ERR_TYPE`, never a huge allocation or an endless descent.
 
+use super::behind_types::{self, Envelope};
 use crate::abi::*;
-use crate::behind::forward;
 use crate::datatype::numbering::{self, Numbering};
 use crate::datatype::rebuild::{rebuild, Decoded};
 use crate::datatype::{Datatype, F90Class};
@@ -96,16 +96,9 @@ fn behind_error(function: &str, rc: Option<c_int>) -> MpiError {
     )
 }
 
-/// `(integers, addresses, large counts, datatypes, combiner)` of a type of the MPI behind.
-type Envelope = (MPI_Count, MPI_Count, MPI_Count, MPI_Count, c_int);
-
 fn envelope(handle: MPI_Datatype) -> MpiResult<Envelope> {
-    let (mut ni, mut na, mut nc, mut nd, mut combiner) = (0, 0, 0, 0, MPI_UNDEFINED);
-    let rc = forward!(PMPI_Type_get_envelope_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int,
-        handle, &mut ni, &mut na, &mut nc, &mut nd, &mut combiner);
-    if rc != Some(MPI_SUCCESS) {
-        return Err(behind_error("PMPI_Type_get_envelope_c", rc));
-    }
+    let (ni, na, nc, nd, combiner) =
+        behind_types::envelope(handle).map_err(|(function, rc)| behind_error(function, rc))?;
     for n in [ni, na, nc, nd] {
         if !(0..=MAX_ARGUMENTS).contains(&n) {
             return Err(MpiError::new(
@@ -156,11 +149,14 @@ fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> 
             format!("{handle:#x} is a predefined datatype of the MPI library behind that this library does not know"),
         )));
     }
-    let rc = forward!(PMPI_Type_get_contents_c: fn(MPI_Datatype, MPI_Count, MPI_Count, MPI_Count, MPI_Count, *mut c_int, *mut MPI_Aint, *mut MPI_Count, *mut MPI_Datatype) -> c_int,
-        handle, ni, na, nc, nd, ints.as_mut_ptr(), addresses.as_mut_ptr(), large_counts.as_mut_ptr(), types.as_mut_ptr());
-    if rc != Some(MPI_SUCCESS) {
-        return Err(behind_error("PMPI_Type_get_contents_c", rc).into());
-    }
+    behind_types::contents(
+        handle,
+        &mut ints,
+        &mut addresses,
+        &mut large_counts,
+        &mut types,
+    )
+    .map_err(|(function, rc)| behind_error(function, rc))?;
     let ints: Vec<i64> = ints.into_iter().map(i64::from).collect();
     let made = (|| {
         if let Some(class) = f90_class(combiner) {

@@ -14,6 +14,7 @@
 //!
 //! Standalone (no MPI behind) every function here comes down to the handle table alone.
 
+pub mod behind_types;
 pub mod codes;
 pub mod comm;
 pub mod import;

@@ -226,18 +226,9 @@ unsafe fn own_children(rc: c_int, datatype: MPI_Datatype, types: *mut MPI_Dataty
     if rc != MPI_SUCCESS || types.is_null() {
         return rc;
     }
-    let (mut ni, mut na, mut nc, mut nd, mut combiner): (
-        MPI_Count,
-        MPI_Count,
-        MPI_Count,
-        MPI_Count,
-        c_int,
-    ) = (0, 0, 0, 0, 0);
-    let envelope = behind::forward!(PMPI_Type_get_envelope_c: fn(MPI_Datatype, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut MPI_Count, *mut c_int) -> c_int,
-        datatype, &mut ni, &mut na, &mut nc, &mut nd, &mut combiner);
-    if envelope != Some(MPI_SUCCESS) {
+    let Ok((.., nd, _)) = crate::dropin::behind_types::envelope(datatype) else {
         return rc;
-    }
+    };
     for i in 0..nd.max(0) as usize {
         // SAFETY: the first `nd` entries were written by the MPI behind.
         let child = unsafe { types.add(i).read() };

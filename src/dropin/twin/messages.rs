@@ -7,16 +7,14 @@
 //! entries are all of one basic type, the second only for types whose basic entries differ
 //! in size.
 
-use super::{check, enabled, kept, named, shadow, Held, SHADOWS};
+use super::{enabled, kept, named, shadow, Held, SHADOWS};
 use crate::abi::*;
 use crate::behind::forward;
 use crate::datatype::Datatype;
+use crate::dropin::behind_types::{self as types, check, Count};
 use crate::error::MpiResult;
 use crate::plan::node::Node;
 use std::os::raw::c_int;
-
-/// The count type of the large-count (`_c`) constructors of the MPI behind.
-type Count = MPI_Count;
 
 /// The type of the MPI behind that point-to-point messages of `datatype` take on that
 /// library's path, or `None` (the program's handle is then used).
@@ -109,8 +107,7 @@ fn bytes_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
         lens.push(len);
         true
     });
-    let level = make!(PMPI_Type_create_hindexed_c: fn(Count, *const Count, *const Count, MPI_Datatype),
-        lens.len() as Count, lens.as_ptr(), displs.as_ptr(), MPI_BYTE)?;
+    let level = Held(types::hindexed(&lens, &displs, MPI_BYTE)?);
     committed(level, datatype)
 }
 
@@ -122,13 +119,10 @@ const BYTE_TWIN_RUNS: i64 = 1 << 16;
 /// handle if it has `datatype`'s size.
 fn committed(level: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     let extent = datatype.plan.extent;
-    let mut made =
-        make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count), level.0, 0, extent)?;
+    let mut made = Held(types::resized(level.0, 0, extent)?);
     let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut made.0);
     check("PMPI_Type_commit", rc)?;
-    let mut size: Count = -1;
-    let rc = forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut Count) -> c_int, made.0, &mut size);
-    check("PMPI_Type_size_c", rc)?;
+    let size: Count = types::size(made.0)?;
     Ok((size == datatype.size()).then(|| made.into_raw()))
 }
 
@@ -136,10 +130,7 @@ fn committed(level: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>
 /// type `leaf` of `size` bytes, placed as the plan places them; `None` for another shape.
 fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Held>> {
     let level = match node {
-        Node::Run { disp, len } => placed(
-            make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), len / size, leaf)?,
-            *disp,
-        )?,
+        Node::Run { disp, len } => placed(Held(types::contiguous(len / size, leaf)?), *disp)?,
         Node::Repeat {
             disp,
             count,
@@ -148,8 +139,7 @@ fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Hel
             ..
         } => match &**child {
             Node::Run { disp: inner, len } => placed(
-                make!(PMPI_Type_create_hvector_c: fn(Count, Count, Count, MPI_Datatype),
-                    *count, len / size, *stride, leaf)?,
+                Held(types::hvector(*count, len / size, *stride, leaf)?),
                 disp + inner,
             )?,
             _ => return Ok(None),
@@ -160,8 +150,7 @@ fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Hel
                     .map(|k| blocks.counts.get(k) * (len / size))
                     .collect();
                 let displs: Vec<Count> = (0..blocks.len()).map(|k| blocks.block_disp(k)).collect();
-                make!(PMPI_Type_create_hindexed_c: fn(Count, *const Count, *const Count, MPI_Datatype),
-                    counts.len() as Count, counts.as_ptr(), displs.as_ptr(), leaf)?
+                Held(types::hindexed(&counts, &displs, leaf)?)
             }
             _ => return Ok(None),
         },
@@ -174,7 +163,6 @@ fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Hel
 fn placed(level: Held, disp: i64) -> MpiResult<Held> {
     match disp {
         0 => Ok(level),
-        _ => make!(PMPI_Type_create_hindexed_block_c: fn(Count, Count, *const Count, MPI_Datatype),
-            1, 1, &disp, level.0),
+        _ => types::hindexed_block(1, &[disp], level.0).map(Held),
     }
 }

@@ -20,6 +20,7 @@
 //! attributes then); `MPI_Type_dup` duplicates the program's handle, so that library copies
 //! its attributes as the standard says.
 
+use super::behind_types::{self as types, check, Count};
 use crate::abi::*;
 use crate::behind::{self, forward};
 use crate::datatype::numbering::Numbering;
@@ -30,9 +31,6 @@ use std::collections::HashMap;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
-
-/// The count type of the large-count (`_c`) constructors of the MPI behind.
-type Count = MPI_Count;
 
 /// True when new datatype handles get twins: an MPI library of MPICH's ABI is behind this one,
 /// initialized and not finalized.
@@ -47,36 +45,6 @@ pub fn enabled() -> bool {
     }
     forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
     finalized == 0
-}
-
-/// Maps the result of a call of the MPI behind to an error of the same class (a copy
-/// callback's error in `PMPI_Type_dup`, say, stays that error).
-fn check(function: &str, rc: Option<c_int>) -> MpiResult<()> {
-    match rc {
-        Some(MPI_SUCCESS) => Ok(()),
-        Some(code) => {
-            let mut class = MPI_ERR_INTERN;
-            forward!(PMPI_Error_class: fn(c_int, *mut c_int) -> c_int, code, &mut class);
-            Err(MpiError::new(
-                class,
-                format!("the MPI library behind failed {function} for a twin (error code {code})"),
-            ))
-        }
-        None => Err(MpiError::new(
-            MPI_ERR_INTERN,
-            format!("the MPI library behind has no {function}"),
-        )),
-    }
-}
-
-/// Calls a constructor of the MPI behind (its last argument, the new handle, is added) and
-/// holds the datatype it made.
-macro_rules! make {
-    ($name:ident : fn($($ty:ty),*), $($arg:expr),*) => {{
-        let mut made: MPI_Datatype = MPI_DATATYPE_NULL;
-        let rc = forward!($name: fn($($ty,)* *mut MPI_Datatype) -> c_int, $($arg,)* &mut made);
-        check(stringify!($name), rc).map(|()| Held(made))
-    }};
 }
 
 /// A datatype of the MPI behind that this module holds a reference to, freed on drop.
@@ -97,7 +65,7 @@ impl Drop for Held {
     }
 }
 
-// After `make!`, `Held` and `check`, which it builds its types with.
+// After `Held`, which they hold their types with.
 mod kept;
 mod messages;
 pub use kept::{kept, MessagePaths, Shadow};
@@ -210,7 +178,7 @@ pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Da
     if !enabled() {
         return Ok(None);
     }
-    let made = make!(PMPI_Type_dup: fn(MPI_Datatype), old)?;
+    let made = Held(types::dup(old)?);
     // A duplicate must be the MPI behind's duplicate of the program's handle (so that its
     // attributes are copied), so it carries the watch attribute itself.
     if let Some(key) = watch_key() {
@@ -247,8 +215,10 @@ unsafe extern "C" fn destroyed(
 fn watch_key() -> Option<c_int> {
     *WATCH_KEY.get_or_init(|| {
         let mut key = MPI_KEYVAL_INVALID;
+        // A copy callback that copies nothing, as a function: Open MPI refuses a null one.
+        let copy_nothing = crate::keyvals::copy_nothing::<MPI_Datatype>;
         let rc = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut std::ffi::c_void) -> c_int,
-            None, Some(destroyed), &mut key, std::ptr::null_mut());
+            Some(copy_nothing), Some(destroyed), &mut key, std::ptr::null_mut());
         (rc == Some(MPI_SUCCESS)).then_some(key)
     })
 }
@@ -305,7 +275,7 @@ pub fn watched() -> bool {
 /// and none of its attributes (the copy callbacks of `PMPI_Type_dup` are for the program's
 /// own duplicates only).
 fn same_map(handle: MPI_Datatype) -> MpiResult<Held> {
-    make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), 1, handle)
+    types::contiguous(1, handle).map(Held)
 }
 
 /// The twin of `datatype` in the MPI behind: for a named type, its predefined handle (or a
@@ -370,10 +340,8 @@ fn named(handle: MPI_Datatype, size: i64) -> MpiResult<MPI_Datatype> {
     if let Some(&chosen) = CHECKED.lock().get(&handle) {
         return Ok(chosen);
     }
-    let probe = make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), 1, handle)?;
-    let mut built: Count = 0;
-    let rc = forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut Count) -> c_int, probe.0, &mut built);
-    check("PMPI_Type_size_c", rc)?;
+    let probe = same_map(handle)?;
+    let built = types::size(probe.0)?;
     let chosen = match (built == size, size) {
         (true, _) => handle,
         (false, 1) => MPI_UINT8_T,
@@ -389,7 +357,7 @@ fn named(handle: MPI_Datatype, size: i64) -> MpiResult<MPI_Datatype> {
 /// Makes the twin of one level of `datatype` from its children's twins, bounds fitted.
 fn build(datatype: &Datatype) -> MpiResult<Held> {
     let level = if datatype.size() == 0 {
-        make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), 0, MPI_BYTE)?
+        Held(types::contiguous(0, MPI_BYTE)?)
     } else {
         level(datatype)?
     };
@@ -398,90 +366,77 @@ fn build(datatype: &Datatype) -> MpiResult<Held> {
 
 /// The other library's constructor of the same kind, called on the children's twins.
 fn level(datatype: &Datatype) -> MpiResult<Held> {
-    type Ptr = *const Count;
-    match &datatype.combiner {
-        Combiner::Named(_) | Combiner::F90 { .. } => Err(MpiError::new(
-            MPI_ERR_INTERN,
-            "a predefined type is its own twin",
-        )),
-        Combiner::Dup(old) => same_map(of(old)?),
+    let made = match &datatype.combiner {
+        Combiner::Named(_) | Combiner::F90 { .. } => {
+            return Err(MpiError::new(
+                MPI_ERR_INTERN,
+                "a predefined type is its own twin",
+            ))
+        }
+        Combiner::Dup(old) => return same_map(of(old)?),
         Combiner::Subarray { realized, .. } | Combiner::Darray { realized, .. } => {
-            same_map(of(realized)?)
+            return same_map(of(realized)?)
         }
-        Combiner::Contiguous { count, old } => {
-            make!(PMPI_Type_contiguous_c: fn(Count, MPI_Datatype), *count, of(old)?)
-        }
+        Combiner::Contiguous { count, old } => types::contiguous(*count, of(old)?),
         Combiner::Vector {
             count,
             blocklength,
             stride,
             old,
-        } => make!(PMPI_Type_vector_c: fn(Count, Count, Count, MPI_Datatype),
-            *count, *blocklength, *stride, of(old)?),
+        } => types::vector(*count, *blocklength, *stride, of(old)?),
         Combiner::Hvector {
             count,
             blocklength,
             stride,
             old,
-        } => make!(PMPI_Type_create_hvector_c: fn(Count, Count, Count, MPI_Datatype),
-            *count, *blocklength, *stride, of(old)?),
+        } => types::hvector(*count, *blocklength, *stride, of(old)?),
         Combiner::Indexed {
             blocklengths,
             displacements,
             old,
-        } => make!(PMPI_Type_indexed_c: fn(Count, Ptr, Ptr, MPI_Datatype),
-            blocklengths.len() as Count, blocklengths.as_ptr(), displacements.as_ptr(), of(old)?),
+        } => types::indexed(blocklengths, displacements, of(old)?),
         Combiner::Hindexed {
             blocklengths,
             displacements,
             old,
-        } => make!(PMPI_Type_create_hindexed_c: fn(Count, Ptr, Ptr, MPI_Datatype),
-            blocklengths.len() as Count, blocklengths.as_ptr(), displacements.as_ptr(), of(old)?),
+        } => types::hindexed(blocklengths, displacements, of(old)?),
         Combiner::IndexedBlock {
             blocklength,
             displacements,
             old,
-        } => make!(PMPI_Type_create_indexed_block_c: fn(Count, Count, Ptr, MPI_Datatype),
-            displacements.len() as Count, *blocklength, displacements.as_ptr(), of(old)?),
+        } => types::indexed_block(*blocklength, displacements, of(old)?),
         Combiner::HindexedBlock {
             blocklength,
             displacements,
             old,
-        } => make!(PMPI_Type_create_hindexed_block_c: fn(Count, Count, Ptr, MPI_Datatype),
-            displacements.len() as Count, *blocklength, displacements.as_ptr(), of(old)?),
+        } => types::hindexed_block(*blocklength, displacements, of(old)?),
         Combiner::Struct {
             blocklengths,
             displacements,
-            types,
+            types: members,
         } => {
             // Members without data change no byte of the type map, and the bounds are
             // fitted afterwards: they are left out.
             let (mut lengths, mut places, mut twins) = (vec![], vec![], vec![]);
-            for ((&length, &place), member) in blocklengths.iter().zip(displacements).zip(types) {
+            for ((&length, &place), member) in blocklengths.iter().zip(displacements).zip(members) {
                 if length > 0 && member.size() > 0 {
                     lengths.push(length);
                     places.push(place);
                     twins.push(of(member)?);
                 }
             }
-            make!(PMPI_Type_create_struct_c: fn(Count, Ptr, Ptr, *const MPI_Datatype),
-                lengths.len() as Count, lengths.as_ptr(), places.as_ptr(), twins.as_ptr())
+            types::structure(&lengths, &places, &twins)
         }
-        Combiner::Resized { lb, extent, old } => {
-            make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count), of(old)?, *lb, *extent)
-        }
-    }
+        Combiner::Resized { lb, extent, old } => types::resized(of(old)?, *lb, *extent),
+    };
+    made.map(Held)
 }
 
 /// Resizes `level` to the bounds of `datatype` if the other library computed others, after
 /// checking that it holds as many bytes of data.
 fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
-    let (mut lb, mut extent, mut size): (Count, Count, Count) = (0, 0, 0);
-    let rc = forward!(PMPI_Type_get_extent_c: fn(MPI_Datatype, *mut Count, *mut Count) -> c_int,
-        level.0, &mut lb, &mut extent);
-    check("PMPI_Type_get_extent_c", rc)?;
-    let rc = forward!(PMPI_Type_size_c: fn(MPI_Datatype, *mut Count) -> c_int, level.0, &mut size);
-    check("PMPI_Type_size_c", rc)?;
+    let (lb, extent) = types::extent(level.0)?;
+    let size: Count = types::size(level.0)?;
     if size != datatype.size() {
         return Err(MpiError::new(
             MPI_ERR_INTERN,
@@ -494,8 +449,7 @@ fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
     if (lb, extent) == (datatype.lb(), datatype.extent()) {
         return Ok(level);
     }
-    make!(PMPI_Type_create_resized_c: fn(MPI_Datatype, Count, Count),
-        level.0, datatype.lb(), datatype.extent())
+    types::resized(level.0, datatype.lb(), datatype.extent()).map(Held)
 }
 
 // ---- numbers the program freed that the MPI behind still holds --------------------------
