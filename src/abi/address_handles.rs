@@ -18,6 +18,49 @@ pub trait AddressHandle: Copy {
     fn bits(self) -> usize;
 }
 
+/// Declares the handle types of an ABI whose handles are addresses: for each, the incomplete
+/// struct the C handle points to (named as that ABI's header names it) and the library's
+/// `#[repr(transparent)]` newtype over `usize`.
+///
+/// A `usize` rather than a raw pointer: the library never dereferences a handle, neither its
+/// own nor one of the MPI behind it, so a handle is a key, and a newtype over `usize` is
+/// `Copy + Eq + Ord + Hash + Send + Sync` without wrappers or `unsafe impl`s. On every target
+/// these ABIs are built for, `uintptr_t` and a data pointer have the same size, alignment and
+/// calling-convention class, so the newtype is passed and stored exactly as C's pointer (the
+/// ABI modules' tests check size and alignment).
+macro_rules! address_handle_types {
+    ($($(#[doc = $doc:literal])* $name:ident => $opaque:ident;)*) => {$(
+        /// The incomplete struct a C handle of this kind points to. It has no fields and is
+        /// never created or dereferenced: only its name matters (C++ mangles it into the
+        /// names of functions that take the handle).
+        #[repr(C)]
+        pub struct $opaque {
+            _private: [u8; 0],
+        }
+
+        $(#[doc = $doc])*
+        #[repr(transparent)]
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        pub struct $name(pub usize);
+
+        impl super::address_handles::AddressHandle for $name {
+            fn from_bits(bits: usize) -> Self {
+                Self(bits)
+            }
+
+            fn bits(self) -> usize {
+                self.0
+            }
+        }
+
+        impl std::fmt::LowerHex for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::LowerHex::fmt(&self.0, f)
+            }
+        }
+    )*};
+}
+
 /// The tag of this library's datatype handles.
 const DATATYPE_TAG: usize = 0x4d44 << 48;
 /// The bits of the tag.

@@ -20,21 +20,16 @@
 //! they read like constants (`MPI_DOUBLE`), compare with `==`, and cannot be `match`
 //! patterns.
 //!
-//! Handle types are `#[repr(transparent)]` newtypes over a pointer to an opaque struct named
-//! as Open MPI names it: passed and stored exactly as C's pointer. The library never
-//! dereferences one. This library's own handles are tagged addresses no library hands out
-//! ([`super::address_handles`]).
+//! Handle types are `#[repr(transparent)]` newtypes over `usize`, passed and stored exactly as
+//! C's pointer to the struct Open MPI names ([`address_handle_types!`](super::address_handles)).
+//! The library never dereferences one. This library's own handles are tagged addresses no
+//! library hands out ([`super::address_handles`]).
 //!
 //! # Status
 //!
 //! `MPI_Status` is 24 bytes: the three public fields, `_cancelled`, and the byte count
 //! `_ucount` as a `size_t`. `MPI_STATUS_IGNORE` and `MPI_STATUSES_IGNORE` are the null pointer.
-#![allow(
-    non_camel_case_types,
-    non_snake_case,
-    non_upper_case_globals,
-    dead_code
-)]
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 
 use super::address_handles::{has_own_tag, own_from_int, own_to_int, AddressHandle};
 pub use super::address_handles::{own_handle, own_parts, GENERATIONS, SLOT_BITS};
@@ -43,79 +38,51 @@ use std::ffi::c_void;
 use std::os::raw::c_int;
 use std::sync::LazyLock;
 
-/// Declares each handle type: the opaque struct it points to, named as Open MPI names it,
-/// the newtype the library uses, and the size of Open MPI's predefined objects of that kind.
-macro_rules! handle_types {
-    ($($(#[doc = $doc:literal])* $name:ident => $opaque:ident, $size:literal;)*) => {$(
-        /// The struct a C handle of this kind points to in Open MPI. It has no fields here and
-        /// is never created or dereferenced: only its name matters (C++ mangles it into the
-        /// names of functions that take the handle).
-        #[repr(C)]
-        pub struct $opaque {
-            _private: [u8; 0],
-        }
+address_handle_types! {
+    /// Handle of a datatype (`struct ompi_datatype_t *`).
+    MPI_Datatype => ompi_datatype_t;
+    /// Handle of a communicator (`struct ompi_communicator_t *`).
+    MPI_Comm => ompi_communicator_t;
+    /// Handle of an error handler (`struct ompi_errhandler_t *`).
+    MPI_Errhandler => ompi_errhandler_t;
+    /// Handle of an info object (`struct ompi_info_t *`).
+    MPI_Info => ompi_info_t;
+    /// Handle of a request (`struct ompi_request_t *`).
+    MPI_Request => ompi_request_t;
+    /// Handle of a matched message (`struct ompi_message_t *`).
+    MPI_Message => ompi_message_t;
+    /// Handle of a group (`struct ompi_group_t *`).
+    MPI_Group => ompi_group_t;
+    /// Handle of a reduction operation (`struct ompi_op_t *`).
+    MPI_Op => ompi_op_t;
+    /// Handle of a window (`struct ompi_win_t *`).
+    MPI_Win => ompi_win_t;
+    /// Handle of a session (`struct ompi_instance_t *`, Open MPI 5).
+    MPI_Session => ompi_instance_t;
+}
 
-        $(#[doc = $doc])*
-        #[repr(transparent)]
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-        pub struct $name(pub *mut $opaque);
-
-        // SAFETY: a handle is a key: the library compares it and passes it on, and never
-        // reads or writes through it.
-        unsafe impl Send for $name {}
-        // SAFETY: as above.
-        unsafe impl Sync for $name {}
-
+/// Gives each handle type the size of Open MPI's predefined objects of its kind.
+macro_rules! object_sizes {
+    ($($name:ident: $size:literal;)*) => {$(
         impl $name {
-            /// Bytes of each of Open MPI's predefined objects of this kind (the largest of
-            /// Open MPI 4.1 and 5.0).
+            /// Bytes of each of Open MPI's predefined objects of this kind (the same in Open MPI
+            /// 4.1 and 5.0).
             pub const OBJECT_SIZE: usize = $size;
-
-            /// The handle as the C pointer type.
-            pub fn as_ptr(self) -> *mut $opaque {
-                self.0
-            }
-        }
-
-        impl AddressHandle for $name {
-            fn from_bits(bits: usize) -> Self {
-                Self(std::ptr::without_provenance_mut(bits))
-            }
-
-            fn bits(self) -> usize {
-                self.0.addr()
-            }
-        }
-
-        impl std::fmt::LowerHex for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                std::fmt::LowerHex::fmt(&self.0.addr(), f)
-            }
         }
     )*};
 }
 
-handle_types! {
-    /// Handle of a datatype (`struct ompi_datatype_t *`).
-    MPI_Datatype => ompi_datatype_t, 512;
-    /// Handle of a communicator (`struct ompi_communicator_t *`).
-    MPI_Comm => ompi_communicator_t, 512;
-    /// Handle of an error handler (`struct ompi_errhandler_t *`).
-    MPI_Errhandler => ompi_errhandler_t, 1024;
-    /// Handle of an info object (`struct ompi_info_t *`).
-    MPI_Info => ompi_info_t, 256;
-    /// Handle of a request (`struct ompi_request_t *`).
-    MPI_Request => ompi_request_t, 256;
-    /// Handle of a matched message (`struct ompi_message_t *`).
-    MPI_Message => ompi_message_t, 256;
-    /// Handle of a group (`struct ompi_group_t *`).
-    MPI_Group => ompi_group_t, 256;
-    /// Handle of a reduction operation (`struct ompi_op_t *`).
-    MPI_Op => ompi_op_t, 2048;
-    /// Handle of a window (`struct ompi_win_t *`).
-    MPI_Win => ompi_win_t, 512;
-    /// Handle of a session (`struct ompi_instance_t *`, Open MPI 5).
-    MPI_Session => ompi_instance_t, 512;
+object_sizes! {
+    MPI_Datatype: 512;
+    MPI_Comm: 512;
+    MPI_Errhandler: 1024;
+    MPI_Info: 256;
+    MPI_Request: 256;
+    MPI_Message: 256;
+    MPI_Group: 256;
+    MPI_Op: 2048;
+    MPI_Win: 512;
+    MPI_Session: 512;
 }
 
 /// An address-sized integer (`ptrdiff_t`).
@@ -244,25 +211,35 @@ pub mod constants {
         };
     }
 
-    /// Pushes the name, address and size of the constant's object onto `$list` if it is the
-    /// address of an object of Open MPI's.
-    macro_rules! any_object {
+    /// Pushes the constant's object onto `$list` if it is the address of an object of Open
+    /// MPI's (an alias names an object another entry pushes).
+    macro_rules! exported_object {
         ([$list:ident $name:ident: $ty:ident] & $object:ident) => {
             $list.push(super::Exported {
-                name: concat!(stringify!($object), "\0"),
+                name: const {
+                    match std::ffi::CStr::from_bytes_with_nul(
+                        concat!(stringify!($object), "\0").as_bytes(),
+                    ) {
+                        Ok(name) => name,
+                        Err(_) => panic!("a symbol has no NUL inside"),
+                    }
+                },
                 address: super::AddressHandle::bits($name),
                 size: $ty::OBJECT_SIZE,
+                datatype: is_datatype!($ty),
             });
         };
         ([$($item:tt)*] $($value:tt)*) => {};
     }
 
-    /// Pushes the constant onto `$list` if it is a datatype object of Open MPI's.
-    macro_rules! datatype_object {
-        ([$list:ident $name:ident: MPI_Datatype] & $object:ident) => {
-            $list.push($name);
+    /// True for the handle type `MPI_Datatype`.
+    macro_rules! is_datatype {
+        (MPI_Datatype) => {
+            true
         };
-        ([$($item:tt)*] $($value:tt)*) => {};
+        ($other:ident) => {
+            false
+        };
     }
 
     /// Reads the constants Open MPI's ABI has from the table. The values are matched by their
@@ -274,23 +251,12 @@ pub mod constants {
             $(value_in!(ompi => ompi_constant [$(#[doc = $doc])* $name: $ty];
                 $($abi $(& $object)? $($alias)? $($value $(as $cast)?)?),+);)*
 
-            /// Every predefined datatype object's handle (each object once, whatever its
-            /// names), `MPI_DATATYPE_NULL` included.
-            // One push per entry of the table that is a datatype object: no literal can list
-            // them.
-            #[allow(clippy::vec_init_then_push)]
-            pub fn datatype_objects() -> Vec<MPI_Datatype> {
-                let mut list = Vec::new();
-                $(value_in!(ompi => datatype_object [list $name: $ty];
-                    $($abi $(& $object)? $($alias)? $($value $(as $cast)?)?),+);)*
-                list
-            }
-
-            /// Every object this library exports under one of Open MPI's names.
+            /// Every object this library exports under one of Open MPI's names, each once
+            /// whatever its names.
             #[allow(clippy::vec_init_then_push)] // one push per entry that is an object
             pub fn exported_objects() -> Vec<super::Exported> {
                 let mut list = Vec::new();
-                $(value_in!(ompi => any_object [list $name: $ty];
+                $(value_in!(ompi => exported_object [list $name: $ty];
                     $($abi $(& $object)? $($alias)? $($value $(as $cast)?)?),+);)*
                 list
             }
@@ -300,15 +266,17 @@ pub mod constants {
     include!("constants.rs");
 }
 
-/// One of the objects this library exports under Open MPI's name: the name (NUL-terminated),
-/// where it is (in this library, or the program's copy of it) and its size.
+/// One of the objects this library exports under Open MPI's name: the name, where it is (in
+/// this library, or the program's copy of it), its size, and whether it is a datatype.
 pub struct Exported {
-    /// The symbol, with a NUL at its end.
-    pub name: &'static str,
+    /// The symbol.
+    pub name: &'static std::ffi::CStr,
     /// The object's address.
     pub address: usize,
     /// Its size in bytes (Open MPI's).
     pub size: usize,
+    /// True for a predefined datatype (`MPI_DATATYPE_NULL` included).
+    pub datatype: bool,
 }
 
 /// Gives each object this library exports the contents of Open MPI's object of the same name
@@ -325,11 +293,8 @@ pub struct Exported {
 /// all zeros) is left as it is; one `libmpi` lacks (an older version's) stays zero.
 pub fn adopt_objects(behind: usize) {
     for object in exported_objects() {
-        let Ok(name) = std::ffi::CStr::from_bytes_with_nul(object.name.as_bytes()) else {
-            continue;
-        };
         // SAFETY: a handle dlopen returned and a NUL-terminated name.
-        let theirs = unsafe { libc::dlsym(behind as *mut c_void, name.as_ptr()) } as usize;
+        let theirs = unsafe { libc::dlsym(behind as *mut c_void, object.name.as_ptr()) } as usize;
         if theirs == 0 || theirs == object.address {
             continue;
         }
@@ -358,9 +323,12 @@ pub const PREDEFINED_INDEXES: usize = 128;
 
 /// The addresses of the predefined datatype objects, sorted.
 static DATATYPES_BY_ADDRESS: LazyLock<Vec<usize>> = LazyLock::new(|| {
-    let mut addresses: Vec<usize> = datatype_objects().iter().map(|h| h.bits()).collect();
+    let mut addresses: Vec<usize> = exported_objects()
+        .iter()
+        .filter(|object| object.datatype)
+        .map(|object| object.address)
+        .collect();
     addresses.sort_unstable();
-    addresses.dedup();
     assert!(
         addresses.len() <= PREDEFINED_INDEXES,
         "too many predefined datatypes"
@@ -390,7 +358,7 @@ pub fn internal_alias(_handle: MPI_Datatype) -> Option<MPI_Datatype> {
 /// library's own handles.
 #[inline]
 pub fn has_behind_form(handle: MPI_Datatype) -> bool {
-    !handle.0.is_null() && !has_own_tag(handle) && predefined_index(handle).is_none()
+    handle.0 != 0 && !has_own_tag(handle) && predefined_index(handle).is_none()
 }
 
 /// The handle as an unsigned number, for hashing and for messages.
@@ -416,23 +384,19 @@ pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
 /// `MPI_Type_fromint`: the predefined or own handle an `int` of [`handle_to_int`] stands
 /// for; `None` for any other value.
 pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
-    let index = usize::try_from(value).ok()?.checked_sub(1);
-    match index {
-        Some(index) if index < PREDEFINED_INDEXES => DATATYPES_BY_ADDRESS
-            .get(index)
-            .map(|&address| MPI_Datatype::from_bits(address)),
-        _ => own_from_int(value),
+    let index = usize::try_from(value).ok().and_then(|v| v.checked_sub(1));
+    match index.and_then(|index| DATATYPES_BY_ADDRESS.get(index)) {
+        Some(&address) => Some(MPI_Datatype(address)),
+        None => own_from_int(value),
     }
 }
 
 /// True if `comm` can be a communicator of the MPI library behind this one: a non-null
 /// address that is not one of this library's predefined communicators nor its own.
 pub fn has_behind_comm_form(comm: MPI_Comm) -> bool {
-    !comm.0.is_null()
-        && comm != MPI_COMM_WORLD
-        && comm != MPI_COMM_SELF
-        && comm != MPI_COMM_NULL
-        && super::address_handles::index_of(super::address_handles::tag::COMM, comm).is_none()
+    comm.0 != 0
+        && ![MPI_COMM_WORLD, MPI_COMM_SELF, MPI_COMM_NULL].contains(&comm)
+        && own_comm_index(comm).is_none()
 }
 
 world_handles!();
@@ -503,7 +467,11 @@ mod tests {
 
     #[test]
     fn predefined_handles_are_the_addresses_of_distinct_objects() {
-        let objects = datatype_objects();
+        let objects: Vec<MPI_Datatype> = exported_objects()
+            .iter()
+            .filter(|object| object.datatype)
+            .map(|object| MPI_Datatype(object.address))
+            .collect();
         assert!(objects.len() > 60);
         for (i, &a) in objects.iter().enumerate() {
             assert!(has_predefined_form(a) && !has_behind_form(a));
@@ -527,7 +495,7 @@ mod tests {
                 Some(handle)
             );
         }
-        let open_mpis = MPI_Datatype::from_bits(0x7f00_1234_5678);
+        let open_mpis = MPI_Datatype(0x7f00_1234_5678);
         assert!(has_behind_form(open_mpis) && own_parts(open_mpis).is_none());
     }
 }

@@ -14,93 +14,18 @@
 //! range (MPICH 5 and Intel MPI hand out the addresses of their objects).
 //!
 //! Here each handle type is a `#[repr(transparent)]` newtype over `usize` rather than a raw
-//! pointer `*mut MPI_ABI_Datatype`:
-//! - the library never dereferences a handle, neither its own nor one of the MPI behind it:
-//!   a handle is a key, and a `usize` says so;
-//! - a newtype over `usize` is `Copy + Eq + Ord + Hash + Send + Sync`, so handles go into
-//!   the handle table's maps and into statics without wrappers or `unsafe impl`s (a raw
-//!   pointer is neither `Send` nor `Sync`);
-//! - constants are plain `const`s usable in `match` patterns (`MPI_Datatype(0x214)`), which
-//!   raw-pointer constants are not;
-//! - on every target the standard ABI supports (addresses are 32- or 64-bit integers,
-//!   MPI-5.0 §21.2), `uintptr_t` and a data pointer have the same size, alignment and
-//!   calling-convention class, so the newtype is passed and stored exactly as C's
-//!   `struct MPI_ABI_Datatype *` (the tests check size and alignment).
+//! pointer `*mut MPI_ABI_Datatype` ([`address_handle_types!`](super::address_handles), for
+//! the reasons given there), so constants are plain `const`s (`MPI_Datatype(0x214)`).
 //!
 //! The header does not get its handle typedefs from these newtypes (cbindgen would write
 //! `typedef uintptr_t MPI_Datatype;`): the generator must exclude them, as it excludes the
 //! MPICH-ABI handle types today, and take the typedefs from the preamble.
-#![allow(non_camel_case_types, non_snake_case, dead_code)]
+#![allow(non_camel_case_types, non_snake_case)]
 
 pub use constants::*;
 use std::os::raw::{c_int, c_void};
 
-/// Declares a handle type: the incomplete C struct it points to (for documentation and for
-/// code that wants the pointer type) and the `usize` newtype the library uses.
-macro_rules! handle_types {
-    ($($(#[doc = $doc:literal])* $name:ident => $opaque:ident;)*) => {$(
-        /// The incomplete struct a C handle of this kind points to. It has no fields and is
-        /// never created or dereferenced: only its name matters (C++ mangles it into the
-        /// names of functions that take the handle).
-        #[repr(C)]
-        pub struct $opaque {
-            _private: [u8; 0],
-        }
-
-        $(#[doc = $doc])*
-        ///
-        /// The value is the handle's address-sized integer: 1 to 4095 for predefined handles,
-        /// anything else for handles a library created.
-        #[repr(transparent)]
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-        pub struct $name(pub usize);
-
-        impl $name {
-            /// The handle whose integer value is `value`.
-            pub const fn from_raw(value: usize) -> Self {
-                Self(value)
-            }
-
-            /// The handle's integer value.
-            pub const fn raw(self) -> usize {
-                self.0
-            }
-
-            /// The handle as the C pointer type.
-            pub fn as_ptr(self) -> *mut $opaque {
-                self.0 as *mut $opaque
-            }
-
-            /// The handle a C pointer of this type stands for.
-            pub fn from_ptr(ptr: *mut $opaque) -> Self {
-                Self(ptr as usize)
-            }
-
-            /// Whether the value lies in the range reserved for predefined handles.
-            pub const fn is_predefined_range(self) -> bool {
-                self.0 >= PREDEFINED_HANDLE_MIN && self.0 <= PREDEFINED_HANDLE_MAX
-            }
-        }
-
-        impl super::address_handles::AddressHandle for $name {
-            fn from_bits(bits: usize) -> Self {
-                Self(bits)
-            }
-
-            fn bits(self) -> usize {
-                self.0
-            }
-        }
-
-        impl std::fmt::LowerHex for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                std::fmt::LowerHex::fmt(&self.0, f)
-            }
-        }
-    )*};
-}
-
-handle_types! {
+address_handle_types! {
     /// Handle of a datatype (C: `struct MPI_ABI_Datatype *`).
     MPI_Datatype => MPI_ABI_Datatype;
     /// Handle of a communicator (C: `struct MPI_ABI_Comm *`).
@@ -367,16 +292,21 @@ pub use super::address_handles::{own_handle, own_parts, GENERATIONS, SLOT_BITS};
 /// Entries of the table of predefined datatypes by [`predefined_index`].
 pub const PREDEFINED_INDEXES: usize = PREDEFINED_HANDLE_MAX + 1;
 
+/// True if a handle's value lies in the range reserved for predefined handles.
+pub const fn in_predefined_range(value: usize) -> bool {
+    value >= PREDEFINED_HANDLE_MIN && value <= PREDEFINED_HANDLE_MAX
+}
+
 /// The index of a handle in the predefined range in the table of predefined datatypes (its
 /// value); the caller checks that the entry is that handle's.
 #[inline(always)]
 pub fn predefined_index(handle: MPI_Datatype) -> Option<usize> {
-    handle.is_predefined_range().then_some(handle.0)
+    in_predefined_range(handle.0).then_some(handle.0)
 }
 
 /// True if `handle` lies in the range of predefined handles.
 pub fn has_predefined_form(handle: MPI_Datatype) -> bool {
-    handle.is_predefined_range()
+    in_predefined_range(handle.0)
 }
 
 /// The standard ABI has no internal numbers standing for predefined handles.
@@ -388,7 +318,7 @@ pub fn internal_alias(_handle: MPI_Datatype) -> Option<MPI_Datatype> {
 /// which is one): any value outside the predefined range that is not this library's own.
 #[inline]
 pub fn has_behind_form(handle: MPI_Datatype) -> bool {
-    handle.0 != 0 && !handle.is_predefined_range() && !has_own_tag(handle)
+    handle.0 != 0 && !in_predefined_range(handle.0) && !has_own_tag(handle)
 }
 
 /// The handle as an unsigned number, for hashing and for messages.
@@ -401,7 +331,7 @@ pub fn handle_bits(handle: MPI_Datatype) -> u64 {
 /// `int` of an own handle; `None` for any other value (a handle of the MPI behind, which that
 /// library converts).
 pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
-    if handle.is_predefined_range() {
+    if in_predefined_range(handle.0) {
         return Some(handle.0 as c_int);
     }
     own_to_int(handle)
@@ -411,7 +341,7 @@ pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
 /// for; `None` for any other value.
 pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
     let raw = usize::try_from(value).ok()?;
-    if MPI_Datatype(raw).is_predefined_range() {
+    if in_predefined_range(raw) {
         return Some(MPI_Datatype(raw));
     }
     own_from_int(value)
@@ -527,7 +457,7 @@ mod tests {
         for (slot, generation) in [(1, 0), (4095, 63), ((1 << SLOT_BITS) - 1, 17)] {
             let handle = own_handle(slot, generation);
             assert_eq!(own_parts(handle), Some((slot, generation)));
-            assert!(!has_behind_form(handle) && !handle.is_predefined_range());
+            assert!(!has_behind_form(handle) && !in_predefined_range(handle.0));
             assert!(handle.0 >> 47 != 0, "above every user-space address");
             let int = handle_to_int(handle).expect("own handles have an int");
             assert!(int > PREDEFINED_HANDLE_MAX as c_int);
@@ -561,11 +491,9 @@ mod tests {
         );
         assert_eq!(size_of::<MPI_Comm>(), size_of::<*mut c_void>());
         assert_eq!(size_of::<MPI_Aint>(), size_of::<*mut c_void>());
-        let h = MPI_Datatype::from_raw(0x214);
-        assert_eq!(MPI_Datatype::from_ptr(h.as_ptr()), h);
-        assert!(h.is_predefined_range());
-        assert!(!MPI_Datatype(0).is_predefined_range());
-        assert!(!MPI_Datatype(4096).is_predefined_range());
+        assert!(in_predefined_range(MPI_DOUBLE.0));
+        assert!(!in_predefined_range(0));
+        assert!(!in_predefined_range(4096));
     }
 
     #[test]
