@@ -6,8 +6,8 @@
 # build/prefix, renders mpi-dtype-explain's pictures in headless Chromium
 # (scripts/test-explain-render.sh) and runs the C test suite with ctest through
 # find_package(MpiDtype) (plain and under AddressSanitizer/UBSan, then again against the
-# standard-ABI build libmpi_dtype_abi and Open MPI's libmpi_dtype_ompi), checks libmpi_dtype_ompi standalone against Open MPI's
-# headers (scripts/test-ompi-standalone.sh), checks the pkg-config files, runs real 4-rank MPI programs
+# standard-ABI build libmpi_dtype_abi and Open MPI's libmpi_dtype_ompi), checks libmpi_dtype_ompi against Open MPI's
+# headers, standalone and preloaded (scripts/test-ompi.sh), checks the pkg-config files, runs real 4-rank MPI programs
 # plainly and with mpi-dtype preloaded over each MPI of MPICH's ABI (Debian's MPICH 4.0.2,
 # MPICH 5.0.2, Intel MPI 2021.19: scripts/test-drop-in-programs.sh), random derived-type
 # messages between 4 ranks in each communication mode, some ranks preloaded and some not (scripts/test-drop-in-p2p.sh), the
@@ -89,11 +89,8 @@ cmake -S c_tests -B build/c_tests_sanitize -DCMAKE_PREFIX_PATH="$root/build/pref
 cmake --build build/c_tests_sanitize -j2 >/dev/null
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir build/c_tests_sanitize --output-on-failure -j2
 
-step "Open MPI's ABI standalone: its header against Open MPI 4.1's and 5.0's mpi.h, and the random datatypes compiled with each mpi.h and linked with libmpi_dtype_ompi alone print what libmpi_dtype prints"
-./scripts/test-ompi-standalone.sh "$root/build/prefix"
-
-step "drop-in over Open MPI 4.1 and 5.0: random datatypes built with mpi-dtype's constructors print the same with libmpi_dtype_ompi.so preloaded as standalone"
-./scripts/test-drop-in-ompi.sh "$root/build/prefix"
+step "Open MPI's ABI: its header against Open MPI 4.1's and 5.0's mpi.h, and the random datatypes compiled with each mpi.h print what libmpi_dtype prints, linked with libmpi_dtype_ompi alone and with it preloaded in front of that Open MPI"
+./scripts/test-ompi.sh "$root/build/prefix"
 
 step "pkg-config"
 export PKG_CONFIG_PATH="$root/build/prefix/lib/pkgconfig"
