@@ -31,39 +31,26 @@ struct Constant {
 }
 
 /// The [`Constant`] `$name` of type `$ty` (doc `$doc`), pushed onto `$table`, its value that
-/// of the module `$abi`.
+/// of the module `$abi`; in Open MPI's ABI (`ompi`), an `int` has its value and a handle (the
+/// address of an object, `&ompi_mpi_double`, or an alias) none, only the text written.
 macro_rules! listed {
+    (@push $table:ident $name:ident, $ty:expr, $value:expr, $written:expr, $doc:expr) => {
+        $table.push(Constant {
+            name: stringify!($name),
+            ty: $ty,
+            value: $value,
+            written: $written,
+            doc: $doc,
+        });
+    };
+    ([$table:ident ompi $name:ident: c_int ($doc:expr)] $value:expr) => {
+        listed!(@push $table $name, "c_int", $value as i64, stringify!($value), $doc)
+    };
+    ([$table:ident ompi $name:ident: $ty:ident ($doc:expr)] $value:expr) => {
+        listed!(@push $table $name, stringify!($ty), 0, stringify!($value), $doc)
+    };
     ([$table:ident $abi:ident $name:ident: $ty:ident ($doc:expr)] $value:expr) => {
-        $table.push(Constant {
-            name: stringify!($name),
-            ty: stringify!($ty),
-            value: $abi::$name as i64,
-            written: stringify!($value),
-            doc: $doc,
-        });
-    };
-}
-
-/// The [`Constant`] `$name` of Open MPI's ABI: an `int` with its value, or a handle, the
-/// address of an object (`&ompi_mpi_double`) or an alias, as written.
-macro_rules! listed_ompi {
-    ([$table:ident $name:ident: c_int ($doc:expr)] $value:expr) => {
-        $table.push(Constant {
-            name: stringify!($name),
-            ty: "c_int",
-            value: $value as i64,
-            written: stringify!($value),
-            doc: $doc,
-        });
-    };
-    ([$table:ident $name:ident: $ty:ident ($doc:expr)] $value:expr) => {
-        $table.push(Constant {
-            name: stringify!($name),
-            ty: stringify!($ty),
-            value: 0,
-            written: stringify!($value),
-            doc: $doc,
-        });
+        listed!(@push $table $name, stringify!($ty), $abi::$name as i64, stringify!($value), $doc)
     };
 }
 
@@ -90,7 +77,7 @@ macro_rules! abi_constants {
                     $(value_in!(standard => listed [table standard $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
                 }
                 "ompi" => {
-                    $(value_in!(ompi => listed_ompi [table $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
+                    $(value_in!(ompi => listed [table ompi $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
                 }
                 _ => {
                     $(value_in!(mpich => listed [table mpich $name: $ty (concat!($($doc),*))]; $($abi $value),+);)*
