@@ -337,10 +337,17 @@ static DATATYPES_BY_ADDRESS: LazyLock<Vec<usize>> = LazyLock::new(|| {
 });
 
 /// The index of a predefined datatype handle in the table of predefined datatypes; `None`
-/// for any other value.
+/// for any other value. An address outside the span of the objects (a type of the MPI
+/// behind, on its heap, or one of this library's own handles) is refused by two comparisons
+/// before any search.
 #[inline]
 pub fn predefined_index(handle: MPI_Datatype) -> Option<usize> {
-    DATATYPES_BY_ADDRESS.binary_search(&handle.bits()).ok()
+    let addresses = &*DATATYPES_BY_ADDRESS;
+    let (&first, &last) = (addresses.first()?, addresses.last()?);
+    if handle.0 < first || handle.0 > last {
+        return None;
+    }
+    addresses.binary_search(&handle.0).ok()
 }
 
 /// True if `handle` is the address of one of the predefined datatype objects.
