@@ -12,17 +12,23 @@
 # standalone harness is built against include/mpi_dtype_abi/ and libmpi_dtype_abi.so, the
 # preloaded one with MPICH 5.0.2's mpicc_abi (linked with libmpi_abi.so.1).
 #
+# With DROP_IN_RANDOM_ABI=ompi it runs for Open MPI's ABI: the standalone harness is built
+# against include/mpi_dtype_ompi/ and libmpi_dtype_ompi.so, and for each of Open MPI 4.1 and
+# 5.0 (runtimes ompi4 and ompi5) a preloaded harness is built with that Open MPI's mpicc and
+# compared on its own.
+#
 # usage: scripts/test-drop-in-random.sh [LIB]
 #   LIB                        the library to test (default build/prefix/lib/libmpi_dtype.so,
 #                              or libmpi_dtype_abi.so for the standard ABI); the standalone
 #                              harness runs on the same file
-#   DROP_IN_RANDOM_ABI         mpich (default) or standard
+#   DROP_IN_RANDOM_ABI         mpich (default), standard or ompi
 #   DROP_IN_RANDOM_SEEDS       seeds to run (default 10000)
 #   DROP_IN_RANDOM_FIRST       first seed (default 0)
 #   DROP_IN_RANDOM_JOBS        parallel processes per MPI (default: the number of cores)
 #   DROP_IN_RANDOM_STALL       seconds without output after which a seed counts as hung (10)
 #   DROP_IN_RANDOM_SHOW        differing seeds shown in full (default 5)
-#   DROP_IN_RANDOM_RUNTIMES    runtimes of scripts/with-mpi.sh to run over (default mpich5,impi)
+#   DROP_IN_RANDOM_RUNTIMES    runtimes of scripts/with-mpi.sh to run over (default mpich5,impi;
+#                              ompi4,ompi5 for Open MPI's ABI)
 #   DROP_IN_RANDOM_BUILD_DIR   where the harnesses are built and each run's output is kept
 #                              (out/standalone.txt, out/mpich4.txt, ...; default
 #                              build/drop-in-random)
@@ -41,8 +47,9 @@ abi="${DROP_IN_RANDOM_ABI:-mpich}"
 case "$abi" in
     mpich) name=mpi_dtype suffix="" ;;
     standard) name=mpi_dtype_abi suffix=-abi ;;
+    ompi) name=mpi_dtype_ompi suffix=-ompi ;;
     *)
-        echo "test-drop-in-random: DROP_IN_RANDOM_ABI must be mpich or standard" >&2
+        echo "test-drop-in-random: DROP_IN_RANDOM_ABI must be mpich, standard or ompi" >&2
         exit 2
         ;;
 esac
@@ -50,7 +57,7 @@ lib="${1:-$prefix/lib/lib$name.so}"
 [ $# -gt 0 ] && shift
 build="${DROP_IN_RANDOM_BUILD_DIR:-$root/build/drop-in-random$suffix}"
 
-for tool in gcc mpicc.mpich timeout python3; do
+for tool in gcc timeout python3; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "test-drop-in-random: $tool not found (scripts/install-deps.sh installs it)" >&2
         exit 2
@@ -75,20 +82,39 @@ src="$root/conformance/harness.c"
 flags=(-std=c11 -O2 -Wall -Wextra -Werror -I"$root/c_tests")
 gcc "${flags[@]}" -I"$prefix/include/$name" "$src" -L"$build/lib" -l"$name" \
     -o "$build/harness_standalone"
-if [ "$abi" = standard ]; then
-    "$root/scripts/with-mpi.sh" mpich5 mpicc_abi "${flags[@]}" "$src" -o "$build/harness_mpich"
-else
-    mpicc.mpich "${flags[@]}" "$src" -o "$build/harness_mpich"
-fi
+# compare RUNTIMES PRELOADED_HARNESS [ONLY]: drop_in.py over those runtimes
+compare() {
+    local runtimes=$1 preloaded=$2 only=()
+    [ $# -gt 2 ] && only=(--only "$3")
+    python3 "$root/conformance/drop_in.py" "${only[@]}" \
+        --standalone "$build/harness_standalone" --standalone-lib-dir "$build/lib" \
+        --preloaded "$preloaded" --lib "$lib" \
+        --with-mpi "$root/scripts/with-mpi.sh" --runtimes "$runtimes" \
+        --seeds "${DROP_IN_RANDOM_SEEDS:-10000}" --first "${DROP_IN_RANDOM_FIRST:-0}" \
+        --jobs "${DROP_IN_RANDOM_JOBS:-$(nproc)}" --stall "${DROP_IN_RANDOM_STALL:-10}" \
+        --show "${DROP_IN_RANDOM_SHOW:-5}" --save "$build/out" "${extra[@]}"
+}
+extra=("$@")
 
-# Debian's MPICH 4.0.2 has no library of the standard ABI: only the other runtimes then.
-only=()
-[ "$abi" = standard ] && only=(--only "${DROP_IN_RANDOM_RUNTIMES:-mpich5,impi}")
-
-exec python3 "$root/conformance/drop_in.py" "${only[@]}" \
-    --standalone "$build/harness_standalone" --standalone-lib-dir "$build/lib" \
-    --preloaded "$build/harness_mpich" --lib "$lib" \
-    --with-mpi "$root/scripts/with-mpi.sh" --runtimes "${DROP_IN_RANDOM_RUNTIMES:-mpich5,impi}" \
-    --seeds "${DROP_IN_RANDOM_SEEDS:-10000}" --first "${DROP_IN_RANDOM_FIRST:-0}" \
-    --jobs "${DROP_IN_RANDOM_JOBS:-$(nproc)}" --stall "${DROP_IN_RANDOM_STALL:-10}" \
-    --show "${DROP_IN_RANDOM_SHOW:-5}" --save "$build/out" "$@"
+case "$abi" in
+    mpich)
+        mpicc.mpich "${flags[@]}" "$src" -o "$build/harness_mpich"
+        compare "${DROP_IN_RANDOM_RUNTIMES:-mpich5,impi}" "$build/harness_mpich"
+        ;;
+    standard)
+        "$root/scripts/with-mpi.sh" mpich5 mpicc_abi "${flags[@]}" "$src" -o "$build/harness_mpich"
+        runtimes=${DROP_IN_RANDOM_RUNTIMES:-mpich5,impi}
+        compare "$runtimes" "$build/harness_mpich" "$runtimes"
+        ;;
+    ompi)
+        # Each Open MPI gets the harness its own mpicc built (its objects' sizes), calling
+        # the large-count functions its mpi.h lacks and mpi-dtype serves.
+        status=0
+        for rt in $(echo "${DROP_IN_RANDOM_RUNTIMES:-ompi4,ompi5}" | tr , ' '); do
+            "$root/scripts/with-mpi.sh" "$rt" mpicc "${flags[@]}" -DHARNESS_LARGE_COUNTS "$src" \
+                -o "$build/harness_$rt"
+            compare "$rt" "$build/harness_$rt" "$rt" || status=1
+        done
+        exit $status
+        ;;
+esac

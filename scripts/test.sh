@@ -125,6 +125,12 @@ DROP_IN_ABI=standard ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 step "drop-in under the standard ABI: random datatypes print the same standalone and preloaded over MPICH 5.0.2's libmpi_abi.so.1"
 DROP_IN_RANDOM_ABI=standard DROP_IN_RANDOM_RUNTIMES=mpich5 ./scripts/test-drop-in-random.sh
 
+step "drop-in under Open MPI's ABI: the same programs built with each Open MPI's mpicc, over Open MPI 4.1.4 and 5.0.11, plain and with libmpi_dtype_ompi.so preloaded"
+DROP_IN_ABI=ompi ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
+
+step "drop-in under Open MPI's ABI: random datatypes, among them types Open MPI builds on mpi-dtype's and decodes, print the same standalone and preloaded over Open MPI 4.1.4 and 5.0.11 (10^4 seeds each)"
+DROP_IN_RANDOM_ABI=ompi ./scripts/test-drop-in-random.sh
+
 step "drop-in: parallel HDF5 collective I/O over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
 

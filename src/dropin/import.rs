@@ -8,7 +8,7 @@
 //! `PMPI_Type_get_contents(_c)` ([`super::behind_types`]), its children are imported the same way, and it is made again
 //! with this library's constructors ([`crate::datatype::rebuild`]). A child that is the
 //! number of one of this library's types (a twin, also one whose handle the program freed
-//! since: [`super::twin::retired`]) is that type. The foreign handle itself stays that
+//! since, or Open MPI's duplicate of one: [`super::handed_back`]) is that type. The foreign handle itself stays that
 //! library's: calls made with it still go there.
 //!
 //! What the other library reports is checked before it is believed: argument counts beyond
@@ -126,7 +126,7 @@ fn is_new_reference(handle: MPI_Datatype) -> bool {
 }
 
 fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> {
-    if let Some(datatype) = super::twin::retired(handle) {
+    if let Some(datatype) = super::handed_back(handle) {
         return Ok(datatype);
     }
     if !super::is_foreign(handle) {

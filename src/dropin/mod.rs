@@ -9,6 +9,8 @@
 //!   same type map, made, committed, duplicated and freed with this library's;
 //! - importing the MPI behind's own types into this library when the program builds on them
 //!   ([`import`]);
+//! - knowing Open MPI's duplicates of the program's handles as the program's types
+//!   ([`duplicates`]);
 //! - error codes the MPI behind understands ([`codes`]);
 //! - messages of derived datatypes packed by this library's engine ([`comm`]).
 //!
@@ -17,6 +19,7 @@
 pub mod behind_types;
 pub mod codes;
 pub mod comm;
+pub mod duplicates;
 pub mod import;
 pub mod twin;
 
@@ -32,7 +35,9 @@ use std::sync::Arc;
 /// MPICH gives some predefined types (the pair types `MPI_DOUBLE_INT` and its kin) handles of
 /// its derived kind: they are this library's, like every predefined type. A handle of the
 /// predefined form that is no predefined type of this library (a type newer than its table, or
-/// another internal number of the MPI behind) is that library's too.
+/// another internal number of the MPI behind) is that library's too. A duplicate Open MPI made
+/// of one of the program's handles is not: it joins the table the first time it is seen
+/// ([`duplicates::adopt`]).
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
     if crate::behind::backend().is_none() {
         return false;
@@ -41,7 +46,15 @@ pub fn is_foreign(handle: MPI_Datatype) -> bool {
         && (handles::known_recently(handle) || handles::is_twin(handle));
     let behind_form = abi::has_behind_form(handle) && !twin && !handles::is_predefined(handle);
     let unknown_predefined = abi::has_predefined_form(handle) && !handles::is_predefined(handle);
-    behind_form || unknown_predefined
+    unknown_predefined || (behind_form && !duplicates::adopt(handle))
+}
+
+/// The type of this library that `handle`, which the MPI behind handed back from a type of its
+/// own and which is no handle of the table, stands for: the type of a handle the program freed
+/// since ([`twin::retired`]), or the type of the handle it duplicates (Open MPI:
+/// [`duplicates`]).
+pub fn handed_back(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
+    twin::retired(handle).or_else(|| duplicates::original(handle))
 }
 
 /// Runs `f` on the datatype behind the handle argument `handle` and whether the handle is
@@ -68,7 +81,8 @@ fn with_imported<R>(
 ) -> MpiResult<R> {
     match is_foreign(handle) {
         true => Ok(f(&import::imported(handle)?, false)),
-        false => Err(error),
+        // Open MPI's duplicate of one of the program's handles, a handle of the table now.
+        false => handles::try_with_type(handle, f).map_err(|_| error),
     }
 }
 

@@ -234,8 +234,9 @@ unsafe fn own_children(rc: c_int, datatype: MPI_Datatype, types: *mut MPI_Dataty
         let child = unsafe { types.add(i).read() };
         let mine = match handles::is_twin(child) {
             true => crate::dropin::with_type(child, |dt, _| dt.clone()).ok(),
-            // A number whose handle the program freed, still held by that library's type.
-            false => crate::dropin::twin::retired(child),
+            // A number whose handle the program freed, still held by that library's type, or
+            // Open MPI's duplicate of one of the program's handles.
+            false => crate::dropin::handed_back(child),
         };
         let Some(Ok(own)) = mine.map(|dt| crate::dropin::handle_for_child(&dt)) else {
             continue;

@@ -3,7 +3,8 @@
  * without passing through the program: ROMIO, for one, returns such a code as the error of a
  * file operation, and MPICH's error stack takes it as the cause of its own error.  So the
  * program looks up the library's own PMPI_Error_class and PMPI_Error_string (in
- * libmpich.so.12, the library it is linked with, found with dlopen(RTLD_NOLOAD): a library
+ * libmpich.so.12, libmpi_abi.so.1 or Open MPI's libmpi.so.40, the library it is linked with,
+ * found with dlopen(RTLD_NOLOAD): a library
  * that defines the MPI functions in front of it does not hide them there) and asks them about
  * codes returned by failing datatype calls:
  *  - MPI_Type_size(MPI_DATATYPE_NULL) (class MPI_ERR_TYPE), MPI_Type_contiguous with a
@@ -30,9 +31,12 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-/* The MPI library the program is linked with: MPICH's ABI, or the MPI-5.0 standard ABI. */
+/* The MPI library the program is linked with: MPICH's ABI, the MPI-5.0 standard ABI, or Open
+ * MPI's. */
 #if defined(MPI_ABI_VERSION) && MPI_ABI_VERSION >= 1
 #define MPI_LIBRARY "libmpi_abi.so.1"
+#elif defined(OPEN_MPI)
+#define MPI_LIBRARY "libmpi.so.40"
 #else
 #define MPI_LIBRARY "libmpich.so.12"
 #endif

@@ -68,8 +68,10 @@ impl Drop for Held {
 // After `Held`, which they hold their types with.
 mod kept;
 mod messages;
+mod tags;
 pub use kept::{kept, MessagePaths, Shadow};
 pub use messages::{byte_twin, for_messages};
+pub use tags::{duplicated, Duplicated};
 
 /// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
 /// its datatypes are gone already, nor for one of its own `MPI_Type_create_f90_*` types,
@@ -168,7 +170,7 @@ pub fn new_handle(datatype: &Datatype, committed: bool) -> MpiResult<Option<MPI_
         return Ok(None);
     }
     // The twin's bounds are fitted already, and a contiguous copy of one has the same.
-    commit_if(watched_copy(of(datatype)?)?, committed).map(Some)
+    for_program(watched_copy(of(datatype)?)?, committed).map(Some)
 }
 
 /// The handle of the MPI behind for `MPI_Type_dup` of the program's handle `old` (a handle of
@@ -184,10 +186,23 @@ pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Da
     if let Some(key) = watch_key() {
         watch(key, made.0, made.0)?;
     }
-    commit_if(made, committed).map(Some)
+    for_program(made, committed).map(Some)
 }
 
-fn commit_if(made: Held, committed: bool) -> MpiResult<MPI_Datatype> {
+/// Makes `handle`, a duplicate the MPI behind made of one of the program's handles
+/// ([`duplicated`]), a handle of the program's like those this module makes: tagged, and
+/// watched for its destruction.
+pub fn adopt(handle: MPI_Datatype) -> MpiResult<()> {
+    if let Some(key) = watch_key() {
+        watch(key, handle, handle)?;
+    }
+    tags::tag(handle)
+}
+
+/// Gives `made`, a new handle of the MPI behind, to the program: tagged where that library
+/// duplicates the handles it hands back ([`tags`]), and committed if `committed`.
+fn for_program(made: Held, committed: bool) -> MpiResult<MPI_Datatype> {
+    tags::tag(made.0)?;
     if committed {
         commit(made.0)?;
     }
@@ -321,23 +336,34 @@ fn release_shadow(bits: u64) {
     }
 }
 
-/// Gives back the twins of every datatype object, before the MPI behind finalizes (the
-/// program's own handles stay the program's to free).
+/// Gives back the twins of every datatype object and the types of bytes [`named`] made,
+/// before the MPI behind finalizes (the program's own handles stay the program's to free).
 pub fn release_all_shadows() {
     let shadows: Vec<MPI_Datatype> = SHADOWS.lock().drain().collect();
     for handle in shadows {
         release(handle);
     }
+    NAMED.lock().clear();
+    for bytes in std::mem::take(&mut *BYTES_FOR_NAMED.lock()) {
+        release(bytes);
+    }
 }
 
-/// The predefined handle to build twins on for the named type `handle` of `size` bytes: the
-/// handle itself if the MPI behind's types built on it hold its size, else the unsigned
-/// integer type of that size. (MPICH 4.0 gives every type built on `MPIX_C_FLOAT16` a size
-/// of 0, though the type itself has 2 bytes.) Checked once per handle.
+/// The handle [`named`] chose for each named type.
+static NAMED: LazyLock<Mutex<HashMap<MPI_Datatype, MPI_Datatype>>> =
+    LazyLock::new(Default::default);
+
+/// The types of bytes [`named`] made, given back before the MPI behind finalizes.
+static BYTES_FOR_NAMED: parking_lot::Mutex<Vec<MPI_Datatype>> = parking_lot::Mutex::new(Vec::new());
+
+/// The handle to build twins on for the named type `handle` of `size` bytes: the handle
+/// itself if the MPI behind's types built on it hold its size, else the unsigned integer type
+/// of that size, or for other sizes `size` bytes (a type of the MPI behind kept until it
+/// finalizes). (MPICH 4.0 gives every type built on `MPIX_C_FLOAT16` a size of 0, though the
+/// type itself has 2 bytes; Open MPI built without a Fortran `REAL*16` gives `MPI_COMPLEX32`
+/// and `MPI_REAL16` none.) Checked once per handle.
 fn named(handle: MPI_Datatype, size: i64) -> MpiResult<MPI_Datatype> {
-    static CHECKED: std::sync::LazyLock<parking_lot::Mutex<HashMap<MPI_Datatype, MPI_Datatype>>> =
-        std::sync::LazyLock::new(Default::default);
-    if let Some(&chosen) = CHECKED.lock().get(&handle) {
+    if let Some(&chosen) = NAMED.lock().get(&handle) {
         return Ok(chosen);
     }
     let probe = same_map(handle)?;
@@ -348,9 +374,13 @@ fn named(handle: MPI_Datatype, size: i64) -> MpiResult<MPI_Datatype> {
         (false, 2) => MPI_UINT16_T,
         (false, 4) => MPI_UINT32_T,
         (false, 8) => MPI_UINT64_T,
-        (false, _) => handle,
+        (false, _) => {
+            let bytes = types::contiguous(size, MPI_BYTE)?;
+            BYTES_FOR_NAMED.lock().push(bytes);
+            bytes
+        }
     };
-    CHECKED.lock().insert(handle, chosen);
+    NAMED.lock().insert(handle, chosen);
     Ok(chosen)
 }
 
