@@ -88,82 +88,14 @@
 /* MPI 4.0's large-count functions: with an mpi.h of MPI 4.0 or later, or, built with
  * -DHARNESS_LARGE_COUNTS, with an mpi.h of MPI 3.1 that lacks them (Open MPI 4.1's and
  * 5.0's) for a run on a library that serves them (mpi-dtype, alone or preloaded in front of
- * an MPI that lacks them). The harness then declares them itself, weak, so that it links
- * with that MPI, and main() checks that they are there. */
+ * an MPI that lacks them). large_counts.h then declares them, weak, so that the harness
+ * links with that MPI, and main() checks that they are there. */
 #if MPI_VERSION >= 4 || defined(HARNESS_LARGE_COUNTS)
 #define HARNESS_HAS_LARGE_COUNTS 1
 #endif
 #if MPI_VERSION < 4 && defined(HARNESS_LARGE_COUNTS)
 #define HARNESS_DECLARES_LARGE_COUNTS 1
-#pragma weak MPI_Get_count_c
-#pragma weak MPI_Get_elements_c
-#pragma weak MPI_Pack_c
-#pragma weak MPI_Pack_size_c
-#pragma weak MPI_Type_contiguous_c
-#pragma weak MPI_Type_create_darray_c
-#pragma weak MPI_Type_create_hindexed_block_c
-#pragma weak MPI_Type_create_hindexed_c
-#pragma weak MPI_Type_create_hvector_c
-#pragma weak MPI_Type_create_indexed_block_c
-#pragma weak MPI_Type_create_resized_c
-#pragma weak MPI_Type_create_struct_c
-#pragma weak MPI_Type_create_subarray_c
-#pragma weak MPI_Type_get_contents_c
-#pragma weak MPI_Type_get_envelope_c
-#pragma weak MPI_Type_get_extent_c
-#pragma weak MPI_Type_get_true_extent_c
-#pragma weak MPI_Type_indexed_c
-#pragma weak MPI_Type_size_c
-#pragma weak MPI_Type_vector_c
-#pragma weak MPI_Unpack_c
-int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
-int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
-               MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
-int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
-int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count *array_of_gsizes,
-                             const int *array_of_distribs, const int *array_of_dargs,
-                             const int *array_of_psizes, int order, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype);
-int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                     const MPI_Count *array_of_displacements,
-                                     MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths,
-                               const MPI_Count *array_of_displacements, MPI_Datatype oldtype,
-                               MPI_Datatype *newtype);
-int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                              MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
-                                    const MPI_Count *array_of_displacements,
-                                    MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
-                              MPI_Datatype *newtype);
-int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count *array_of_blocklengths,
-                             const MPI_Count *array_of_displacements,
-                             const MPI_Datatype *array_of_types, MPI_Datatype *newtype);
-int MPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes,
-                               const MPI_Count *array_of_subsizes,
-                               const MPI_Count *array_of_starts, int order,
-                               MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
-                            MPI_Count max_addresses, MPI_Count max_large_counts,
-                            MPI_Count max_datatypes, int *array_of_integers,
-                            MPI_Aint *array_of_addresses, MPI_Count *array_of_large_counts,
-                            MPI_Datatype *array_of_datatypes);
-int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
-                            MPI_Count *num_addresses, MPI_Count *num_large_counts,
-                            MPI_Count *num_datatypes, int *combiner);
-int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
-int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
-int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths,
-                       const MPI_Count *array_of_displacements, MPI_Datatype oldtype,
-                       MPI_Datatype *newtype);
-int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
-int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
-                      MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
-                 MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
+#include "large_counts.h"
 #endif
 
 enum { MAX_DEPTH = 3, DROP_IN_MAX_DEPTH = 4, MAX_BLOCKS = 4, MAX_DIMS = 3 };

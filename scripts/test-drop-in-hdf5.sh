@@ -11,12 +11,19 @@
 #
 # usage: scripts/test-drop-in-hdf5.sh [LIBDIR]
 #   LIBDIR          directory of libmpi_dtype.so (default: build/prefix/lib)
+#   DROP_IN_ABI     mpich (default) or ompi (libmpi_dtype_ompi.so, Debian's HDF5 for Open MPI;
+#                   runtimes ompi4 ompi5, none of which a plain failure fails)
 #   MPI_DTYPE_LIB   full path of the library; overrides LIBDIR
 #   DROP_IN_MPIS    runtimes, default "mpich4 mpich5 impi" (installed first with
 #                   scripts/install-mpis.sh, which does nothing for those already there)
 #   DROP_IN_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4)
 #   DROP_IN_HDF5_BUILD_DIR   where the program and logs go (default: build/drop-in-hdf5)
 #   DROP_IN_TIMEOUT seconds allowed for each run (default 120)
+#
+# With DROP_IN_ABI=ompi the program is built against Debian's HDF5 built on Open MPI
+# (libhdf5-openmpi-dev, with mpicc.openmpi: linked with libmpi.so.40) and runs over Open MPI
+# 4.1.4 and 5.0.11 (scripts/with-mpi.sh ompi4, ompi5: the same binary, 5.0's libmpi.so.40
+# found first), with libmpi_dtype_ompi.so preloaded (mpiexec -x).
 #
 # The rule, as in scripts/test-drop-in-programs.sh: the run under the preload must pass on
 # every runtime where the plain run passes; a plain failure elsewhere is reported (NOTE), not
@@ -29,21 +36,37 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 src="$root/c_tests/drop_in/hdf5/collective_io.c"
 build="${DROP_IN_HDF5_BUILD_DIR:-$root/build/drop-in-hdf5}"
 libdir="${1:-$root/build/prefix/lib}"
-lib="${MPI_DTYPE_LIB:-$libdir/libmpi_dtype.so}"
-mpis="${DROP_IN_MPIS:-mpich4 mpich5 impi}"
-must_pass="${DROP_IN_PLAIN_MUST_PASS:-mpich4}"
+abi="${DROP_IN_ABI:-mpich}"
+case "$abi" in
+    mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 ;;
+    ompi) lib_name=libmpi_dtype_ompi.so default_mpis="ompi4 ompi5" default_must=none ;;
+    *)
+        echo "test-drop-in-hdf5: DROP_IN_ABI must be mpich or ompi" >&2
+        exit 2
+        ;;
+esac
+lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
+mpis="${DROP_IN_MPIS:-$default_mpis}"
+must_pass="${DROP_IN_PLAIN_MUST_PASS:-$default_must}"
 run_timeout="${DROP_IN_TIMEOUT:-120}"
 case "$run_timeout" in '' | *[!0-9]*)
     echo "test-drop-in-hdf5: DROP_IN_TIMEOUT must be a number of seconds" >&2
     exit 2
     ;;
 esac
-h5inc=/usr/include/hdf5/mpich
-h5lib=/usr/lib/x86_64-linux-gnu/hdf5/mpich
-if ! command -v mpicc.mpich >/dev/null 2>&1 || [ ! -f "$h5inc/hdf5.h" ]; then
-    echo "test-drop-in-hdf5: needs MPICH and HDF5 built on it (mpich, libhdf5-mpich-dev: scripts/install-deps.sh)" >&2
+# HDF5 built on the MPI of the ABI, and that MPI's compiler
+mpi=mpich
+[ "$abi" = ompi ] && mpi=openmpi
+h5inc=/usr/include/hdf5/$mpi
+h5lib=/usr/lib/x86_64-linux-gnu/hdf5/$mpi
+if ! command -v "mpicc.$mpi" >/dev/null 2>&1 || [ ! -f "$h5inc/hdf5.h" ]; then
+    echo "test-drop-in-hdf5: needs $mpi and HDF5 built on it (libhdf5-$mpi-dev: scripts/install-deps.sh)" >&2
     exit 2
 fi
+# the arguments of mpiexec that give every rank NAME=VALUE: Hydra's -genv, Open MPI's -x
+pass() {
+    if [ "$abi" = ompi ]; then echo "-x $1=$2"; else echo "-genv $1 $2"; fi
+}
 # shellcheck disable=SC2086
 "$root/scripts/install-mpis.sh" $mpis
 
@@ -64,7 +87,7 @@ first_error() {
     printf '%s' "${l:0:300}"
 }
 
-if ! mpicc.mpich -std=c99 -Wall -Wextra -Werror -O1 -I"$h5inc" -o "$exe" "$src" -L"$h5lib" -lhdf5 \
+if ! "mpicc.$mpi" -std=c99 -Wall -Wextra -Werror -O1 -I"$h5inc" -o "$exe" "$src" -L"$h5lib" -lhdf5 \
     >"$build/logs/$name.build.log" 2>&1; then
     line FAIL all build "build failed: $(first_error "$build/logs/$name.build.log")"
     exit 1
@@ -86,12 +109,14 @@ for rt in $mpis; do
                 continue
             fi
             # MPI_DTYPE_DEBUG=1: mpi-dtype says on stderr that it forwards to the MPI library
-            args+=(-genv LD_PRELOAD "$lib" -genv MPI_DTYPE_DEBUG 1)
+            # shellcheck disable=SC2207 # words without spaces
+            args+=($(pass LD_PRELOAD "$lib") $(pass MPI_DTYPE_DEBUG 1))
         fi
         scratch="$build/tmp"
         clear_scratch "$scratch"
         mkdir -p "$scratch"
-        args+=(-genv TMPDIR "$scratch")
+        # shellcheck disable=SC2207 # two words, neither with spaces
+        args+=($(pass TMPDIR "$scratch"))
         t0=$(date +%s.%N)
         rc=0
         # stdout apart from stderr, as in test-drop-in-programs.sh: the result lines cannot

@@ -23,7 +23,7 @@ P2P_SEEDS=80 P2P_BUILD_DIR="$root/build/drop-in-p2p-long" \
     ./scripts/test-drop-in-p2p.sh "$lib"
 
 step "mpi4py's suite on one and two processes over every runtime, plainly and preloaded"
-MPI4PY_NP2_MPIS="mpich4 mpich5 impi" MPI4PY_BUILD="$root/build/mpi4py-long" \
+MPI4PY_NP2_MPIS="mpich4 mpich5 impi ompi4-debian ompi5" MPI4PY_BUILD="$root/build/mpi4py-long" \
     ./scripts/test-mpi4py.sh "$lib/libmpi_dtype.so"
 
 step "mpi4py's suite over MPICH 4.0.2 with every derived-type message on mpi-dtype's engine"

@@ -34,7 +34,12 @@
 # A runtime written <runtime>-abi (default MPI4PY_MPIS has mpich5-abi) stands for the MPI-5.0
 # standard ABI on that runtime: mpi4py is built with its mpicc_abi and MPI4PY_BUILD_MPIABI=1
 # (linked with libmpi_abi.so.1), and the library preloaded is libmpi_dtype_abi.so beside
-# LIBPATH (MPI4PY_ABI_LIB overrides it).
+# LIBPATH (MPI4PY_ABI_LIB overrides it). On the runtimes of Open MPI (ompi5: Open MPI 5.0.11,
+# mpi4py built with its mpicc) the library preloaded is libmpi_dtype_ompi.so beside LIBPATH
+# (MPI4PY_OMPI_LIB overrides it), and mpiexec passes it with -x. ompi4-debian stands for
+# Debian's own python3-mpi4py (mpi4py 3.1.4, built for Debian's Open MPI 4.1.4) run by
+# Debian's /usr/bin/python3 and its numpy, with the test/ directory of the mpi4py sdist of the
+# same version (its runner is test/runtests.py).
 # 4. tests/mpi4py/compare.py: on each runtime, the tests passing under the preload must be
 #    those passing plainly, but for the tests listed in docs/semantics.md ("mpi4py tests that
 #    differ under the preload").
@@ -47,7 +52,10 @@
 # manager set up for it). Excluded with two processes: test_util_sync, whose condition
 # variables over MPI windows hang in MPICH 4.0.2 (ch4:ucx) already without mpi-dtype, and on
 # Intel MPI test_dynproc, whose MPI_Comm_accept / MPI_Comm_connect hang there with
-# I_MPI_FABRICS=shm already without mpi-dtype.
+# I_MPI_FABRICS=shm already without mpi-dtype. Excluded on Open MPI 5.0.11 with one process:
+# test_util_pool, whose pools spawn their workers, which a singleton of Open MPI 5.0.11 cannot
+# (MPI_Comm_spawn fails with MPI_ERR_UNKNOWN and the pool waits for ever) already without
+# mpi-dtype.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,7 +64,7 @@ MPI4PY_VERSION=4.1.2
 NUMPY_VERSION=2.3.5
 # shellcheck source=mpi-runtimes.bash
 . "$root/scripts/mpi-runtimes.bash"
-mpis="${MPI4PY_MPIS:-mpich4 mpich5 impi mpich5-abi}"
+mpis="${MPI4PY_MPIS:-mpich4 mpich5 impi mpich5-abi ompi4-debian ompi5}"
 np2_mpis="${MPI4PY_NP2_MPIS-mpich4}"
 venvs="${MPI4PY_VENVS:-$MPI_DTYPE_RUNTIMES/mpi4py}"
 work="${MPI4PY_BUILD:-$root/build/mpi4py}"
@@ -72,16 +80,31 @@ with="$root/scripts/with-mpi.sh"
 [ -f "$lib" ] || { echo "no library at $lib (build it, or give its path)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 abi_lib="${MPI4PY_ABI_LIB:-$(dirname "$lib")/libmpi_dtype_abi.so}"
+ompi_lib="${MPI4PY_OMPI_LIB:-$(dirname "$lib")/libmpi_dtype_ompi.so}"
 # runtime_of NAME: the runtime a name of MPI4PY_MPIS runs on; lib_of NAME: the library preloaded
-runtime_of() { echo "${1%-abi}"; }
-lib_of() { case "$1" in *-abi) echo "$abi_lib" ;; *) echo "$lib" ;; esac; }
+runtime_of() { local rt=${1%-abi}; echo "${rt%-debian}"; }
+lib_of() {
+  case "$1" in
+    *-abi) echo "$abi_lib" ;;
+    ompi*) echo "$ompi_lib" ;;
+    *) echo "$lib" ;;
+  esac
+}
+# is_debian NAME: mpi4py is Debian's python3-mpi4py, not built here
+is_debian() { case "$1" in *-debian) true ;; *) false ;; esac; }
+# python_of NAME: the python that runs mpi4py
+python_of() { if is_debian "$1"; then echo /usr/bin/python3; else echo "$venvs/$1-venv/bin/python"; fi; }
 command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null ||
   { echo "MPICH (mpicc.mpich, mpiexec.mpich) is missing: run scripts/install-deps.sh" >&2; exit 2; }
 runtimes=""
 for rt in $mpis; do
   runtime_dir "$(runtime_of "$rt")" >/dev/null ||
     { echo "test-mpi4py: unknown runtime $rt (known: $MPI_RUNTIMES_ALL, each also as <runtime>-abi)" >&2; exit 2; }
-  case "$rt" in *-abi) [ -f "$abi_lib" ] || { echo "no library at $abi_lib" >&2; exit 2; } ;; esac
+  [ -f "$(lib_of "$rt")" ] || { echo "no library at $(lib_of "$rt")" >&2; exit 2; }
+  if is_debian "$rt" && ! /usr/bin/python3 -c 'import mpi4py, numpy' 2>/dev/null; then
+    echo "Debian's python3-mpi4py is missing: run scripts/install-deps.sh" >&2
+    exit 2
+  fi
   runtimes="$runtimes $(runtime_of "$rt")"
 done
 # shellcheck disable=SC2086
@@ -115,6 +138,7 @@ EOF
 }
 
 for rt in $mpis; do
+  is_debian "$rt" && continue
   venv="$venvs/$rt-venv"
   py="$venv/bin/python"
   mpicc=$(mpicc_of "$rt")
@@ -143,18 +167,31 @@ for rt in $mpis; do
     venv_ok "$rt" || { echo "mpi4py in $venv does not run on $rt" >&2; exit 2; }
   ) 9>"$venvs/.$rt.lock"
 done
-if [ ! -f "$sdist" ]; then
-  "$venvs/${mpis%% *}-venv/bin/python" -m pip download -q --no-deps --no-binary mpi4py \
-    "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
-fi
-
-step "mpi4py $MPI4PY_VERSION test suite from its sdist"
-src="$work/mpi4py-$MPI4PY_VERSION"
-if [ ! -f "$src/test/main.py" ]; then
-  rm -rf "$src"
-  tar -xzf "$sdist" -C "$work" "mpi4py-$MPI4PY_VERSION/test"
-fi
-testdir="$src/test"
+# version_of NAME: the version of mpi4py it runs
+version_of() {
+  if is_debian "$1"; then
+    "$with" "$(runtime_of "$1")" /usr/bin/python3 -c 'import mpi4py; print(mpi4py.__version__)'
+  else
+    echo "$MPI4PY_VERSION"
+  fi
+}
+# testdir_of NAME: the test/ directory of the sdist of its mpi4py, downloaded and extracted
+# into MPI4PY_BUILD once
+testdir_of() {
+  local version src
+  version=$(version_of "$1")
+  src="$work/mpi4py-$version"
+  if [ ! -f "$src/test/mpiunittest.py" ]; then
+    [ -f "$work/dl/mpi4py-$version.tar.gz" ] ||
+      python3 -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$version" -d "$work/dl" >&2
+    rm -rf "$src"
+    tar -xzf "$work/dl/mpi4py-$version.tar.gz" -C "$work" "mpi4py-$version/test"
+  fi
+  echo "$src/test"
+}
+for rt in $mpis; do
+  step "mpi4py $(version_of "$rt") test suite from its sdist: $(testdir_of "$rt")"
+done
 
 # run RUNTIME DIR LABEL NPROCS PRELOAD(0|1): the suite on RUNTIME, in parts DIR/LABEL.p<N>
 # (see resume.py), merged into DIR/LABEL.<rank>.tsv, .details, .progress; the exit code of
@@ -164,12 +201,18 @@ run() {
   local -a excludes=()
   [ "$np" -gt 1 ] && excludes+=(util_sync)
   [ "$np" -gt 1 ] && [ "$rt" = impi ] && excludes+=(dynproc)
+  [ "$np" -eq 1 ] && [ "$rt" = ompi5 ] && excludes+=(util_pool)
   if [ "$np" -eq 1 ]; then
     launcher=("$with" "$(runtime_of "$rt")")
     [ "$preload" -eq 1 ] && launcher+=(env LD_PRELOAD="$(lib_of "$rt")")
   else
     launcher=("$with" "$(runtime_of "$rt")" mpiexec -n "$np")
-    [ "$preload" -eq 1 ] && launcher+=(-genv LD_PRELOAD "$(lib_of "$rt")")
+    if [ "$preload" -eq 1 ]; then
+      case "$rt" in
+        ompi*) launcher+=(-x LD_PRELOAD="$(lib_of "$rt")") ;;
+        *) launcher+=(-genv LD_PRELOAD "$(lib_of "$rt")") ;;
+      esac
+    fi
   fi
   suite_parts "$dir/$label" "$np" "${excludes[@]}"
   echo "   $rt $label: $suite_summary"
@@ -177,7 +220,8 @@ run() {
 
 specs=()
 for rt in $mpis; do
-  py="$venvs/$rt-venv/bin/python"
+  py=$(python_of "$rt")
+  testdir=$(testdir_of "$rt")
   plain="$venvs/plain/$rt"
   res="$work/results/$rt"
   mkdir -p "$plain" "$res"
@@ -226,6 +270,6 @@ done
 
 step "comparison"
 status=0
-"$py" "$here/compare.py" --differences "$root/docs/semantics.md" "${specs[@]}" || status=$?
+python3 "$here/compare.py" --differences "$root/docs/semantics.md" "${specs[@]}" || status=$?
 step "done in $(( $(date +%s) - t_start )) s; logs and outcomes in $work/results"
 exit "$status"

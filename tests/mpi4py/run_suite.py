@@ -1,6 +1,10 @@
-"""Run mpi4py's own test suite (its test/main.py) and record each test's outcome.
+"""Run mpi4py's own test suite and record each test's outcome.
 
-Usage: python run_suite.py --testdir DIR --out PREFIX [main.py options ...]
+Usage: python run_suite.py --testdir DIR --out PREFIX [options of the suite's runner ...]
+
+The runner is the suite's test/main.py (mpi4py 4), or test/runtests.py (mpi4py 3, as
+Debian's python3-mpi4py is), whose options are the same but for --xfile FILE (skip the tests
+matching the patterns in FILE, one per line), which is done here for it.
 
 Every rank writes PREFIX.<rank>.tsv, one line per test as it finishes:
     <test id> TAB <pass|fail|error|skip|xfail|upass> TAB <first line of the message>
@@ -107,7 +111,6 @@ class RecordingResult(unittest.TextTestResult):
 
 
 def main():
-    global RECORDER
     args = sys.argv[1:]
     testdir = out = None
     rest = []
@@ -127,14 +130,35 @@ def main():
     testdir = os.path.abspath(testdir)
     sys.path.insert(0, testdir)
     sys.dont_write_bytecode = True
+    if os.path.exists(os.path.join(testdir, "main.py")):
+        run_main(testdir, out, rest)
+    else:
+        run_runtests(out, rest)
+
+
+def start_recording(out):
+    """Starts RECORDER for this rank; returns the rank."""
+    global RECORDER
+    from mpi4py import MPI
+
+    rank = MPI.COMM_WORLD.Get_rank()
+    RECORDER = _Recorder(out, rank)
+    return rank
+
+
+def mark_end(out, rank, tests_run):
+    """Says that the suite ran to its end (a crash or MPI_Abort never gets here)."""
+    with open(f"{out}.{rank}.end", "w", encoding="utf-8") as f:
+        f.write(f"{tests_run}\n")
+
+
+def run_main(testdir, out, rest):
+    """The suite of mpi4py 4, through its test/main.py."""
     import main as mpi4py_main  # mpi4py's test/main.py
 
     class Program(mpi4py_main.TestProgram):
         def runTests(self):
-            global RECORDER
-            from mpi4py import MPI
-
-            RECORDER = _Recorder(out, MPI.COMM_WORLD.Get_rank())
+            rank = start_recording(out)
             self.testRunner = unittest.TextTestRunner(
                 resultclass=RecordingResult, verbosity=self.verbosity, stream=sys.stderr
             )
@@ -143,12 +167,56 @@ def main():
             finally:
                 RECORDER.close()
                 if getattr(self, "result", None) is not None:
-                    # the suite ran to its end (a crash or MPI_Abort never gets here)
-                    with open(f"{out}.{MPI.COMM_WORLD.Get_rank()}.end", "w", encoding="utf-8") as f:
-                        f.write(f"{self.result.testsRun}\n")
+                    mark_end(out, rank, self.result.testsRun)
 
     sys.argv = [os.path.join(testdir, "main.py")] + rest
     Program(module=None)
+
+
+def tests_of(suite):
+    """The test cases of `suite`, flattened."""
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from tests_of(item)
+        else:
+            yield item
+
+
+def run_runtests(out, rest):
+    """The suite of mpi4py 3, through its test/runtests.py, with --xfile done here."""
+    import fnmatch
+
+    import runtests  # mpi4py's test/runtests.py
+
+    patterns = []
+    args = []
+    i = 0
+    while i < len(rest):
+        if rest[i] == "--xfile":
+            with open(rest[i + 1], encoding="utf-8") as f:
+                patterns += [line.strip() for line in f if line.strip()]
+            i += 2
+        else:
+            args.append(rest[i])
+            i += 1
+    options, names = runtests.getoptionparser().parse_args(args)
+    runtests.setup_python(options)
+    runtests.setup_unittest(options)
+    runtests.import_package(options, "mpi4py")
+    tests = [
+        test
+        for test in tests_of(runtests.load_tests(options, names))
+        if not any(fnmatch.fnmatchcase(test.id(), p) for p in patterns)
+    ]
+    rank = start_recording(out)
+    runner = unittest.TextTestRunner(
+        resultclass=RecordingResult, verbosity=options.verbose, stream=sys.stderr
+    )
+    try:
+        result = runner.run(unittest.TestSuite(tests))
+    finally:
+        RECORDER.close()
+    mark_end(out, rank, result.testsRun)
 
 
 if __name__ == "__main__":
