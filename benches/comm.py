@@ -63,7 +63,9 @@ for the two cores it grows, and the cell shows by how much.
 --lib names the library to preload (default build/prefix/lib/libmpi_dtype.so); it is copied
 to build/comm-bench/ first, so that an install during the run changes nothing. --mpi runs
 every configuration on another runtime of MPICH's ABI through scripts/with-mpi.sh (mpich4,
-mpich5, impi; the program is built with mpicc.mpich either way). Exits nonzero if the build
+mpich5, impi; the program is built with mpicc.mpich either way), or on Open MPI 4.1 or 5.0
+(ompi4, ompi5: the program built with that Open MPI's mpicc, libmpi_dtype_ompi.so preloaded
+by default, the variables passed with -x; "plain" is then plain Open MPI). Exits nonzero if the build
 or a run fails (a wrong message makes comm_bench exit nonzero), if a run times out, or if a
 preloaded run did not forward to an MPI library.
 """
@@ -125,10 +127,19 @@ APP_PATTERNS = [
 SETS = {"basic": BASIC_PATTERNS, "apps": APP_PATTERNS, "all": BASIC_PATTERNS + APP_PATTERNS}
 
 
-def build(compiler="mpicc.mpich", name="comm_bench"):
+# the runtimes of Open MPI's ABI (--mpi): the program is built with their own mpicc, and
+# libmpi_dtype_ompi.so is preloaded
+OPEN_MPI_RUNTIMES = ("ompi4", "ompi5")
+
+
+def is_open_mpi(options):
+    return options.mpi in OPEN_MPI_RUNTIMES
+
+
+def build(compiler=("mpicc.mpich",), name="comm_bench"):
     BUILD.mkdir(parents=True, exist_ok=True)
     program = BUILD / name
-    command = [compiler, *FLAGS, *map(str, SOURCES), "-o", str(program)]
+    command = [*compiler, *FLAGS, *map(str, SOURCES), "-o", str(program)]
     if subprocess.run(command).returncode != 0:
         sys.exit(f"comm.py: build failed: {' '.join(command)}")
     return program
@@ -162,8 +173,12 @@ def run_once(name, mode, program, lib, options, env):
         start = launcher(options.mpi)
     command = ["timeout", "--kill-after=10", str(options.timeout), *start, "-n", "2"]
     if mode:
-        command += ["-genv", "LD_PRELOAD", str(lib), "-genv", "MPI_DTYPE_COMM", mode,
-                    "-genv", "MPI_DTYPE_PEERS", options.peers, "-genv", "MPI_DTYPE_DEBUG", "1"]
+        variables = [("LD_PRELOAD", str(lib)), ("MPI_DTYPE_COMM", mode),
+                     ("MPI_DTYPE_PEERS", options.peers), ("MPI_DTYPE_DEBUG", "1")]
+        for variable, value in variables:
+            # Open MPI's mpiexec: -x NAME=VALUE; Hydra's: -genv NAME VALUE
+            command += (["-x", f"{variable}={value}"] if is_open_mpi(options)
+                        else ["-genv", variable, value])
     command += [str(program), "--reps", str(options.reps), "--variants", "typed,packed,manual",
                 "--only", ",".join(name for name, _ in chosen(options))]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
@@ -309,9 +324,9 @@ def main():
     parser.add_argument("--stat", choices=["best", "median"], default="best",
                         help="each run's figure: its fastest message, or the median one")
     parser.add_argument("--lib", type=Path,
-                        default=ROOT / "build" / "prefix" / "lib" / "libmpi_dtype.so",
-                        help="the libmpi_dtype.so to preload")
-    parser.add_argument("--mpi", choices=["mpich4", "mpich5", "impi"],
+                        help="the library to preload (default build/prefix/lib/libmpi_dtype.so, "
+                             "or libmpi_dtype_ompi.so over Open MPI)")
+    parser.add_argument("--mpi", choices=["mpich4", "mpich5", "impi", *OPEN_MPI_RUNTIMES],
                         help="run on this runtime through scripts/with-mpi.sh")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per mpiexec")
     parser.add_argument("--set", choices=sorted(SETS), default="basic",
@@ -326,20 +341,30 @@ def main():
         sys.exit(f"comm.py: --patterns names none of the patterns of the set {options.set}")
     options.rounds = max(1, options.rounds)
     options.reps = max(1, options.reps)
-    lib = options.lib.resolve()
+    if options.openmpi and is_open_mpi(options):
+        sys.exit("comm.py: --openmpi adds plain Open MPI to a run over MPICH's ABI; over Open "
+                 "MPI (--mpi ompi4|ompi5) the plain column is Open MPI already")
+    default_lib = "libmpi_dtype_ompi.so" if is_open_mpi(options) else "libmpi_dtype.so"
+    lib = (options.lib or ROOT / "build" / "prefix" / "lib" / default_lib).resolve()
     if not lib.exists():
         sys.exit(f"comm.py: {lib} does not exist (cmake --build build/lib && "
                  "cmake --install build/lib, or pass --lib)")
-    program = build()
+    if is_open_mpi(options):
+        program = build((str(ROOT / "scripts" / "with-mpi.sh"), options.mpi, "mpicc"),
+                        f"comm_bench_{options.mpi}")
+    else:
+        program = build()
     if options.openmpi:
-        build("mpicc.openmpi", program.name + "_openmpi")
-    frozen = BUILD / "libmpi_dtype.so"
+        build(("mpicc.openmpi",), program.name + "_openmpi")
+    frozen = BUILD / lib.name
     shutil.copy2(lib, frozen)
     samples, sizes = measure(program, frozen, options)
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                 if l.startswith("model name")), platform.processor())
     load = os.getloadavg()
     runtime = options.mpi or "Debian's MPICH 4.0.2 (mpiexec.mpich)"
+    if is_open_mpi(options):
+        runtime += " (plain: Open MPI itself)"
     open_mpi = ", and Debian's Open MPI 4.1 (mpiexec.openmpi)" if options.openmpi else ""
     if exports_point_to_point(lib):
         p2p = "defines MPI_Send: MPI_DTYPE_COMM chooses the path of the preloaded runs"
@@ -354,7 +379,10 @@ def main():
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
     print(f"Library: {lib}, which {p2p}.")
     print()
-    print("\n".join(table(samples, sizes, chosen(options), options.openmpi)))
+    lines = table(samples, sizes, chosen(options), options.openmpi)
+    if is_open_mpi(options):
+        lines[0] = lines[0].replace("MPICH's pack", "Open MPI's pack")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-# The MPI runtimes the drop-in tests run over, and where they live.
-# Sourced by scripts/install-mpis.sh and scripts/with-mpi.sh (bash); defines no commands that
-# run anything.
+# The MPI runtimes the drop-in tests run over, and where they live, and what the drop-in
+# tests of each ABI run over (drop_in_abi, every_rank). Sourced by scripts/install-mpis.sh,
+# scripts/with-mpi.sh and the drop-in tests (bash); defines no commands that run anything.
 #
 #   mpich4  Debian's MPICH 4.0.2 (packages mpich, libmpich-dev: scripts/install-deps.sh)
 #   mpich5  MPICH 5.0.2, the PyPI package mpich==5.0.2
@@ -89,4 +89,23 @@ runtime_installed() {
         ompi5) [ -e "$dir/venv/lib/libmpi.so.40" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
         *) [ -e "$dir/abi/libmpich.so.12" ] && [ -e "$dir/abi/libmpi_abi.so.1" ] && [ -x "$dir/venv/bin/mpiexec" ] ;;
     esac
+}
+
+# drop_in_abi ABI: sets, for the drop-in tests of ABI (mpich, standard or ompi), lib_name (the
+# library they preload), default_mpis (the runtimes they run over) and default_must (those on
+# which the program's plain run must pass; "none" for none). Fails for another ABI.
+drop_in_abi() {
+    case "$1" in
+        mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 ;;
+        standard) lib_name=libmpi_dtype_abi.so default_mpis="mpich5 impi" default_must=none ;;
+        ompi) lib_name=libmpi_dtype_ompi.so default_mpis="$MPI_RUNTIMES_OMPI" default_must=none ;;
+        *) return 1 ;;
+    esac
+}
+
+# every_rank ABI NAME VALUE: the arguments of the mpiexec of ABI's runtimes that give every
+# rank the environment variable NAME=VALUE (neither with spaces): Open MPI's -x NAME=VALUE,
+# Hydra's -genv NAME VALUE
+every_rank() {
+    if [ "$1" = ompi ]; then echo "-x $2=$3"; else echo "-genv $2 $3"; fi
 }

@@ -33,17 +33,16 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/scratch.bash
 . "$root/scripts/scratch.bash"
+# shellcheck source=scripts/mpi-runtimes.bash
+. "$root/scripts/mpi-runtimes.bash"
 src="$root/c_tests/drop_in/hdf5/collective_io.c"
 build="${DROP_IN_HDF5_BUILD_DIR:-$root/build/drop-in-hdf5}"
 libdir="${1:-$root/build/prefix/lib}"
 abi="${DROP_IN_ABI:-mpich}"
-case "$abi" in
-    mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 ;;
-    ompi) lib_name=libmpi_dtype_ompi.so default_mpis="ompi4 ompi5" default_must=none ;;
-    *)
-        echo "test-drop-in-hdf5: DROP_IN_ABI must be mpich or ompi" >&2
-        exit 2
-        ;;
+case "$abi" in mpich | ompi) drop_in_abi "$abi" ;; *)
+    echo "test-drop-in-hdf5: DROP_IN_ABI must be mpich or ompi" >&2
+    exit 2
+    ;;
 esac
 lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
 mpis="${DROP_IN_MPIS:-$default_mpis}"
@@ -63,10 +62,6 @@ if ! command -v "mpicc.$mpi" >/dev/null 2>&1 || [ ! -f "$h5inc/hdf5.h" ]; then
     echo "test-drop-in-hdf5: needs $mpi and HDF5 built on it (libhdf5-$mpi-dev: scripts/install-deps.sh)" >&2
     exit 2
 fi
-# the arguments of mpiexec that give every rank NAME=VALUE: Hydra's -genv, Open MPI's -x
-pass() {
-    if [ "$abi" = ompi ]; then echo "-x $1=$2"; else echo "-genv $1 $2"; fi
-}
 # shellcheck disable=SC2086
 "$root/scripts/install-mpis.sh" $mpis
 
@@ -110,13 +105,13 @@ for rt in $mpis; do
             fi
             # MPI_DTYPE_DEBUG=1: mpi-dtype says on stderr that it forwards to the MPI library
             # shellcheck disable=SC2207 # words without spaces
-            args+=($(pass LD_PRELOAD "$lib") $(pass MPI_DTYPE_DEBUG 1))
+            args+=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_DEBUG 1))
         fi
         scratch="$build/tmp"
         clear_scratch "$scratch"
         mkdir -p "$scratch"
         # shellcheck disable=SC2207 # two words, neither with spaces
-        args+=($(pass TMPDIR "$scratch"))
+        args+=($(every_rank "$abi" TMPDIR "$scratch"))
         t0=$(date +%s.%N)
         rc=0
         # stdout apart from stderr, as in test-drop-in-programs.sh: the result lines cannot

@@ -78,13 +78,10 @@ src="$root/c_tests/drop_in/p2p"
 build="${P2P_BUILD_DIR:-$root/build/drop-in-p2p}"
 libdir="${1:-$root/build/prefix/lib}"
 abi="${P2P_ABI:-mpich}"
-case "$abi" in
-    mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 ;;
-    ompi) lib_name=libmpi_dtype_ompi.so default_mpis="ompi4 ompi5" default_must=none ;;
-    *)
-        echo "test-drop-in-p2p: P2P_ABI must be mpich or ompi" >&2
-        exit 2
-        ;;
+case "$abi" in mpich | ompi) drop_in_abi "$abi" ;; *)
+    echo "test-drop-in-p2p: P2P_ABI must be mpich or ompi" >&2
+    exit 2
+    ;;
 esac
 lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
 nseeds="${P2P_SEEDS:-20}"
@@ -132,11 +129,6 @@ line() { # STATUS RUNTIME SEEDS MODE TEXT
 # exe_of RUNTIME: the program for it: one build for MPICH's ABI, one per Open MPI
 exe_of() {
     if [ "$abi" = ompi ]; then echo "$build/p2p_random_$1"; else echo "$build/p2p_random"; fi
-}
-# global NAME VALUE: the arguments of mpiexec that give every rank NAME=VALUE (neither has
-# spaces): Hydra's -genv, Open MPI's -x
-global() {
-    if [ "$abi" = ompi ]; then echo "-x $1=$2"; else echo "-genv $1 $2"; fi
 }
 for rt in $mpis; do
     exe=$(exe_of "$rt")
@@ -249,21 +241,22 @@ for rt in $mpis; do
                 plain) args=(-n 4 "${prog[@]}") ;;
                 engine-peers)
                     preloaded=4
-                    args=($(global LD_PRELOAD "$lib") $(global MPI_DTYPE_COMM engine)
-                        $(global MPI_DTYPE_PEERS preloaded) $(global MPI_DTYPE_DEBUG 1) -n 4 "${prog[@]}")
+                    args=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_COMM engine)
+                        $(every_rank "$abi" MPI_DTYPE_PEERS preloaded) $(every_rank "$abi" MPI_DTYPE_DEBUG 1)
+                        -n 4 "${prog[@]}")
                     ;;
                 mixed-*)
                     preloaded=2
                     # the first two ranks preloaded: Hydra's -env for them, else env(1)
                     first_two=(-env LD_PRELOAD "$lib" "${prog[@]}")
                     [ "$abi" = ompi ] && first_two=(env LD_PRELOAD="$lib" "${prog[@]}")
-                    args=($(global MPI_DTYPE_COMM "${mode#mixed-}") $(global MPI_DTYPE_DEBUG 1)
+                    args=($(every_rank "$abi" MPI_DTYPE_COMM "${mode#mixed-}") $(every_rank "$abi" MPI_DTYPE_DEBUG 1)
                         -n 2 "${first_two[@]}" : -n 2 "${prog[@]}")
                     ;;
                 *)
                     preloaded=4
-                    args=($(global LD_PRELOAD "$lib") $(global MPI_DTYPE_COMM "$mode")
-                        $(global MPI_DTYPE_DEBUG 1) -n 4 "${prog[@]}")
+                    args=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_COMM "$mode")
+                        $(every_rank "$abi" MPI_DTYPE_DEBUG 1) -n 4 "${prog[@]}")
                     ;;
             esac
             if [ "$preloaded" -gt 0 ] && [ ! -f "$lib" ]; then

@@ -52,17 +52,16 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=scripts/scratch.bash
 . "$root/scripts/scratch.bash"
+# shellcheck source=scripts/mpi-runtimes.bash
+. "$root/scripts/mpi-runtimes.bash"
 src="$root/c_tests/drop_in/programs"
 abi="${DROP_IN_ABI:-mpich}"
-case "$abi" in
-    mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 suffix="" ;;
-    standard) lib_name=libmpi_dtype_abi.so default_mpis="mpich5 impi" default_must=none suffix=-abi ;;
-    ompi) lib_name=libmpi_dtype_ompi.so default_mpis="ompi4 ompi5" default_must=none suffix=-ompi ;;
-    *)
-        echo "test-drop-in-programs: DROP_IN_ABI must be mpich, standard or ompi" >&2
-        exit 2
-        ;;
-esac
+drop_in_abi "$abi" || {
+    echo "test-drop-in-programs: DROP_IN_ABI must be mpich, standard or ompi" >&2
+    exit 2
+}
+suffix=""
+[ "$abi" = mpich ] || suffix=-${abi/standard/abi}
 build="${DROP_IN_BUILD_DIR:-$root/build/drop-in-programs$suffix}"
 libdir="${1:-$root/build/prefix/lib}"
 lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
@@ -139,12 +138,6 @@ first_error() {
     printf '%s' "${line:0:300}"
 }
 
-# the arguments of mpiexec that give every rank the environment variable NAME=VALUE (neither
-# has spaces): Hydra's -genv, Open MPI's -x
-pass() {
-    if [ "$abi" = ompi ]; then echo "-x $1=$2"; else echo "-genv $1 $2"; fi
-}
-
 line() { # STATUS PROGRAM RUNTIME MODE TEXT
     printf '%-5s %-12s %-7s %-8s %s\n' "$@"
 }
@@ -213,7 +206,7 @@ for rt in $mpis; do
                 fi
                 # MPI_DTYPE_DEBUG=1: mpi-dtype says on stderr that it forwards to the MPI library
                 # shellcheck disable=SC2207 # words without spaces
-                args+=($(pass LD_PRELOAD "$lib") $(pass MPI_DTYPE_DEBUG 1))
+                args+=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_DEBUG 1))
             fi
             t0=$(date +%s.%N)
             rc=0
@@ -223,7 +216,7 @@ for rt in $mpis; do
             clear_scratch "$scratch"
             mkdir -p "$scratch"
             # shellcheck disable=SC2207 # two words, neither with spaces
-            args+=($(pass TMPDIR "$scratch"))
+            args+=($(every_rank "$abi" TMPDIR "$scratch"))
             # standard output apart from standard error: mpiexec merges the ranks' lines as
             # it reads them, so a result line on stdout could land inside a diagnostic line
             # of another rank on stderr (MPI_DTYPE_DEBUG prints a line per type); the log
