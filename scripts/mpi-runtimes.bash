@@ -91,15 +91,22 @@ runtime_installed() {
     esac
 }
 
-# drop_in_abi ABI: sets, for the drop-in tests of ABI (mpich, standard or ompi), lib_name (the
-# library they preload), default_mpis (the runtimes they run over) and default_must (those on
-# which the program's plain run must pass; "none" for none). Fails for another ABI.
+# drop_in_abi TEST ABI KNOWN...: sets, for the drop-in test TEST of ABI (one of KNOWN, among
+# mpich, standard and ompi), lib_name (the library it preloads), default_mpis (the runtimes
+# it runs over) and default_must (those on which the program's plain run must pass; "none"
+# for none); for an ABI not among KNOWN, says so as TEST and exits with status 2.
 drop_in_abi() {
-    case "$1" in
+    local test=$1 abi=$2
+    shift 2
+    case " $* " in *" $abi "*) ;; *)
+        echo "$test: the ABI must be one of: $* (not $abi)" >&2
+        exit 2
+        ;;
+    esac
+    case "$abi" in
         mpich) lib_name=libmpi_dtype.so default_mpis="mpich4 mpich5 impi" default_must=mpich4 ;;
         standard) lib_name=libmpi_dtype_abi.so default_mpis="mpich5 impi" default_must=none ;;
         ompi) lib_name=libmpi_dtype_ompi.so default_mpis="$MPI_RUNTIMES_OMPI" default_must=none ;;
-        *) return 1 ;;
     esac
 }
 

@@ -39,11 +39,7 @@ src="$root/c_tests/drop_in/hdf5/collective_io.c"
 build="${DROP_IN_HDF5_BUILD_DIR:-$root/build/drop-in-hdf5}"
 libdir="${1:-$root/build/prefix/lib}"
 abi="${DROP_IN_ABI:-mpich}"
-case "$abi" in mpich | ompi) drop_in_abi "$abi" ;; *)
-    echo "test-drop-in-hdf5: DROP_IN_ABI must be mpich or ompi" >&2
-    exit 2
-    ;;
-esac
+drop_in_abi test-drop-in-hdf5 "$abi" mpich ompi
 lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
 mpis="${DROP_IN_MPIS:-$default_mpis}"
 must_pass="${DROP_IN_PLAIN_MUST_PASS:-$default_must}"

@@ -78,11 +78,7 @@ src="$root/c_tests/drop_in/p2p"
 build="${P2P_BUILD_DIR:-$root/build/drop-in-p2p}"
 libdir="${1:-$root/build/prefix/lib}"
 abi="${P2P_ABI:-mpich}"
-case "$abi" in mpich | ompi) drop_in_abi "$abi" ;; *)
-    echo "test-drop-in-p2p: P2P_ABI must be mpich or ompi" >&2
-    exit 2
-    ;;
-esac
+drop_in_abi test-drop-in-p2p "$abi" mpich ompi
 lib="${MPI_DTYPE_LIB:-$libdir/$lib_name}"
 nseeds="${P2P_SEEDS:-20}"
 first="${P2P_FIRST_SEED:-1}"

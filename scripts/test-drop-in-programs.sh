@@ -56,10 +56,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/mpi-runtimes.bash"
 src="$root/c_tests/drop_in/programs"
 abi="${DROP_IN_ABI:-mpich}"
-drop_in_abi "$abi" || {
-    echo "test-drop-in-programs: DROP_IN_ABI must be mpich, standard or ompi" >&2
-    exit 2
-}
+drop_in_abi test-drop-in-programs "$abi" mpich standard ompi
 suffix=""
 [ "$abi" = mpich ] || suffix=-${abi/standard/abi}
 build="${DROP_IN_BUILD_DIR:-$root/build/drop-in-programs$suffix}"
