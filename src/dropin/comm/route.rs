@@ -29,12 +29,15 @@
 //!   indexed blocks, structs), or the MPI behind moves the twins of sparse types slowly
 //!   ([`Traits::slow_sparse_twins`]: Intel MPI). MPICH moves a sparse strided layout (a
 //!   grid's x face) as fast as the engine, but a sparse irregular one (a mesh's boundary
-//!   points, a struct of a weather model's halos) several times slower.
+//!   points, a struct of a weather model's halos) several times slower;
+//! - and, over an MPI that moves the twins of strided layouts fast whatever their density
+//!   ([`Traits::fast_strided_twins`]: Open MPI, whose convertor packs fragment by fragment
+//!   as it sends), its layout is not strided.
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns
-//! (`--set apps`), the exception for Intel MPI from the same with `--mpi impi`:
-//! docs/drop-in.md and docs/BENCHMARKS.md give the figures.
+//! (`--set apps`), the exceptions for Intel MPI and Open MPI from the same with `--mpi impi`
+//! and `--mpi ompi4`: docs/drop-in.md and docs/BENCHMARKS.md give the figures.
 //!
 //! # Types whose basic entries differ in size
 //!
@@ -238,7 +241,8 @@ fn stand_in(datatype: &Datatype, paths: MessagePaths, side: Side) -> Option<MPI_
 /// face), whose twins it moves as fast as the engine; not for indexed and struct layouts,
 /// which it moves several times slower (a mesh's boundary points, a struct of a weather
 /// model's halos). Over Intel MPI, which moves even strided sparse twins slower than its own
-/// types, the engine packs them too ([`Traits::slow_sparse_twins`]).
+/// types, the engine packs them too ([`Traits::slow_sparse_twins`]); over Open MPI, which
+/// moves strided twins fast dense or sparse, none ([`Traits::fast_strided_twins`]).
 ///
 /// [`Plan::strided`]: crate::plan::Plan::strided
 fn engine_wins(datatype: &Datatype) -> bool {
@@ -246,9 +250,11 @@ fn engine_wins(datatype: &Datatype) -> bool {
     let (size, runs) = (datatype.size(), plan.runs().max(1));
     let contiguous = runs == 1 && size == datatype.extent();
     let dense = size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent();
+    let traits = behind_traits();
+    let strided_wins = !traits.fast_strided_twins && (dense || traits.slow_sparse_twins);
     !contiguous
         && size <= LONGEST_MEAN_RUN.saturating_mul(runs)
-        && (dense || !plan.strided() || behind_traits().slow_sparse_twins)
+        && (!plan.strided() || strided_wins)
 }
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
@@ -309,12 +315,19 @@ pub struct Traits {
     /// with the twin, 4.2 ms with its own subarray, 2.0 ms with the engine). MPICH moves them
     /// faster than the engine.
     pub slow_sparse_twins: bool,
+    /// It moves the twins of strided layouts of short runs (a vector of single doubles, a
+    /// grid's x face, an array of structs) at least as fast as the engine packs, sends and
+    /// unpacks them, dense or sparse, so `auto` leaves them to it: Open MPI 4.1 and 5.0, whose
+    /// convertor packs each fragment as it sends it (`benches/comm.py --mpi ompi4`). MPICH
+    /// moves the dense ones slower than the engine.
+    pub fast_strided_twins: bool,
     /// Its collectives that move one block per process take `MPI_BYTE`s on one side of a
     /// pair of processes and the data of a type on the other, as its point-to-point calls do,
     /// so that the engine may pack one side of them ([`crate::dropin::comm::blocks`]): MPICH.
     /// Intel MPI 2021.19's `MPI_Allgather` delivers wrong data so
-    /// (`c_tests/drop_in/programs/gather.c`, `collectives.c`), and an unknown library is not
-    /// trusted with it.
+    /// (`c_tests/drop_in/programs/gather.c`, `collectives.c`), Open MPI 4.1's collectives
+    /// hang so (`scripts/test-drop-in-p2p.sh` with `P2P_ABI=ompi`), and an unknown library is
+    /// not trusted with it.
     pub collectives_take_bytes: bool,
 }
 
@@ -356,9 +369,14 @@ pub fn traits(version: &str) -> Traits {
         .strip_prefix("Intel(R) MPI Library")
         .and_then(major_minor)
         .is_some_and(|v| v >= (2021, 19));
+    let open_mpi = version
+        .strip_prefix("Open MPI v")
+        .and_then(major_minor)
+        .is_some_and(|v| v >= (4, 1));
     Traits {
         takes_bytes_into_mixed_sizes: mpich.is_some_and(|v| v >= (5, 0)) || intel,
         slow_sparse_twins: intel,
+        fast_strided_twins: open_mpi,
         collectives_take_bytes: mpich.is_some(),
     }
 }
@@ -395,13 +413,17 @@ mod tests {
         };
         let mpich5 = Traits {
             takes_bytes_into_mixed_sizes: true,
-            slow_sparse_twins: false,
             collectives_take_bytes: true,
+            ..Traits::default()
         };
         let intel = Traits {
             takes_bytes_into_mixed_sizes: true,
             slow_sparse_twins: true,
-            collectives_take_bytes: false,
+            ..Traits::default()
+        };
+        let open_mpi = Traits {
+            fast_strided_twins: true,
+            ..Traits::default()
         };
         let cases = [
             (
@@ -414,7 +436,15 @@ mod tests {
             ),
             ("Intel(R) MPI Library 2021.19.0 for Linux* OS\n", intel),
             ("Intel(R) MPI Library 2019 Update 12 for Linux* OS\n", none),
-            ("Open MPI v4.1.4, package: Debian", none),
+            (
+                "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4",
+                open_mpi,
+            ),
+            (
+                "Open MPI v5.0.11, package: Open MPI user@localhost Distribution",
+                open_mpi,
+            ),
+            ("Open MPI v4.0.7, package: Open MPI", none),
             ("", none),
         ];
         for (version, expected) in cases {
