@@ -145,4 +145,26 @@ mod tests {
             assert_eq!(datatype.plan.strided(), strided, "{name}");
         }
     }
+
+    /// A strided plan goes forward when every repeat places each part after the whole of the
+    /// one before: not with a negative stride, nor with blocks that overlap.
+    #[test]
+    fn forward_strided_plans_keep_their_bytes_in_order() {
+        let char_ = construct::named(predefined::by_name("MPI_CHAR").unwrap());
+        let double = construct::named(predefined::by_name("MPI_DOUBLE").unwrap());
+        let column = construct::vector(64, 1, 130, false, &double, false).unwrap();
+        let face = construct::vector(64, 1, 68_640, true, &column, false).unwrap();
+        let backwards = construct::vector(2, 1, -1, true, &char_, false).unwrap();
+        let overlapping = construct::vector(4, 3, 2, false, &double, false).unwrap();
+        let gather = construct::indexed_block(1, vec![9, 2, 40], false, &double, false).unwrap();
+        for (name, datatype, forward) in [
+            ("vector", &column, true),
+            ("hvector of vectors", &face, true),
+            ("hvector of stride -1", &backwards, false),
+            ("vector of overlapping blocks", &overlapping, false),
+            ("indexed block", &gather, false),
+        ] {
+            assert_eq!(datatype.plan.strided_forward(), forward, "{name}");
+        }
+    }
 }

@@ -100,12 +100,40 @@ impl Plan {
         }
     }
 
+    /// True if one copy is [`strided`](Self::strided) and goes forward at every level: each
+    /// repeated part starts after the whole of the one before, so its bytes lie in memory in
+    /// type-map order, apart (not a vector of negative stride, nor overlapping blocks).
+    pub fn strided_forward(&self) -> bool {
+        forward_span(self.root()).is_some()
+    }
+
     /// The plan of `count` copies, one extent apart.
     pub fn copies(&self, count: i64) -> Node {
         match count {
             1 => self.root.clone(),
             _ => compile::copies_of(count, self.extent, self),
         }
+    }
+}
+
+/// The bytes from the first to the end of the last of a strided `node` whose parts go forward
+/// ([`Plan::strided_forward`]), or `None` if it is not such a node.
+fn forward_span(node: &Node) -> Option<i64> {
+    match node {
+        Node::Run { len, .. } => Some(*len),
+        Node::Repeat {
+            count,
+            stride,
+            child,
+            ..
+        } => {
+            let span = forward_span(child)?;
+            match *count {
+                ..=1 => Some(span),
+                count => (*stride >= span).then(|| (count - 1) * stride + span),
+            }
+        }
+        Node::Blocks(_) | Node::Seq { .. } => None,
     }
 }
 

@@ -251,7 +251,12 @@ fn engine_wins(datatype: &Datatype) -> bool {
     let contiguous = runs == 1 && size == datatype.extent();
     let dense = size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent();
     let traits = behind_traits();
-    let strided_wins = !traits.fast_strided_twins && (dense || traits.slow_sparse_twins);
+    let strided_wins = match traits.fast_strided_twins {
+        // Only copies whose bytes go forward in memory: Open MPI sends those of a vector of
+        // negative stride out of type-map order (`c_tests/drop_in/programs/bounds.c`).
+        true => !(plan.strided_forward() && datatype.extent() >= datatype.true_extent()),
+        false => dense || traits.slow_sparse_twins,
+    };
     !contiguous
         && size <= LONGEST_MEAN_RUN.saturating_mul(runs)
         && (!plan.strided() || strided_wins)
@@ -317,9 +322,11 @@ pub struct Traits {
     pub slow_sparse_twins: bool,
     /// It moves the twins of strided layouts of short runs (a vector of single doubles, a
     /// grid's x face, an array of structs) at least as fast as the engine packs, sends and
-    /// unpacks them, dense or sparse, so `auto` leaves them to it: Open MPI 4.1 and 5.0, whose
-    /// convertor packs each fragment as it sends it (`benches/comm.py --mpi ompi4`). MPICH
-    /// moves the dense ones slower than the engine.
+    /// unpacks them, dense or sparse, so `auto` leaves them to it where their bytes go forward
+    /// in memory ([`Plan::strided_forward`](crate::plan::Plan::strided_forward); it gets
+    /// the others wrong): Open MPI 4.1 and 5.0, whose convertor packs each fragment as it
+    /// sends it (`benches/comm.py --mpi ompi4`). MPICH moves the dense ones slower than the
+    /// engine.
     pub fast_strided_twins: bool,
     /// Its collectives that move one block per process take `MPI_BYTE`s on one side of a
     /// pair of processes and the data of a type on the other, as its point-to-point calls do,
