@@ -129,7 +129,8 @@ fn import(handle: MPI_Datatype, depth: usize) -> Result<Arc<Datatype>, Failure> 
     if let Some(datatype) = super::handed_back(handle) {
         return Ok(datatype);
     }
-    if !super::is_foreign(handle) {
+    // A duplicate of the program's handle was looked for just above.
+    if super::behind_made(handle).is_none() {
         return Ok(handles::with_type(handle, |datatype, _| datatype.clone())?);
     }
     if depth > MAX_DEPTH {

@@ -39,14 +39,22 @@ use std::sync::Arc;
 /// of one of the program's handles is not: it joins the table the first time it is seen
 /// ([`duplicates::adopt`]).
 pub fn is_foreign(handle: MPI_Datatype) -> bool {
-    if crate::behind::backend().is_none() {
-        return false;
+    match behind_made(handle) {
+        Some(unknown_predefined) => unknown_predefined || !duplicates::adopt(handle),
+        None => false,
     }
+}
+
+/// Whether `handle` is a type the MPI behind made, as [`is_foreign`] says, before a duplicate
+/// is looked for: `None` if not, `Some(true)` for a handle of the predefined form, `Some(false)`
+/// for one of that library's derived handles (or a duplicate Open MPI made of the program's).
+fn behind_made(handle: MPI_Datatype) -> Option<bool> {
+    crate::behind::backend()?;
     let twin = handles::may_be_twin(handle)
         && (handles::known_recently(handle) || handles::is_twin(handle));
     let behind_form = abi::has_behind_form(handle) && !twin && !handles::is_predefined(handle);
     let unknown_predefined = abi::has_predefined_form(handle) && !handles::is_predefined(handle);
-    unknown_predefined || (behind_form && !duplicates::adopt(handle))
+    (unknown_predefined || behind_form).then_some(unknown_predefined)
 }
 
 /// The type of this library that `handle`, which the MPI behind handed back from a type of its
