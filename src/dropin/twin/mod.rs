@@ -183,9 +183,7 @@ pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Da
     let made = Held(types::dup(old)?);
     // A duplicate must be the MPI behind's duplicate of the program's handle (so that its
     // attributes are copied), so it carries the watch attribute itself.
-    if let Some(key) = watch_key() {
-        watch(key, made.0, made.0)?;
-    }
+    watch_itself(made.0)?;
     for_program(made, committed).map(Some)
 }
 
@@ -193,10 +191,17 @@ pub fn dup_handle(old: MPI_Datatype, committed: bool) -> MpiResult<Option<MPI_Da
 /// ([`duplicated`]), a handle of the program's like those this module makes: tagged, and
 /// watched for its destruction.
 pub fn adopt(handle: MPI_Datatype) -> MpiResult<()> {
-    if let Some(key) = watch_key() {
-        watch(key, handle, handle)?;
-    }
+    watch_itself(handle)?;
     tags::tag(handle)
+}
+
+/// Puts the watch attribute on `handle` itself, a handle of the program's that is no
+/// [`watched_copy`] (a duplicate), once the key exists.
+fn watch_itself(handle: MPI_Datatype) -> MpiResult<()> {
+    match watch_key() {
+        Some(key) => watch(key, handle, handle),
+        None => Ok(()),
+    }
 }
 
 /// Gives `made`, a new handle of the MPI behind, to the program: tagged where that library
@@ -343,18 +348,19 @@ pub fn release_all_shadows() {
     for handle in shadows {
         release(handle);
     }
-    NAMED.lock().clear();
-    for bytes in std::mem::take(&mut *BYTES_FOR_NAMED.lock()) {
+    // The handles chosen that are no predefined types are the types of bytes.
+    let chosen: Vec<MPI_Datatype> = NAMED.lock().drain().map(|(_, chosen)| chosen).collect();
+    for bytes in chosen
+        .into_iter()
+        .filter(|&h| !crate::handles::is_predefined(h))
+    {
         release(bytes);
     }
 }
 
-/// The handle [`named`] chose for each named type.
+/// The handle [`named`] chose for each named type: a predefined one, or a type of bytes.
 static NAMED: LazyLock<Mutex<HashMap<MPI_Datatype, MPI_Datatype>>> =
     LazyLock::new(Default::default);
-
-/// The types of bytes [`named`] made, given back before the MPI behind finalizes.
-static BYTES_FOR_NAMED: parking_lot::Mutex<Vec<MPI_Datatype>> = parking_lot::Mutex::new(Vec::new());
 
 /// The handle to build twins on for the named type `handle` of `size` bytes: the handle
 /// itself if the MPI behind's types built on it hold its size, else the unsigned integer type
@@ -374,11 +380,7 @@ fn named(handle: MPI_Datatype, size: i64) -> MpiResult<MPI_Datatype> {
         (false, 2) => MPI_UINT16_T,
         (false, 4) => MPI_UINT32_T,
         (false, 8) => MPI_UINT64_T,
-        (false, _) => {
-            let bytes = types::contiguous(size, MPI_BYTE)?;
-            BYTES_FOR_NAMED.lock().push(bytes);
-            bytes
-        }
+        (false, _) => types::contiguous(size, MPI_BYTE)?,
     };
     NAMED.lock().insert(handle, chosen);
     Ok(chosen)
