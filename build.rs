@@ -350,7 +350,7 @@ fn communication_functions(dir: &std::path::Path) -> Vec<String> {
 /// cbindgen reads, each `fn` line of an invocation with the docs and attributes above it, as
 /// an exported function of that signature answering `c_int`. An `exported!` line runs up to
 /// its `;` (without a `with name = value` of its own); a `one_process_functions!` line up to
-/// its `via`, its body following up to the `}` that closes it. A function `declared` (the
+/// its `via` (or the `as` naming a `_c` function's `int` form), its body following up to the `}` that closes it. A function `declared` (the
 /// text of `src/ffi/comm/communication.h`) already has the prototype written there, as the
 /// standard spells it (a variadic `MPI_Pcontrol`, callbacks as pointers to function types).
 fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
@@ -395,7 +395,9 @@ fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
                 signature.push_str(trimmed);
                 signature.push(' ');
                 let whole = signature.trim_end();
-                let declared = match (whole.find(") via "), whole.strip_suffix(';')) {
+                // A `_c` function may name its `int` form (`) as MPI_... via`).
+                let body_at = whole.find(") via ").or_else(|| whole.find(") as "));
+                let declared = match (body_at, whole.strip_suffix(';')) {
                     (Some(at), _) => {
                         skipping = Some("    }");
                         Some(&whole[..=at])

@@ -1,5 +1,5 @@
-/* MPI 4.0's large-count (_c) functions the C tests call, for a build against an mpi.h of
- * MPI 3.1 that lacks them (Open MPI 4.1's and 5.0's): declared weak, so that a program links
+/* MPI 4.0's large-count (_c) functions the C tests call (of datatypes and of communication),
+ * for a build against an mpi.h of MPI 3.1 that lacks them (Open MPI 4.1's and 5.0's): declared weak, so that a program links
  * with such an MPI, whose library lacks them too. A program built so may call them only where
  * a library serves them (mpi-dtype, alone or preloaded): the address of each is then not
  * NULL. With an mpi.h of MPI 4.0 or later this header declares nothing. */
@@ -128,6 +128,54 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void
                MPI_Count outsize, MPI_Count *position, MPI_Comm comm);
 #pragma weak MPI_Pack_size_c
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+#pragma weak MPI_Send_c
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm);
+#pragma weak MPI_Recv_c
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status *status);
+#pragma weak MPI_Isend_c
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request);
+#pragma weak MPI_Irecv_c
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Request *request);
+#pragma weak MPI_Sendrecv_c
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+#pragma weak MPI_Sendrecv_replace_c
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm,
+                           MPI_Status *status);
+#pragma weak MPI_Bcast_c
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+#pragma weak MPI_Allreduce_c
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm);
+#pragma weak MPI_Reduce_c
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm);
+#pragma weak MPI_Reduce_scatter_c
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+#pragma weak MPI_Bsend_c
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm);
+#pragma weak MPI_Buffer_attach_c
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
+#pragma weak MPI_Buffer_detach_c
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
+#pragma weak MPI_Op_create_c
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
+#pragma weak MPI_Win_allocate_shared_c
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                              void *baseptr, MPI_Win *win);
+#pragma weak MPI_Win_shared_query_c
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                           void *baseptr);
 #pragma weak MPI_Scatter_c
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,

@@ -224,18 +224,26 @@ pub fn backend() -> Option<&'static Backend> {
 /// The address of the MPI library's function `name` (cached in `cell` once found), or 0
 /// when there is no MPI library behind this one.
 pub fn real_function(cell: &AtomicUsize, name: &CStr) -> usize {
-    let cached = cell.load(Ordering::Acquire);
-    if cached != 0 {
-        return cached;
+    match cell.load(Ordering::Acquire) {
+        0 => {}
+        MISSING => return 0,
+        cached => return cached,
     }
     let Some(found) = backend() else {
         return 0;
     };
     // SAFETY: the library's handle and a NUL-terminated name.
     let address = unsafe { libc::dlsym(found.handle as *mut c_void, name.as_ptr()) } as usize;
-    cell.store(address, Ordering::Release);
+    cell.store(
+        if address == 0 { MISSING } else { address },
+        Ordering::Release,
+    );
     address
 }
+
+/// What [`real_function`]'s cell holds for a function the MPI library behind lacks (an
+/// address no function has), so that it is looked for once.
+const MISSING: usize = 1;
 
 /// Evaluates to `Some(result)` of calling the real MPI's `$name` with `$args`, or `None` when
 /// no real MPI is loaded behind this library.

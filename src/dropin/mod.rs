@@ -12,7 +12,9 @@
 //! - knowing Open MPI's duplicates of the program's handles as the program's types
 //!   ([`duplicates`]);
 //! - error codes the MPI behind understands ([`codes`]);
-//! - messages of derived datatypes packed by this library's engine ([`comm`]).
+//! - messages of derived datatypes packed by this library's engine ([`comm`]);
+//! - messages of more copies than an `int` counts, for an MPI behind without large-count
+//!   functions ([`whole_message`]).
 //!
 //! Standalone (no MPI behind) every function here comes down to the handle table alone.
 
@@ -22,6 +24,7 @@ pub mod comm;
 pub mod duplicates;
 pub mod import;
 pub mod twin;
+pub mod whole_message;
 
 use crate::abi::{self, MPI_Datatype};
 use crate::datatype::{construct, Datatype, F90Class};

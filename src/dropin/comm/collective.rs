@@ -56,9 +56,29 @@ impl Collective {
                 }
                 // SAFETY: the caller's contract.
                 let request = unsafe { request.read() };
-                pending::insert(request, Pending::collective(self));
+                let mut collective = self;
+                // What the call kept with the request already (the arrays it narrowed).
+                match pending::take(&[request]).pop().flatten() {
+                    Some(Pending {
+                        work: pending::Work::Collective(earlier),
+                        ..
+                    }) => collective.arrays.extend(earlier.arrays),
+                    // A message's entry (its own types are the MPI behind's to keep).
+                    Some(other) => return pending::insert(request, other),
+                    None => {}
+                }
+                pending::insert(request, Pending::collective(collective));
             }
             _ => {}
         }
     }
+}
+
+/// Keeps `kept` (what a call gave the MPI behind) until `request`, which the call made,
+/// completes: with what the request keeps already, if anything.
+pub fn keep_until_complete(request: MPI_Request, kept: impl std::any::Any + Send) {
+    let mut collective = Collective::default();
+    collective.keeps(kept);
+    // SAFETY: nothing lands, so finishing unpacks nothing.
+    unsafe { collective.finish(MPI_SUCCESS, After::Request(&mut { request })) };
 }

@@ -4,6 +4,7 @@
 //! broadcast match, so every process moves the same number of bytes, whichever path each
 //! takes.
 
+use super::int_forms::or_int_form;
 use super::serial::at_once;
 use super::{guard, missing_behind};
 use crate::abi::p2p::MPI_PROC_NULL;
@@ -76,7 +77,7 @@ unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
 
 /// Defines each broadcast and its nonblocking form.
 macro_rules! bcasts {
-    ($($count:ty: $name:ident / $iname:ident),*) => {$(
+    ($($count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -94,8 +95,10 @@ macro_rules! bcasts {
                     return standalone(stringify!($name), count.into(), root, comm);
                 }
                 let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
-                    forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
-                        b, c, t, root, comm)
+                    or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
+                        b, c, t, root, comm);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [(c, t) = (c, t)]; (b, c, t, root, comm))
                 };
                 // SAFETY: the caller's buffer, passed on under the same contract.
                 unsafe { over_behind((buffer, count, datatype), root, comm, call, After::Return) }
@@ -122,8 +125,10 @@ macro_rules! bcasts {
                     return unsafe { at_once(stringify!($iname), request, || $name(buffer, count, datatype, root, comm)) };
                 }
                 let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
-                    forward!($iname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int,
-                        b, c, t, root, comm, request)
+                    or_int_form!(forward!($iname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int,
+                        b, c, t, root, comm, request);
+                        $iname [$($iint)?]; widths &[]; request Some(request);
+                        messages [(c, t) = (c, t)]; (b, c, t, root, comm, request))
                 };
                 let after = After::Request(request);
                 // SAFETY: the caller's buffer, passed on under the same contract.
@@ -134,4 +139,4 @@ macro_rules! bcasts {
     )*};
 }
 
-bcasts!(c_int: MPI_Bcast / MPI_Ibcast, MPI_Count: MPI_Bcast_c / MPI_Ibcast_c);
+bcasts!(c_int: MPI_Bcast / MPI_Ibcast, MPI_Count: MPI_Bcast_c / MPI_Ibcast_c as MPI_Bcast / MPI_Ibcast);

@@ -14,6 +14,7 @@
 //! first into the buffer the MPI behind receives into, where it finds them. At the root of a
 //! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
 
+use super::int_forms::or_int_form;
 use super::one_process::{copy_block, Side};
 use super::serial::at_once;
 use super::varying_engine::{exchanging, is_in_place, Single};
@@ -387,10 +388,10 @@ unsafe fn rooted_collective<C: BlockCount>(
 /// `$helper` (with `$extra`, the root). Standalone, the nonblocking form is the blocking one
 /// with a request complete at once.
 macro_rules! block_collectives {
-    ($helper:ident; $extras:tt; $($count:ty: $name:ident / $iname:ident),*) => {$(
-        block_collectives!(@one $helper; $extras; $count: $name / $iname);
+    ($helper:ident; $extras:tt; $($count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?),*) => {$(
+        block_collectives!(@one $helper; $extras; $count: $name / $iname $(as $int / $iint)?);
     )*};
-    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident / $iname:ident) => {
+    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for the blocks it packs.")]
         ///
         /// # Safety
@@ -409,9 +410,12 @@ macro_rules! block_collectives {
             export(stringify!($name), || {
                 let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
                 let call = |a: Blocks<$count>| {
-                    forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm) -> c_int,
-                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)))
+                    let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm) -> c_int,
+                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
+                        (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm));
+                    rc.unwrap_or_else(|| missing_behind(stringify!($name)))
                 };
                 // SAFETY: the caller's buffers, passed on under the same contract.
                 unsafe { $helper(stringify!($name), args, $($extra,)* call, After::Return) }
@@ -443,9 +447,12 @@ macro_rules! block_collectives {
                 }
                 let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
                 let call = |a: Blocks<$count>| {
-                    forward!($iname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, *mut MPI_Request) -> c_int,
-                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, request)
-                    .unwrap_or_else(|| missing_behind(stringify!($iname)))
+                    let rc = or_int_form!(forward!($iname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, *mut MPI_Request) -> c_int,
+                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, request);
+                        $iname [$($iint)?]; widths &[]; request Some(request);
+                        messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
+                        (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm, request));
+                    rc.unwrap_or_else(|| missing_behind(stringify!($iname)))
                 };
                 // SAFETY: the caller's buffers, passed on under the same contract.
                 unsafe { $helper(stringify!($iname), args, $($extra,)* call, After::Request(request)) }
@@ -454,7 +461,7 @@ macro_rules! block_collectives {
     };
 }
 
-block_collectives!(alltoall; []; c_int: MPI_Alltoall / MPI_Ialltoall, MPI_Count: MPI_Alltoall_c / MPI_Ialltoall_c);
-block_collectives!(allgather; []; c_int: MPI_Allgather / MPI_Iallgather, MPI_Count: MPI_Allgather_c / MPI_Iallgather_c);
-block_collectives!(gather; [root: c_int]; c_int: MPI_Gather / MPI_Igather, MPI_Count: MPI_Gather_c / MPI_Igather_c);
-block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter / MPI_Iscatter, MPI_Count: MPI_Scatter_c / MPI_Iscatter_c);
+block_collectives!(alltoall; []; c_int: MPI_Alltoall / MPI_Ialltoall, MPI_Count: MPI_Alltoall_c / MPI_Ialltoall_c as MPI_Alltoall / MPI_Ialltoall);
+block_collectives!(allgather; []; c_int: MPI_Allgather / MPI_Iallgather, MPI_Count: MPI_Allgather_c / MPI_Iallgather_c as MPI_Allgather / MPI_Iallgather);
+block_collectives!(gather; [root: c_int]; c_int: MPI_Gather / MPI_Igather, MPI_Count: MPI_Gather_c / MPI_Igather_c as MPI_Gather / MPI_Igather);
+block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter / MPI_Iscatter, MPI_Count: MPI_Scatter_c / MPI_Iscatter_c as MPI_Scatter / MPI_Iscatter);

@@ -3,6 +3,7 @@
 //! size bounds the data of buffered sends not yet received
 //! ([`crate::serial::world::attach`]).
 
+use super::int_forms::or_int_form;
 use super::{guard, missing_behind, standalone};
 use crate::abi::{MPI_Count, MPI_ERR_ARG};
 use crate::behind::forward;
@@ -73,8 +74,10 @@ pub unsafe extern "C" fn MPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Coun
         if standalone() {
             return attach("MPI_Buffer_attach_c", buffer, size);
         }
-        forward!(MPI_Buffer_attach_c: fn(*mut c_void, MPI_Count) -> c_int, buffer, size)
-            .unwrap_or_else(|| missing_behind("MPI_Buffer_attach_c"))
+        or_int_form!(forward!(MPI_Buffer_attach_c: fn(*mut c_void, MPI_Count) -> c_int, buffer, size);
+            MPI_Buffer_attach_c [MPI_Buffer_attach]; widths &[]; request None;
+            messages []; (buffer, size))
+        .unwrap_or_else(|| missing_behind("MPI_Buffer_attach_c"))
     })
 }
 
@@ -109,7 +112,9 @@ pub unsafe extern "C" fn MPI_Buffer_detach_c(
             // SAFETY: the program's outputs.
             return unsafe { detach("MPI_Buffer_detach_c", buffer_addr, size) };
         }
-        forward!(MPI_Buffer_detach_c: fn(*mut c_void, *mut MPI_Count) -> c_int, buffer_addr, size)
-            .unwrap_or_else(|| missing_behind("MPI_Buffer_detach_c"))
+        let rc = or_int_form!(forward!(MPI_Buffer_detach_c: fn(*mut c_void, *mut MPI_Count) -> c_int, buffer_addr, size);
+            MPI_Buffer_detach_c [MPI_Buffer_detach]; widths &[]; request None;
+            messages []; (buffer_addr, size));
+        rc.unwrap_or_else(|| missing_behind("MPI_Buffer_detach_c"))
     })
 }

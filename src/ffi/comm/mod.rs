@@ -17,11 +17,13 @@
 /// body there: in drop-in mode the function passes its arguments on to the MPI behind's
 /// function of the same name; standalone, the body runs in `$guard` (`guard` for a call on
 /// no object, `guard_on` for one on a communicator, `guard_win` for one on a window), which
-/// catches a panic and raises the body's error.
+/// catches a panic and raises the body's error. A `_c` function may name its `int` form
+/// (`as $int`), which the MPI behind's answers for it where that library lacks it
+/// ([`int_forms`]).
 macro_rules! one_process_functions {
     ($(
         $(#[$doc:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) via $guard:ident($($on:expr)?) $body:block
+        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(as $int:ident)? via $guard:ident($($on:expr)?) $body:block
     )*) => {$(
         $(#[$doc])*
         ///
@@ -31,13 +33,25 @@ macro_rules! one_process_functions {
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> std::os::raw::c_int {
             $crate::ffi::export(stringify!($name), || {
                 if !$crate::ffi::comm::standalone() {
-                    return $crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*)
-                        .unwrap_or_else(|| $crate::ffi::missing_behind(stringify!($name)));
+                    let rc = $crate::ffi::comm::int_forms::or_int_form!($crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*);
+                        $name [$($int)?];
+                        widths &[]; request None; messages []; ($($arg),*));
+                    return rc.unwrap_or_else(|| $crate::ffi::missing_behind(stringify!($name)));
                 }
                 $guard(stringify!($name), $($on,)? || -> $crate::error::MpiResult<()> { $body })
             })
         }
     )*};
+}
+
+/// The last of a list of arguments (a collective's communicator).
+macro_rules! last {
+    ($only:ident) => {
+        $only
+    };
+    ($first:ident, $($rest:ident),+) => {
+        last!($($rest),+)
+    };
 }
 
 pub mod attributes;
@@ -47,6 +61,8 @@ pub mod buffer;
 pub mod communicators;
 pub mod complete;
 pub mod groups;
+mod int_forms;
+mod int_ops;
 pub mod neighbourhood;
 pub mod nonblocking;
 mod one_process;

@@ -129,10 +129,10 @@ unsafe fn exchange(
 /// Defines `MPI_Neighbor_allgather` / `MPI_Neighbor_alltoall` (`$same`: every neighbour gets
 /// the one send block), their `_c` forms and their nonblocking forms.
 macro_rules! neighbor_blocks {
-    ($same:literal, $count:ty: $name:ident / $iname:ident) => {
+    ($same:literal, $count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent along the same edge.")]
-            fn $name / $iname(
+            fn $name / $iname $(as $int / $iint)? (
                 sendbuf: *const c_void,
                 sendcount: $count,
                 sendtype: MPI_Datatype,
@@ -141,6 +141,7 @@ macro_rules! neighbor_blocks {
                 recvtype: MPI_Datatype,
                 comm: MPI_Comm,
             )
+            root []
             sides (
                 Single { buffer: sendbuf, count: sendcount, datatype: sendtype },
                 Single { buffer: recvbuf.cast_const(), count: recvcount, datatype: recvtype }
@@ -161,16 +162,16 @@ macro_rules! neighbor_blocks {
 }
 
 neighbor_blocks!(true, c_int: MPI_Neighbor_allgather / MPI_Ineighbor_allgather);
-neighbor_blocks!(true, MPI_Count: MPI_Neighbor_allgather_c / MPI_Ineighbor_allgather_c);
+neighbor_blocks!(true, MPI_Count: MPI_Neighbor_allgather_c / MPI_Ineighbor_allgather_c as MPI_Neighbor_allgather / MPI_Ineighbor_allgather);
 neighbor_blocks!(false, c_int: MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall);
-neighbor_blocks!(false, MPI_Count: MPI_Neighbor_alltoall_c / MPI_Ineighbor_alltoall_c);
+neighbor_blocks!(false, MPI_Count: MPI_Neighbor_alltoall_c / MPI_Ineighbor_alltoall_c as MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall);
 
 /// Defines `MPI_Neighbor_allgatherv`, its `_c` form and their nonblocking forms.
 macro_rules! neighbor_allgathervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent, at its displacement.")]
-            fn $name / $iname(
+            fn $name / $iname $(as $int / $iint)? (
                 sendbuf: *const c_void,
                 sendcount: $count,
                 sendtype: MPI_Datatype,
@@ -180,6 +181,7 @@ macro_rules! neighbor_allgathervs {
                 recvtype: MPI_Datatype,
                 comm: MPI_Comm,
             )
+            root []
             sides (
                 Single { buffer: sendbuf, count: sendcount, datatype: sendtype },
                 Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs, types: recvtype }
@@ -200,7 +202,7 @@ macro_rules! neighbor_allgathervs {
 }
 
 neighbor_allgathervs!(c_int: c_int: MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv);
-neighbor_allgathervs!(MPI_Count: MPI_Aint: MPI_Neighbor_allgatherv_c / MPI_Ineighbor_allgatherv_c);
+neighbor_allgathervs!(MPI_Count: MPI_Aint: MPI_Neighbor_allgatherv_c / MPI_Ineighbor_allgatherv_c as MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv);
 
 /// `MPI_Neighbor_alltoallv` or `MPI_Neighbor_alltoallw` in the one-process world: each block
 /// from the process itself is the one it sent along the same edge, each at its displacement.
@@ -243,7 +245,7 @@ unsafe fn neighbor_alltoall_alone<C: Number, D: Number, T: Types>(
 alltoall_shaped!(Exchange::Neighbours, neighbor_alltoall_alone,
     "each block from the process itself is the one it sent along the same edge";
     c_int: c_int: MPI_Datatype: MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv,
-    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Neighbor_alltoallv_c / MPI_Ineighbor_alltoallv_c,
+    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Neighbor_alltoallv_c / MPI_Ineighbor_alltoallv_c as MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv,
     c_int: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw,
-    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw_c / MPI_Ineighbor_alltoallw_c,
+    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw_c / MPI_Ineighbor_alltoallw_c as MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw,
 );

@@ -12,6 +12,7 @@
 
 use super::bcast::{MPI_Bcast, MPI_Bcast_c};
 use super::blocks::*;
+use super::int_forms::{self, or_int_form};
 use super::neighbourhood::*;
 use super::reductions::*;
 use super::varying::*;
@@ -117,22 +118,12 @@ fn array_width(init: &str, comm: MPI_Comm) -> usize {
         .unwrap_or(0)
 }
 
-/// The last of a list of arguments (a collective's communicator).
-macro_rules! last {
-    ($only:ident) => {
-        $only
-    };
-    ($first:ident, $($rest:ident),+) => {
-        last!($($rest),+)
-    };
-}
-
 /// Defines the nonblocking collective `$name` and the persistent `$init`, or the persistent
 /// one alone where `$name` is left out (the nonblocking one is then defined with its blocking
 /// one, on the engine's path): the MPI behind's in drop-in mode; in the one-process world the blocking `$blocking` with the same arguments, now with a request
 /// complete at once, or at each start of the persistent request.
 macro_rules! nonblocking {
-    ($name:ident, $init:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
+    ($name:ident $(as $int:ident)?, $init:ident $(as $iint:ident)? $([$root:ident])? => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
         #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($blocking), "` and a request complete at once.")]
         ///
         /// # Safety
@@ -141,17 +132,20 @@ macro_rules! nonblocking {
         pub unsafe extern "C" fn $name($($arg: $ty,)* request: *mut MPI_Request) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let rc = or_int_form!(forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request);
+                        $name [$($int)?];
+                        widths &int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?);
+                        request Some(request); messages []; ($($arg,)* request));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 // SAFETY: the caller's arguments, as the blocking function takes them.
                 unsafe { serial::at_once(stringify!($name), request, || $blocking($($arg),*)) }
             })
         }
 
-        nonblocking!(, $init => $blocking ($($arg: $ty),*));
+        nonblocking!(, $init $(as $iint)? $([$root])? => $blocking ($($arg: $ty),*));
     };
-    (, $init:ident => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
+    (, $init:ident $(as $iint:ident)? $([$root:ident])? => $blocking:ident ($($arg:ident: $ty:ty),*)) => {
         #[doc = concat!("`", stringify!($init), "`: in the one-process world each start runs `", stringify!($blocking), "`.")]
         ///
         /// # Safety
@@ -160,8 +154,11 @@ macro_rules! nonblocking {
         pub unsafe extern "C" fn $init($($arg: $ty,)* info: MPI_Info, request: *mut MPI_Request) -> c_int {
             export(stringify!($init), || {
                 if !standalone() {
-                    return forward!($init: fn($($ty,)* MPI_Info, *mut MPI_Request) -> c_int, $($arg,)* info, request)
-                        .unwrap_or_else(|| missing_behind(stringify!($init)));
+                    let rc = or_int_form!(forward!($init: fn($($ty,)* MPI_Info, *mut MPI_Request) -> c_int, $($arg,)* info, request);
+                        $init [$($iint)?];
+                        widths &int_forms::widths(stringify!($init), last!($($arg),*), None $(.or(Some($root)))?);
+                        request Some(request); messages []; ($($arg,)* info, request));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($init)));
                 }
                 let width = array_width(stringify!($init), last!($($arg),*));
                 let mut copies = Copies::new();
@@ -183,76 +180,76 @@ nonblocking!(MPI_Ibarrier, MPI_Barrier_init => MPI_Barrier
     (comm: MPI_Comm));
 nonblocking!(, MPI_Bcast_init => MPI_Bcast
     (buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(, MPI_Bcast_init_c => MPI_Bcast_c
+nonblocking!(, MPI_Bcast_init_c as MPI_Bcast_init => MPI_Bcast_c
     (buffer: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
 
 /// Defines the nonblocking form of each reducing collective of `MPI_Allreduce`'s shape.
 macro_rules! nonblocking_allreduce_like {
-    ($($count:ty: $name:ident, $init:ident => $blocking:ident),*) => {$(
-        nonblocking!($name, $init => $blocking
+    ($($count:ty: $name:ident $(as $int:ident)?, $init:ident $(as $iint:ident)? => $blocking:ident),*) => {$(
+        nonblocking!($name $(as $int)?, $init $(as $iint)? => $blocking
             (sendbuf: *const c_void, recvbuf: *mut c_void, count: $count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
     )*};
 }
 
-nonblocking_allreduce_like!(c_int: MPI_Iallreduce, MPI_Allreduce_init => MPI_Allreduce, MPI_Count: MPI_Iallreduce_c, MPI_Allreduce_init_c => MPI_Allreduce_c);
-nonblocking_allreduce_like!(c_int: MPI_Iscan, MPI_Scan_init => MPI_Scan, MPI_Count: MPI_Iscan_c, MPI_Scan_init_c => MPI_Scan_c);
-nonblocking_allreduce_like!(c_int: MPI_Iexscan, MPI_Exscan_init => MPI_Exscan, MPI_Count: MPI_Iexscan_c, MPI_Exscan_init_c => MPI_Exscan_c);
-nonblocking_allreduce_like!(c_int: MPI_Ireduce_scatter_block, MPI_Reduce_scatter_block_init => MPI_Reduce_scatter_block, MPI_Count: MPI_Ireduce_scatter_block_c, MPI_Reduce_scatter_block_init_c => MPI_Reduce_scatter_block_c);
+nonblocking_allreduce_like!(c_int: MPI_Iallreduce, MPI_Allreduce_init => MPI_Allreduce, MPI_Count: MPI_Iallreduce_c as MPI_Iallreduce, MPI_Allreduce_init_c as MPI_Allreduce_init => MPI_Allreduce_c);
+nonblocking_allreduce_like!(c_int: MPI_Iscan, MPI_Scan_init => MPI_Scan, MPI_Count: MPI_Iscan_c as MPI_Iscan, MPI_Scan_init_c as MPI_Scan_init => MPI_Scan_c);
+nonblocking_allreduce_like!(c_int: MPI_Iexscan, MPI_Exscan_init => MPI_Exscan, MPI_Count: MPI_Iexscan_c as MPI_Iexscan, MPI_Exscan_init_c as MPI_Exscan_init => MPI_Exscan_c);
+nonblocking_allreduce_like!(c_int: MPI_Ireduce_scatter_block, MPI_Reduce_scatter_block_init => MPI_Reduce_scatter_block, MPI_Count: MPI_Ireduce_scatter_block_c as MPI_Ireduce_scatter_block, MPI_Reduce_scatter_block_init_c as MPI_Reduce_scatter_block_init => MPI_Reduce_scatter_block_c);
 
 nonblocking!(MPI_Ireduce, MPI_Reduce_init => MPI_Reduce
     (sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm));
-nonblocking!(MPI_Ireduce_c, MPI_Reduce_init_c => MPI_Reduce_c
+nonblocking!(MPI_Ireduce_c as MPI_Ireduce, MPI_Reduce_init_c as MPI_Reduce_init => MPI_Reduce_c
     (sendbuf: *const c_void, recvbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op, root: c_int, comm: MPI_Comm));
 nonblocking!(MPI_Ireduce_scatter, MPI_Reduce_scatter_init => MPI_Reduce_scatter
     (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
-nonblocking!(MPI_Ireduce_scatter_c, MPI_Reduce_scatter_init_c => MPI_Reduce_scatter_c
+nonblocking!(MPI_Ireduce_scatter_c as MPI_Ireduce_scatter, MPI_Reduce_scatter_init_c as MPI_Reduce_scatter_init => MPI_Reduce_scatter_c
     (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
 
 /// Defines the nonblocking form of each collective of one block per process.
 macro_rules! nonblocking_blocks {
-    ($($count:ty: $($name:ident)?, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($($name)?, $init => $blocking
+    ($($count:ty: $($name:ident)?, $init:ident $(as $iint:ident)? => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($($name)?, $init $(as $iint)? => $blocking
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
 
-nonblocking_blocks!(c_int: , MPI_Alltoall_init => MPI_Alltoall [], MPI_Count: , MPI_Alltoall_init_c => MPI_Alltoall_c []);
-nonblocking_blocks!(c_int: , MPI_Allgather_init => MPI_Allgather [], MPI_Count: , MPI_Allgather_init_c => MPI_Allgather_c []);
-nonblocking_blocks!(c_int: , MPI_Gather_init => MPI_Gather [root], MPI_Count: , MPI_Gather_init_c => MPI_Gather_c [root]);
-nonblocking_blocks!(c_int: , MPI_Scatter_init => MPI_Scatter [root], MPI_Count: , MPI_Scatter_init_c => MPI_Scatter_c [root]);
+nonblocking_blocks!(c_int: , MPI_Alltoall_init => MPI_Alltoall [], MPI_Count: , MPI_Alltoall_init_c as MPI_Alltoall_init => MPI_Alltoall_c []);
+nonblocking_blocks!(c_int: , MPI_Allgather_init => MPI_Allgather [], MPI_Count: , MPI_Allgather_init_c as MPI_Allgather_init => MPI_Allgather_c []);
+nonblocking_blocks!(c_int: , MPI_Gather_init => MPI_Gather [root], MPI_Count: , MPI_Gather_init_c as MPI_Gather_init => MPI_Gather_c [root]);
+nonblocking_blocks!(c_int: , MPI_Scatter_init => MPI_Scatter [root], MPI_Count: , MPI_Scatter_init_c as MPI_Scatter_init => MPI_Scatter_c [root]);
 
 /// Defines the nonblocking forms of `MPI_Gatherv` / `MPI_Allgatherv`.
 macro_rules! nonblocking_gathervs {
-    ($($count:ty: $displ:ty: $($name:ident)?, $init:ident => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($($name)?, $init => $blocking
+    ($($count:ty: $displ:ty: $($name:ident)?, $init:ident $(as $iint:ident)? => $blocking:ident [$($root:ident)?]),*) => {$(
+        nonblocking!($($name)?, $init $(as $iint)? $([$root])? => $blocking
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, displs: *const $displ, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
 
-nonblocking_gathervs!(c_int: c_int: , MPI_Gatherv_init => MPI_Gatherv [root], MPI_Count: MPI_Aint: , MPI_Gatherv_init_c => MPI_Gatherv_c [root]);
-nonblocking_gathervs!(c_int: c_int: , MPI_Allgatherv_init => MPI_Allgatherv [], MPI_Count: MPI_Aint: , MPI_Allgatherv_init_c => MPI_Allgatherv_c []);
+nonblocking_gathervs!(c_int: c_int: , MPI_Gatherv_init => MPI_Gatherv [root], MPI_Count: MPI_Aint: , MPI_Gatherv_init_c as MPI_Gatherv_init => MPI_Gatherv_c [root]);
+nonblocking_gathervs!(c_int: c_int: , MPI_Allgatherv_init => MPI_Allgatherv [], MPI_Count: MPI_Aint: , MPI_Allgatherv_init_c as MPI_Allgatherv_init => MPI_Allgatherv_c []);
 
 nonblocking!(, MPI_Scatterv_init => MPI_Scatterv
     (sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(, MPI_Scatterv_init_c => MPI_Scatterv_c
+nonblocking!(, MPI_Scatterv_init_c as MPI_Scatterv_init [root] => MPI_Scatterv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
 nonblocking!(, MPI_Alltoallv_init => MPI_Alltoallv
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Alltoallv_init_c => MPI_Alltoallv_c
+nonblocking!(, MPI_Alltoallv_init_c as MPI_Alltoallv_init => MPI_Alltoallv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
 nonblocking!(, MPI_Alltoallw_init => MPI_Alltoallw
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Alltoallw_init_c => MPI_Alltoallw_c
+nonblocking!(, MPI_Alltoallw_init_c as MPI_Alltoallw_init => MPI_Alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
 
-nonblocking_blocks!(c_int: , MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: , MPI_Neighbor_allgather_init_c => MPI_Neighbor_allgather_c []);
-nonblocking_blocks!(c_int: , MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall [], MPI_Count: , MPI_Neighbor_alltoall_init_c => MPI_Neighbor_alltoall_c []);
-nonblocking_gathervs!(c_int: c_int: , MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv [], MPI_Count: MPI_Aint: , MPI_Neighbor_allgatherv_init_c => MPI_Neighbor_allgatherv_c []);
+nonblocking_blocks!(c_int: , MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: , MPI_Neighbor_allgather_init_c as MPI_Neighbor_allgather_init => MPI_Neighbor_allgather_c []);
+nonblocking_blocks!(c_int: , MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall [], MPI_Count: , MPI_Neighbor_alltoall_init_c as MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall_c []);
+nonblocking_gathervs!(c_int: c_int: , MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv [], MPI_Count: MPI_Aint: , MPI_Neighbor_allgatherv_init_c as MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv_c []);
 nonblocking!(, MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Neighbor_alltoallv_init_c => MPI_Neighbor_alltoallv_c
+nonblocking!(, MPI_Neighbor_alltoallv_init_c as MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
 nonblocking!(, MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw
     (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Neighbor_alltoallw_init_c => MPI_Neighbor_alltoallw_c
+nonblocking!(, MPI_Neighbor_alltoallw_init_c as MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw_c
     (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));

@@ -335,10 +335,10 @@ unsafe fn completed_request(call: &'static str, request: *mut MPI_Request) -> Mp
 /// Defines the `int` and `_c` forms of the calls of the shape of `MPI_Put` (`$request`: and of
 /// `MPI_Rput`, which also writes a request).
 macro_rules! puts {
-    ($body:ident, $origin:ty, $($count:ty: $name:ident $(, $request:ident)?);*) => {
+    ($body:ident, $origin:ty, $($count:ty: $name:ident $(as $int:ident)? $(, $request:ident)?);*) => {
         one_process_functions! {$(
             #[doc = concat!("`", stringify!($name), "` (", stringify!($body), ").")]
-            fn $name(origin_addr: $origin, origin_count: $count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: $count, target_datatype: MPI_Datatype, win: MPI_Win $(, $request: *mut MPI_Request)?) via guard_win(win) {
+            fn $name(origin_addr: $origin, origin_count: $count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: $count, target_datatype: MPI_Datatype, win: MPI_Win $(, $request: *mut MPI_Request)?) $(as $int)? via guard_win(win) {
                 $(check_out($request, "request")?;)?
                 let origin = Buffer { buffer: origin_addr, count: origin_count.into(), datatype: origin_datatype };
                 let target = Target { rank: target_rank, disp: target_disp, count: target_count.into(), datatype: target_datatype, win };
@@ -352,15 +352,15 @@ macro_rules! puts {
     };
 }
 
-puts!(put, *const c_void, c_int: MPI_Put; MPI_Count: MPI_Put_c; c_int: MPI_Rput, request; MPI_Count: MPI_Rput_c, request);
-puts!(get, *mut c_void, c_int: MPI_Get; MPI_Count: MPI_Get_c; c_int: MPI_Rget, request; MPI_Count: MPI_Rget_c, request);
+puts!(put, *const c_void, c_int: MPI_Put; MPI_Count: MPI_Put_c as MPI_Put; c_int: MPI_Rput, request; MPI_Count: MPI_Rput_c as MPI_Rput, request);
+puts!(get, *mut c_void, c_int: MPI_Get; MPI_Count: MPI_Get_c as MPI_Get; c_int: MPI_Rget, request; MPI_Count: MPI_Rget_c as MPI_Rget, request);
 
 /// Defines the forms of `MPI_Accumulate` and `MPI_Raccumulate`.
 macro_rules! accumulates {
-    ($($count:ty: $name:ident $(, $request:ident)?);*) => {
+    ($($count:ty: $name:ident $(as $int:ident)? $(, $request:ident)?);*) => {
         one_process_functions! {$(
             #[doc = concat!("`", stringify!($name), "`: the origin's data combined into the target's with `op`.")]
-            fn $name(origin_addr: *const c_void, origin_count: $count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: $count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win $(, $request: *mut MPI_Request)?) via guard_win(win) {
+            fn $name(origin_addr: *const c_void, origin_count: $count, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: $count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win $(, $request: *mut MPI_Request)?) $(as $int)? via guard_win(win) {
                 $(check_out($request, "request")?;)?
                 let origin = Buffer { buffer: origin_addr, count: origin_count.into(), datatype: origin_datatype };
                 let target = Target { rank: target_rank, disp: target_disp, count: target_count.into(), datatype: target_datatype, win };
@@ -374,14 +374,14 @@ macro_rules! accumulates {
     };
 }
 
-accumulates!(c_int: MPI_Accumulate; MPI_Count: MPI_Accumulate_c; c_int: MPI_Raccumulate, request; MPI_Count: MPI_Raccumulate_c, request);
+accumulates!(c_int: MPI_Accumulate; MPI_Count: MPI_Accumulate_c as MPI_Accumulate; c_int: MPI_Raccumulate, request; MPI_Count: MPI_Raccumulate_c as MPI_Raccumulate, request);
 
 /// Defines the forms of `MPI_Get_accumulate` and `MPI_Rget_accumulate`.
 macro_rules! get_accumulates {
-    ($($count:ty: $name:ident $(, $request:ident)?);*) => {
+    ($($count:ty: $name:ident $(as $int:ident)? $(, $request:ident)?);*) => {
         one_process_functions! {$(
             #[doc = concat!("`", stringify!($name), "`: the target's data read into the result buffer, then combined with the origin's with `op`.")]
-            fn $name(origin_addr: *const c_void, origin_count: $count, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: $count, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: $count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win $(, $request: *mut MPI_Request)?) via guard_win(win) {
+            fn $name(origin_addr: *const c_void, origin_count: $count, origin_datatype: MPI_Datatype, result_addr: *mut c_void, result_count: $count, result_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: $count, target_datatype: MPI_Datatype, op: MPI_Op, win: MPI_Win $(, $request: *mut MPI_Request)?) $(as $int)? via guard_win(win) {
                 $(check_out($request, "request")?;)?
                 let origin = Buffer { buffer: origin_addr, count: origin_count.into(), datatype: origin_datatype };
                 let result = Buffer { buffer: result_addr, count: result_count.into(), datatype: result_datatype };
@@ -396,7 +396,7 @@ macro_rules! get_accumulates {
     };
 }
 
-get_accumulates!(c_int: MPI_Get_accumulate; MPI_Count: MPI_Get_accumulate_c; c_int: MPI_Rget_accumulate, request; MPI_Count: MPI_Rget_accumulate_c, request);
+get_accumulates!(c_int: MPI_Get_accumulate; MPI_Count: MPI_Get_accumulate_c as MPI_Get_accumulate; c_int: MPI_Rget_accumulate, request; MPI_Count: MPI_Rget_accumulate_c as MPI_Rget_accumulate, request);
 
 one_process_functions! {
     /// The target's element read into `result_addr`, then combined with the origin's with

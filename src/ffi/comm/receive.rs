@@ -3,6 +3,7 @@
 //! On the engine's path the MPI behind receives `MPI_BYTE`s into a pooled buffer, which are
 //! unpacked into the program's memory when the receive completes.
 
+use super::int_forms::or_int_form;
 use super::{missing_behind, serial, standalone};
 use crate::abi::p2p::{MPI_Message, MPI_Request, MPI_MESSAGE_NO_PROC, MPI_PROC_NULL};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Status};
@@ -96,7 +97,7 @@ unsafe fn receive_matched_with_request<C: From<i32>>(
 /// (`$engine`: [`receive_blocking`] or [`receive_matched_with_request`]); in the one-process
 /// world `serial::$serial` receives.
 macro_rules! matched_receive {
-    ($matched:ident, $count:ty, $out:ident: $out_ty:ty, $serial:ident, $engine:ident) => {
+    ($matched:ident $(as $int:ident)?, $count:ty, $out:ident: $out_ty:ty, $serial:ident, $engine:ident) => {
         #[doc = concat!("`", stringify!($matched), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -111,8 +112,12 @@ macro_rules! matched_receive {
                 }
                 // SAFETY: the program's message handle.
                 let incoming = Incoming::new(buf, count.into(), datatype, unsafe { source_of(message) });
-                let call = |(b, c, t), out| forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
-                    *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
+                let call = |(b, c, t), out| {
+                    or_int_form!(forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
+                        *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
+                        $matched [$($int)?]; widths &[]; request None;
+                        messages [(c, t) = (c, t)]; (b, c, t, message, out))
+                };
                 // SAFETY: the program's buffer and status or request, as the function requires.
                 unsafe { $engine(stringify!($matched), incoming, (buf, count, datatype), $out, call) }
             })
@@ -123,7 +128,7 @@ macro_rules! matched_receive {
 /// Blocking receives from a source and a tag (`MPI_Recv`) or of a matched message
 /// (`MPI_Mrecv`): unpacked before the call returns.
 macro_rules! blocking_receives {
-    ($count:ty: $name:ident, $matched:ident) => {
+    ($count:ty: $name:ident $(as $int:ident)?, $matched:ident $(as $mint:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -139,27 +144,31 @@ macro_rules! blocking_receives {
                     };
                 }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
-                let call = |(b, c, t), status| forward!($name: fn(*mut c_void, $count, MPI_Datatype,
-                    c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
+                let call = |(b, c, t), status| {
+                    or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype,
+                        c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [(c, t) = (c, t)]; (b, c, t, source, tag, comm, status))
+                };
                 // SAFETY: the program's buffer and status, as the function requires.
                 unsafe { receive_blocking(stringify!($name), incoming, (buf, count, datatype), status, call) }
             })
         }
 
-        matched_receive!($matched, $count, status: *mut MPI_Status, receive_matched, receive_blocking);
+        matched_receive!($matched $(as $mint)?, $count, status: *mut MPI_Status, receive_matched, receive_blocking);
     };
 }
 
 /// Nonblocking and persistent receives (`$persistent`): unpacked by the completion call that
 /// reports them complete.
 macro_rules! request_receives {
-    ($count:ty: $name:ident, $persistent_name:ident, $matched:ident) => {
-        request_receives!(@one false, $count, $name);
-        request_receives!(@one true, $count, $persistent_name);
+    ($count:ty: $name:ident $(as $int:ident)?, $persistent_name:ident $(as $pint:ident)?, $matched:ident $(as $mint:ident)?) => {
+        request_receives!(@one false, $count, $name $(as $int)?);
+        request_receives!(@one true, $count, $persistent_name $(as $pint)?);
 
-        matched_receive!($matched, $count, request: *mut MPI_Request, start_matched, receive_matched_with_request);
+        matched_receive!($matched $(as $mint)?, $count, request: *mut MPI_Request, start_matched, receive_matched_with_request);
     };
-    (@one $persistent:literal, $count:ty, $name:ident) => {
+    (@one $persistent:literal, $count:ty, $name:ident $(as $int:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -175,8 +184,12 @@ macro_rules! request_receives {
                     };
                 }
                 let incoming = Incoming::new(buf, count.into(), datatype, source);
-                let call = |(b, c, t)| forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int,
-                    c_int, MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request);
+                let call = |(b, c, t)| {
+                    or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int,
+                        c_int, MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [(c, t) = (c, t)]; (b, c, t, source, tag, comm, request))
+                };
                 let message = (buf, count, datatype);
                 // SAFETY: the program's request, as the function requires.
                 unsafe { receive_with_request(stringify!($name), incoming, message, request, $persistent, call) }
@@ -187,7 +200,7 @@ macro_rules! request_receives {
 
 /// `MPI_Sendrecv` and `MPI_Sendrecv_replace`.
 macro_rules! sendrecvs {
-    ($count:ty: $name:ident, $replace:ident) => {
+    ($count:ty: $name:ident $(as $int:ident)?, $replace:ident $(as $rint:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for either message it packs.")]
         ///
         /// # Safety
@@ -206,9 +219,14 @@ macro_rules! sendrecvs {
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
                 let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
                 let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
-                let call = |(rb, rc, rt), status| forward!($name: fn(*const c_void, $count, MPI_Datatype,
-                    c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
-                    *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
+                let call = |(rb, rc, rt), status| {
+                    or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype,
+                        c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
+                        *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [(sc, st) = (sc, st), (rc, rt) = (rc, rt)];
+                        (sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status))
+                };
                 let received = (recvbuf, recvcount, recvtype);
                 // SAFETY: the program's receive buffer and status, as the function requires.
                 unsafe { receive_blocking(stringify!($name), incoming, received, status, call) }
@@ -235,17 +253,24 @@ macro_rules! sendrecvs {
                 }
                 let incoming = Incoming::in_place(buf, count.into(), datatype, source);
                 if !incoming.packs() {
-                    return forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
+                    let rc = or_int_form!(forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
                         c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                        buf, count, datatype, dest, sendtag, source, recvtag, comm, status)
-                    .unwrap_or_else(|| missing_behind(stringify!($replace)));
+                        buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+                        $replace [$($rint)?]; widths &[]; request None;
+                        messages [(c, t) = (count, datatype)]; (buf, c, t, dest, sendtag, source, recvtag, comm, status));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($replace)));
                 }
                 // SAFETY: the program's buffer holds the message sent.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
                 let (sb, sc, st) = outgoing.args(buf, count, datatype);
-                let call = |(rb, rc, rt), status| forward!($name: fn(*const c_void, $count, MPI_Datatype,
-                    c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
-                    *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
+                let call = |(rb, rc, rt), status| {
+                    or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype,
+                        c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
+                        *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [(sc, st) = (sc, st), (rc, rt) = (rc, rt)];
+                        (sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status))
+                };
                 // SAFETY: the program's buffer takes the message received, as the function requires.
                 unsafe { receive_blocking(stringify!($replace), incoming, (buf, count, datatype), status, call) }
             })
@@ -257,8 +282,9 @@ macro_rules! sendrecvs {
 /// same arguments, with a status instead of a request): the MPI behind's in drop-in mode; in
 /// the one-process world the exchange is done when it starts, and its request is complete at
 /// once with the status of the message received.
+/// A `_c` function names its `int` form `$int` and its messages, counts `$c` of types `$t`.
 macro_rules! isendrecvs {
-    ($($name:ident => $sendrecv:ident ($($arg:ident: $ty:ty),*);)*) => {$(
+    ($($name:ident $(as $int:ident [$($c:ident $t:ident),*])? => $sendrecv:ident ($($arg:ident: $ty:ty),*);)*) => {$(
         #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($sendrecv), "` and a request complete at once.")]
         ///
         /// # Safety
@@ -267,8 +293,10 @@ macro_rules! isendrecvs {
         pub unsafe extern "C" fn $name($($arg: $ty,)* request: *mut MPI_Request) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let rc = or_int_form!(forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request);
+                        $name [$($int)?]; widths &[]; request None;
+                        messages [$($(($c, $t) = ($c, $t)),*)?]; ($($arg,)* request));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 let checked = crate::ffi::guard(stringify!($name), || crate::ffi::check_out(request, "request"));
                 if checked != crate::abi::MPI_SUCCESS {
@@ -289,14 +317,15 @@ macro_rules! isendrecvs {
 
 isendrecvs! {
     MPI_Isendrecv => MPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
-    MPI_Isendrecv_c => MPI_Sendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
+    MPI_Isendrecv_c as MPI_Isendrecv [sendcount sendtype, recvcount recvtype] => MPI_Sendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
     MPI_Isendrecv_replace => MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
-    MPI_Isendrecv_replace_c => MPI_Sendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
+    MPI_Isendrecv_replace_c as MPI_Isendrecv_replace [count datatype] => MPI_Sendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
 }
 
 blocking_receives!(c_int: MPI_Recv, MPI_Mrecv);
-blocking_receives!(MPI_Count: MPI_Recv_c, MPI_Mrecv_c);
+blocking_receives!(MPI_Count: MPI_Recv_c as MPI_Recv, MPI_Mrecv_c as MPI_Mrecv);
 request_receives!(c_int: MPI_Irecv, MPI_Recv_init, MPI_Imrecv);
-request_receives!(MPI_Count: MPI_Irecv_c, MPI_Recv_init_c, MPI_Imrecv_c);
+request_receives!(MPI_Count: MPI_Irecv_c as MPI_Irecv, MPI_Recv_init_c as MPI_Recv_init,
+    MPI_Imrecv_c as MPI_Imrecv);
 sendrecvs!(c_int: MPI_Sendrecv, MPI_Sendrecv_replace);
-sendrecvs!(MPI_Count: MPI_Sendrecv_c, MPI_Sendrecv_replace_c);
+sendrecvs!(MPI_Count: MPI_Sendrecv_c as MPI_Sendrecv, MPI_Sendrecv_replace_c as MPI_Sendrecv_replace);

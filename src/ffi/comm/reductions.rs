@@ -7,6 +7,7 @@
 //! and `MPI_Reduce_local` computes ([`crate::reduce`] for the predefined operations, the
 //! program's function for its own).
 
+use super::int_forms::{self, or_int_form};
 use super::one_process::{copy, Side};
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
@@ -114,7 +115,7 @@ unsafe fn reduce_one(
 /// Defines the exported reducing collectives of the shape of `MPI_Allreduce` (`int` and `_c`
 /// forms): `$copies` false for `MPI_Exscan`.
 macro_rules! allreduce_like {
-    ($copies:literal, $($count:ty: $name:ident),*) => {$(
+    ($copies:literal, $($count:ty: $name:ident $(as $int:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`: in the one-process world the one contribution is the result.")]
         ///
         /// # Safety
@@ -130,9 +131,11 @@ macro_rules! allreduce_like {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, *mut c_void, $count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int,
-                        sendbuf, recvbuf, count, datatype, op, comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let rc = or_int_form!(forward!($name: fn(*const c_void, *mut c_void, $count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int,
+                        sendbuf, recvbuf, count, datatype, op, comm);
+                        $name [$($int)?]; widths &[]; request None; messages [];
+                        (sendbuf, recvbuf, count, datatype, op, comm));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 let (buffers, handles) = ((sendbuf, recvbuf), (datatype, op, comm));
                 // SAFETY: the caller's buffers.
@@ -142,14 +145,14 @@ macro_rules! allreduce_like {
     )*};
 }
 
-allreduce_like!(true, c_int: MPI_Allreduce, MPI_Count: MPI_Allreduce_c);
-allreduce_like!(true, c_int: MPI_Scan, MPI_Count: MPI_Scan_c);
-allreduce_like!(false, c_int: MPI_Exscan, MPI_Count: MPI_Exscan_c);
-allreduce_like!(true, c_int: MPI_Reduce_scatter_block, MPI_Count: MPI_Reduce_scatter_block_c);
+allreduce_like!(true, c_int: MPI_Allreduce, MPI_Count: MPI_Allreduce_c as MPI_Allreduce);
+allreduce_like!(true, c_int: MPI_Scan, MPI_Count: MPI_Scan_c as MPI_Scan);
+allreduce_like!(false, c_int: MPI_Exscan, MPI_Count: MPI_Exscan_c as MPI_Exscan);
+allreduce_like!(true, c_int: MPI_Reduce_scatter_block, MPI_Count: MPI_Reduce_scatter_block_c as MPI_Reduce_scatter_block);
 
 /// Defines `MPI_Reduce` and `MPI_Reduce_c`.
 macro_rules! reduces {
-    ($($count:ty: $name:ident),*) => {$(
+    ($($count:ty: $name:ident $(as $int:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`: in the one-process world the root's contribution is the result.")]
         ///
         /// # Safety
@@ -166,9 +169,11 @@ macro_rules! reduces {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, *mut c_void, $count, MPI_Datatype, MPI_Op, c_int, MPI_Comm) -> c_int,
-                        sendbuf, recvbuf, count, datatype, op, root, comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let rc = or_int_form!(forward!($name: fn(*const c_void, *mut c_void, $count, MPI_Datatype, MPI_Op, c_int, MPI_Comm) -> c_int,
+                        sendbuf, recvbuf, count, datatype, op, root, comm);
+                        $name [$($int)?]; widths &[]; request None; messages [];
+                        (sendbuf, recvbuf, count, datatype, op, root, comm));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 let (buffers, handles) = ((sendbuf, recvbuf), (datatype, op, comm));
                 // SAFETY: the caller's buffers.
@@ -178,12 +183,12 @@ macro_rules! reduces {
     )*};
 }
 
-reduces!(c_int: MPI_Reduce, MPI_Count: MPI_Reduce_c);
+reduces!(c_int: MPI_Reduce, MPI_Count: MPI_Reduce_c as MPI_Reduce);
 
 /// Defines `MPI_Reduce_scatter` and `MPI_Reduce_scatter_c`, whose counts are an array (one
 /// per process).
 macro_rules! reduce_scatters {
-    ($($count:ty: $name:ident),*) => {$(
+    ($($count:ty: $name:ident $(as $int:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`: in the one-process world the one contribution is the result.")]
         ///
         /// # Safety
@@ -199,9 +204,11 @@ macro_rules! reduce_scatters {
         ) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
-                    return forward!($name: fn(*const c_void, *mut c_void, *const $count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int,
-                        sendbuf, recvbuf, recvcounts, datatype, op, comm)
-                    .unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let rc = or_int_form!(forward!($name: fn(*const c_void, *mut c_void, *const $count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int,
+                        sendbuf, recvbuf, recvcounts, datatype, op, comm);
+                        $name [$($int)?]; widths &[int_forms::group_size(comm)];
+                        request None; messages []; (sendbuf, recvbuf, recvcounts, datatype, op, comm));
+                    return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 guard_on(stringify!($name), comm, || {
                     // SAFETY: the caller's array of one count per process.
@@ -215,7 +222,7 @@ macro_rules! reduce_scatters {
     )*};
 }
 
-reduce_scatters!(c_int: MPI_Reduce_scatter, MPI_Count: MPI_Reduce_scatter_c);
+reduce_scatters!(c_int: MPI_Reduce_scatter, MPI_Count: MPI_Reduce_scatter_c as MPI_Reduce_scatter);
 
 /// `MPI_Reduce_local` or `_c`: `inoutbuf = inbuf op inoutbuf`, element by element.
 ///
@@ -280,7 +287,7 @@ one_process_functions! {
     }
 
     /// Large-count variant of `MPI_Reduce_local`.
-    fn MPI_Reduce_local_c(inbuf: *const c_void, inoutbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op) via guard() {
+    fn MPI_Reduce_local_c(inbuf: *const c_void, inoutbuf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, op: MPI_Op) as MPI_Reduce_local via guard() {
         // SAFETY: the caller's buffers.
         unsafe { reduce_local(inbuf, inoutbuf, count, datatype, op) }
     }
@@ -313,7 +320,7 @@ one_process_functions! {
     }
 
     /// `MPI_Op_create` of a function whose length is an `MPI_Count`.
-    fn MPI_Op_create_c(user_fn: MPI_User_function_c, commute: c_int, op: *mut MPI_Op) via guard() {
+    fn MPI_Op_create_c(user_fn: MPI_User_function_c, commute: c_int, op: *mut MPI_Op) as MPI_Op_create via guard() {
         // SAFETY: the caller's pointer.
         unsafe { create(Function::Large(user_fn), commute, op) }
     }

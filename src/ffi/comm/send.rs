@@ -1,8 +1,10 @@
 //! The sends: `MPI_Send`, `MPI_Ssend`, `MPI_Rsend`, `MPI_Bsend`, their nonblocking forms
 //! (`MPI_Isend`, ...), their persistent forms (`MPI_Send_init`, ...) and the `_c` form of
 //! each. On the engine's path the data are packed when the call is made (at each
-//! `MPI_Start` for a persistent send) and the MPI behind sends `MPI_BYTE`s.
+//! `MPI_Start` for a persistent send) and the MPI behind sends `MPI_BYTE`s. Where that library
+//! has no `_c` function, the `_c` form calls its `int` one ([`int_forms`]).
 
+use super::int_forms::or_int_form;
 use super::{missing_behind, serial, standalone};
 use crate::abi::p2p::MPI_Request;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
@@ -33,7 +35,7 @@ unsafe fn keep_with_request(
 
 /// Blocking sends: the packed bytes go back to the pool when the MPI behind returns.
 macro_rules! blocking_sends {
-    ($count:ty: $($name:ident),*) => {$(
+    ($count:ty: $($name:ident $(as $int:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -49,9 +51,11 @@ macro_rules! blocking_sends {
                 // SAFETY: the program's buffer holds the message, as the function requires.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
                 let (b, c, t) = outgoing.args(buf, count, datatype);
-                forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
-                    b, c, t, dest, tag, comm)
-                .unwrap_or_else(|| missing_behind(stringify!($name)))
+                let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
+                    b, c, t, dest, tag, comm);
+                    $name [$($int)?]; widths &[]; request None;
+                    messages [(c, t) = (c, t)]; (b, c, t, dest, tag, comm));
+                rc.unwrap_or_else(|| missing_behind(stringify!($name)))
             })
         }
     )*};
@@ -59,7 +63,7 @@ macro_rules! blocking_sends {
 
 /// Nonblocking and persistent sends (`$persistent`): the packed bytes stay with the request.
 macro_rules! request_sends {
-    ($persistent:literal, $count:ty: $($name:ident),*) => {$(
+    ($persistent:literal, $count:ty: $($name:ident $(as $int:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -78,8 +82,10 @@ macro_rules! request_sends {
                 // persistent send reads it at each start).
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, $persistent) };
                 let (b, c, t) = outgoing.args(buf, count, datatype);
-                let rc = forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
+                let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
                     MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request);
+                    $name [$($int)?]; widths &[]; request None;
+                    messages [(c, t) = (c, t)]; (b, c, t, dest, tag, comm, request));
                 // SAFETY: the program's request, as the function requires.
                 unsafe { keep_with_request(stringify!($name), outgoing, rc, request) }
             })
@@ -88,8 +94,11 @@ macro_rules! request_sends {
 }
 
 blocking_sends!(c_int: MPI_Send, MPI_Ssend, MPI_Rsend, MPI_Bsend);
-blocking_sends!(MPI_Count: MPI_Send_c, MPI_Ssend_c, MPI_Rsend_c, MPI_Bsend_c);
+blocking_sends!(MPI_Count: MPI_Send_c as MPI_Send, MPI_Ssend_c as MPI_Ssend,
+    MPI_Rsend_c as MPI_Rsend, MPI_Bsend_c as MPI_Bsend);
 request_sends!(false, c_int: MPI_Isend, MPI_Issend, MPI_Irsend, MPI_Ibsend);
-request_sends!(false, MPI_Count: MPI_Isend_c, MPI_Issend_c, MPI_Irsend_c, MPI_Ibsend_c);
+request_sends!(false, MPI_Count: MPI_Isend_c as MPI_Isend, MPI_Issend_c as MPI_Issend,
+    MPI_Irsend_c as MPI_Irsend, MPI_Ibsend_c as MPI_Ibsend);
 request_sends!(true, c_int: MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Bsend_init);
-request_sends!(true, MPI_Count: MPI_Send_init_c, MPI_Ssend_init_c, MPI_Rsend_init_c, MPI_Bsend_init_c);
+request_sends!(true, MPI_Count: MPI_Send_init_c as MPI_Send_init, MPI_Ssend_init_c as MPI_Ssend_init,
+    MPI_Rsend_init_c as MPI_Rsend_init, MPI_Bsend_init_c as MPI_Bsend_init);

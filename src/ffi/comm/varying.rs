@@ -68,7 +68,8 @@ unsafe fn first<T: Copy + Into<i64>>(array: *const T, name: &str) -> MpiResult<i
 macro_rules! varying_collective {
     (
         $(#[$doc:meta])*
-        fn $name:ident / $iname:ident ($($arg:ident: $ty:ty),* $(,)?)
+        fn $name:ident / $iname:ident $(as $int:ident / $iint:ident)? ($($arg:ident: $ty:ty),* $(,)?)
+        root [$($root:ident)?]
         sides ($send:expr, $recv:expr) taken as ($s:ident: $sty:ty, $r:ident: $rty:ty)
         passing ($($pass:expr),* $(,)?)
         via $helper:ident ($($extra:expr),*)
@@ -85,8 +86,11 @@ macro_rules! varying_collective {
                     return $standalone;
                 }
                 let call = |$s: $sty, $r: $rty| {
-                    forward!($name: fn($($ty),*) -> c_int, $($pass),*)
-                        .unwrap_or_else(|| missing_behind(stringify!($name)))
+                    let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($name: fn($($ty),*) -> c_int, $($pass),*);
+                        $name [$($int)?];
+                        widths &$crate::ffi::comm::int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?);
+                        request None; messages []; ($($pass),*));
+                    rc.unwrap_or_else(|| missing_behind(stringify!($name)))
                 };
                 // SAFETY: the caller's arguments, passed on under the same contract.
                 unsafe { $helper($send, $recv, $($extra,)* call, After::Return) }
@@ -105,8 +109,11 @@ macro_rules! varying_collective {
                     return unsafe { at_once(stringify!($iname), request, || $name($($arg),*)) };
                 }
                 let call = |$s: $sty, $r: $rty| {
-                    forward!($iname: fn($($ty,)* *mut MPI_Request) -> c_int, $($pass,)* request)
-                        .unwrap_or_else(|| missing_behind(stringify!($iname)))
+                    let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($iname: fn($($ty,)* *mut MPI_Request) -> c_int, $($pass,)* request);
+                        $iname [$($iint)?];
+                        widths &$crate::ffi::comm::int_forms::widths(stringify!($iname), last!($($arg),*), None $(.or(Some($root)))?);
+                        request Some(request); messages []; ($($pass,)* request));
+                    rc.unwrap_or_else(|| missing_behind(stringify!($iname)))
                 };
                 // SAFETY: the caller's arguments, passed on under the same contract.
                 unsafe { $helper($send, $recv, $($extra,)* call, After::Request(request)) }
@@ -120,10 +127,10 @@ pub(super) use varying_collective;
 /// Defines `MPI_Gatherv` / `MPI_Allgatherv` (`$root`: whether it has a root), their `_c`
 /// forms and their nonblocking forms.
 macro_rules! gathervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident [$($root:ident)?] $helper:ident($lead:expr)) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)? [$($root:ident)?] $helper:ident($lead:expr)) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves to its displacement.")]
-            fn $name / $iname(
+            fn $name / $iname $(as $int / $iint)? (
                 sendbuf: *const c_void,
                 sendcount: $count,
                 sendtype: MPI_Datatype,
@@ -134,6 +141,7 @@ macro_rules! gathervs {
                 $($root: c_int,)?
                 comm: MPI_Comm,
             )
+            root [$($root)?]
             sides (
                 Single { buffer: sendbuf, count: sendcount, datatype: sendtype },
                 Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs, types: recvtype }
@@ -155,16 +163,16 @@ macro_rules! gathervs {
 }
 
 gathervs!(c_int: c_int: MPI_Gatherv / MPI_Igatherv [root] gather_varied(root));
-gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c [root] gather_varied(root));
+gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c as MPI_Gatherv / MPI_Igatherv [root] gather_varied(root));
 gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied(Exchange::Everyone));
-gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c [] allgather_varied(Exchange::Everyone));
+gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c as MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied(Exchange::Everyone));
 
 /// Defines `MPI_Scatterv`, `MPI_Scatterv_c` and their nonblocking forms.
 macro_rules! scattervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves from its displacement.")]
-            fn $name / $iname(
+            fn $name / $iname $(as $int / $iint)? (
                 sendbuf: *const c_void,
                 sendcounts: *const $count,
                 displs: *const $displ,
@@ -175,6 +183,7 @@ macro_rules! scattervs {
                 root: c_int,
                 comm: MPI_Comm,
             )
+            root [root]
             sides (
                 Varied { buffer: sendbuf, counts: sendcounts, displs, types: sendtype },
                 Single { buffer: recvbuf.cast_const(), count: recvcount, datatype: recvtype }
@@ -195,7 +204,7 @@ macro_rules! scattervs {
 }
 
 scattervs!(c_int: c_int: MPI_Scatterv / MPI_Iscatterv);
-scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c);
+scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c as MPI_Scatterv / MPI_Iscatterv);
 
 /// Defines an exported collective of `MPI_Alltoallv`'s arguments: `MPI_Alltoallv` and its
 /// neighbourhood form (`$types` `MPI_Datatype`, displacements in extents) or `MPI_Alltoallw`
@@ -204,10 +213,10 @@ scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c);
 /// from the partners `$with` says ([`alltoall_varied`]); in the one-process world `$alone`
 /// answers.
 macro_rules! alltoall_shaped {
-    ($with:expr, $alone:path, $doc:literal; $($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident),* $(,)?) => {$(
+    ($with:expr, $alone:path, $doc:literal; $($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?),* $(,)?) => {$(
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world ", $doc, ".")]
-            fn $name / $iname(
+            fn $name / $iname $(as $int / $iint)? (
                 sendbuf: *const c_void,
                 sendcounts: *const $count,
                 sdispls: *const $displ,
@@ -218,6 +227,7 @@ macro_rules! alltoall_shaped {
                 recvtypes: $types,
                 comm: MPI_Comm,
             )
+            root []
             sides (
                 Varied { buffer: sendbuf, counts: sendcounts, displs: sdispls, types: sendtypes },
                 Varied { buffer: recvbuf.cast_const(), counts: recvcounts, displs: rdispls, types: recvtypes }
@@ -286,7 +296,7 @@ unsafe fn alltoall_alone<C: Number, D: Number, T: Types>(
 
 alltoall_shaped!(Exchange::Everyone, alltoall_alone, "the block moves between its displacements";
     c_int: c_int: MPI_Datatype: MPI_Alltoallv / MPI_Ialltoallv,
-    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c,
+    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c as MPI_Alltoallv / MPI_Ialltoallv,
     c_int: c_int: *const MPI_Datatype: MPI_Alltoallw / MPI_Ialltoallw,
-    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c,
+    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c as MPI_Alltoallw / MPI_Ialltoallw,
 );

@@ -189,7 +189,7 @@ one_process_functions! {
         unsafe { create((base, size, disp_unit.into()), info, comm, win) }
     }
     /// `MPI_Win_create` with an `MPI_Aint` displacement unit.
-    fn MPI_Win_create_c(base: *mut c_void, size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) via guard_on(comm) {
+    fn MPI_Win_create_c(base: *mut c_void, size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, win: *mut MPI_Win) as MPI_Win_create via guard_on(comm) {
         // SAFETY: the caller's pointers.
         unsafe { create((base, size, disp_unit), info, comm, win) }
     }
@@ -200,7 +200,7 @@ one_process_functions! {
         unsafe { allocate((size, disp_unit.into(), Flavor::Allocate), info, comm, (baseptr, win)) }
     }
     /// `MPI_Win_allocate` with an `MPI_Aint` displacement unit.
-    fn MPI_Win_allocate_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) via guard_on(comm) {
+    fn MPI_Win_allocate_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) as MPI_Win_allocate via guard_on(comm) {
         // SAFETY: the caller's pointers.
         unsafe { allocate((size, disp_unit, Flavor::Allocate), info, comm, (baseptr, win)) }
     }
@@ -210,7 +210,7 @@ one_process_functions! {
         unsafe { allocate((size, disp_unit.into(), Flavor::Shared), info, comm, (baseptr, win)) }
     }
     /// `MPI_Win_allocate_shared` with an `MPI_Aint` displacement unit.
-    fn MPI_Win_allocate_shared_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) via guard_on(comm) {
+    fn MPI_Win_allocate_shared_c(size: MPI_Aint, disp_unit: MPI_Aint, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) as MPI_Win_allocate_shared via guard_on(comm) {
         // SAFETY: the caller's pointers.
         unsafe { allocate((size, disp_unit, Flavor::Shared), info, comm, (baseptr, win)) }
     }
@@ -315,7 +315,7 @@ one_process_functions! {
         unsafe { write_shared(size, (disp_unit, unit), baseptr, (bytes, base)) }
     }
     /// `MPI_Win_shared_query` with an `MPI_Aint` displacement unit.
-    fn MPI_Win_shared_query_c(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut MPI_Aint, baseptr: *mut c_void) via guard_win(win) {
+    fn MPI_Win_shared_query_c(win: MPI_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut MPI_Aint, baseptr: *mut c_void) as MPI_Win_shared_query via guard_win(win) {
         let (bytes, unit, base) = shared_memory(win, rank)?;
         // SAFETY: the caller's pointers.
         unsafe { write_shared(size, (disp_unit, unit as MPI_Aint), baseptr, (bytes, base)) }

@@ -1,0 +1,95 @@
+//! A message of more copies of a type than an `int` counts, for an MPI library behind that
+//! has only the `int` functions of communication (Open MPI 4.1 and 5.0): one copy of a type
+//! of that library that holds them all ([`Whole`]), which its `int` function takes with a
+//! count of 1.
+//!
+//! The type has the type map of the copies (`MPI_Type_contiguous` of the count, built in
+//! steps of [`STEP`] copies), resized to their bounds, so that blocks of it in a collective
+//! lie where blocks of the copies would.
+
+use super::behind_types::{self as types, Count};
+use crate::abi::{MPI_Datatype, MPI_ERR_COUNT};
+use crate::behind::forward;
+use crate::error::{MpiError, MpiResult};
+use std::os::raw::c_int;
+
+/// The copies of one step of the type: a count an `int` holds.
+const STEP: Count = 1 << 30;
+
+/// A type of the MPI behind that holds a whole message, freed on drop.
+pub struct Whole(MPI_Datatype);
+
+impl Whole {
+    /// The handle, of the MPI behind.
+    pub fn handle(&self) -> MPI_Datatype {
+        self.0
+    }
+}
+
+impl Drop for Whole {
+    fn drop(&mut self) {
+        super::twin::release(self.0)
+    }
+}
+
+/// The committed type of the MPI behind of `count` copies of `datatype` (its handle, of that
+/// library).
+pub fn whole(count: Count, datatype: MPI_Datatype) -> MpiResult<Whole> {
+    let (lb, extent) = types::extent(datatype)?;
+    let (lb, extent) = bounds(count, lb, extent).ok_or_else(too_large)?;
+    let copies = copies(count, datatype)?;
+    let mut made = Whole(types::resized(copies.0, lb, extent)?);
+    let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut made.0);
+    types::check("PMPI_Type_commit", rc)?;
+    Ok(made)
+}
+
+/// `count` copies of `datatype` one after the other, not yet committed: one contiguous type
+/// if `count` fits an `int`, else `count / STEP` copies of a type of [`STEP`] copies and,
+/// after them, a contiguous type of the rest.
+fn copies(count: Count, datatype: MPI_Datatype) -> MpiResult<Whole> {
+    if c_int::try_from(count).is_ok() {
+        return Ok(Whole(types::contiguous(count, datatype)?));
+    }
+    let (steps, rest) = (count / STEP, count % STEP);
+    let step = Whole(types::contiguous(STEP, datatype)?);
+    let body = copies(steps, step.0)?;
+    if rest == 0 {
+        return Ok(body);
+    }
+    let tail = Whole(types::contiguous(rest, datatype)?);
+    let (_, extent) = types::extent(datatype)?;
+    let at = (steps * STEP).checked_mul(extent).ok_or_else(too_large)?;
+    let types = [body.0, tail.0];
+    Ok(Whole(types::structure(&[1, 1], &[0, at], &types)?))
+}
+
+/// The lower bound and extent of `count` copies of a type of lower bound `lb` and extent
+/// `extent` (those of `MPI_Type_contiguous`), `None` where they overflow.
+fn bounds(count: Count, lb: Count, extent: Count) -> Option<(Count, Count)> {
+    let last = (count - 1).checked_mul(extent)?;
+    let low = lb.checked_add(last.min(0))?;
+    let high = lb.checked_add(extent)?.checked_add(last.max(0))?;
+    Some((low, high.checked_sub(low)?))
+}
+
+/// The error of a message whose bounds overflow `MPI_Count`.
+fn too_large() -> MpiError {
+    MpiError::new(
+        MPI_ERR_COUNT,
+        "the message's extent overflows MPI_Count".to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bounds;
+
+    #[test]
+    fn bounds_are_those_of_contiguous_copies() {
+        assert_eq!(bounds(3, 0, 8), Some((0, 24)));
+        assert_eq!(bounds(1 << 40, -4, 16), Some((-4, 16 << 40)));
+        assert_eq!(bounds(3, 0, -8), Some((-16, 8)));
+        assert_eq!(bounds(i64::MAX, 0, 8), None);
+    }
+}

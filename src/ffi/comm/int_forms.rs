@@ -1,0 +1,385 @@
+//! The large-count (`_c`) functions of communication over an MPI library behind that has
+//! none (Open MPI 4.1 and 5.0 have MPI 3.1's interface): each calls that library's `int`
+//! function of the same name instead ([`int_form!`]).
+//!
+//! Each argument becomes one of the `int` function ([`IntArg`]): a count is narrowed to an
+//! `int`, an array of counts or displacements is copied as `int`s (the call says how many
+//! entries each holds, [`Narrowing::new`]), an output the `int` function writes as an `int`
+//! is written back widened, the function of an operation gets an `int` length
+//! ([`super::int_ops`]), anything else passes as it is. A message of more
+//! copies than an `int` counts goes as one copy of a type the MPI behind builds of them all
+//! ([`Narrowing::message`], [`crate::dropin::whole_message`]); any other count that does not
+//! fit is an error of class `MPI_ERR_COUNT`. What the `int` function was given lives until
+//! the call completes: its return, or the completion of the request it made.
+
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Request, MPI_ERR_COUNT, MPI_ERR_INTERN, MPI_SUCCESS};
+use crate::abi::{MPI_User_function, MPI_User_function_c};
+use crate::behind::forward;
+use crate::dropin::comm::blocks::{root_and_partners, Exchange, Partners};
+use crate::dropin::whole_message::{whole, Whole};
+use crate::error::{MpiError, MpiResult};
+use std::os::raw::c_int;
+
+/// An argument of a `_c` function as the `int` function of the same name takes it (`T`).
+pub trait IntArg<T> {
+    /// The argument for the `int` function; arrays copied live in `narrowing`.
+    fn int_arg(self, narrowing: &mut Narrowing) -> MpiResult<T>;
+}
+
+/// An argument of the same type in both functions passes as it is.
+impl<T> IntArg<T> for T {
+    fn int_arg(self, _: &mut Narrowing) -> MpiResult<T> {
+        Ok(self)
+    }
+}
+
+/// A count (or displacement) the `int` function takes as an `int`.
+impl IntArg<c_int> for i64 {
+    fn int_arg(self, _: &mut Narrowing) -> MpiResult<c_int> {
+        narrowed(self)
+    }
+}
+
+/// An array of counts (or displacements) the `int` function takes as `int`s.
+impl IntArg<*const c_int> for *const i64 {
+    fn int_arg(self, narrowing: &mut Narrowing) -> MpiResult<*const c_int> {
+        narrowing.array(self)
+    }
+}
+
+/// An output the `int` function writes as an `int`, written back widened when it succeeded.
+impl IntArg<*mut c_int> for *mut i64 {
+    fn int_arg(self, narrowing: &mut Narrowing) -> MpiResult<*mut c_int> {
+        if self.is_null() {
+            return Ok(self.cast());
+        }
+        let mut written = Box::new(0);
+        let address: *mut c_int = &mut *written;
+        narrowing.outputs.push((self, written));
+        Ok(address)
+    }
+}
+
+/// The program's function of an operation, which the `int` function calls with an `int`
+/// length ([`super::int_ops`]).
+impl IntArg<MPI_User_function> for MPI_User_function_c {
+    fn int_arg(self, _: &mut Narrowing) -> MpiResult<MPI_User_function> {
+        super::int_ops::int_function(self)
+    }
+}
+
+/// `value` as an `int`, or the error of a count the MPI behind cannot take.
+fn narrowed(value: i64) -> MpiResult<c_int> {
+    c_int::try_from(value).map_err(|_| {
+        MpiError::new(
+            MPI_ERR_COUNT,
+            format!(
+                "{value} does not fit in an int, and the MPI library behind has no large-count \
+                 functions of communication"
+            ),
+        )
+    })
+}
+
+/// What the `int` form of one call was given beyond its own arguments.
+#[derive(Default)]
+pub struct Narrowing {
+    /// The entries of each array argument still to be narrowed, in the order of the arguments.
+    widths: Vec<usize>,
+    /// The arrays narrowed.
+    arrays: Vec<Vec<c_int>>,
+    /// The types made for whole messages.
+    wholes: Vec<Whole>,
+    /// The program's outputs, and the `int` written in place of each.
+    outputs: Vec<(*mut i64, Box<c_int>)>,
+}
+
+impl Narrowing {
+    /// A narrowing for a call whose array arguments narrowed hold `widths` entries, in their
+    /// order (0 for an array the call does not read here).
+    pub fn new(widths: &[usize]) -> Narrowing {
+        Narrowing {
+            widths: widths.iter().rev().copied().collect(),
+            ..Narrowing::default()
+        }
+    }
+
+    /// The count and datatype the `int` function takes for a message of `count` copies of
+    /// `datatype` (a handle of the MPI behind): the same when the count fits an `int`, else
+    /// one copy of a type of them all.
+    pub fn message(
+        &mut self,
+        count: i64,
+        datatype: MPI_Datatype,
+    ) -> MpiResult<(i64, MPI_Datatype)> {
+        if c_int::try_from(count).is_ok() {
+            return Ok((count, datatype));
+        }
+        let whole = whole(count, datatype)?;
+        let handle = whole.handle();
+        self.wholes.push(whole);
+        Ok((1, handle))
+    }
+
+    /// `array`'s entries as `int`s, in an array kept here (NULL, or an array the call does not
+    /// read, passes as it is).
+    fn array(&mut self, array: *const i64) -> MpiResult<*const c_int> {
+        let width = self.widths.pop().ok_or_else(|| {
+            MpiError::new(MPI_ERR_INTERN, "an array argument has no width".to_string())
+        })?;
+        if array.is_null() || width == 0 {
+            return Ok(array.cast());
+        }
+        // SAFETY: the program's array holds `width` entries, as the MPI function requires.
+        let entries = unsafe { std::slice::from_raw_parts(array, width) };
+        let ints = entries
+            .iter()
+            .map(|&v| narrowed(v))
+            .collect::<MpiResult<Vec<_>>>()?;
+        let address = ints.as_ptr();
+        self.arrays.push(ints);
+        Ok(address)
+    }
+
+    /// True if nothing was made or copied.
+    fn is_empty(&self) -> bool {
+        self.arrays.is_empty() && self.wholes.is_empty()
+    }
+
+    /// Writes each output the `int` function wrote into the program's, widened.
+    fn write_outputs(&mut self) {
+        for (output, written) in self.outputs.drain(..) {
+            // SAFETY: the program's output, non-NULL, as the MPI function requires.
+            unsafe { output.write(i64::from(*written)) };
+        }
+    }
+}
+
+// SAFETY: the arrays and types are only held, to be dropped by whichever thread completes
+// the request.
+unsafe impl Send for Narrowing {}
+
+/// The answer of `function`, a `_c` function, from `body`, which calls the MPI behind's
+/// `int` function of its name with the arguments a [`Narrowing`] of `widths` makes: `None`
+/// where that library lacks it too, an error raised where an argument does not fit. The
+/// narrowed arguments of a call that made a request (`request`) stay with it until it
+/// completes.
+pub fn call(
+    function: &'static str,
+    widths: &[usize],
+    request: Option<*mut MPI_Request>,
+    body: impl FnOnce(&mut Narrowing) -> MpiResult<Option<c_int>>,
+) -> Option<c_int> {
+    let mut narrowing = Narrowing::new(widths);
+    match body(&mut narrowing) {
+        Ok(Some(rc)) => {
+            if rc == MPI_SUCCESS {
+                narrowing.write_outputs();
+            }
+            if let Some(request) = request.filter(|r| rc == MPI_SUCCESS && !r.is_null()) {
+                if !narrowing.is_empty() {
+                    // SAFETY: the MPI behind wrote the request it made when it succeeded.
+                    let request = unsafe { request.read() };
+                    crate::dropin::comm::collective::keep_until_complete(request, narrowing);
+                }
+            }
+            Some(rc)
+        }
+        Ok(None) => None,
+        Err(error) => Some(crate::ffi::raise(function, error)),
+    }
+}
+
+/// The entries of each array of counts or displacements the `int` form of `function` (a
+/// collective's `_c` function, nonblocking or persistent or not) takes as `int`s, in their
+/// order, for a call over `comm` with root `root` (if it has one).
+pub fn widths(function: &str, comm: MPI_Comm, root: Option<c_int>) -> Vec<usize> {
+    let lower = function.to_ascii_lowercase();
+    let name = lower.trim_start_matches("mpi_").trim_end_matches("_c");
+    let name = name.trim_end_matches("_init");
+    // The nonblocking form's name starts with an `i`.
+    let name = name
+        .strip_prefix('i')
+        .filter(|rest| WITH_ARRAYS.contains(rest))
+        .unwrap_or(name);
+    let everyone = || blocks(comm, Exchange::Everyone);
+    let neighbours = || blocks(comm, Exchange::Neighbours);
+    let (four, received) = (
+        |(sent, received)| vec![sent, sent, received, received],
+        |(_, n)| vec![n; 2],
+    );
+    match name {
+        "reduce_scatter" => vec![group_size(comm)],
+        "gatherv" | "scatterv" => vec![at_root(root.unwrap_or(-1), comm); 2],
+        "allgatherv" => received(everyone()),
+        "alltoallv" | "alltoallw" => four(everyone()),
+        "neighbor_allgatherv" => received(neighbours()),
+        "neighbor_alltoallv" => four(neighbours()),
+        // Its displacements are `MPI_Aint`s in both forms.
+        "neighbor_alltoallw" => {
+            let (sent, received) = neighbours();
+            vec![sent, received]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The collectives whose `int` forms take arrays of counts (lower case, without `MPI_`).
+const WITH_ARRAYS: [&str; 9] = [
+    "reduce_scatter",
+    "gatherv",
+    "scatterv",
+    "allgatherv",
+    "alltoallv",
+    "alltoallw",
+    "neighbor_allgatherv",
+    "neighbor_alltoallv",
+    "neighbor_alltoallw",
+];
+
+/// The processes of `comm`'s group (of the local group of an intercommunicator): the entries
+/// of `MPI_Reduce_scatter`'s counts.
+pub fn group_size(comm: MPI_Comm) -> usize {
+    let mut size: c_int = 0;
+    forward!(MPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, comm, &mut size);
+    size.max(0) as usize
+}
+
+/// The blocks each side of a collective exchanging with `with` over `comm` moves: `(sent,
+/// received)`, one per process (of the remote group of an intercommunicator) or per
+/// neighbour; `(0, 0)` where `comm` is no such communicator (the MPI behind reports it).
+pub fn blocks(comm: MPI_Comm, with: Exchange) -> (usize, usize) {
+    Partners::of(comm, with).map_or((0, 0), |p| (p.outgoing, p.incoming))
+}
+
+/// The blocks the root of a rooted collective over `comm` moves (0 at another process).
+pub fn at_root(root: c_int, comm: MPI_Comm) -> usize {
+    match root_and_partners(root, comm) {
+        Some((true, n)) => n.max(0) as usize,
+        _ => 0,
+    }
+}
+
+/// Reinterprets `address`, a function of the MPI behind, as a function of the type of
+/// `like`.
+///
+/// # Safety
+/// The function at `address` has the C signature of `like`.
+pub unsafe fn same_as<F: Copy>(_like: F, address: usize) -> F {
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
+    // SAFETY: the caller's contract; a function pointer is an address.
+    unsafe { std::mem::transmute_copy(&address) }
+}
+
+/// `_`, a type left to inference, once per argument.
+macro_rules! inferred {
+    ($arg:expr) => {
+        _
+    };
+}
+pub(super) use inferred;
+
+/// `Ok(Some(answer))` of the MPI behind's `int` function `$int` called with the `$arg`s of a
+/// `_c` function, each made an argument of `$int` by [`IntArg`] with the [`Narrowing`]
+/// `$narrowing`; `Ok(None)` where that library lacks `$int`. `$int`'s C signature is that of
+/// this library's own function of the name.
+macro_rules! int_form {
+    ($narrowing:expr, $int:ident($($arg:expr),* $(,)?)) => {{
+        static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        const SYMBOL: &std::ffi::CStr =
+            match std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($int), "\0").as_bytes()) {
+                Ok(symbol) => symbol,
+                Err(_) => panic!("a function name has no NUL inside"),
+            };
+        let like: unsafe extern "C" fn($($crate::ffi::comm::int_forms::inferred!($arg)),*) -> std::os::raw::c_int = $int;
+        match $crate::behind::real_function(&CELL, SYMBOL) {
+            0 => Ok(None),
+            address => {
+                // SAFETY: the MPI behind's function of the name has the C signature of this
+                // library's.
+                let f = unsafe { $crate::ffi::comm::int_forms::same_as(like, address) };
+                let narrowing: &mut $crate::ffi::comm::int_forms::Narrowing = $narrowing;
+                // SAFETY: the arguments are the caller's, each as the `int` function takes it.
+                Ok(Some(unsafe {
+                    f($($crate::ffi::comm::int_forms::IntArg::int_arg($arg, narrowing)?),*)
+                }))
+            }
+        }
+    }};
+}
+pub(super) use int_form;
+
+/// `$rc`, the answer of the MPI behind's `_c` function `$name`, or where that library lacks
+/// it (`None`), the answer of its `int` form `$int` (none given: `$rc` as it is) through
+/// [`call`]: with arrays of the entries `$widths` says, keeping what it made with `$request`, and each
+/// message (`$count` copies of `$datatype`) made the `$c` and `$t` the `int` form takes.
+macro_rules! or_int_form {
+    ($rc:expr; $name:ident []; $($rest:tt)*) => {
+        $rc
+    };
+    (
+        $rc:expr; $name:ident [$int:ident];
+        widths $widths:expr; request $request:expr;
+        messages [$(($c:ident, $t:ident) = ($count:expr, $datatype:expr)),*];
+        ($($arg:expr),* $(,)?)
+    ) => {
+        $rc.or_else(|| $crate::ffi::comm::int_forms::call(stringify!($name), $widths, $request, |n| {
+            $(let ($c, $t) = n.message($count, $datatype)?;)*
+            $crate::ffi::comm::int_forms::int_form!(n, $int($($arg),*))
+        }))
+    };
+}
+pub(super) use or_int_form;
+
+#[cfg(test)]
+mod tests {
+    use super::{IntArg, Narrowing};
+    use crate::abi::MPI_ERR_COUNT;
+    use std::os::raw::c_int;
+
+    #[test]
+    fn counts_narrow_or_fail_with_err_count() {
+        let mut n = Narrowing::new(&[]);
+        let fits: c_int = IntArg::<c_int>::int_arg(7_i64, &mut n).unwrap();
+        assert_eq!(fits, 7);
+        let err = IntArg::<c_int>::int_arg(1_i64 << 31, &mut n).unwrap_err();
+        assert_eq!(err.class, MPI_ERR_COUNT);
+    }
+
+    #[test]
+    fn arrays_are_copied_with_their_widths_in_order() {
+        let (a, b): ([i64; 3], [i64; 2]) = ([1, 2, 3], [4, 5]);
+        let mut n = Narrowing::new(&[3, 0, 2]);
+        let first: *const c_int = IntArg::int_arg(a.as_ptr(), &mut n).unwrap();
+        // A width of 0: an array the call does not read passes as it is.
+        let unread: *const c_int = IntArg::int_arg(b.as_ptr(), &mut n).unwrap();
+        let second: *const c_int = IntArg::int_arg(b.as_ptr(), &mut n).unwrap();
+        // SAFETY: the copies live in `n`, of the widths given.
+        unsafe {
+            assert_eq!(std::slice::from_raw_parts(first, 3), &[1, 2, 3]);
+            assert_eq!(std::slice::from_raw_parts(second, 2), &[4, 5]);
+        }
+        assert_eq!(unread, b.as_ptr().cast());
+        let too_many = IntArg::<*const c_int>::int_arg(a.as_ptr(), &mut n);
+        assert!(too_many.is_err(), "no width is left");
+    }
+
+    #[test]
+    fn an_entry_that_does_not_fit_fails_the_array() {
+        let a: [i64; 2] = [1, i64::from(c_int::MAX) + 1];
+        let mut n = Narrowing::new(&[2]);
+        let err = IntArg::<*const c_int>::int_arg(a.as_ptr(), &mut n).unwrap_err();
+        assert_eq!(err.class, MPI_ERR_COUNT);
+    }
+
+    #[test]
+    fn outputs_are_written_back_widened() {
+        let mut out: i64 = -1;
+        let mut n = Narrowing::new(&[]);
+        let written: *mut c_int = IntArg::int_arg(&mut out as *mut i64, &mut n).unwrap();
+        // SAFETY: the int the output is written as, held by `n`.
+        unsafe { written.write(-42) };
+        n.write_outputs();
+        assert_eq!(out, -42);
+    }
+}
