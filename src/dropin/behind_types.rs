@@ -58,12 +58,18 @@ macro_rules! made {
 
 /// `value` as the `int` of an MPI-3 function.
 fn int(value: Count) -> MpiResult<c_int> {
+    narrowed(value, "datatype functions")
+}
+
+/// `value` as the `int` of an MPI-3 function of the MPI behind, which lacks the large-count
+/// `functions` (`"datatype functions"`, ...): else an error of class `MPI_ERR_COUNT`.
+pub fn narrowed(value: Count, functions: &str) -> MpiResult<c_int> {
     c_int::try_from(value).map_err(|_| {
         MpiError::new(
             MPI_ERR_COUNT,
             format!(
                 "{value} does not fit in an int, and the MPI library behind has no large-count \
-                 datatype functions"
+                 {functions}"
             ),
         )
     })

@@ -12,7 +12,7 @@
 //! fit is an error of class `MPI_ERR_COUNT`. What the `int` function was given lives until
 //! the call completes: its return, or the completion of the request it made.
 
-use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Request, MPI_ERR_COUNT, MPI_ERR_INTERN, MPI_SUCCESS};
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Request, MPI_ERR_INTERN, MPI_SUCCESS};
 use crate::abi::{MPI_User_function, MPI_User_function_c};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{root_and_partners, Exchange, Partners};
@@ -70,15 +70,7 @@ impl IntArg<MPI_User_function> for MPI_User_function_c {
 
 /// `value` as an `int`, or the error of a count the MPI behind cannot take.
 fn narrowed(value: i64) -> MpiResult<c_int> {
-    c_int::try_from(value).map_err(|_| {
-        MpiError::new(
-            MPI_ERR_COUNT,
-            format!(
-                "{value} does not fit in an int, and the MPI library behind has no large-count \
-                 functions of communication"
-            ),
-        )
-    })
+    crate::dropin::behind_types::narrowed(value, "functions of communication")
 }
 
 /// What the `int` form of one call was given beyond its own arguments.

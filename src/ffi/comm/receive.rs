@@ -200,6 +200,19 @@ macro_rules! request_receives {
 
 /// `MPI_Sendrecv` and `MPI_Sendrecv_replace`.
 macro_rules! sendrecvs {
+    // The call of the MPI behind's `$name` (or of its `int` form `$int`) that sends the
+    // message `$sb`, `$sc`, `$st` and receives the one it is given, with its status.
+    (@exchange $name:ident [$($int:ident)?] $count:ty, ($sb:ident, $sc:ident, $st:ident),
+        ($dest:ident, $sendtag:ident, $source:ident, $recvtag:ident, $comm:ident)) => {
+        |(rb, rc, rt), status| {
+            or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype,
+                c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
+                *mut MPI_Status) -> c_int, $sb, $sc, $st, $dest, $sendtag, rb, rc, rt, $source, $recvtag, $comm, status);
+                $name [$($int)?]; widths &[]; request None;
+                messages [(sc, st) = ($sc, $st), (rc, rt) = (rc, rt)];
+                ($sb, sc, st, $dest, $sendtag, rb, rc, rt, $source, $recvtag, $comm, status))
+        }
+    };
     ($count:ty: $name:ident $(as $int:ident)?, $replace:ident $(as $rint:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for either message it packs.")]
         ///
@@ -219,14 +232,7 @@ macro_rules! sendrecvs {
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
                 let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
                 let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
-                let call = |(rb, rc, rt), status| {
-                    or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype,
-                        c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
-                        *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
-                        $name [$($int)?]; widths &[]; request None;
-                        messages [(sc, st) = (sc, st), (rc, rt) = (rc, rt)];
-                        (sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status))
-                };
+                let call = sendrecvs!(@exchange $name [$($int)?] $count, (sb, sc, st), (dest, sendtag, source, recvtag, comm));
                 let received = (recvbuf, recvcount, recvtype);
                 // SAFETY: the program's receive buffer and status, as the function requires.
                 unsafe { receive_blocking(stringify!($name), incoming, received, status, call) }
@@ -263,14 +269,7 @@ macro_rules! sendrecvs {
                 // SAFETY: the program's buffer holds the message sent.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
                 let (sb, sc, st) = outgoing.args(buf, count, datatype);
-                let call = |(rb, rc, rt), status| {
-                    or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype,
-                        c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
-                        *mut MPI_Status) -> c_int, sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status);
-                        $name [$($int)?]; widths &[]; request None;
-                        messages [(sc, st) = (sc, st), (rc, rt) = (rc, rt)];
-                        (sb, sc, st, dest, sendtag, rb, rc, rt, source, recvtag, comm, status))
-                };
+                let call = sendrecvs!(@exchange $name [$($int)?] $count, (sb, sc, st), (dest, sendtag, source, recvtag, comm));
                 // SAFETY: the program's buffer takes the message received, as the function requires.
                 unsafe { receive_blocking(stringify!($replace), incoming, (buf, count, datatype), status, call) }
             })
