@@ -4,8 +4,8 @@
 //! count of 1.
 //!
 //! The type has the type map of the copies (`MPI_Type_contiguous` of the count, built in
-//! steps of [`STEP`] copies), resized to their bounds, so that blocks of it in a collective
-//! lie where blocks of the copies would.
+//! steps of [`STEP`] copies), resized to the lower bound of the type and `count` times its
+//! extent, so that blocks of it in a collective lie where blocks of the copies would.
 
 use super::behind_types::{self as types, Count};
 use crate::abi::{MPI_Datatype, MPI_ERR_COUNT};
@@ -36,7 +36,7 @@ impl Drop for Whole {
 /// library).
 pub fn whole(count: Count, datatype: MPI_Datatype) -> MpiResult<Whole> {
     let (lb, extent) = types::extent(datatype)?;
-    let (lb, extent) = bounds(count, lb, extent).ok_or_else(too_large)?;
+    let extent = count.checked_mul(extent).ok_or_else(too_large)?;
     let copies = copies(count, datatype)?;
     let mut made = Whole(types::resized(copies.0, lb, extent)?);
     let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut made.0);
@@ -64,32 +64,10 @@ fn copies(count: Count, datatype: MPI_Datatype) -> MpiResult<Whole> {
     Ok(Whole(types::structure(&[1, 1], &[0, at], &types)?))
 }
 
-/// The lower bound and extent of `count` copies of a type of lower bound `lb` and extent
-/// `extent` (those of `MPI_Type_contiguous`), `None` where they overflow.
-fn bounds(count: Count, lb: Count, extent: Count) -> Option<(Count, Count)> {
-    let last = (count - 1).checked_mul(extent)?;
-    let low = lb.checked_add(last.min(0))?;
-    let high = lb.checked_add(extent)?.checked_add(last.max(0))?;
-    Some((low, high.checked_sub(low)?))
-}
-
 /// The error of a message whose bounds overflow `MPI_Count`.
 fn too_large() -> MpiError {
     MpiError::new(
         MPI_ERR_COUNT,
         "the message's extent overflows MPI_Count".to_string(),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bounds;
-
-    #[test]
-    fn bounds_are_those_of_contiguous_copies() {
-        assert_eq!(bounds(3, 0, 8), Some((0, 24)));
-        assert_eq!(bounds(1 << 40, -4, 16), Some((-4, 16 << 40)));
-        assert_eq!(bounds(3, 0, -8), Some((-16, 8)));
-        assert_eq!(bounds(i64::MAX, 0, 8), None);
-    }
 }

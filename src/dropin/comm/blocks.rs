@@ -5,7 +5,7 @@
 //! the blocks are packed into one buffer, block `i` at `i` times the bytes of a block, and the
 //! MPI behind moves `MPI_BYTE`s, so its count is the bytes of one block.
 
-use super::collective::Landing;
+use super::collective::{Landing, Refill};
 use super::pool::Buffer;
 use super::{Incoming, Outgoing};
 use crate::abi::p2p::MPI_ROOT;
@@ -149,7 +149,7 @@ pub struct SentBlocks {
 
 impl SentBlocks {
     /// Prepares sending `blocks` blocks of `count` copies of `datatype` at `buffer`: on the
-    /// engine's path, packs them now.
+    /// engine's path, packs them now, or at each start of a persistent collective (`defer`).
     ///
     /// # Safety
     /// The type map of the blocks relative to `buffer` is readable, as the call requires.
@@ -158,15 +158,17 @@ impl SentBlocks {
         count: i64,
         datatype: MPI_Datatype,
         blocks: i64,
+        defer: bool,
     ) -> SentBlocks {
         // SAFETY: the caller's contract.
-        let outgoing = unsafe { Outgoing::new(buffer, blocks * count, datatype, 0, false) };
+        let outgoing = unsafe { Outgoing::new(buffer, blocks * count, datatype, 0, defer) };
         SentBlocks { outgoing, blocks }
     }
 
-    /// The buffer the blocks were packed into, if they were.
-    pub fn into_buffer(self) -> Option<Buffer> {
-        self.outgoing.into_buffer()
+    /// The buffer the blocks are packed into, if they are, and the packing each start does
+    /// where it is deferred.
+    pub fn into_kept(self) -> (Option<Buffer>, Option<Refill>) {
+        self.outgoing.into_kept()
     }
 
     /// The buffer, count of one block and datatype the MPI behind sends.
@@ -224,29 +226,18 @@ impl ReceivedBlocks {
         )
     }
 
-    /// Packs the program's block `index` into the buffer the MPI behind receives into: a
-    /// block nothing arrives in (from an `MPI_PROC_NULL` neighbour) is then unpacked as it
-    /// was.
-    ///
-    /// # Safety
-    /// The type map of the block relative to the program's buffer is readable.
-    pub unsafe fn pack_program_block(&self, index: usize) {
+    /// The packing of the program's block `index` into the buffer the MPI behind receives
+    /// into: a block nothing arrives in (from an `MPI_PROC_NULL` neighbour) is then unpacked
+    /// as it was.
+    pub fn program_block(&self, index: usize) -> Option<Refill> {
         let count = self.incoming.copies() / self.blocks.max(1);
-        // SAFETY: the caller's contract.
-        unsafe {
-            self.incoming
-                .pack_program_copies(index as i64 * count, count)
-        };
+        self.incoming.program_copies(index as i64 * count, count)
     }
 
-    /// For `MPI_IN_PLACE`: packs the program's blocks into the buffer the MPI behind
+    /// For `MPI_IN_PLACE`: the packing of the program's blocks into the buffer the MPI behind
     /// receives into, where it finds the data this process sends.
-    ///
-    /// # Safety
-    /// The type map of the blocks relative to the program's buffer is readable.
-    pub unsafe fn pack_program_data(&self) {
-        // SAFETY: the caller's contract.
-        unsafe { self.incoming.pack_program_data() };
+    pub fn program_data(&self) -> Option<Refill> {
+        self.incoming.program_data()
     }
 
     /// The landing buffer and where its blocks go, if they land as bytes.

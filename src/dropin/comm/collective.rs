@@ -6,7 +6,7 @@
 //! whose completion unpacks.
 
 use super::pending::{self, Pending};
-pub use super::pending::{Collective, Landing};
+pub use super::pending::{Collective, Landing, Refill};
 use super::pool::Buffer;
 use crate::abi::p2p::MPI_Request;
 use crate::abi::MPI_SUCCESS;
@@ -19,6 +19,16 @@ pub enum After {
     Return,
     /// When the request the call writes here completes (a nonblocking collective).
     Request(*mut MPI_Request),
+    /// At each completion of the persistent request the call writes here, which packs the
+    /// program's data at each start (a persistent collective).
+    Persistent(*mut MPI_Request),
+}
+
+impl After {
+    /// True for a persistent collective, whose data are packed at each start, not now.
+    pub fn persistent(self) -> bool {
+        matches!(self, After::Persistent(_))
+    }
 }
 
 impl Collective {
@@ -30,6 +40,21 @@ impl Collective {
     /// Keeps the landing buffer of the receiving side (if it lands as bytes).
     pub fn lands(&mut self, landing: Option<Landing>) {
         self.landing = self.landing.take().or(landing);
+    }
+
+    /// Keeps the packing each start of a persistent collective does first (or, for another
+    /// call, packs now: `after`).
+    ///
+    /// # Safety
+    /// The program's copies are readable; the buffers they go to are kept here.
+    pub unsafe fn refills(&mut self, refills: impl IntoIterator<Item = Refill>, after: After) {
+        for refill in refills {
+            match after.persistent() {
+                true => self.refills.push(refill),
+                // SAFETY: the caller's contract.
+                false => unsafe { refill.pack() },
+            }
+        }
     }
 
     /// Keeps `arrays` (the arrays the MPI behind was given) until the call completes.
@@ -50,7 +75,10 @@ impl Collective {
                 // SAFETY: the caller's contract; the call delivered every block.
                 unsafe { self.unpack() }
             }
-            After::Request(request) if rc == MPI_SUCCESS && !request.is_null() => {
+            After::Request(request) | After::Persistent(request)
+                if rc == MPI_SUCCESS && !request.is_null() =>
+            {
+                let persistent = after.persistent();
                 if self.sent.is_empty() && self.landing.is_none() && self.arrays.is_empty() {
                     return;
                 }
@@ -67,18 +95,26 @@ impl Collective {
                     Some(other) => return pending::insert(request, other),
                     None => {}
                 }
-                pending::insert(request, Pending::collective(collective));
+                let entry = match persistent {
+                    true => Pending::persistent_collective(collective),
+                    false => Pending::collective(collective),
+                };
+                pending::insert(request, entry);
             }
             _ => {}
         }
     }
 }
 
-/// Keeps `kept` (what a call gave the MPI behind) until `request`, which the call made,
-/// completes: with what the request keeps already, if anything.
-pub fn keep_until_complete(request: MPI_Request, kept: impl std::any::Any + Send) {
+/// Keeps `kept` (what a call gave the MPI behind) until the call completes (`after`: with the
+/// request it made, as long as that request keeps what it keeps; nothing for a call
+/// complete already).
+///
+/// # Safety
+/// A request of `after` is the one the call made, which it wrote.
+pub unsafe fn keep_until_complete(kept: impl std::any::Any + Send, after: After) {
     let mut collective = Collective::default();
     collective.keeps(kept);
-    // SAFETY: nothing lands, so finishing unpacks nothing.
-    unsafe { collective.finish(MPI_SUCCESS, After::Request(&mut { request })) };
+    // SAFETY: nothing lands, so finishing unpacks nothing; the caller's request.
+    unsafe { collective.finish(MPI_SUCCESS, after) };
 }

@@ -35,7 +35,7 @@ use crate::abi::{
     MPI_Datatype, MPI_Status, MPI_BYTE, MPI_ERR_PENDING, MPI_ERR_TRUNCATE, MPI_SUCCESS,
 };
 use crate::behind::forward;
-use pending::{Memory, Pending, Work};
+use pending::{Memory, Pending, Refill, Work};
 use pool::Buffer;
 use route::Path;
 use std::ffi::c_void;
@@ -170,6 +170,19 @@ impl Outgoing {
     /// The buffer the engine packed into, if it did (kept until the call completes).
     pub fn into_buffer(self) -> Option<Buffer> {
         self.packed.map(|(pooled, _)| pooled)
+    }
+
+    /// The buffer the engine packs into, and for a message packed at each start (`defer`),
+    /// the packing each start does.
+    pub fn into_kept(self) -> (Option<Buffer>, Option<Refill>) {
+        let Some((pooled, _)) = self.packed else {
+            return (None, None);
+        };
+        let refill = self.deferred.map(|memory| Refill {
+            memory,
+            at: pooled.as_mut_ptr().expose_provenance(),
+        });
+        (Some(pooled), refill)
     }
 
     /// Keeps the packed bytes with `request` until it completes (a nonblocking or persistent
@@ -313,24 +326,29 @@ impl Incoming {
     /// # Safety
     /// The type map of those copies relative to the program's buffer is readable.
     pub unsafe fn pack_program_copies(&self, first: i64, count: i64) {
-        if let Some((pooled, _, memory)) = &self.landing {
-            let part = memory.copies(first, count);
-            let offset = (first * memory.datatype.size()) as usize;
+        if let Some(refill) = self.program_copies(first, count) {
             // SAFETY: the caller's contract; the copies' bytes lie within the buffer.
-            unsafe { part.pack_to(pooled.as_mut_ptr().add(offset)) };
+            unsafe { refill.pack() };
         }
     }
 
-    /// Packs the program's data into the landing buffer (a collective with `MPI_IN_PLACE`,
-    /// whose data to send are in the receive buffer and which exchanges them in place).
-    ///
-    /// # Safety
-    /// The type map relative to the program's buffer is readable.
-    pub unsafe fn pack_program_data(&self) {
-        if let Some((pooled, _, memory)) = &self.landing {
-            // SAFETY: the caller's contract; the buffer holds the packed bytes.
-            unsafe { memory.pack_into(pooled) };
-        }
+    /// The packing of `count` of the program's copies from copy `first` on into the landing
+    /// buffer ([`Incoming::pack_program_copies`]), to do now or at each start.
+    pub fn program_copies(&self, first: i64, count: i64) -> Option<Refill> {
+        let (pooled, _, memory) = self.landing.as_ref()?;
+        let offset = (first * memory.datatype.size()) as usize;
+        Some(Refill {
+            memory: memory.copies(first, count),
+            at: pooled.as_mut_ptr().expose_provenance() + offset,
+        })
+    }
+
+    /// The packing of the program's data into the landing buffer (a collective with
+    /// `MPI_IN_PLACE`, whose data to send are in the receive buffer and which exchanges them
+    /// in place), to do now or at each start.
+    pub fn program_data(&self) -> Option<Refill> {
+        let copies = self.copies();
+        self.program_copies(0, copies)
     }
 
     /// The landing buffer and the program's memory its bytes go to, if the message lands as

@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The program's side of a packed message: the copies of a datatype at an address.
+#[derive(Clone)]
 pub struct Memory {
     /// The address the type map is relative to (`MPI_BOTTOM` included), as an integer.
     pub address: usize,
@@ -104,6 +105,29 @@ impl Memory {
 /// offset of its bytes in the buffer.
 pub type Landing = (Buffer, Vec<(Memory, usize)>);
 
+/// Packing a persistent collective does again at each start: the program's copies `memory`
+/// packed to the address `at`, in a buffer the collective keeps.
+pub struct Refill {
+    /// The program's copies.
+    pub memory: Memory,
+    /// Where their bytes go, as an integer.
+    pub at: usize,
+}
+
+impl Refill {
+    /// Packs the program's copies.
+    ///
+    /// # Safety
+    /// The copies are readable, and the buffer they go to is still kept.
+    pub unsafe fn pack(&self) {
+        // SAFETY: the caller's contract; `at` is in a buffer of the collective.
+        unsafe {
+            self.memory
+                .pack_to(std::ptr::with_exposed_provenance_mut(self.at))
+        }
+    }
+}
+
 /// The buffers and blocks of one collective call.
 #[derive(Default)]
 pub struct Collective {
@@ -113,6 +137,8 @@ pub struct Collective {
     pub(super) landing: Option<Landing>,
     /// The arrays it gave the MPI behind.
     pub(super) arrays: Vec<Box<dyn std::any::Any + Send>>,
+    /// For a persistent collective, the packing each start does first.
+    pub(super) refills: Vec<Refill>,
 }
 
 impl Collective {
@@ -180,6 +206,16 @@ impl Pending {
         }
     }
 
+    /// The entry of a persistent collective, inactive until started.
+    pub fn persistent_collective(collective: Collective) -> Pending {
+        Pending {
+            buffer: None,
+            work: Work::Collective(collective),
+            persistent: true,
+            active: false,
+        }
+    }
+
     /// The entry of a persistent request, inactive until started.
     pub fn persistent(buffer: Buffer, work: Work) -> Pending {
         Pending {
@@ -195,9 +231,16 @@ impl Pending {
     /// # Safety
     /// A persistent send's memory is readable, as for the call that created it.
     pub unsafe fn start(&mut self) {
-        if let (Work::PersistentSend(memory), Some(buffer)) = (&self.work, &self.buffer) {
+        match (&self.work, &self.buffer) {
             // SAFETY: the caller's contract; the buffer was sized for the message.
-            unsafe { memory.pack_into(buffer) };
+            (Work::PersistentSend(memory), Some(buffer)) => unsafe { memory.pack_into(buffer) },
+            (Work::Collective(collective), _) => {
+                for refill in &collective.refills {
+                    // SAFETY: the caller's contract; the collective keeps the buffers.
+                    unsafe { refill.pack() };
+                }
+            }
+            _ => {}
         }
         self.active = true;
     }

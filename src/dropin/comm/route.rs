@@ -330,18 +330,27 @@ pub struct Traits {
     pub fast_strided_twins: bool,
     /// Its collectives that move one block per process take `MPI_BYTE`s on one side of a
     /// pair of processes and the data of a type on the other, as its point-to-point calls do,
-    /// so that the engine may pack one side of them ([`crate::dropin::comm::blocks`]): MPICH.
-    /// Intel MPI 2021.19's `MPI_Allgather` delivers wrong data so
-    /// (`c_tests/drop_in/programs/gather.c`, `collectives.c`), Open MPI 4.1's collectives
-    /// hang so (`scripts/test-drop-in-p2p.sh` with `P2P_ABI=ompi`), and an unknown library is
-    /// not trusted with it.
+    /// so that the engine may pack one side of them ([`crate::dropin::comm::blocks`]): MPICH
+    /// and Intel MPI 2021.19. Open MPI 4.1's collectives hang so (`scripts/test-drop-in-p2p.sh`
+    /// with `P2P_ABI=ompi`), and an unknown library is not trusted with it.
     pub collectives_take_bytes: bool,
+    /// [`Self::collectives_take_bytes`] for the collectives that send every partner the same
+    /// block (`MPI_Allgather`, `MPI_Allgatherv` and their neighbourhood forms): MPICH. Intel
+    /// MPI 2021.19's `MPI_Allgather` delivers wrong data between a type and another layout of
+    /// its signature, bytes included (`c_tests/drop_in/programs/gather.c`, `collectives.c`).
+    pub allgather_takes_bytes: bool,
 }
 
 /// Whether the collectives that move one block per process may take the engine's path over
-/// the MPI behind ([`Traits::collectives_take_bytes`]), and the mode lets them.
-pub fn may_pack_blocks() -> bool {
-    mode() != Mode::Mpi && behind_traits().collectives_take_bytes
+/// the MPI behind ([`Traits::collectives_take_bytes`]; `allgather`: a collective that sends
+/// every partner the same block, [`Traits::allgather_takes_bytes`]), and the mode lets them.
+pub fn may_pack_blocks(allgather: bool) -> bool {
+    let traits = behind_traits();
+    let takes_bytes = match allgather {
+        true => traits.allgather_takes_bytes,
+        false => traits.collectives_take_bytes,
+    };
+    mode() != Mode::Mpi && takes_bytes
 }
 
 /// The [`Traits`] of the MPI behind, asked once (`MPI_Get_library_version`).
@@ -384,7 +393,8 @@ pub fn traits(version: &str) -> Traits {
         takes_bytes_into_mixed_sizes: mpich.is_some_and(|v| v >= (5, 0)) || intel,
         slow_sparse_twins: intel,
         fast_strided_twins: open_mpi,
-        collectives_take_bytes: mpich.is_some(),
+        collectives_take_bytes: mpich.is_some() || intel,
+        allgather_takes_bytes: mpich.is_some(),
     }
 }
 
@@ -416,16 +426,19 @@ mod tests {
         let none = Traits::default();
         let mpich4 = Traits {
             collectives_take_bytes: true,
+            allgather_takes_bytes: true,
             ..Traits::default()
         };
         let mpich5 = Traits {
             takes_bytes_into_mixed_sizes: true,
             collectives_take_bytes: true,
+            allgather_takes_bytes: true,
             ..Traits::default()
         };
         let intel = Traits {
             takes_bytes_into_mixed_sizes: true,
             slow_sparse_twins: true,
+            collectives_take_bytes: true,
             ..Traits::default()
         };
         let open_mpi = Traits {

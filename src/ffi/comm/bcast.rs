@@ -97,7 +97,7 @@ macro_rules! bcasts {
                 let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
                         b, c, t, root, comm);
-                        $name [$($int)?]; widths &[]; request None;
+                        $name [$($int)?]; on Comm(comm); widths &[]; after Return;
                         messages [(c, t) = (c, t)]; (b, c, t, root, comm))
                 };
                 // SAFETY: the caller's buffer, passed on under the same contract.
@@ -127,7 +127,7 @@ macro_rules! bcasts {
                 let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
                     or_int_form!(forward!($iname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int,
                         b, c, t, root, comm, request);
-                        $iname [$($iint)?]; widths &[]; request Some(request);
+                        $iname [$($iint)?]; on Comm(comm); widths &[]; after Request(request);
                         messages [(c, t) = (c, t)]; (b, c, t, root, comm, request))
                 };
                 let after = After::Request(request);

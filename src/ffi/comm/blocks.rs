@@ -23,7 +23,7 @@ use crate::abi::p2p::{MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{root_and_partners, Exchange, ReceivedBlocks, SentBlocks};
-use crate::dropin::comm::collective::{After, Collective};
+use crate::dropin::comm::collective::{After, Collective, Refill};
 use crate::dropin::comm::route;
 use crate::ffi::export;
 use std::ffi::c_void;
@@ -99,35 +99,42 @@ impl<C: BlockCount> Blocks<C> {
     }
 }
 
-/// Runs `call` with `args` and finishes the sides `sent` and `received` ([`After`]: unpacks
-/// what arrived, now or when the request completes).
+/// Runs `call` with `args` after the packing `refills` (the program's data put where the MPI
+/// behind finds them: now, or at each start of a persistent collective), and finishes the
+/// sides `sent` and `received` ([`After`]: unpacks what arrived, now or when the request
+/// completes).
 ///
 /// # Safety
-/// The receive buffer takes the blocks, as the MPI function requires.
+/// The program's data are readable and the receive buffer takes the blocks, as the MPI
+/// function requires.
 unsafe fn completed<C>(
     args: Blocks<C>,
     (sent, received): (Option<SentBlocks>, Option<ReceivedBlocks>),
+    refills: Vec<Refill>,
     call: impl Fn(Blocks<C>) -> c_int,
     after: After,
 ) -> c_int {
-    let rc = call(args);
     let mut kept = Collective::default();
-    kept.sent(sent.and_then(SentBlocks::into_buffer));
+    let (buffer, deferred) = sent.map_or((None, None), SentBlocks::into_kept);
+    kept.sent(buffer);
     kept.lands(received.and_then(ReceivedBlocks::into_landing));
+    // SAFETY: the caller's contract; the collective keeps the buffers packed into.
+    unsafe { kept.refills(refills.into_iter().chain(deferred), after) };
+    let rc = call(args);
     // SAFETY: the caller's contract.
     unsafe { kept.finish(rc, after) };
     rc
 }
 
 /// `MPI_Alltoall` or `MPI_Allgather`, or their neighbourhood forms (`with`: whom the blocks
-/// go to and come from; `sent_blocks`: how many blocks a process sends to `n` partners).
+/// go to and come from; `same`: a process sends one block, the same to every partner).
 ///
 /// # Safety
 /// As for the MPI function.
 unsafe fn exchange<C: BlockCount>(
     function: &'static str,
     args: Blocks<C>,
-    (sent_blocks, with): (fn(i64) -> i64, Exchange),
+    (same, with): (bool, Exchange),
     call: impl Fn(Blocks<C>) -> c_int,
     after: After,
 ) -> c_int {
@@ -137,36 +144,38 @@ unsafe fn exchange<C: BlockCount>(
     }
     let in_place = is_in_place(args.sendbuf);
     let packable = route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype));
-    let Some(partners) = exchanging(with, args.comm, packable && args.counts_valid(), in_place)
-    else {
+    let packable = packable && args.counts_valid();
+    let Some(partners) = exchanging((with, same), args.comm, packable, in_place) else {
         return call(args);
     };
     let (recvbuf, recvcount, recvtype) = (args.recvbuf, args.recvcount.into(), args.recvtype);
     let incoming = partners.incoming as i64;
     let received = ReceivedBlocks::new(recvbuf, recvcount, recvtype, incoming, in_place);
-    for index in partners.from_nobody() {
-        // SAFETY: the receive buffer's blocks are readable as they are writable.
-        unsafe { received.pack_program_block(index) };
-    }
+    // The receive buffer's blocks nothing arrives in are readable as they are writable; with
+    // MPI_IN_PLACE it holds the data sent.
+    let mut refills: Vec<Refill> = partners
+        .from_nobody()
+        .filter_map(|index| received.program_block(index))
+        .collect();
     let sent = match in_place {
-        // SAFETY: the receive buffer holds the data sent, as the function requires.
-        true => unsafe {
-            received.pack_program_data();
+        true => {
+            refills.extend(received.program_data());
             None
-        },
+        }
         // SAFETY: the send buffer holds the data, as the function requires.
         false => Some(unsafe {
             SentBlocks::new(
                 args.sendbuf,
                 args.sendcount.into(),
                 args.sendtype,
-                sent_blocks(partners.outgoing as i64),
+                if same { 1 } else { partners.outgoing as i64 },
+                after.persistent(),
             )
         }),
     };
     let args = args.with_sides(sent.as_ref(), Some(&received));
-    // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { completed(args, (sent, Some(received)), call, after) }
+    // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
+    unsafe { completed(args, (sent, Some(received)), refills, call, after) }
 }
 
 /// `MPI_Neighbor_alltoall` or (`same`: one block for every neighbour)
@@ -204,17 +213,8 @@ pub(super) unsafe fn neighbor_exchange<C: BlockCount>(
         };
         call(send, recv)
     };
-    let sent_blocks: fn(i64) -> i64 = if same { |_| 1 } else { |n| n };
     // SAFETY: the caller's contract.
-    unsafe {
-        exchange(
-            function,
-            args,
-            (sent_blocks, Exchange::Neighbours),
-            call,
-            after,
-        )
-    }
+    unsafe { exchange(function, args, (same, Exchange::Neighbours), call, after) }
 }
 
 /// `MPI_Alltoall`: a block to each partner.
@@ -228,7 +228,7 @@ unsafe fn alltoall<C: BlockCount>(
     after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { exchange(function, args, (|n| n, Exchange::Everyone), call, after) }
+    unsafe { exchange(function, args, (false, Exchange::Everyone), call, after) }
 }
 
 /// `MPI_Allgather`: the same block to each partner.
@@ -242,7 +242,7 @@ unsafe fn allgather<C: BlockCount>(
     after: After,
 ) -> c_int {
     // SAFETY: the caller's contract.
-    unsafe { exchange(function, args, (|_| 1, Exchange::Everyone), call, after) }
+    unsafe { exchange(function, args, (true, Exchange::Everyone), call, after) }
 }
 
 /// Which side of a rooted collective this process is, and its number of partners, or `None`
@@ -256,7 +256,7 @@ fn rooted_side<C: BlockCount>(
 ) -> Option<(bool, i64)> {
     if root == MPI_PROC_NULL
         || !args.counts_valid()
-        || !route::may_pack_blocks()
+        || !route::may_pack_blocks(false)
         || !(route::may_pack(args.sendtype) || route::may_pack(args.recvtype))
     {
         return None;
@@ -348,6 +348,8 @@ unsafe fn rooted_collective<C: BlockCount>(
         Err(rc) => return rc,
     };
     let (sendcount, recvcount) = (args.sendcount.into(), args.recvcount.into());
+    let defer = after.persistent();
+    let mut refills = Vec::new();
     let (sent, received) = match way {
         Rooted::Gather => {
             let received = is_root
@@ -355,22 +357,22 @@ unsafe fn rooted_collective<C: BlockCount>(
             let sent = match (root == MPI_ROOT, in_place, &received) {
                 (true, _, _) => None,
                 (_, true, received) => {
-                    if let Some(received) = received {
-                        // SAFETY: the root's block is in the receive buffer, as the function
-                        // requires with MPI_IN_PLACE.
-                        unsafe { received.pack_program_data() };
-                    }
+                    // The root's block is in the receive buffer, as the function requires
+                    // with MPI_IN_PLACE.
+                    refills.extend(received.as_ref().and_then(ReceivedBlocks::program_data));
                     None
                 }
                 // SAFETY: the send buffer holds the block, as the function requires.
-                _ => Some(unsafe { SentBlocks::new(args.sendbuf, sendcount, args.sendtype, 1) }),
+                _ => Some(unsafe {
+                    SentBlocks::new(args.sendbuf, sendcount, args.sendtype, 1, defer)
+                }),
             };
             (sent, received)
         }
         Rooted::Scatter => {
             let sent = is_root.then(|| {
                 // SAFETY: the root's send buffer holds the blocks, as the function requires.
-                unsafe { SentBlocks::new(args.sendbuf, sendcount, args.sendtype, n) }
+                unsafe { SentBlocks::new(args.sendbuf, sendcount, args.sendtype, n, defer) }
             });
             let receives = root != MPI_ROOT && !in_place;
             let received = receives
@@ -379,8 +381,8 @@ unsafe fn rooted_collective<C: BlockCount>(
         }
     };
     let args = args.with_sides(sent.as_ref(), received.as_ref());
-    // SAFETY: the receive buffers take the blocks, as the function requires.
-    unsafe { completed(args, (sent, received), call, after) }
+    // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
+    unsafe { completed(args, (sent, received), refills, call, after) }
 }
 
 /// The exported functions, each blocking one with its nonblocking form: each gathers its
@@ -412,7 +414,7 @@ macro_rules! block_collectives {
                 let call = |a: Blocks<$count>| {
                     let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm) -> c_int,
                         a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm);
-                        $name [$($int)?]; widths &[]; request None;
+                        $name [$($int)?]; on Comm(a.comm); widths &[]; after Return;
                         messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
                         (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm));
                     rc.unwrap_or_else(|| missing_behind(stringify!($name)))
@@ -449,7 +451,7 @@ macro_rules! block_collectives {
                 let call = |a: Blocks<$count>| {
                     let rc = or_int_form!(forward!($iname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, *mut MPI_Request) -> c_int,
                         a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, request);
-                        $iname [$($iint)?]; widths &[]; request Some(request);
+                        $iname [$($iint)?]; on Comm(a.comm); widths &[]; after Request(request);
                         messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
                         (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm, request));
                     rc.unwrap_or_else(|| missing_behind(stringify!($iname)))

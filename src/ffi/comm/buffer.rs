@@ -75,7 +75,7 @@ pub unsafe extern "C" fn MPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Coun
             return attach("MPI_Buffer_attach_c", buffer, size);
         }
         or_int_form!(forward!(MPI_Buffer_attach_c: fn(*mut c_void, MPI_Count) -> c_int, buffer, size);
-            MPI_Buffer_attach_c [MPI_Buffer_attach]; widths &[]; request None;
+            MPI_Buffer_attach_c [MPI_Buffer_attach]; on Process; widths &[]; after Return;
             messages []; (buffer, size))
         .unwrap_or_else(|| missing_behind("MPI_Buffer_attach_c"))
     })
@@ -113,7 +113,7 @@ pub unsafe extern "C" fn MPI_Buffer_detach_c(
             return unsafe { detach("MPI_Buffer_detach_c", buffer_addr, size) };
         }
         let rc = or_int_form!(forward!(MPI_Buffer_detach_c: fn(*mut c_void, *mut MPI_Count) -> c_int, buffer_addr, size);
-            MPI_Buffer_detach_c [MPI_Buffer_detach]; widths &[]; request None;
+            MPI_Buffer_detach_c [MPI_Buffer_detach]; on Process; widths &[]; after Return;
             messages []; (buffer_addr, size));
         rc.unwrap_or_else(|| missing_behind("MPI_Buffer_detach_c"))
     })

@@ -12,10 +12,11 @@
 //! fit is an error of class `MPI_ERR_COUNT`. What the `int` function was given lives until
 //! the call completes: its return, or the completion of the request it made.
 
-use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Request, MPI_ERR_INTERN, MPI_SUCCESS};
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Win, MPI_ERR_INTERN, MPI_SUCCESS};
 use crate::abi::{MPI_User_function, MPI_User_function_c};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{root_and_partners, Exchange, Partners};
+use crate::dropin::comm::collective::{keep_until_complete, After};
 use crate::dropin::whole_message::{whole, Whole};
 use crate::error::{MpiError, MpiResult};
 use std::os::raw::c_int;
@@ -113,14 +114,14 @@ impl Narrowing {
         Ok((1, handle))
     }
 
-    /// `array`'s entries as `int`s, in an array kept here (NULL, or an array the call does not
-    /// read, passes as it is).
+    /// `array`'s entries as `int`s, in an array kept here (NULL for NULL, and for an array the
+    /// call does not read here, of width 0).
     fn array(&mut self, array: *const i64) -> MpiResult<*const c_int> {
         let width = self.widths.pop().ok_or_else(|| {
             MpiError::new(MPI_ERR_INTERN, "an array argument has no width".to_string())
         })?;
         if array.is_null() || width == 0 {
-            return Ok(array.cast());
+            return Ok(std::ptr::null());
         }
         // SAFETY: the program's array holds `width` entries, as the MPI function requires.
         let entries = unsafe { std::slice::from_raw_parts(array, width) };
@@ -151,15 +152,48 @@ impl Narrowing {
 // the request.
 unsafe impl Send for Narrowing {}
 
+/// Where the error of a call is raised: on its communicator or window (the MPI behind calls
+/// the handler set on it), or, for a call on neither, on the handler in force.
+#[derive(Clone, Copy)]
+pub enum On {
+    /// A communicator.
+    Comm(MPI_Comm),
+    /// A window.
+    Win(MPI_Win),
+    /// Neither.
+    Process,
+}
+
+/// Raises `error` of `function` on `on`; its error code.
+fn raise(function: &'static str, error: MpiError, on: On) -> c_int {
+    let code = || {
+        crate::dropin::codes::code_for(error.class, function, &error.message)
+            .unwrap_or_else(|| crate::error::new_code(error.class, function, &error.message))
+    };
+    match on {
+        On::Process => crate::ffi::raise(function, error),
+        On::Comm(comm) => {
+            let code = code();
+            forward!(PMPI_Comm_call_errhandler: fn(MPI_Comm, c_int) -> c_int, comm, code);
+            code
+        }
+        On::Win(win) => {
+            let code = code();
+            forward!(PMPI_Win_call_errhandler: fn(MPI_Win, c_int) -> c_int, win, code);
+            code
+        }
+    }
+}
+
 /// The answer of `function`, a `_c` function, from `body`, which calls the MPI behind's
 /// `int` function of its name with the arguments a [`Narrowing`] of `widths` makes: `None`
-/// where that library lacks it too, an error raised where an argument does not fit. The
-/// narrowed arguments of a call that made a request (`request`) stay with it until it
-/// completes.
+/// where that library lacks it too, an error raised on `on` where an argument does not fit.
+/// The narrowed arguments of a call that made a request stay with it until it completes
+/// (`after`: each time, for a persistent request, until it is freed).
 pub fn call(
     function: &'static str,
-    widths: &[usize],
-    request: Option<*mut MPI_Request>,
+    (on, widths): (On, &[usize]),
+    after: After,
     body: impl FnOnce(&mut Narrowing) -> MpiResult<Option<c_int>>,
 ) -> Option<c_int> {
     let mut narrowing = Narrowing::new(widths);
@@ -167,25 +201,28 @@ pub fn call(
         Ok(Some(rc)) => {
             if rc == MPI_SUCCESS {
                 narrowing.write_outputs();
-            }
-            if let Some(request) = request.filter(|r| rc == MPI_SUCCESS && !r.is_null()) {
                 if !narrowing.is_empty() {
                     // SAFETY: the MPI behind wrote the request it made when it succeeded.
-                    let request = unsafe { request.read() };
-                    crate::dropin::comm::collective::keep_until_complete(request, narrowing);
+                    unsafe { keep_until_complete(narrowing, after) };
                 }
             }
             Some(rc)
         }
         Ok(None) => None,
-        Err(error) => Some(crate::ffi::raise(function, error)),
+        Err(error) => Some(raise(function, error, on)),
     }
 }
 
 /// The entries of each array of counts or displacements the `int` form of `function` (a
 /// collective's `_c` function, nonblocking or persistent or not) takes as `int`s, in their
-/// order, for a call over `comm` with root `root` (if it has one).
-pub fn widths(function: &str, comm: MPI_Comm, root: Option<c_int>) -> Vec<usize> {
+/// order, for a call over `comm` with root `root` (if it has one) sending from `sendbuf`
+/// (with `MPI_IN_PLACE`, the send side's arrays are not read).
+pub fn widths(
+    function: &str,
+    comm: MPI_Comm,
+    root: Option<c_int>,
+    sendbuf: *const std::ffi::c_void,
+) -> Vec<usize> {
     let lower = function.to_ascii_lowercase();
     let name = lower.trim_start_matches("mpi_").trim_end_matches("_c");
     let name = name.trim_end_matches("_init");
@@ -194,24 +231,20 @@ pub fn widths(function: &str, comm: MPI_Comm, root: Option<c_int>) -> Vec<usize>
         .strip_prefix('i')
         .filter(|rest| WITH_ARRAYS.contains(rest))
         .unwrap_or(name);
-    let everyone = || blocks(comm, Exchange::Everyone);
-    let neighbours = || blocks(comm, Exchange::Neighbours);
-    let (four, received) = (
-        |(sent, received)| vec![sent, sent, received, received],
-        |(_, n)| vec![n; 2],
-    );
+    let sends = !super::varying_engine::is_in_place(sendbuf);
+    let (sent, received) = match name.starts_with("neighbor") {
+        true => blocks(comm, Exchange::Neighbours),
+        false if name.starts_with("all") => blocks(comm, Exchange::Everyone),
+        false => (0, 0),
+    };
+    let sent = if sends { sent } else { 0 };
     match name {
         "reduce_scatter" => vec![group_size(comm)],
         "gatherv" | "scatterv" => vec![at_root(root.unwrap_or(-1), comm); 2],
-        "allgatherv" => received(everyone()),
-        "alltoallv" | "alltoallw" => four(everyone()),
-        "neighbor_allgatherv" => received(neighbours()),
-        "neighbor_alltoallv" => four(neighbours()),
+        "allgatherv" | "neighbor_allgatherv" => vec![received; 2],
+        "alltoallv" | "alltoallw" | "neighbor_alltoallv" => vec![sent, sent, received, received],
         // Its displacements are `MPI_Aint`s in both forms.
-        "neighbor_alltoallw" => {
-            let (sent, received) = neighbours();
-            vec![sent, received]
-        }
+        "neighbor_alltoallw" => vec![sent, received],
         _ => Vec::new(),
     }
 }
@@ -303,22 +336,32 @@ pub(super) use int_form;
 
 /// `$rc`, the answer of the MPI behind's `_c` function `$name`, or where that library lacks
 /// it (`None`), the answer of its `int` form `$int` (none given: `$rc` as it is) through
-/// [`call`]: with arrays of the entries `$widths` says, keeping what it made with `$request`, and each
+/// [`call`]: raising its errors on `$on`, with arrays of the entries `$widths` says, keeping
+/// what it made until the call completes (`$after`), and each
 /// message (`$count` copies of `$datatype`) made the `$c` and `$t` the `int` form takes.
 macro_rules! or_int_form {
     ($rc:expr; $name:ident []; $($rest:tt)*) => {
         $rc
     };
+    ($rc:expr; $name:ident [$int:ident]; on $on:ident $(($object:expr))?; $($rest:tt)*) => {
+        $crate::ffi::comm::int_forms::or_int_form!($rc; $name [$int];
+            on [$crate::ffi::comm::int_forms::On::$on$(($object))?]; $($rest)*)
+    };
     (
         $rc:expr; $name:ident [$int:ident];
-        widths $widths:expr; request $request:expr;
+        on [$on:expr]; widths $widths:expr; after $after:ident $(($request:expr))?;
         messages [$(($c:ident, $t:ident) = ($count:expr, $datatype:expr)),*];
         ($($arg:expr),* $(,)?)
     ) => {
-        $rc.or_else(|| $crate::ffi::comm::int_forms::call(stringify!($name), $widths, $request, |n| {
-            $(let ($c, $t) = n.message($count, $datatype)?;)*
-            $crate::ffi::comm::int_forms::int_form!(n, $int($($arg),*))
-        }))
+        $rc.or_else(|| $crate::ffi::comm::int_forms::call(
+            stringify!($name),
+            ($on, $widths),
+            $crate::dropin::comm::collective::After::$after$(($request))?,
+            |n| {
+                $(let ($c, $t) = n.message($count, $datatype)?;)*
+                $crate::ffi::comm::int_forms::int_form!(n, $int($($arg),*))
+            },
+        ))
     };
 }
 pub(super) use or_int_form;
@@ -343,7 +386,7 @@ mod tests {
         let (a, b): ([i64; 3], [i64; 2]) = ([1, 2, 3], [4, 5]);
         let mut n = Narrowing::new(&[3, 0, 2]);
         let first: *const c_int = IntArg::int_arg(a.as_ptr(), &mut n).unwrap();
-        // A width of 0: an array the call does not read passes as it is.
+        // A width of 0: an array the call does not read passes as NULL.
         let unread: *const c_int = IntArg::int_arg(b.as_ptr(), &mut n).unwrap();
         let second: *const c_int = IntArg::int_arg(b.as_ptr(), &mut n).unwrap();
         // SAFETY: the copies live in `n`, of the widths given.
@@ -351,7 +394,7 @@ mod tests {
             assert_eq!(std::slice::from_raw_parts(first, 3), &[1, 2, 3]);
             assert_eq!(std::slice::from_raw_parts(second, 2), &[4, 5]);
         }
-        assert_eq!(unread, b.as_ptr().cast());
+        assert!(unread.is_null());
         let too_many = IntArg::<*const c_int>::int_arg(a.as_ptr(), &mut n);
         assert!(too_many.is_err(), "no width is left");
     }

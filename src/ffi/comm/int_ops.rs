@@ -5,7 +5,7 @@
 //! has few), up to [`SLOTS`] of them.
 
 use crate::abi::{MPI_Count, MPI_Datatype, MPI_User_function, MPI_User_function_c};
-use crate::abi::{MPI_ERR_INTERN, MPI_ERR_OP};
+use crate::abi::{MPI_ERR_OP, MPI_ERR_OTHER};
 use crate::error::{MpiError, MpiResult};
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -85,7 +85,7 @@ pub fn int_function(function: MPI_User_function_c) -> MpiResult<MPI_User_functio
         }
     }
     Err(MpiError::new(
-        MPI_ERR_INTERN,
+        MPI_ERR_OTHER,
         format!(
             "more than {SLOTS} functions with an MPI_Count length make operations, and the MPI \
              library behind has no MPI_Op_create_c"

@@ -35,13 +35,34 @@ macro_rules! one_process_functions {
                 if !$crate::ffi::comm::standalone() {
                     let rc = $crate::ffi::comm::int_forms::or_int_form!($crate::behind::forward!($name: fn($($ty),*) -> std::os::raw::c_int, $($arg),*);
                         $name [$($int)?];
-                        widths &[]; request None; messages []; ($($arg),*));
+                        on [raised_on!($guard($($on)?))]; widths &[]; after Return; messages []; ($($arg),*));
                     return rc.unwrap_or_else(|| $crate::ffi::missing_behind(stringify!($name)));
                 }
                 $guard(stringify!($name), $($on,)? || -> $crate::error::MpiResult<()> { $body })
             })
         }
     )*};
+}
+
+/// Where the error of a call guarded by `guard_on(comm)`, `guard_win(win)` or `guard()` is
+/// raised in drop-in mode ([`int_forms::On`]).
+macro_rules! raised_on {
+    (guard_on($comm:expr)) => {
+        $crate::ffi::comm::int_forms::On::Comm($comm)
+    };
+    (guard_win($win:expr)) => {
+        $crate::ffi::comm::int_forms::On::Win($win)
+    };
+    (guard()) => {
+        $crate::ffi::comm::int_forms::On::Process
+    };
+}
+
+/// The first of a list of arguments (a collective's send buffer).
+macro_rules! first {
+    ($first:ident $(, $rest:ident)*) => {
+        $first
+    };
 }
 
 /// The last of a list of arguments (a collective's communicator).

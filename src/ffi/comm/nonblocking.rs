@@ -134,8 +134,9 @@ macro_rules! nonblocking {
                 if !standalone() {
                     let rc = or_int_form!(forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request);
                         $name [$($int)?];
-                        widths &int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?);
-                        request Some(request); messages []; ($($arg,)* request));
+                        on Comm(last!($($arg),*));
+                        widths &int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
+                        after Request(request); messages []; ($($arg,)* request));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 // SAFETY: the caller's arguments, as the blocking function takes them.
@@ -156,8 +157,9 @@ macro_rules! nonblocking {
                 if !standalone() {
                     let rc = or_int_form!(forward!($init: fn($($ty,)* MPI_Info, *mut MPI_Request) -> c_int, $($arg,)* info, request);
                         $init [$($iint)?];
-                        widths &int_forms::widths(stringify!($init), last!($($arg),*), None $(.or(Some($root)))?);
-                        request Some(request); messages []; ($($arg,)* info, request));
+                        on Comm(last!($($arg),*));
+                        widths &int_forms::widths(stringify!($init), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
+                        after Persistent(request); messages []; ($($arg,)* info, request));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($init)));
                 }
                 let width = array_width(stringify!($init), last!($($arg),*));

@@ -115,7 +115,7 @@ macro_rules! matched_receive {
                 let call = |(b, c, t), out| {
                     or_int_form!(forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                         *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
-                        $matched [$($int)?]; widths &[]; request None;
+                        $matched [$($int)?]; on Process; widths &[]; after Return;
                         messages [(c, t) = (c, t)]; (b, c, t, message, out))
                 };
                 // SAFETY: the program's buffer and status or request, as the function requires.
@@ -147,7 +147,7 @@ macro_rules! blocking_receives {
                 let call = |(b, c, t), status| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype,
                         c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
-                        $name [$($int)?]; widths &[]; request None;
+                        $name [$($int)?]; on Comm(comm); widths &[]; after Return;
                         messages [(c, t) = (c, t)]; (b, c, t, source, tag, comm, status))
                 };
                 // SAFETY: the program's buffer and status, as the function requires.
@@ -187,7 +187,7 @@ macro_rules! request_receives {
                 let call = |(b, c, t)| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int,
                         c_int, MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request);
-                        $name [$($int)?]; widths &[]; request None;
+                        $name [$($int)?]; on Comm(comm); widths &[]; after Return;
                         messages [(c, t) = (c, t)]; (b, c, t, source, tag, comm, request))
                 };
                 let message = (buf, count, datatype);
@@ -208,7 +208,7 @@ macro_rules! sendrecvs {
             or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype,
                 c_int, c_int, *mut c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm,
                 *mut MPI_Status) -> c_int, $sb, $sc, $st, $dest, $sendtag, rb, rc, rt, $source, $recvtag, $comm, status);
-                $name [$($int)?]; widths &[]; request None;
+                $name [$($int)?]; on Comm($comm); widths &[]; after Return;
                 messages [(sc, st) = ($sc, $st), (rc, rt) = (rc, rt)];
                 ($sb, sc, st, $dest, $sendtag, rb, rc, rt, $source, $recvtag, $comm, status))
         }
@@ -262,7 +262,7 @@ macro_rules! sendrecvs {
                     let rc = or_int_form!(forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
                         c_int, MPI_Comm, *mut MPI_Status) -> c_int,
                         buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
-                        $replace [$($rint)?]; widths &[]; request None;
+                        $replace [$($rint)?]; on Comm(comm); widths &[]; after Return;
                         messages [(c, t) = (count, datatype)]; (buf, c, t, dest, sendtag, source, recvtag, comm, status));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($replace)));
                 }
@@ -293,7 +293,7 @@ macro_rules! isendrecvs {
             export(stringify!($name), || {
                 if !standalone() {
                     let rc = or_int_form!(forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request);
-                        $name [$($int)?]; widths &[]; request None;
+                        $name [$($int)?]; on Comm(last!($($arg),*)); widths &[]; after Return;
                         messages [$($(($c, $t) = ($c, $t)),*)?]; ($($arg,)* request));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }

@@ -133,7 +133,7 @@ macro_rules! allreduce_like {
                 if !standalone() {
                     let rc = or_int_form!(forward!($name: fn(*const c_void, *mut c_void, $count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int,
                         sendbuf, recvbuf, count, datatype, op, comm);
-                        $name [$($int)?]; widths &[]; request None; messages [];
+                        $name [$($int)?]; on Comm(comm); widths &[]; after Return; messages [];
                         (sendbuf, recvbuf, count, datatype, op, comm));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
@@ -171,7 +171,7 @@ macro_rules! reduces {
                 if !standalone() {
                     let rc = or_int_form!(forward!($name: fn(*const c_void, *mut c_void, $count, MPI_Datatype, MPI_Op, c_int, MPI_Comm) -> c_int,
                         sendbuf, recvbuf, count, datatype, op, root, comm);
-                        $name [$($int)?]; widths &[]; request None; messages [];
+                        $name [$($int)?]; on Comm(comm); widths &[]; after Return; messages [];
                         (sendbuf, recvbuf, count, datatype, op, root, comm));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
@@ -206,8 +206,8 @@ macro_rules! reduce_scatters {
                 if !standalone() {
                     let rc = or_int_form!(forward!($name: fn(*const c_void, *mut c_void, *const $count, MPI_Datatype, MPI_Op, MPI_Comm) -> c_int,
                         sendbuf, recvbuf, recvcounts, datatype, op, comm);
-                        $name [$($int)?]; widths &[int_forms::group_size(comm)];
-                        request None; messages []; (sendbuf, recvbuf, recvcounts, datatype, op, comm));
+                        $name [$($int)?]; on Comm(comm); widths &[int_forms::group_size(comm)];
+                        after Return; messages []; (sendbuf, recvbuf, recvcounts, datatype, op, comm));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
                 }
                 guard_on(stringify!($name), comm, || {

@@ -53,7 +53,7 @@ macro_rules! blocking_sends {
                 let (b, c, t) = outgoing.args(buf, count, datatype);
                 let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
                     b, c, t, dest, tag, comm);
-                    $name [$($int)?]; widths &[]; request None;
+                    $name [$($int)?]; on Comm(comm); widths &[]; after Return;
                     messages [(c, t) = (c, t)]; (b, c, t, dest, tag, comm));
                 rc.unwrap_or_else(|| missing_behind(stringify!($name)))
             })
@@ -84,7 +84,7 @@ macro_rules! request_sends {
                 let (b, c, t) = outgoing.args(buf, count, datatype);
                 let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int,
                     MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, dest, tag, comm, request);
-                    $name [$($int)?]; widths &[]; request None;
+                    $name [$($int)?]; on Comm(comm); widths &[]; after Return;
                     messages [(c, t) = (c, t)]; (b, c, t, dest, tag, comm, request));
                 // SAFETY: the program's request, as the function requires.
                 unsafe { keep_with_request(stringify!($name), outgoing, rc, request) }

@@ -88,8 +88,9 @@ macro_rules! varying_collective {
                 let call = |$s: $sty, $r: $rty| {
                     let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($name: fn($($ty),*) -> c_int, $($pass),*);
                         $name [$($int)?];
-                        widths &$crate::ffi::comm::int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?);
-                        request None; messages []; ($($pass),*));
+                        on Comm(last!($($arg),*));
+                        widths &$crate::ffi::comm::int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
+                        after Return; messages []; ($($pass),*));
                     rc.unwrap_or_else(|| missing_behind(stringify!($name)))
                 };
                 // SAFETY: the caller's arguments, passed on under the same contract.
@@ -111,8 +112,9 @@ macro_rules! varying_collective {
                 let call = |$s: $sty, $r: $rty| {
                     let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($iname: fn($($ty,)* *mut MPI_Request) -> c_int, $($pass,)* request);
                         $iname [$($iint)?];
-                        widths &$crate::ffi::comm::int_forms::widths(stringify!($iname), last!($($arg),*), None $(.or(Some($root)))?);
-                        request Some(request); messages []; ($($pass,)* request));
+                        on Comm(last!($($arg),*));
+                        widths &$crate::ffi::comm::int_forms::widths(stringify!($iname), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
+                        after Request(request); messages []; ($($pass,)* request));
                     rc.unwrap_or_else(|| missing_behind(stringify!($iname)))
                 };
                 // SAFETY: the caller's arguments, passed on under the same contract.

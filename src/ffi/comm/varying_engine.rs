@@ -200,7 +200,8 @@ impl<C: Number> Single<C> {
     /// The block is readable, as the call requires.
     unsafe fn sent(self) -> (Single<C>, Option<SentBlocks>) {
         // SAFETY: the caller's contract.
-        let sent = unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1) };
+        let sent =
+            unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1, false) };
         let (buffer, count, datatype) = sent.args(self.buffer, self.count, self.datatype);
         (
             Single {
@@ -291,16 +292,18 @@ unsafe fn receiving<C: Number, D: Number, T: Types>(
     Some(received)
 }
 
-/// The partners of a collective exchanging blocks `with` whom over `comm`, or `None` where
-/// the call goes to the MPI behind unchanged: nothing the engine may pack, or `MPI_IN_PLACE`
-/// in a neighbourhood collective (which that library reports).
+/// The partners of a collective exchanging blocks `with` whom over `comm` (`allgather`: the
+/// same block to every partner), or `None` where the call goes to the MPI behind unchanged:
+/// nothing the engine may pack, or `MPI_IN_PLACE` in a neighbourhood collective (which that
+/// library reports).
 pub(super) fn exchanging(
-    with: Exchange,
+    (with, allgather): (Exchange, bool),
     comm: MPI_Comm,
     packable: bool,
     in_place: bool,
 ) -> Option<Partners> {
-    if !route::may_pack_blocks() || !packable || (in_place && with == Exchange::Neighbours) {
+    let packs = route::may_pack_blocks(allgather) && packable;
+    if !packs || (in_place && with == Exchange::Neighbours) {
         return None;
     }
     Partners::of(comm, with)
@@ -319,7 +322,7 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
-    let Some(partners) = exchanging(with, comm, packable, in_place) else {
+    let Some(partners) = exchanging((with, false), comm, packable, in_place) else {
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
@@ -365,7 +368,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     let in_place = is_in_place(send.buffer);
     let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
     let valid = in_place || valid(send.count);
-    let Some(partners) = exchanging(with, comm, packable && valid, in_place) else {
+    let Some(partners) = exchanging((with, true), comm, packable && valid, in_place) else {
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
@@ -380,7 +383,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     };
     let mut kept = None;
     let rc = call(send, recv.taken(&received, n, &mut kept));
-    let sent = sent.and_then(SentBlocks::into_buffer);
+    let sent = sent.and_then(|sent| sent.into_kept().0);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
     unsafe { finished(rc, (sent, received.into_landing()), kept, after) }
 }
@@ -397,7 +400,7 @@ fn rooted<C: Number>(
     in_place: bool,
     count: C,
 ) -> Option<(bool, usize, bool)> {
-    if root == MPI_PROC_NULL || !packable || !route::may_pack_blocks() {
+    if root == MPI_PROC_NULL || !packable || !route::may_pack_blocks(false) {
         return None;
     }
     let (is_root, n) = root_and_partners(root, comm)?;
@@ -440,7 +443,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     let mut kept = None;
     let rc = call(send, recv.taken_if(received.as_ref(), n, &mut kept));
     let (sent, landing) = (
-        sent.and_then(SentBlocks::into_buffer),
+        sent.and_then(|sent| sent.into_kept().0),
         received.and_then(Spread::into_landing),
     );
     // SAFETY: the root's receive buffer takes the blocks, as the function requires.
