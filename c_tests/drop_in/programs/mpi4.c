@@ -3,10 +3,20 @@
  *    MPI_Type_create_struct_c, MPI_Type_create_subarray_c, MPI_Type_create_resized_c) in
  *    MPI_Send_c/MPI_Recv_c, MPI_Bcast_c and MPI_Allgather_c, with MPI_Get_count_c,
  *    MPI_Get_elements_c, MPI_Type_size_c and MPI_Type_get_extent_c.
- *  - A persistent collective: MPI_Bcast_init with a derived type, started three times with
- *    new data. */
+ *  - Persistent collectives: MPI_Bcast_init with a derived type, MPI_Alltoall_init,
+ *    MPI_Gather_init and MPI_Scatter_init with a derived type on one side or both, each
+ *    started three times with new data. */
 #include "check_mpi.h"
 #include <stddef.h>
+
+/* True if the MPI library is MPICH 5 or later, whose rooted persistent collectives work */
+static int rooted_persistent_works(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, major = 0;
+    MPI_CHECK(MPI_Get_library_version(version, &len));
+    return sscanf(version, "MPICH Version: %d", &major) == 1 && major >= 5;
+}
 
 static int prev_of(int r) { return (r + 3) % 4; }
 static int next_of(int r) { return (r + 1) % 4; }
@@ -148,6 +158,89 @@ int main(int argc, char **argv)
             CHECK(req != MPI_REQUEST_NULL, "mpi4: the persistent request stays allocated", "null");
         }
         MPI_CHECK(MPI_Request_free(&req));
+        MPI_CHECK(MPI_Type_free(&v));
+    }
+
+    /* 5. Persistent collectives of a block per process: a vector of 3 pairs of ints (stride 5,
+     * extent 12 ints) on one side or both, started three times with new data. MPI_Gather_init
+     * and MPI_Scatter_init run over MPICH 5 only: MPICH 4.0.2 and Intel MPI 2021.19 deliver
+     * wrong data at the root of MPI_Gather_init (with a derived type, and with bytes) and fail
+     * an MPI_Scatter_init made after another persistent collective was freed. */
+    {
+        MPI_Datatype v;
+        MPI_Request req;
+        int s[48], r[48], w[48], start_no, pair, rooted = rooted_persistent_works();
+        MPI_CHECK(MPI_Type_vector(3, 2, 5, MPI_INT, &v));
+        MPI_CHECK(MPI_Type_commit(&v));
+        if (!rooted && rank == 0)
+            printf("mpi4: MPI_Gather_init and MPI_Scatter_init skipped (not MPICH 5)\n");
+        for (i = 0; i < 48; i++)
+            s[i] = r[i] = 0;
+        /* MPI_Alltoall_init: a vector to each rank, received as 6 ints */
+        MPI_CHECK(MPI_Alltoall_init(s, 1, v, r, 6, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+        for (start_no = 0; start_no < 3; start_no++) {
+            char what[100];
+            for (i = 0; i < 48; i++) {
+                s[i] = 10000 * start_no + rank * 100 + i;
+                r[i] = w[i] = -1;
+            }
+            MPI_CHECK(MPI_Start(&req));
+            MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            for (q = 0; q < 4; q++) {
+                pair = 0;
+                for (i = 0; i < 12; i++)
+                    if (i % 5 < 2)
+                        w[6 * q + pair++] = 10000 * start_no + q * 100 + 12 * rank + i;
+            }
+            snprintf(what, sizeof what, "mpi4: MPI_Alltoall_init of vectors into ints, start %d", start_no + 1);
+            CHECK_INTS(r, w, 48, what);
+        }
+        MPI_CHECK(MPI_Request_free(&req));
+        /* MPI_Gather_init at root 2: a vector from each rank, received as a vector */
+        if (rooted) {
+            MPI_CHECK(MPI_Gather_init(s, 1, v, r, 1, v, 2, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                for (i = 0; i < 48; i++) {
+                    s[i] = 10000 * start_no + rank * 100 + i;
+                    r[i] = w[i] = -1;
+                }
+                MPI_CHECK(MPI_Start(&req));
+                MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+                if (rank == 2) {
+                    for (q = 0; q < 4; q++)
+                        for (i = 0; i < 12; i++)
+                            if (i % 5 < 2)
+                                w[12 * q + i] = 10000 * start_no + q * 100 + i;
+                    snprintf(what, sizeof what, "mpi4: MPI_Gather_init of vectors at the root, start %d", start_no + 1);
+                    CHECK_INTS(r, w, 48, what);
+                }
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+        }
+        /* MPI_Scatter_init from root 3: a vector to each rank, received as 6 ints; one is
+         * freed before it is ever started */
+        if (rooted) {
+            MPI_CHECK(MPI_Scatter_init(s, 1, v, r, 6, MPI_INT, 3, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+            MPI_CHECK(MPI_Request_free(&req));
+            MPI_CHECK(MPI_Scatter_init(s, 1, v, r, 6, MPI_INT, 3, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                for (i = 0; i < 48; i++) {
+                    s[i] = rank == 3 ? 10000 * start_no + i : -2;
+                    r[i] = w[i] = -1;
+                }
+                MPI_CHECK(MPI_Start(&req));
+                MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+                pair = 0;
+                for (i = 0; i < 12; i++)
+                    if (i % 5 < 2)
+                        w[pair++] = 10000 * start_no + 12 * rank + i;
+                snprintf(what, sizeof what, "mpi4: MPI_Scatter_init of vectors into ints, start %d", start_no + 1);
+                CHECK_INTS(r, w, 48, what);
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+        }
         MPI_CHECK(MPI_Type_free(&v));
     }
 

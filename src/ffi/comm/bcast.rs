@@ -5,10 +5,11 @@
 //! takes.
 
 use super::int_forms::or_int_form;
+use super::nonblocking::persistent_in_one_process;
 use super::serial::at_once;
 use super::{guard, missing_behind};
 use crate::abi::p2p::MPI_PROC_NULL;
-use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request, MPI_ERR_ROOT};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request, MPI_ERR_ROOT};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::is_root;
 use crate::dropin::comm::collective::{After, Collective};
@@ -55,11 +56,16 @@ unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
     }
     let mut kept = Collective::default();
     let rc = if is_root(root, comm) {
-        // SAFETY: the root's buffer holds the data, as the function requires.
-        let outgoing = unsafe { Outgoing::new(buffer, count.into(), datatype, 0, false) };
+        // SAFETY: the root's buffer holds the data, as the function requires (packed at each
+        // start of a persistent broadcast).
+        let outgoing =
+            unsafe { Outgoing::new(buffer, count.into(), datatype, 0, after.persistent()) };
         let (b, c, t) = outgoing.args(buffer, count, datatype);
         let rc = call(b.cast_mut(), c, t);
-        kept.sent(outgoing.into_buffer());
+        let (sent, refill) = outgoing.into_kept();
+        kept.sent(sent);
+        // SAFETY: the root's buffer holds the data; the collective keeps the buffer.
+        unsafe { kept.refills(refill, after) };
         rc
     } else {
         let incoming = Incoming::new(buffer, count.into(), datatype, 0);
@@ -77,7 +83,7 @@ unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
 
 /// Defines each broadcast and its nonblocking form.
 macro_rules! bcasts {
-    ($($count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?),*) => {$(
+    ($($count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -136,7 +142,39 @@ macro_rules! bcasts {
                     .unwrap_or_else(|| missing_behind(stringify!($iname)))
             })
         }
+
+        #[doc = concat!("`", stringify!($pname), "`, on the engine's path for a message it packs: the root packs at each start, the others unpack at each completion.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $pname(
+            buffer: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            root: c_int,
+            comm: MPI_Comm,
+            info: MPI_Info,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            export(stringify!($pname), || {
+                if crate::behind::backend().is_none() {
+                    return persistent_in_one_process!($pname => $name(buffer, count, datatype, root, comm), request);
+                }
+                let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
+                    or_int_form!(forward!($pname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int,
+                        b, c, t, root, comm, info, request);
+                        $pname [$($pint)?]; on Comm(comm); widths &[]; after Persistent(request);
+                        messages [(c, t) = (c, t)]; (b, c, t, root, comm, info, request))
+                };
+                let after = After::Persistent(request);
+                // SAFETY: the caller's buffer, passed on under the same contract.
+                unsafe { over_behind((buffer, count, datatype), root, comm, call, after) }
+                    .unwrap_or_else(|| missing_behind(stringify!($pname)))
+            })
+        }
     )*};
 }
 
-bcasts!(c_int: MPI_Bcast / MPI_Ibcast, MPI_Count: MPI_Bcast_c / MPI_Ibcast_c as MPI_Bcast / MPI_Ibcast);
+bcasts!(c_int: MPI_Bcast / MPI_Ibcast / MPI_Bcast_init,
+    MPI_Count: MPI_Bcast_c / MPI_Ibcast_c / MPI_Bcast_init_c as MPI_Bcast / MPI_Ibcast / MPI_Bcast_init);

@@ -15,12 +15,13 @@
 //! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
 
 use super::int_forms::or_int_form;
+use super::nonblocking::persistent_in_one_process;
 use super::one_process::{copy_block, Side};
 use super::serial::at_once;
 use super::varying_engine::{exchanging, is_in_place, Single};
 use super::{missing_behind, standalone};
 use crate::abi::p2p::{MPI_PROC_NULL, MPI_ROOT};
-use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{root_and_partners, Exchange, ReceivedBlocks, SentBlocks};
 use crate::dropin::comm::collective::{After, Collective, Refill};
@@ -390,10 +391,10 @@ unsafe fn rooted_collective<C: BlockCount>(
 /// `$helper` (with `$extra`, the root). Standalone, the nonblocking form is the blocking one
 /// with a request complete at once.
 macro_rules! block_collectives {
-    ($helper:ident; $extras:tt; $($count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?),*) => {$(
-        block_collectives!(@one $helper; $extras; $count: $name / $iname $(as $int / $iint)?);
+    ($helper:ident; $extras:tt; $($count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?),*) => {$(
+        block_collectives!(@one $helper; $extras; $count: $name / $iname / $pname $(as $int / $iint / $pint)?);
     )*};
-    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
+    (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for the blocks it packs.")]
         ///
         /// # Safety
@@ -460,10 +461,49 @@ macro_rules! block_collectives {
                 unsafe { $helper(stringify!($iname), args, $($extra,)* call, After::Request(request)) }
             })
         }
+
+        #[doc = concat!("`", stringify!($pname), "`, on the engine's path for the blocks it packs: each start packs them, each completion unpacks them.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $pname(
+            sendbuf: *const c_void,
+            sendcount: $count,
+            sendtype: MPI_Datatype,
+            recvbuf: *mut c_void,
+            recvcount: $count,
+            recvtype: MPI_Datatype,
+            $($extra: $extra_ty,)*
+            comm: MPI_Comm,
+            info: MPI_Info,
+            request: *mut MPI_Request,
+        ) -> c_int {
+            export(stringify!($pname), || {
+                if standalone() {
+                    return persistent_in_one_process!($pname => $name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, $($extra,)* comm), request);
+                }
+                let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
+                let call = |a: Blocks<$count>| {
+                    let rc = or_int_form!(forward!($pname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int,
+                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, info, request);
+                        $pname [$($pint)?]; on Comm(a.comm); widths &[]; after Persistent(request);
+                        messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
+                        (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm, info, request));
+                    rc.unwrap_or_else(|| missing_behind(stringify!($pname)))
+                };
+                // SAFETY: the caller's buffers, passed on under the same contract.
+                unsafe { $helper(stringify!($pname), args, $($extra,)* call, After::Persistent(request)) }
+            })
+        }
     };
 }
 
-block_collectives!(alltoall; []; c_int: MPI_Alltoall / MPI_Ialltoall, MPI_Count: MPI_Alltoall_c / MPI_Ialltoall_c as MPI_Alltoall / MPI_Ialltoall);
-block_collectives!(allgather; []; c_int: MPI_Allgather / MPI_Iallgather, MPI_Count: MPI_Allgather_c / MPI_Iallgather_c as MPI_Allgather / MPI_Iallgather);
-block_collectives!(gather; [root: c_int]; c_int: MPI_Gather / MPI_Igather, MPI_Count: MPI_Gather_c / MPI_Igather_c as MPI_Gather / MPI_Igather);
-block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter / MPI_Iscatter, MPI_Count: MPI_Scatter_c / MPI_Iscatter_c as MPI_Scatter / MPI_Iscatter);
+block_collectives!(alltoall; []; c_int: MPI_Alltoall / MPI_Ialltoall / MPI_Alltoall_init,
+    MPI_Count: MPI_Alltoall_c / MPI_Ialltoall_c / MPI_Alltoall_init_c as MPI_Alltoall / MPI_Ialltoall / MPI_Alltoall_init);
+block_collectives!(allgather; []; c_int: MPI_Allgather / MPI_Iallgather / MPI_Allgather_init,
+    MPI_Count: MPI_Allgather_c / MPI_Iallgather_c / MPI_Allgather_init_c as MPI_Allgather / MPI_Iallgather / MPI_Allgather_init);
+block_collectives!(gather; [root: c_int]; c_int: MPI_Gather / MPI_Igather / MPI_Gather_init,
+    MPI_Count: MPI_Gather_c / MPI_Igather_c / MPI_Gather_init_c as MPI_Gather / MPI_Igather / MPI_Gather_init);
+block_collectives!(scatter; [root: c_int]; c_int: MPI_Scatter / MPI_Iscatter / MPI_Scatter_init,
+    MPI_Count: MPI_Scatter_c / MPI_Iscatter_c / MPI_Scatter_init_c as MPI_Scatter / MPI_Iscatter / MPI_Scatter_init);

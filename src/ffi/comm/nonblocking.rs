@@ -5,13 +5,13 @@
 //! collectives with a block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) and of the
 //! neighbourhood collectives are made with their blocking ones instead, on the engine's path
 //! ([`super::bcast`], [`super::blocks`], [`super::varying`], [`super::neighbourhood`]),
-//! through [`serial::at_once`] in the one-process world. In the one-process
+//! through [`serial::at_once`] in the one-process world; so are the persistent forms of
+//! `MPI_Bcast` and of the collectives with a block per process (`MPI_Alltoall_init`, ...),
+//! through [`persistent_in_one_process`] there. In the one-process
 //! world nothing waits for another process: a nonblocking collective is done when it is started (by the blocking function of
 //! the same arguments) and its request is complete at once (`MPI_Wait` and `MPI_Test` report it
 //! with an empty status); a persistent one runs the blocking function at each `MPI_Start`.
 
-use super::bcast::{MPI_Bcast, MPI_Bcast_c};
-use super::blocks::*;
 use super::int_forms::{self, or_int_form};
 use super::neighbourhood::*;
 use super::reductions::*;
@@ -22,11 +22,10 @@ use crate::behind::forward;
 use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
-use std::sync::Arc;
 
 /// The arguments of a persistent collective, kept by its request for every start: the
 /// program's buffers and handles, valid until it frees the request (MPI-4.1 §6.13).
-struct Kept<T>(T);
+pub(super) struct Kept<T>(pub(super) T);
 
 // SAFETY: the request keeps the program's pointers and handles only to call the collective
 // with them; the program keeps them valid, from any thread that starts the request.
@@ -36,7 +35,7 @@ unsafe impl<T> Sync for Kept<T> {}
 
 impl<T: Copy> Kept<T> {
     /// The arguments.
-    fn get(&self) -> T {
+    pub(super) fn get(&self) -> T {
         self.0
     }
 }
@@ -44,12 +43,12 @@ impl<T: Copy> Kept<T> {
 /// Copies of the arrays of counts, displacements and types a persistent collective was given,
 /// which its request owns: a program may let its own arrays go once the call returns (MPICH
 /// copies them too), so each start reads these.
-type Copies = Vec<Box<dyn std::any::Any + Send + Sync>>;
+pub(super) type Copies = Vec<Box<dyn std::any::Any + Send + Sync>>;
 
 /// An argument of a persistent collective as its request keeps it: an array of counts,
 /// displacements or types is copied (`width` entries, one per process or neighbour) into
 /// `copies`, anything else (buffers, counts, handles) is kept as it is.
-trait KeepArg: Copy {
+pub(super) trait KeepArg: Copy {
     /// The argument to keep.
     fn keep(self, _width: usize, _copies: &mut Copies) -> Self {
         self
@@ -106,7 +105,7 @@ impl KeepArg for MPI_Op {}
 
 /// The entries of each array argument of the persistent collective `init` on `comm`: one per
 /// process (the one process), or one per neighbour for a neighbourhood collective.
-fn array_width(init: &str, comm: MPI_Comm) -> usize {
+pub(super) fn array_width(init: &str, comm: MPI_Comm) -> usize {
     if !init.starts_with("MPI_Neighbor") {
         return 1;
     }
@@ -117,6 +116,25 @@ fn array_width(init: &str, comm: MPI_Comm) -> usize {
         })
         .unwrap_or(0)
 }
+
+/// The persistent collective `$init` in the one-process world: a request that runs the
+/// blocking `$blocking` with the same arguments `$arg` at each start (its arrays copied).
+macro_rules! persistent_in_one_process {
+    ($init:ident => $blocking:ident($($arg:ident),*), $request:ident) => {{
+        let width = $crate::ffi::comm::nonblocking::array_width(stringify!($init), last!($($arg),*));
+        let mut copies = $crate::ffi::comm::nonblocking::Copies::new();
+        let kept = $crate::ffi::comm::nonblocking::Kept(($($crate::ffi::comm::nonblocking::KeepArg::keep($arg, width, &mut copies),)*));
+        let run = std::sync::Arc::new(move || {
+            let _owned = &copies;
+            let ($($arg,)*) = kept.get();
+            // SAFETY: the program's arguments, valid while the request lives.
+            unsafe { $blocking($($arg),*) }
+        });
+        // SAFETY: the caller's request.
+        unsafe { $crate::ffi::comm::serial::persistent_collective(stringify!($init), $request, run) }
+    }};
+}
+pub(super) use persistent_in_one_process;
 
 /// Defines the nonblocking collective `$name` and the persistent `$init`, or the persistent
 /// one alone where `$name` is left out (the nonblocking one is then defined with its blocking
@@ -162,17 +180,7 @@ macro_rules! nonblocking {
                         after Persistent(request); messages []; ($($arg,)* info, request));
                     return rc.unwrap_or_else(|| missing_behind(stringify!($init)));
                 }
-                let width = array_width(stringify!($init), last!($($arg),*));
-                let mut copies = Copies::new();
-                let kept = Kept(($(KeepArg::keep($arg, width, &mut copies),)*));
-                let run = Arc::new(move || {
-                    let _owned = &copies;
-                    let ($($arg,)*) = kept.get();
-                    // SAFETY: the program's arguments, valid while the request lives.
-                    unsafe { $blocking($($arg),*) }
-                });
-                // SAFETY: the caller's request.
-                unsafe { serial::persistent_collective(stringify!($init), request, run) }
+                persistent_in_one_process!($init => $blocking($($arg),*), request)
             })
         }
     };
@@ -180,10 +188,6 @@ macro_rules! nonblocking {
 
 nonblocking!(MPI_Ibarrier, MPI_Barrier_init => MPI_Barrier
     (comm: MPI_Comm));
-nonblocking!(, MPI_Bcast_init => MPI_Bcast
-    (buffer: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(, MPI_Bcast_init_c as MPI_Bcast_init => MPI_Bcast_c
-    (buffer: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, root: c_int, comm: MPI_Comm));
 
 /// Defines the nonblocking form of each reducing collective of `MPI_Allreduce`'s shape.
 macro_rules! nonblocking_allreduce_like {
@@ -214,11 +218,6 @@ macro_rules! nonblocking_blocks {
             (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
     )*};
 }
-
-nonblocking_blocks!(c_int: , MPI_Alltoall_init => MPI_Alltoall [], MPI_Count: , MPI_Alltoall_init_c as MPI_Alltoall_init => MPI_Alltoall_c []);
-nonblocking_blocks!(c_int: , MPI_Allgather_init => MPI_Allgather [], MPI_Count: , MPI_Allgather_init_c as MPI_Allgather_init => MPI_Allgather_c []);
-nonblocking_blocks!(c_int: , MPI_Gather_init => MPI_Gather [root], MPI_Count: , MPI_Gather_init_c as MPI_Gather_init => MPI_Gather_c [root]);
-nonblocking_blocks!(c_int: , MPI_Scatter_init => MPI_Scatter [root], MPI_Count: , MPI_Scatter_init_c as MPI_Scatter_init => MPI_Scatter_c [root]);
 
 /// Defines the nonblocking forms of `MPI_Gatherv` / `MPI_Allgatherv`.
 macro_rules! nonblocking_gathervs {
