@@ -18,6 +18,19 @@ static int rooted_persistent_works(void)
     return sscanf(version, "MPICH Version: %d", &major) == 1 && major >= 5;
 }
 
+/* Fills the send buffer of 48 ints with `first + i`, the receive buffer and the expected one
+ * with -1, and runs one start of the persistent request `req` */
+static void one_start(MPI_Request *req, int *s, int first, int *r, int *w)
+{
+    int i;
+    for (i = 0; i < 48; i++) {
+        s[i] = first + i;
+        r[i] = w[i] = -1;
+    }
+    MPI_CHECK(MPI_Start(req));
+    MPI_CHECK(MPI_Wait(req, MPI_STATUS_IGNORE));
+}
+
 static int prev_of(int r) { return (r + 3) % 4; }
 static int next_of(int r) { return (r + 1) % 4; }
 
@@ -180,12 +193,7 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Alltoall_init(s, 1, v, r, 6, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (start_no = 0; start_no < 3; start_no++) {
             char what[100];
-            for (i = 0; i < 48; i++) {
-                s[i] = 10000 * start_no + rank * 100 + i;
-                r[i] = w[i] = -1;
-            }
-            MPI_CHECK(MPI_Start(&req));
-            MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            one_start(&req, s, 10000 * start_no + rank * 100, r, w);
             for (q = 0; q < 4; q++) {
                 pair = 0;
                 for (i = 0; i < 12; i++)
@@ -201,12 +209,7 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Gather_init(s, 1, v, r, 1, v, 2, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
                 char what[100];
-                for (i = 0; i < 48; i++) {
-                    s[i] = 10000 * start_no + rank * 100 + i;
-                    r[i] = w[i] = -1;
-                }
-                MPI_CHECK(MPI_Start(&req));
-                MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+                one_start(&req, s, 10000 * start_no + rank * 100, r, w);
                 if (rank == 2) {
                     for (q = 0; q < 4; q++)
                         for (i = 0; i < 12; i++)
@@ -226,12 +229,7 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Scatter_init(s, 1, v, r, 6, MPI_INT, 3, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
                 char what[100];
-                for (i = 0; i < 48; i++) {
-                    s[i] = rank == 3 ? 10000 * start_no + i : -2;
-                    r[i] = w[i] = -1;
-                }
-                MPI_CHECK(MPI_Start(&req));
-                MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+                one_start(&req, s, 10000 * start_no, r, w);
                 pair = 0;
                 for (i = 0; i < 12; i++)
                     if (i % 5 < 2)

@@ -394,6 +394,20 @@ macro_rules! block_collectives {
     ($helper:ident; $extras:tt; $($count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?),*) => {$(
         block_collectives!(@one $helper; $extras; $count: $name / $iname / $pname $(as $int / $iint / $pint)?);
     )*};
+    // The call of the MPI behind's `$function` (or of its `int` form `$int`) with the blocks
+    // of `Blocks` `a`, the collective's `$extra` arguments and its last ones `$last` (none,
+    // the request, or the info and the request), which completes as `After::$after` says.
+    (@call $function:ident [$($int:ident)?] $count:ty; [$($extra:ident: $extra_ty:ty),*];
+        [$($last:ident: $last_ty:ty),*]; $after:ident $(($request:expr))?) => {
+        |a: Blocks<$count>| {
+            let rc = or_int_form!(forward!($function: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm $(, $last_ty)*) -> c_int,
+                a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm $(, $last)*);
+                $function [$($int)?]; on Comm(a.comm); widths &[]; after $after $(($request))?;
+                messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
+                (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm $(, $last)*));
+            rc.unwrap_or_else(|| missing_behind(stringify!($function)))
+        }
+    };
     (@one $helper:ident; [$($extra:ident: $extra_ty:ty),*]; $count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for the blocks it packs.")]
         ///
@@ -412,14 +426,7 @@ macro_rules! block_collectives {
         ) -> c_int {
             export(stringify!($name), || {
                 let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
-                let call = |a: Blocks<$count>| {
-                    let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm) -> c_int,
-                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm);
-                        $name [$($int)?]; on Comm(a.comm); widths &[]; after Return;
-                        messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
-                        (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm));
-                    rc.unwrap_or_else(|| missing_behind(stringify!($name)))
-                };
+                let call = block_collectives!(@call $name [$($int)?] $count; [$($extra: $extra_ty),*]; []; Return);
                 // SAFETY: the caller's buffers, passed on under the same contract.
                 unsafe { $helper(stringify!($name), args, $($extra,)* call, After::Return) }
             })
@@ -449,14 +456,8 @@ macro_rules! block_collectives {
                     return unsafe { at_once(stringify!($iname), request, blocking) };
                 }
                 let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
-                let call = |a: Blocks<$count>| {
-                    let rc = or_int_form!(forward!($iname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, *mut MPI_Request) -> c_int,
-                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, request);
-                        $iname [$($iint)?]; on Comm(a.comm); widths &[]; after Request(request);
-                        messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
-                        (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm, request));
-                    rc.unwrap_or_else(|| missing_behind(stringify!($iname)))
-                };
+                let call = block_collectives!(@call $iname [$($iint)?] $count; [$($extra: $extra_ty),*];
+                    [request: *mut MPI_Request]; Request(request));
                 // SAFETY: the caller's buffers, passed on under the same contract.
                 unsafe { $helper(stringify!($iname), args, $($extra,)* call, After::Request(request)) }
             })
@@ -484,14 +485,8 @@ macro_rules! block_collectives {
                     return persistent_in_one_process!($pname => $name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, $($extra,)* comm), request);
                 }
                 let args = Blocks { sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm };
-                let call = |a: Blocks<$count>| {
-                    let rc = or_int_form!(forward!($pname: fn(*const c_void, $count, MPI_Datatype, *mut c_void, $count, MPI_Datatype, $($extra_ty,)* MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int,
-                        a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, $($extra,)* a.comm, info, request);
-                        $pname [$($pint)?]; on Comm(a.comm); widths &[]; after Persistent(request);
-                        messages [(sc, st) = (a.sendcount, a.sendtype), (rc, rt) = (a.recvcount, a.recvtype)];
-                        (a.sendbuf, sc, st, a.recvbuf, rc, rt, $($extra,)* a.comm, info, request));
-                    rc.unwrap_or_else(|| missing_behind(stringify!($pname)))
-                };
+                let call = block_collectives!(@call $pname [$($pint)?] $count; [$($extra: $extra_ty),*];
+                    [info: MPI_Info, request: *mut MPI_Request]; Persistent(request));
                 // SAFETY: the caller's buffers, passed on under the same contract.
                 unsafe { $helper(stringify!($pname), args, $($extra,)* call, After::Persistent(request)) }
             })
