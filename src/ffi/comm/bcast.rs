@@ -5,7 +5,7 @@
 //! takes.
 
 use super::int_forms::or_int_form;
-use super::nonblocking::persistent_in_one_process;
+use super::persistent_alone::persistent_in_one_process;
 use super::serial::at_once;
 use super::{guard, missing_behind};
 use crate::abi::p2p::MPI_PROC_NULL;

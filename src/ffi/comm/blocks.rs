@@ -15,8 +15,8 @@
 //! scatter (`MPI_IN_PLACE` as the receive buffer) nothing is received.
 
 use super::int_forms::or_int_form;
-use super::nonblocking::persistent_in_one_process;
 use super::one_process::{copy_block, Side};
+use super::persistent_alone::persistent_in_one_process;
 use super::serial::at_once;
 use super::varying_engine::{exchanging, is_in_place, Single};
 use super::{missing_behind, standalone};

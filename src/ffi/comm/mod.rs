@@ -88,6 +88,7 @@ pub mod neighbourhood;
 pub mod nonblocking;
 mod one_process;
 pub mod one_sided;
+mod persistent_alone;
 pub mod probe;
 pub mod receive;
 pub mod reductions;
