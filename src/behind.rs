@@ -245,24 +245,33 @@ pub fn real_function(cell: &AtomicUsize, name: &CStr) -> usize {
 /// address no function has), so that it is looked for once.
 const MISSING: usize = 1;
 
+/// The `&'static CStr` of the function name `$name` (a string literal without its NUL, as
+/// `concat!` or `stringify!` make it), checked at compile time.
+macro_rules! symbol {
+    ($name:expr) => {
+        const {
+            match std::ffi::CStr::from_bytes_with_nul(concat!($name, "\0").as_bytes()) {
+                Ok(symbol) => symbol,
+                Err(_) => panic!("a function name has no NUL inside"),
+            }
+        }
+    };
+}
+pub(crate) use symbol;
+
 /// Evaluates to `Some(result)` of calling the real MPI's `$name` with `$args`, or `None` when
 /// no real MPI is loaded behind this library.
 /// `forward!(P $name: ...)` calls the MPI behind's profiling name `P$name`.
 macro_rules! forward {
     (P $name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {
-        $crate::behind::forward!(@symbol concat!("P", stringify!($name), "\0"); fn($($ty),*) -> $ret, $($arg),*)
+        $crate::behind::forward!(@symbol $crate::behind::symbol!(concat!("P", stringify!($name))); fn($($ty),*) -> $ret, $($arg),*)
     };
     ($name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {
-        $crate::behind::forward!(@symbol concat!(stringify!($name), "\0"); fn($($ty),*) -> $ret, $($arg),*)
+        $crate::behind::forward!(@symbol $crate::behind::symbol!(stringify!($name)); fn($($ty),*) -> $ret, $($arg),*)
     };
     (@symbol $symbol:expr; fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {{
         static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        const SYMBOL: &std::ffi::CStr =
-            match std::ffi::CStr::from_bytes_with_nul($symbol.as_bytes()) {
-                Ok(symbol) => symbol,
-                Err(_) => panic!("a function name has no NUL inside"),
-            };
-        match $crate::behind::real_function(&CELL, SYMBOL) {
+        match $crate::behind::real_function(&CELL, $symbol) {
             0 => None,
             addr => {
                 // SAFETY: the real MPI's function of this name has this C signature.
@@ -289,14 +298,9 @@ macro_rules! foreign_call {
     ($name:ident ( $($arg:ident),* $(,)? ) if $foreign:expr; then $after:expr) => {
         if $foreign {
             static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-            const SYMBOL: &std::ffi::CStr = match std::ffi::CStr::from_bytes_with_nul(
-                concat!("P", stringify!($name), "\0").as_bytes(),
-            ) {
-                Ok(symbol) => symbol,
-                Err(_) => panic!("a function name has no NUL inside"),
-            };
+            let symbol = $crate::behind::symbol!(concat!("P", stringify!($name)));
             let own = $name as unsafe extern "C" fn($($crate::behind::any_type!($arg)),*) -> _;
-            if let Some(real) = $crate::behind::real_like(own, &CELL, SYMBOL) {
+            if let Some(real) = $crate::behind::real_like(own, &CELL, symbol) {
                 // SAFETY: the arguments are the caller's, passed on unchanged to the function
                 // of the same signature and contract.
                 return $after(unsafe { real($($arg),*) });
@@ -308,21 +312,22 @@ pub(crate) use foreign_call;
 
 /// The type `_` whatever `$x` is: a parameter of a function pointer type to be inferred.
 macro_rules! any_type {
-    ($x:ident) => {
+    ($x:expr) => {
         _
     };
 }
 pub(crate) use any_type;
 
 /// The MPI behind's function `symbol` (cached in `cell`) as a pointer of the same type as
-/// `own`, the exported function it stands behind, or `None` when there is none.
+/// `own`, an exported function of the same C signature (the one it stands behind, or the
+/// `int` form of a `_c` one), or `None` when there is none.
 pub fn real_like<F: Copy>(_own: F, cell: &AtomicUsize, symbol: &CStr) -> Option<F> {
     const { assert!(std::mem::size_of::<F>() == std::mem::size_of::<usize>()) };
     match real_function(cell, symbol) {
         0 => None,
         // SAFETY: `F` is a function pointer type, of the size of an address, and the MPI
-        // behind's `symbol` is the profiling name of the exported function of that type: the
-        // same C signature.
+        // behind's `symbol` is the function of that C signature `own` stands in front of
+        // (its profiling name, or the `int` form of a `_c` function).
         address => Some(unsafe { std::mem::transmute_copy::<usize, F>(&address) }),
     }
 }

@@ -285,25 +285,6 @@ pub fn at_root(root: c_int, comm: MPI_Comm) -> usize {
     }
 }
 
-/// Reinterprets `address`, a function of the MPI behind, as a function of the type of
-/// `like`.
-///
-/// # Safety
-/// The function at `address` has the C signature of `like`.
-pub unsafe fn same_as<F: Copy>(_like: F, address: usize) -> F {
-    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<usize>());
-    // SAFETY: the caller's contract; a function pointer is an address.
-    unsafe { std::mem::transmute_copy(&address) }
-}
-
-/// `_`, a type left to inference, once per argument.
-macro_rules! inferred {
-    ($arg:expr) => {
-        _
-    };
-}
-pub(super) use inferred;
-
 /// `Ok(Some(answer))` of the MPI behind's `int` function `$int` called with the `$arg`s of a
 /// `_c` function, each made an argument of `$int` by [`IntArg`] with the [`Narrowing`]
 /// `$narrowing`; `Ok(None)` where that library lacks `$int`. `$int`'s C signature is that of
@@ -311,18 +292,11 @@ pub(super) use inferred;
 macro_rules! int_form {
     ($narrowing:expr, $int:ident($($arg:expr),* $(,)?)) => {{
         static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        const SYMBOL: &std::ffi::CStr =
-            match std::ffi::CStr::from_bytes_with_nul(concat!(stringify!($int), "\0").as_bytes()) {
-                Ok(symbol) => symbol,
-                Err(_) => panic!("a function name has no NUL inside"),
-            };
-        let like: unsafe extern "C" fn($($crate::ffi::comm::int_forms::inferred!($arg)),*) -> std::os::raw::c_int = $int;
-        match $crate::behind::real_function(&CELL, SYMBOL) {
-            0 => Ok(None),
-            address => {
-                // SAFETY: the MPI behind's function of the name has the C signature of this
-                // library's.
-                let f = unsafe { $crate::ffi::comm::int_forms::same_as(like, address) };
+        let own: unsafe extern "C" fn($($crate::behind::any_type!($arg)),*) -> std::os::raw::c_int = $int;
+        let symbol = $crate::behind::symbol!(stringify!($int));
+        match $crate::behind::real_like(own, &CELL, symbol) {
+            None => Ok(None),
+            Some(f) => {
                 let narrowing: &mut $crate::ffi::comm::int_forms::Narrowing = $narrowing;
                 // SAFETY: the arguments are the caller's, each as the `int` function takes it.
                 Ok(Some(unsafe {
