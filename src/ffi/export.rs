@@ -111,6 +111,13 @@ fn is_fatal(handler: MPI_Errhandler) -> bool {
     handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT
 }
 
+/// A new error code for `error` of `function`: with an MPI behind, one that library reads;
+/// else one of this library's own.
+pub fn error_code(function: &'static str, error: &MpiError) -> c_int {
+    crate::dropin::codes::code_for(error.class, function, &error.message)
+        .unwrap_or_else(|| error::new_code(error.class, function, &error.message))
+}
+
 /// Hands `error` from `function` to `handler`, the error handler of `on`, and returns its
 /// error code (a new code for each error; `MPI_Error_class` maps it to its class; in drop-in
 /// mode a code of the MPI behind, [`crate::dropin::codes`]).
@@ -121,9 +128,7 @@ pub fn raise_on(
     on: error::Raised,
 ) -> c_int {
     let text = error::class_text(error.class).unwrap_or("error");
-    // With an MPI behind, a code that library reads; else one of this library's own.
-    let code = crate::dropin::codes::code_for(error.class, function, &error.message)
-        .unwrap_or_else(|| error::new_code(error.class, function, &error.message));
+    let code = error_code(function, &error);
     match handler {
         handler if handler == MPI_ERRORS_RETURN => code,
         handler if is_fatal(handler) => {

@@ -41,7 +41,7 @@ use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 pub(crate) use export::exported;
 pub use export::{
-    call_handler, checked, export, export_value, guard, missing_behind, raise, raise_on,
+    call_handler, checked, error_code, export, export_value, guard, missing_behind, raise, raise_on,
 };
 use std::ffi::c_char;
 use std::os::raw::c_int;

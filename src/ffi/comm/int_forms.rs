@@ -166,10 +166,7 @@ pub enum On {
 
 /// Raises `error` of `function` on `on`; its error code.
 fn raise(function: &'static str, error: MpiError, on: On) -> c_int {
-    let code = || {
-        crate::dropin::codes::code_for(error.class, function, &error.message)
-            .unwrap_or_else(|| crate::error::new_code(error.class, function, &error.message))
-    };
+    let code = || crate::ffi::error_code(function, &error);
     match on {
         On::Process => crate::ffi::raise(function, error),
         On::Comm(comm) => {
