@@ -9,12 +9,10 @@
 
 use super::{enabled, kept, named, shadow, Held, SHADOWS};
 use crate::abi::*;
-use crate::behind::forward;
 use crate::datatype::Datatype;
-use crate::dropin::behind_types::{self as types, check, Count};
+use crate::dropin::behind_types::{self as types, Count};
 use crate::error::MpiResult;
 use crate::plan::node::Node;
-use std::os::raw::c_int;
 
 /// The type of the MPI behind that point-to-point messages of `datatype` take on that
 /// library's path, or `None` (the program's handle is then used).
@@ -119,9 +117,8 @@ const BYTE_TWIN_RUNS: i64 = 1 << 16;
 /// handle if it has `datatype`'s size.
 fn committed(level: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     let extent = datatype.plan.extent;
-    let mut made = Held(types::resized(level.0, 0, extent)?);
-    let rc = forward!(PMPI_Type_commit: fn(*mut MPI_Datatype) -> c_int, &mut made.0);
-    check("PMPI_Type_commit", rc)?;
+    let made = Held(types::resized(level.0, 0, extent)?);
+    super::commit(made.0)?;
     let size: Count = types::size(made.0)?;
     Ok((size == datatype.size()).then(|| made.into_raw()))
 }

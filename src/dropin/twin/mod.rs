@@ -47,10 +47,16 @@ pub fn enabled() -> bool {
     finalized == 0
 }
 
-/// A datatype of the MPI behind that this module holds a reference to, freed on drop.
-struct Held(MPI_Datatype);
+/// A datatype of the MPI behind that is held (by this module, by a message's
+/// [`super::whole_message`]), freed on drop.
+pub struct Held(pub MPI_Datatype);
 
 impl Held {
+    /// The handle, of the MPI behind.
+    pub fn handle(&self) -> MPI_Datatype {
+        self.0
+    }
+
     /// Gives up the reference to the caller.
     fn into_raw(self) -> MPI_Datatype {
         let handle = self.0;

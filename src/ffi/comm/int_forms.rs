@@ -17,7 +17,8 @@ use crate::abi::{MPI_User_function, MPI_User_function_c};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{root_and_partners, Exchange, Partners};
 use crate::dropin::comm::collective::{keep_until_complete, After};
-use crate::dropin::whole_message::{whole, Whole};
+use crate::dropin::twin::Held;
+use crate::dropin::whole_message::whole;
 use crate::error::{MpiError, MpiResult};
 use std::os::raw::c_int;
 
@@ -82,7 +83,7 @@ pub struct Narrowing {
     /// The arrays narrowed.
     arrays: Vec<Vec<c_int>>,
     /// The types made for whole messages.
-    wholes: Vec<Whole>,
+    wholes: Vec<Held>,
     /// The program's outputs, and the `int` written in place of each.
     outputs: Vec<(*mut i64, Box<c_int>)>,
 }
