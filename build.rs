@@ -350,9 +350,10 @@ fn communication_functions(dir: &std::path::Path) -> Vec<String> {
 /// cbindgen reads, each `fn` line of an invocation with the docs and attributes above it, as
 /// an exported function of that signature answering `c_int`. An `exported!` line runs up to
 /// its `;` (without a `with name = value` of its own); a `one_process_functions!` line up to
-/// its `via` (or the `as` naming a `_c` function's `int` form), its body following up to the `}` that closes it. A function `declared` (the
-/// text of `src/ffi/comm/communication.h`) already has the prototype written there, as the
-/// standard spells it (a variadic `MPI_Pcontrol`, callbacks as pointers to function types).
+/// its `via` (or the `as` naming a `_c` function's `int` form), its body following up to the
+/// `}` that closes it. A function `declared` (the text of `src/ffi/comm/communication.h`)
+/// already has the prototype written there, as the standard spells it (a variadic
+/// `MPI_Pcontrol`, callbacks as pointers to function types).
 fn exported_by_macro(dir: &std::path::Path, declared_in_c: &str) -> String {
     let mut out = String::new();
     for file in rust_files(dir) {

@@ -165,6 +165,11 @@ impl SentBlocks {
         SentBlocks { outgoing, blocks }
     }
 
+    /// The buffer the blocks were packed into, if they were.
+    pub fn into_buffer(self) -> Option<Buffer> {
+        self.outgoing.into_buffer()
+    }
+
     /// The buffer the blocks are packed into, if they are, and the packing each start does
     /// where it is deferred.
     pub fn into_kept(self) -> (Option<Buffer>, Option<Refill>) {

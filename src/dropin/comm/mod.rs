@@ -320,20 +320,9 @@ impl Incoming {
             .map_or(0, |(_, _, memory)| memory.count)
     }
 
-    /// Packs `count` of the program's copies from copy `first` on into the landing buffer,
-    /// where their bytes go (copies nothing arrives in are then unpacked as they were).
-    ///
-    /// # Safety
-    /// The type map of those copies relative to the program's buffer is readable.
-    pub unsafe fn pack_program_copies(&self, first: i64, count: i64) {
-        if let Some(refill) = self.program_copies(first, count) {
-            // SAFETY: the caller's contract; the copies' bytes lie within the buffer.
-            unsafe { refill.pack() };
-        }
-    }
-
     /// The packing of `count` of the program's copies from copy `first` on into the landing
-    /// buffer ([`Incoming::pack_program_copies`]), to do now or at each start.
+    /// buffer, where their bytes go (copies nothing arrives in are then unpacked as they
+    /// were), to do now or at each start.
     pub fn program_copies(&self, first: i64, count: i64) -> Option<Refill> {
         let (pooled, _, memory) = self.landing.as_ref()?;
         let offset = (first * memory.datatype.size()) as usize;

@@ -83,6 +83,19 @@ unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
 
 /// Defines each broadcast and its nonblocking form.
 macro_rules! bcasts {
+    // The call of the MPI behind's `$function` (or of its `int` form `$int`) with the buffer,
+    // count and type it moves, the broadcast's `$root` and `$comm` and its last arguments
+    // `$last` (none, the request, or the info and the request), which completes as
+    // `After::$after` says.
+    (@call $function:ident [$($int:ident)?] $count:ty; $root:ident, $comm:ident;
+        [$($last:ident: $last_ty:ty),*]; $after:ident $(($request:expr))?) => {
+        |b: *mut c_void, c: $count, t: MPI_Datatype| {
+            or_int_form!(forward!($function: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm $(, $last_ty)*) -> c_int,
+                b, c, t, $root, $comm $(, $last)*);
+                $function [$($int)?]; on Comm($comm); widths &[]; after $after $(($request))?;
+                messages [(c, t) = (c, t)]; (b, c, t, $root, $comm $(, $last)*))
+        }
+    };
     ($($count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?),*) => {$(
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
@@ -100,12 +113,7 @@ macro_rules! bcasts {
                 if crate::behind::backend().is_none() {
                     return standalone(stringify!($name), count.into(), root, comm);
                 }
-                let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
-                    or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm) -> c_int,
-                        b, c, t, root, comm);
-                        $name [$($int)?]; on Comm(comm); widths &[]; after Return;
-                        messages [(c, t) = (c, t)]; (b, c, t, root, comm))
-                };
+                let call = bcasts!(@call $name [$($int)?] $count; root, comm; []; Return);
                 // SAFETY: the caller's buffer, passed on under the same contract.
                 unsafe { over_behind((buffer, count, datatype), root, comm, call, After::Return) }
                     .unwrap_or_else(|| missing_behind(stringify!($name)))
@@ -130,12 +138,8 @@ macro_rules! bcasts {
                     // SAFETY: the caller's arguments, as the blocking function takes them.
                     return unsafe { at_once(stringify!($iname), request, || $name(buffer, count, datatype, root, comm)) };
                 }
-                let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
-                    or_int_form!(forward!($iname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, *mut MPI_Request) -> c_int,
-                        b, c, t, root, comm, request);
-                        $iname [$($iint)?]; on Comm(comm); widths &[]; after Request(request);
-                        messages [(c, t) = (c, t)]; (b, c, t, root, comm, request))
-                };
+                let call = bcasts!(@call $iname [$($iint)?] $count; root, comm;
+                    [request: *mut MPI_Request]; Request(request));
                 let after = After::Request(request);
                 // SAFETY: the caller's buffer, passed on under the same contract.
                 unsafe { over_behind((buffer, count, datatype), root, comm, call, after) }
@@ -161,12 +165,8 @@ macro_rules! bcasts {
                 if crate::behind::backend().is_none() {
                     return persistent_in_one_process!($pname => $name(buffer, count, datatype, root, comm), request);
                 }
-                let call = |b: *mut c_void, c: $count, t: MPI_Datatype| {
-                    or_int_form!(forward!($pname: fn(*mut c_void, $count, MPI_Datatype, c_int, MPI_Comm, MPI_Info, *mut MPI_Request) -> c_int,
-                        b, c, t, root, comm, info, request);
-                        $pname [$($pint)?]; on Comm(comm); widths &[]; after Persistent(request);
-                        messages [(c, t) = (c, t)]; (b, c, t, root, comm, info, request))
-                };
+                let call = bcasts!(@call $pname [$($pint)?] $count; root, comm;
+                    [info: MPI_Info, request: *mut MPI_Request]; Persistent(request));
                 let after = After::Persistent(request);
                 // SAFETY: the caller's buffer, passed on under the same contract.
                 unsafe { over_behind((buffer, count, datatype), root, comm, call, after) }

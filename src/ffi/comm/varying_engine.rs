@@ -383,7 +383,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     };
     let mut kept = None;
     let rc = call(send, recv.taken(&received, n, &mut kept));
-    let sent = sent.and_then(|sent| sent.into_kept().0);
+    let sent = sent.and_then(SentBlocks::into_buffer);
     // SAFETY: the receive buffer takes the blocks, as the function requires.
     unsafe { finished(rc, (sent, received.into_landing()), kept, after) }
 }
@@ -443,7 +443,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     let mut kept = None;
     let rc = call(send, recv.taken_if(received.as_ref(), n, &mut kept));
     let (sent, landing) = (
-        sent.and_then(|sent| sent.into_kept().0),
+        sent.and_then(SentBlocks::into_buffer),
         received.and_then(Spread::into_landing),
     );
     // SAFETY: the root's receive buffer takes the blocks, as the function requires.
