@@ -7,8 +7,8 @@
  *  - MPI_Bsend_c through MPI_Buffer_attach_c / MPI_Buffer_detach_c, an operation of
  *    MPI_Op_create_c (its function takes an MPI_Count length) in MPI_Allreduce_c, and
  *    MPI_Win_shared_query_c of a window of MPI_Win_allocate_shared_c;
- *  - a message of more than INT_MAX bytes (2^31 + 25 MPI_BYTEs) from rank 0 to rank 1, with
- *    MPI_Get_count_c.
+ *  - built against Open MPI's mpi.h, a message of more than INT_MAX bytes (2^31 + 25
+ *    MPI_BYTEs) from rank 0 to rank 1, with MPI_Get_count_c.
  * Built against an mpi.h without them (Open MPI's, MPI 3.1), the functions are declared weak
  * (large_counts.h): the program then runs where a library serves them (mpi-dtype, preloaded
  * over Open MPI) and says so and fails where none does. */
@@ -17,6 +17,12 @@
 #include <limits.h>
 #include <stddef.h>
 #include <unistd.h>
+
+#ifdef OPEN_MPI
+#define BUILT_FOR_OPEN_MPI 1
+#else
+#define BUILT_FOR_OPEN_MPI 0
+#endif
 
 static int prev_of(int r) { return (r + 3) % 4; }
 static int next_of(int r) { return (r + 1) % 4; }
@@ -403,6 +409,10 @@ int main(int argc, char **argv)
     point_to_point(rank);
     collectives(rank);
     buffers_ops_windows(rank);
-    beyond_int(rank);
+    /* Only where mpi-dtype builds the message's type (over Open MPI, which has no _c
+     * functions): elsewhere MPI_Send_c is the MPI library's own, and Intel MPI takes minutes
+     * for 2 GB between two ranks on a busy machine. */
+    if (BUILT_FOR_OPEN_MPI)
+        beyond_int(rank);
     return finish();
 }
