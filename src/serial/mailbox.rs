@@ -90,18 +90,45 @@ fn truncated(sent: i64, room: i64) -> Option<MpiError> {
 const CHUNK: usize = 64 * 1024;
 
 impl Buffer {
-    /// The address of the data if they are one run of bytes (a contiguous type), else `None`.
+    /// The address of the data if they are one run of bytes, else `None`: one copy of a type
+    /// whose data are one run (a contiguous type, or a subarray that is a whole plane), or
+    /// copies of one whose extent is its size, so that the copies abut.
     fn contiguous(&self) -> Option<usize> {
         let dt = &self.datatype;
-        let one_run =
-            dt.plan.runs() <= 1 && dt.true_extent() == dt.size() && dt.extent() == dt.size();
+        let one_run = dt.plan.runs() <= 1
+            && dt.true_extent() == dt.size()
+            && (self.count <= 1 || dt.extent() == dt.size());
         one_run.then(|| self.address.wrapping_add_signed(dt.true_lb() as isize))
     }
 
+    /// The addresses from the first byte of the data to past the last one.
+    fn span(&self) -> std::ops::Range<usize> {
+        let dt = &self.datatype;
+        if self.count == 0 || dt.size() == 0 {
+            return 0..0;
+        }
+        let last = (self.count - 1).saturating_mul(dt.extent());
+        let (low, high) = if last < 0 { (last, 0) } else { (0, last) };
+        let start = self
+            .address
+            .wrapping_add_signed(low.saturating_add(dt.true_lb()) as isize);
+        let end = self.address.wrapping_add_signed(
+            high.saturating_add(dt.true_lb().saturating_add(dt.true_extent())) as isize,
+        );
+        start..end
+    }
+
+    /// True if the data of the two buffers may share memory (always for `MPI_Sendrecv_replace`).
+    fn overlaps(&self, other: &Buffer) -> bool {
+        let (a, b) = (self.span(), other.span());
+        !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end
+    }
+
     /// Copies the data of this buffer into `to` as a message would move them, without a
-    /// message's buffer: one copy when both are contiguous, else packed and unpacked through
-    /// a buffer of [`CHUNK`] bytes. `to` takes what fits (`MPI_ERR_TRUNCATE` if the data are
-    /// longer). Returns the bytes received.
+    /// message's buffer: one copy when both are contiguous, packed straight into `to` or
+    /// unpacked straight from this buffer when one of them is (and they do not overlap), else
+    /// packed and unpacked through a buffer of [`CHUNK`] bytes. `to` takes what fits
+    /// (`MPI_ERR_TRUNCATE` if the data are longer). Returns the bytes received.
     ///
     /// # Safety
     /// The type map of this buffer is readable, that of `to` writable.
@@ -109,42 +136,91 @@ impl Buffer {
         let sent = crate::pack::packed_size(&self.datatype, self.count)?;
         let room = crate::pack::packed_size(&to.datatype, to.count)?;
         let taken = sent.min(room);
-        if let (Some(from), Some(into)) = (self.contiguous(), to.contiguous()) {
-            // SAFETY: the caller's contract: `taken` bytes are readable at `from` and writable
-            // at `into` (they may be the same buffer, as in MPI_Sendrecv_replace).
-            unsafe {
-                std::ptr::copy(
-                    std::ptr::with_exposed_provenance::<u8>(from),
-                    std::ptr::with_exposed_provenance_mut::<u8>(into),
-                    taken as usize,
-                )
-            };
-        } else {
-            let mut chunk = vec![0u8; (taken as usize).min(CHUNK)];
-            let mut at = 0i64;
-            while at < taken {
-                let n = ((taken - at) as usize).min(CHUNK);
-                // SAFETY: the caller's contract; `[at, at + n)` lies inside both packed streams.
+        let apart = !self.overlaps(to);
+        match (self.contiguous(), to.contiguous()) {
+            (Some(from), Some(into)) => {
+                // SAFETY: the caller's contract: `taken` bytes are readable at `from` and
+                // writable at `into` (they may be the same buffer, as in
+                // MPI_Sendrecv_replace).
                 unsafe {
+                    std::ptr::copy(
+                        std::ptr::with_exposed_provenance::<u8>(from),
+                        std::ptr::with_exposed_provenance_mut::<u8>(into),
+                        taken as usize,
+                    )
+                }
+            }
+            (None, Some(into)) if apart => {
+                // SAFETY: the caller's contract; `taken` bytes at `into` are the receive's
+                // data, writable and apart from every byte this buffer's type map reads.
+                unsafe {
+                    let into = std::slice::from_raw_parts_mut(
+                        std::ptr::with_exposed_provenance_mut::<u8>(into),
+                        taken as usize,
+                    );
                     crate::plan::pack_range(
                         &self.datatype.plan,
                         self.count,
                         std::ptr::with_exposed_provenance(self.address),
-                        at,
-                        &mut chunk[..n],
+                        0,
+                        into,
+                    )
+                }
+            }
+            (Some(from), None) if apart => {
+                // SAFETY: the caller's contract; `taken` bytes at `from` are the data sent,
+                // readable and apart from every byte `to`'s type map writes.
+                unsafe {
+                    let from = std::slice::from_raw_parts(
+                        std::ptr::with_exposed_provenance::<u8>(from),
+                        taken as usize,
                     );
                     crate::plan::unpack_range(
                         &to.datatype.plan,
                         to.count,
                         std::ptr::with_exposed_provenance_mut(to.address),
-                        at,
-                        &chunk[..n],
-                    );
+                        0,
+                        from,
+                    )
                 }
-                at += n as i64;
             }
+            // SAFETY: the caller's contract; `taken` is at most both packed sizes.
+            _ => unsafe { self.copy_through_chunks(to, taken) },
         }
         Ok((taken, truncated(sent, room)))
+    }
+
+    /// The general case of [`Buffer::copy_into`]: the first `taken` bytes of the data packed
+    /// into a buffer of [`CHUNK`] bytes and unpacked into `to`, a chunk at a time (so the
+    /// bytes of `MPI_Sendrecv_replace`, the same on both sides, are read before they are
+    /// written back).
+    ///
+    /// # Safety
+    /// As for [`Buffer::copy_into`]; `taken` is at most both packed sizes.
+    unsafe fn copy_through_chunks(&self, to: &Buffer, taken: i64) {
+        let mut chunk = vec![0u8; (taken as usize).min(CHUNK)];
+        let mut at = 0i64;
+        while at < taken {
+            let n = ((taken - at) as usize).min(CHUNK);
+            // SAFETY: the caller's contract; `[at, at + n)` lies inside both packed streams.
+            unsafe {
+                crate::plan::pack_range(
+                    &self.datatype.plan,
+                    self.count,
+                    std::ptr::with_exposed_provenance(self.address),
+                    at,
+                    &mut chunk[..n],
+                );
+                crate::plan::unpack_range(
+                    &to.datatype.plan,
+                    to.count,
+                    std::ptr::with_exposed_provenance_mut(to.address),
+                    at,
+                    &chunk[..n],
+                );
+            }
+            at += n as i64;
+        }
     }
 }
 
@@ -353,6 +429,89 @@ impl Mailbox {
 mod tests {
     use super::*;
     use crate::abi::{MPI_COMM_SELF, MPI_COMM_WORLD};
+    use crate::datatype::construct::{named, resized, structure, subarray, vector};
+    use crate::datatype::Order;
+
+    fn double() -> Arc<Datatype> {
+        named(crate::predefined::by_name("MPI_DOUBLE").unwrap())
+    }
+
+    /// Layouts on both sides of a self-message: one run (plain doubles; a subarray that is
+    /// whole rows, with an extent far beyond its data), copies that do not abut, strided and
+    /// reordered ones (a struct of two doubles in reverse: one span, two runs), and copies
+    /// that go backwards (a negative extent).
+    fn layouts() -> Vec<(&'static str, i64, Arc<Datatype>)> {
+        let d = double();
+        let two = vector(2, 1, 1, false, &d, false).unwrap();
+        vec![
+            ("doubles", 24, d.clone()),
+            (
+                "whole rows",
+                1,
+                subarray(vec![8, 6], vec![4, 6], vec![2, 0], Order::C, &d, false).unwrap(),
+            ),
+            ("spaced pairs", 12, resized(&two, 0, 24, false).unwrap()),
+            ("vector", 3, vector(8, 1, 2, false, &d, false).unwrap()),
+            (
+                "reversed",
+                12,
+                structure(vec![1, 1], vec![8, 0], vec![d.clone(), d.clone()], false).unwrap(),
+            ),
+            ("backwards", 24, resized(&d, 0, -8, false).unwrap()),
+        ]
+    }
+
+    #[test]
+    fn a_direct_copy_moves_what_a_message_would_between_any_two_layouts() {
+        for (from_name, from_count, from_type) in layouts() {
+            for (to_name, to_count, to_type) in layouts() {
+                let source: Vec<u8> = (0..1024u32).map(|i| (i * 7 + 3) as u8).collect();
+                let base = |v: &Vec<u8>| v.as_ptr() as usize + 512;
+                let from = Buffer {
+                    address: base(&source),
+                    count: from_count,
+                    datatype: from_type.clone(),
+                };
+                let mut direct = vec![0xAAu8; 1024];
+                let mut through_message = direct.clone();
+                let to = |v: &mut Vec<u8>| Buffer {
+                    address: v.as_mut_ptr() as usize + 512,
+                    count: to_count,
+                    datatype: to_type.clone(),
+                };
+                // SAFETY: every layout lies within 512 bytes either side of its address.
+                let (taken, error) = unsafe { from.copy_into(&to(&mut direct)) }.unwrap();
+                // SAFETY: as above.
+                let (expected, expected_error) =
+                    unsafe { to(&mut through_message).unpack(&from.pack().unwrap()) };
+                let case = format!("{from_name} into {to_name}");
+                assert_eq!(direct, through_message, "{case}");
+                assert_eq!(taken, expected, "{case}");
+                assert_eq!(error.is_some(), expected_error.is_some(), "{case}");
+            }
+        }
+    }
+
+    #[test]
+    fn buffers_that_share_bytes_overlap() {
+        let d = double();
+        let at = |address, count| Buffer {
+            address,
+            count,
+            datatype: d.clone(),
+        };
+        assert!(at(1000, 4).overlaps(&at(1024, 4)));
+        assert!(!at(1000, 4).overlaps(&at(1032, 4)));
+        assert!(!at(1000, 0).overlaps(&at(1000, 4)));
+        let backwards = Buffer {
+            address: 1000,
+            count: 4,
+            datatype: resized(&d, 0, -8, false).unwrap(),
+        };
+        assert_eq!(backwards.span(), 976..1008);
+        assert!(backwards.overlaps(&at(1000, 1)));
+        assert!(!backwards.overlaps(&at(1008, 1)));
+    }
 
     fn message(comm: MPI_Comm, tag: c_int, byte: u8) -> Message {
         Message {
