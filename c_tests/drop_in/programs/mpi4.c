@@ -5,7 +5,11 @@
  *    MPI_Get_elements_c, MPI_Type_size_c and MPI_Type_get_extent_c.
  *  - Persistent collectives: MPI_Bcast_init with a derived type, MPI_Alltoall_init,
  *    MPI_Gather_init and MPI_Scatter_init with a derived type on one side or both, each
- *    started three times with new data. */
+ *    started three times with new data.
+ *  - The persistent forms of the collectives with a count and a displacement per process
+ *    (MPI_Alltoallv_init, MPI_Alltoallw_init, MPI_Allgatherv_init) and of the neighbourhood
+ *    collectives on a periodic ring (MPI_Neighbor_alltoall_init, MPI_Neighbor_alltoallv_init,
+ *    MPI_Neighbor_alltoallw_init, MPI_Neighbor_allgather_init), the same way. */
 #include "check_mpi.h"
 #include <stddef.h>
 
@@ -239,6 +243,111 @@ int main(int argc, char **argv)
             }
             MPI_CHECK(MPI_Request_free(&req));
         }
+        MPI_CHECK(MPI_Type_free(&v));
+    }
+
+    /* 6. Persistent collectives with a count and a displacement per process, and persistent
+     * neighbourhood collectives on a periodic ring of the 4 ranks: the same vector of 3 pairs
+     * of ints on the send side, ints on the receive side, started three times each. */
+    {
+        MPI_Datatype v, vs[4], ints[4];
+        MPI_Comm ring;
+        MPI_Request req;
+        int s[48], r[48], w[48], start_no, pair, dims[1] = {4}, periods[1] = {1};
+        int ones[4] = {1, 1, 1, 1}, sixes[4] = {6, 6, 6, 6}, extents[4] = {0, 1, 2, 3};
+        int at6[4] = {0, 6, 12, 18}, bytes12[4], bytes6[4];
+        MPI_Aint nbytes12[2], nbytes6[2];
+        for (q = 0; q < 4; q++) {
+            bytes12[q] = 12 * q * (int)sizeof(int);
+            bytes6[q] = 6 * q * (int)sizeof(int);
+        }
+        nbytes12[0] = 0;
+        nbytes12[1] = 12 * sizeof(int);
+        nbytes6[0] = 0;
+        nbytes6[1] = 6 * sizeof(int);
+        MPI_CHECK(MPI_Type_vector(3, 2, 5, MPI_INT, &v));
+        MPI_CHECK(MPI_Type_commit(&v));
+        for (q = 0; q < 4; q++) {
+            vs[q] = v;
+            ints[q] = MPI_INT;
+        }
+        MPI_CHECK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+        for (i = 0; i < 48; i++)
+            s[i] = r[i] = 0;
+        for (k = 0; k < 2; k++) {
+            /* MPI_Alltoallv_init (k = 0) and MPI_Alltoallw_init (k = 1): a vector to each
+             * rank, 6 ints from each */
+            const char *name = k == 0 ? "MPI_Alltoallv_init" : "MPI_Alltoallw_init";
+            if (k == 0)
+                MPI_CHECK(MPI_Alltoallv_init(s, ones, extents, v, r, sixes, at6, MPI_INT, MPI_COMM_WORLD,
+                                             MPI_INFO_NULL, &req));
+            else
+                MPI_CHECK(MPI_Alltoallw_init(s, ones, bytes12, vs, r, sixes, bytes6, ints, MPI_COMM_WORLD,
+                                             MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                one_start(&req, s, 10000 * start_no + rank * 100, r, w);
+                for (q = 0; q < 4; q++) {
+                    pair = 0;
+                    for (i = 0; i < 12; i++)
+                        if (i % 5 < 2)
+                            w[6 * q + pair++] = 10000 * start_no + q * 100 + 12 * rank + i;
+                }
+                snprintf(what, sizeof what, "mpi4: %s of vectors into ints, start %d", name, start_no + 1);
+                CHECK_INTS(r, w, 48, what);
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+        }
+        /* MPI_Allgatherv_init: one vector from each rank, as 6 ints at its displacement */
+        MPI_CHECK(MPI_Allgatherv_init(s, 1, v, r, sixes, at6, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+        for (start_no = 0; start_no < 3; start_no++) {
+            char what[100];
+            one_start(&req, s, 10000 * start_no + rank * 100, r, w);
+            for (q = 0; q < 4; q++) {
+                pair = 0;
+                for (i = 0; i < 12; i++)
+                    if (i % 5 < 2)
+                        w[6 * q + pair++] = 10000 * start_no + q * 100 + i;
+            }
+            snprintf(what, sizeof what, "mpi4: MPI_Allgatherv_init of vectors into ints, start %d", start_no + 1);
+            CHECK_INTS(r, w, 48, what);
+        }
+        MPI_CHECK(MPI_Request_free(&req));
+        /* The neighbourhood collectives: neighbour 0 is the previous rank, neighbour 1 the
+         * next. MPI_Neighbor_alltoall_init (k = 0), _alltoallv_init (k = 1) and
+         * _alltoallw_init (k = 2) send a vector to each: block 0 of the receive buffer comes
+         * from the previous rank's block 1, block 1 from the next rank's block 0.
+         * MPI_Neighbor_allgather_init (k = 3) sends the one vector to both. */
+        for (k = 0; k < 4; k++) {
+            static const char *names[4] = {"MPI_Neighbor_alltoall_init", "MPI_Neighbor_alltoallv_init",
+                                           "MPI_Neighbor_alltoallw_init", "MPI_Neighbor_allgather_init"};
+            if (k == 0)
+                MPI_CHECK(MPI_Neighbor_alltoall_init(s, 1, v, r, 6, MPI_INT, ring, MPI_INFO_NULL, &req));
+            else if (k == 1)
+                MPI_CHECK(MPI_Neighbor_alltoallv_init(s, ones, extents, v, r, sixes, at6, MPI_INT, ring,
+                                                      MPI_INFO_NULL, &req));
+            else if (k == 2)
+                MPI_CHECK(MPI_Neighbor_alltoallw_init(s, ones, nbytes12, vs, r, sixes, nbytes6, ints, ring,
+                                                      MPI_INFO_NULL, &req));
+            else
+                MPI_CHECK(MPI_Neighbor_allgather_init(s, 1, v, r, 6, MPI_INT, ring, MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                int from[2] = {prev_of(rank), next_of(rank)}, block[2] = {1, 0};
+                one_start(&req, s, 10000 * start_no + rank * 100, r, w);
+                for (q = 0; q < 2; q++) {
+                    int first_block = k == 3 ? 0 : block[q];
+                    pair = 0;
+                    for (i = 0; i < 12; i++)
+                        if (i % 5 < 2)
+                            w[6 * q + pair++] = 10000 * start_no + from[q] * 100 + 12 * first_block + i;
+                }
+                snprintf(what, sizeof what, "mpi4: %s of vectors into ints, start %d", names[k], start_no + 1);
+                CHECK_INTS(r, w, 48, what);
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+        }
+        MPI_CHECK(MPI_Comm_free(&ring));
         MPI_CHECK(MPI_Type_free(&v));
     }
 

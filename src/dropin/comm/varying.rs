@@ -18,7 +18,7 @@
 //! packed type signature on either path, so each pair of processes moves the same bytes
 //! whichever path each side takes.
 
-use super::collective::Landing;
+use super::collective::{Landing, Refill};
 use super::pending::Memory;
 use super::pool::Buffer;
 use super::route::{self, Path, Side};
@@ -213,36 +213,35 @@ impl Spread {
         }
     }
 
-    /// Packs the program's blocks into the pooled buffer: the data a sending side sends, or,
-    /// for `MPI_IN_PLACE`, the data a receiving side sends from its own buffer.
-    ///
-    /// # Safety
-    /// The type map of each block relative to the program's buffer is readable.
-    pub unsafe fn pack_program_data(&self) {
-        if let Paths::Packed { pooled, placed, .. } = &self.0 {
-            for block in placed {
-                // SAFETY: the caller's contract; the block's bytes lie within the buffer.
-                unsafe { block.memory.pack_to(pooled.as_mut_ptr().add(block.offset)) };
-            }
-        }
+    /// The packing of the program's blocks into the pooled buffer, to do now or at each
+    /// start ([`Refill`]): the data a sending side sends, or, for `MPI_IN_PLACE`, the data a
+    /// receiving side sends from its own buffer.
+    pub fn program_data(&self) -> Vec<Refill> {
+        self.program_blocks(|_| true)
     }
 
-    /// Packs the program's data of the blocks of partners `indices` into the pooled buffer:
-    /// blocks nothing arrives in (from `MPI_PROC_NULL` neighbours) are then unpacked as they
-    /// were.
-    ///
-    /// # Safety
-    /// The type map of those blocks relative to the program's buffer is readable.
-    pub unsafe fn pack_program_blocks(&self, indices: impl Iterator<Item = usize>) {
+    /// The packing of the program's data of the blocks of partners `indices` into the pooled
+    /// buffer ([`Spread::program_data`]): blocks nothing arrives in (from `MPI_PROC_NULL`
+    /// neighbours) are then unpacked as they were.
+    pub fn program_blocks_of(&self, indices: impl Iterator<Item = usize>) -> Vec<Refill> {
+        let indices: Vec<usize> = indices.collect();
+        self.program_blocks(|index| indices.contains(&index))
+    }
+
+    /// The packing of the blocks whose partner's index `which` takes.
+    fn program_blocks(&self, which: impl Fn(usize) -> bool) -> Vec<Refill> {
         let Paths::Packed { pooled, placed, .. } = &self.0 else {
-            return;
+            return Vec::new();
         };
-        for index in indices {
-            if let Some(block) = placed.iter().find(|p| p.index == index) {
-                // SAFETY: the caller's contract; the block's bytes lie within the buffer.
-                unsafe { block.memory.pack_to(pooled.as_mut_ptr().add(block.offset)) };
-            }
-        }
+        let start = pooled.as_mut_ptr().expose_provenance();
+        placed
+            .iter()
+            .filter(|block| which(block.index))
+            .map(|block| Refill {
+                memory: block.memory.clone(),
+                at: start + block.offset,
+            })
+            .collect()
     }
 
     /// The pooled buffer of a sending side, if it packed (kept until the call completes).

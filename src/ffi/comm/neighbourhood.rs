@@ -17,7 +17,7 @@ use super::varying::{alltoall_shaped, varying_collective};
 use super::varying::{side, Unit};
 use super::varying_engine::{allgather_varied, alltoall_varied, Number, Single, Types, Varied};
 use super::{guard_on, missing_behind, standalone};
-use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::Exchange;
 use crate::dropin::comm::collective::After;
@@ -129,10 +129,10 @@ unsafe fn exchange(
 /// Defines `MPI_Neighbor_allgather` / `MPI_Neighbor_alltoall` (`$same`: every neighbour gets
 /// the one send block), their `_c` forms and their nonblocking forms.
 macro_rules! neighbor_blocks {
-    ($same:literal, $count:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
+    ($same:literal, $count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent along the same edge.")]
-            fn $name / $iname $(as $int / $iint)? (
+            fn $name / $iname / $pname $(as $int / $iint / $pint)? (
                 sendbuf: *const c_void,
                 sendcount: $count,
                 sendtype: MPI_Datatype,
@@ -161,17 +161,17 @@ macro_rules! neighbor_blocks {
     };
 }
 
-neighbor_blocks!(true, c_int: MPI_Neighbor_allgather / MPI_Ineighbor_allgather);
-neighbor_blocks!(true, MPI_Count: MPI_Neighbor_allgather_c / MPI_Ineighbor_allgather_c as MPI_Neighbor_allgather / MPI_Ineighbor_allgather);
-neighbor_blocks!(false, c_int: MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall);
-neighbor_blocks!(false, MPI_Count: MPI_Neighbor_alltoall_c / MPI_Ineighbor_alltoall_c as MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall);
+neighbor_blocks!(true, c_int: MPI_Neighbor_allgather / MPI_Ineighbor_allgather / MPI_Neighbor_allgather_init);
+neighbor_blocks!(true, MPI_Count: MPI_Neighbor_allgather_c / MPI_Ineighbor_allgather_c / MPI_Neighbor_allgather_init_c as MPI_Neighbor_allgather / MPI_Ineighbor_allgather / MPI_Neighbor_allgather_init);
+neighbor_blocks!(false, c_int: MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall / MPI_Neighbor_alltoall_init);
+neighbor_blocks!(false, MPI_Count: MPI_Neighbor_alltoall_c / MPI_Ineighbor_alltoall_c / MPI_Neighbor_alltoall_init_c as MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall / MPI_Neighbor_alltoall_init);
 
 /// Defines `MPI_Neighbor_allgatherv`, its `_c` form and their nonblocking forms.
 macro_rules! neighbor_allgathervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world each block from the process itself is the one it sent, at its displacement.")]
-            fn $name / $iname $(as $int / $iint)? (
+            fn $name / $iname / $pname $(as $int / $iint / $pint)? (
                 sendbuf: *const c_void,
                 sendcount: $count,
                 sendtype: MPI_Datatype,
@@ -201,8 +201,8 @@ macro_rules! neighbor_allgathervs {
     };
 }
 
-neighbor_allgathervs!(c_int: c_int: MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv);
-neighbor_allgathervs!(MPI_Count: MPI_Aint: MPI_Neighbor_allgatherv_c / MPI_Ineighbor_allgatherv_c as MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv);
+neighbor_allgathervs!(c_int: c_int: MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv / MPI_Neighbor_allgatherv_init);
+neighbor_allgathervs!(MPI_Count: MPI_Aint: MPI_Neighbor_allgatherv_c / MPI_Ineighbor_allgatherv_c / MPI_Neighbor_allgatherv_init_c as MPI_Neighbor_allgatherv / MPI_Ineighbor_allgatherv / MPI_Neighbor_allgatherv_init);
 
 /// `MPI_Neighbor_alltoallv` or `MPI_Neighbor_alltoallw` in the one-process world: each block
 /// from the process itself is the one it sent along the same edge, each at its displacement.
@@ -244,8 +244,8 @@ unsafe fn neighbor_alltoall_alone<C: Number, D: Number, T: Types>(
 
 alltoall_shaped!(Exchange::Neighbours, neighbor_alltoall_alone,
     "each block from the process itself is the one it sent along the same edge";
-    c_int: c_int: MPI_Datatype: MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv,
-    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Neighbor_alltoallv_c / MPI_Ineighbor_alltoallv_c as MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv,
-    c_int: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw,
-    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw_c / MPI_Ineighbor_alltoallw_c as MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw,
+    c_int: c_int: MPI_Datatype: MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv / MPI_Neighbor_alltoallv_init,
+    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Neighbor_alltoallv_c / MPI_Ineighbor_alltoallv_c / MPI_Neighbor_alltoallv_init_c as MPI_Neighbor_alltoallv / MPI_Ineighbor_alltoallv / MPI_Neighbor_alltoallv_init,
+    c_int: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw / MPI_Neighbor_alltoallw_init,
+    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Neighbor_alltoallw_c / MPI_Ineighbor_alltoallw_c / MPI_Neighbor_alltoallw_init_c as MPI_Neighbor_alltoallw / MPI_Ineighbor_alltoallw / MPI_Neighbor_alltoallw_init,
 );

@@ -1,24 +1,21 @@
-//! The nonblocking collectives (`MPI_Ibarrier`, `MPI_Iallreduce`,
-//! `MPI_Ireduce` and the others) and the persistent ones (`MPI_Barrier_init`,
+//! The nonblocking reducing collectives and barrier (`MPI_Ibarrier`, `MPI_Iallreduce`,
+//! `MPI_Ireduce` and the others) and their persistent forms (`MPI_Barrier_init`,
 //! `MPI_Allreduce_init`, ...), each with its `_c` form, both made from one definition. In
-//! drop-in mode each is the MPI behind's. The nonblocking forms of `MPI_Bcast`, of the
-//! collectives with a block per process (`MPI_Ialltoall`, `MPI_Igatherv`, ...) and of the
-//! neighbourhood collectives are made with their blocking ones instead, on the engine's path
-//! ([`super::bcast`], [`super::blocks`], [`super::varying`], [`super::neighbourhood`]),
-//! through [`serial::at_once`] in the one-process world; so are the persistent forms of
-//! `MPI_Bcast` and of the collectives with a block per process (`MPI_Alltoall_init`, ...),
-//! through [`super::persistent_alone`] there. In the one-process
+//! drop-in mode each is the MPI behind's. The nonblocking and persistent forms of
+//! `MPI_Bcast`, of the collectives with a block per process (`MPI_Ialltoall`,
+//! `MPI_Gatherv_init`, ...) and of the neighbourhood collectives are made with their
+//! blocking ones instead, on the engine's path ([`super::bcast`], [`super::blocks`],
+//! [`super::varying`], [`super::neighbourhood`]), through [`serial::at_once`] and
+//! [`super::persistent_alone`] in the one-process world. In the one-process
 //! world nothing waits for another process: a nonblocking collective is done when it is started (by the blocking function of
 //! the same arguments) and its request is complete at once (`MPI_Wait` and `MPI_Test` report it
 //! with an empty status); a persistent one runs the blocking function at each `MPI_Start`.
 
 use super::int_forms::{self, or_int_form};
-use super::neighbourhood::*;
 use super::persistent_alone::persistent_in_one_process;
 use super::reductions::*;
-use super::varying::*;
 use super::{missing_behind, serial, standalone};
-use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request};
+use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Op, MPI_Request};
 use crate::behind::forward;
 use crate::ffi::export;
 use std::ffi::c_void;
@@ -98,47 +95,3 @@ nonblocking!(MPI_Ireduce_scatter, MPI_Reduce_scatter_init => MPI_Reduce_scatter
     (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const c_int, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
 nonblocking!(MPI_Ireduce_scatter_c as MPI_Ireduce_scatter, MPI_Reduce_scatter_init_c as MPI_Reduce_scatter_init => MPI_Reduce_scatter_c
     (sendbuf: *const c_void, recvbuf: *mut c_void, recvcounts: *const MPI_Count, datatype: MPI_Datatype, op: MPI_Op, comm: MPI_Comm));
-
-/// Defines the nonblocking form of each collective of one block per process.
-macro_rules! nonblocking_blocks {
-    ($($count:ty: $($name:ident)?, $init:ident $(as $iint:ident)? => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($($name)?, $init $(as $iint)? => $blocking
-            (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: $count, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
-    )*};
-}
-
-/// Defines the nonblocking forms of `MPI_Gatherv` / `MPI_Allgatherv`.
-macro_rules! nonblocking_gathervs {
-    ($($count:ty: $displ:ty: $($name:ident)?, $init:ident $(as $iint:ident)? => $blocking:ident [$($root:ident)?]),*) => {$(
-        nonblocking!($($name)?, $init $(as $iint)? $([$root])? => $blocking
-            (sendbuf: *const c_void, sendcount: $count, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const $count, displs: *const $displ, recvtype: MPI_Datatype, $($root: c_int,)? comm: MPI_Comm));
-    )*};
-}
-
-nonblocking_gathervs!(c_int: c_int: , MPI_Gatherv_init => MPI_Gatherv [root], MPI_Count: MPI_Aint: , MPI_Gatherv_init_c as MPI_Gatherv_init => MPI_Gatherv_c [root]);
-nonblocking_gathervs!(c_int: c_int: , MPI_Allgatherv_init => MPI_Allgatherv [], MPI_Count: MPI_Aint: , MPI_Allgatherv_init_c as MPI_Allgatherv_init => MPI_Allgatherv_c []);
-
-nonblocking!(, MPI_Scatterv_init => MPI_Scatterv
-    (sendbuf: *const c_void, sendcounts: *const c_int, displs: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(, MPI_Scatterv_init_c as MPI_Scatterv_init [root] => MPI_Scatterv_c
-    (sendbuf: *const c_void, sendcounts: *const MPI_Count, displs: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, root: c_int, comm: MPI_Comm));
-nonblocking!(, MPI_Alltoallv_init => MPI_Alltoallv
-    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Alltoallv_init_c as MPI_Alltoallv_init => MPI_Alltoallv_c
-    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Alltoallw_init => MPI_Alltoallw
-    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Alltoallw_init_c as MPI_Alltoallw_init => MPI_Alltoallw_c
-    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-
-nonblocking_blocks!(c_int: , MPI_Neighbor_allgather_init => MPI_Neighbor_allgather [], MPI_Count: , MPI_Neighbor_allgather_init_c as MPI_Neighbor_allgather_init => MPI_Neighbor_allgather_c []);
-nonblocking_blocks!(c_int: , MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall [], MPI_Count: , MPI_Neighbor_alltoall_init_c as MPI_Neighbor_alltoall_init => MPI_Neighbor_alltoall_c []);
-nonblocking_gathervs!(c_int: c_int: , MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv [], MPI_Count: MPI_Aint: , MPI_Neighbor_allgatherv_init_c as MPI_Neighbor_allgatherv_init => MPI_Neighbor_allgatherv_c []);
-nonblocking!(, MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv
-    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const c_int, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const c_int, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Neighbor_alltoallv_init_c as MPI_Neighbor_alltoallv_init => MPI_Neighbor_alltoallv_c
-    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtype: MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtype: MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw
-    (sendbuf: *const c_void, sendcounts: *const c_int, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const c_int, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));
-nonblocking!(, MPI_Neighbor_alltoallw_init_c as MPI_Neighbor_alltoallw_init => MPI_Neighbor_alltoallw_c
-    (sendbuf: *const c_void, sendcounts: *const MPI_Count, sdispls: *const MPI_Aint, sendtypes: *const MPI_Datatype, recvbuf: *mut c_void, recvcounts: *const MPI_Count, rdispls: *const MPI_Aint, recvtypes: *const MPI_Datatype, comm: MPI_Comm));

@@ -12,7 +12,7 @@ use super::varying_engine::{
 };
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
-use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Request};
+use crate::abi::{MPI_Aint, MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::Exchange;
 use crate::dropin::comm::collective::After;
@@ -59,16 +59,18 @@ unsafe fn first<T: Copy + Into<i64>>(array: *const T, name: &str) -> MpiResult<i
     Ok(unsafe { read_in(array, name)? }.into())
 }
 
-/// Defines the exported `$name` and its nonblocking form `$iname` from their C arguments. In
-/// drop-in mode each makes its sides `$send` and `$recv` and hands them to `$helper` (with
-/// `$extra`) with the call of the MPI behind's function of its name, which takes the sides
-/// as `$s` and `$r` and passes `$pass` (the nonblocking one then the request): the engine's
-/// path for the sides it packs ([`super::varying_engine`]). In the one-process world `$name`
-/// answers `$standalone`, and `$iname` is `$name` with a request complete at once.
+/// Defines the exported `$name`, its nonblocking form `$iname` and its persistent form
+/// `$pname` from their C arguments. In drop-in mode each makes its sides `$send` and `$recv`
+/// and hands them to `$helper` (with `$extra`) with the call of the MPI behind's function of
+/// its name, which takes the sides as `$s` and `$r` and passes `$pass` (then the request, or
+/// the info and the request): the engine's path for the sides it packs
+/// ([`super::varying_engine`]; a persistent one packs at each start). In the one-process
+/// world `$name` answers `$standalone`, `$iname` is `$name` with a request complete at once,
+/// and each start of `$pname` runs `$name`.
 macro_rules! varying_collective {
     (
         $(#[$doc:meta])*
-        fn $name:ident / $iname:ident $(as $int:ident / $iint:ident)? ($($arg:ident: $ty:ty),* $(,)?)
+        fn $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)? ($($arg:ident: $ty:ty),* $(,)?)
         root [$($root:ident)?]
         sides ($send:expr, $recv:expr) taken as ($s:ident: $sty:ty, $r:ident: $rty:ty)
         passing ($($pass:expr),* $(,)?)
@@ -85,14 +87,8 @@ macro_rules! varying_collective {
                 if standalone() {
                     return $standalone;
                 }
-                let call = |$s: $sty, $r: $rty| {
-                    let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($name: fn($($ty),*) -> c_int, $($pass),*);
-                        $name [$($int)?];
-                        on Comm(last!($($arg),*));
-                        widths &$crate::ffi::comm::int_forms::widths(stringify!($name), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
-                        after Return; messages []; ($($pass),*));
-                    rc.unwrap_or_else(|| missing_behind(stringify!($name)))
-                };
+                let call = varying_collective!(@call $name [$($int)?] ($($arg: $ty),*) [$($root)?]
+                    ($s: $sty, $r: $rty) ($($pass),*) []; Return);
                 // SAFETY: the caller's arguments, passed on under the same contract.
                 unsafe { $helper($send, $recv, $($extra,)* call, After::Return) }
             })
@@ -109,17 +105,41 @@ macro_rules! varying_collective {
                     // SAFETY: the caller's arguments, as the blocking function takes them.
                     return unsafe { at_once(stringify!($iname), request, || $name($($arg),*)) };
                 }
-                let call = |$s: $sty, $r: $rty| {
-                    let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($iname: fn($($ty,)* *mut MPI_Request) -> c_int, $($pass,)* request);
-                        $iname [$($iint)?];
-                        on Comm(last!($($arg),*));
-                        widths &$crate::ffi::comm::int_forms::widths(stringify!($iname), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
-                        after Request(request); messages []; ($($pass,)* request));
-                    rc.unwrap_or_else(|| missing_behind(stringify!($iname)))
-                };
+                let call = varying_collective!(@call $iname [$($iint)?] ($($arg: $ty),*) [$($root)?]
+                    ($s: $sty, $r: $rty) ($($pass),*) [request: *mut MPI_Request]; Request(request));
                 // SAFETY: the caller's arguments, passed on under the same contract.
                 unsafe { $helper($send, $recv, $($extra,)* call, After::Request(request)) }
             })
+        }
+
+        #[doc = concat!("The persistent `", stringify!($name), "`: each start packs the blocks the engine moves, each completion unpacks the blocks it lands.")]
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[no_mangle]
+        pub unsafe extern "C" fn $pname($($arg: $ty,)* info: MPI_Info, request: *mut MPI_Request) -> c_int {
+            export(stringify!($pname), || {
+                if standalone() {
+                    return $crate::ffi::comm::persistent_alone::persistent_in_one_process!($pname => $name($($arg),*), request);
+                }
+                let call = varying_collective!(@call $pname [$($pint)?] ($($arg: $ty),*) [$($root)?]
+                    ($s: $sty, $r: $rty) ($($pass),*) [info: MPI_Info, request: *mut MPI_Request]; Persistent(request));
+                // SAFETY: the caller's arguments, passed on under the same contract.
+                unsafe { $helper($send, $recv, $($extra,)* call, After::Persistent(request)) }
+            })
+        }
+    };
+    // The call of the MPI behind's `$fname` (or of its `int` form `$fint`), with the sides
+    // `$s` and `$r` passed as `$pass` and then the arguments `$more`, finishing `$after`.
+    (@call $fname:ident [$($fint:ident)?] ($($arg:ident: $ty:ty),*) [$($root:ident)?]
+        ($s:ident: $sty:ty, $r:ident: $rty:ty) ($($pass:expr),*) [$($more:ident: $mty:ty),*]; $($after:tt)*) => {
+        |$s: $sty, $r: $rty| {
+            let rc = $crate::ffi::comm::int_forms::or_int_form!(forward!($fname: fn($($ty),* $(, $mty)*) -> c_int, $($pass),* $(, $more)*);
+                $fname [$($fint)?];
+                on Comm(last!($($arg),*));
+                widths &$crate::ffi::comm::int_forms::widths(stringify!($fname), last!($($arg),*), None $(.or(Some($root)))?, first!($($arg),*));
+                after $($after)*; messages []; ($($pass),* $(, $more)*));
+            rc.unwrap_or_else(|| missing_behind(stringify!($fname)))
         }
     };
 }
@@ -129,10 +149,10 @@ pub(super) use varying_collective;
 /// Defines `MPI_Gatherv` / `MPI_Allgatherv` (`$root`: whether it has a root), their `_c`
 /// forms and their nonblocking forms.
 macro_rules! gathervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)? [$($root:ident)?] $helper:ident($lead:expr)) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)? [$($root:ident)?] $helper:ident($lead:expr)) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves to its displacement.")]
-            fn $name / $iname $(as $int / $iint)? (
+            fn $name / $iname / $pname $(as $int / $iint / $pint)? (
                 sendbuf: *const c_void,
                 sendcount: $count,
                 sendtype: MPI_Datatype,
@@ -164,17 +184,17 @@ macro_rules! gathervs {
     };
 }
 
-gathervs!(c_int: c_int: MPI_Gatherv / MPI_Igatherv [root] gather_varied(root));
-gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c as MPI_Gatherv / MPI_Igatherv [root] gather_varied(root));
-gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied(Exchange::Everyone));
-gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c as MPI_Allgatherv / MPI_Iallgatherv [] allgather_varied(Exchange::Everyone));
+gathervs!(c_int: c_int: MPI_Gatherv / MPI_Igatherv / MPI_Gatherv_init [root] gather_varied(root));
+gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c / MPI_Gatherv_init_c as MPI_Gatherv / MPI_Igatherv / MPI_Gatherv_init [root] gather_varied(root));
+gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv / MPI_Allgatherv_init [] allgather_varied(Exchange::Everyone));
+gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c / MPI_Allgatherv_init_c as MPI_Allgatherv / MPI_Iallgatherv / MPI_Allgatherv_init [] allgather_varied(Exchange::Everyone));
 
 /// Defines `MPI_Scatterv`, `MPI_Scatterv_c` and their nonblocking forms.
 macro_rules! scattervs {
-    ($count:ty: $displ:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?) => {
+    ($count:ty: $displ:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world the block moves from its displacement.")]
-            fn $name / $iname $(as $int / $iint)? (
+            fn $name / $iname / $pname $(as $int / $iint / $pint)? (
                 sendbuf: *const c_void,
                 sendcounts: *const $count,
                 displs: *const $displ,
@@ -205,8 +225,8 @@ macro_rules! scattervs {
     };
 }
 
-scattervs!(c_int: c_int: MPI_Scatterv / MPI_Iscatterv);
-scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c as MPI_Scatterv / MPI_Iscatterv);
+scattervs!(c_int: c_int: MPI_Scatterv / MPI_Iscatterv / MPI_Scatterv_init);
+scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c / MPI_Scatterv_init_c as MPI_Scatterv / MPI_Iscatterv / MPI_Scatterv_init);
 
 /// Defines an exported collective of `MPI_Alltoallv`'s arguments: `MPI_Alltoallv` and its
 /// neighbourhood form (`$types` `MPI_Datatype`, displacements in extents) or `MPI_Alltoallw`
@@ -215,10 +235,10 @@ scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c as MPI_Scatterv
 /// from the partners `$with` says ([`alltoall_varied`]); in the one-process world `$alone`
 /// answers.
 macro_rules! alltoall_shaped {
-    ($with:expr, $alone:path, $doc:literal; $($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident $(as $int:ident / $iint:ident)?),* $(,)?) => {$(
+    ($with:expr, $alone:path, $doc:literal; $($count:ty: $displ:ty: $types:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?),* $(,)?) => {$(
         varying_collective! {
             #[doc = concat!("`", stringify!($name), "`: in the one-process world ", $doc, ".")]
-            fn $name / $iname $(as $int / $iint)? (
+            fn $name / $iname / $pname $(as $int / $iint / $pint)? (
                 sendbuf: *const c_void,
                 sendcounts: *const $count,
                 sdispls: *const $displ,
@@ -297,8 +317,8 @@ unsafe fn alltoall_alone<C: Number, D: Number, T: Types>(
 }
 
 alltoall_shaped!(Exchange::Everyone, alltoall_alone, "the block moves between its displacements";
-    c_int: c_int: MPI_Datatype: MPI_Alltoallv / MPI_Ialltoallv,
-    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c as MPI_Alltoallv / MPI_Ialltoallv,
-    c_int: c_int: *const MPI_Datatype: MPI_Alltoallw / MPI_Ialltoallw,
-    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c as MPI_Alltoallw / MPI_Ialltoallw,
+    c_int: c_int: MPI_Datatype: MPI_Alltoallv / MPI_Ialltoallv / MPI_Alltoallv_init,
+    MPI_Count: MPI_Aint: MPI_Datatype: MPI_Alltoallv_c / MPI_Ialltoallv_c / MPI_Alltoallv_init_c as MPI_Alltoallv / MPI_Ialltoallv / MPI_Alltoallv_init,
+    c_int: c_int: *const MPI_Datatype: MPI_Alltoallw / MPI_Ialltoallw / MPI_Alltoallw_init,
+    MPI_Count: MPI_Aint: *const MPI_Datatype: MPI_Alltoallw_c / MPI_Ialltoallw_c / MPI_Alltoallw_init_c as MPI_Alltoallw / MPI_Ialltoallw / MPI_Alltoallw_init,
 );

@@ -15,7 +15,7 @@ use crate::abi::{MPI_Comm, MPI_Datatype};
 use crate::dropin::comm::blocks::{
     root_and_partners, Exchange, Partners, ReceivedBlocks, SentBlocks,
 };
-use crate::dropin::comm::collective::{After, Collective, Landing};
+use crate::dropin::comm::collective::{After, Collective, Landing, Refill};
 use crate::dropin::comm::pool::Buffer;
 use crate::dropin::comm::route::{self, Side};
 use crate::dropin::comm::varying::{Block, Spread, Unit};
@@ -194,14 +194,15 @@ pub(super) struct Single<C> {
 }
 
 impl<C: Number> Single<C> {
-    /// Sends this block on its path.
+    /// Sends this block on its path (`defer`: packed at each start of a persistent
+    /// collective, not now).
     ///
     /// # Safety
     /// The block is readable, as the call requires.
-    unsafe fn sent(self) -> (Single<C>, Option<SentBlocks>) {
+    unsafe fn sent(self, defer: bool) -> (Single<C>, Option<SentBlocks>) {
         // SAFETY: the caller's contract.
         let sent =
-            unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1, false) };
+            unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1, defer) };
         let (buffer, count, datatype) = sent.args(self.buffer, self.count, self.datatype);
         (
             Single {
@@ -235,16 +236,19 @@ pub(super) fn is_in_place(buffer: *const c_void) -> bool {
     buffer.expose_provenance() == MPI_IN_PLACE
 }
 
-/// The answer `rc` of the call, after keeping what its sides packed (`sent`), what lands as
-/// bytes (`landing`) and the `arrays` it gave the MPI behind until it completes ([`After`]),
-/// which unpacks them.
+/// Runs `call` after the packing `refills` (the program's data put where the MPI behind
+/// finds them: now, or at each start of a persistent collective), keeping what its sides
+/// packed into (`sent`), what lands as bytes (`landing`) and the `arrays` it gave the MPI
+/// behind until it completes ([`After`]), which unpacks them.
 ///
 /// # Safety
-/// The blocks of `landing` are writable until the call completes.
-unsafe fn finished<C: Number, D: Number>(
-    rc: c_int,
+/// The program's data of `refills` are readable (at each start, for a persistent
+/// collective), the blocks of `landing` writable until the call completes.
+unsafe fn completed<C: Number, D: Number>(
+    refills: Vec<Refill>,
     (sent, landing): (Option<Buffer>, Option<Landing>),
     arrays: impl IntoIterator<Item = Kept<C, D>>,
+    call: impl FnOnce() -> c_int,
     after: After,
 ) -> c_int {
     let mut kept = Collective::default();
@@ -253,9 +257,20 @@ unsafe fn finished<C: Number, D: Number>(
     for array in arrays {
         kept.keeps(array);
     }
+    // SAFETY: the caller's contract; the collective keeps the buffers packed into.
+    unsafe { kept.refills(refills, after) };
+    let rc = call();
     // SAFETY: the caller's contract.
     unsafe { kept.finish(rc, after) };
     rc
+}
+
+/// A sending side of one block as [`completed`] keeps it: the buffer it is packed into, and
+/// its packing where that waits for each start of a persistent collective.
+fn kept_single(sent: Option<SentBlocks>, refills: &mut Vec<Refill>) -> Option<Buffer> {
+    let (buffer, deferred) = sent.map_or((None, None), SentBlocks::into_kept);
+    refills.extend(deferred);
+    buffer
 }
 
 /// Whether `count` is one the engine may pack (a negative one goes to the MPI behind, which
@@ -264,32 +279,28 @@ fn valid<C: Number>(count: C) -> bool {
     count.into() >= 0
 }
 
-/// The receive side of a block from each of `partners` (`in_place`: the call sends from it
-/// too, whose data are packed now; so are those of the blocks from nobody, which stay), or
-/// `None` where the call goes to the MPI behind unchanged.
+/// The receive side of a block from each of `partners`, and the packing of the program's
+/// blocks it needs (`in_place`: the call sends from it too; and the blocks from nobody,
+/// which stay), or `None` where the call goes to the MPI behind unchanged.
 ///
 /// # Safety
-/// The arrays hold an entry per partner; with `in_place` the blocks are readable, and so are
-/// those from nobody.
+/// The arrays hold an entry per partner.
 unsafe fn receiving<C: Number, D: Number, T: Types>(
     recv: &Varied<C, D, T>,
     partners: &Partners,
     in_place: bool,
-) -> Option<Spread> {
+) -> Option<(Spread, Vec<Refill>)> {
     let side = match in_place {
         true => Side::ReceiveInPlace,
         false => Side::Receive,
     };
     // SAFETY: the caller's contract.
     let received = unsafe { recv.spread(side, partners.incoming)? };
-    // SAFETY: the caller's contract.
-    unsafe {
-        match in_place {
-            true => received.pack_program_data(),
-            false => received.pack_program_blocks(partners.from_nobody()),
-        }
-    }
-    Some(received)
+    let refills = match in_place {
+        true => received.program_data(),
+        false => received.program_blocks_of(partners.from_nobody()),
+    };
+    Some((received, refills))
 }
 
 /// The partners of a collective exchanging blocks `with` whom over `comm` (`allgather`: the
@@ -326,7 +337,7 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let Some(received) = (unsafe { receiving(&recv, &partners, in_place) }) else {
+    let Some((received, mut refills)) = (unsafe { receiving(&recv, &partners, in_place) }) else {
         return call(send, recv);
     };
     let (n, outgoing) = (partners.incoming, partners.outgoing);
@@ -335,23 +346,14 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
         // SAFETY: as above.
         false => unsafe { send.spread(Side::Send, outgoing) },
     };
-    if let Some(sent) = &sent {
-        // SAFETY: the send buffer holds the blocks, as the function requires.
-        unsafe { sent.pack_program_data() };
-    }
+    refills.extend(sent.iter().flat_map(Spread::program_data));
     let (mut kept_send, mut kept_recv) = (None, None);
     let send = send.taken_if(sent.as_ref(), outgoing, &mut kept_send);
-    let rc = call(send, recv.taken(&received, n, &mut kept_recv));
-    let sent = sent.and_then(Spread::into_buffer);
-    // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe {
-        finished(
-            rc,
-            (sent, received.into_landing()),
-            kept_send.into_iter().chain(kept_recv),
-            after,
-        )
-    }
+    let recv = recv.taken(&received, n, &mut kept_recv);
+    let sides = (sent.and_then(Spread::into_buffer), received.into_landing());
+    let arrays = kept_send.into_iter().chain(kept_recv);
+    // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
+    unsafe { completed(refills, sides, arrays, || call(send, recv), after) }
 }
 
 /// `MPI_Allgatherv`: one block to every partner, a block of its own from each.
@@ -372,20 +374,20 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let Some(received) = (unsafe { receiving(&recv, &partners, in_place) }) else {
+    let Some((received, mut refills)) = (unsafe { receiving(&recv, &partners, in_place) }) else {
         return call(send, recv);
     };
     let n = partners.incoming;
     let (send, sent) = match in_place {
         true => (send, None),
         // SAFETY: the send buffer holds the block, as the function requires.
-        false => unsafe { send.sent() },
+        false => unsafe { send.sent(after.persistent()) },
     };
     let mut kept = None;
-    let rc = call(send, recv.taken(&received, n, &mut kept));
-    let sent = sent.and_then(SentBlocks::into_buffer);
-    // SAFETY: the receive buffer takes the blocks, as the function requires.
-    unsafe { finished(rc, (sent, received.into_landing()), kept, after) }
+    let recv = recv.taken(&received, n, &mut kept);
+    let sides = (kept_single(sent, &mut refills), received.into_landing());
+    // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
+    unsafe { completed(refills, sides, kept, || call(send, recv), after) }
 }
 
 /// This process's part in a rooted collective whose side of one block (every process's but
@@ -426,28 +428,28 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     let Some((is_root, n, sends)) = rooted(root, comm, packable, in_place, send.count) else {
         return call(send, recv);
     };
-    let received = match is_root {
-        // SAFETY: the root's arrays hold an entry per partner; with MPI_IN_PLACE its block
-        // is in the receive buffer.
+    let (received, mut refills) = match is_root {
+        // SAFETY: the root's arrays hold an entry per partner.
         true => match unsafe { receiving(&recv, &Partners::everyone(n), in_place) } {
-            Some(received) => Some(received),
+            Some((received, refills)) => (Some(received), refills),
             None => return call(send, recv),
         },
-        false => None,
+        false => (None, Vec::new()),
     };
     let (send, sent) = match sends {
         // SAFETY: the send buffer holds the block, as the function requires.
-        true => unsafe { send.sent() },
+        true => unsafe { send.sent(after.persistent()) },
         false => (send, None),
     };
     let mut kept = None;
-    let rc = call(send, recv.taken_if(received.as_ref(), n, &mut kept));
-    let (sent, landing) = (
-        sent.and_then(SentBlocks::into_buffer),
+    let recv = recv.taken_if(received.as_ref(), n, &mut kept);
+    let sides = (
+        kept_single(sent, &mut refills),
         received.and_then(Spread::into_landing),
     );
-    // SAFETY: the root's receive buffer takes the blocks, as the function requires.
-    unsafe { finished(rc, (sent, landing), kept, after) }
+    // SAFETY: the buffers hold the data sent (with MPI_IN_PLACE the root's block is in its
+    // receive buffer) and the root's takes the blocks, as the function requires.
+    unsafe { completed(refills, sides, kept, || call(send, recv), after) }
 }
 
 /// `MPI_Scatterv`: the root sends a block of its own to each partner, every process
@@ -476,20 +478,18 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
         },
         false => None,
     };
-    if let Some(sent) = &sent {
-        // SAFETY: the root's send buffer holds the blocks, as the function requires.
-        unsafe { sent.pack_program_data() };
-    }
+    let refills = sent.iter().flat_map(Spread::program_data).collect();
     let (recv, received) = match receives {
         true => recv.received(),
         false => (recv, None),
     };
     let mut kept = None;
-    let rc = call(send.taken_if(sent.as_ref(), n, &mut kept), recv);
-    let (sent, landing) = (
+    let send = send.taken_if(sent.as_ref(), n, &mut kept);
+    let sides = (
         sent.and_then(Spread::into_buffer),
         received.and_then(ReceivedBlocks::into_landing),
     );
-    // SAFETY: the receive buffer takes the block, as the function requires.
-    unsafe { finished(rc, (sent, landing), kept, after) }
+    // SAFETY: the root's send buffer holds the blocks and the receive buffer takes the
+    // block, as the function requires.
+    unsafe { completed(refills, sides, kept, || call(send, recv), after) }
 }
