@@ -7,7 +7,8 @@
  *    MPI_Gather_init and MPI_Scatter_init with a derived type on one side or both, each
  *    started three times with new data.
  *  - The persistent forms of the collectives with a count and a displacement per process
- *    (MPI_Alltoallv_init, MPI_Alltoallw_init, MPI_Allgatherv_init) and of the neighbourhood
+ *    (MPI_Alltoallv_init, MPI_Alltoallw_init, MPI_Allgatherv_init, and over MPICH 5
+ *    MPI_Gatherv_init and MPI_Scatterv_init) and of the neighbourhood
  *    collectives on a periodic ring (MPI_Neighbor_alltoall_init, MPI_Neighbor_alltoallv_init,
  *    MPI_Neighbor_alltoallw_init, MPI_Neighbor_allgather_init), the same way. */
 #include "check_mpi.h"
@@ -313,6 +314,39 @@ int main(int argc, char **argv)
             CHECK_INTS(r, w, 48, what);
         }
         MPI_CHECK(MPI_Request_free(&req));
+        /* MPI_Gatherv_init at root 1 (a vector from each rank, as 6 ints at its
+         * displacement) and MPI_Scatterv_init from root 2 (a vector to each rank, received as
+         * 6 ints): over MPICH 5 only, as in section 5 */
+        if (rooted_persistent_works()) {
+            MPI_CHECK(MPI_Gatherv_init(s, 1, v, r, sixes, at6, MPI_INT, 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                one_start(&req, s, 10000 * start_no + rank * 100, r, w);
+                if (rank == 1) {
+                    for (q = 0; q < 4; q++) {
+                        pair = 0;
+                        for (i = 0; i < 12; i++)
+                            if (i % 5 < 2)
+                                w[6 * q + pair++] = 10000 * start_no + q * 100 + i;
+                    }
+                    snprintf(what, sizeof what, "mpi4: MPI_Gatherv_init of vectors at the root, start %d", start_no + 1);
+                    CHECK_INTS(r, w, 48, what);
+                }
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+            MPI_CHECK(MPI_Scatterv_init(s, ones, extents, v, r, 6, MPI_INT, 2, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                one_start(&req, s, 10000 * start_no, r, w);
+                pair = 0;
+                for (i = 0; i < 12; i++)
+                    if (i % 5 < 2)
+                        w[pair++] = 10000 * start_no + 12 * rank + i;
+                snprintf(what, sizeof what, "mpi4: MPI_Scatterv_init of vectors into ints, start %d", start_no + 1);
+                CHECK_INTS(r, w, 48, what);
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+        }
         /* The neighbourhood collectives: neighbour 0 is the previous rank, neighbour 1 the
          * next. MPI_Neighbor_alltoall_init (k = 0), _alltoallv_init (k = 1) and
          * _alltoallw_init (k = 2) send a vector to each: block 0 of the receive buffer comes
