@@ -78,22 +78,22 @@ pub fn with_type<R>(
     handle: MPI_Datatype,
     f: impl FnOnce(&Arc<Datatype>, bool) -> R,
 ) -> MpiResult<R> {
-    handles::try_with_type(handle, f).or_else(|(error, f)| with_imported(handle, error, f))
+    handles::try_with_type(handle, f).or_else(|f| with_imported(handle, f))
 }
 
-/// [`with_type`] for a handle not in the table (`error` says so): a type the MPI behind made
-/// itself is imported and given to `f`.
+/// [`with_type`] for a handle not in the table: a type the MPI behind made itself is
+/// imported and given to `f`.
 #[cold]
 #[inline(never)]
 fn with_imported<R>(
     handle: MPI_Datatype,
-    error: crate::error::MpiError,
     f: impl FnOnce(&Arc<Datatype>, bool) -> R,
 ) -> MpiResult<R> {
     match is_foreign(handle) {
         true => Ok(f(&import::imported(handle)?, false)),
-        // Open MPI's duplicate of one of the program's handles, a handle of the table now.
-        false => handles::try_with_type(handle, f).map_err(|_| error),
+        // Open MPI's duplicate of one of the program's handles, a handle of the table now
+        // (else `MPI_ERR_TYPE`: no handle at all).
+        false => handles::with_type(handle, f),
     }
 }
 

@@ -9,8 +9,8 @@
 //! is accessed with the provenance `MPI_Get_address` exposed.
 
 use super::{
-    check_comm, check_out, guard, is_comm, read_in, with_committed, with_datatype, write_out,
-    CountArg,
+    check_comm, check_out, guard, is_comm, read_in, with_committed, with_datatype,
+    with_own_committed, write_out, CountArg,
 };
 use crate::abi::*;
 use crate::error::{MpiError, MpiResult};
@@ -202,7 +202,8 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -
         return false;
     }
     let mem = user_memory(call.memory);
-    let end = with_committed(call.datatype, |t| {
+    // A type the MPI behind made is not imported here: the caller forwards its call.
+    let end = with_own_committed(call.datatype, |t| {
         let end = t.size().checked_mul(count)?.checked_add(at)?;
         if end > size {
             return None;
@@ -219,11 +220,7 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -
         Some(end)
     });
     // end <= size, so it fits the position's type.
-    match end
-        .ok()
-        .flatten()
-        .and_then(|end| C::from_count(end, "").ok())
-    {
+    match end.flatten().and_then(|end| C::from_count(end, "").ok()) {
         Some(end) => {
             // SAFETY: the caller's position, not NULL.
             unsafe { position.write(end) };

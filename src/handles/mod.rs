@@ -90,9 +90,9 @@ type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<Handl
 
 /// The slot cell of the derived handle (or twin) `handle` and the generation it names;
 /// `MPI_ERR_TYPE` if it has no derived form.
-fn derived_cell(handle: MPI_Datatype) -> MpiResult<(&'static SlotCell, u32)> {
-    let (index, generation) = decode(internal(handle)).ok_or_else(|| invalid(handle))?;
-    Ok((cell(index), generation))
+fn derived_cell(handle: MPI_Datatype) -> Option<(&'static SlotCell, u32)> {
+    let (index, generation) = decode(internal(handle))?;
+    Some((cell(index), generation))
 }
 
 fn invalid(handle: MPI_Datatype) -> MpiError {
@@ -159,7 +159,7 @@ pub fn commit(handle: MPI_Datatype) -> MpiResult<Option<MPI_Datatype>> {
     if is_predefined(handle) {
         return Ok(None);
     }
-    let (cell, generation) = derived_cell(handle)?;
+    let (cell, generation) = derived_cell(handle).ok_or_else(|| invalid(handle))?;
     let mut slot = cell.slot.lock();
     let current = slot.generation == generation;
     let (datatype, twin, was_committed) = match &mut slot.entry {
@@ -221,14 +221,15 @@ fn with_type_at_once<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
 /// of every datatype handle of this library. A predefined type is one table read; a derived
 /// type this thread looked up recently costs one load of its slot's epoch (no lock, no
 /// reference count, no write to shared memory); otherwise the slot is read once and the
-/// lookup remembered. A handle the table does not hold gives `f` back with the error, for the
-/// caller to try it elsewhere ([`crate::dropin::with_type`] imports the MPI behind's own
-/// types).
+/// lookup remembered. A handle the table does not hold gives `f` back, for the caller to try
+/// it elsewhere ([`crate::dropin::with_type`] imports the MPI behind's own types) or to report
+/// it ([`with_type`]): no error is made here, so a caller that forwards the MPI behind's
+/// handles pays nothing for the miss.
 #[inline]
 pub fn try_with_type<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     handle: MPI_Datatype,
     f: F,
-) -> Result<R, (MpiError, F)> {
+) -> Result<R, F> {
     match with_type_at_once(handle, f) {
         Ok(result) => Ok(result),
         Err(f) => with_type_read(handle, f),
@@ -239,13 +240,12 @@ pub fn try_with_type<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
 fn with_type_read<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     handle: MPI_Datatype,
     f: F,
-) -> Result<R, (MpiError, F)> {
+) -> Result<R, F> {
     if let Some(p) = predefined_entry(handle) {
         return Ok(f(&p.datatype, true));
     }
-    let (cell, generation) = match derived_cell(handle) {
-        Ok(found) => found,
-        Err(error) => return Err((error, f)),
+    let Some((cell, generation)) = derived_cell(handle) else {
+        return Err(f);
     };
     let lookup = {
         let slot = cell.slot.lock();
@@ -257,7 +257,7 @@ fn with_type_read<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
                 datatype: entry.datatype.clone(),
                 committed: entry.committed,
             },
-            _ => return Err((invalid(handle), f)),
+            _ => return Err(f),
         }
     };
     let result = f(&lookup.datatype, lookup.committed);
@@ -271,7 +271,7 @@ pub fn with_type<R>(
     handle: MPI_Datatype,
     f: impl FnOnce(&Arc<Datatype>, bool) -> R,
 ) -> MpiResult<R> {
-    try_with_type(handle, f).map_err(|(error, _)| error)
+    try_with_type(handle, f).map_err(|_| invalid(handle))
 }
 
 /// Runs `f` on the state of the handle, which it may change: the one access to a handle's
@@ -291,7 +291,7 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> M
         *state = (entry.name, entry.attributes);
         return Ok(result);
     }
-    let (cell, generation) = derived_cell(handle)?;
+    let (cell, generation) = derived_cell(handle).ok_or_else(|| invalid(handle))?;
     let mut slot = cell.slot.lock();
     let current = slot.generation == generation;
     match &mut slot.entry {

@@ -78,7 +78,7 @@ enum Paths {
 /// The committed type of this library's behind `handle`, which the engine may pack (`None`
 /// for a type of the MPI behind's, or an uncommitted one).
 fn packable(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
-    handles::with_type(handle, |datatype, committed| {
+    handles::try_with_type(handle, |datatype, committed| {
         committed.then(|| datatype.clone())
     })
     .ok()
