@@ -136,6 +136,10 @@ impl Buffer {
         let sent = crate::pack::packed_size(&self.datatype, self.count)?;
         let room = crate::pack::packed_size(&to.datatype, to.count)?;
         let taken = sent.min(room);
+        if taken == 0 {
+            // Nothing moves (and either buffer may be NULL).
+            return Ok((0, truncated(sent, room)));
+        }
         let apart = !self.overlaps(to);
         match (self.contiguous(), to.contiguous()) {
             (Some(from), Some(into)) => {
@@ -489,6 +493,30 @@ mod tests {
                 assert_eq!(taken, expected, "{case}");
                 assert_eq!(error.is_some(), expected_error.is_some(), "{case}");
             }
+        }
+    }
+
+    #[test]
+    fn no_copies_at_a_null_address_move_nothing() {
+        for (name, _, datatype) in layouts() {
+            let nothing = Buffer {
+                address: 0,
+                count: 0,
+                datatype: datatype.clone(),
+            };
+            let mut data = vec![7u8; 1024];
+            let some = Buffer {
+                address: data.as_mut_ptr() as usize + 512,
+                count: 1,
+                datatype,
+            };
+            // SAFETY: no byte is read or written at address 0; `some` lies within `data`.
+            let (taken, error) = unsafe { nothing.copy_into(&some) }.unwrap();
+            assert_eq!((taken, error.is_none()), (0, true), "nothing into {name}");
+            // SAFETY: as above; the message is longer than no room.
+            let (taken, error) = unsafe { some.copy_into(&nothing) }.unwrap();
+            assert_eq!((taken, error.is_some()), (0, true), "{name} into nothing");
+            assert!(data.iter().all(|&b| b == 7), "{name}");
         }
     }
 

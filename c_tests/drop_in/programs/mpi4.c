@@ -10,7 +10,9 @@
  *    (MPI_Alltoallv_init, MPI_Alltoallw_init, MPI_Allgatherv_init, and over MPICH 5
  *    MPI_Gatherv_init and MPI_Scatterv_init) and of the neighbourhood
  *    collectives on a periodic ring (MPI_Neighbor_alltoall_init, MPI_Neighbor_alltoallv_init,
- *    MPI_Neighbor_alltoallw_init, MPI_Neighbor_allgather_init), the same way. */
+ *    MPI_Neighbor_alltoallw_init, MPI_Neighbor_allgather_init), the same way; then vectors
+ *    received, on a ring that is not periodic (the block from MPI_PROC_NULL stays), and with
+ *    MPI_IN_PLACE. */
 #include "check_mpi.h"
 #include <stddef.h>
 
@@ -382,6 +384,73 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Request_free(&req));
         }
         MPI_CHECK(MPI_Comm_free(&ring));
+
+        /* Receiving into vectors: MPI_Alltoallv_init of 6 ints to each rank, received as a
+         * vector from each (the other ints of the receive buffer stay as they were) */
+        {
+            int sixes_at[4] = {0, 6, 12, 18};
+            MPI_CHECK(MPI_Alltoallv_init(s, sixes, sixes_at, MPI_INT, r, ones, extents, v, MPI_COMM_WORLD,
+                                         MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                one_start(&req, s, 10000 * start_no + rank * 100, r, w);
+                for (q = 0; q < 4; q++) {
+                    pair = 0;
+                    for (i = 0; i < 12; i++)
+                        if (i % 5 < 2)
+                            w[12 * q + i] = 10000 * start_no + q * 100 + 6 * rank + pair++;
+                }
+                snprintf(what, sizeof what, "mpi4: MPI_Alltoallv_init of ints into vectors, start %d", start_no + 1);
+                CHECK_INTS(r, w, 48, what);
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+        }
+        /* A ring that is not periodic: rank 0 has no previous neighbour, rank 3 no next one,
+         * and the block from MPI_PROC_NULL keeps what it held. MPI_Neighbor_alltoallv_init of
+         * 6 ints to each neighbour, received as a vector from each. */
+        {
+            MPI_Comm line;
+            int no_period[1] = {0};
+            MPI_CHECK(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, no_period, 0, &line));
+            MPI_CHECK(MPI_Neighbor_alltoallv_init(s, sixes, at6, MPI_INT, r, ones, extents, v, line,
+                                                  MPI_INFO_NULL, &req));
+            for (start_no = 0; start_no < 3; start_no++) {
+                char what[100];
+                int from[2] = {rank - 1, rank + 1}, block[2] = {1, 0};
+                one_start(&req, s, 10000 * start_no + rank * 100, r, w);
+                for (q = 0; q < 2; q++) {
+                    if (from[q] < 0 || from[q] > 3)
+                        continue;
+                    pair = 0;
+                    for (i = 0; i < 12; i++)
+                        if (i % 5 < 2)
+                            w[12 * q + i] = 10000 * start_no + from[q] * 100 + 6 * block[q] + pair++;
+                }
+                snprintf(what, sizeof what, "mpi4: MPI_Neighbor_alltoallv_init on a line, into vectors, start %d",
+                         start_no + 1);
+                CHECK_INTS(r, w, 48, what);
+            }
+            MPI_CHECK(MPI_Request_free(&req));
+            MPI_CHECK(MPI_Comm_free(&line));
+        }
+        /* MPI_IN_PLACE: MPI_Alltoallv_init exchanges the vectors of the receive buffer, whose
+         * data are new at each start; the ints between them stay */
+        MPI_CHECK(MPI_Alltoallv_init(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, r, ones, extents, v,
+                                     MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+        for (start_no = 0; start_no < 3; start_no++) {
+            char what[100];
+            for (i = 0; i < 48; i++)
+                r[i] = w[i] = 10000 * start_no + rank * 100 + i;
+            MPI_CHECK(MPI_Start(&req));
+            MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            for (q = 0; q < 4; q++)
+                for (i = 0; i < 12; i++)
+                    if (i % 5 < 2)
+                        w[12 * q + i] = 10000 * start_no + q * 100 + 12 * rank + i;
+            snprintf(what, sizeof what, "mpi4: MPI_Alltoallv_init in place of vectors, start %d", start_no + 1);
+            CHECK_INTS(r, w, 48, what);
+        }
+        MPI_CHECK(MPI_Request_free(&req));
         MPI_CHECK(MPI_Type_free(&v));
     }
 

@@ -1,6 +1,6 @@
 //! The neighbourhood collectives: `MPI_Neighbor_allgather`, `_allgatherv`, `_alltoall`,
-//! `_alltoallv` and `_alltoallw`, each with its `_c` form and its nonblocking form (the
-//! persistent forms are made from these in [`super::nonblocking`]). In drop-in mode each is
+//! `_alltoallv` and `_alltoallw`, each with its `_c` form, its nonblocking form and its
+//! persistent form, all made with [`super::varying::varying_collective`]. In drop-in mode each is
 //! the MPI behind's, on the engine's path for the sides it packs, as the collectives of a
 //! block per process are ([`super::varying_engine`]; the blocks from an `MPI_PROC_NULL`
 //! neighbour stay as they are). In the one-process world every neighbour of the process's topology is the
@@ -127,7 +127,7 @@ unsafe fn exchange(
 }
 
 /// Defines `MPI_Neighbor_allgather` / `MPI_Neighbor_alltoall` (`$same`: every neighbour gets
-/// the one send block), their `_c` forms and their nonblocking forms.
+/// the one send block), their `_c` forms and their nonblocking and persistent forms.
 macro_rules! neighbor_blocks {
     ($same:literal, $count:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         varying_collective! {
@@ -166,7 +166,7 @@ neighbor_blocks!(true, MPI_Count: MPI_Neighbor_allgather_c / MPI_Ineighbor_allga
 neighbor_blocks!(false, c_int: MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall / MPI_Neighbor_alltoall_init);
 neighbor_blocks!(false, MPI_Count: MPI_Neighbor_alltoall_c / MPI_Ineighbor_alltoall_c / MPI_Neighbor_alltoall_init_c as MPI_Neighbor_alltoall / MPI_Ineighbor_alltoall / MPI_Neighbor_alltoall_init);
 
-/// Defines `MPI_Neighbor_allgatherv`, its `_c` form and their nonblocking forms.
+/// Defines `MPI_Neighbor_allgatherv`, its `_c` form and their nonblocking and persistent forms.
 macro_rules! neighbor_allgathervs {
     ($count:ty: $displ:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         varying_collective! {

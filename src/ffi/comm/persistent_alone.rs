@@ -89,27 +89,49 @@ impl KeepArg for MPI_Comm {}
 #[cfg(pointer_handles)]
 impl KeepArg for MPI_Op {}
 
-/// The entries of each array argument of the persistent collective `init` on `comm`: one per
-/// process (the one process), or one per neighbour for a neighbourhood collective.
-pub(super) fn array_width(init: &str, comm: MPI_Comm) -> usize {
-    if !init.starts_with("MPI_Neighbor") {
-        return 1;
+/// How many entries the array arguments of a persistent collective have: one (the one
+/// process), or for a neighbourhood collective one per neighbour, the send side's per
+/// destination and the receive side's per source.
+#[derive(Clone, Copy)]
+pub(super) struct ArrayWidths {
+    /// Entries of a receive side's arrays.
+    incoming: usize,
+    /// Entries of a send side's arrays.
+    outgoing: usize,
+}
+
+impl ArrayWidths {
+    /// The widths of the arrays of the persistent collective `init` on `comm`.
+    pub(super) fn of(init: &str, comm: MPI_Comm) -> ArrayWidths {
+        if !init.starts_with("MPI_Neighbor") {
+            return ArrayWidths {
+                incoming: 1,
+                outgoing: 1,
+            };
+        }
+        let (incoming, outgoing) = super::topologies::topology_of(comm)
+            .map(|topology| topology.degrees())
+            .unwrap_or((0, 0));
+        ArrayWidths { incoming, outgoing }
     }
-    super::topologies::topology_of(comm)
-        .map(|topology| {
-            let (indegree, outdegree) = topology.degrees();
-            indegree.max(outdegree)
-        })
-        .unwrap_or(0)
+
+    /// The entries of the argument named `argument` (`sendcounts`, `sdispls` and `sendtypes`
+    /// are the send side's).
+    pub(super) fn of_argument(self, argument: &str) -> usize {
+        match argument.starts_with("send") || argument == "sdispls" {
+            true => self.outgoing,
+            false => self.incoming,
+        }
+    }
 }
 
 /// The persistent collective `$init` in the one-process world: a request that runs the
 /// blocking `$blocking` with the same arguments `$arg` at each start (its arrays copied).
 macro_rules! persistent_in_one_process {
     ($init:ident => $blocking:ident($($arg:ident),*), $request:ident) => {{
-        let width = $crate::ffi::comm::persistent_alone::array_width(stringify!($init), last!($($arg),*));
+        let widths = $crate::ffi::comm::persistent_alone::ArrayWidths::of(stringify!($init), last!($($arg),*));
         let mut copies = $crate::ffi::comm::persistent_alone::Copies::new();
-        let kept = $crate::ffi::comm::persistent_alone::Kept(($($crate::ffi::comm::persistent_alone::KeepArg::keep($arg, width, &mut copies),)*));
+        let kept = $crate::ffi::comm::persistent_alone::Kept(($($crate::ffi::comm::persistent_alone::KeepArg::keep($arg, widths.of_argument(stringify!($arg)), &mut copies),)*));
         let run = std::sync::Arc::new(move || {
             let _owned = &copies;
             let ($($arg,)*) = kept.get();

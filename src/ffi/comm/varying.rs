@@ -1,6 +1,6 @@
 //! The collectives with a count and a displacement per process: `MPI_Gatherv`,
-//! `MPI_Scatterv`, `MPI_Allgatherv`, `MPI_Alltoallv`, `MPI_Alltoallw` and the `_c` form of
-//! each. In drop-in mode each is the MPI behind's, with the sides the engine packs as bytes
+//! `MPI_Scatterv`, `MPI_Allgatherv`, `MPI_Alltoallv`, `MPI_Alltoallw`, the `_c` form of each,
+//! and their nonblocking and persistent forms. In drop-in mode each is the MPI behind's, with the sides the engine packs as bytes
 //! ([`super::varying_engine`]). In the one-process world the one block
 //! moves from the send side to the receive side through the engine ([`copy`]), each side
 //! at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
@@ -147,7 +147,7 @@ macro_rules! varying_collective {
 pub(super) use varying_collective;
 
 /// Defines `MPI_Gatherv` / `MPI_Allgatherv` (`$root`: whether it has a root), their `_c`
-/// forms and their nonblocking forms.
+/// forms and their nonblocking and persistent forms.
 macro_rules! gathervs {
     ($count:ty: $displ:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)? [$($root:ident)?] $helper:ident($lead:expr)) => {
         varying_collective! {
@@ -189,7 +189,7 @@ gathervs!(MPI_Count: MPI_Aint: MPI_Gatherv_c / MPI_Igatherv_c / MPI_Gatherv_init
 gathervs!(c_int: c_int: MPI_Allgatherv / MPI_Iallgatherv / MPI_Allgatherv_init [] allgather_varied(Exchange::Everyone));
 gathervs!(MPI_Count: MPI_Aint: MPI_Allgatherv_c / MPI_Iallgatherv_c / MPI_Allgatherv_init_c as MPI_Allgatherv / MPI_Iallgatherv / MPI_Allgatherv_init [] allgather_varied(Exchange::Everyone));
 
-/// Defines `MPI_Scatterv`, `MPI_Scatterv_c` and their nonblocking forms.
+/// Defines `MPI_Scatterv`, `MPI_Scatterv_c` and their nonblocking and persistent forms.
 macro_rules! scattervs {
     ($count:ty: $displ:ty: $name:ident / $iname:ident / $pname:ident $(as $int:ident / $iint:ident / $pint:ident)?) => {
         varying_collective! {
@@ -231,7 +231,7 @@ scattervs!(MPI_Count: MPI_Aint: MPI_Scatterv_c / MPI_Iscatterv_c / MPI_Scatterv_
 /// Defines an exported collective of `MPI_Alltoallv`'s arguments: `MPI_Alltoallv` and its
 /// neighbourhood form (`$types` `MPI_Datatype`, displacements in extents) or `MPI_Alltoallw`
 /// and its neighbourhood form (`$types` `*const MPI_Datatype`: a type per partner,
-/// displacements in bytes), with its nonblocking form. In drop-in mode the blocks go to and
+/// displacements in bytes), with its nonblocking and persistent forms. In drop-in mode the blocks go to and
 /// from the partners `$with` says ([`alltoall_varied`]); in the one-process world `$alone`
 /// answers.
 macro_rules! alltoall_shaped {
