@@ -112,19 +112,23 @@ def measure(lib, programs, rounds, trials):
             if k not in ("LD_PRELOAD", "MPI_DTYPE_DEBUG", "MPI_DTYPE_MPI_LIBRARY")}
     base["GLIBC_TUNABLES"] = MALLOC_TUNABLES
     args = ["--trials", str(trials)]
+    preloaded = dict(base, LD_PRELOAD=str(lib))
     runs = {
         "MPICH": ([str(mpich), *args], base),
-        "preload": ([str(mpich), "--pre-init", *args],
-                    dict(base, LD_PRELOAD=str(lib), MPI_DTYPE_DEBUG="1")),
+        "preload": ([str(mpich), "--pre-init", *args], preloaded),
         "standalone": ([str(standalone), *args], base),
     }
+    # One short run with MPI_DTYPE_DEBUG=1 shows that the library is preloaded and forwards to
+    # MPICH; the timed runs go without it, since it prints a line per new type's first message.
+    check = [str(mpich), "--pre-init", "--trials", "1", "--min-ms", "0.01"]
+    done = run("preload check", check, dict(preloaded, MPI_DTYPE_DEBUG="1"))
+    if "mpi-dtype: forwarding to" not in done.stderr:
+        sys.stderr.write(done.stderr)
+        sys.exit(f"drop_in.py: {lib} was not preloaded, or did not forward to MPICH")
     samples = {}
     for _ in range(rounds):
         for name, (command, env) in runs.items():
             done = run(name, command, env)
-            if name == "preload" and "mpi-dtype: forwarding to" not in done.stderr:
-                sys.stderr.write(done.stderr)
-                sys.exit(f"drop_in.py: {lib} was not preloaded, or did not forward to MPICH")
             for line in done.stdout.splitlines():
                 key, value, unit = line.split()
                 samples.setdefault((name, key), []).append(float(value))
