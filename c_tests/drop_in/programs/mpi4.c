@@ -41,6 +41,45 @@ static void one_start(MPI_Request *req, int *s, int first, int *r, int *w)
 static int prev_of(int r) { return (r + 3) % 4; }
 static int next_of(int r) { return (r + 1) % 4; }
 
+/* The vector of sections 5 and 6 holds 3 pairs of ints 5 apart: ints 0, 1, 5, 6, 10 and 11 of
+ * its extent of 12. What it moves, written into the expected buffer w: the data of a vector
+ * whose ints are first + i, as 6 ints from w[at] (packed_pairs) or at their places from w[at]
+ * (placed_pairs); or 6 ints first, first + 1, ... at the places of a vector from w[at]
+ * (ints_in_pairs). */
+static int in_pair(int i) { return i % 5 < 2; }
+
+static void packed_pairs(int *w, int at, int first)
+{
+    int i, n = 0;
+    for (i = 0; i < 12; i++)
+        if (in_pair(i))
+            w[at + n++] = first + i;
+}
+
+static void placed_pairs(int *w, int at, int first)
+{
+    int i;
+    for (i = 0; i < 12; i++)
+        if (in_pair(i))
+            w[at + i] = first + i;
+}
+
+static void ints_in_pairs(int *w, int at, int first)
+{
+    int i, n = 0;
+    for (i = 0; i < 12; i++)
+        if (in_pair(i))
+            w[at + i] = first + n++;
+}
+
+/* Checks the 48 ints received at start `start_no` of the persistent collective `name` */
+static void check_start(const int *r, const int *w, const char *name, const char *how, int start_no)
+{
+    char what[160];
+    snprintf(what, sizeof what, "mpi4: %s%s, start %d", name, how, start_no + 1);
+    CHECK_INTS(r, w, 48, what);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, i, k, q;
@@ -189,7 +228,7 @@ int main(int argc, char **argv)
     {
         MPI_Datatype v;
         MPI_Request req;
-        int s[48], r[48], w[48], start_no, pair, rooted = rooted_persistent_works();
+        int s[48], r[48], w[48], start_no, rooted = rooted_persistent_works();
         MPI_CHECK(MPI_Type_vector(3, 2, 5, MPI_INT, &v));
         MPI_CHECK(MPI_Type_commit(&v));
         if (!rooted && rank == 0)
@@ -199,31 +238,21 @@ int main(int argc, char **argv)
         /* MPI_Alltoall_init: a vector to each rank, received as 6 ints */
         MPI_CHECK(MPI_Alltoall_init(s, 1, v, r, 6, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (start_no = 0; start_no < 3; start_no++) {
-            char what[100];
             one_start(&req, s, 10000 * start_no + rank * 100, r, w);
-            for (q = 0; q < 4; q++) {
-                pair = 0;
-                for (i = 0; i < 12; i++)
-                    if (i % 5 < 2)
-                        w[6 * q + pair++] = 10000 * start_no + q * 100 + 12 * rank + i;
-            }
-            snprintf(what, sizeof what, "mpi4: MPI_Alltoall_init of vectors into ints, start %d", start_no + 1);
-            CHECK_INTS(r, w, 48, what);
+            for (q = 0; q < 4; q++)
+                packed_pairs(w, 6 * q, 10000 * start_no + q * 100 + 12 * rank);
+            check_start(r, w, "MPI_Alltoall_init of vectors into ints", "", start_no);
         }
         MPI_CHECK(MPI_Request_free(&req));
         /* MPI_Gather_init at root 2: a vector from each rank, received as a vector */
         if (rooted) {
             MPI_CHECK(MPI_Gather_init(s, 1, v, r, 1, v, 2, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 one_start(&req, s, 10000 * start_no + rank * 100, r, w);
                 if (rank == 2) {
                     for (q = 0; q < 4; q++)
-                        for (i = 0; i < 12; i++)
-                            if (i % 5 < 2)
-                                w[12 * q + i] = 10000 * start_no + q * 100 + i;
-                    snprintf(what, sizeof what, "mpi4: MPI_Gather_init of vectors at the root, start %d", start_no + 1);
-                    CHECK_INTS(r, w, 48, what);
+                        placed_pairs(w, 12 * q, 10000 * start_no + q * 100);
+                    check_start(r, w, "MPI_Gather_init of vectors at the root", "", start_no);
                 }
             }
             MPI_CHECK(MPI_Request_free(&req));
@@ -235,14 +264,9 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Request_free(&req));
             MPI_CHECK(MPI_Scatter_init(s, 1, v, r, 6, MPI_INT, 3, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 one_start(&req, s, 10000 * start_no, r, w);
-                pair = 0;
-                for (i = 0; i < 12; i++)
-                    if (i % 5 < 2)
-                        w[pair++] = 10000 * start_no + 12 * rank + i;
-                snprintf(what, sizeof what, "mpi4: MPI_Scatter_init of vectors into ints, start %d", start_no + 1);
-                CHECK_INTS(r, w, 48, what);
+                packed_pairs(w, 0, 10000 * start_no + 12 * rank);
+                check_start(r, w, "MPI_Scatter_init of vectors into ints", "", start_no);
             }
             MPI_CHECK(MPI_Request_free(&req));
         }
@@ -256,7 +280,7 @@ int main(int argc, char **argv)
         MPI_Datatype v, vs[4], ints[4];
         MPI_Comm ring;
         MPI_Request req;
-        int s[48], r[48], w[48], start_no, pair, dims[1] = {4}, periods[1] = {1};
+        int s[48], r[48], w[48], start_no, dims[1] = {4}, periods[1] = {1};
         int ones[4] = {1, 1, 1, 1}, sixes[4] = {6, 6, 6, 6}, extents[4] = {0, 1, 2, 3};
         int at6[4] = {0, 6, 12, 18}, bytes12[4], bytes6[4];
         MPI_Aint nbytes12[2], nbytes6[2];
@@ -288,32 +312,20 @@ int main(int argc, char **argv)
                 MPI_CHECK(MPI_Alltoallw_init(s, ones, bytes12, vs, r, sixes, bytes6, ints, MPI_COMM_WORLD,
                                              MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 one_start(&req, s, 10000 * start_no + rank * 100, r, w);
-                for (q = 0; q < 4; q++) {
-                    pair = 0;
-                    for (i = 0; i < 12; i++)
-                        if (i % 5 < 2)
-                            w[6 * q + pair++] = 10000 * start_no + q * 100 + 12 * rank + i;
-                }
-                snprintf(what, sizeof what, "mpi4: %s of vectors into ints, start %d", name, start_no + 1);
-                CHECK_INTS(r, w, 48, what);
+                for (q = 0; q < 4; q++)
+                    packed_pairs(w, 6 * q, 10000 * start_no + q * 100 + 12 * rank);
+                check_start(r, w, name, " of vectors into ints", start_no);
             }
             MPI_CHECK(MPI_Request_free(&req));
         }
         /* MPI_Allgatherv_init: one vector from each rank, as 6 ints at its displacement */
         MPI_CHECK(MPI_Allgatherv_init(s, 1, v, r, sixes, at6, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (start_no = 0; start_no < 3; start_no++) {
-            char what[100];
             one_start(&req, s, 10000 * start_no + rank * 100, r, w);
-            for (q = 0; q < 4; q++) {
-                pair = 0;
-                for (i = 0; i < 12; i++)
-                    if (i % 5 < 2)
-                        w[6 * q + pair++] = 10000 * start_no + q * 100 + i;
-            }
-            snprintf(what, sizeof what, "mpi4: MPI_Allgatherv_init of vectors into ints, start %d", start_no + 1);
-            CHECK_INTS(r, w, 48, what);
+            for (q = 0; q < 4; q++)
+                packed_pairs(w, 6 * q, 10000 * start_no + q * 100);
+            check_start(r, w, "MPI_Allgatherv_init of vectors into ints", "", start_no);
         }
         MPI_CHECK(MPI_Request_free(&req));
         /* MPI_Gatherv_init at root 1 (a vector from each rank, as 6 ints at its
@@ -322,30 +334,19 @@ int main(int argc, char **argv)
         if (rooted_persistent_works()) {
             MPI_CHECK(MPI_Gatherv_init(s, 1, v, r, sixes, at6, MPI_INT, 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 one_start(&req, s, 10000 * start_no + rank * 100, r, w);
                 if (rank == 1) {
-                    for (q = 0; q < 4; q++) {
-                        pair = 0;
-                        for (i = 0; i < 12; i++)
-                            if (i % 5 < 2)
-                                w[6 * q + pair++] = 10000 * start_no + q * 100 + i;
-                    }
-                    snprintf(what, sizeof what, "mpi4: MPI_Gatherv_init of vectors at the root, start %d", start_no + 1);
-                    CHECK_INTS(r, w, 48, what);
+                    for (q = 0; q < 4; q++)
+                        packed_pairs(w, 6 * q, 10000 * start_no + q * 100);
+                    check_start(r, w, "MPI_Gatherv_init of vectors at the root", "", start_no);
                 }
             }
             MPI_CHECK(MPI_Request_free(&req));
             MPI_CHECK(MPI_Scatterv_init(s, ones, extents, v, r, 6, MPI_INT, 2, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 one_start(&req, s, 10000 * start_no, r, w);
-                pair = 0;
-                for (i = 0; i < 12; i++)
-                    if (i % 5 < 2)
-                        w[pair++] = 10000 * start_no + 12 * rank + i;
-                snprintf(what, sizeof what, "mpi4: MPI_Scatterv_init of vectors into ints, start %d", start_no + 1);
-                CHECK_INTS(r, w, 48, what);
+                packed_pairs(w, 0, 10000 * start_no + 12 * rank);
+                check_start(r, w, "MPI_Scatterv_init of vectors into ints", "", start_no);
             }
             MPI_CHECK(MPI_Request_free(&req));
         }
@@ -368,18 +369,13 @@ int main(int argc, char **argv)
             else
                 MPI_CHECK(MPI_Neighbor_allgather_init(s, 1, v, r, 6, MPI_INT, ring, MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 int from[2] = {prev_of(rank), next_of(rank)}, block[2] = {1, 0};
                 one_start(&req, s, 10000 * start_no + rank * 100, r, w);
                 for (q = 0; q < 2; q++) {
                     int first_block = k == 3 ? 0 : block[q];
-                    pair = 0;
-                    for (i = 0; i < 12; i++)
-                        if (i % 5 < 2)
-                            w[6 * q + pair++] = 10000 * start_no + from[q] * 100 + 12 * first_block + i;
+                    packed_pairs(w, 6 * q, 10000 * start_no + from[q] * 100 + 12 * first_block);
                 }
-                snprintf(what, sizeof what, "mpi4: %s of vectors into ints, start %d", names[k], start_no + 1);
-                CHECK_INTS(r, w, 48, what);
+                check_start(r, w, names[k], " of vectors into ints", start_no);
             }
             MPI_CHECK(MPI_Request_free(&req));
         }
@@ -392,16 +388,10 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Alltoallv_init(s, sixes, sixes_at, MPI_INT, r, ones, extents, v, MPI_COMM_WORLD,
                                          MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 one_start(&req, s, 10000 * start_no + rank * 100, r, w);
-                for (q = 0; q < 4; q++) {
-                    pair = 0;
-                    for (i = 0; i < 12; i++)
-                        if (i % 5 < 2)
-                            w[12 * q + i] = 10000 * start_no + q * 100 + 6 * rank + pair++;
-                }
-                snprintf(what, sizeof what, "mpi4: MPI_Alltoallv_init of ints into vectors, start %d", start_no + 1);
-                CHECK_INTS(r, w, 48, what);
+                for (q = 0; q < 4; q++)
+                    ints_in_pairs(w, 12 * q, 10000 * start_no + q * 100 + 6 * rank);
+                check_start(r, w, "MPI_Alltoallv_init of ints into vectors", "", start_no);
             }
             MPI_CHECK(MPI_Request_free(&req));
         }
@@ -415,20 +405,14 @@ int main(int argc, char **argv)
             MPI_CHECK(MPI_Neighbor_alltoallv_init(s, sixes, at6, MPI_INT, r, ones, extents, v, line,
                                                   MPI_INFO_NULL, &req));
             for (start_no = 0; start_no < 3; start_no++) {
-                char what[100];
                 int from[2] = {rank - 1, rank + 1}, block[2] = {1, 0};
                 one_start(&req, s, 10000 * start_no + rank * 100, r, w);
                 for (q = 0; q < 2; q++) {
                     if (from[q] < 0 || from[q] > 3)
                         continue;
-                    pair = 0;
-                    for (i = 0; i < 12; i++)
-                        if (i % 5 < 2)
-                            w[12 * q + i] = 10000 * start_no + from[q] * 100 + 6 * block[q] + pair++;
+                    ints_in_pairs(w, 12 * q, 10000 * start_no + from[q] * 100 + 6 * block[q]);
                 }
-                snprintf(what, sizeof what, "mpi4: MPI_Neighbor_alltoallv_init on a line, into vectors, start %d",
-                         start_no + 1);
-                CHECK_INTS(r, w, 48, what);
+                check_start(r, w, "MPI_Neighbor_alltoallv_init on a line, into vectors", "", start_no);
             }
             MPI_CHECK(MPI_Request_free(&req));
             MPI_CHECK(MPI_Comm_free(&line));
@@ -438,17 +422,13 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Alltoallv_init(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, r, ones, extents, v,
                                      MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (start_no = 0; start_no < 3; start_no++) {
-            char what[100];
             for (i = 0; i < 48; i++)
                 r[i] = w[i] = 10000 * start_no + rank * 100 + i;
             MPI_CHECK(MPI_Start(&req));
             MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
             for (q = 0; q < 4; q++)
-                for (i = 0; i < 12; i++)
-                    if (i % 5 < 2)
-                        w[12 * q + i] = 10000 * start_no + q * 100 + 12 * rank + i;
-            snprintf(what, sizeof what, "mpi4: MPI_Alltoallv_init in place of vectors, start %d", start_no + 1);
-            CHECK_INTS(r, w, 48, what);
+                placed_pairs(w, 12 * q, 10000 * start_no + q * 100 + 12 * rank);
+            check_start(r, w, "MPI_Alltoallv_init in place of vectors", "", start_no);
         }
         MPI_CHECK(MPI_Request_free(&req));
         MPI_CHECK(MPI_Type_free(&v));
