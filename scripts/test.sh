@@ -169,6 +169,8 @@ echo "drop-in benchmark ran over MPICH, preloaded and standalone"
 
 step "communication benchmark, one round, the benchmark's own patterns and the applications' (each message checked before it is timed)"
 python3 benches/comm.py --set all --rounds 1 --reps 2 --openmpi --lib "$root/build/prefix/lib/libmpi_dtype.so" >/dev/null
-echo "communication benchmark ran over MPICH, plain and preloaded in each MPI_DTYPE_COMM mode, and over plain Open MPI"
+mpicc.mpich -O2 -Wall -Wextra -Werror benches/eager_sweep.c -o build/eager_sweep
+timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$root/build/prefix/lib/libmpi_dtype.so" build/eager_sweep floats 20 >/dev/null
+echo "communication benchmark ran over MPICH, plain and preloaded in each MPI_DTYPE_COMM mode, and over plain Open MPI; the eager-limit sweep ran preloaded"
 
 step "all tests passed"

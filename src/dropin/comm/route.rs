@@ -34,6 +34,11 @@
 //!   ([`Traits::fast_strided_twins`]: Open MPI, whose convertor packs fragment by fragment
 //!   as it sends), its layout is not strided.
 //!
+//! Whatever the type, over an MPI that sends small messages of a twin eagerly and fast
+//! ([`Traits::eager_twins_fast`]: MPICH), a message of at most [`EAGER_TWIN_BYTES`] takes the
+//! MPI's path: that library packs the twin straight into its transport's buffer, where the
+//! engine's path copies the packed bytes twice more.
+//!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns
 //! (`--set apps`), the exceptions for Intel MPI and Open MPI from the same with `--mpi impi`
@@ -78,6 +83,12 @@ pub const LONGEST_MEAN_RUN: i64 = 64;
 /// The least fraction of its span a type's data must fill for the engine to pack it in
 /// `auto` mode, as a divisor: size * DENSEST_SPARSE >= true extent.
 pub const DENSEST_SPARSE: i64 = 16;
+/// The largest message (bytes of data) that `auto` leaves to an MPI whose eager sends of
+/// twins are fast ([`Traits::eager_twins_fast`]): MPICH 4.0.2's and 5.0.2's eager limit on
+/// shared memory, 8 KiB. A round trip of random single floats between two ranks takes 10.4 µs
+/// with the twin and 13.0 with the engine at 8192 bytes, and 103 against 16 at 8400, where
+/// MPICH moves the twin by rendezvous.
+pub const EAGER_TWIN_BYTES: i64 = 8192;
 
 /// What `MPI_DTYPE_COMM` asks for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -200,17 +211,25 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
     let paths = *kept(datatype)
         .message_paths
         .get_or_init(|| decide(handle, datatype, mode()));
+    let eager = sent_eagerly(bytes);
     let engine = match side {
-        Side::Send => paths.engine_send,
-        Side::Receive => paths.engine_receive,
+        Side::Send => paths.engine_send && !eager,
+        Side::Receive => paths.engine_receive && !eager,
         Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
     };
+    // A message sent eagerly arrives in one piece, which the twin takes whole even as bytes.
+    let byte_twin = paths.byte_twin_receive
+        && match side {
+            Side::Send => false,
+            Side::Receive => !eager,
+            Side::ReceiveInPlace => true,
+        };
     let (engine, stand_in) = match engine {
         true => (true, None),
-        false => match stand_in(datatype, paths, side) {
+        false => match stand_in(datatype, paths, byte_twin) {
             // A receive that must take any stream of bytes and got no byte twin (too many
             // runs, or it could not be made) lands as bytes.
-            None if paths.byte_twin_receive && side != Side::Send => (true, None),
+            None if byte_twin => (true, None),
             stand_in => (false, stand_in),
         },
     };
@@ -223,16 +242,28 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
     }
 }
 
-/// The type of the MPI behind that messages of `datatype` take on its path instead of the
-/// program's handle (its twin): the byte twin for the receives of a type whose basic entries
-/// differ in size over an MPI that cannot receive a stream of bytes into its twin (such a
-/// type's sends keep the twin, which that MPI cuts between entries), else the flat type of
-/// one level of long runs, if any (`None`: the twin, also when a stand-in cannot be made).
-fn stand_in(datatype: &Datatype, paths: MessagePaths, side: Side) -> Option<MPI_Datatype> {
-    match (paths.byte_twin_receive, side) {
-        (true, Side::Send) => None,
+/// Whether a message of `bytes` bytes of data (`None`: too many) goes faster with the twin in
+/// `auto` mode, whatever its type: an MPI whose eager sends of twins are fast sends it eagerly
+/// ([`EAGER_TWIN_BYTES`]), in one piece, so a receive of it needs no byte twin either (module
+/// documentation). (Not for `MPI_Sendrecv_replace`, whose one type for both sides the receive
+/// decides.)
+fn sent_eagerly(bytes: Option<i64>) -> bool {
+    mode() == Mode::Auto
+        && behind_traits().eager_twins_fast
+        && bytes.is_some_and(|b| b <= EAGER_TWIN_BYTES)
+}
+
+/// The type of the MPI behind that a message of `datatype` takes on its path instead of the
+/// program's handle (its twin): the byte twin for a receive that must take a stream of bytes
+/// cut anywhere into a type whose basic entries differ in size (`byte_twin`); the twin itself
+/// for other messages of such a type (its sends, which that MPI cuts between entries, and the
+/// receives of messages sent in one piece); else the flat type of one level of long runs, if
+/// any (`None`: the twin, also when a stand-in cannot be made).
+fn stand_in(datatype: &Datatype, paths: MessagePaths, byte_twin: bool) -> Option<MPI_Datatype> {
+    match (byte_twin, paths.byte_twin_receive) {
         (true, _) => crate::dropin::twin::byte_twin(datatype),
-        (false, _) => crate::dropin::twin::for_messages(datatype),
+        (false, true) => None,
+        (false, false) => crate::dropin::twin::for_messages(datatype),
     }
 }
 
@@ -339,6 +370,12 @@ pub struct Traits {
     /// MPI 2021.19's `MPI_Allgather` delivers wrong data between a type and another layout of
     /// its signature, bytes included (`c_tests/drop_in/programs/gather.c`, `collectives.c`).
     pub allgather_takes_bytes: bool,
+    /// It sends a message of up to [`EAGER_TWIN_BYTES`] of a twin eagerly, packing it straight
+    /// into its transport's buffer, at least as fast as the engine's path on the layouts
+    /// measured (random single floats and bytes, a vector of single doubles, structs of
+    /// indexed blocks), so `auto` leaves such messages to it: MPICH 4.0.2 and 5.0.2. Intel MPI
+    /// 2021.19 moves even small sparse twins several times slower than the engine.
+    pub eager_twins_fast: bool,
 }
 
 /// Whether the collectives that move one block per process may take the engine's path over
@@ -395,6 +432,7 @@ pub fn traits(version: &str) -> Traits {
         fast_strided_twins: open_mpi,
         collectives_take_bytes: mpich.is_some() || intel,
         allgather_takes_bytes: mpich.is_some(),
+        eager_twins_fast: mpich.is_some(),
     }
 }
 
@@ -427,12 +465,14 @@ mod tests {
         let mpich4 = Traits {
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
+            eager_twins_fast: true,
             ..Traits::default()
         };
         let mpich5 = Traits {
             takes_bytes_into_mixed_sizes: true,
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
+            eager_twins_fast: true,
             ..Traits::default()
         };
         let intel = Traits {
