@@ -194,20 +194,6 @@ pub fn with_committed<R>(
         .ok_or_else(not_committed)
 }
 
-/// [`with_committed`] for a success path: this library's handles alone, read from the
-/// table. `None` for a handle the table does not hold (a type the MPI behind made, which the
-/// caller forwards to it, or none, which its checked path reports) and for an uncommitted
-/// type: nothing is imported or reported here.
-#[inline]
-pub fn with_own_committed<R>(
-    handle: MPI_Datatype,
-    f: impl FnOnce(&Arc<Datatype>) -> R,
-) -> Option<R> {
-    crate::handles::try_with_type(handle, |datatype, committed| committed.then(|| f(datatype)))
-        .ok()
-        .flatten()
-}
-
 /// The error of packing with a type not committed, made off the hot path.
 #[cold]
 #[inline(never)]

@@ -9,8 +9,8 @@
 //! is accessed with the provenance `MPI_Get_address` exposed.
 
 use super::{
-    check_comm, check_out, guard, is_comm, read_in, with_committed, with_datatype,
-    with_own_committed, write_out, CountArg,
+    check_comm, check_out, guard, is_comm, read_in, with_committed, with_datatype, write_out,
+    CountArg,
 };
 use crate::abi::*;
 use crate::error::{MpiError, MpiResult};
@@ -203,7 +203,7 @@ unsafe fn try_fast_native<const PACK: bool, C: CountArg>(call: &NativeCall<C>) -
     }
     let mem = user_memory(call.memory);
     // A type the MPI behind made is not imported here: the caller forwards its call.
-    let end = with_own_committed(call.datatype, |t| {
+    let end = crate::handles::try_with_committed(call.datatype, |t| {
         let end = t.size().checked_mul(count)?.checked_add(at)?;
         if end > size {
             return None;

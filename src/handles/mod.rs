@@ -89,7 +89,7 @@ impl std::hash::Hasher for HandleHasher {
 type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<HandleHasher>>;
 
 /// The slot cell of the derived handle (or twin) `handle` and the generation it names;
-/// `MPI_ERR_TYPE` if it has no derived form.
+/// `None` if it has no derived form.
 fn derived_cell(handle: MPI_Datatype) -> Option<(&'static SlotCell, u32)> {
     let (index, generation) = decode(internal(handle))?;
     Some((cell(index), generation))
@@ -263,6 +263,20 @@ fn with_type_read<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     let result = f(&lookup.datatype, lookup.committed);
     remember(lookup);
     Ok(result)
+}
+
+/// Runs `f` on this library's committed type behind `handle`: `None` for a handle the table
+/// does not hold (a type of the MPI behind's, which the caller forwards to it, or none) and
+/// for an uncommitted type. Nothing is imported or reported: the success path of packing and
+/// the routing of messages ask this.
+#[inline]
+pub fn try_with_committed<R>(
+    handle: MPI_Datatype,
+    f: impl FnOnce(&Arc<Datatype>) -> R,
+) -> Option<R> {
+    try_with_type(handle, |datatype, committed| committed.then(|| f(datatype)))
+        .ok()
+        .flatten()
 }
 
 /// [`try_with_type`] for a handle that must be this library's: `MPI_ERR_TYPE` otherwise.

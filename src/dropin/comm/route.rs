@@ -195,11 +195,9 @@ pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     if count <= 0 || !may_pack(handle) {
         return Path::Mpi(None);
     }
-    handles::try_with_type(handle, |datatype, committed| match committed {
-        true => path_of(handle, datatype, count, side),
-        false => Path::Mpi(None), // an uncommitted type: the MPI behind reports the error
-    })
-    .unwrap_or_else(|_| Path::Mpi(None))
+    // An uncommitted type takes the MPI's path too: the MPI behind reports the error.
+    handles::try_with_committed(handle, |datatype| path_of(handle, datatype, count, side))
+        .unwrap_or(Path::Mpi(None))
 }
 
 /// [`route`] for the committed type `datatype` of `handle`.

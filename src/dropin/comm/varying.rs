@@ -23,7 +23,6 @@ use super::pending::Memory;
 use super::pool::Buffer;
 use super::route::{self, Path, Side};
 use crate::abi::{MPI_Datatype, MPI_BYTE};
-use crate::datatype::Datatype;
 use crate::handles;
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -73,16 +72,6 @@ enum Paths {
     /// The MPI behind moves the program's data, each block with this type (none: each with
     /// the program's, the arguments are passed on as they are).
     Unchanged(Vec<MPI_Datatype>),
-}
-
-/// The committed type of this library's behind `handle`, which the engine may pack (`None`
-/// for a type of the MPI behind's, or an uncommitted one).
-fn packable(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
-    handles::try_with_type(handle, |datatype, committed| {
-        committed.then(|| datatype.clone())
-    })
-    .ok()
-    .flatten()
 }
 
 impl Spread {
@@ -136,7 +125,8 @@ impl Spread {
                     continue;
                 }
                 Some(Path::Engine(packed)) => packed.datatype,
-                Some(Path::Mpi(_)) => packable(block.datatype)?,
+                // A committed type of this library's, which the engine may pack.
+                Some(Path::Mpi(_)) => handles::try_with_committed(block.datatype, Arc::clone)?,
             };
             let size = datatype.size().checked_mul(block.count)?;
             let stride = match unit {
