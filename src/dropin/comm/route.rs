@@ -209,19 +209,15 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
     let paths = *kept(datatype)
         .message_paths
         .get_or_init(|| decide(handle, datatype, mode()));
-    let eager = sent_eagerly(bytes);
-    let engine = match side {
-        Side::Send => paths.engine_send && !eager,
-        Side::Receive => paths.engine_receive && !eager,
-        Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
-    };
-    // A message sent eagerly arrives in one piece, which the twin takes whole even as bytes.
-    let byte_twin = paths.byte_twin_receive
+    let eager = side != Side::ReceiveInPlace && sent_eagerly(bytes);
+    let engine = !eager
         && match side {
-            Side::Send => false,
-            Side::Receive => !eager,
-            Side::ReceiveInPlace => true,
+            Side::Send => paths.engine_send,
+            Side::Receive => paths.engine_receive,
+            Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
         };
+    // A message sent eagerly arrives in one piece, which the twin takes whole even as bytes.
+    let byte_twin = paths.byte_twin_receive && side != Side::Send && !eager;
     let (engine, stand_in) = match engine {
         true => (true, None),
         false => match stand_in(datatype, paths, byte_twin) {
