@@ -9,6 +9,7 @@
 //! from the sender's if the type signatures agree (MPI-4.1 §3.3.1).
 
 use crate::abi::{MPI_Comm, MPI_ANY_TAG, MPI_ERR_TRUNCATE, MPI_PROC_NULL};
+use crate::datatype::layout::Layout;
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
 use std::collections::VecDeque;
@@ -86,42 +87,33 @@ fn truncated(sent: i64, room: i64) -> Option<MpiError> {
     })
 }
 
+/// True if the address ranges `a` and `b` share no byte.
+fn apart(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
+    a.end <= b.start || b.end <= a.start
+}
+
 /// The bytes a direct copy moves at a time through its buffer, small enough to stay in cache.
 const CHUNK: usize = 64 * 1024;
 
 impl Buffer {
-    /// The address of the data if they are one run of bytes, else `None`: one copy of a type
-    /// whose data are one run (a contiguous type, or a subarray that is a whole plane), or
-    /// copies of one whose extent is its size, so that the copies abut.
-    fn contiguous(&self) -> Option<usize> {
+    /// Where the data lie: the addresses from their first byte to past their last, and
+    /// whether they fill them as one run in type-map order (the core's summary of the copies'
+    /// type map, [`Layout::repeated`]). A buffer whose bounds overflow, which no program
+    /// can pass, is taken as spanning all memory, in no run.
+    fn placement(&self) -> (std::ops::Range<usize>, bool) {
         let dt = &self.datatype;
-        let one_run = dt.plan.runs() <= 1
-            && dt.true_extent() == dt.size()
-            && (self.count <= 1 || dt.extent() == dt.size());
-        one_run.then(|| self.address.wrapping_add_signed(dt.true_lb() as isize))
-    }
-
-    /// The addresses from the first byte of the data to past the last one.
-    fn span(&self) -> std::ops::Range<usize> {
-        let dt = &self.datatype;
-        if self.count == 0 || dt.size() == 0 {
-            return 0..0;
+        match dt.layout.repeated(self.count, dt.extent()) {
+            Ok(Layout {
+                data: Some(span),
+                dense,
+                ..
+            }) => {
+                let at = |offset: i64| self.address.wrapping_add_signed(offset as isize);
+                (at(span.min)..at(span.max), dense)
+            }
+            Ok(_) => (0..0, false),
+            Err(_) => (0..usize::MAX, false),
         }
-        let last = (self.count - 1).saturating_mul(dt.extent());
-        let (low, high) = if last < 0 { (last, 0) } else { (0, last) };
-        let start = self
-            .address
-            .wrapping_add_signed(low.saturating_add(dt.true_lb()) as isize);
-        let end = self.address.wrapping_add_signed(
-            high.saturating_add(dt.true_lb().saturating_add(dt.true_extent())) as isize,
-        );
-        start..end
-    }
-
-    /// True if the data of the two buffers may share memory (always for `MPI_Sendrecv_replace`).
-    fn overlaps(&self, other: &Buffer) -> bool {
-        let (a, b) = (self.span(), other.span());
-        !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end
     }
 
     /// Copies the data of this buffer into `to` as a message would move them, without a
@@ -140,9 +132,11 @@ impl Buffer {
             // Nothing moves (and either buffer may be NULL).
             return Ok((0, truncated(sent, room)));
         }
-        let apart = !self.overlaps(to);
-        match (self.contiguous(), to.contiguous()) {
-            (Some(from), Some(into)) => {
+        let ((from, from_is_run), (into, into_is_run)) = (self.placement(), to.placement());
+        let apart = || apart(&from, &into);
+        let (from, into) = (from.start, into.start);
+        match (from_is_run, into_is_run) {
+            (true, true) => {
                 // SAFETY: the caller's contract: `taken` bytes are readable at `from` and
                 // writable at `into` (they may be the same buffer, as in
                 // MPI_Sendrecv_replace).
@@ -154,7 +148,7 @@ impl Buffer {
                     )
                 }
             }
-            (None, Some(into)) if apart => {
+            (false, true) if apart() => {
                 // SAFETY: the caller's contract; `taken` bytes at `into` are the receive's
                 // data, writable and apart from every byte this buffer's type map reads.
                 unsafe {
@@ -171,7 +165,7 @@ impl Buffer {
                     )
                 }
             }
-            (Some(from), None) if apart => {
+            (true, false) if apart() => {
                 // SAFETY: the caller's contract; `taken` bytes at `from` are the data sent,
                 // readable and apart from every byte `to`'s type map writes.
                 unsafe {
@@ -528,17 +522,18 @@ mod tests {
             count,
             datatype: d.clone(),
         };
-        assert!(at(1000, 4).overlaps(&at(1024, 4)));
-        assert!(!at(1000, 4).overlaps(&at(1032, 4)));
-        assert!(!at(1000, 0).overlaps(&at(1000, 4)));
-        let backwards = Buffer {
+        let overlap = |a: Buffer, b: Buffer| !apart(&a.placement().0, &b.placement().0);
+        assert!(overlap(at(1000, 4), at(1024, 4)));
+        assert!(!overlap(at(1000, 4), at(1032, 4)));
+        assert!(!overlap(at(1000, 0), at(1000, 4)));
+        let backwards = || Buffer {
             address: 1000,
             count: 4,
             datatype: resized(&d, 0, -8, false).unwrap(),
         };
-        assert_eq!(backwards.span(), 976..1008);
-        assert!(backwards.overlaps(&at(1000, 1)));
-        assert!(!backwards.overlaps(&at(1008, 1)));
+        assert_eq!(backwards().placement().0, 976..1008);
+        assert!(overlap(backwards(), at(1000, 1)));
+        assert!(!overlap(backwards(), at(1008, 1)));
     }
 
     fn message(comm: MPI_Comm, tag: c_int, byte: u8) -> Message {
