@@ -57,6 +57,26 @@ impl Collective {
         }
     }
 
+    /// Runs `call`, the MPI behind's call of the collective, after the packing `refills`
+    /// ([`Collective::refills`]), then finishes the collective with its answer
+    /// ([`Collective::finish`]), which it returns.
+    ///
+    /// # Safety
+    /// As for [`Collective::refills`] and [`Collective::finish`].
+    pub unsafe fn run(
+        mut self,
+        refills: impl IntoIterator<Item = Refill>,
+        call: impl FnOnce() -> c_int,
+        after: After,
+    ) -> c_int {
+        // SAFETY: the caller's contract; this collective keeps the buffers packed into.
+        unsafe { self.refills(refills, after) };
+        let rc = call();
+        // SAFETY: the caller's contract.
+        unsafe { self.finish(rc, after) };
+        rc
+    }
+
     /// Keeps `arrays` (the arrays the MPI behind was given) until the call completes.
     pub fn keeps(&mut self, arrays: impl std::any::Any + Send) {
         self.arrays.push(Box::new(arrays));

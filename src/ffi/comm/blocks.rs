@@ -18,7 +18,7 @@ use super::int_forms::or_int_form;
 use super::one_process::{copy_block, Side};
 use super::persistent_alone::persistent_in_one_process;
 use super::serial::at_once;
-use super::varying_engine::{exchanging, is_in_place, Single};
+use super::varying_engine::{exchanging, is_in_place, kept_sent, Single};
 use super::{missing_behind, standalone};
 use crate::abi::p2p::{MPI_PROC_NULL, MPI_ROOT};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request};
@@ -111,20 +111,15 @@ impl<C: BlockCount> Blocks<C> {
 unsafe fn completed<C>(
     args: Blocks<C>,
     (sent, received): (Option<SentBlocks>, Option<ReceivedBlocks>),
-    refills: Vec<Refill>,
+    mut refills: Vec<Refill>,
     call: impl Fn(Blocks<C>) -> c_int,
     after: After,
 ) -> c_int {
     let mut kept = Collective::default();
-    let (buffer, deferred) = sent.map_or((None, None), SentBlocks::into_kept);
-    kept.sent(buffer);
+    kept.sent(kept_sent(sent, &mut refills));
     kept.lands(received.and_then(ReceivedBlocks::into_landing));
-    // SAFETY: the caller's contract; the collective keeps the buffers packed into.
-    unsafe { kept.refills(refills.into_iter().chain(deferred), after) };
-    let rc = call(args);
     // SAFETY: the caller's contract.
-    unsafe { kept.finish(rc, after) };
-    rc
+    unsafe { kept.run(refills, || call(args), after) }
 }
 
 /// `MPI_Alltoall` or `MPI_Allgather`, or their neighbourhood forms (`with`: whom the blocks

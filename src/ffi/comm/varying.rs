@@ -1,9 +1,9 @@
 //! The collectives with a count and a displacement per process: `MPI_Gatherv`,
 //! `MPI_Scatterv`, `MPI_Allgatherv`, `MPI_Alltoallv`, `MPI_Alltoallw`, the `_c` form of each,
-//! and their nonblocking and persistent forms. In drop-in mode each is the MPI behind's, with the sides the engine packs as bytes
-//! ([`super::varying_engine`]). In the one-process world the one block
-//! moves from the send side to the receive side through the engine ([`copy`]), each side
-//! at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
+//! and their nonblocking and persistent forms. In drop-in mode each is the MPI behind's, with
+//! the sides the engine packs as bytes ([`super::varying_engine`]). In the one-process world
+//! the one block moves from the send side to the receive side through the engine ([`copy`]),
+//! each side at its displacement (in extents of its type, or in bytes for `MPI_Alltoallw`).
 
 use super::one_process::{copy, Side};
 use super::serial::at_once;

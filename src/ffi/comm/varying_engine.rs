@@ -257,17 +257,14 @@ unsafe fn completed<C: Number, D: Number>(
     for array in arrays {
         kept.keeps(array);
     }
-    // SAFETY: the caller's contract; the collective keeps the buffers packed into.
-    unsafe { kept.refills(refills, after) };
-    let rc = call();
     // SAFETY: the caller's contract.
-    unsafe { kept.finish(rc, after) };
-    rc
+    unsafe { kept.run(refills, call, after) }
 }
 
-/// A sending side of one block as [`completed`] keeps it: the buffer it is packed into, and
-/// its packing where that waits for each start of a persistent collective.
-fn kept_single(sent: Option<SentBlocks>, refills: &mut Vec<Refill>) -> Option<Buffer> {
+/// A sending side of blocks as a collective keeps it: the buffer they are packed into, and
+/// their packing where that waits for each start of a persistent collective (added to
+/// `refills`).
+pub(super) fn kept_sent(sent: Option<SentBlocks>, refills: &mut Vec<Refill>) -> Option<Buffer> {
     let (buffer, deferred) = sent.map_or((None, None), SentBlocks::into_kept);
     refills.extend(deferred);
     buffer
@@ -385,7 +382,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     };
     let mut kept = None;
     let recv = recv.taken(&received, n, &mut kept);
-    let sides = (kept_single(sent, &mut refills), received.into_landing());
+    let sides = (kept_sent(sent, &mut refills), received.into_landing());
     // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
     unsafe { completed(refills, sides, kept, || call(send, recv), after) }
 }
@@ -444,7 +441,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     let mut kept = None;
     let recv = recv.taken_if(received.as_ref(), n, &mut kept);
     let sides = (
-        kept_single(sent, &mut refills),
+        kept_sent(sent, &mut refills),
         received.and_then(Spread::into_landing),
     );
     // SAFETY: the buffers hold the data sent (with MPI_IN_PLACE the root's block is in its
