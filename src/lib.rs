@@ -24,4 +24,4 @@ pub mod serial;
 pub mod tool_information;
 pub mod trace;
 
-pub use mpi_dtype_core::{array, datatype, pack, plan, predefined, reduce};
+pub use mpi_dtype_core::{array, datatype, file_view, pack, plan, predefined, reduce};

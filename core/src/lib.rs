@@ -15,6 +15,7 @@ pub mod datatype;
 pub mod error;
 #[cfg(target_arch = "x86_64")]
 mod extended;
+pub mod file_view;
 pub mod pack;
 pub mod plan;
 pub mod predefined;

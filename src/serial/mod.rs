@@ -10,6 +10,7 @@
 //! ([`crate::ffi::comm`]) check the arguments and call it when there is no MPI behind.
 
 pub mod comms;
+pub mod files;
 pub mod generalized;
 pub mod groups;
 pub mod mailbox;

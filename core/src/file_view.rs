@@ -1,0 +1,334 @@
+//! File views (`MPI_File_set_view`): which bytes of a file a process sees, and in which
+//! order. A view tiles its filetype over the file from a displacement; the data bytes of the
+//! tiles, in type-map order, make the view's data stream. Reads and writes address the stream
+//! in etypes; this module maps stream bytes to file bytes and back.
+
+use crate::datatype::layout::{add, mul};
+use crate::datatype::Datatype;
+use crate::error::{Error, Result};
+use crate::plan::iov::{for_each_segment, run_count};
+use std::sync::Arc;
+
+/// A filetype of at most this many runs keeps them in a list searched by bisection; one of
+/// more is walked from its start at each access (correct, slower, and bounded in memory).
+const LISTED_RUNS: i64 = 1 << 20;
+
+/// A file view: the filetype's runs tiled from `disp`, and the size of its etype.
+#[derive(Clone, Debug)]
+pub struct FileView {
+    /// Where the first tile starts, in bytes from the start of the file.
+    disp: i64,
+    /// Bytes of the etype: the unit of offsets into the stream.
+    etype_size: i64,
+    /// Data bytes of one tile (the filetype's size).
+    tile_size: i64,
+    /// Bytes from one tile to the next (the filetype's extent).
+    tile_extent: i64,
+    /// The runs of one tile.
+    runs: Runs,
+}
+
+/// The byte runs of one tile, relative to where the tile starts.
+#[derive(Clone, Debug)]
+enum Runs {
+    /// Listed: each run `(displacement, length)` and the data bytes before it in the tile.
+    Listed(Vec<(i64, i64, i64)>),
+    /// Too many to list: the filetype, whose runs are walked at each access.
+    Walked(Arc<Datatype>),
+}
+
+impl FileView {
+    /// The view of `filetype` tiled from byte `disp`, in units of `etype`.
+    ///
+    /// The standard's conditions are checked: `disp` is not negative; the etype has data;
+    /// the filetype's size is a whole number of etypes, above zero; its type map's
+    /// displacements are not negative and never go back, within a tile nor from one tile to
+    /// the next. Each failure is `MPI_ERR_ARG` (the displacement) or `MPI_ERR_TYPE`.
+    pub fn new(disp: i64, etype: &Datatype, filetype: &Arc<Datatype>) -> Result<FileView> {
+        if disp < 0 {
+            return Err(Error::arg(format!("the displacement {disp} is negative")));
+        }
+        let (etype_size, tile_size) = (etype.size(), filetype.size());
+        if etype_size <= 0 {
+            return Err(Error::datatype("the etype has no data"));
+        }
+        if tile_size <= 0 || tile_size % etype_size != 0 {
+            return Err(Error::datatype(format!(
+                "the filetype's size {tile_size} is not a positive multiple of the etype's size {etype_size}"
+            )));
+        }
+        let tile_extent = filetype.extent();
+        let listed = run_count(filetype.plan.root()) <= LISTED_RUNS;
+        let mut list = Vec::new();
+        let mut order = Order::default();
+        for_each_segment(filetype.plan.root(), |disp, len| {
+            order.see(disp, len);
+            if listed {
+                list.push((disp, len, order.data - len));
+            }
+            order.error.is_none()
+        });
+        if let Some(error) = order.error {
+            return Err(error);
+        }
+        let (first, end) = (order.first.unwrap_or(0), order.end);
+        if end - first > tile_extent {
+            return Err(Error::datatype(format!(
+                "the filetype's data span {} bytes, more than its extent {tile_extent}: tiles would overlap",
+                end - first
+            )));
+        }
+        let runs = if listed {
+            Runs::Listed(list)
+        } else {
+            Runs::Walked(Arc::clone(filetype))
+        };
+        Ok(FileView {
+            disp,
+            etype_size,
+            tile_size,
+            tile_extent,
+            runs,
+        })
+    }
+
+    /// Bytes of the etype.
+    pub fn etype_size(&self) -> i64 {
+        self.etype_size
+    }
+
+    /// The view's displacement.
+    pub fn disp(&self) -> i64 {
+        self.disp
+    }
+
+    /// Calls `f(file_offset, length)` for the file bytes of the stream's bytes
+    /// `start..start + len`, in stream order, merging pieces that continue one another.
+    /// `MPI_ERR_ARG` if a file offset would not fit an `MPI_Offset`.
+    pub fn for_each_range(
+        &self,
+        start: i64,
+        len: i64,
+        mut f: impl FnMut(i64, i64) -> Result<()>,
+    ) -> Result<()> {
+        let mut pending: Option<(i64, i64)> = None;
+        let mut emit = |at: i64, n: i64| -> Result<()> {
+            match &mut pending {
+                Some((from, run)) if *from + *run == at => *run += n,
+                _ => {
+                    if let Some((from, run)) = pending.replace((at, n)) {
+                        f(from, run)?;
+                    }
+                }
+            }
+            Ok(())
+        };
+        let (mut tile, mut within) = (start / self.tile_size, start % self.tile_size);
+        let mut left = len;
+        while left > 0 {
+            let base = add(
+                self.disp,
+                mul(tile, self.tile_extent, "tile * extent")?,
+                "file offset",
+            )?;
+            let mut error = None;
+            self.runs_from(within, |disp, skip, run| {
+                let take = (run - skip).min(left);
+                let at = add(base, disp, "file offset").and_then(|b| add(b, skip, "file offset"));
+                match at.and_then(|at| emit(at, take)) {
+                    Ok(()) => left -= take,
+                    Err(e) => error = Some(e),
+                }
+                left > 0 && error.is_none()
+            });
+            if let Some(error) = error {
+                return Err(error);
+            }
+            tile += 1;
+            within = 0;
+        }
+        if let Some((from, run)) = pending {
+            f(from, run)?;
+        }
+        Ok(())
+    }
+
+    /// The file offset of the stream's byte `position` (`MPI_File_get_byte_offset`).
+    pub fn byte_offset(&self, position: i64) -> Result<i64> {
+        let mut found = None;
+        self.for_each_range(position, 1, |at, _| {
+            found = Some(at);
+            Ok(())
+        })?;
+        Ok(found.unwrap_or(self.disp))
+    }
+
+    /// How many of the stream's bytes lie before the file offset `file_end`: the position
+    /// of the end of a file of `file_end` bytes (`MPI_SEEK_END`).
+    pub fn stream_before(&self, file_end: i64) -> i64 {
+        if file_end <= self.disp {
+            return 0;
+        }
+        let from_disp = file_end - self.disp;
+        let tiles = from_disp / self.tile_extent.max(1);
+        let mut data = tiles.saturating_mul(self.tile_size);
+        let rest = from_disp - tiles * self.tile_extent.max(1);
+        self.runs_from(0, |disp, _, run| {
+            if disp >= rest {
+                return false;
+            }
+            data += run.min(rest - disp);
+            true
+        });
+        data
+    }
+
+    /// Calls `f(displacement, skip, length)` for the runs of a tile from its data byte
+    /// `within` on: `skip` of the first run's bytes lie before it. Stops when `f` returns
+    /// false.
+    fn runs_from(&self, within: i64, mut f: impl FnMut(i64, i64, i64) -> bool) {
+        match &self.runs {
+            Runs::Listed(list) => {
+                let first = list.partition_point(|&(_, len, before)| before + len <= within);
+                for (k, &(disp, len, before)) in list[first..].iter().enumerate() {
+                    let skip = if k == 0 { within - before } else { 0 };
+                    if !f(disp, skip, len) {
+                        return;
+                    }
+                }
+            }
+            Runs::Walked(filetype) => {
+                let mut before = 0i64;
+                for_each_segment(filetype.plan.root(), |disp, len| {
+                    let seen = before;
+                    before += len;
+                    if seen + len <= within {
+                        return true;
+                    }
+                    f(disp, (within - seen).max(0), len)
+                });
+            }
+        }
+    }
+}
+
+/// The runs of a filetype seen so far: where they start and end, and the first run that
+/// breaks the standard's order.
+#[derive(Default)]
+struct Order {
+    /// The first run's displacement.
+    first: Option<i64>,
+    /// The end of the last run.
+    end: i64,
+    /// Data bytes so far.
+    data: i64,
+    /// The first violation.
+    error: Option<Error>,
+}
+
+impl Order {
+    /// Takes the next run.
+    fn see(&mut self, disp: i64, len: i64) {
+        if disp < 0 {
+            self.error = Some(Error::datatype(format!(
+                "the filetype has data at the negative displacement {disp}"
+            )));
+        } else if self.first.is_some() && disp < self.end {
+            self.error = Some(Error::datatype(format!(
+                "the filetype's displacements go back (data at {disp} after data up to {})",
+                self.end
+            )));
+        }
+        self.first.get_or_insert(disp);
+        self.end = disp + len;
+        self.data += len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::construct::{named, resized, vector};
+    use crate::datatype::typemap::TypeMap;
+    use crate::predefined::by_name;
+
+    fn ty(name: &str) -> Arc<Datatype> {
+        named(by_name(name).expect("a predefined type"))
+    }
+
+    /// The file offsets of each stream byte `0..n`, from the naive type map.
+    fn model(disp: i64, filetype: &Datatype, n: i64) -> Vec<i64> {
+        let tm = TypeMap::of(filetype);
+        let mut bytes = Vec::new();
+        let mut tile = 0;
+        while (bytes.len() as i64) < n {
+            for (basic, at) in tm.data_entries() {
+                for b in 0..basic.size() {
+                    bytes.push(disp + tile * filetype.extent() + at + b);
+                }
+            }
+            tile += 1;
+        }
+        bytes.truncate(n as usize);
+        bytes
+    }
+
+    fn mapped(view: &FileView, start: i64, len: i64) -> Vec<i64> {
+        let mut bytes = Vec::new();
+        view.for_each_range(start, len, |at, n| {
+            bytes.extend(at..at + n);
+            Ok(())
+        })
+        .unwrap();
+        bytes
+    }
+
+    #[test]
+    fn every_byte_of_a_strided_view_lands_where_the_type_map_says() {
+        let int = ty("MPI_INT");
+        let v = vector(3, 2, 5, false, &int, false).unwrap();
+        let filetype = resized(&v, 0, 64, false).unwrap();
+        let view = FileView::new(12, &int, &filetype).unwrap();
+        let all = model(12, &filetype, 200);
+        for start in 0..60 {
+            for len in [0, 1, 3, 4, 23, 24, 25, 100] {
+                let want = &all[start as usize..(start + len) as usize];
+                assert_eq!(mapped(&view, start, len), want, "start {start} len {len}");
+            }
+        }
+        assert_eq!(view.byte_offset(8).unwrap(), 12 + 20);
+        // Bytes 12..32 of the file hold 8 stream bytes; up to 34, 10.
+        assert_eq!(view.stream_before(32), 8);
+        assert_eq!(view.stream_before(34), 10);
+        assert_eq!(view.stream_before(12 + 64), 24);
+        assert_eq!(view.stream_before(0), 0);
+    }
+
+    #[test]
+    fn walked_runs_map_as_listed_ones() {
+        let byte = ty("MPI_BYTE");
+        let v = vector(LISTED_RUNS + 3, 1, 2, false, &byte, false).unwrap();
+        let view = FileView::new(0, &byte, &v).unwrap();
+        assert!(matches!(view.runs, Runs::Walked(_)));
+        assert_eq!(mapped(&view, 5, 3), vec![10, 12, 14]);
+        let tile = LISTED_RUNS + 3;
+        assert_eq!(mapped(&view, tile, 1), vec![v.extent()]);
+    }
+
+    #[test]
+    fn views_the_standard_forbids_are_refused() {
+        let int = ty("MPI_INT");
+        let double = ty("MPI_DOUBLE");
+        assert!(FileView::new(-1, &int, &int).is_err());
+        // Six bytes are no whole number of ints.
+        let three_shorts = vector(3, 1, 1, false, &ty("MPI_SHORT"), false).unwrap();
+        assert!(FileView::new(0, &int, &three_shorts).is_err());
+        // Going back: a vector of negative stride.
+        let back = vector(2, 1, -2, false, &int, false).unwrap();
+        assert!(FileView::new(0, &int, &back).is_err());
+        // Tiles that overlap: an extent shorter than the data's span.
+        let short = resized(&double, 0, 4, false).unwrap();
+        assert!(FileView::new(0, &int, &short).is_err());
+        assert!(FileView::new(0, &int, &double).is_ok());
+    }
+}

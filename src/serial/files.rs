@@ -1,0 +1,783 @@
+//! The files of MPI-IO in the one-process world: each open file with its access mode, view,
+//! individual and shared file pointers, atomicity, hints and error handler, and the reads and
+//! writes through its view. Data move between the program's memory and the file through the
+//! pack engine: a read gathers the view's file bytes into packed chunks and unpacks them with
+//! the memory type, a write packs the memory and scatters the chunks to the view's bytes, with
+//! positioned reads and writes of the file (`pread`, `pwrite`). The one process is every
+//! file's only process, so a collective access is an independent one and the shared pointer is
+//! the process's own.
+
+use super::slab::Slab;
+use crate::abi::{
+    MPI_Errhandler, MPI_ERR_ACCESS, MPI_ERR_AMODE, MPI_ERR_ARG, MPI_ERR_BAD_FILE,
+    MPI_ERR_FILE_EXISTS, MPI_ERR_IO, MPI_ERR_NO_SPACE, MPI_ERR_NO_SUCH_FILE, MPI_ERR_QUOTA,
+    MPI_ERR_READ_ONLY, MPI_ERR_UNSUPPORTED_DATAREP, MPI_ERR_UNSUPPORTED_OPERATION,
+};
+use crate::datatype::Datatype;
+use crate::error::{MpiError, MpiResult};
+use crate::file_view::FileView;
+use crate::info::Pairs;
+use crate::pack::Representation;
+use parking_lot::Mutex;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
+
+/// Bytes moved per chunk of a native read or write: the packed bytes of one chunk are held
+/// at once, whatever the size of the access.
+const CHUNK: i64 = 4 << 20;
+
+/// How a file is opened (`amode` of `MPI_File_open`), read from its bits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// `MPI_MODE_RDONLY` or `MPI_MODE_RDWR`.
+    pub read: bool,
+    /// `MPI_MODE_WRONLY` or `MPI_MODE_RDWR`.
+    pub write: bool,
+    /// `MPI_MODE_CREATE`.
+    pub create: bool,
+    /// `MPI_MODE_EXCL`: creating a file that exists fails.
+    pub exclusive: bool,
+    /// `MPI_MODE_DELETE_ON_CLOSE`.
+    pub delete_on_close: bool,
+    /// `MPI_MODE_APPEND`: both pointers start at the end of the file.
+    pub append: bool,
+    /// `MPI_MODE_SEQUENTIAL`: only the shared pointer may be used.
+    pub sequential: bool,
+}
+
+impl Access {
+    /// Checks the combination (`MPI_ERR_AMODE`): exactly one of read-only, write-only and
+    /// read-write, given as `modes` of those three; no creation of a read-only file; no
+    /// sequential access to a read-write one.
+    pub fn check(&self, modes: usize) -> MpiResult<()> {
+        let problem = if modes != 1 {
+            Some("exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY and MPI_MODE_RDWR must be given")
+        } else if self.read && !self.write && (self.create || self.exclusive) {
+            Some("MPI_MODE_RDONLY does not go with MPI_MODE_CREATE or MPI_MODE_EXCL")
+        } else if self.read && self.write && self.sequential {
+            Some("MPI_MODE_SEQUENTIAL does not go with MPI_MODE_RDWR")
+        } else {
+            None
+        };
+        problem.map_or(Ok(()), |p| Err(MpiError::new(MPI_ERR_AMODE, p)))
+    }
+}
+
+/// How the file's bytes represent the data (`datarep` of `MPI_File_set_view`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Datarep {
+    /// `"native"`: the bytes of memory.
+    Native,
+    /// `"internal"`: this library's own, which is the native one.
+    Internal,
+    /// `"external32"`: the standard's big-endian representation.
+    External32,
+}
+
+impl Datarep {
+    /// The representation named `name`; `MPI_ERR_UNSUPPORTED_DATAREP` for any other.
+    pub fn named(name: &str) -> MpiResult<Datarep> {
+        match name {
+            "native" => Ok(Datarep::Native),
+            "internal" => Ok(Datarep::Internal),
+            "external32" => Ok(Datarep::External32),
+            other => Err(MpiError::new(
+                MPI_ERR_UNSUPPORTED_DATAREP,
+                format!("no data representation is named {other:?}"),
+            )),
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Datarep::Native => "native",
+            Datarep::Internal => "internal",
+            Datarep::External32 => "external32",
+        }
+    }
+
+    /// How the pack engine writes it.
+    fn representation(self) -> Representation {
+        match self {
+            Datarep::External32 => Representation::External32,
+            Datarep::Native | Datarep::Internal => Representation::Native,
+        }
+    }
+
+    /// Checks that `datatype` occupies as many bytes in this representation as in memory,
+    /// which views and accesses in `"external32"` need here (every type but those of
+    /// `MPI_WCHAR` and the like on this machine); `MPI_ERR_UNSUPPORTED_DATAREP` if not.
+    pub fn check_sizes(self, datatype: &Datatype, what: &str) -> MpiResult<()> {
+        if self != Datarep::External32 {
+            return Ok(());
+        }
+        let in_file = Representation::External32.packed_size(datatype, 1)?;
+        if in_file == datatype.size() {
+            return Ok(());
+        }
+        Err(MpiError::new(
+            MPI_ERR_UNSUPPORTED_DATAREP,
+            format!(
+                "the {what} takes {in_file} bytes in external32 and {} in memory; external32 is supported for types of the same size in both",
+                datatype.size()
+            ),
+        ))
+    }
+}
+
+/// A file view: the mapping of its data stream to the file, and what it was made of.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// Where the stream's bytes lie in the file.
+    pub mapping: FileView,
+    /// The etype.
+    pub etype: Arc<Datatype>,
+    /// The filetype.
+    pub filetype: Arc<Datatype>,
+    /// The representation.
+    pub datarep: Datarep,
+}
+
+impl View {
+    /// The view of `filetype` from byte `disp`, in units of `etype`, in `datarep`.
+    pub fn new(
+        disp: i64,
+        etype: Arc<Datatype>,
+        filetype: Arc<Datatype>,
+        datarep: Datarep,
+    ) -> MpiResult<View> {
+        datarep.check_sizes(&etype, "etype")?;
+        datarep.check_sizes(&filetype, "filetype")?;
+        Ok(View {
+            mapping: FileView::new(disp, &etype, &filetype)?,
+            etype,
+            filetype,
+            datarep,
+        })
+    }
+}
+
+/// Which split collective a file has begun (`MPI_File_read_all_begin`, ...), and the bytes it
+/// moved, for its `_end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The `_begin` function's stem (`"MPI_File_read_all"`, ...).
+    pub stem: &'static str,
+    /// The bytes moved.
+    pub bytes: i64,
+}
+
+/// An open file.
+#[derive(Debug)]
+pub struct OpenFile {
+    /// The file.
+    pub file: std::fs::File,
+    /// Its path, for `MPI_MODE_DELETE_ON_CLOSE`.
+    pub path: PathBuf,
+    /// How it was opened.
+    pub access: Access,
+    /// The `amode` bits as given, for `MPI_File_get_amode`.
+    pub amode: std::os::raw::c_int,
+    /// The view.
+    pub view: View,
+    /// The individual file pointer, in etypes.
+    pub individual: i64,
+    /// The shared file pointer, in etypes.
+    pub shared: i64,
+    /// Atomic mode (`MPI_File_set_atomicity`).
+    pub atomic: bool,
+    /// The error handler.
+    pub errhandler: MPI_Errhandler,
+    /// The hints kept (`MPI_File_set_info`).
+    pub info: Pairs,
+    /// The split collective begun and not ended.
+    pub split: Option<Split>,
+}
+
+/// The error of a failed operation of the file system, in the class the standard gives it.
+pub fn io_error(what: &str, error: &std::io::Error) -> MpiError {
+    use std::io::ErrorKind;
+    let class = match error.kind() {
+        ErrorKind::NotFound => MPI_ERR_NO_SUCH_FILE,
+        ErrorKind::PermissionDenied => MPI_ERR_ACCESS,
+        ErrorKind::AlreadyExists => MPI_ERR_FILE_EXISTS,
+        ErrorKind::ReadOnlyFilesystem => MPI_ERR_READ_ONLY,
+        ErrorKind::StorageFull => MPI_ERR_NO_SPACE,
+        ErrorKind::QuotaExceeded => MPI_ERR_QUOTA,
+        ErrorKind::InvalidFilename | ErrorKind::InvalidInput | ErrorKind::IsADirectory => {
+            MPI_ERR_BAD_FILE
+        }
+        _ => MPI_ERR_IO,
+    };
+    MpiError::new(class, format!("{what}: {error}"))
+}
+
+/// The path a file name names: the name without the prefix that names a file system to
+/// ROMIO (`ufs:`, `nfs:`, ...), which this library reads as the local one.
+pub fn path_of(name: &str) -> PathBuf {
+    const SYSTEMS: [&str; 6] = ["ufs:", "nfs:", "lustre:", "gpfs:", "pvfs2:", "testfs:"];
+    let bare = SYSTEMS
+        .iter()
+        .find_map(|prefix| name.strip_prefix(prefix))
+        .unwrap_or(name);
+    PathBuf::from(bare)
+}
+
+/// Opens the file `name` as `access` says, with the view of bytes from its start, the
+/// pointers at 0 (at its end with `MPI_MODE_APPEND`) and the error handler `errhandler`.
+pub fn open(
+    name: &str,
+    (access, amode): (Access, std::os::raw::c_int),
+    info: Pairs,
+    errhandler: MPI_Errhandler,
+    bytes: &Arc<Datatype>,
+) -> MpiResult<OpenFile> {
+    let path = path_of(name);
+    let file = std::fs::OpenOptions::new()
+        .read(access.read)
+        .write(access.write)
+        .create(access.create && !access.exclusive)
+        .create_new(access.create && access.exclusive)
+        .open(&path)
+        .map_err(|e| io_error(&format!("opening {name:?}"), &e))?;
+    let view = View::new(0, Arc::clone(bytes), Arc::clone(bytes), Datarep::Native)?;
+    let mut open = OpenFile {
+        file,
+        path,
+        access,
+        amode,
+        view,
+        individual: 0,
+        shared: 0,
+        atomic: false,
+        errhandler,
+        info,
+        split: None,
+    };
+    if access.append {
+        let end = open.end_position()?;
+        open.individual = end;
+        open.shared = end;
+    }
+    Ok(open)
+}
+
+/// Where an access starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pointer {
+    /// At this offset, in etypes (`MPI_File_read_at`, ...).
+    Explicit(i64),
+    /// At the individual file pointer, which moves past the data (`MPI_File_read`, ...).
+    Individual,
+    /// At the shared file pointer, which moves past the data (`MPI_File_read_shared`,
+    /// `MPI_File_read_ordered`, ...).
+    Shared,
+}
+
+/// Where `MPI_File_seek` counts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whence {
+    /// `MPI_SEEK_SET`: the start of the view.
+    Set,
+    /// `MPI_SEEK_CUR`: the pointer.
+    Current,
+    /// `MPI_SEEK_END`: the end of the file, seen through the view.
+    End,
+}
+
+impl OpenFile {
+    /// The size of the file in bytes.
+    pub fn size(&self) -> MpiResult<i64> {
+        let meta = self
+            .file
+            .metadata()
+            .map_err(|e| io_error("reading the file's size", &e))?;
+        Ok(meta.len() as i64)
+    }
+
+    /// The end of the file as a position of the view, in etypes (a partly covered etype
+    /// counts whole).
+    pub fn end_position(&self) -> MpiResult<i64> {
+        let data = self.view.mapping.stream_before(self.size()?);
+        let etype_size = self.view.mapping.etype_size();
+        Ok((data + etype_size - 1) / etype_size)
+    }
+
+    /// Sets the view (`MPI_File_set_view`): both pointers go back to 0.
+    pub fn set_view(&mut self, view: View) {
+        self.view = view;
+        self.individual = 0;
+        self.shared = 0;
+    }
+
+    /// Moves the individual (`shared == false`) or shared pointer (`MPI_File_seek`,
+    /// `MPI_File_seek_shared`): `MPI_ERR_ARG` if it would go before the view's start.
+    pub fn seek(&mut self, offset: i64, whence: Whence, shared: bool) -> MpiResult<()> {
+        if !shared {
+            self.check_not_sequential("MPI_File_seek")?;
+        }
+        let current = if shared { self.shared } else { self.individual };
+        let from = match whence {
+            Whence::Set => 0,
+            Whence::Current => current,
+            Whence::End => self.end_position()?,
+        };
+        let to = from
+            .checked_add(offset)
+            .filter(|&to| to >= 0)
+            .ok_or_else(|| {
+                MpiError::new(
+                    MPI_ERR_ARG,
+                    format!("offset {offset} from {from} is before the start of the view"),
+                )
+            })?;
+        if shared {
+            self.shared = to;
+        } else {
+            self.individual = to;
+        }
+        Ok(())
+    }
+
+    /// `MPI_ERR_UNSUPPORTED_OPERATION` for `function` on a file opened with
+    /// `MPI_MODE_SEQUENTIAL`, which allows the shared pointer only.
+    pub fn check_not_sequential(&self, function: &str) -> MpiResult<()> {
+        if self.access.sequential {
+            return Err(MpiError::new(
+                MPI_ERR_UNSUPPORTED_OPERATION,
+                format!("{function} is not allowed on a file opened with MPI_MODE_SEQUENTIAL"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Changes the file's size (`MPI_File_set_size`), or only grows it (`grow_only`,
+    /// `MPI_File_preallocate`).
+    pub fn resize(&mut self, size: i64, grow_only: bool) -> MpiResult<()> {
+        self.check_not_sequential("changing the size")?;
+        if size < 0 {
+            return Err(MpiError::new(
+                MPI_ERR_ARG,
+                format!("the size {size} is negative"),
+            ));
+        }
+        if !self.access.write {
+            return Err(MpiError::new(
+                MPI_ERR_READ_ONLY,
+                "the file is not open for writing",
+            ));
+        }
+        if grow_only && self.size()? >= size {
+            return Ok(());
+        }
+        self.file
+            .set_len(size as u64)
+            .map_err(|e| io_error("changing the file's size", &e))
+    }
+
+    /// Where an access through `pointer` starts, in etypes, and the pointer it moves.
+    fn start_of(&self, pointer: Pointer) -> i64 {
+        match pointer {
+            Pointer::Explicit(offset) => offset,
+            Pointer::Individual => self.individual,
+            Pointer::Shared => self.shared,
+        }
+    }
+
+    /// Reads (`write == false`) or writes `count` copies of `memtype` at `memory` through the
+    /// view, from where `pointer` says, and moves that pointer past the data; returns the
+    /// bytes moved (fewer than asked for a read that meets the end of the file).
+    ///
+    /// # Safety
+    /// Every byte the type map of the copies addresses relative to `memory` is readable (a
+    /// write) or writable (a read).
+    pub unsafe fn access(
+        &mut self,
+        write: bool,
+        pointer: Pointer,
+        (memory, count, memtype): (*mut u8, i64, &Datatype),
+    ) -> MpiResult<i64> {
+        self.check_access(write, pointer)?;
+        let datarep = self.view.datarep;
+        datarep.check_sizes(memtype, "datatype")?;
+        let etype_size = self.view.mapping.etype_size();
+        let bytes = crate::pack::packed_size(memtype, count)?;
+        if bytes % etype_size != 0 {
+            return Err(MpiError::new(
+                MPI_ERR_IO,
+                format!(
+                    "{bytes} bytes are no whole number of etypes of {etype_size} bytes: only whole etypes can be accessed"
+                ),
+            ));
+        }
+        let offset = self.start_of(pointer);
+        if offset < 0 {
+            return Err(MpiError::new(
+                MPI_ERR_ARG,
+                format!("the offset {offset} is negative"),
+            ));
+        }
+        let start = offset.checked_mul(etype_size).ok_or_else(|| {
+            MpiError::new(MPI_ERR_ARG, format!("the offset {offset} is too large"))
+        })?;
+        // SAFETY: the caller's contract.
+        let moved = unsafe {
+            match (datarep.representation(), write) {
+                (Representation::Native, true) => self.write_native(start, memory, count, memtype),
+                (Representation::Native, false) => self.read_native(start, memory, count, memtype),
+                (representation, write) => {
+                    self.convert_whole(representation, write, start, (memory, count, memtype))
+                }
+            }
+        }?;
+        let advanced = offset + moved / etype_size;
+        match pointer {
+            Pointer::Explicit(_) => {}
+            Pointer::Individual => self.individual = advanced,
+            Pointer::Shared => self.shared = advanced,
+        }
+        Ok(moved)
+    }
+
+    /// Checks that the file allows the access.
+    fn check_access(&self, write: bool, pointer: Pointer) -> MpiResult<()> {
+        if pointer != Pointer::Shared {
+            self.check_not_sequential(
+                "an access through the individual pointer or at an explicit offset",
+            )?;
+        }
+        match (write, self.access.read, self.access.write) {
+            (true, _, false) => Err(MpiError::new(
+                MPI_ERR_READ_ONLY,
+                "the file is open for reading only",
+            )),
+            (false, false, _) => Err(MpiError::new(
+                MPI_ERR_ACCESS,
+                "the file is open for writing only",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes the file bytes of the stream's bytes `start..start + data.len()`.
+    fn scatter(&self, start: i64, data: &[u8]) -> MpiResult<()> {
+        let mut done = 0usize;
+        self.each_piece(start, data.len(), |at, len| {
+            let piece = &data[done..done + len];
+            done += len;
+            self.file
+                .write_all_at(piece, at)
+                .map(|()| true)
+                .map_err(|e| io_error("writing the file", &e))
+        })
+    }
+
+    /// Reads the file bytes of the stream's bytes `start..start + into.len()`; returns how
+    /// many were read before the end of the file.
+    fn gather(&self, start: i64, into: &mut [u8]) -> MpiResult<usize> {
+        let mut done = 0usize;
+        self.each_piece(start, into.len(), |at, len| {
+            let piece = &mut into[done..done + len];
+            let n =
+                read_fully(&self.file, piece, at).map_err(|e| io_error("reading the file", &e))?;
+            done += n;
+            Ok(n == len)
+        })?;
+        Ok(done)
+    }
+
+    /// Calls `f(file_offset, length)` for the file pieces of the stream's bytes
+    /// `start..start + len` in order, until it fails or returns false.
+    fn each_piece(
+        &self,
+        start: i64,
+        len: usize,
+        mut f: impl FnMut(u64, usize) -> MpiResult<bool>,
+    ) -> MpiResult<()> {
+        let mut outcome = Ok(true);
+        self.view
+            .mapping
+            .for_each_range(start, len as i64, |at, n| {
+                if matches!(outcome, Ok(true)) {
+                    outcome = f(at as u64, n as usize);
+                }
+                Ok(())
+            })?;
+        outcome.map(drop)
+    }
+
+    /// A native write, chunk by chunk.
+    ///
+    /// # Safety
+    /// As for [`Self::access`].
+    unsafe fn write_native(
+        &self,
+        start: i64,
+        memory: *mut u8,
+        count: i64,
+        memtype: &Datatype,
+    ) -> MpiResult<i64> {
+        let bytes = memtype.size() * count;
+        let mut chunk = vec![0u8; bytes.min(CHUNK) as usize];
+        let mut done = 0i64;
+        while done < bytes {
+            let n = (bytes - done).min(CHUNK) as usize;
+            // SAFETY: the caller's contract; `chunk` holds `n` bytes.
+            unsafe { crate::plan::pack_range(&memtype.plan, count, memory, done, &mut chunk[..n]) };
+            self.scatter(start + done, &chunk[..n])?;
+            done += n as i64;
+        }
+        Ok(bytes)
+    }
+
+    /// A native read, chunk by chunk, up to the end of the file.
+    ///
+    /// # Safety
+    /// As for [`Self::access`].
+    unsafe fn read_native(
+        &self,
+        start: i64,
+        memory: *mut u8,
+        count: i64,
+        memtype: &Datatype,
+    ) -> MpiResult<i64> {
+        let bytes = memtype.size() * count;
+        let mut chunk = vec![0u8; bytes.min(CHUNK) as usize];
+        let mut done = 0i64;
+        while done < bytes {
+            let n = (bytes - done).min(CHUNK) as usize;
+            let got = self.gather(start + done, &mut chunk[..n])?;
+            // SAFETY: the caller's contract; the first `got` bytes of `chunk` were read.
+            unsafe { crate::plan::unpack_range(&memtype.plan, count, memory, done, &chunk[..got]) };
+            done += got as i64;
+            if got < n {
+                break;
+            }
+        }
+        Ok(done)
+    }
+
+    /// A read or write in a representation other than the native one, converted whole. A
+    /// read that meets the end of the file converts the whole copies read.
+    ///
+    /// # Safety
+    /// As for [`Self::access`].
+    unsafe fn convert_whole(
+        &self,
+        representation: Representation,
+        write: bool,
+        start: i64,
+        (memory, count, memtype): (*mut u8, i64, &Datatype),
+    ) -> MpiResult<i64> {
+        let bytes = representation.packed_size(memtype, count)?;
+        let mut stream = vec![0u8; bytes as usize];
+        let mut position = 0;
+        if write {
+            // SAFETY: the caller's contract; `stream` holds the packed bytes.
+            unsafe {
+                representation.pack(
+                    memory,
+                    count,
+                    memtype,
+                    stream.as_mut_ptr(),
+                    bytes,
+                    &mut position,
+                )
+            }?;
+            self.scatter(start, &stream)?;
+            return Ok(bytes);
+        }
+        let got = self.gather(start, &mut stream)? as i64;
+        let copies = if memtype.size() == 0 {
+            count
+        } else {
+            got / memtype.size()
+        };
+        // SAFETY: the caller's contract; `stream` holds `copies` whole packed copies.
+        unsafe {
+            representation.unpack(
+                stream.as_ptr(),
+                bytes,
+                &mut position,
+                memory,
+                copies,
+                memtype,
+            )
+        }?;
+        Ok(copies * memtype.size())
+    }
+}
+
+/// Reads `into.len()` bytes at `at`, fewer only at the end of the file; how many.
+fn read_fully(file: &std::fs::File, into: &mut [u8], at: u64) -> std::io::Result<usize> {
+    let mut done = 0;
+    while done < into.len() {
+        match file.read_at(&mut into[done..], at + done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
+}
+
+/// The open files, by the index their handles carry.
+static FILES: LazyLock<Mutex<Slab<OpenFile>>> = LazyLock::new(Mutex::default);
+
+/// Keeps an open file; its index.
+pub fn keep(file: OpenFile) -> usize {
+    FILES.lock().insert(file)
+}
+
+/// Runs `f` on the open file at `index`; `None` if there is none.
+pub fn with<R>(index: usize, f: impl FnOnce(&mut OpenFile) -> R) -> Option<R> {
+    FILES.lock().get_mut(index).map(f)
+}
+
+/// Takes the open file at `index` out (`MPI_File_close`).
+pub fn take(index: usize) -> Option<OpenFile> {
+    FILES.lock().remove(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::construct::{named, vector};
+    use crate::predefined::by_name;
+
+    fn ty(name: &str) -> Arc<Datatype> {
+        named(by_name(name).expect("a predefined type"))
+    }
+
+    fn rdwr() -> Access {
+        Access {
+            read: true,
+            write: true,
+            create: true,
+            ..Access::default()
+        }
+    }
+
+    fn temp_file(tag: &str) -> String {
+        let dir = std::env::temp_dir();
+        let path = dir.join(format!("mpi-dtype-files-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn a_strided_view_writes_its_bytes_and_reads_them_back() {
+        let name = temp_file("strided");
+        let mut f = open(&name, (rdwr(), 0), Pairs::default(), 0, &ty("MPI_BYTE")).unwrap();
+        let int = ty("MPI_INT");
+        // Two ints of every four, from byte 8.
+        let filetype = vector(1, 2, 4, false, &int, false).unwrap();
+        let filetype = crate::datatype::construct::resized(&filetype, 0, 16, false).unwrap();
+        f.set_view(View::new(8, Arc::clone(&int), filetype, Datarep::Native).unwrap());
+        let data: Vec<i32> = (1..=6).collect();
+        // SAFETY: six ints.
+        let moved = unsafe {
+            f.access(
+                true,
+                Pointer::Individual,
+                (data.as_ptr() as *mut u8, 6, &int),
+            )
+        }
+        .unwrap();
+        assert_eq!(moved, 24);
+        assert_eq!(f.individual, 6);
+        let raw = std::fs::read(&name).unwrap();
+        // Bytes 8..16 hold 1, 2; 24..32 hold 3, 4; 40..48 hold 5, 6; the holes stay zero.
+        let ints: Vec<i32> = raw
+            .chunks(4)
+            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(ints, vec![0, 0, 1, 2, 0, 0, 3, 4, 0, 0, 5, 6]);
+        // Read back from etype 1 on: a read past the end returns what there is.
+        let mut back = [0i32; 8];
+        // SAFETY: eight ints.
+        let got = unsafe {
+            f.access(
+                false,
+                Pointer::Explicit(1),
+                (back.as_mut_ptr() as *mut u8, 8, &int),
+            )
+        }
+        .unwrap();
+        assert_eq!(got, 20);
+        assert_eq!(back, [2, 3, 4, 5, 6, 0, 0, 0]);
+        assert_eq!(f.end_position().unwrap(), 6);
+        f.seek(-2, Whence::End, true).unwrap();
+        assert_eq!(f.shared, 4);
+        std::fs::remove_file(&name).unwrap();
+    }
+
+    #[test]
+    fn external32_stores_big_endian_and_reads_back() {
+        let name = temp_file("ext32");
+        let mut f = open(&name, (rdwr(), 0), Pairs::default(), 0, &ty("MPI_BYTE")).unwrap();
+        let int = ty("MPI_INT");
+        f.set_view(View::new(0, Arc::clone(&int), Arc::clone(&int), Datarep::External32).unwrap());
+        let data = [1i32, -2];
+        // SAFETY: two ints.
+        unsafe { f.access(true, Pointer::Shared, (data.as_ptr() as *mut u8, 2, &int)) }.unwrap();
+        assert_eq!(
+            std::fs::read(&name).unwrap(),
+            [0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe]
+        );
+        let mut back = [0i32; 2];
+        // SAFETY: two ints.
+        unsafe {
+            f.access(
+                false,
+                Pointer::Explicit(0),
+                (back.as_mut_ptr() as *mut u8, 2, &int),
+            )
+        }
+        .unwrap();
+        assert_eq!(back, data);
+        std::fs::remove_file(&name).unwrap();
+    }
+
+    #[test]
+    fn modes_and_pointers_are_checked() {
+        let read_only = Access {
+            read: true,
+            create: true,
+            ..Access::default()
+        };
+        assert_eq!(read_only.check(1).unwrap_err().class, MPI_ERR_AMODE);
+        assert_eq!(rdwr().check(2).unwrap_err().class, MPI_ERR_AMODE);
+        let name = temp_file("modes");
+        let sequential = Access {
+            write: true,
+            create: true,
+            sequential: true,
+            ..Access::default()
+        };
+        let mut f = open(&name, (sequential, 0), Pairs::default(), 0, &ty("MPI_BYTE")).unwrap();
+        let byte = ty("MPI_BYTE");
+        let data = [7u8; 3];
+        // SAFETY: three bytes.
+        let at = unsafe {
+            f.access(
+                true,
+                Pointer::Explicit(0),
+                (data.as_ptr() as *mut u8, 3, &byte),
+            )
+        };
+        assert_eq!(at.unwrap_err().class, MPI_ERR_UNSUPPORTED_OPERATION);
+        // SAFETY: three bytes.
+        let read =
+            unsafe { f.access(false, Pointer::Shared, (data.as_ptr() as *mut u8, 3, &byte)) };
+        assert_eq!(read.unwrap_err().class, MPI_ERR_ACCESS);
+        assert_eq!(
+            f.seek(-1, Whence::Set, true).unwrap_err().class,
+            MPI_ERR_ARG
+        );
+        std::fs::remove_file(&name).unwrap();
+    }
+}
