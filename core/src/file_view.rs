@@ -24,6 +24,8 @@ pub struct FileView {
     tile_size: i64,
     /// Bytes from one tile to the next (the filetype's extent).
     tile_extent: i64,
+    /// Where a tile's data start and end, relative to the tile.
+    span: (i64, i64),
     /// The runs of one tile.
     runs: Runs,
 }
@@ -88,6 +90,7 @@ impl FileView {
             etype_size,
             tile_size,
             tile_extent,
+            span: (first, end),
             runs,
         })
     }
@@ -166,20 +169,28 @@ impl FileView {
     /// How many of the stream's bytes lie before the file offset `file_end`: the position
     /// of the end of a file of `file_end` bytes (`MPI_SEEK_END`).
     pub fn stream_before(&self, file_end: i64) -> i64 {
-        if file_end <= self.disp {
+        let (first, end) = self.span;
+        let Some(from_disp) = file_end.checked_sub(self.disp).filter(|&n| n > 0) else {
             return 0;
+        };
+        // Tiles whose data all lie before the end, then the one tile the end may cut (the
+        // tiles' data spans are disjoint and in order).
+        let whole = if from_disp >= end {
+            (from_disp - end) / self.tile_extent + 1
+        } else {
+            0
+        };
+        let mut data = whole.saturating_mul(self.tile_size);
+        let rest = from_disp - whole * self.tile_extent;
+        if rest > first {
+            self.runs_from(0, |disp, _, run| {
+                if disp >= rest {
+                    return false;
+                }
+                data += run.min(rest - disp);
+                true
+            });
         }
-        let from_disp = file_end - self.disp;
-        let tiles = from_disp / self.tile_extent.max(1);
-        let mut data = tiles.saturating_mul(self.tile_size);
-        let rest = from_disp - tiles * self.tile_extent.max(1);
-        self.runs_from(0, |disp, _, run| {
-            if disp >= rest {
-                return false;
-            }
-            data += run.min(rest - disp);
-            true
-        });
         data
     }
 

@@ -1,0 +1,76 @@
+//! Property tests of file views: for random filetypes, a view is made exactly when the naive
+//! type map meets the standard's conditions (no negative displacement, none going back,
+//! tiles that do not overlap), and then every byte of its data stream maps to the file
+//! offset the type map gives it, whatever the range asked for.
+
+mod common;
+
+use common::*;
+use mpi_dtype::datatype::typemap::TypeMap;
+use mpi_dtype::file_view::FileView;
+use proptest::prelude::*;
+
+/// The file offset of each of the first `n` bytes of the view's stream, from the type map;
+/// `None` if the type map breaks the standard's conditions on filetypes.
+fn model(disp: i64, tm: &TypeMap, n: i64) -> Option<Vec<i64>> {
+    let entries = tm.data_entries();
+    let mut end = None::<i64>;
+    let mut first = None::<i64>;
+    for &(basic, at) in &entries {
+        if at < 0 || end.is_some_and(|end| at < end) {
+            return None;
+        }
+        first.get_or_insert(at);
+        end = Some(at + basic.size());
+    }
+    let (first, end) = (first?, end?);
+    if end - first > tm.extent() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    let mut tile = 0;
+    while (bytes.len() as i64) < n {
+        for &(basic, at) in &entries {
+            bytes.extend((0..basic.size()).map(|b| disp + tile * tm.extent() + at + b));
+        }
+        tile += 1;
+    }
+    bytes.truncate(n as usize);
+    Some(bytes)
+}
+
+proptest! {
+    #![proptest_config(proptest_config(1024))]
+
+    #[test]
+    fn views_map_stream_bytes_as_the_type_map_does(
+        case in any_case(),
+        disp in 0..64i64,
+        cuts in prop::collection::vec((0..200i64, 0..120i64), 4),
+    ) {
+        let byte = pre(mpi_dtype::abi::MPI_BYTE);
+        let view = FileView::new(disp, &byte, &case.dt);
+        let size = case.tm.size();
+        let longest = cuts.iter().map(|&(s, l)| s + l).max().unwrap_or(0);
+        let want = if size > 0 { model(disp, &case.tm, longest) } else { None };
+        prop_assert_eq!(view.is_ok(), want.is_some(), "{:?}", view.as_ref().err());
+        let (Ok(view), Some(want)) = (view, want) else { return Ok(()) };
+        for (start, len) in cuts {
+            let mut got = Vec::new();
+            view.for_each_range(start, len, |at, n| {
+                got.extend(at..at + n);
+                Ok(())
+            }).unwrap();
+            prop_assert_eq!(&got[..], &want[start as usize..(start + len) as usize]);
+            if len > 0 {
+                prop_assert_eq!(view.byte_offset(start).unwrap(), want[start as usize]);
+            }
+        }
+        // The end of a file that ends right after stream byte k is k + 1 bytes into the stream.
+        for k in [0usize, 1, 7, longest as usize / 2] {
+            if k < want.len() {
+                prop_assert_eq!(view.stream_before(want[k] + 1), k as i64 + 1);
+            }
+        }
+    }
+}
