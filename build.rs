@@ -104,6 +104,8 @@ mod c_types {
     pub type MPI_Op = i64;
     pub type MPI_Win = i64;
     pub type MPI_Session = i64;
+    pub type MPI_File = i64;
+    pub type MPI_Offset = i64;
 }
 
 include!("src/abi/constants.rs");
@@ -228,6 +230,8 @@ fn abi_defines(abi: &Abi) -> String {
             c.written.to_string()
         } else if let Some(object) = object(c) {
             format!("(({}) &{object})", c.ty)
+        } else if c.ty == "MPI_Offset" {
+            format!("((MPI_Offset){})", c.value)
         } else if c.ty != "c_int" {
             format!("(({}){:#010x})", c.ty, c.value as u32)
         } else if c.written.starts_with("0x") {

@@ -47,6 +47,11 @@ typedef void (MPI_Win_errhandler_function)(MPI_Win *, int *, ...);
 typedef void (MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
 typedef int (MPI_Win_copy_attr_function)(MPI_Win, int, void *, void *, void *, int *);
 typedef int (MPI_Win_delete_attr_function)(MPI_Win, int, void *, void *);
+/* MPI-IO's file handle, a pointer as in MPICH's mpio.h, and its error handler's type. */
+typedef struct ADIOI_FileD *MPI_File;
+#define MPI_FILE_NULL ((MPI_File)0)
+typedef void (MPI_File_errhandler_function)(MPI_File *, int *, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 /* Address of absolute displacements: MPI_BOTTOM is the null pointer. */
 #define MPI_BOTTOM ((void *)0)
 /* A collective's buffer argument that says the data are in the other buffer. */
@@ -431,6 +436,34 @@ extern struct MPIR_T_pvar_handle_s *const MPI_T_PVAR_ALL_HANDLES;
 #define MPI_T_ERR_INVALID (74)
 /* MPI_T: the function is not supported. */
 #define MPI_T_ERR_NOT_SUPPORTED (78)
+/* `MPI_File_open`: read only. */
+#define MPI_MODE_RDONLY (2)
+/* `MPI_File_open`: reading and writing. */
+#define MPI_MODE_RDWR (8)
+/* `MPI_File_open`: write only. */
+#define MPI_MODE_WRONLY (4)
+/* `MPI_File_open`: create the file if it does not exist. */
+#define MPI_MODE_CREATE (1)
+/* `MPI_File_open`: with `MPI_MODE_CREATE`, fail if the file exists. */
+#define MPI_MODE_EXCL (64)
+/* `MPI_File_open`: delete the file when it is closed. */
+#define MPI_MODE_DELETE_ON_CLOSE (16)
+/* `MPI_File_open`: no other process opens the file meanwhile. */
+#define MPI_MODE_UNIQUE_OPEN (32)
+/* `MPI_File_open`: the file pointers start at the end of the file. */
+#define MPI_MODE_APPEND (128)
+/* `MPI_File_open`: the file is accessed sequentially (the shared pointer only). */
+#define MPI_MODE_SEQUENTIAL (256)
+/* `MPI_File_seek`: from the start of the view. */
+#define MPI_SEEK_SET (600)
+/* `MPI_File_seek`: from the file pointer. */
+#define MPI_SEEK_CUR (602)
+/* `MPI_File_seek`: from the end of the file. */
+#define MPI_SEEK_END (604)
+/* `MPI_File_set_view` of a file opened with `MPI_MODE_SEQUENTIAL`: the view starts at the shared file pointer. */
+#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
+/* Longest name of a data representation, with its terminating NUL. */
+#define MPI_MAX_DATAREP_STRING (128)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win)0x20000000)
 /* Attribute key of a window's base address. */
@@ -1090,6 +1123,468 @@ int MPI_Error_class(int errorcode, int *errorclass);
  function and the problem.
  */
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
+
+/*
+ `MPI_File_c2f` (MPICH's ABI; the standard ABI has no Fortran numbers): the Fortran number of a file handle (its index plus one; 0 for
+ `MPI_FILE_NULL` and for a handle that names no open file).
+
+ # Safety
+ None: the handle is only compared.
+ */
+MPI_Fint MPI_File_c2f(MPI_File file);
+
+/*
+ Calls the file's error handler (or `MPI_FILE_NULL`'s) with `errorcode`.
+ */
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+
+/*
+ Closes the file; `*fh` becomes `MPI_FILE_NULL`.
+ */
+int MPI_File_close(MPI_File *fh);
+
+/*
+ Makes an error handler for files from a C function.
+ */
+int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+
+/*
+ Deletes the file `filename`.
+ */
+int MPI_File_delete(const char *filename, MPI_Info info);
+
+/*
+ `MPI_File_f2c` (MPICH's ABI): the file handle of a Fortran number `MPI_File_c2f` gave
+ (`MPI_FILE_NULL` for 0 and any number that names no open file).
+
+ # Safety
+ None.
+ */
+MPI_File MPI_File_f2c(MPI_Fint file);
+
+/*
+ The access mode the file was opened with.
+ */
+int MPI_File_get_amode(MPI_File fh, int *amode);
+
+/*
+ Whether the file is in atomic mode.
+ */
+int MPI_File_get_atomicity(MPI_File fh, int *flag);
+
+/*
+ The absolute byte offset in the file of the view's position `offset` (in etypes).
+ */
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+/*
+ The error handler attached to the file (or to `MPI_FILE_NULL`).
+ */
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+
+/*
+ The group of the processes that opened the file: the one process.
+ */
+int MPI_File_get_group(MPI_File fh, MPI_Group *group);
+
+/*
+ A new info object with the file's hints.
+ */
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+
+/*
+ The individual file pointer, in etypes.
+ */
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+
+/*
+ The shared file pointer, in etypes.
+ */
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+
+/*
+ The file's size in bytes.
+ */
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
+
+/*
+ The extent of `datatype` in the file.
+ */
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+
+/*
+ `MPI_File_get_type_extent` with an `MPI_Count` extent.
+ */
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+
+/*
+ The file's view: its displacement, etype, filetype (new handles for derived types)
+ and representation.
+ */
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+
+/*
+ Starts a read at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at the shared file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at the shared file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the shared file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the shared file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Opens the file `filename` for the processes of `comm` (the one process), as `amode`
+ says; its handle goes to `fh`.
+ */
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+
+/*
+ Extends the file to at least `size` bytes.
+ */
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer.
+ */
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer, collectively.
+ */
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective read at the individual file pointer of `count` copies of `datatype`.
+ */
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective read at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective read at the individual file pointer begun on the file.
+ */
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view.
+ */
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view, collectively.
+ */
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective read at `offset` of the view of `count` copies of `datatype`.
+ */
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective read at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective read at `offset` of the view begun on the file.
+ */
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view (an `MPI_Count` of copies).
+ */
+int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer, collectively in rank order.
+ */
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective read at the shared file pointer in rank order of `count` copies of `datatype`.
+ */
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective read at the shared file pointer in rank order of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer, collectively in rank order (an `MPI_Count` of copies).
+ */
+int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective read at the shared file pointer in rank order begun on the file.
+ */
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer.
+ */
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Moves the individual file pointer.
+ */
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+
+/*
+ Moves the shared file pointer.
+ */
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+
+/*
+ Sets atomic mode (`flag` true) or not.
+ */
+int MPI_File_set_atomicity(MPI_File fh, int flag);
+
+/*
+ Attaches an error handler to the file (to `MPI_FILE_NULL`: the one errors on no file
+ and files opened later get).
+ */
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+
+/*
+ Adds the hints of `info` to the file's.
+ */
+int MPI_File_set_info(MPI_File fh, MPI_Info info);
+
+/*
+ Truncates or extends the file to `size` bytes.
+ */
+int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+
+/*
+ Sets the file's view: `filetype` tiled from byte `disp`, in units of `etype`, in the
+ representation `datarep`; both file pointers go to its start.
+ */
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+
+/*
+ Writes what the process wrote to the file to its storage.
+ */
+int MPI_File_sync(MPI_File fh);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer.
+ */
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer, collectively.
+ */
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective write at the individual file pointer of `count` copies of `datatype`.
+ */
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective write at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective write at the individual file pointer begun on the file.
+ */
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view.
+ */
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view, collectively.
+ */
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective write at `offset` of the view of `count` copies of `datatype`.
+ */
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective write at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective write at `offset` of the view begun on the file.
+ */
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view (an `MPI_Count` of copies).
+ */
+int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer, collectively in rank order.
+ */
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective write at the shared file pointer in rank order of `count` copies of `datatype`.
+ */
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective write at the shared file pointer in rank order of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer, collectively in rank order (an `MPI_Count` of copies).
+ */
+int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective write at the shared file pointer in rank order begun on the file.
+ */
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer.
+ */
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
 
 /*
  Finalizes MPI.
@@ -2261,6 +2756,96 @@ int PMPI_Dims_create(int nnodes, int ndims, int *dims);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
 int PMPI_Error_class(int errorcode, int *errorclass);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
+MPI_Fint PMPI_File_c2f(MPI_File file);
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+int PMPI_File_close(MPI_File *fh);
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_File_delete(const char *filename, MPI_Info info);
+MPI_File PMPI_File_f2c(MPI_Fint file);
+int PMPI_File_get_amode(MPI_File fh, int *amode);
+int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_set_atomicity(MPI_File fh, int flag);
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+int PMPI_File_sync(MPI_File fh);
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
 int PMPI_Finalize(void);
 int PMPI_Finalized(int *flag);
 int PMPI_Free_mem(void *base);

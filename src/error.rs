@@ -356,6 +356,9 @@ pub enum UserHandler {
     Win(MPI_Win_errhandler_function),
     /// Made by `MPI_Session_create_errhandler`.
     Session(MPI_Session_errhandler_function),
+    /// Made by `MPI_File_create_errhandler`.
+    #[cfg(not(abi = "ompi"))]
+    File(FileErrhandler),
 }
 
 impl UserHandler {
@@ -365,6 +368,8 @@ impl UserHandler {
             UserHandler::Comm(f) => f.is_none(),
             UserHandler::Win(f) => f.is_none(),
             UserHandler::Session(f) => f.is_none(),
+            #[cfg(not(abi = "ompi"))]
+            UserHandler::File(f) => f.is_none(),
         }
     }
 }
@@ -378,6 +383,9 @@ pub enum Raised {
     Win(MPI_Win),
     /// A session.
     Session(MPI_Session),
+    /// An open file.
+    #[cfg(not(abi = "ompi"))]
+    File(MPI_File),
 }
 
 /// Error handlers the program made, by their index ([`user_errhandler`]).
@@ -422,6 +430,11 @@ pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
             // SAFETY: the program registered this function as a session's error handler.
             unsafe { f(&mut session, &mut code) }
         }
+        #[cfg(not(abi = "ompi"))]
+        (Some(UserHandler::File(Some(f))), Raised::File(mut file)) => {
+            // SAFETY: the program registered this function as a file's error handler.
+            unsafe { f(&mut file, &mut code) }
+        }
         (Some(_), _) => {}
         // A handler made in the MPI behind: that library calls it, on the communicator it is
         // attached to.
@@ -433,6 +446,10 @@ pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
         }
         (None, Raised::Session(session)) => {
             crate::behind::forward!(PMPI_Session_call_errhandler: fn(MPI_Session, c_int) -> c_int, session, code);
+        }
+        #[cfg(not(abi = "ompi"))]
+        (None, Raised::File(file)) => {
+            crate::behind::forward!(PMPI_File_call_errhandler: fn(MPI_File, c_int) -> c_int, file, code);
         }
     }
 }

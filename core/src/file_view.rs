@@ -45,7 +45,8 @@ impl FileView {
     /// The standard's conditions are checked: `disp` is not negative; the etype has data;
     /// the filetype's size is a whole number of etypes, above zero; its type map's
     /// displacements are not negative and never go back, within a tile nor from one tile to
-    /// the next. Each failure is `MPI_ERR_ARG` (the displacement) or `MPI_ERR_TYPE`.
+    /// the next. A failure is `MPI_ERR_ARG` for the displacement and the sizes (as MPICH's
+    /// ROMIO answers), `MPI_ERR_TYPE` for the etype and the order.
     pub fn new(disp: i64, etype: &Datatype, filetype: &Arc<Datatype>) -> Result<FileView> {
         if disp < 0 {
             return Err(Error::arg(format!("the displacement {disp} is negative")));
@@ -55,7 +56,7 @@ impl FileView {
             return Err(Error::datatype("the etype has no data"));
         }
         if tile_size <= 0 || tile_size % etype_size != 0 {
-            return Err(Error::datatype(format!(
+            return Err(Error::arg(format!(
                 "the filetype's size {tile_size} is not a positive multiple of the etype's size {etype_size}"
             )));
         }

@@ -95,6 +95,9 @@ pub mod tag {
     pub const REQUEST: usize = 0x4d52 << 48;
     /// Matched messages.
     pub const MESSAGE: usize = 0x4d4d << 48;
+    /// Open files (the standard ABI's build only).
+    #[allow(dead_code)]
+    pub const FILE: usize = 0x4d46 << 48;
     /// Error handlers `MPI_*_create_errhandler` makes (an index below 2^24 under the
     /// datatypes' tag, bit 40 set).
     pub const ERRHANDLER: usize = super::DATATYPE_TAG | 1 << 40;

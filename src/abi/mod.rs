@@ -104,6 +104,22 @@ pub type AttrDeleteFunction<H> = unsafe extern "C" fn(
     *mut std::ffi::c_void,
 ) -> std::os::raw::c_int;
 
+/// `MPI_File_errhandler_function`, a C function type of which only pointers are passed
+/// (`MPI_File_create_errhandler`): opaque here, so that the header spells the parameter as
+/// the standard does (`MPI_File_errhandler_function *`); [`FileErrhandler`] is the callable
+/// pointer.
+#[cfg(not(abi = "ompi"))]
+#[allow(non_camel_case_types)]
+#[repr(C)]
+pub struct MPI_File_errhandler_function {
+    _private: [u8; 0],
+}
+
+/// A pointer to a file's error handler function, callable.
+#[cfg(not(abi = "ompi"))]
+pub type FileErrhandler =
+    Option<unsafe extern "C" fn(file: *mut MPI_File, error_code: *mut std::os::raw::c_int, ...)>;
+
 /// The C signature of a communicator's error handler (`MPI_Comm_errhandler_function`).
 #[allow(non_camel_case_types)]
 pub type MPI_Comm_errhandler_function =

@@ -198,6 +198,38 @@ pub type MPI_Win = c_int;
 /// Handle of a session (`MPI_Session`): an `int` in MPICH's ABI.
 pub type MPI_Session = c_int;
 
+/// Handle of an open file (`MPI_File`): in MPICH's ABI a pointer (`struct ADIOI_FileD *`),
+/// here its address-sized number, passed and stored exactly as the pointer; the library
+/// never dereferences one.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct MPI_File(pub usize);
+
+impl std::fmt::LowerHex for MPI_File {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerHex::fmt(&self.0, f)
+    }
+}
+
+/// The null file handle: the null pointer.
+pub const MPI_FILE_NULL: MPI_File = MPI_File(0);
+
+/// The tag of the file handles the one-process world makes, in bits 48..63: an address no
+/// x86-64 or AArch64 process has, so no pointer the MPI behind hands out.
+const OWN_FILE_TAG: usize = 0x4d46 << 48;
+/// The index bits of a file handle of the one-process world.
+const OWN_FILE_INDEX: usize = (1 << 48) - 1;
+
+/// The handle of the file the one-process world keeps open at `index`.
+pub fn own_file(index: usize) -> Option<MPI_File> {
+    (index <= OWN_FILE_INDEX).then_some(MPI_File(OWN_FILE_TAG | index))
+}
+
+/// The index of a file [`own_file`] made.
+pub fn own_file_index(file: MPI_File) -> Option<usize> {
+    (file.0 & !OWN_FILE_INDEX == OWN_FILE_TAG).then_some(file.0 & OWN_FILE_INDEX)
+}
+
 /// The address of `MPI_IN_PLACE`, MPICH's `(void *) -1`: a collective's buffer argument that
 /// says the data are in the other buffer.
 pub const IN_PLACE_ADDRESS: usize = usize::MAX;

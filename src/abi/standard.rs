@@ -48,6 +48,8 @@ address_handle_types! {
     MPI_Win => MPI_ABI_Win;
     /// Handle of a session (C: `struct MPI_ABI_Session *`).
     MPI_Session => MPI_ABI_Session;
+    /// Handle of an open file (C: `struct MPI_ABI_File *`).
+    MPI_File => MPI_ABI_File;
 }
 
 /// The least value of a predefined handle (MPI-5.0 §21.5: predefined handle constants are
@@ -237,8 +239,8 @@ pub fn encoded_size(handle_value: usize) -> Option<usize> {
 pub mod constants {
     #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
     use super::{
-        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
-        MPI_Request, MPI_Session, MPI_Win,
+        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_File, MPI_Group, MPI_Info, MPI_Message,
+        MPI_Offset, MPI_Op, MPI_Request, MPI_Session, MPI_Win,
     };
     use std::os::raw::c_int;
 
@@ -246,6 +248,9 @@ pub mod constants {
     macro_rules! table_value {
         (c_int, $v:expr) => {
             $v as c_int
+        };
+        (MPI_Offset, $v:expr) => {
+            $v as MPI_Offset
         };
         ($handle:ident, $v:expr) => {
             $handle($v as usize)
@@ -348,6 +353,16 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
 }
 
 world_handles!();
+
+/// The handle of the file the one-process world keeps open at `index`.
+pub fn own_file(index: usize) -> Option<MPI_File> {
+    super::address_handles::tagged(super::address_handles::tag::FILE, index)
+}
+
+/// The index of a file [`own_file`] made.
+pub fn own_file_index(file: MPI_File) -> Option<usize> {
+    super::address_handles::index_of(super::address_handles::tag::FILE, file)
+}
 
 /// True if `comm` can be a communicator handle of the MPI library behind this one: a value
 /// outside the predefined range (the standard ABI's handles do not say their kind).

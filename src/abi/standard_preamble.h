@@ -39,6 +39,10 @@ typedef struct MPI_ABI_Message *MPI_Message;
 typedef struct MPI_ABI_Group *MPI_Group;
 typedef struct MPI_ABI_Op *MPI_Op;
 typedef struct MPI_ABI_Win *MPI_Win;
+typedef struct MPI_ABI_File *MPI_File;
+/* A file's error handler (MPI-IO). */
+typedef void (MPI_File_errhandler_function)(MPI_File *file, int *error_code, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef struct MPI_ABI_Session *MPI_Session;
 
 /*

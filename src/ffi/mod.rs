@@ -26,6 +26,7 @@ pub mod construct;
 pub mod decode;
 pub mod explain;
 mod export;
+pub mod files;
 pub mod handle_ints;
 pub mod info;
 pub mod iov;

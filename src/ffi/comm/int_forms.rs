@@ -12,6 +12,8 @@
 //! fit is an error of class `MPI_ERR_COUNT`. What the `int` function was given lives until
 //! the call completes: its return, or the completion of the request it made.
 
+#[cfg(not(abi = "ompi"))]
+use crate::abi::MPI_File;
 use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Win, MPI_ERR_INTERN, MPI_SUCCESS};
 use crate::abi::{MPI_User_function, MPI_User_function_c};
 use crate::behind::forward;
@@ -161,7 +163,10 @@ pub enum On {
     Comm(MPI_Comm),
     /// A window.
     Win(MPI_Win),
-    /// Neither.
+    /// An open file.
+    #[cfg(not(abi = "ompi"))]
+    File(MPI_File),
+    /// None of these.
     Process,
 }
 
@@ -178,6 +183,12 @@ fn raise(function: &'static str, error: MpiError, on: On) -> c_int {
         On::Win(win) => {
             let code = code();
             forward!(PMPI_Win_call_errhandler: fn(MPI_Win, c_int) -> c_int, win, code);
+            code
+        }
+        #[cfg(not(abi = "ompi"))]
+        On::File(file) => {
+            let code = code();
+            forward!(PMPI_File_call_errhandler: fn(MPI_File, c_int) -> c_int, file, code);
             code
         }
     }
@@ -304,7 +315,7 @@ macro_rules! int_form {
         }
     }};
 }
-pub(super) use int_form;
+pub(crate) use int_form;
 
 /// `$rc`, the answer of the MPI behind's `_c` function `$name`, or where that library lacks
 /// it (`None`), the answer of its `int` form `$int` (none given: `$rc` as it is) through
@@ -336,7 +347,7 @@ macro_rules! or_int_form {
         ))
     };
 }
-pub(super) use or_int_form;
+pub(crate) use or_int_form;
 
 #[cfg(test)]
 mod tests {

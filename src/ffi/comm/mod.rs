@@ -56,7 +56,13 @@ macro_rules! raised_on {
     (guard()) => {
         $crate::ffi::comm::int_forms::On::Process
     };
+    (guard_file($file:expr)) => {
+        $crate::ffi::comm::int_forms::On::File($file)
+    };
 }
+
+#[cfg(not(abi = "ompi"))]
+pub(crate) use {one_process_functions, raised_on};
 
 /// The first of a list of arguments (a collective's send buffer).
 macro_rules! first {
@@ -82,7 +88,7 @@ pub mod buffer;
 pub mod communicators;
 pub mod complete;
 pub mod groups;
-mod int_forms;
+pub(crate) mod int_forms;
 mod int_ops;
 pub mod neighbourhood;
 pub mod nonblocking;
@@ -133,6 +139,6 @@ fn guard_object(
 }
 
 /// True if there is no MPI library behind this one: the one-process world answers.
-fn standalone() -> bool {
+pub(crate) fn standalone() -> bool {
     crate::behind::backend().is_none()
 }

@@ -76,7 +76,11 @@ fn empty() -> Outcome {
 ///
 /// # Safety
 /// A status other than `MPI_STATUS_IGNORE` and NULL is writable.
-unsafe fn write_status(status: *mut MPI_Status, outcome: &Outcome, error: Option<c_int>) {
+pub(crate) unsafe fn write_status(
+    status: *mut MPI_Status,
+    outcome: &Outcome,
+    error: Option<c_int>,
+) {
     if status == MPI_STATUS_IGNORE || status.is_null() {
         return;
     }
