@@ -21,7 +21,7 @@
  *     (MPI_ERR_NO_SUCH_FILE), an existing one with MPI_MODE_EXCL (MPI_ERR_FILE_EXISTS),
  *     writing a read-only file (MPI_ERR_READ_ONLY), reading a write-only one
  *     (MPI_ERR_ACCESS), a filetype not made of etypes (MPI_ERR_ARG, as ROMIO) or going back
- *     (MPI_ERR_TYPE), an
+ *     (MPI_ERR_TYPE), an offset whose bytes overflow or a negative one (MPI_ERR_ARG), an
  *     unknown data representation (MPI_ERR_UNSUPPORTED_DATAREP), a negative seek
  *     (MPI_ERR_ARG), an _end without its _begin (MPI_ERR_IO), a handle that is no file
  *     (MPI_ERR_FILE).
@@ -243,6 +243,12 @@ static void every_access(void)
     CHECK_EQ_LONG(count, 1);
     CHECK_EQ_LONG(in[0], 109);
     CHECK_ERR(MPI_File_seek(fh, -1, MPI_SEEK_SET), MPI_ERR_ARG);
+    /* An offset whose bytes do not fit an MPI_Offset; one far past the end reads nothing. */
+    CHECK_ERR(MPI_File_read_at(fh, (MPI_Offset)1 << 62, in, 1, MPI_INT, &status), MPI_ERR_ARG);
+    CHECK_ERR(MPI_File_read_at(fh, -1, in, 1, MPI_INT, &status), MPI_ERR_ARG);
+    CHECK_OK(MPI_File_read_at(fh, (MPI_Offset)1 << 40, in, 1, MPI_INT, &status));
+    CHECK_OK(MPI_Get_count(&status, MPI_INT, &count));
+    CHECK_EQ_LONG(count, 0);
 
     /* The shared pointer, apart from the individual one. */
     CHECK_OK(MPI_File_seek_shared(fh, 7, MPI_SEEK_SET));

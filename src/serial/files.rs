@@ -419,9 +419,12 @@ impl OpenFile {
                 format!("the offset {offset} is negative"),
             ));
         }
-        let start = offset.checked_mul(etype_size).ok_or_else(|| {
-            MpiError::new(MPI_ERR_ARG, format!("the offset {offset} is too large"))
-        })?;
+        let start = offset
+            .checked_mul(etype_size)
+            .filter(|start| start.checked_add(bytes).is_some())
+            .ok_or_else(|| {
+                MpiError::new(MPI_ERR_ARG, format!("the offset {offset} is too large"))
+            })?;
         // SAFETY: the caller's contract.
         let moved = unsafe {
             match (datarep.representation(), write) {
