@@ -13,7 +13,10 @@
  *     (and _ordered), blocking, nonblocking (MPI_Wait gives the count), collective and split
  *     collective, _c forms; MPI_File_seek with each whence, _get_position(_shared);
  *     a read past the end returns what there is (MPI_Get_count);
- *   - external32: ints stored big-endian;
+ *   - external32: ints stored big-endian; a representation the program registers
+ *     (MPI_Register_datarep: its conversion functions called, MPI_ERR_DUP_DATAREP for a name
+ *     taken, file extents other than memory's MPI_ERR_UNSUPPORTED_DATAREP, a conversion's
+ *     error returned);
  *   - MPI_MODE_APPEND starts both pointers at the end; MPI_MODE_SEQUENTIAL allows the
  *     shared pointer only;
  *   - errors, raised on the file's error handler (MPI_ERRORS_RETURN by default, a handler
@@ -310,6 +313,106 @@ static void external32(void)
     CHECK_OK(MPI_File_delete(path, MPI_INFO_NULL));
 }
 
+/* A representation of the program's: ints stored byte-swapped, as the conversion functions
+   below write and read them; one whose ints take 8 bytes in the file. */
+static int conversions;
+
+static int swap_ints(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
+                     MPI_Offset position, int to_file)
+{
+    unsigned char *user = (unsigned char *)userbuf + position * 4, *file = filebuf;
+    int i, b;
+    if (datatype != MPI_INT)
+        return MPI_ERR_TYPE;
+    for (i = 0; i < count; i++)
+        for (b = 0; b < 4; b++) {
+            if (to_file)
+                file[4 * i + b] = user[4 * i + 3 - b];
+            else
+                user[4 * i + 3 - b] = file[4 * i + b];
+        }
+    conversions++;
+    return MPI_SUCCESS;
+}
+
+static int read_swapped(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
+                        MPI_Offset position, void *extra)
+{
+    (void)extra;
+    return swap_ints(userbuf, datatype, count, filebuf, position, 0);
+}
+
+static int write_swapped(void *userbuf, MPI_Datatype datatype, int count, void *filebuf,
+                         MPI_Offset position, void *extra)
+{
+    CHECK(extra == &conversions);
+    return swap_ints(userbuf, datatype, count, filebuf, position, 1);
+}
+
+static int native_extent(MPI_Datatype datatype, MPI_Aint *extent, void *extra)
+{
+    MPI_Aint lb;
+    (void)extra;
+    return MPI_Type_get_extent(datatype, &lb, extent);
+}
+
+static int wide_extent(MPI_Datatype datatype, MPI_Aint *extent, void *extra)
+{
+    (void)datatype, (void)extra;
+    *extent = 8;
+    return MPI_SUCCESS;
+}
+
+static void registered(void)
+{
+    MPI_File fh;
+    MPI_Datatype pairs;
+    unsigned char raw[16];
+    int values[2] = {0x01020304, 0x0a0b0c0d}, back[4] = {0, 0, 0, 0}, plain;
+    const unsigned char want[8] = {1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d};
+    char name[MPI_MAX_DATAREP_STRING + 8];
+
+    CHECK_OK(MPI_Register_datarep("mpi-dtype-swapped", read_swapped, write_swapped, native_extent,
+                                  &conversions));
+    CHECK_ERR(MPI_Register_datarep("mpi-dtype-swapped", read_swapped, write_swapped, native_extent, NULL),
+              MPI_ERR_DUP_DATAREP);
+    CHECK_ERR(MPI_Register_datarep("external32", NULL, NULL, native_extent, NULL), MPI_ERR_DUP_DATAREP);
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    CHECK_ERR(MPI_Register_datarep(name, NULL, NULL, native_extent, NULL), MPI_ERR_ARG);
+    CHECK_OK(MPI_Register_datarep("mpi-dtype-wide", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                  wide_extent, NULL));
+    CHECK_OK(MPI_Register_datarep("mpi-dtype-native", MPI_CONVERSION_FN_NULL, MPI_CONVERSION_FN_NULL,
+                                  native_extent, NULL));
+
+    CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    CHECK_ERR(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-wide", MPI_INFO_NULL),
+              MPI_ERR_UNSUPPORTED_DATAREP);
+    CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-swapped", MPI_INFO_NULL));
+    conversions = 0;
+    CHECK_OK(MPI_File_write(fh, values, 2, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_EQ_LONG(conversions, 1);
+    CHECK_OK(MPI_File_sync(fh));
+    CHECK_EQ_LONG((int)file_bytes(raw, sizeof raw), 8);
+    CHECK(memcmp(raw, want, 8) == 0);
+    /* Read back past the end: the whole copies read are converted. */
+    CHECK_OK(MPI_File_read_at(fh, 0, back, 4, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_EQ_LONG(back[0], values[0]);
+    CHECK_EQ_LONG(back[1], values[1]);
+    CHECK_EQ_LONG(back[2], 0);
+    /* The conversion's own error: a type it does not take. */
+    CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &pairs));
+    CHECK_OK(MPI_Type_commit(&pairs));
+    CHECK_ERR(MPI_File_write_at(fh, 0, values, 1, pairs, MPI_STATUS_IGNORE), MPI_ERR_TYPE);
+    CHECK_OK(MPI_Type_free(&pairs));
+    /* No conversion functions: the bytes of memory. */
+    CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-native", MPI_INFO_NULL));
+    CHECK_OK(MPI_File_read_at(fh, 0, &plain, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_EQ_LONG(plain, 0x04030201);
+    CHECK_OK(MPI_File_close(&fh));
+    CHECK_OK(MPI_File_delete(path, MPI_INFO_NULL));
+}
+
 static void errors(void)
 {
     MPI_File fh;
@@ -357,6 +460,7 @@ int main(int argc, char **argv)
     strided_view();
     every_access();
     external32();
+    registered();
     errors();
     MPI_Finalize();
     return check_report(argv[0]);

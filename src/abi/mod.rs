@@ -115,6 +115,29 @@ pub struct MPI_File_errhandler_function {
     _private: [u8; 0],
 }
 
+/// Declares C function types of MPI-IO of which only pointers are passed: opaque here, so
+/// that the header spells each parameter as the standard does (`TYPE *`).
+macro_rules! opaque_function_types {
+    ($($(#[doc = $doc:literal])* $name:ident;)*) => {$(
+        $(#[doc = $doc])*
+        #[cfg(not(abi = "ompi"))]
+        #[allow(non_camel_case_types)]
+        #[repr(C)]
+        pub struct $name {
+            _private: [u8; 0],
+        }
+    )*};
+}
+
+opaque_function_types! {
+    /// `MPI_Datarep_conversion_function` (`MPI_Register_datarep`).
+    MPI_Datarep_conversion_function;
+    /// `MPI_Datarep_conversion_function_c` (`MPI_Register_datarep_c`).
+    MPI_Datarep_conversion_function_c;
+    /// `MPI_Datarep_extent_function`.
+    MPI_Datarep_extent_function;
+}
+
 /// A pointer to a file's error handler function, callable.
 #[cfg(not(abi = "ompi"))]
 pub type FileErrhandler =

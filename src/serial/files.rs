@@ -7,11 +7,13 @@
 //! file's only process, so a collective access is an independent one and the shared pointer is
 //! the process's own.
 
+use super::datareps::Conversion;
+pub use super::datareps::Datarep;
 use super::slab::Slab;
 use crate::abi::{
-    MPI_Errhandler, MPI_ERR_ACCESS, MPI_ERR_AMODE, MPI_ERR_ARG, MPI_ERR_BAD_FILE,
+    MPI_Datatype, MPI_Errhandler, MPI_ERR_ACCESS, MPI_ERR_AMODE, MPI_ERR_ARG, MPI_ERR_BAD_FILE,
     MPI_ERR_FILE_EXISTS, MPI_ERR_IO, MPI_ERR_NO_SPACE, MPI_ERR_NO_SUCH_FILE, MPI_ERR_QUOTA,
-    MPI_ERR_READ_ONLY, MPI_ERR_UNSUPPORTED_DATAREP, MPI_ERR_UNSUPPORTED_OPERATION,
+    MPI_ERR_READ_ONLY, MPI_ERR_UNSUPPORTED_OPERATION,
 };
 use crate::datatype::Datatype;
 use crate::error::{MpiError, MpiResult};
@@ -61,69 +63,6 @@ impl Access {
             None
         };
         problem.map_or(Ok(()), |p| Err(MpiError::new(MPI_ERR_AMODE, p)))
-    }
-}
-
-/// How the file's bytes represent the data (`datarep` of `MPI_File_set_view`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Datarep {
-    /// `"native"`: the bytes of memory.
-    Native,
-    /// `"internal"`: this library's own, which is the native one.
-    Internal,
-    /// `"external32"`: the standard's big-endian representation.
-    External32,
-}
-
-impl Datarep {
-    /// The representation named `name`; `MPI_ERR_UNSUPPORTED_DATAREP` for any other.
-    pub fn named(name: &str) -> MpiResult<Datarep> {
-        match name {
-            "native" => Ok(Datarep::Native),
-            "internal" => Ok(Datarep::Internal),
-            "external32" => Ok(Datarep::External32),
-            other => Err(MpiError::new(
-                MPI_ERR_UNSUPPORTED_DATAREP,
-                format!("no data representation is named {other:?}"),
-            )),
-        }
-    }
-
-    /// Its name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Datarep::Native => "native",
-            Datarep::Internal => "internal",
-            Datarep::External32 => "external32",
-        }
-    }
-
-    /// How the pack engine writes it.
-    fn representation(self) -> Representation {
-        match self {
-            Datarep::External32 => Representation::External32,
-            Datarep::Native | Datarep::Internal => Representation::Native,
-        }
-    }
-
-    /// Checks that `datatype` occupies as many bytes in this representation as in memory,
-    /// which views and accesses in `"external32"` need here (every type but those of
-    /// `MPI_WCHAR` and the like on this machine); `MPI_ERR_UNSUPPORTED_DATAREP` if not.
-    pub fn check_sizes(self, datatype: &Datatype, what: &str) -> MpiResult<()> {
-        if self != Datarep::External32 {
-            return Ok(());
-        }
-        let in_file = Representation::External32.packed_size(datatype, 1)?;
-        if in_file == datatype.size() {
-            return Ok(());
-        }
-        Err(MpiError::new(
-            MPI_ERR_UNSUPPORTED_DATAREP,
-            format!(
-                "the {what} takes {in_file} bytes in external32 and {} in memory; external32 is supported for types of the same size in both",
-                datatype.size()
-            ),
-        ))
     }
 }
 
@@ -386,9 +325,10 @@ impl OpenFile {
         }
     }
 
-    /// Reads (`write == false`) or writes `count` copies of `memtype` at `memory` through the
-    /// view, from where `pointer` says, and moves that pointer past the data; returns the
-    /// bytes moved (fewer than asked for a read that meets the end of the file).
+    /// Reads (`write == false`) or writes `count` copies of `memtype` (whose handle is
+    /// `handle`, for a conversion function of the program's) at `memory` through the view,
+    /// from where `pointer` says, and moves that pointer past the data; returns the bytes
+    /// moved (fewer than asked for a read that meets the end of the file).
     ///
     /// # Safety
     /// Every byte the type map of the copies addresses relative to `memory` is readable (a
@@ -397,10 +337,10 @@ impl OpenFile {
         &mut self,
         write: bool,
         pointer: Pointer,
-        (memory, count, memtype): (*mut u8, i64, &Datatype),
+        (memory, count, memtype, handle): (*mut u8, i64, &Datatype, MPI_Datatype),
     ) -> MpiResult<i64> {
         self.check_access(write, pointer)?;
-        let datarep = self.view.datarep;
+        let datarep = self.view.datarep.clone();
         datarep.check_sizes(memtype, "datatype")?;
         let etype_size = self.view.mapping.etype_size();
         let bytes = crate::pack::packed_size(memtype, count)?;
@@ -427,12 +367,22 @@ impl OpenFile {
             })?;
         // SAFETY: the caller's contract.
         let moved = unsafe {
-            match (datarep.representation(), write) {
-                (Representation::Native, true) => self.write_native(start, memory, count, memtype),
-                (Representation::Native, false) => self.read_native(start, memory, count, memtype),
-                (representation, write) => {
+            match (datarep.conversion(write), datarep.representation(), write) {
+                (Conversion::None, Representation::Native, true) => {
+                    self.write_native(start, memory, count, memtype)
+                }
+                (Conversion::None, Representation::Native, false) => {
+                    self.read_native(start, memory, count, memtype)
+                }
+                (Conversion::None, representation, write) => {
                     self.convert_whole(representation, write, start, (memory, count, memtype))
                 }
+                (conversion, _, write) => self.convert_registered(
+                    (conversion, datarep.extra_state()),
+                    write,
+                    start,
+                    (memory, count, memtype, handle),
+                ),
             }
         }?;
         let advanced = offset + moved / etype_size;
@@ -613,6 +563,37 @@ impl OpenFile {
     }
 }
 
+impl OpenFile {
+    /// A read or write through a conversion function of the program's, converted whole
+    /// between its buffer and the file's bytes. A read that meets the end of the file
+    /// converts the whole copies read.
+    ///
+    /// # Safety
+    /// As for [`Self::access`].
+    unsafe fn convert_registered(
+        &self,
+        (conversion, extra_state): (Conversion, usize),
+        write: bool,
+        start: i64,
+        (memory, count, memtype, handle): (*mut u8, i64, &Datatype, MPI_Datatype),
+    ) -> MpiResult<i64> {
+        let size = memtype.size();
+        let mut stream = vec![0u8; (size * count) as usize];
+        let file_bytes = (stream.as_mut_ptr(), size);
+        if write {
+            // SAFETY: the caller's contract; `stream` holds `count` copies.
+            unsafe { conversion.convert((memory, handle, count), file_bytes, extra_state)? };
+            self.scatter(start, &stream)?;
+            return Ok(size * count);
+        }
+        let got = self.gather(start, &mut stream)? as i64;
+        let copies = if size == 0 { count } else { got / size };
+        // SAFETY: the caller's contract; `stream` holds `copies` whole copies.
+        unsafe { conversion.convert((memory, handle, copies), file_bytes, extra_state)? };
+        Ok(copies * size)
+    }
+}
+
 /// Reads `into.len()` bytes at `at`, fewer only at the end of the file; how many.
 fn read_fully(file: &std::fs::File, into: &mut [u8], at: u64) -> std::io::Result<usize> {
     let mut done = 0;
@@ -627,27 +608,33 @@ fn read_fully(file: &std::fs::File, into: &mut [u8], at: u64) -> std::io::Result
     Ok(done)
 }
 
-/// The open files, by the index their handles carry.
-static FILES: LazyLock<Mutex<Slab<OpenFile>>> = LazyLock::new(Mutex::default);
+/// The open files, by the index their handles carry, each behind its own lock: a call on
+/// one file waits for no other, and the program's conversion functions run with no lock of
+/// the table held.
+static FILES: LazyLock<Mutex<Slab<Arc<Mutex<OpenFile>>>>> = LazyLock::new(Mutex::default);
 
 /// Keeps an open file; its index.
 pub fn keep(file: OpenFile) -> usize {
-    FILES.lock().insert(file)
+    FILES.lock().insert(Arc::new(Mutex::new(file)))
 }
 
 /// Runs `f` on the open file at `index`; `None` if there is none.
 pub fn with<R>(index: usize, f: impl FnOnce(&mut OpenFile) -> R) -> Option<R> {
-    FILES.lock().get_mut(index).map(f)
+    let file = FILES.lock().get(index).cloned()?;
+    let mut file = file.lock();
+    Some(f(&mut file))
 }
 
-/// Takes the open file at `index` out (`MPI_File_close`).
-pub fn take(index: usize) -> Option<OpenFile> {
+/// Takes the open file at `index` out of the table (`MPI_File_close`); the file closes when
+/// a call still running on it returns.
+pub fn take(index: usize) -> Option<Arc<Mutex<OpenFile>>> {
     FILES.lock().remove(index)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::MPI_DATATYPE_NULL as NULL;
     use crate::datatype::construct::{named, vector};
     use crate::predefined::by_name;
 
@@ -693,7 +680,7 @@ mod tests {
             f.access(
                 true,
                 Pointer::Individual,
-                (data.as_ptr() as *mut u8, 6, &int),
+                (data.as_ptr() as *mut u8, 6, &int, NULL),
             )
         }
         .unwrap();
@@ -713,7 +700,7 @@ mod tests {
             f.access(
                 false,
                 Pointer::Explicit(1),
-                (back.as_mut_ptr() as *mut u8, 8, &int),
+                (back.as_mut_ptr() as *mut u8, 8, &int, NULL),
             )
         }
         .unwrap();
@@ -740,7 +727,14 @@ mod tests {
         f.set_view(View::new(0, Arc::clone(&int), Arc::clone(&int), Datarep::External32).unwrap());
         let data = [1i32, -2];
         // SAFETY: two ints.
-        unsafe { f.access(true, Pointer::Shared, (data.as_ptr() as *mut u8, 2, &int)) }.unwrap();
+        unsafe {
+            f.access(
+                true,
+                Pointer::Shared,
+                (data.as_ptr() as *mut u8, 2, &int, NULL),
+            )
+        }
+        .unwrap();
         assert_eq!(
             std::fs::read(&name).unwrap(),
             [0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe]
@@ -751,7 +745,7 @@ mod tests {
             f.access(
                 false,
                 Pointer::Explicit(0),
-                (back.as_mut_ptr() as *mut u8, 2, &int),
+                (back.as_mut_ptr() as *mut u8, 2, &int, NULL),
             )
         }
         .unwrap();
@@ -790,13 +784,18 @@ mod tests {
             f.access(
                 true,
                 Pointer::Explicit(0),
-                (data.as_ptr() as *mut u8, 3, &byte),
+                (data.as_ptr() as *mut u8, 3, &byte, NULL),
             )
         };
         assert_eq!(at.unwrap_err().class, MPI_ERR_UNSUPPORTED_OPERATION);
         // SAFETY: three bytes.
-        let read =
-            unsafe { f.access(false, Pointer::Shared, (data.as_ptr() as *mut u8, 3, &byte)) };
+        let read = unsafe {
+            f.access(
+                false,
+                Pointer::Shared,
+                (data.as_ptr() as *mut u8, 3, &byte, NULL),
+            )
+        };
         assert_eq!(read.unwrap_err().class, MPI_ERR_ACCESS);
         assert_eq!(
             f.seek(-1, Whence::Set, true).unwrap_err().class,

@@ -59,6 +59,36 @@ pub fn only_basic(dt: &Datatype) -> Option<Basic> {
     }
 }
 
+/// The distinct basic types of `dt`'s entries, from its constructor tree, in the order met.
+pub fn basics(dt: &Datatype) -> Vec<Basic> {
+    fn collect(dt: &Datatype, found: &mut Vec<Basic>) {
+        if dt.layout.elements == 0 {
+            return;
+        }
+        let mut add = |b: Basic| {
+            if !found.contains(&b) {
+                found.push(b);
+            }
+        };
+        match &dt.combiner {
+            Combiner::Named(p) => match p.kind {
+                PredefinedKind::Basic(b) => add(b),
+                PredefinedKind::Pair(a, b) => {
+                    add(a);
+                    add(b);
+                }
+                PredefinedKind::LbMarker | PredefinedKind::UbMarker => {}
+            },
+            derived => stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                derived.parts().for_each(|part| collect(part, found))
+            }),
+        }
+    }
+    let mut found = Vec::new();
+    collect(dt, &mut found);
+    found
+}
+
 /// The uniformity of `dt`'s basic entries under `key`, from its constructor tree.
 fn uniformity<K: Copy + Eq>(dt: &Datatype, key: &impl Fn(Basic) -> K) -> Uniformity<K> {
     if dt.layout.elements == 0 {

@@ -77,7 +77,13 @@ unsafe fn access(
         }
         let memory = buf.cast_mut().cast::<u8>();
         // SAFETY: the caller's contract.
-        let bytes = unsafe { f.access(direction == Write, pointer, (memory, count, &memtype))? };
+        let bytes = unsafe {
+            f.access(
+                direction == Write,
+                pointer,
+                (memory, count, &memtype, datatype),
+            )?
+        };
         if let Begin(stem) = completion {
             f.split = Some(Split { stem, bytes });
         }

@@ -94,7 +94,10 @@ unsafe fn close(fh: *mut MPI_File) -> MpiResult<()> {
     let handle = unsafe { crate::ffi::read_in(fh, "fh")? };
     let index = own_file_index(handle).ok_or_else(|| super::not_a_file(handle))?;
     let file = files::take(index).ok_or_else(|| super::not_a_file(handle))?;
-    let path = file.access.delete_on_close.then(|| file.path.clone());
+    let path = {
+        let file = file.lock();
+        file.access.delete_on_close.then(|| file.path.clone())
+    };
     drop(file);
     if let Some(path) = path {
         std::fs::remove_file(&path)
@@ -117,7 +120,7 @@ unsafe fn delete(filename: *const c_char, info: MPI_Info) -> MpiResult<()> {
 }
 
 /// [`guard_file`] for a call on no file yet: errors go to `MPI_FILE_NULL`'s handler.
-fn guard_no_file(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
+pub(super) fn guard_no_file(function: &'static str, body: impl FnOnce() -> MpiResult<()>) -> c_int {
     guard_file(function, MPI_FILE_NULL, body)
 }
 
@@ -203,9 +206,8 @@ one_process_functions! {
     }
     /// Makes an error handler for files from a C function.
     fn MPI_File_create_errhandler(file_errhandler_fn: *mut MPI_File_errhandler_function, errhandler: *mut MPI_Errhandler) via guard() {
-        // SAFETY: the program passes a pointer to a function of the C type
-        // MPI_File_errhandler_function, or NULL; both have the size of `FileErrhandler`.
-        let function = unsafe { std::mem::transmute::<*mut MPI_File_errhandler_function, FileErrhandler>(file_errhandler_fn) };
+        // SAFETY: the program's function has the C type MPI_File_errhandler_function.
+        let function: FileErrhandler = unsafe { super::callable(file_errhandler_fn) }.flatten();
         // SAFETY: the caller's pointer.
         unsafe { crate::ffi::make_errhandler(UserHandler::File(function), "file_errhandler_fn", errhandler) }
     }

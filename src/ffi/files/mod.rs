@@ -5,6 +5,7 @@
 //!
 //! - [`manage`]: opening, closing and deleting files, their size, access mode, group, hints,
 //!   atomicity and error handlers; [`fortran`]: their Fortran numbers;
+//! - [`datarep`]: data representations of the program's own;
 //! - [`view`]: views, file pointers and offsets;
 //! - [`access`]: reading and writing, at explicit offsets and through the individual and
 //!   shared pointers, blocking, nonblocking, collective and split collective.
@@ -15,6 +16,7 @@
 #![cfg(not(abi = "ompi"))]
 
 pub mod access;
+pub mod datarep;
 pub mod fortran;
 pub mod manage;
 pub mod view;
@@ -52,4 +54,18 @@ fn guard_file(function: &'static str, fh: MPI_File, body: impl FnOnce() -> MpiRe
     };
     let handler = with_file(fh, |f| Ok(f.errhandler)).unwrap_or_else(|_| default_handler());
     crate::ffi::raise_on(function, error, handler, Raised::File(fh))
+}
+
+/// The callable form of a pointer to a C function of type `F`, or `None` for NULL.
+///
+/// # Safety
+/// `pointer` is NULL or points to a C function whose signature `Callable` (a function
+/// pointer type) spells.
+pub(super) unsafe fn callable<F, Callable: Copy>(pointer: *mut F) -> Option<Callable> {
+    assert_eq!(
+        std::mem::size_of::<Callable>(),
+        std::mem::size_of::<*mut F>()
+    );
+    // SAFETY: the caller's contract; a function pointer has the size of a data pointer here.
+    (!pointer.is_null()).then(|| unsafe { std::mem::transmute_copy::<*mut F, Callable>(&pointer) })
 }

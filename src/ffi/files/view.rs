@@ -101,7 +101,7 @@ unsafe fn get_view(
 
 /// The extent of `datatype` in the file's representation (`MPI_File_get_type_extent`).
 fn type_extent(fh: MPI_File, datatype: MPI_Datatype) -> MpiResult<MPI_Aint> {
-    let datarep = with_file(fh, |f| Ok(f.view.datarep))?;
+    let datarep = with_file(fh, |f| Ok(f.view.datarep.clone()))?;
     with_datatype(datatype, |t| {
         datarep.check_sizes(t, "datatype")?;
         Ok(t.extent() as MPI_Aint)
