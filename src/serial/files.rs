@@ -658,17 +658,23 @@ mod tests {
         path.to_string_lossy().into_owned()
     }
 
+    /// The file `name` opened as `access` says, with the errors returned.
+    fn open_as(name: &str, access: Access) -> OpenFile {
+        let bytes = ty("MPI_BYTE");
+        open(
+            name,
+            (access, 0),
+            Pairs::default(),
+            crate::abi::MPI_ERRORS_RETURN,
+            &bytes,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn a_strided_view_writes_its_bytes_and_reads_them_back() {
         let name = temp_file("strided");
-        let mut f = open(
-            &name,
-            (rdwr(), 0),
-            Pairs::default(),
-            crate::abi::MPI_ERRORS_RETURN,
-            &ty("MPI_BYTE"),
-        )
-        .unwrap();
+        let mut f = open_as(&name, rdwr());
         let int = ty("MPI_INT");
         // Two ints of every four, from byte 8.
         let filetype = vector(1, 2, 4, false, &int, false).unwrap();
@@ -715,14 +721,7 @@ mod tests {
     #[test]
     fn external32_stores_big_endian_and_reads_back() {
         let name = temp_file("ext32");
-        let mut f = open(
-            &name,
-            (rdwr(), 0),
-            Pairs::default(),
-            crate::abi::MPI_ERRORS_RETURN,
-            &ty("MPI_BYTE"),
-        )
-        .unwrap();
+        let mut f = open_as(&name, rdwr());
         let int = ty("MPI_INT");
         f.set_view(View::new(0, Arc::clone(&int), Arc::clone(&int), Datarep::External32).unwrap());
         let data = [1i32, -2];
@@ -769,14 +768,7 @@ mod tests {
             sequential: true,
             ..Access::default()
         };
-        let mut f = open(
-            &name,
-            (sequential, 0),
-            Pairs::default(),
-            crate::abi::MPI_ERRORS_RETURN,
-            &ty("MPI_BYTE"),
-        )
-        .unwrap();
+        let mut f = open_as(&name, sequential);
         let byte = ty("MPI_BYTE");
         let data = [7u8; 3];
         // SAFETY: three bytes.
