@@ -15,10 +15,10 @@
  *     a read past the end returns what there is (MPI_Get_count);
  *   - external32: ints stored big-endian; a representation the program registers
  *     (MPI_Register_datarep: its conversion functions called, MPI_ERR_DUP_DATAREP for a name
- *     taken, file extents other than memory's MPI_ERR_UNSUPPORTED_DATAREP, a conversion's
- *     error returned);
+ *     taken, file extents other than memory's MPI_ERR_UNSUPPORTED_DATAREP, a conversion
+ *     function's failure MPI_ERR_CONVERSION, its count and position in basic entries);
  *   - MPI_MODE_APPEND starts both pointers at the end; MPI_MODE_SEQUENTIAL allows the
- *     shared pointer only;
+ *     shared pointer only, no seek, and views from MPI_DISPLACEMENT_CURRENT only;
  *   - errors, raised on the file's error handler (MPI_ERRORS_RETURN by default, a handler
  *     of the program's when set): a bad access mode (MPI_ERR_AMODE), a missing file
  *     (MPI_ERR_NO_SUCH_FILE), an existing one with MPI_MODE_EXCL (MPI_ERR_FILE_EXISTS),
@@ -158,6 +158,10 @@ static void strided_view(void)
     for (i = 0; i < 5; i++)
         CHECK_EQ_LONG(back[i], i + 2);
     CHECK_EQ_LONG(back[5], -7);
+    /* The end through the view: six ints, so MPI_SEEK_END - 2 is etype 4. */
+    CHECK_OK(MPI_File_seek(fh, -2, MPI_SEEK_END));
+    CHECK_OK(MPI_File_get_position(fh, &byte));
+    CHECK_EQ_LONG((int)byte, 4);
     CHECK_OK(MPI_File_get_byte_offset(fh, 2, &byte));
     CHECK_EQ_LONG((int)byte, 24);
     CHECK_OK(MPI_File_get_type_extent(fh, filetype, &extent));
@@ -289,7 +293,19 @@ static void every_access(void)
     CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY | MPI_MODE_SEQUENTIAL, MPI_INFO_NULL, &fh));
     CHECK_ERR(MPI_File_write_at(fh, 0, out, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_UNSUPPORTED_OPERATION);
     CHECK_ERR(MPI_File_seek(fh, 0, MPI_SEEK_SET), MPI_ERR_UNSUPPORTED_OPERATION);
+    CHECK_ERR(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET), MPI_ERR_UNSUPPORTED_OPERATION);
     CHECK_OK(MPI_File_write_shared(fh, out, 1, MPI_INT, MPI_STATUS_IGNORE));
+    /* Its view starts where the shared pointer is. */
+    CHECK_ERR(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL), MPI_ERR_ARG);
+    CHECK_OK(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    CHECK_OK(MPI_File_write_shared(fh, out + 1, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_File_close(&fh));
+    CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+    CHECK_ERR(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL),
+              MPI_ERR_ARG);
+    CHECK_OK(MPI_File_read_at(fh, 0, in, 2, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_EQ_LONG(in[0], 100);
+    CHECK_EQ_LONG(in[1], 101);
     CHECK_OK(MPI_File_close(&fh));
     CHECK_OK(MPI_File_delete(path, MPI_INFO_NULL));
 }
@@ -322,8 +338,13 @@ static int swap_ints(void *userbuf, MPI_Datatype datatype, int count, void *file
 {
     unsigned char *user = (unsigned char *)userbuf + position * 4, *file = filebuf;
     int i, b;
-    if (datatype != MPI_INT)
-        return MPI_ERR_TYPE;
+    int combiner = MPI_COMBINER_NAMED, ni, na, nd;
+    /* Ints, or the test's contiguous pairs of ints: count and position are in ints. */
+    if (datatype != MPI_INT) {
+        MPI_Type_get_envelope(datatype, &ni, &na, &nd, &combiner);
+        if (combiner != MPI_COMBINER_CONTIGUOUS)
+            return MPI_ERR_TYPE;
+    }
     for (i = 0; i < count; i++)
         for (b = 0; b < 4; b++) {
             if (to_file)
@@ -367,8 +388,9 @@ static void registered(void)
 {
     MPI_File fh;
     MPI_Datatype pairs;
-    unsigned char raw[16];
-    int values[2] = {0x01020304, 0x0a0b0c0d}, back[4] = {0, 0, 0, 0}, plain;
+    unsigned char raw[16], big[64];
+    MPI_Status status;
+    int values[2] = {0x01020304, 0x0a0b0c0d}, back[4] = {-7, -7, -7, -7}, plain, count;
     const unsigned char want[8] = {1, 2, 3, 4, 0x0a, 0x0b, 0x0c, 0x0d};
     char name[MPI_MAX_DATAREP_STRING + 8];
 
@@ -386,8 +408,10 @@ static void registered(void)
                                   native_extent, NULL));
 
     CHECK_OK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
-    CHECK_ERR(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-wide", MPI_INFO_NULL),
-              MPI_ERR_UNSUPPORTED_DATAREP);
+    /* The program's functions run in data accesses only (MPI-4.1 §14.5.3): the view is set,
+       and the access finds the ints 8 bytes wide in the file. */
+    CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-wide", MPI_INFO_NULL));
+    CHECK_ERR(MPI_File_write(fh, values, 2, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_UNSUPPORTED_DATAREP);
     CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-swapped", MPI_INFO_NULL));
     conversions = 0;
     CHECK_OK(MPI_File_write(fh, values, 2, MPI_INT, MPI_STATUS_IGNORE));
@@ -395,15 +419,35 @@ static void registered(void)
     CHECK_OK(MPI_File_sync(fh));
     CHECK_EQ_LONG((int)file_bytes(raw, sizeof raw), 8);
     CHECK(memcmp(raw, want, 8) == 0);
-    /* Read back past the end: the whole copies read are converted. */
-    CHECK_OK(MPI_File_read_at(fh, 0, back, 4, MPI_INT, MPI_STATUS_IGNORE));
+    /* Read back past the end: the copies read are converted, the rest of the buffer kept. */
+    CHECK_OK(MPI_File_read_at(fh, 0, back, 4, MPI_INT, &status));
+    CHECK_OK(MPI_Get_count(&status, MPI_INT, &count));
+    CHECK_EQ_LONG(count, 2);
     CHECK_EQ_LONG(back[0], values[0]);
     CHECK_EQ_LONG(back[1], values[1]);
-    CHECK_EQ_LONG(back[2], 0);
-    /* The conversion's own error: a type it does not take. */
+    CHECK_EQ_LONG(back[2], -7);
+    CHECK_EQ_LONG(back[3], -7);
+    /* The conversion function counts basic entries: two copies of a pair of ints are four
+       ints to convert, at positions 0 to 3 of the program's buffer. */
     CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &pairs));
     CHECK_OK(MPI_Type_commit(&pairs));
-    CHECK_ERR(MPI_File_write_at(fh, 0, values, 1, pairs, MPI_STATUS_IGNORE), MPI_ERR_TYPE);
+    {
+        int four[4] = {0x11121314, 0x21222324, 0x31323334, 0x41424344}, again[4] = {0, 0, 0, 0};
+        const unsigned char first[4] = {0x11, 0x12, 0x13, 0x14}, last[4] = {0x41, 0x42, 0x43, 0x44};
+        int i;
+        CHECK_OK(MPI_File_write_at(fh, 4, four, 2, pairs, MPI_STATUS_IGNORE));
+        CHECK_OK(MPI_File_sync(fh));
+        CHECK_EQ_LONG((int)file_bytes(raw, sizeof raw), 16);
+        CHECK(memcmp(raw, want, 8) == 0);
+        CHECK_EQ_LONG((int)file_bytes(big, sizeof big), 32);
+        CHECK(memcmp(big + 16, first, 4) == 0);
+        CHECK(memcmp(big + 28, last, 4) == 0);
+        CHECK_OK(MPI_File_read_at(fh, 4, again, 2, pairs, MPI_STATUS_IGNORE));
+        for (i = 0; i < 4; i++)
+            CHECK_EQ_LONG(again[i], four[i]);
+    }
+    /* The conversion function's failure (it takes ints only) is MPI_ERR_CONVERSION. */
+    CHECK_ERR(MPI_File_write_at(fh, 0, values, 2, MPI_UNSIGNED, MPI_STATUS_IGNORE), MPI_ERR_CONVERSION);
     CHECK_OK(MPI_Type_free(&pairs));
     /* No conversion functions: the bytes of memory. */
     CHECK_OK(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "mpi-dtype-native", MPI_INFO_NULL));

@@ -1,6 +1,6 @@
 //! Property tests of file views: for random filetypes, a view is made exactly when the naive
-//! type map meets the standard's conditions (no negative displacement, none going back,
-//! tiles that do not overlap), and then every byte of its data stream maps to the file
+//! type map meets the conditions on filetypes (no negative displacement, none going back or
+//! overlapping, within a tile or from one to the next), and then every byte of its data stream maps to the file
 //! offset the type map gives it, whatever the range asked for.
 
 mod common;
@@ -15,15 +15,13 @@ use proptest::prelude::*;
 fn model(disp: i64, tm: &TypeMap, n: i64) -> Option<Vec<i64>> {
     let entries = tm.data_entries();
     let mut end = None::<i64>;
-    let mut first = None::<i64>;
     for &(basic, at) in &entries {
         if at < 0 || end.is_some_and(|end| at < end) {
             return None;
         }
-        first.get_or_insert(at);
         end = Some(at + basic.size());
     }
-    let (first, end) = (first?, end?);
+    let (first, end) = (entries.first()?.1, end?);
     if end - first > tm.extent() {
         return None;
     }

@@ -44,8 +44,8 @@ impl FileView {
     ///
     /// The standard's conditions are checked: `disp` is not negative; the etype has data;
     /// the filetype's size is a whole number of etypes, above zero; its type map's
-    /// displacements are not negative and never go back, within a tile nor from one tile to
-    /// the next. A failure is `MPI_ERR_ARG` for the displacement and the sizes (as MPICH's
+    /// displacements are not negative and never decrease, within a tile nor from one tile to
+    /// the next; and, beyond the standard, no two entries overlap ([`Order`]). A failure is `MPI_ERR_ARG` for the displacement and the sizes (as MPICH's
     /// ROMIO answers), `MPI_ERR_TYPE` for the etype and the order.
     pub fn new(disp: i64, etype: &Datatype, filetype: &Arc<Datatype>) -> Result<FileView> {
         if disp < 0 {
@@ -174,16 +174,18 @@ impl FileView {
         let Some(from_disp) = file_end.checked_sub(self.disp).filter(|&n| n > 0) else {
             return 0;
         };
-        // Tiles whose data all lie before the end, then the one tile the end may cut (the
-        // tiles' data spans are disjoint and in order).
-        let whole = if from_disp >= end {
+        // The tiles whose data all lie before the end, then those the end cuts.
+        let mut tile = if from_disp >= end {
             (from_disp - end) / self.tile_extent + 1
         } else {
             0
         };
-        let mut data = whole.saturating_mul(self.tile_size);
-        let rest = from_disp - whole * self.tile_extent;
-        if rest > first {
+        let mut data = tile.saturating_mul(self.tile_size);
+        loop {
+            let rest = from_disp - tile * self.tile_extent;
+            if rest <= first {
+                return data;
+            }
             self.runs_from(0, |disp, _, run| {
                 if disp >= rest {
                     return false;
@@ -191,8 +193,8 @@ impl FileView {
                 data += run.min(rest - disp);
                 true
             });
+            tile += 1;
         }
-        data
     }
 
     /// Calls `f(displacement, skip, length)` for the runs of a tile from its data byte
@@ -224,8 +226,12 @@ impl FileView {
     }
 }
 
-/// The runs of a filetype seen so far: where they start and end, and the first run that
-/// breaks the standard's order.
+/// The runs of a filetype seen so far: where the first starts and the last ends, and the
+/// first run that breaks the order this library asks of a filetype: displacements that are
+/// not negative and never decrease, as the standard says, and no two entries on the same
+/// bytes (the standard allows equal displacements, and so overlapping entries, which only a
+/// read may use; a run that begins before the previous one ends is refused here, because the
+/// runs of a plan merge entries and their order within a run is not kept).
 #[derive(Default)]
 struct Order {
     /// The first run's displacement.
@@ -247,7 +253,7 @@ impl Order {
             )));
         } else if self.first.is_some() && disp < self.end {
             self.error = Some(Error::datatype(format!(
-                "the filetype's displacements go back (data at {disp} after data up to {})",
+                "the filetype's entries go back or overlap (data at {disp} after data up to {})",
                 self.end
             )));
         }
@@ -338,9 +344,10 @@ mod tests {
         // Going back: a vector of negative stride.
         let back = vector(2, 1, -2, false, &int, false).unwrap();
         assert!(FileView::new(0, &int, &back).is_err());
-        // Tiles that overlap: an extent shorter than the data's span.
+        // Tiles that overlap: an extent shorter than the data's span; an extent of 0.
         let short = resized(&double, 0, 4, false).unwrap();
         assert!(FileView::new(0, &int, &short).is_err());
+        assert!(FileView::new(0, &int, &resized(&int, 0, 0, false).unwrap()).is_err());
         assert!(FileView::new(0, &int, &double).is_ok());
     }
 }

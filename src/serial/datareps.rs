@@ -10,7 +10,7 @@
 #![cfg(not(abi = "ompi"))]
 
 use crate::abi::{
-    MPI_Aint, MPI_Count, MPI_Datatype, MPI_Offset, MPI_ERR_ARG, MPI_ERR_CONVERSION,
+    MPI_Aint, MPI_Count, MPI_Datatype, MPI_Offset, MPI_ERR_ARG, MPI_ERR_CONVERSION, MPI_ERR_COUNT,
     MPI_ERR_DUP_DATAREP, MPI_ERR_UNSUPPORTED_DATAREP, MPI_MAX_DATAREP_STRING, MPI_SUCCESS,
 };
 use crate::datatype::Datatype;
@@ -171,7 +171,9 @@ impl Datarep {
 
     /// Checks that `datatype` takes as many bytes in the file as in memory (module
     /// documentation); `MPI_ERR_UNSUPPORTED_DATAREP` if not, and the error of the program's
-    /// extent function if it fails.
+    /// extent function if it fails. The standard lets a registered representation's
+    /// functions run only in data accesses and `MPI_File_get_type_extent`, so
+    /// `MPI_File_set_view` checks the view's types with [`Self::check_sizes_now`].
     pub fn check_sizes(&self, datatype: &Datatype, what: &str) -> MpiResult<()> {
         let differs = |of: &str, in_file: i64, in_memory: i64| {
             MpiError::new(
@@ -203,6 +205,17 @@ impl Datarep {
     }
 }
 
+impl Datarep {
+    /// [`Self::check_sizes`] where the program's functions may not run: a registered
+    /// representation's types are checked at each access instead.
+    pub fn check_sizes_now(&self, datatype: &Datatype, what: &str) -> MpiResult<()> {
+        match self {
+            Datarep::Registered(_) => Ok(()),
+            _ => self.check_sizes(datatype, what),
+        }
+    }
+}
+
 impl Registered {
     /// The extent in the file of the predefined type `p`, from the program's function.
     fn extent_of(&self, p: &crate::datatype::Predefined) -> MpiResult<i64> {
@@ -227,8 +240,8 @@ impl Registered {
     }
 }
 
-/// The error a callback's answer `rc` stands for (its class; `MPI_ERR_CONVERSION` for a code
-/// of no class).
+/// The error an extent function's answer `rc` stands for (its class; `MPI_ERR_CONVERSION`
+/// for a code of no class).
 fn check_callback(rc: c_int, what: &str) -> MpiResult<()> {
     if rc == MPI_SUCCESS {
         return Ok(());
@@ -241,38 +254,60 @@ fn check_callback(rc: c_int, what: &str) -> MpiResult<()> {
 }
 
 impl Conversion {
-    /// Converts `count` copies of `datatype` between the program's buffer `userbuf` and the
-    /// file's bytes `filebuf` (`size` bytes a copy) with the program's function; an `int`
-    /// function is called for at most `INT_MAX` copies at a time, its `position` advancing.
-    /// Nothing for [`Conversion::None`].
+    /// Converts `copies` copies of `datatype` (`items` basic entries each) between the
+    /// program's buffer `userbuf` and the file's bytes `filebuf` (`size` bytes a copy) with
+    /// the program's function, whose count and position count basic entries (MPI-4.1
+    /// §14.5.3). An `int` function is called for whole copies of at most `INT_MAX` entries at a
+    /// time, its position advancing; a copy of more entries than that is `MPI_ERR_COUNT`.
+    /// Nothing for [`Conversion::None`]. A failure of the function is `MPI_ERR_CONVERSION`.
     ///
     /// # Safety
-    /// `userbuf` is the buffer of the access, `filebuf` holds the bytes of `count` copies,
+    /// `userbuf` is the buffer of the access, `filebuf` holds the bytes of `copies` copies,
     /// and `extra_state` is the one registered with the function.
     pub unsafe fn convert(
         self,
-        (userbuf, datatype, count): (*mut u8, MPI_Datatype, i64),
+        (userbuf, datatype, copies, items): (*mut u8, MPI_Datatype, i64, i64),
         (filebuf, size): (*mut u8, i64),
         extra_state: usize,
     ) -> MpiResult<()> {
         let extra: *mut c_void = std::ptr::with_exposed_provenance_mut(extra_state);
         let user = userbuf.cast::<c_void>();
+        let failed = |rc: c_int| {
+            MpiError::new(
+                MPI_ERR_CONVERSION,
+                format!("the data representation's conversion function returned {rc}"),
+            )
+        };
+        let entries = |n: i64| {
+            n.checked_mul(items)
+                .ok_or_else(|| MpiError::new(MPI_ERR_COUNT, "too many entries"))
+        };
         match self {
             Conversion::None => Ok(()),
             Conversion::Count(f) => {
                 // SAFETY: the caller's contract.
-                let rc = unsafe { f(user, datatype, count, filebuf.cast(), 0, extra) };
-                check_callback(rc, "conversion function")
+                let rc = unsafe { f(user, datatype, entries(copies)?, filebuf.cast(), 0, extra) };
+                (rc == MPI_SUCCESS).then_some(()).ok_or_else(|| failed(rc))
             }
             Conversion::Int(f) => {
+                if items > c_int::MAX as i64 {
+                    return Err(MpiError::new(
+                        MPI_ERR_COUNT,
+                        format!("a copy has {items} entries, more than the int count of the conversion function"),
+                    ));
+                }
+                let per_call = (c_int::MAX as i64 / items.max(1)).max(1);
                 let mut done = 0i64;
-                while done < count {
-                    let n = (count - done).min(c_int::MAX as i64);
+                while done < copies {
+                    let n = (copies - done).min(per_call);
                     // SAFETY: the caller's contract; `done` copies of `size` bytes lie before.
                     let at = unsafe { filebuf.add((done * size) as usize) };
+                    let (count, position) = (entries(n)? as c_int, entries(done)?);
                     // SAFETY: as above.
-                    let rc = unsafe { f(user, datatype, n as c_int, at.cast(), done, extra) };
-                    check_callback(rc, "conversion function")?;
+                    let rc = unsafe { f(user, datatype, count, at.cast(), position, extra) };
+                    if rc != MPI_SUCCESS {
+                        return Err(failed(rc));
+                    }
                     done += n;
                 }
                 Ok(())

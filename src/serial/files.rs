@@ -87,8 +87,8 @@ impl View {
         filetype: Arc<Datatype>,
         datarep: Datarep,
     ) -> MpiResult<View> {
-        datarep.check_sizes(&etype, "etype")?;
-        datarep.check_sizes(&filetype, "filetype")?;
+        datarep.check_sizes_now(&etype, "etype")?;
+        datarep.check_sizes_now(&filetype, "filetype")?;
         Ok(View {
             mapping: FileView::new(disp, &etype, &filetype)?,
             etype,
@@ -252,11 +252,15 @@ impl OpenFile {
     }
 
     /// Moves the individual (`shared == false`) or shared pointer (`MPI_File_seek`,
-    /// `MPI_File_seek_shared`): `MPI_ERR_ARG` if it would go before the view's start.
+    /// `MPI_File_seek_shared`): `MPI_ERR_ARG` if it would go before the view's start. Neither
+    /// moves in a file opened with `MPI_MODE_SEQUENTIAL` (`MPI_ERR_UNSUPPORTED_OPERATION`, as
+    /// ROMIO answers).
     pub fn seek(&mut self, offset: i64, whence: Whence, shared: bool) -> MpiResult<()> {
-        if !shared {
-            self.check_not_sequential("MPI_File_seek")?;
-        }
+        self.check_not_sequential(if shared {
+            "MPI_File_seek_shared"
+        } else {
+            "MPI_File_seek"
+        })?;
         let current = if shared { self.shared } else { self.individual };
         let from = match whence {
             Whence::Set => 0,
@@ -325,10 +329,10 @@ impl OpenFile {
         }
     }
 
-    /// Reads (`write == false`) or writes `count` copies of `memtype` (whose handle is
-    /// `handle`, for a conversion function of the program's) at `memory` through the view,
-    /// from where `pointer` says, and moves that pointer past the data; returns the bytes
-    /// moved (fewer than asked for a read that meets the end of the file).
+    /// Reads (`write == false`) or writes `count` copies of `memtype` at `memory` through the
+    /// view in its native or external32 representation, from where `pointer` says, and moves
+    /// that pointer past the data; returns the bytes moved (fewer than asked for a read that
+    /// meets the end of the file). A representation of the program's is [`access_file`]'s.
     ///
     /// # Safety
     /// Every byte the type map of the copies addresses relative to `memory` is readable (a
@@ -337,13 +341,32 @@ impl OpenFile {
         &mut self,
         write: bool,
         pointer: Pointer,
-        (memory, count, memtype, handle): (*mut u8, i64, &Datatype, MPI_Datatype),
+        (memory, count, memtype): (*mut u8, i64, &Datatype),
     ) -> MpiResult<i64> {
-        self.check_access(write, pointer)?;
         let datarep = self.view.datarep.clone();
         datarep.check_sizes(memtype, "datatype")?;
-        let etype_size = self.view.mapping.etype_size();
         let bytes = crate::pack::packed_size(memtype, count)?;
+        let (offset, start) = self.placed(write, pointer, bytes)?;
+        // SAFETY: the caller's contract.
+        let moved = unsafe {
+            match (datarep.representation(), write) {
+                (Representation::Native, true) => self.write_native(start, memory, count, memtype),
+                (Representation::Native, false) => self.read_native(start, memory, count, memtype),
+                (representation, write) => {
+                    self.convert_whole(representation, write, start, (memory, count, memtype))
+                }
+            }
+        }?;
+        self.advance(pointer, offset, moved);
+        Ok(moved)
+    }
+
+    /// Checks an access of `bytes` bytes through `pointer` (the file's mode, whole etypes, an
+    /// offset that is not negative and whose bytes fit an `MPI_Offset`); where it starts, in
+    /// etypes and in bytes of the stream.
+    fn placed(&self, write: bool, pointer: Pointer, bytes: i64) -> MpiResult<(i64, i64)> {
+        self.check_access(write, pointer)?;
+        let etype_size = self.view.mapping.etype_size();
         if bytes % etype_size != 0 {
             return Err(MpiError::new(
                 MPI_ERR_IO,
@@ -365,33 +388,43 @@ impl OpenFile {
             .ok_or_else(|| {
                 MpiError::new(MPI_ERR_ARG, format!("the offset {offset} is too large"))
             })?;
-        // SAFETY: the caller's contract.
-        let moved = unsafe {
-            match (datarep.conversion(write), datarep.representation(), write) {
-                (Conversion::None, Representation::Native, true) => {
-                    self.write_native(start, memory, count, memtype)
-                }
-                (Conversion::None, Representation::Native, false) => {
-                    self.read_native(start, memory, count, memtype)
-                }
-                (Conversion::None, representation, write) => {
-                    self.convert_whole(representation, write, start, (memory, count, memtype))
-                }
-                (conversion, _, write) => self.convert_registered(
-                    (conversion, datarep.extra_state()),
-                    write,
-                    start,
-                    (memory, count, memtype, handle),
-                ),
-            }
-        }?;
-        let advanced = offset + moved / etype_size;
+        Ok((offset, start))
+    }
+
+    /// Moves the pointer an access through `pointer` from `offset` used past the `moved`
+    /// bytes.
+    fn advance(&mut self, pointer: Pointer, offset: i64, moved: i64) {
+        let advanced = offset + moved / self.view.mapping.etype_size();
         match pointer {
             Pointer::Explicit(_) => {}
             Pointer::Individual => self.individual = advanced,
             Pointer::Shared => self.shared = advanced,
         }
-        Ok(moved)
+    }
+
+    /// Writes `stream`, bytes in the file's representation, through `pointer`.
+    fn write_stream(&mut self, pointer: Pointer, stream: &[u8]) -> MpiResult<i64> {
+        let bytes = stream.len() as i64;
+        let (offset, start) = self.placed(true, pointer, bytes)?;
+        self.scatter(start, stream)?;
+        self.advance(pointer, offset, bytes);
+        Ok(bytes)
+    }
+
+    /// Reads `bytes` bytes of the stream through `pointer`, fewer at the end of the file:
+    /// whole copies of `copy_size` bytes.
+    fn read_stream(&mut self, pointer: Pointer, bytes: i64, copy_size: i64) -> MpiResult<Vec<u8>> {
+        let (offset, start) = self.placed(false, pointer, bytes)?;
+        let mut stream = vec![0u8; bytes as usize];
+        let got = self.gather(start, &mut stream)? as i64;
+        let whole = if copy_size == 0 {
+            got
+        } else {
+            got - got % copy_size
+        };
+        stream.truncate(whole as usize);
+        self.advance(pointer, offset, whole);
+        Ok(stream)
     }
 
     /// Checks that the file allows the access.
@@ -563,37 +596,6 @@ impl OpenFile {
     }
 }
 
-impl OpenFile {
-    /// A read or write through a conversion function of the program's, converted whole
-    /// between its buffer and the file's bytes. A read that meets the end of the file
-    /// converts the whole copies read.
-    ///
-    /// # Safety
-    /// As for [`Self::access`].
-    unsafe fn convert_registered(
-        &self,
-        (conversion, extra_state): (Conversion, usize),
-        write: bool,
-        start: i64,
-        (memory, count, memtype, handle): (*mut u8, i64, &Datatype, MPI_Datatype),
-    ) -> MpiResult<i64> {
-        let size = memtype.size();
-        let mut stream = vec![0u8; (size * count) as usize];
-        let file_bytes = (stream.as_mut_ptr(), size);
-        if write {
-            // SAFETY: the caller's contract; `stream` holds `count` copies.
-            unsafe { conversion.convert((memory, handle, count), file_bytes, extra_state)? };
-            self.scatter(start, &stream)?;
-            return Ok(size * count);
-        }
-        let got = self.gather(start, &mut stream)? as i64;
-        let copies = if size == 0 { count } else { got / size };
-        // SAFETY: the caller's contract; `stream` holds `copies` whole copies.
-        unsafe { conversion.convert((memory, handle, copies), file_bytes, extra_state)? };
-        Ok(copies * size)
-    }
-}
-
 /// Reads `into.len()` bytes at `at`, fewer only at the end of the file; how many.
 fn read_fully(file: &std::fs::File, into: &mut [u8], at: u64) -> std::io::Result<usize> {
     let mut done = 0;
@@ -606,6 +608,67 @@ fn read_fully(file: &std::fs::File, into: &mut [u8], at: u64) -> std::io::Result
         }
     }
     Ok(done)
+}
+
+/// Reads (`write == false`) or writes `count` copies of `memtype` (handle `handle`) at
+/// `memory` through the view of the open file at `index`, from where `pointer` says, and
+/// moves that pointer past the data; the bytes moved, or `None` if no file is open there. In a
+/// representation of the program's, its functions run with no lock held: its extent function
+/// for each basic type of the view and of `memtype`, then its conversion function, before a
+/// write takes the file's lock or after a read released it.
+///
+/// # Safety
+/// As for [`OpenFile::access`].
+pub unsafe fn access_file(
+    index: usize,
+    write: bool,
+    pointer: Pointer,
+    (memory, count, memtype, handle): (*mut u8, i64, &Datatype, MPI_Datatype),
+) -> Option<MpiResult<i64>> {
+    let (datarep, etype, filetype) = with(index, |f| {
+        (
+            f.view.datarep.clone(),
+            Arc::clone(&f.view.etype),
+            Arc::clone(&f.view.filetype),
+        )
+    })?;
+    let conversion = datarep.conversion(write);
+    if let Conversion::None = conversion {
+        // SAFETY: the caller's contract.
+        return with(index, |f| unsafe {
+            f.access(write, pointer, (memory, count, memtype))
+        });
+    }
+    let converted = || -> MpiResult<Option<i64>> {
+        datarep.check_sizes(&etype, "etype")?;
+        datarep.check_sizes(&filetype, "filetype")?;
+        datarep.check_sizes(memtype, "datatype")?;
+        let size = memtype.size();
+        let items = memtype.layout.elements;
+        let extra = datarep.extra_state();
+        let bytes = crate::pack::packed_size(memtype, count)?;
+        if write {
+            let mut stream = vec![0u8; bytes as usize];
+            let file_bytes = (stream.as_mut_ptr(), size);
+            // SAFETY: the caller's contract; `stream` holds `count` copies.
+            unsafe { conversion.convert((memory, handle, count, items), file_bytes, extra)? };
+            return with(index, |f| f.write_stream(pointer, &stream)).transpose();
+        }
+        let Some(read) = with(index, |f| f.read_stream(pointer, bytes, size)) else {
+            return Ok(None);
+        };
+        let mut stream = read?;
+        let copies = if size == 0 {
+            count
+        } else {
+            stream.len() as i64 / size
+        };
+        let file_bytes = (stream.as_mut_ptr(), size);
+        // SAFETY: the caller's contract; `stream` holds `copies` whole copies.
+        unsafe { conversion.convert((memory, handle, copies, items), file_bytes, extra)? };
+        Ok(Some(stream.len() as i64))
+    };
+    converted().transpose()
 }
 
 /// The open files, by the index their handles carry, each behind its own lock: a call on
@@ -634,7 +697,6 @@ pub fn take(index: usize) -> Option<Arc<Mutex<OpenFile>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::MPI_DATATYPE_NULL as NULL;
     use crate::datatype::construct::{named, vector};
     use crate::predefined::by_name;
 
@@ -686,7 +748,7 @@ mod tests {
             f.access(
                 true,
                 Pointer::Individual,
-                (data.as_ptr() as *mut u8, 6, &int, NULL),
+                (data.as_ptr() as *mut u8, 6, &int),
             )
         }
         .unwrap();
@@ -706,7 +768,7 @@ mod tests {
             f.access(
                 false,
                 Pointer::Explicit(1),
-                (back.as_mut_ptr() as *mut u8, 8, &int, NULL),
+                (back.as_mut_ptr() as *mut u8, 8, &int),
             )
         }
         .unwrap();
@@ -726,14 +788,7 @@ mod tests {
         f.set_view(View::new(0, Arc::clone(&int), Arc::clone(&int), Datarep::External32).unwrap());
         let data = [1i32, -2];
         // SAFETY: two ints.
-        unsafe {
-            f.access(
-                true,
-                Pointer::Shared,
-                (data.as_ptr() as *mut u8, 2, &int, NULL),
-            )
-        }
-        .unwrap();
+        unsafe { f.access(true, Pointer::Shared, (data.as_ptr() as *mut u8, 2, &int)) }.unwrap();
         assert_eq!(
             std::fs::read(&name).unwrap(),
             [0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe]
@@ -744,7 +799,7 @@ mod tests {
             f.access(
                 false,
                 Pointer::Explicit(0),
-                (back.as_mut_ptr() as *mut u8, 2, &int, NULL),
+                (back.as_mut_ptr() as *mut u8, 2, &int),
             )
         }
         .unwrap();
@@ -776,22 +831,17 @@ mod tests {
             f.access(
                 true,
                 Pointer::Explicit(0),
-                (data.as_ptr() as *mut u8, 3, &byte, NULL),
+                (data.as_ptr() as *mut u8, 3, &byte),
             )
         };
         assert_eq!(at.unwrap_err().class, MPI_ERR_UNSUPPORTED_OPERATION);
         // SAFETY: three bytes.
-        let read = unsafe {
-            f.access(
-                false,
-                Pointer::Shared,
-                (data.as_ptr() as *mut u8, 3, &byte, NULL),
-            )
-        };
+        let read =
+            unsafe { f.access(false, Pointer::Shared, (data.as_ptr() as *mut u8, 3, &byte)) };
         assert_eq!(read.unwrap_err().class, MPI_ERR_ACCESS);
         assert_eq!(
-            f.seek(-1, Whence::Set, true).unwrap_err().class,
-            MPI_ERR_ARG
+            f.seek(0, Whence::Set, true).unwrap_err().class,
+            MPI_ERR_UNSUPPORTED_OPERATION
         );
         std::fs::remove_file(&name).unwrap();
     }

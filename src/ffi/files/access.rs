@@ -12,7 +12,7 @@ use crate::error::{MpiError, MpiResult};
 use crate::ffi::comm::serial::write_status;
 use crate::ffi::comm::{one_process_functions, raised_on};
 use crate::ffi::{check_out, with_committed, write_out};
-use crate::serial::files::{Pointer, Split};
+use crate::serial::files::{self, Pointer, Split};
 use crate::serial::mailbox::Outcome;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -68,27 +68,33 @@ unsafe fn access(
         check_out(request, "request")?;
     }
     let memtype = with_committed(datatype, Arc::clone)?;
-    let bytes = with_file(fh, |f| {
-        if let (Begin(_), Some(split)) = (&completion, f.split) {
+    let index = super::file_index(fh)?;
+    if let Begin(_) = completion {
+        let begun = with_file(fh, |f| Ok(f.split))?;
+        if let Some(split) = begun {
             return Err(MpiError::new(
                 MPI_ERR_IO,
                 format!("{}_begin was called and its _end not yet", split.stem),
             ));
         }
-        let memory = buf.cast_mut().cast::<u8>();
-        // SAFETY: the caller's contract.
-        let bytes = unsafe {
-            f.access(
-                direction == Write,
-                pointer,
-                (memory, count, &memtype, datatype),
-            )?
-        };
-        if let Begin(stem) = completion {
+    }
+    let memory = buf.cast_mut().cast::<u8>();
+    // SAFETY: the caller's contract.
+    let bytes = unsafe {
+        files::access_file(
+            index,
+            direction == Write,
+            pointer,
+            (memory, count, &memtype, datatype),
+        )
+    }
+    .ok_or_else(|| super::not_a_file(fh))??;
+    if let Begin(stem) = completion {
+        with_file(fh, |f| {
             f.split = Some(Split { stem, bytes });
-        }
-        Ok(bytes)
-    })?;
+            Ok(())
+        })?;
+    }
     match completion {
         // SAFETY: the caller's status.
         Status(status) => unsafe { write_status(status, &moved(bytes), None) },

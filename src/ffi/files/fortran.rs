@@ -20,6 +20,7 @@ pub unsafe extern "C" fn MPI_File_c2f(file: MPI_File) -> MPI_Fint {
             return forwarded.unwrap_or(0);
         }
         own_file_index(file)
+            .filter(|&index| files::with(index, |_| ()).is_some())
             .and_then(|index| MPI_Fint::try_from(index + 1).ok())
             .unwrap_or(0)
     })

@@ -84,8 +84,9 @@ unsafe fn open(
     unsafe { write_out(fh, handle, "fh") }
 }
 
-/// `MPI_File_close` in the one-process world: the file goes (and its path, with
-/// `MPI_MODE_DELETE_ON_CLOSE`), and the handle becomes `MPI_FILE_NULL`.
+/// `MPI_File_close` in the one-process world: what was written is synced to storage (as
+/// `MPI_File_sync`), the file goes (and its path, with `MPI_MODE_DELETE_ON_CLOSE`), and the
+/// handle becomes `MPI_FILE_NULL`.
 ///
 /// # Safety
 /// As for the MPI function.
@@ -94,11 +95,19 @@ unsafe fn close(fh: *mut MPI_File) -> MpiResult<()> {
     let handle = unsafe { crate::ffi::read_in(fh, "fh")? };
     let index = own_file_index(handle).ok_or_else(|| super::not_a_file(handle))?;
     let file = files::take(index).ok_or_else(|| super::not_a_file(handle))?;
-    let path = {
+    let (path, synced) = {
         let file = file.lock();
-        file.access.delete_on_close.then(|| file.path.clone())
+        let synced = match file.access.write {
+            true => file.file.sync_all(),
+            false => Ok(()),
+        };
+        (
+            file.access.delete_on_close.then(|| file.path.clone()),
+            synced,
+        )
     };
     drop(file);
+    synced.map_err(|e| files::io_error("syncing the file", &e))?;
     if let Some(path) = path {
         std::fs::remove_file(&path)
             .map_err(|e| files::io_error(&format!("deleting {}", path.display()), &e))?;

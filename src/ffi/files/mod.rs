@@ -40,10 +40,15 @@ fn not_a_file(fh: MPI_File) -> MpiError {
     MpiError::new(MPI_ERR_FILE, format!("{fh:#x} is not an open file"))
 }
 
+/// The index of the open file `fh` in the one-process world's table (whether a file is open
+/// there is for the caller to see); `MPI_ERR_FILE` for a handle of no file's form.
+fn file_index(fh: MPI_File) -> MpiResult<usize> {
+    own_file_index(fh).ok_or_else(|| not_a_file(fh))
+}
+
 /// Runs `f` on the open file `fh`; `MPI_ERR_FILE` if it is none.
 fn with_file<R>(fh: MPI_File, f: impl FnOnce(&mut OpenFile) -> MpiResult<R>) -> MpiResult<R> {
-    let index = own_file_index(fh).ok_or_else(|| not_a_file(fh))?;
-    files::with(index, f).ok_or_else(|| not_a_file(fh))?
+    files::with(file_index(fh)?, f).ok_or_else(|| not_a_file(fh))?
 }
 
 /// [`crate::ffi::guard`] for a call on the file `fh`: its error is raised on the file's error

@@ -35,17 +35,25 @@ unsafe fn set_view(
     let filetype = with_committed(filetype, Arc::clone)?;
     let hints = crate::info::hints_of(info)?;
     with_file(fh, |f| {
-        let disp = match disp {
-            MPI_DISPLACEMENT_CURRENT if f.access.sequential => {
-                let here = f.shared * f.view.mapping.etype_size();
+        let disp = match (disp, f.access.sequential) {
+            (MPI_DISPLACEMENT_CURRENT, true) => {
+                let here = f
+                    .shared
+                    .checked_mul(f.view.mapping.etype_size())
+                    .ok_or_else(|| MpiError::arg("the shared file pointer is too far"))?;
                 f.view.mapping.byte_offset(here)?
             }
-            MPI_DISPLACEMENT_CURRENT => {
+            (MPI_DISPLACEMENT_CURRENT, false) => {
                 return Err(MpiError::arg(
                     "MPI_DISPLACEMENT_CURRENT is for files opened with MPI_MODE_SEQUENTIAL",
                 ))
             }
-            disp => disp,
+            (_, true) => {
+                return Err(MpiError::arg(
+                    "a file opened with MPI_MODE_SEQUENTIAL takes MPI_DISPLACEMENT_CURRENT",
+                ))
+            }
+            (disp, false) => disp,
         };
         f.set_view(View::new(disp, etype, filetype, datarep)?);
         for (key, value) in hints {
@@ -149,6 +157,7 @@ one_process_functions! {
     fn MPI_File_get_byte_offset(fh: MPI_File, offset: MPI_Offset, disp: *mut MPI_Offset) via guard_file(fh) {
         check_out(disp, "disp")?;
         let at = with_file(fh, |f| {
+            f.check_not_sequential("MPI_File_get_byte_offset")?;
             if offset < 0 {
                 return Err(MpiError::arg(format!("the offset {offset} is negative")));
             }
