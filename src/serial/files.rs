@@ -349,10 +349,9 @@ impl OpenFile {
         let (offset, start) = self.placed(write, pointer, bytes)?;
         // SAFETY: the caller's contract.
         let moved = unsafe {
-            match (datarep.representation(), write) {
-                (Representation::Native, true) => self.write_native(start, memory, count, memtype),
-                (Representation::Native, false) => self.read_native(start, memory, count, memtype),
-                (representation, write) => {
+            match datarep.representation() {
+                Representation::Native => self.move_native(write, start, (memory, count, memtype)),
+                representation => {
                     self.convert_whole(representation, write, start, (memory, count, memtype))
                 }
             }
@@ -447,98 +446,114 @@ impl OpenFile {
         }
     }
 
-    /// Writes the file bytes of the stream's bytes `start..start + data.len()`.
+    /// Writes the file bytes of the stream's bytes `start..start + data.len()`: the pieces
+    /// one by one, or, where they lie close together ([`sieved`]), the span from the first
+    /// to the last at once, its holes read first and written back as they were.
     fn scatter(&self, start: i64, data: &[u8]) -> MpiResult<()> {
-        let mut done = 0usize;
-        self.each_piece(start, data.len(), |at, len| {
-            let piece = &data[done..done + len];
-            done += len;
+        let pieces = self.pieces(start, data.len())?;
+        let write = |bytes: &[u8], at: u64| {
             self.file
-                .write_all_at(piece, at)
-                .map(|()| true)
+                .write_all_at(bytes, at)
                 .map_err(|e| io_error("writing the file", &e))
-        })
+        };
+        if let Some((from, span)) = sieved(&pieces, data.len()) {
+            let mut block = vec![0u8; span];
+            read_fully(&self.file, &mut block, from)
+                .map_err(|e| io_error("reading the file", &e))?;
+            let mut done = 0usize;
+            for &(at, len) in &pieces {
+                let into = (at - from) as usize;
+                block[into..into + len].copy_from_slice(&data[done..done + len]);
+                done += len;
+            }
+            return write(&block, from);
+        }
+        let mut done = 0usize;
+        for &(at, len) in &pieces {
+            write(&data[done..done + len], at)?;
+            done += len;
+        }
+        Ok(())
     }
 
-    /// Reads the file bytes of the stream's bytes `start..start + into.len()`; returns how
-    /// many were read before the end of the file.
+    /// Reads the file bytes of the stream's bytes `start..start + into.len()` (the pieces one
+    /// by one, or their span at once where they lie close together); returns how many were
+    /// read before the end of the file.
     fn gather(&self, start: i64, into: &mut [u8]) -> MpiResult<usize> {
+        let pieces = self.pieces(start, into.len())?;
+        let read = |bytes: &mut [u8], at: u64| {
+            read_fully(&self.file, bytes, at).map_err(|e| io_error("reading the file", &e))
+        };
         let mut done = 0usize;
-        self.each_piece(start, into.len(), |at, len| {
-            let piece = &mut into[done..done + len];
-            let n =
-                read_fully(&self.file, piece, at).map_err(|e| io_error("reading the file", &e))?;
+        if let Some((from, span)) = sieved(&pieces, into.len()) {
+            let mut block = vec![0u8; span];
+            let got = read(&mut block, from)?;
+            for &(at, len) in &pieces {
+                let at = (at - from) as usize;
+                let n = len.min(got.saturating_sub(at));
+                into[done..done + n].copy_from_slice(&block[at..at + n]);
+                done += n;
+                if n < len {
+                    break;
+                }
+            }
+            return Ok(done);
+        }
+        for &(at, len) in &pieces {
+            let n = read(&mut into[done..done + len], at)?;
             done += n;
-            Ok(n == len)
-        })?;
+            if n < len {
+                break;
+            }
+        }
         Ok(done)
     }
 
-    /// Calls `f(file_offset, length)` for the file pieces of the stream's bytes
-    /// `start..start + len` in order, until it fails or returns false.
-    fn each_piece(
-        &self,
-        start: i64,
-        len: usize,
-        mut f: impl FnMut(u64, usize) -> MpiResult<bool>,
-    ) -> MpiResult<()> {
-        let mut outcome = Ok(true);
+    /// The file pieces `(offset, length)` of the stream's bytes `start..start + len`, in
+    /// order.
+    fn pieces(&self, start: i64, len: usize) -> MpiResult<Vec<(u64, usize)>> {
+        let mut pieces = Vec::new();
         self.view
             .mapping
             .for_each_range(start, len as i64, |at, n| {
-                if matches!(outcome, Ok(true)) {
-                    outcome = f(at as u64, n as usize);
-                }
+                pieces.push((at as u64, n as usize));
                 Ok(())
             })?;
-        outcome.map(drop)
+        Ok(pieces)
     }
 
-    /// A native write, chunk by chunk.
+    /// A native read (`write == false`) or write, chunk by chunk; a read stops at the end of
+    /// the file.
     ///
     /// # Safety
     /// As for [`Self::access`].
-    unsafe fn write_native(
+    unsafe fn move_native(
         &self,
+        write: bool,
         start: i64,
-        memory: *mut u8,
-        count: i64,
-        memtype: &Datatype,
+        (memory, count, memtype): (*mut u8, i64, &Datatype),
     ) -> MpiResult<i64> {
         let bytes = memtype.size() * count;
         let mut chunk = vec![0u8; bytes.min(CHUNK) as usize];
         let mut done = 0i64;
         while done < bytes {
             let n = (bytes - done).min(CHUNK) as usize;
-            // SAFETY: the caller's contract; `chunk` holds `n` bytes.
-            unsafe { crate::plan::pack_range(&memtype.plan, count, memory, done, &mut chunk[..n]) };
-            self.scatter(start + done, &chunk[..n])?;
-            done += n as i64;
-        }
-        Ok(bytes)
-    }
-
-    /// A native read, chunk by chunk, up to the end of the file.
-    ///
-    /// # Safety
-    /// As for [`Self::access`].
-    unsafe fn read_native(
-        &self,
-        start: i64,
-        memory: *mut u8,
-        count: i64,
-        memtype: &Datatype,
-    ) -> MpiResult<i64> {
-        let bytes = memtype.size() * count;
-        let mut chunk = vec![0u8; bytes.min(CHUNK) as usize];
-        let mut done = 0i64;
-        while done < bytes {
-            let n = (bytes - done).min(CHUNK) as usize;
-            let got = self.gather(start + done, &mut chunk[..n])?;
-            // SAFETY: the caller's contract; the first `got` bytes of `chunk` were read.
-            unsafe { crate::plan::unpack_range(&memtype.plan, count, memory, done, &chunk[..got]) };
-            done += got as i64;
-            if got < n {
+            let piece = &mut chunk[..n];
+            let moved = if write {
+                // SAFETY: the caller's contract; `piece` holds `n` bytes.
+                unsafe { crate::plan::pack_range(&memtype.plan, count, memory, done, piece) };
+                self.scatter(start + done, piece)?;
+                n
+            } else {
+                let got = self.gather(start + done, piece)?;
+                // SAFETY: the caller's contract; the first `got` bytes of `piece` were read.
+                unsafe {
+                    crate::plan::unpack_range(&memtype.plan, count, memory, done, &piece[..got])
+                };
+                got
+            };
+            done += moved as i64;
+            if moved < n {
                 break;
             }
         }
@@ -594,6 +609,16 @@ impl OpenFile {
         }?;
         Ok(copies * memtype.size())
     }
+}
+
+/// Where the pieces of an access lie close enough together that one read (and write) of
+/// their span beats one call per piece: at least two pieces, holding `data` bytes, whose span
+/// from the first to the end of the last is at most four times that (ROMIO's data sieving,
+/// here for the one process). The span's start and length.
+fn sieved(pieces: &[(u64, usize)], data: usize) -> Option<(u64, usize)> {
+    let (&(from, _), &(last, len)) = (pieces.first()?, pieces.last()?);
+    let span = (last + len as u64).checked_sub(from)? as usize;
+    (pieces.len() > 1 && span <= data.saturating_mul(4)).then_some((from, span))
 }
 
 /// Reads `into.len()` bytes at `at`, fewer only at the end of the file; how many.
@@ -777,6 +802,73 @@ mod tests {
         assert_eq!(f.end_position().unwrap(), 6);
         f.seek(-2, Whence::End, true).unwrap();
         assert_eq!(f.shared, 4);
+        std::fs::remove_file(&name).unwrap();
+    }
+
+    #[test]
+    fn accesses_longer_than_a_chunk_cross_its_boundaries() {
+        let name = temp_file("chunks");
+        let mut f = open_as(&name, rdwr());
+        let int = ty("MPI_INT");
+        // Every other int in memory, to every other int of the file, more than 4 MiB of data.
+        let n = CHUNK / 4 + 12_345;
+        let every_other = vector(n, 1, 2, false, &int, false).unwrap();
+        let filetype = crate::datatype::construct::resized(&int, 0, 8, false).unwrap();
+        f.set_view(View::new(0, Arc::clone(&int), filetype, Datarep::Native).unwrap());
+        let data: Vec<i32> = (0..2 * n as i32).collect();
+        // SAFETY: 2n ints.
+        unsafe {
+            f.access(
+                true,
+                Pointer::Individual,
+                (data.as_ptr() as *mut u8, 1, &every_other),
+            )
+        }
+        .unwrap();
+        let mut back = vec![-1i32; n as usize];
+        // SAFETY: n ints.
+        let got = unsafe {
+            f.access(
+                false,
+                Pointer::Explicit(0),
+                (back.as_mut_ptr() as *mut u8, n, &int),
+            )
+        }
+        .unwrap();
+        assert_eq!(got, 4 * n);
+        assert!(back.iter().enumerate().all(|(k, &v)| v == 2 * k as i32));
+        std::fs::remove_file(&name).unwrap();
+    }
+
+    #[test]
+    fn a_write_of_close_pieces_keeps_the_bytes_of_its_holes() {
+        let name = temp_file("holes");
+        std::fs::write(&name, [0xabu8; 20]).unwrap();
+        let mut f = open_as(&name, rdwr());
+        let byte = ty("MPI_BYTE");
+        // One byte of every three from byte 2: written in one sieved span.
+        let filetype = crate::datatype::construct::resized(&byte, 0, 3, false).unwrap();
+        f.set_view(View::new(2, Arc::clone(&byte), filetype, Datarep::Native).unwrap());
+        let data = [1u8, 2, 3, 4, 5, 6, 7, 8];
+        // SAFETY: eight bytes.
+        unsafe {
+            f.access(
+                true,
+                Pointer::Individual,
+                (data.as_ptr() as *mut u8, 8, &byte),
+            )
+        }
+        .unwrap();
+        let raw = std::fs::read(&name).unwrap();
+        let mut want = vec![0xabu8; 24];
+        for (k, &d) in data.iter().enumerate() {
+            want[2 + 3 * k] = d;
+        }
+        // The file ends at the last byte written, 2 + 3 * 7 + 1 = 24 bytes; the holes past its
+        // old end (20 bytes) read as zeros, as a sparse file's.
+        want[21] = 0;
+        want[22] = 0;
+        assert_eq!(raw, want);
         std::fs::remove_file(&name).unwrap();
     }
 
