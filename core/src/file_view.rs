@@ -129,6 +129,31 @@ impl FileView {
         };
         let (mut tile, mut within) = (start / self.tile_size, start % self.tile_size);
         let mut left = len;
+        if let Runs::Listed(list) = &self.runs {
+            if let [(disp, run, _)] = list[..] {
+                // One run a tile: no search, and tiles that abut are one piece.
+                let origin = add(self.disp, disp, "file offset")?;
+                while left > 0 {
+                    let take = (run - within).min(left);
+                    let at = add(
+                        origin,
+                        mul(tile, self.tile_extent, "tile * extent")?,
+                        "file offset",
+                    )?;
+                    emit(add(at, within, "file offset")?, take)?;
+                    left -= take;
+                    tile += 1;
+                    within = 0;
+                    if run == self.tile_extent {
+                        // Tiles that abut: the rest of the stream follows on.
+                        if left > 0 {
+                            emit(add(at, run, "file offset")?, left)?;
+                        }
+                        left = 0;
+                    }
+                }
+            }
+        }
         while left > 0 {
             let base = add(
                 self.disp,

@@ -456,7 +456,7 @@ impl OpenFile {
                 .write_all_at(bytes, at)
                 .map_err(|e| io_error("writing the file", &e))
         };
-        if let Some((from, span)) = sieved(&pieces, data.len()) {
+        if let Some((from, span)) = sieved(&pieces) {
             let mut block = vec![0u8; span];
             read_fully(&self.file, &mut block, from)
                 .map_err(|e| io_error("reading the file", &e))?;
@@ -485,7 +485,7 @@ impl OpenFile {
             read_fully(&self.file, bytes, at).map_err(|e| io_error("reading the file", &e))
         };
         let mut done = 0usize;
-        if let Some((from, span)) = sieved(&pieces, into.len()) {
+        if let Some((from, span)) = sieved(&pieces) {
             let mut block = vec![0u8; span];
             let got = read(&mut block, from)?;
             for &(at, len) in &pieces {
@@ -534,6 +534,16 @@ impl OpenFile {
         (memory, count, memtype): (*mut u8, i64, &Datatype),
     ) -> MpiResult<i64> {
         let bytes = memtype.size() * count;
+        if let Some(at) = contiguous_at(memtype, count).filter(|_| bytes > 0) {
+            // The data are one run of memory: the file's pieces are read into it, or written
+            // from it, with no copy in between.
+            // SAFETY: the caller's contract: the copies' `bytes` bytes lie from `at` on.
+            let run = unsafe { std::slice::from_raw_parts_mut(memory.offset(at), bytes as usize) };
+            return match write {
+                true => self.scatter(start, run).map(|()| bytes),
+                false => self.gather(start, run).map(|got| got as i64),
+            };
+        }
         let mut chunk = vec![0u8; bytes.min(CHUNK) as usize];
         let mut done = 0i64;
         while done < bytes {
@@ -611,14 +621,30 @@ impl OpenFile {
     }
 }
 
+/// Where `count` copies of `datatype` lie as one run of memory in type-map order, from the
+/// buffer's address (the core's summary of the copies' type map); `None` if they do not.
+fn contiguous_at(datatype: &Datatype, count: i64) -> Option<isize> {
+    let copies = datatype.layout.repeated(count, datatype.extent()).ok()?;
+    let span = copies.data.filter(|_| copies.dense)?;
+    isize::try_from(span.min).ok()
+}
+
+/// The most bytes of file a sieved access spans for each piece: a system call costs about
+/// as long as copying this many bytes twice, as a sieved write does (its span read, then
+/// written).
+const SIEVE_BYTES_PER_PIECE: usize = 2048;
+/// The most bytes one sieved read or write spans.
+const SIEVE_SPAN: usize = 64 << 20;
+
 /// Where the pieces of an access lie close enough together that one read (and write) of
-/// their span beats one call per piece: at least two pieces, holding `data` bytes, whose span
-/// from the first to the end of the last is at most four times that (ROMIO's data sieving,
-/// here for the one process). The span's start and length.
-fn sieved(pieces: &[(u64, usize)], data: usize) -> Option<(u64, usize)> {
+/// their span beats a call per piece (ROMIO's data sieving, here for the one process): at
+/// least two pieces, whose span from the first to the end of the last is at most
+/// [`SIEVE_BYTES_PER_PIECE`] a piece and [`SIEVE_SPAN`] in all. The span's start and length.
+fn sieved(pieces: &[(u64, usize)]) -> Option<(u64, usize)> {
     let (&(from, _), &(last, len)) = (pieces.first()?, pieces.last()?);
     let span = (last + len as u64).checked_sub(from)? as usize;
-    (pieces.len() > 1 && span <= data.saturating_mul(4)).then_some((from, span))
+    let close = span <= pieces.len().saturating_mul(SIEVE_BYTES_PER_PIECE);
+    (pieces.len() > 1 && close && span <= SIEVE_SPAN).then_some((from, span))
 }
 
 /// Reads `into.len()` bytes at `at`, fewer only at the end of the file; how many.
