@@ -173,4 +173,8 @@ mpicc.mpich -O2 -Wall -Wextra -Werror benches/eager_sweep.c -o build/eager_sweep
 timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$root/build/prefix/lib/libmpi_dtype.so" build/eager_sweep floats 20 >/dev/null
 echo "communication benchmark ran over MPICH, plain and preloaded in each MPI_DTYPE_COMM mode, and over plain Open MPI; the eager-limit sweep ran preloaded"
 
+step "MPI-IO benchmark, one round (each pattern read back and checked): mpi-dtype alone, MPICH and Open MPI on one process"
+python3 benches/io.py --rounds 1 --reps 1 --lib "$root/build/prefix/lib/libmpi_dtype.so" >/dev/null
+echo "MPI-IO benchmark ran against mpi-dtype, MPICH and Open MPI"
+
 step "all tests passed"
