@@ -261,10 +261,14 @@ impl OpenFile {
         } else {
             "MPI_File_seek"
         })?;
-        let current = if shared { self.shared } else { self.individual };
+        let pointer = if shared {
+            Pointer::Shared
+        } else {
+            Pointer::Individual
+        };
         let from = match whence {
             Whence::Set => 0,
-            Whence::Current => current,
+            Whence::Current => self.start_of(pointer),
             Whence::End => self.end_position()?,
         };
         let to = from
@@ -276,11 +280,7 @@ impl OpenFile {
                     format!("offset {offset} from {from} is before the start of the view"),
                 )
             })?;
-        if shared {
-            self.shared = to;
-        } else {
-            self.individual = to;
-        }
+        self.move_pointer(pointer, to);
         Ok(())
     }
 
@@ -343,13 +343,12 @@ impl OpenFile {
         pointer: Pointer,
         (memory, count, memtype): (*mut u8, i64, &Datatype),
     ) -> MpiResult<i64> {
-        let datarep = self.view.datarep.clone();
-        datarep.check_sizes(memtype, "datatype")?;
+        self.view.datarep.check_sizes(memtype, "datatype")?;
         let bytes = crate::pack::packed_size(memtype, count)?;
         let (offset, start) = self.placed(write, pointer, bytes)?;
         // SAFETY: the caller's contract.
         let moved = unsafe {
-            match datarep.representation() {
+            match self.view.datarep.representation() {
                 Representation::Native => self.move_native(write, start, (memory, count, memtype)),
                 representation => {
                     self.convert_whole(representation, write, start, (memory, count, memtype))
@@ -393,11 +392,15 @@ impl OpenFile {
     /// Moves the pointer an access through `pointer` from `offset` used past the `moved`
     /// bytes.
     fn advance(&mut self, pointer: Pointer, offset: i64, moved: i64) {
-        let advanced = offset + moved / self.view.mapping.etype_size();
+        self.move_pointer(pointer, offset + moved / self.view.mapping.etype_size());
+    }
+
+    /// Sets the individual or shared pointer to `to` (nothing for an explicit offset).
+    fn move_pointer(&mut self, pointer: Pointer, to: i64) {
         match pointer {
             Pointer::Explicit(_) => {}
-            Pointer::Individual => self.individual = advanced,
-            Pointer::Shared => self.shared = advanced,
+            Pointer::Individual => self.individual = to,
+            Pointer::Shared => self.shared = to,
         }
     }
 

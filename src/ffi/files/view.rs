@@ -82,27 +82,26 @@ unsafe fn get_view(
     (etype, filetype): (*mut MPI_Datatype, *mut MPI_Datatype),
     datarep: *mut c_char,
 ) -> MpiResult<()> {
-    for (pointer, name) in [(disp.cast::<u8>(), "disp"), (etype.cast(), "etype")] {
-        check_out(pointer, name)?;
-    }
+    check_out(disp, "disp")?;
+    check_out(etype, "etype")?;
     check_out(filetype, "filetype")?;
     check_out(datarep, "datarep")?;
-    let view = with_file(fh, |f| Ok(f.view.clone()))?;
-    let etype_handle = handle_for(&view.etype)?;
-    let filetype_handle = handle_for(&view.filetype)?;
+    // The view's parts only: its mapping may list a million runs.
+    let (at, types, name) = with_file(fh, |f| {
+        let view = &f.view;
+        let types = (Arc::clone(&view.etype), Arc::clone(&view.filetype));
+        Ok((view.mapping.disp(), types, view.datarep.name().to_string()))
+    })?;
+    let etype_handle = handle_for(&types.0)?;
+    let filetype_handle = handle_for(&types.1)?;
     // SAFETY: the caller's pointers, checked non-NULL above; `datarep` holds
     // MPI_MAX_DATAREP_STRING characters.
     unsafe {
-        write_out(disp, view.mapping.disp(), "disp")?;
+        write_out(disp, at, "disp")?;
         write_out(etype, etype_handle, "etype")?;
         write_out(filetype, filetype_handle, "filetype")?;
         let mut length: c_int = 0;
-        write_c_string(
-            datarep,
-            &mut length,
-            view.datarep.name(),
-            MPI_MAX_DATAREP_STRING,
-        )?;
+        write_c_string(datarep, &mut length, &name, MPI_MAX_DATAREP_STRING)?;
     }
     Ok(())
 }
