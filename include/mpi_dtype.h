@@ -1869,10 +1869,44 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 
 /*
+ Sets `*flag` to whether the partition `partition` of a partitioned receive has
+ arrived (true for `MPI_REQUEST_NULL` and a receive not started).
+ */
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
+
+/*
+ Marks the partition `partition` of a started partitioned send ready: its data may go.
+ */
+int MPI_Pready(int partition, MPI_Request request);
+
+/*
+ Marks the `length` partitions listed in `array_of_partitions` ready.
+ */
+int MPI_Pready_list(int length, const int *array_of_partitions, MPI_Request request);
+
+/*
+ Marks the partitions `partition_low` to `partition_high` (both included) ready.
+ */
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+
+/*
+ Makes a partitioned receive of `partitions` partitions of `count` copies of
+ `datatype` each, paired as `MPI_Psend_init`'s send is.
+ */
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
+/*
  Blocks until a message from `source` with `tag` can be received, and describes it in
  `status`.
  */
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+/*
+ Makes a partitioned send of `partitions` partitions of `count` copies of `datatype`
+ each: a persistent request, paired with the partitioned receive of `dest`, `tag` and
+ `comm` made first and not paired yet (or the next made).
+ */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 
 /*
  The thread level MPI was initialized with.
@@ -2917,7 +2951,13 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datat
 int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+int PMPI_Parrived(MPI_Request request, int partition, int *flag);
+int PMPI_Pready(int partition, MPI_Request request);
+int PMPI_Pready_list(int length, const int *array_of_partitions, MPI_Request request);
+int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Query_thread(int *provided);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);

@@ -63,22 +63,54 @@ impl Buffer {
         let taken = (bytes.len() as i64).min(room);
         // SAFETY: the caller's contract; `taken` bytes lie inside the packed stream of
         // `count` copies.
+        unsafe { self.unpack_range(0, &bytes[..taken as usize]) };
+        (taken, truncated(bytes.len() as i64, room))
+    }
+}
+
+impl Buffer {
+    /// Packs the bytes of the data's packed stream from `offset` on into `out` (as many as it
+    /// holds): one partition of a partitioned send.
+    ///
+    /// # Safety
+    /// The type map of `count` copies is readable relative to the address, and
+    /// `offset + out.len()` is at most the packed size of `count` copies.
+    pub unsafe fn pack_range(&self, offset: i64, out: &mut [u8]) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            crate::plan::pack_range(
+                &self.datatype.plan,
+                self.count,
+                std::ptr::with_exposed_provenance(self.address),
+                offset,
+                out,
+            )
+        }
+    }
+
+    /// Unpacks `bytes` into the data's packed stream from `offset` on: one partition of a
+    /// partitioned receive.
+    ///
+    /// # Safety
+    /// The type map of `count` copies is writable relative to the address, and
+    /// `offset + bytes.len()` is at most the packed size of `count` copies.
+    pub unsafe fn unpack_range(&self, offset: i64, bytes: &[u8]) {
+        // SAFETY: the caller's contract.
         unsafe {
             crate::plan::unpack_range(
                 &self.datatype.plan,
                 self.count,
                 std::ptr::with_exposed_provenance_mut(self.address),
-                0,
-                &bytes[..taken as usize],
+                offset,
+                bytes,
             )
-        };
-        (taken, truncated(bytes.len() as i64, room))
+        }
     }
 }
 
 /// `MPI_ERR_TRUNCATE` if a message of `sent` bytes is longer than the `room` of its receive
 /// buffer (MPI-4.1 §3.2.4).
-fn truncated(sent: i64, room: i64) -> Option<MpiError> {
+pub(super) fn truncated(sent: i64, room: i64) -> Option<MpiError> {
     (sent > room).then(|| {
         MpiError::new(
             MPI_ERR_TRUNCATE,

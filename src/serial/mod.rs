@@ -18,6 +18,7 @@ pub mod generalized;
 pub mod groups;
 pub mod mailbox;
 pub mod ops;
+pub mod partitioned;
 pub mod requests;
 pub mod sessions;
 mod slab;

@@ -4,6 +4,7 @@
 
 use super::generalized::Generalized;
 use super::mailbox::{Buffer, Outcome, Selector};
+use super::partitioned::Partitioned;
 use std::os::raw::c_int;
 use std::sync::Arc;
 
@@ -64,6 +65,8 @@ pub enum Operation {
     Collective(Arc<dyn Fn() -> c_int + Send + Sync>),
     /// A generalized request (`MPI_Grequest_start`): complete when the program says so.
     Generalized(Arc<Generalized>),
+    /// A partitioned send or receive (`MPI_Psend_init`, `MPI_Precv_init`).
+    Partitioned(Arc<Partitioned>),
 }
 
 /// Where an operation stands.
@@ -117,6 +120,13 @@ impl Request {
             Operation::Collective(_) => format!("the collective started by {made_by}"),
             Operation::Generalized(_) => format!(
                 "the generalized request started by {made_by} is not completed by MPI_Grequest_complete"
+            ),
+            Operation::Partitioned(side) if side.sending => format!(
+                "the partitioned send started by {made_by} has partitions not marked ready by MPI_Pready"
+            ),
+            Operation::Partitioned(_) => format!(
+                "the partitioned receive started by {made_by} waits for partitions no started \
+                 partitioned send has marked ready"
             ),
         }
     }

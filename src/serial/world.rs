@@ -10,6 +10,7 @@
 
 use super::generalized::Generalized;
 use super::mailbox::{Buffer, Mailbox, Message, Outcome, Posted, Selector};
+use super::partitioned::{Channels, Marked, Partitioned};
 use super::requests::{Mode, Operation, Progress, Request};
 use super::slab::Slab;
 use crate::abi::{MPI_BSEND_OVERHEAD, MPI_ERR_BUFFER, MPI_ERR_OTHER, MPI_ERR_REQUEST};
@@ -33,6 +34,8 @@ struct World {
     attached: Option<(usize, usize)>,
     /// Bytes of it that buffered sends not yet received hold.
     buffered: usize,
+    /// The pairs of partitioned sends and receives.
+    channels: Channels,
 }
 
 /// The world, behind its lock.
@@ -197,8 +200,50 @@ impl World {
 
     /// Forgets the request at `index`.
     fn forget(&mut self, index: usize) {
-        self.requests.remove(index);
+        let request = self.requests.remove(index);
         self.mailbox.forget_sender(index);
+        if let Some(Operation::Partitioned(side)) = request.map(|r| r.operation) {
+            if let Some(channel) = side.channel {
+                self.channels.leave(channel, side.sending);
+            }
+        }
+    }
+
+    /// Unpacks what has arrived for the receive of the partitioned channel `channel`, if it
+    /// is started, looking at the partitions that need the send partitions `newly` ready;
+    /// completes it if the whole round has arrived.
+    fn deliver(&mut self, channel: usize, newly: std::ops::Range<usize>) {
+        let Some(receiver) = self.channels.receiver(channel) else {
+            return;
+        };
+        let Some(request) = self.requests.get(receiver) else {
+            return;
+        };
+        let (Progress::Active, Operation::Partitioned(side)) =
+            (&request.progress, &request.operation)
+        else {
+            return;
+        };
+        let side = Arc::clone(side);
+        // SAFETY: a started receive's buffer is the program's until it completes.
+        if let Some(outcome) = unsafe { self.channels.deliver(&side, newly) } {
+            self.complete(receiver, outcome);
+        }
+    }
+
+    /// Starts the partitioned send or receive `side` at `index`.
+    fn start_partitioned(&mut self, index: usize, side: &Partitioned) {
+        match (side.channel, side.sending) {
+            (None, true) => self.complete(index, Outcome::of_send(false)),
+            (None, false) => self.complete(index, Outcome::from_null_process()),
+            (Some(channel), true) => {
+                if self.channels.open_round(side) {
+                    self.complete(index, Outcome::of_send(false));
+                }
+                self.deliver(channel, 0..0);
+            }
+            (Some(channel), false) => self.deliver(channel, 0..0),
+        }
     }
 
     /// Starts the operation of the request at `index`.
@@ -252,6 +297,7 @@ impl World {
                     request: index,
                 }),
             },
+            Operation::Partitioned(side) => self.start_partitioned(index, &side),
             Operation::Matched | Operation::Collective(_) | Operation::Generalized(_) => {}
         }
         Ok(())
@@ -645,6 +691,12 @@ pub fn cancel(index: usize) -> MpiResult<()> {
                 world.complete(index, Outcome::of_send(true));
             }
         }
+        Operation::Partitioned(_) => {
+            return Err(MpiError::new(
+                MPI_ERR_REQUEST,
+                "a started partitioned request cannot be cancelled (MPI-4.1 §4.2.1)",
+            ))
+        }
         Operation::Matched | Operation::Collective(_) | Operation::Generalized(_) => {}
     }
     Ok(())
@@ -719,4 +771,107 @@ pub fn detach() -> Option<(usize, usize)> {
     world.mailbox.release_buffered();
     world.buffered = 0;
     world.attached.take()
+}
+
+/// Makes the persistent request of the partitioned send or receive `side` of `comm` and `tag`
+/// (`MPI_Psend_init`, `MPI_Precv_init`), paired with the oldest unpaired one of the other kind
+/// unless its peer is `MPI_PROC_NULL` (`paired` false). Returns its index.
+pub fn partitioned(
+    call: &'static str,
+    mut side: Partitioned,
+    (comm, tag): (crate::abi::MPI_Comm, c_int),
+    paired: bool,
+) -> usize {
+    let mut world = world();
+    let index = world.requests.insert(Request {
+        made_by: call,
+        operation: Operation::Matched,
+        persistent: true,
+        progress: Progress::Inactive,
+        freed: false,
+    });
+    if paired {
+        side.channel = Some(world.channels.join(&side, comm, tag, index));
+    }
+    if let Some(request) = world.requests.get_mut(index) {
+        request.operation = Operation::Partitioned(Arc::new(side));
+    }
+    index
+}
+
+/// The partitioned side of the request at `index`, of the kind `sending`, and whether it is
+/// started and not complete.
+fn partitioned_side(
+    world: &World,
+    index: usize,
+    sending: bool,
+) -> MpiResult<(Arc<Partitioned>, Progress)> {
+    let request = world.requests.get(index).ok_or_else(no_request)?;
+    match &request.operation {
+        Operation::Partitioned(side) if side.sending == sending => {
+            Ok((Arc::clone(side), request.progress.clone()))
+        }
+        _ => Err(MpiError::new(
+            MPI_ERR_REQUEST,
+            format!(
+                "the request made by {} is not a partitioned {}",
+                request.made_by,
+                if sending {
+                    "send (MPI_Psend_init)"
+                } else {
+                    "receive (MPI_Precv_init)"
+                }
+            ),
+        )),
+    }
+}
+
+/// Marks the partitions `partitions` of the partitioned send at `index` ready
+/// (`MPI_Pready`, `MPI_Pready_range`, `MPI_Pready_list`): their data are copied, and the
+/// receive's partitions they complete are unpacked.
+///
+/// # Safety
+/// The send's buffer is readable, as the program keeps it while the send is started.
+pub unsafe fn ready(index: usize, marked: Marked) -> MpiResult<()> {
+    let mut world = world();
+    let (side, progress) = partitioned_side(&world, index, true)?;
+    let partitions = side.partitions_of(marked)?;
+    match progress {
+        Progress::Active => {}
+        Progress::Inactive => {
+            return Err(MpiError::new(
+                MPI_ERR_REQUEST,
+                "the partitioned send is not started (MPI_Start it before MPI_Pready)",
+            ))
+        }
+        Progress::Done(_) if side.channel.is_none() => return Ok(()),
+        Progress::Done(_) => {
+            return Err(MpiError::new(
+                crate::abi::MPI_ERR_ARG,
+                "every partition of this partitioned send is marked ready already in this start",
+            ))
+        }
+    }
+    // SAFETY: the caller's contract.
+    let (complete, newly) = unsafe { world.channels.ready(&side, &partitions)? };
+    if complete {
+        world.complete(index, Outcome::of_send(false));
+    }
+    if let Some(channel) = side.channel {
+        world.deliver(channel, newly);
+    }
+    Ok(())
+}
+
+/// True if the partition `partition` of the partitioned receive at `index` has arrived
+/// (`MPI_Parrived`): its data are in the receive buffer. A receive not started, or complete,
+/// has nothing more to wait for.
+pub fn arrived(index: usize, partition: c_int) -> MpiResult<bool> {
+    let world = world();
+    let (side, progress) = partitioned_side(&world, index, false)?;
+    let partition = side.check_partition(partition)?;
+    Ok(match progress {
+        Progress::Active => world.channels.arrived(&side, partition),
+        Progress::Inactive | Progress::Done(_) => true,
+    })
 }

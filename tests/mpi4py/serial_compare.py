@@ -44,11 +44,6 @@ CHAPTERS = [
         r"MPI_Intercomm_(create|create_from_groups|merge)",
     ),
     (
-        "partitioned communication",
-        {"mpi-p2p-part"},
-        r"MPI_(Psend_init|Precv_init|Pready(_range|_list)?|Parrived)",
-    ),
-    (
         FORTRAN,
         set(),
         r"MPI_(\w+_c2f|\w+_f2c|Status_(f082f|f2f08|c2f08|f082c))",

@@ -94,6 +94,7 @@ pub mod neighbourhood;
 pub mod nonblocking;
 mod one_process;
 pub mod one_sided;
+pub mod partitioned;
 mod persistent_alone;
 pub mod probe;
 pub mod receive;

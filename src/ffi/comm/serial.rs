@@ -26,7 +26,7 @@ use std::sync::Arc;
 pub const TAG_UB: c_int = c_int::MAX;
 
 /// `count` copies of the committed `datatype` at `buf`.
-fn buffer(buf: *const c_void, count: i64, datatype: MPI_Datatype) -> MpiResult<Buffer> {
+pub(super) fn buffer(buf: *const c_void, count: i64, datatype: MPI_Datatype) -> MpiResult<Buffer> {
     crate::datatype::construct::check_count(count, "count")?;
     Ok(Buffer {
         address: user_memory(buf).expose_provenance(),
@@ -37,7 +37,7 @@ fn buffer(buf: *const c_void, count: i64, datatype: MPI_Datatype) -> MpiResult<B
 
 /// The communicator and tag of a send (`receive` false: the tag must be in 0..=`TAG_UB`) or
 /// of a receive (which may also name `MPI_ANY_TAG`).
-fn selector(comm: MPI_Comm, tag: c_int, receive: bool) -> MpiResult<Selector> {
+pub(super) fn selector(comm: MPI_Comm, tag: c_int, receive: bool) -> MpiResult<Selector> {
     check_comm(comm)?;
     let allowed = (0..=TAG_UB).contains(&tag) || (receive && tag == MPI_ANY_TAG);
     if !allowed {
@@ -51,7 +51,7 @@ fn selector(comm: MPI_Comm, tag: c_int, receive: bool) -> MpiResult<Selector> {
 
 /// Checks a rank argument: 0, the one process, or `MPI_PROC_NULL` (and `MPI_ANY_SOURCE` for
 /// a `source`).
-fn check_rank(rank: c_int, source: bool) -> MpiResult<()> {
+pub(super) fn check_rank(rank: c_int, source: bool) -> MpiResult<()> {
     let wildcard = source && rank == MPI_ANY_SOURCE;
     if rank == 0 || rank == MPI_PROC_NULL || wildcard {
         return Ok(());
@@ -131,7 +131,7 @@ fn request_index(request: MPI_Request) -> MpiResult<Option<usize>> {
 
 /// The index of a request handle that must not be `MPI_REQUEST_NULL` (it is to be `what`:
 /// freed, started, cancelled).
-fn live_request(request: MPI_Request, what: &str) -> MpiResult<usize> {
+pub(super) fn live_request(request: MPI_Request, what: &str) -> MpiResult<usize> {
     request_index(request)?.ok_or_else(|| {
         MpiError::new(
             MPI_ERR_REQUEST,
@@ -144,7 +144,7 @@ fn live_request(request: MPI_Request, what: &str) -> MpiResult<usize> {
 ///
 /// # Safety
 /// A non-NULL `request` is writable.
-unsafe fn write_request(request: *mut MPI_Request, index: usize) -> MpiResult<()> {
+pub(super) unsafe fn write_request(request: *mut MPI_Request, index: usize) -> MpiResult<()> {
     let handle = own_request(index)
         .ok_or_else(|| MpiError::new(MPI_ERR_REQUEST, "too many requests are alive at once"))?;
     // SAFETY: the caller's contract.
