@@ -13,7 +13,8 @@
  *   - sends and receives pair in the order they were made, by communicator and tag;
  *   - MPI_PROC_NULL, MPI_REQUEST_NULL and an inactive receive in MPI_Parrived;
  *   - a send whose receive is smaller (MPI_ERR_TRUNCATE) or larger (MPI_ERR_OTHER);
- *   - a send freed while its round waits for the receive, requests freed unstarted;
+ *   - a send freed while its round waits for the receive (made later, it pairs with the
+ *     send made first), a send whose receive was freed, requests freed unstarted;
  *   - every bad argument or order, with its error class; a wait that could never return
  *     says so;
  *   - with MPI_THREAD_MULTIPLE, a thread marks partitions ready while the main thread waits.
@@ -334,6 +335,38 @@ static void freed_requests(void)
     CHECK_EQ_MEM(got, sent, sizeof got);
     CHECK_OK(MPI_Request_free(&receive));
 
+    /* A send freed, complete, before any receive was made: the next receive made pairs with
+     * it and takes its round, not the round of a send made after it. */
+    int first[2] = {11, 12}, second[2] = {21, 22}, pair[2] = {0, 0};
+    MPI_Request later;
+    CHECK_OK(MPI_Psend_init(first, 2, 1, MPI_INT, 0, TAG + 4, MPI_COMM_WORLD, MPI_INFO_NULL, &send));
+    CHECK_OK(MPI_Start(&send));
+    CHECK_OK(MPI_Pready_range(0, 1, send));
+    CHECK_OK(MPI_Wait(&send, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Request_free(&send));
+    CHECK_OK(MPI_Psend_init(second, 2, 1, MPI_INT, 0, TAG + 4, MPI_COMM_WORLD, MPI_INFO_NULL, &later));
+    CHECK_OK(MPI_Precv_init(pair, 1, 2, MPI_INT, 0, TAG + 4, MPI_COMM_WORLD, MPI_INFO_NULL, &receive));
+    CHECK_OK(MPI_Start(&receive));
+    CHECK_OK(MPI_Wait(&receive, MPI_STATUS_IGNORE));
+    CHECK_EQ_MEM(pair, first, sizeof pair);
+    CHECK_OK(MPI_Request_free(&receive));
+    /* the later send pairs with the next receive */
+    CHECK_OK(MPI_Precv_init(pair, 2, 1, MPI_INT, 0, TAG + 4, MPI_COMM_WORLD, MPI_INFO_NULL, &receive));
+    CHECK_OK(MPI_Start(&later));
+    CHECK_OK(MPI_Start(&receive));
+    CHECK_OK(MPI_Pready_list(2, (const int[]){1, 0}, later));
+    CHECK_OK(MPI_Wait(&receive, MPI_STATUS_IGNORE));
+    CHECK_OK(MPI_Wait(&later, MPI_STATUS_IGNORE));
+    CHECK_EQ_MEM(pair, second, sizeof pair);
+    /* its receive freed, the send still starts and completes (keeping nothing) */
+    CHECK_OK(MPI_Request_free(&receive));
+    for (int round = 0; round < 3; round++) {
+        CHECK_OK(MPI_Start(&later));
+        CHECK_OK(MPI_Pready_range(0, 1, later));
+        CHECK_OK(MPI_Wait(&later, MPI_STATUS_IGNORE));
+    }
+    CHECK_OK(MPI_Request_free(&later));
+
     CHECK_OK(MPI_Precv_init(got, 1, 3, MPI_INT, 0, TAG + 3, MPI_COMM_WORLD, MPI_INFO_NULL, &unstarted));
     CHECK_OK(MPI_Request_free(&unstarted));
     /* the freed receive was never paired: this send pairs with the next receive made */
@@ -368,6 +401,12 @@ static void bad_arguments(void)
     CHECK_ERR(MPI_Psend_init(data, 1, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, NULL), MPI_ERR_ARG);
     CHECK_ERR(MPI_Precv_init(data, 1, 1, MPI_INT, MPI_ANY_SOURCE, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &request), MPI_ERR_RANK);
     CHECK_ERR(MPI_Precv_init(data, 1, 1, MPI_INT, 0, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &request), MPI_ERR_TAG);
+    /* more bytes than a process holds: 16 partitions of 2^40 copies of 1 MiB */
+    MPI_Datatype mebibyte;
+    CHECK_OK(MPI_Type_contiguous(1 << 20, MPI_BYTE, &mebibyte));
+    CHECK_OK(MPI_Type_commit(&mebibyte));
+    CHECK_ERR(MPI_Psend_init(data, 16, (MPI_Count)1 << 40, mebibyte, 0, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &request), MPI_ERR_COUNT);
+    CHECK_OK(MPI_Type_free(&mebibyte));
     CHECK_OK(MPI_Type_contiguous(2, MPI_INT, &uncommitted));
     CHECK_ERR(MPI_Precv_init(data, 1, 1, uncommitted, 0, TAG, MPI_COMM_WORLD, MPI_INFO_NULL, &request), MPI_ERR_TYPE);
     CHECK_OK(MPI_Type_free(&uncommitted));

@@ -11,10 +11,15 @@
 //! send partition it overlaps is ready (so `MPI_Parrived` then says it arrived), and the
 //! receive is complete when the whole round has arrived. The two sides may cut the message
 //! into different partitions, and read it with different datatypes of the same signature.
+//!
+//! A round costs time in proportion to the partitions of both sides, however they are
+//! marked: each receive partition counts the send partitions it still needs. A send freed
+//! before any receive paired with it leaves its rounds for the receive that pairs next; a send
+//! whose receive was freed keeps no data.
 
 use super::mailbox::{truncated, Buffer, Outcome};
 use super::slab::Slab;
-use crate::abi::{MPI_Comm, MPI_ERR_ARG, MPI_ERR_OTHER};
+use crate::abi::{MPI_Comm, MPI_ERR_ARG, MPI_ERR_INTERN, MPI_ERR_NO_MEM, MPI_ERR_OTHER};
 use crate::error::{MpiError, MpiResult};
 use std::collections::VecDeque;
 use std::ops::{Range, RangeInclusive};
@@ -26,30 +31,41 @@ pub struct Partitioned {
     pub sending: bool,
     /// All the partitions' data: `partitions * count` copies of the datatype.
     pub buffer: Buffer,
-    /// How many partitions.
+    /// How many partitions (at least one).
     pub partitions: usize,
     /// The packed bytes of one partition.
     pub partition_bytes: usize,
+    /// The packed bytes of all of them (which fit a `usize`).
+    pub total: usize,
     /// The channel it shares with the other side; none when the other side is
     /// `MPI_PROC_NULL`.
     pub channel: Option<usize>,
 }
 
 impl Partitioned {
-    /// The packed bytes of all the partitions.
-    fn total(&self) -> usize {
-        self.partitions * self.partition_bytes
-    }
-
-    /// The partitions `marked` names, each checked to be one of this side's.
-    pub fn partitions_of(&self, marked: Marked) -> MpiResult<Vec<usize>> {
+    /// The partitions `marked` names, each checked to be one of this side's, and none twice.
+    pub fn partitions_of(&self, marked: Marked) -> MpiResult<Selection> {
         match marked {
-            Marked::One(partition) => Ok(vec![self.check_partition(partition)?]),
+            Marked::One(partition) => {
+                let partition = self.check_partition(partition)?;
+                Ok(Selection::Range(partition..=partition))
+            }
             Marked::Range(low, high) => {
                 let (low, high) = (self.check_partition(low)?, self.check_partition(high)?);
-                Ok((low..=high).collect())
+                Ok(Selection::Range(low..=high))
             }
-            Marked::List(list) => list.iter().map(|&p| self.check_partition(p)).collect(),
+            Marked::List(list) => {
+                let list = list
+                    .iter()
+                    .map(|&p| self.check_partition(p))
+                    .collect::<MpiResult<Vec<_>>>()?;
+                let mut sorted = list.clone();
+                sorted.sort_unstable();
+                match sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+                    Some(pair) => Err(marked_twice(pair[0])),
+                    None => Ok(Selection::List(list)),
+                }
+            }
         }
     }
 
@@ -70,6 +86,24 @@ impl Partitioned {
     }
 }
 
+/// The error of a partition marked ready twice in one start.
+fn marked_twice(partition: usize) -> MpiError {
+    MpiError::new(
+        MPI_ERR_ARG,
+        format!(
+            "partition {partition} of this partitioned send is marked ready twice in one start"
+        ),
+    )
+}
+
+/// The error of a round that cannot be had.
+fn no_memory(what: &str, bytes: usize) -> MpiError {
+    MpiError::new(
+        MPI_ERR_NO_MEM,
+        format!("no memory for {what} ({bytes} bytes) of this start of a partitioned send"),
+    )
+}
+
 /// The error of a partitioned send shorter than its receive: the two must be of one size
 /// (MPI-4.1 §4.2.1).
 fn short(sent: usize, room: usize) -> Option<MpiError> {
@@ -84,7 +118,7 @@ fn short(sent: usize, room: usize) -> Option<MpiError> {
     })
 }
 
-/// The partitions a call marks ready.
+/// The partitions a call marks ready, as the program gives them.
 #[derive(Clone, Copy, Debug)]
 pub enum Marked<'a> {
     /// One (`MPI_Pready`).
@@ -95,23 +129,100 @@ pub enum Marked<'a> {
     List(&'a [c_int]),
 }
 
+/// The partitions a call marks ready, checked.
+#[derive(Clone, Debug)]
+pub enum Selection {
+    /// From one to another, both included.
+    Range(RangeInclusive<usize>),
+    /// Those listed, each once.
+    List(Vec<usize>),
+}
+
+impl Selection {
+    /// No partition.
+    pub fn none() -> Selection {
+        Selection::List(Vec::new())
+    }
+
+    /// The partitions.
+    fn iter(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match self {
+            Selection::Range(range) => Box::new(range.clone()),
+            Selection::List(list) => Box::new(list.iter().copied()),
+        }
+    }
+}
+
+/// A receive partition that waits for the whole round: it lies beyond a shorter message.
+const WHOLE_ROUND: u32 = u32::MAX;
+
 /// The data of one start of a partitioned send.
 struct Round {
-    /// The packed message; each partition's bytes are written when it is ready.
+    /// The packed message; each partition's bytes are written when it is ready. Empty when
+    /// no receive can take the round (its receive was freed).
     bytes: Vec<u8>,
     /// Which of the send's partitions are ready.
     ready: Vec<bool>,
     /// How many are not.
     waiting: usize,
-    /// Which of the receive's partitions were unpacked; empty until a start of the receive
-    /// takes the round.
-    delivered: Vec<bool>,
+    /// For each of the receive's partitions, how many send partitions it still needs (0: it
+    /// arrived and is unpacked; [`WHOLE_ROUND`]: it waits for the whole round). Empty until
+    /// a start of the receive takes the round.
+    needs: Vec<u32>,
 }
 
 impl Round {
-    /// True if every send partition in `sources` is ready.
-    fn has(&self, sources: RangeInclusive<usize>) -> bool {
-        self.ready[sources].iter().all(|&ready| ready)
+    /// A round of `partitions` partitions of `total` bytes in all, none ready; its bytes kept
+    /// only if a receive may take them (`kept`).
+    fn new(partitions: usize, total: usize, kept: bool) -> MpiResult<Round> {
+        let mut bytes = Vec::new();
+        if kept {
+            bytes
+                .try_reserve_exact(total)
+                .map_err(|_| no_memory("the message", total))?;
+            bytes.resize(total, 0);
+        }
+        let mut ready = Vec::new();
+        ready
+            .try_reserve_exact(partitions)
+            .map_err(|_| no_memory("the partitions' flags", partitions))?;
+        ready.resize(partitions, false);
+        Ok(Round {
+            bytes,
+            ready,
+            waiting: partitions,
+            needs: Vec::new(),
+        })
+    }
+
+    /// Counts, for each receive partition, the send partitions it still needs (a receive
+    /// taking the round).
+    fn count_needs(&mut self, cut: &Cut) -> MpiResult<()> {
+        let mut ready_before = Vec::new();
+        ready_before
+            .try_reserve_exact(self.ready.len() + 1)
+            .map_err(|_| no_memory("the partitions' counts", self.ready.len()))?;
+        ready_before.push(0usize);
+        for &ready in &self.ready {
+            ready_before.push(ready_before[ready_before.len() - 1] + usize::from(ready));
+        }
+        let receive_parts = cut.receive.0;
+        self.needs
+            .try_reserve_exact(receive_parts)
+            .map_err(|_| no_memory("the partitions' counts", receive_parts))?;
+        for j in 0..receive_parts {
+            let needs = match cut.beyond(j) {
+                true => WHOLE_ROUND,
+                false => {
+                    let sources = cut.sources(j);
+                    let all = sources.end() + 1 - sources.start();
+                    let ready = ready_before[sources.end() + 1] - ready_before[*sources.start()];
+                    (all - ready) as u32
+                }
+            };
+            self.needs.push(needs);
+        }
+        Ok(())
     }
 }
 
@@ -160,6 +271,12 @@ impl Cut {
         first.min(their_parts)..past.min(their_parts)
     }
 
+    /// True if the receive partition `j` lies beyond the message (a receive longer than the
+    /// send): it waits for the whole round, and receives nothing.
+    fn beyond(&self, j: usize) -> bool {
+        self.send.1 > 0 && self.receive.1 > 0 && self.bytes(j).is_empty()
+    }
+
     /// The stream bytes of the receive partition `j` that the message holds.
     fn bytes(&self, j: usize) -> Range<usize> {
         let size = self.receive.1;
@@ -174,14 +291,25 @@ struct Channel {
     comm: MPI_Comm,
     /// The tag.
     tag: c_int,
+    /// Made by a send (which waits for a receive to pair with), else by a receive.
+    made_by_send: bool,
+    /// Both sides were made.
+    paired: bool,
     /// The send's request, while it is alive.
     sender: Option<usize>,
     /// The receive's request, while it is alive.
     receiver: Option<usize>,
-    /// The bytes of one send partition (known once the send is made).
+    /// The bytes of one send partition.
     send_partition_bytes: usize,
     /// The rounds started by the send, oldest first.
     rounds: VecDeque<Round>,
+}
+
+impl Channel {
+    /// True if no receive will ever take a round: the receive paired with the send was freed.
+    fn orphaned(&self) -> bool {
+        self.paired && self.receiver.is_none()
+    }
 }
 
 /// The channels of the world's partitioned communication.
@@ -207,16 +335,22 @@ impl Channels {
     ) -> usize {
         let channels = &self.channels;
         let partner = self.unpaired.iter().position(|&index| {
-            channels.get(index).is_some_and(|c| {
-                c.comm == comm && c.tag == tag && (c.sender.is_none() == side.sending)
-            })
+            channels
+                .get(index)
+                .is_some_and(|c| c.comm == comm && c.tag == tag && c.made_by_send != side.sending)
         });
         let index = match partner {
-            Some(position) => self.unpaired.remove(position),
+            Some(position) => {
+                let index = self.unpaired.remove(position);
+                self.channel(index).paired = true;
+                index
+            }
             None => {
                 let channel = Channel {
                     comm,
                     tag,
+                    made_by_send: side.sending,
+                    paired: false,
                     sender: None,
                     receiver: None,
                     send_partition_bytes: 0,
@@ -238,21 +372,28 @@ impl Channels {
         index
     }
 
-    /// The side `sending` of the channel at `index` is freed: the channel goes when neither
-    /// side is left, or when the side leaving was never paired. Rounds the receive has not
-    /// taken stay for it.
+    /// The side `sending` of the channel at `index` is freed. A send never paired leaves the
+    /// rounds it started for the receive that pairs next; a receive freed leaves its send
+    /// nothing to keep; the channel goes when nothing is left of it.
     pub fn leave(&mut self, index: usize, sending: bool) {
         let channel = self.channel(index);
         match sending {
             true => channel.sender = None,
             false => channel.receiver = None,
         }
-        let alone = self.unpaired.iter().position(|&i| i == index);
-        if let Some(position) = alone {
-            self.unpaired.remove(position);
+        if channel.orphaned() {
+            // Only the send's own round, if it is started, is still of use, and not its data.
+            let last = channel.rounds.pop_back();
+            channel.rounds.clear();
+            channel.rounds.extend(last.map(|round| Round {
+                bytes: Vec::new(),
+                ..round
+            }));
         }
-        let channel = self.channel(index);
-        if alone.is_some() || (channel.sender.is_none() && channel.receiver.is_none()) {
+        let waiting_rounds = sending && !channel.paired && !channel.rounds.is_empty();
+        let gone = channel.sender.is_none() && channel.receiver.is_none() && !waiting_rounds;
+        if gone {
+            self.unpaired.retain(|&i| i != index);
             self.channels.remove(index);
         }
     }
@@ -263,131 +404,127 @@ impl Channels {
     }
 
     /// A start of the send `send`: a round of its partitions, none ready. True if it has no
-    /// partition, so it is complete at once.
-    pub fn open_round(&mut self, send: &Partitioned) -> bool {
+    /// partition left to mark, so it is complete at once. `MPI_ERR_NO_MEM` if the round
+    /// cannot be had.
+    pub fn open_round(&mut self, send: &Partitioned) -> MpiResult<bool> {
         let Some(index) = send.channel else {
-            return true;
+            return Ok(true);
         };
-        self.channel(index).rounds.push_back(Round {
-            bytes: vec![0; send.total()],
-            ready: vec![false; send.partitions],
-            waiting: send.partitions,
-            delivered: Vec::new(),
-        });
-        send.partitions == 0
+        let channel = self.channel(index);
+        let kept = !channel.orphaned();
+        if !kept {
+            channel.rounds.clear();
+        }
+        let round = Round::new(send.partitions, send.total, kept)?;
+        channel.rounds.push_back(round);
+        Ok(send.partitions == 0)
     }
 
-    /// Marks the partitions `partitions` of the started send `send` ready, copying their
-    /// data into its round (all are checked first: none is marked if one is out of range or
-    /// ready already). True if the send is now complete; the partitions newly ready.
+    /// Marks the partitions `selection` of the started send `send` ready, copying their data
+    /// into its round (all are checked first: none is marked if one is ready already). True
+    /// if the send is now complete.
     ///
     /// # Safety
     /// The send buffer is readable, as for the send.
-    pub unsafe fn ready(
-        &mut self,
-        send: &Partitioned,
-        partitions: &[usize],
-    ) -> MpiResult<(bool, Range<usize>)> {
+    pub unsafe fn ready(&mut self, send: &Partitioned, selection: &Selection) -> MpiResult<bool> {
         let Some(index) = send.channel else {
-            return Ok((false, 0..0));
+            return Ok(false);
         };
         let size = send.partition_bytes;
         let round = self.sender_round(index)?;
-        let mut sorted = partitions.to_vec();
-        sorted.sort_unstable();
-        let twice = sorted
-            .windows(2)
-            .find(|pair| pair[0] == pair[1])
-            .map(|pair| pair[0]);
-        let marked = partitions.iter().copied().find(|&p| round.ready[p]);
-        if let Some(partition) = twice.or(marked) {
-            return Err(MpiError::new(
-                MPI_ERR_ARG,
-                format!(
-                    "partition {partition} of this partitioned send is marked ready twice in \
-                     one start"
-                ),
-            ));
+        if let Some(partition) = selection.iter().find(|&p| round.ready[p]) {
+            return Err(marked_twice(partition));
         }
-        let (mut low, mut high) = (usize::MAX, 0);
-        for &partition in partitions {
-            let at = partition * size;
-            // SAFETY: the caller's contract; the partition lies inside the send's stream.
-            unsafe {
-                send.buffer
-                    .pack_range(at as i64, &mut round.bytes[at..at + size])
-            };
+        for partition in selection.iter() {
+            if !round.bytes.is_empty() {
+                let at = partition * size;
+                // SAFETY: the caller's contract; the partition lies inside the send's stream,
+                // whose bytes the round holds.
+                unsafe {
+                    send.buffer
+                        .pack_range(at as i64, &mut round.bytes[at..at + size])
+                };
+            }
             round.ready[partition] = true;
             round.waiting -= 1;
-            (low, high) = (low.min(partition), high.max(partition + 1));
         }
-        Ok((round.waiting == 0, low.min(high)..high))
+        Ok(round.waiting == 0)
     }
 
     /// The round of the started send of the channel at `index`: the newest.
     fn sender_round(&mut self, index: usize) -> MpiResult<&mut Round> {
-        self.channel(index).rounds.back_mut().ok_or_else(|| {
-            MpiError::new(
-                crate::abi::MPI_ERR_INTERN,
-                "a started partitioned send has no round",
-            )
-        })
+        self.channel(index)
+            .rounds
+            .back_mut()
+            .ok_or_else(|| MpiError::new(MPI_ERR_INTERN, "a started partitioned send has no round"))
     }
 
     /// Unpacks into the started receive `receive` every partition of its round (the oldest)
-    /// that has arrived and was not unpacked, looking only at those that need the send
-    /// partitions `newly` ready (at all of them the first time it looks at the round, and once
-    /// the whole round is ready). The outcome of the receive if the whole round has arrived:
-    /// the round is then done.
+    /// that has arrived and was not unpacked: all those that have, the first time it looks
+    /// at the round, then those that needed the send partitions `newly` ready. The outcome of
+    /// the receive if the whole round has arrived: the round is then done.
     ///
     /// # Safety
     /// The receive buffer is writable, as for the receive.
     pub unsafe fn deliver(
         &mut self,
         receive: &Partitioned,
-        newly: Range<usize>,
-    ) -> Option<Outcome> {
-        let index = receive.channel?;
+        newly: &Selection,
+    ) -> MpiResult<Option<Outcome>> {
+        let Some(index) = receive.channel else {
+            return Ok(None);
+        };
         let channel = self.channel(index);
         let (tag, send_size) = (channel.tag, channel.send_partition_bytes);
-        let round = channel.rounds.front_mut()?;
+        let Some(round) = channel.rounds.front_mut() else {
+            return Ok(None);
+        };
         let cut = Cut {
             send: (round.ready.len(), send_size),
             receive: (receive.partitions, receive.partition_bytes),
             sent: round.bytes.len(),
         };
-        let candidates = match round.delivered.is_empty() || round.waiting == 0 {
-            true => 0..receive.partitions,
-            false => cut.targets(newly),
-        };
-        if round.delivered.is_empty() {
-            round.delivered = vec![false; receive.partitions];
-        }
-        for partition in candidates {
-            if round.delivered[partition] || !round.has(cut.sources(partition)) {
-                continue;
-            }
-            let bytes = cut.bytes(partition);
+        let unpack = |round: &Round, j: usize| {
+            let bytes = cut.bytes(j);
             // SAFETY: the caller's contract; the range lies inside the receive's stream.
             unsafe {
                 receive
                     .buffer
-                    .unpack_range(bytes.start as i64, &round.bytes[bytes.clone()])
-            };
-            round.delivered[partition] = true;
+                    .unpack_range(bytes.start as i64, &round.bytes[bytes])
+            }
+        };
+        if round.needs.is_empty() {
+            round.count_needs(&cut)?;
+            for j in 0..receive.partitions {
+                if round.needs[j] == 0 {
+                    unpack(round, j);
+                }
+            }
+        } else {
+            for i in newly.iter() {
+                for j in cut.targets(i..i + 1) {
+                    let needs = round.needs[j];
+                    if needs != 0 && needs != WHOLE_ROUND && cut.sources(j).contains(&i) {
+                        round.needs[j] = needs - 1;
+                        if needs == 1 {
+                            unpack(round, j);
+                        }
+                    }
+                }
+            }
         }
         if round.waiting != 0 {
-            return None;
+            return Ok(None);
         }
         channel.rounds.pop_front();
-        let (sent, room) = (cut.sent, receive.total());
-        Some(Outcome {
+        let (sent, room) = (cut.sent, receive.total);
+        Ok(Some(Outcome {
             source: 0,
             tag,
             bytes: sent.min(room) as i64,
             cancelled: false,
             error: truncated(sent as i64, room as i64).or_else(|| short(sent, room)),
-        })
+        }))
     }
 
     /// True if the partition `partition` of the started receive `receive` has arrived (and
@@ -397,7 +534,7 @@ impl Channels {
             return true;
         };
         let round = self.channels.get(index).and_then(|c| c.rounds.front());
-        round.is_some_and(|round| round.delivered.get(partition) == Some(&true))
+        round.is_some_and(|round| round.needs.get(partition) == Some(&0))
     }
 
     /// The channel at `index`, which is alive while a request names it.

@@ -10,7 +10,7 @@
 
 use super::generalized::Generalized;
 use super::mailbox::{Buffer, Mailbox, Message, Outcome, Posted, Selector};
-use super::partitioned::{Channels, Marked, Partitioned};
+use super::partitioned::{Channels, Marked, Partitioned, Selection};
 use super::requests::{Mode, Operation, Progress, Request};
 use super::slab::Slab;
 use crate::abi::{MPI_BSEND_OVERHEAD, MPI_ERR_BUFFER, MPI_ERR_OTHER, MPI_ERR_REQUEST};
@@ -210,40 +210,42 @@ impl World {
     }
 
     /// Unpacks what has arrived for the receive of the partitioned channel `channel`, if it
-    /// is started, looking at the partitions that need the send partitions `newly` ready;
+    /// is started, looking at the partitions that need the send partitions `newly` marked ready;
     /// completes it if the whole round has arrived.
-    fn deliver(&mut self, channel: usize, newly: std::ops::Range<usize>) {
+    fn deliver(&mut self, channel: usize, newly: &Selection) -> MpiResult<()> {
         let Some(receiver) = self.channels.receiver(channel) else {
-            return;
+            return Ok(());
         };
         let Some(request) = self.requests.get(receiver) else {
-            return;
+            return Ok(());
         };
         let (Progress::Active, Operation::Partitioned(side)) =
             (&request.progress, &request.operation)
         else {
-            return;
+            return Ok(());
         };
         let side = Arc::clone(side);
         // SAFETY: a started receive's buffer is the program's until it completes.
-        if let Some(outcome) = unsafe { self.channels.deliver(&side, newly) } {
+        if let Some(outcome) = unsafe { self.channels.deliver(&side, newly)? } {
             self.complete(receiver, outcome);
         }
+        Ok(())
     }
 
     /// Starts the partitioned send or receive `side` at `index`.
-    fn start_partitioned(&mut self, index: usize, side: &Partitioned) {
+    fn start_partitioned(&mut self, index: usize, side: &Partitioned) -> MpiResult<()> {
         match (side.channel, side.sending) {
             (None, true) => self.complete(index, Outcome::of_send(false)),
             (None, false) => self.complete(index, Outcome::from_null_process()),
             (Some(channel), true) => {
-                if self.channels.open_round(side) {
+                if self.channels.open_round(side)? {
                     self.complete(index, Outcome::of_send(false));
                 }
-                self.deliver(channel, 0..0);
+                self.deliver(channel, &Selection::none())?;
             }
-            (Some(channel), false) => self.deliver(channel, 0..0),
+            (Some(channel), false) => self.deliver(channel, &Selection::none())?,
         }
+        Ok(())
     }
 
     /// Starts the operation of the request at `index`.
@@ -297,7 +299,14 @@ impl World {
                     request: index,
                 }),
             },
-            Operation::Partitioned(side) => self.start_partitioned(index, &side),
+            Operation::Partitioned(side) => {
+                if let Err(error) = self.start_partitioned(index, &side) {
+                    if let Some(request) = self.requests.get_mut(index) {
+                        request.progress = Progress::Inactive;
+                    }
+                    return Err(error);
+                }
+            }
             Operation::Matched | Operation::Collective(_) | Operation::Generalized(_) => {}
         }
         Ok(())
@@ -835,7 +844,7 @@ fn partitioned_side(
 pub unsafe fn ready(index: usize, marked: Marked) -> MpiResult<()> {
     let mut world = world();
     let (side, progress) = partitioned_side(&world, index, true)?;
-    let partitions = side.partitions_of(marked)?;
+    let selection = side.partitions_of(marked)?;
     match progress {
         Progress::Active => {}
         Progress::Inactive => {
@@ -853,14 +862,14 @@ pub unsafe fn ready(index: usize, marked: Marked) -> MpiResult<()> {
         }
     }
     // SAFETY: the caller's contract.
-    let (complete, newly) = unsafe { world.channels.ready(&side, &partitions)? };
+    let complete = unsafe { world.channels.ready(&side, &selection)? };
     if complete {
         world.complete(index, Outcome::of_send(false));
     }
-    if let Some(channel) = side.channel {
-        world.deliver(channel, newly);
+    match side.channel {
+        Some(channel) => world.deliver(channel, &selection),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// True if the partition `partition` of the partitioned receive at `index` has arrived

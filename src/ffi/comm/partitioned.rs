@@ -48,11 +48,21 @@ unsafe fn initialize(
     crate::info::hints_of(info)?;
     let buffer = buffer(buf, copies, datatype)?;
     let partition_bytes = crate::pack::packed_size(&buffer.datatype, count)?;
+    let total = partition_bytes
+        .checked_mul(partitions.into())
+        .and_then(|total| usize::try_from(total).ok())
+        .ok_or_else(|| {
+            MpiError::new(
+                MPI_ERR_COUNT,
+                format!("{partitions} partitions of {partition_bytes} bytes are more bytes than a process can hold"),
+            )
+        })?;
     let side = Partitioned {
         sending,
         buffer,
         partitions: partitions as usize,
         partition_bytes: partition_bytes as usize,
+        total,
         channel: None,
     };
     let index = world::partitioned(call, side, (selector.comm, tag), peer != MPI_PROC_NULL);
