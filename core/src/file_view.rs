@@ -28,6 +28,23 @@ pub struct FileView {
     span: (i64, i64),
     /// The runs of one tile.
     runs: Runs,
+    /// The filetype, whose plan moves the stream's bytes to and from an image of the file
+    /// ([`FileView::pack_from_image`]).
+    filetype: Arc<Datatype>,
+    /// How many runs of bytes one tile has.
+    tile_runs: i64,
+}
+
+/// Where a range of the stream lies in the file ([`FileView::reach`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// The file offset of its first byte.
+    pub first: i64,
+    /// The file offset past its last byte.
+    pub end: i64,
+    /// About how many runs of the file it lies in (at least one): the tiles' runs in its
+    /// share of the stream, one run where the tiles abut as one.
+    pub runs: i64,
 }
 
 /// The byte runs of one tile, relative to where the tile starts.
@@ -61,7 +78,8 @@ impl FileView {
             )));
         }
         let tile_extent = filetype.extent();
-        let listed = run_count(filetype.plan.root()) <= LISTED_RUNS;
+        let tile_runs = run_count(filetype.plan.root());
+        let listed = tile_runs <= LISTED_RUNS;
         let mut list = Vec::new();
         let mut order = Order::default();
         for_each_segment(filetype.plan.root(), |disp, len| {
@@ -93,6 +111,8 @@ impl FileView {
             tile_extent,
             span: (first, end),
             runs,
+            filetype: Arc::clone(filetype),
+            tile_runs,
         })
     }
 
@@ -180,6 +200,95 @@ impl FileView {
             f(from, run)?;
         }
         Ok(())
+    }
+
+    /// Where the stream's bytes `start..start + len` lie in the file; `None` for no bytes.
+    pub fn reach(&self, start: i64, len: i64) -> Result<Option<Reach>> {
+        if len <= 0 {
+            return Ok(None);
+        }
+        let last = add(start, len - 1, "stream offset")?;
+        let (first, end) = (
+            self.byte_offset(start)?,
+            add(self.byte_offset(last)?, 1, "file offset")?,
+        );
+        let one_run = end - first == len;
+        let runs = match one_run {
+            true => 1,
+            false => {
+                let share = len as i128 * self.tile_runs as i128 / self.tile_size as i128;
+                i64::try_from(share + 2).unwrap_or(i64::MAX)
+            }
+        };
+        Ok(Some(Reach { first, end, runs }))
+    }
+
+    /// Packs the stream's bytes `start..start + out.len()` into `out` from `image`, a copy of
+    /// the file's bytes from offset `image_at` on, with the filetype's plan (its kernels, not
+    /// a copy per run). `MPI_ERR_ARG` if the image does not hold every file byte of them.
+    pub fn pack_from_image(
+        &self,
+        image: &[u8],
+        image_at: i64,
+        start: i64,
+        out: &mut [u8],
+    ) -> Result<()> {
+        let base = self.image_base(image.len(), image_at, start, out.len())?;
+        let Some((base, tiles)) = base else {
+            return Ok(());
+        };
+        let inbuf = image.as_ptr().wrapping_offset(base);
+        // SAFETY: every file byte of the stream's range lies in `image` (checked), at
+        // `inbuf` plus its offset in the tiles.
+        unsafe { crate::plan::pack_range(&self.filetype.plan, tiles, inbuf, start, out) };
+        Ok(())
+    }
+
+    /// Unpacks `data`, the stream's bytes `start..start + data.len()`, into `image`, a copy of
+    /// the file's bytes from offset `image_at` on (its other bytes stay), with the filetype's
+    /// plan. `MPI_ERR_ARG` if the image does not hold every file byte of them.
+    pub fn unpack_into_image(
+        &self,
+        image: &mut [u8],
+        image_at: i64,
+        start: i64,
+        data: &[u8],
+    ) -> Result<()> {
+        let base = self.image_base(image.len(), image_at, start, data.len())?;
+        let Some((base, tiles)) = base else {
+            return Ok(());
+        };
+        let outbuf = image.as_mut_ptr().wrapping_offset(base);
+        // SAFETY: as for `pack_from_image`, written.
+        unsafe { crate::plan::unpack_range(&self.filetype.plan, tiles, outbuf, start, data) };
+        Ok(())
+    }
+
+    /// Where the first tile starts relative to an image of `image_len` file bytes from
+    /// `image_at` on, and the tiles the stream's bytes `start..start + len` reach; `None` for
+    /// no bytes, an error if the image does not hold all of theirs.
+    fn image_base(
+        &self,
+        image_len: usize,
+        image_at: i64,
+        start: i64,
+        len: usize,
+    ) -> Result<Option<(isize, i64)>> {
+        if len == 0 {
+            return Ok(None);
+        }
+        let end = add(start, len as i64, "stream offset")?;
+        let (first, last) = (self.byte_offset(start)?, self.byte_offset(end - 1)?);
+        let image_end = add(image_at, image_len as i64, "file offset")?;
+        if first < image_at || last >= image_end {
+            return Err(Error::arg(format!(
+                "the stream's bytes {start}..{end} lie at file bytes {first}..={last}, beyond the image of {image_at}..{image_end}"
+            )));
+        }
+        let base = isize::try_from(self.disp - image_at)
+            .map_err(|_| Error::arg("the image lies too far from the view's displacement"))?;
+        let tiles = end / self.tile_size + i64::from(end % self.tile_size != 0);
+        Ok(Some((base, tiles)))
     }
 
     /// The file offset of the stream's byte `position` (`MPI_File_get_byte_offset`).

@@ -451,28 +451,25 @@ impl OpenFile {
 
     /// Writes the file bytes of the stream's bytes `start..start + data.len()`: the pieces
     /// one by one, or, where they lie close together ([`sieved`]), the span from the first
-    /// to the last at once, its holes read first and written back as they were.
+    /// to the last at once, its holes read first and written back as they were, the data
+    /// placed in it by the filetype's plan.
     fn scatter(&self, start: i64, data: &[u8]) -> MpiResult<()> {
-        let pieces = self.pieces(start, data.len())?;
         let write = |bytes: &[u8], at: u64| {
             self.file
                 .write_all_at(bytes, at)
                 .map_err(|e| io_error("writing the file", &e))
         };
-        if let Some((from, span)) = sieved(&pieces) {
+        if let Some((from, span)) = self.sieved(start, data.len())? {
             let mut block = vec![0u8; span];
             read_fully(&self.file, &mut block, from)
                 .map_err(|e| io_error("reading the file", &e))?;
-            let mut done = 0usize;
-            for &(at, len) in &pieces {
-                let into = (at - from) as usize;
-                block[into..into + len].copy_from_slice(&data[done..done + len]);
-                done += len;
-            }
+            self.view
+                .mapping
+                .unpack_into_image(&mut block, from as i64, start, data)?;
             return write(&block, from);
         }
         let mut done = 0usize;
-        for &(at, len) in &pieces {
+        for (at, len) in self.pieces(start, data.len())? {
             write(&data[done..done + len], at)?;
             done += len;
         }
@@ -480,29 +477,24 @@ impl OpenFile {
     }
 
     /// Reads the file bytes of the stream's bytes `start..start + into.len()` (the pieces one
-    /// by one, or their span at once where they lie close together); returns how many were
-    /// read before the end of the file.
+    /// by one, or their span at once where they lie close together, the data taken from it by
+    /// the filetype's plan); returns how many were read before the end of the file.
     fn gather(&self, start: i64, into: &mut [u8]) -> MpiResult<usize> {
-        let pieces = self.pieces(start, into.len())?;
         let read = |bytes: &mut [u8], at: u64| {
             read_fully(&self.file, bytes, at).map_err(|e| io_error("reading the file", &e))
         };
-        let mut done = 0usize;
-        if let Some((from, span)) = sieved(&pieces) {
+        if let Some((from, span)) = self.sieved(start, into.len())? {
             let mut block = vec![0u8; span];
             let got = read(&mut block, from)?;
-            for &(at, len) in &pieces {
-                let at = (at - from) as usize;
-                let n = len.min(got.saturating_sub(at));
-                into[done..done + n].copy_from_slice(&block[at..at + n]);
-                done += n;
-                if n < len {
-                    break;
-                }
-            }
+            let before_end = self.view.mapping.stream_before(from as i64 + got as i64);
+            let done = (before_end - start).clamp(0, into.len() as i64) as usize;
+            self.view
+                .mapping
+                .pack_from_image(&block, from as i64, start, &mut into[..done])?;
             return Ok(done);
         }
-        for &(at, len) in &pieces {
+        let mut done = 0usize;
+        for (at, len) in self.pieces(start, into.len())? {
             let n = read(&mut into[done..done + len], at)?;
             done += n;
             if n < len {
@@ -510,6 +502,20 @@ impl OpenFile {
             }
         }
         Ok(done)
+    }
+
+    /// Where the file bytes of the stream's bytes `start..start + len` lie close enough
+    /// together that one read (and write) of their span beats a call per piece (ROMIO's data
+    /// sieving, here for the one process): in more than one piece, spanning at most
+    /// [`SIEVE_BYTES_PER_PIECE`] a piece and [`SIEVE_SPAN`] in all. The span's start and
+    /// length.
+    fn sieved(&self, start: i64, len: usize) -> MpiResult<Option<(u64, usize)>> {
+        let Some(reach) = self.view.mapping.reach(start, len as i64)? else {
+            return Ok(None);
+        };
+        let span = (reach.end - reach.first) as usize;
+        let close = span <= (reach.runs as usize).saturating_mul(SIEVE_BYTES_PER_PIECE);
+        Ok((reach.runs > 1 && close && span <= SIEVE_SPAN).then_some((reach.first as u64, span)))
     }
 
     /// The file pieces `(offset, length)` of the stream's bytes `start..start + len`, in
@@ -638,17 +644,6 @@ fn contiguous_at(datatype: &Datatype, count: i64) -> Option<isize> {
 const SIEVE_BYTES_PER_PIECE: usize = 2048;
 /// The most bytes one sieved read or write spans.
 const SIEVE_SPAN: usize = 64 << 20;
-
-/// Where the pieces of an access lie close enough together that one read (and write) of
-/// their span beats a call per piece (ROMIO's data sieving, here for the one process): at
-/// least two pieces, whose span from the first to the end of the last is at most
-/// [`SIEVE_BYTES_PER_PIECE`] a piece and [`SIEVE_SPAN`] in all. The span's start and length.
-fn sieved(pieces: &[(u64, usize)]) -> Option<(u64, usize)> {
-    let (&(from, _), &(last, len)) = (pieces.first()?, pieces.last()?);
-    let span = (last + len as u64).checked_sub(from)? as usize;
-    let close = span <= pieces.len().saturating_mul(SIEVE_BYTES_PER_PIECE);
-    (pieces.len() > 1 && close && span <= SIEVE_SPAN).then_some((from, span))
-}
 
 /// Reads `into.len()` bytes at `at`, fewer only at the end of the file; how many.
 fn read_fully(file: &std::fs::File, into: &mut [u8], at: u64) -> std::io::Result<usize> {
