@@ -31,7 +31,7 @@ struct Constant {
 }
 
 /// The [`Constant`] `$name` of type `$ty` (doc `$doc`), pushed onto `$table`, its value that
-/// of the module `$abi`; in Open MPI's ABI (`ompi`), an `int` has its value and a handle (the
+/// of the module `$abi`; in Open MPI's ABI (`ompi`), an `int` or an offset has its value and a handle (the
 /// address of an object, `&ompi_mpi_double`, or an alias) none, only the text written.
 macro_rules! listed {
     (@push $table:ident $name:ident, $ty:expr, $value:expr, $written:expr, $doc:expr) => {
@@ -45,6 +45,9 @@ macro_rules! listed {
     };
     ([$table:ident ompi $name:ident: c_int ($doc:expr)] $value:expr) => {
         listed!(@push $table $name, "c_int", $value as i64, stringify!($value), $doc)
+    };
+    ([$table:ident ompi $name:ident: MPI_Offset ($doc:expr)] $value:expr) => {
+        listed!(@push $table $name, "MPI_Offset", $value as i64, stringify!($value), $doc)
     };
     ([$table:ident ompi $name:ident: $ty:ident ($doc:expr)] $value:expr) => {
         listed!(@push $table $name, stringify!($ty), 0, stringify!($value), $doc)
@@ -178,6 +181,7 @@ impl Abi {
                     "MPI_Status", "MPI_Info", "MPI_Request", "Object", "ompi_datatype_t",
                     "ompi_communicator_t", "ompi_errhandler_t", "ompi_info_t", "ompi_request_t",
                     "ompi_message_t", "ompi_group_t", "ompi_op_t", "ompi_win_t", "ompi_instance_t",
+                    "ompi_file_t",
                 ],
                 soname: Some("libmpi_dtype_ompi.so"),
             },
@@ -208,6 +212,7 @@ fn ompi_object_struct(ty: &str) -> &'static str {
         "MPI_Message" => "ompi_predefined_message_t",
         "MPI_Win" => "ompi_predefined_win_t",
         "MPI_Session" => "ompi_predefined_instance_t",
+        "MPI_File" => "ompi_predefined_file_t",
         other => panic!("no predefined objects of type {other} in Open MPI's ABI"),
     }
 }

@@ -192,7 +192,7 @@ static void lists_of_partitions(void)
 {
     enum { N = 9 };
     int sent[N], got[N], flag = -1;
-    const int evens[] = {8, 0, 4, 2, 6}, odds[] = {7, 5, 3, 1};
+    int evens[] = {8, 0, 4, 2, 6}, odds[] = {7, 5, 3, 1};
     MPI_Request send, receive;
 
     fill(sent, N, 4);
@@ -354,7 +354,7 @@ static void freed_requests(void)
     CHECK_OK(MPI_Precv_init(pair, 2, 1, MPI_INT, 0, TAG + 4, MPI_COMM_WORLD, MPI_INFO_NULL, &receive));
     CHECK_OK(MPI_Start(&later));
     CHECK_OK(MPI_Start(&receive));
-    CHECK_OK(MPI_Pready_list(2, (const int[]){1, 0}, later));
+    CHECK_OK(MPI_Pready_list(2, (int[]){1, 0}, later));
     CHECK_OK(MPI_Wait(&receive, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_Wait(&later, MPI_STATUS_IGNORE));
     CHECK_EQ_MEM(pair, second, sizeof pair);
@@ -387,7 +387,7 @@ static void freed_requests(void)
 static void bad_arguments(void)
 {
     int data[8] = {0}, flag = -1;
-    const int twice[2] = {1, 1};
+    int twice[2] = {1, 1};
     MPI_Request send, receive, request = MPI_REQUEST_NULL;
     MPI_Datatype uncommitted;
 
@@ -438,7 +438,7 @@ static void bad_arguments(void)
     CHECK_OK(MPI_Pready(1, send));
     CHECK_ERR(MPI_Pready(1, send), MPI_ERR_ARG); /* ready already */
     CHECK_ERR(MPI_Wait(&send, MPI_STATUS_IGNORE), MPI_ERR_OTHER); /* partitions not ready */
-    CHECK_OK(MPI_Pready_list(3, (const int[]){0, 3, 2}, send));
+    CHECK_OK(MPI_Pready_list(3, (int[]){0, 3, 2}, send));
     CHECK_ERR(MPI_Pready(2, send), MPI_ERR_ARG); /* every partition is ready */
     CHECK_OK(MPI_Wait(&send, MPI_STATUS_IGNORE));
     CHECK_OK(MPI_Wait(&receive, MPI_STATUS_IGNORE));

@@ -91,6 +91,10 @@ def handle_objects(names, include, work):
 NOT_ABI = {"MPI_VERSION", "MPI_SUBVERSION"}
 
 
+# The types of the constants that are numbers (the others are handles).
+NUMBERS = {"c_int", "MPI_Offset"}
+
+
 def check(include, entries):
     entries = [e for e in entries if e[0] not in NOT_ABI]
     values = {name: value for name, _, value, _ in entries}
@@ -98,8 +102,8 @@ def check(include, entries):
     with tempfile.TemporaryDirectory() as tmp:
         work = pathlib.Path(tmp)
         present = defined(values, include, work)
-        ints = integer_values([n for n in present if types[n] == "c_int"], include, work)
-        objects = handle_objects([n for n in present if types[n] != "c_int"], include, work)
+        ints = integer_values([n for n in present if types[n] in NUMBERS], include, work)
+        objects = handle_objects([n for n in present if types[n] not in NUMBERS], include, work)
 
     def ours(name):
         """The object or number the table gives NAME, following aliases."""
@@ -110,7 +114,7 @@ def check(include, entries):
 
     wrong = []
     for name in present:
-        if types[name] == "c_int":
+        if types[name] in NUMBERS:
             if int(ours(name), 0) != int(ints[name]):
                 wrong.append(f"{name}: table {ours(name)}, mpi.h {ints[name]}")
         elif ours(name) != objects.get(name):

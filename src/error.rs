@@ -357,7 +357,6 @@ pub enum UserHandler {
     /// Made by `MPI_Session_create_errhandler`.
     Session(MPI_Session_errhandler_function),
     /// Made by `MPI_File_create_errhandler`.
-    #[cfg(not(abi = "ompi"))]
     File(FileErrhandler),
 }
 
@@ -368,7 +367,6 @@ impl UserHandler {
             UserHandler::Comm(f) => f.is_none(),
             UserHandler::Win(f) => f.is_none(),
             UserHandler::Session(f) => f.is_none(),
-            #[cfg(not(abi = "ompi"))]
             UserHandler::File(f) => f.is_none(),
         }
     }
@@ -384,7 +382,6 @@ pub enum Raised {
     /// A session.
     Session(MPI_Session),
     /// An open file.
-    #[cfg(not(abi = "ompi"))]
     File(MPI_File),
 }
 
@@ -430,7 +427,6 @@ pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
             // SAFETY: the program registered this function as a session's error handler.
             unsafe { f(&mut session, &mut code) }
         }
-        #[cfg(not(abi = "ompi"))]
         (Some(UserHandler::File(Some(f))), Raised::File(mut file)) => {
             // SAFETY: the program registered this function as a file's error handler.
             unsafe { f(&mut file, &mut code) }
@@ -447,7 +443,6 @@ pub fn call_user_errhandler(handle: MPI_Errhandler, code: c_int, on: Raised) {
         (None, Raised::Session(session)) => {
             crate::behind::forward!(PMPI_Session_call_errhandler: fn(MPI_Session, c_int) -> c_int, session, code);
         }
-        #[cfg(not(abi = "ompi"))]
         (None, Raised::File(file)) => {
             crate::behind::forward!(PMPI_File_call_errhandler: fn(MPI_File, c_int) -> c_int, file, code);
         }

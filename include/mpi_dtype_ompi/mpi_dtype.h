@@ -50,6 +50,7 @@ typedef struct ompi_request_t *MPI_Request;
 typedef struct ompi_message_t *MPI_Message;
 typedef struct ompi_win_t *MPI_Win;
 typedef struct ompi_instance_t *MPI_Session;
+typedef struct ompi_file_t *MPI_File;
 
 /*
  * The predefined objects, by kind. Their contents are Open MPI's business: here they are only
@@ -65,6 +66,16 @@ struct ompi_predefined_request_t;
 struct ompi_predefined_message_t;
 struct ompi_predefined_win_t;
 struct ompi_predefined_instance_t;
+struct ompi_predefined_file_t;
+
+/* MPI-IO's callback types: a file's error handler and a data representation's functions. */
+typedef void (MPI_File_errhandler_function)(MPI_File *, int *, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef int (MPI_Datarep_conversion_function)(void *, MPI_Datatype, int, void *, MPI_Offset, void *);
+typedef int (MPI_Datarep_conversion_function_c)(void *, MPI_Datatype, MPI_Count, void *, MPI_Offset, void *);
+typedef int (MPI_Datarep_extent_function)(MPI_Datatype, MPI_Aint *, void *);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
 /* The status of a completed operation, as Open MPI lays it out. */
 struct ompi_status_public_t {
@@ -239,6 +250,7 @@ extern struct ompi_predefined_message_t ompi_message_no_proc;
 extern struct ompi_predefined_group_t ompi_mpi_group_null;
 extern struct ompi_predefined_group_t ompi_mpi_group_empty;
 extern struct ompi_predefined_instance_t ompi_mpi_instance_null;
+extern struct ompi_predefined_file_t ompi_mpi_file_null;
 extern struct ompi_predefined_win_t ompi_mpi_win_null;
 extern struct ompi_predefined_op_t ompi_mpi_op_null;
 extern struct ompi_predefined_op_t ompi_mpi_op_max;
@@ -593,6 +605,36 @@ extern struct ompi_predefined_info_t ompi_mpi_info_env;
 #define MPI_T_ERR_INVALID_NAME (73)
 /* MPI_T: an invalid use of the interface. */
 #define MPI_T_ERR_INVALID (72)
+/* The null file handle (MPICH's ABI: the null pointer, defined with the `MPI_File` type). */
+#define MPI_FILE_NULL ((MPI_File) &ompi_mpi_file_null)
+/* `MPI_File_open`: read only. */
+#define MPI_MODE_RDONLY (2)
+/* `MPI_File_open`: reading and writing. */
+#define MPI_MODE_RDWR (8)
+/* `MPI_File_open`: write only. */
+#define MPI_MODE_WRONLY (4)
+/* `MPI_File_open`: create the file if it does not exist. */
+#define MPI_MODE_CREATE (1)
+/* `MPI_File_open`: with `MPI_MODE_CREATE`, fail if the file exists. */
+#define MPI_MODE_EXCL (64)
+/* `MPI_File_open`: delete the file when it is closed. */
+#define MPI_MODE_DELETE_ON_CLOSE (16)
+/* `MPI_File_open`: no other process opens the file meanwhile. */
+#define MPI_MODE_UNIQUE_OPEN (32)
+/* `MPI_File_open`: the file pointers start at the end of the file. */
+#define MPI_MODE_APPEND (128)
+/* `MPI_File_open`: the file is accessed sequentially (the shared pointer only). */
+#define MPI_MODE_SEQUENTIAL (256)
+/* `MPI_File_seek`: from the start of the view. */
+#define MPI_SEEK_SET (600)
+/* `MPI_File_seek`: from the file pointer. */
+#define MPI_SEEK_CUR (602)
+/* `MPI_File_seek`: from the end of the file. */
+#define MPI_SEEK_END (604)
+/* `MPI_File_set_view` of a file opened with `MPI_MODE_SEQUENTIAL`: the view starts at the shared file pointer. */
+#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
+/* Longest name of a data representation, with its terminating NUL. */
+#define MPI_MAX_DATAREP_STRING (128)
 /* The null window handle. */
 #define MPI_WIN_NULL ((MPI_Win) &ompi_mpi_win_null)
 /* Attribute key of a window's base address. */
@@ -1196,6 +1238,450 @@ int MPI_Error_class(int errorcode, int *errorclass);
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
 
 /*
+ Calls the file's error handler (or `MPI_FILE_NULL`'s) with `errorcode`.
+ */
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+
+/*
+ Closes the file; `*fh` becomes `MPI_FILE_NULL`.
+ */
+int MPI_File_close(MPI_File *fh);
+
+/*
+ Makes an error handler for files from a C function.
+ */
+int MPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+
+/*
+ Deletes the file `filename`.
+ */
+int MPI_File_delete(const char *filename, MPI_Info info);
+
+/*
+ The access mode the file was opened with.
+ */
+int MPI_File_get_amode(MPI_File fh, int *amode);
+
+/*
+ Whether the file is in atomic mode.
+ */
+int MPI_File_get_atomicity(MPI_File fh, int *flag);
+
+/*
+ The absolute byte offset in the file of the view's position `offset` (in etypes).
+ */
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+/*
+ The error handler attached to the file (or to `MPI_FILE_NULL`).
+ */
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+
+/*
+ The group of the processes that opened the file: the one process.
+ */
+int MPI_File_get_group(MPI_File fh, MPI_Group *group);
+
+/*
+ A new info object with the file's hints.
+ */
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+
+/*
+ The individual file pointer, in etypes.
+ */
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+
+/*
+ The shared file pointer, in etypes.
+ */
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+
+/*
+ The file's size in bytes.
+ */
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
+
+/*
+ The extent of `datatype` in the file.
+ */
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+
+/*
+ `MPI_File_get_type_extent` with an `MPI_Count` extent.
+ */
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+
+/*
+ The file's view: its displacement, etype, filetype (new handles for derived types)
+ and representation.
+ */
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+
+/*
+ Starts a read at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective read at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at the shared file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a read at the shared file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at the individual file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at `offset` of the view of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a collective write at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the shared file pointer of `count` copies of `datatype`; it is complete when it returns.
+ */
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Starts a write at the shared file pointer of `count` copies of `datatype` (an `MPI_Count` of copies); it is complete when it returns.
+ */
+int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+
+/*
+ Opens the file `filename` for the processes of `comm` (the one process), as `amode`
+ says; its handle goes to `fh`.
+ */
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+
+/*
+ Extends the file to at least `size` bytes.
+ */
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer.
+ */
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer, collectively.
+ */
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective read at the individual file pointer of `count` copies of `datatype`.
+ */
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective read at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective read at the individual file pointer begun on the file.
+ */
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view.
+ */
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view, collectively.
+ */
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective read at `offset` of the view of `count` copies of `datatype`.
+ */
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective read at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective read at `offset` of the view begun on the file.
+ */
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at `offset` of the view (an `MPI_Count` of copies).
+ */
+int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the individual file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer, collectively in rank order.
+ */
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective read at the shared file pointer in rank order of `count` copies of `datatype`.
+ */
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective read at the shared file pointer in rank order of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer, collectively in rank order (an `MPI_Count` of copies).
+ */
+int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective read at the shared file pointer in rank order begun on the file.
+ */
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer.
+ */
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Reads `count` copies of `datatype` at the shared file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Moves the individual file pointer.
+ */
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+
+/*
+ Moves the shared file pointer.
+ */
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+
+/*
+ Sets atomic mode (`flag` true) or not.
+ */
+int MPI_File_set_atomicity(MPI_File fh, int flag);
+
+/*
+ Attaches an error handler to the file (to `MPI_FILE_NULL`: the one errors on no file
+ and files opened later get).
+ */
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+
+/*
+ Adds the hints of `info` to the file's.
+ */
+int MPI_File_set_info(MPI_File fh, MPI_Info info);
+
+/*
+ Truncates or extends the file to `size` bytes.
+ */
+int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+
+/*
+ Sets the file's view: `filetype` tiled from byte `disp`, in units of `etype`, in the
+ representation `datarep`; both file pointers go to its start.
+ */
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+
+/*
+ Writes what the process wrote to the file to its storage.
+ */
+int MPI_File_sync(MPI_File fh);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer.
+ */
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer, collectively.
+ */
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective write at the individual file pointer of `count` copies of `datatype`.
+ */
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective write at the individual file pointer of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective write at the individual file pointer begun on the file.
+ */
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view.
+ */
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view, collectively.
+ */
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective write at `offset` of the view of `count` copies of `datatype`.
+ */
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective write at `offset` of the view of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view, collectively (an `MPI_Count` of copies).
+ */
+int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective write at `offset` of the view begun on the file.
+ */
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at `offset` of the view (an `MPI_Count` of copies).
+ */
+int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the individual file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer, collectively in rank order.
+ */
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Begins a collective write at the shared file pointer in rank order of `count` copies of `datatype`.
+ */
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+/*
+ Begins a collective write at the shared file pointer in rank order of `count` copies of `datatype` (an `MPI_Count` of copies).
+ */
+int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer, collectively in rank order (an `MPI_Count` of copies).
+ */
+int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Ends a collective write at the shared file pointer in rank order begun on the file.
+ */
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer.
+ */
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
+ Writes `count` copies of `datatype` at the shared file pointer (an `MPI_Count` of copies).
+ */
+int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+
+/*
  Finalizes MPI.
  */
 int MPI_Finalize(void);
@@ -1473,10 +1959,45 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 
 /*
+ Sets `*flag` to whether the partition `partition` of a partitioned receive has
+ arrived (true for `MPI_REQUEST_NULL` and a receive not started).
+ */
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
+
+/*
+ Marks the partition `partition` of a started partitioned send ready: its data may go.
+ */
+int MPI_Pready(int partition, MPI_Request request);
+
+/*
+ Marks the `length` partitions listed in `partition_list` ready (Open MPI's `mpi.h`
+ declares the array without `const`).
+ */
+int MPI_Pready_list(int length, int *partition_list, MPI_Request request);
+
+/*
+ Marks the partitions `partition_low` to `partition_high` (both included) ready.
+ */
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+
+/*
+ Makes a partitioned receive of `partitions` partitions of `count` copies of
+ `datatype` each, paired as `MPI_Psend_init`'s send is.
+ */
+int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
+/*
  Blocks until a message from `source` with `tag` can be received, and describes it in
  `status`.
  */
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+/*
+ Makes a partitioned send of `partitions` partitions of `count` copies of `datatype`
+ each: a persistent request, paired with the partitioned receive of `dest`, `tag` and
+ `comm` made first and not paired yet (or the next made).
+ */
+int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 
 /*
  The thread level MPI was initialized with.
@@ -1492,6 +2013,19 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
  Large-count variant of `MPI_Reduce_local`.
  */
 int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
+
+/*
+ Registers the data representation `datarep`: `read_conversion_fn` and
+ `write_conversion_fn` convert between memory and the file (`MPI_CONVERSION_FN_NULL`:
+ the file holds the bytes of memory), `dtype_file_extent_fn` gives a predefined type's
+ extent in the file. `MPI_ERR_DUP_DATAREP` if the name is taken.
+ */
+int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+
+/*
+ `MPI_Register_datarep` with conversion functions that take an `MPI_Count` of copies.
+ */
+int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
 
 /*
  `MPI_Request_free`: a request of the engine's path whose operation still runs is kept
@@ -2394,6 +2928,94 @@ int PMPI_Dims_create(int nnodes, int ndims, int *dims);
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
 int PMPI_Error_class(int errorcode, int *errorclass);
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+int PMPI_File_close(MPI_File *fh);
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_File_delete(const char *filename, MPI_Info info);
+int PMPI_File_get_amode(MPI_File fh, int *amode);
+int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_set_atomicity(MPI_File fh, int flag);
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+int PMPI_File_sync(MPI_File fh);
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
 int PMPI_Finalize(void);
 int PMPI_Finalized(int *flag);
 int PMPI_Free_mem(void *base);
@@ -2447,10 +3069,18 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datat
 int PMPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size);
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+int PMPI_Parrived(MPI_Request request, int partition, int *flag);
+int PMPI_Pready(int partition, MPI_Request request);
+int PMPI_Pready_list(int length, int *partition_list, MPI_Request request);
+int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Query_thread(int *provided);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op);
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
 int PMPI_Request_free(MPI_Request *request);
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
 int PMPI_Request_get_status_all(int count, const MPI_Request *requests, int *flag, MPI_Status *statuses);

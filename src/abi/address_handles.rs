@@ -195,6 +195,8 @@ macro_rules! world_handles {
             user_errhandler, user_errhandler_index: MPI_Errhandler = ERRHANDLER;
             /// The handle of the info object made `index`-th standalone.
             own_info, own_info_index: MPI_Info = INFO;
+            /// The handle of the file the one-process world keeps open at `index`.
+            own_file, own_file_index: MPI_File = FILE;
         }
     };
     ($($(#[doc = $doc:literal])* $make:ident, $index:ident: $ty:ident = $tag:ident;)*) => {$(

@@ -406,39 +406,39 @@ abi_constants! {
     /// MPI_T: the function is not supported.
     MPI_T_ERR_NOT_SUPPORTED: c_int = mpich 78, standard 1004;
 
-    // ---- MPI-IO (the builds of MPICH's ABI and the standard ABI) ---------------------------------
+    // ---- MPI-IO ---------------------------------------------------------------------------------
 
     /// The null file handle (MPICH's ABI: the null pointer, defined with the `MPI_File` type).
-    MPI_FILE_NULL: MPI_File = standard 0x118;
+    MPI_FILE_NULL: MPI_File = standard 0x118, ompi &ompi_mpi_file_null;
     /// `MPI_File_open`: read only.
-    MPI_MODE_RDONLY: c_int = mpich 2, standard 16;
+    MPI_MODE_RDONLY: c_int = mpich 2, standard 16, ompi 2;
     /// `MPI_File_open`: reading and writing.
-    MPI_MODE_RDWR: c_int = mpich 8, standard 32;
+    MPI_MODE_RDWR: c_int = mpich 8, standard 32, ompi 8;
     /// `MPI_File_open`: write only.
-    MPI_MODE_WRONLY: c_int = mpich 4, standard 256;
+    MPI_MODE_WRONLY: c_int = mpich 4, standard 256, ompi 4;
     /// `MPI_File_open`: create the file if it does not exist.
-    MPI_MODE_CREATE: c_int = mpich 1, standard 2;
+    MPI_MODE_CREATE: c_int = mpich 1, standard 2, ompi 1;
     /// `MPI_File_open`: with `MPI_MODE_CREATE`, fail if the file exists.
-    MPI_MODE_EXCL: c_int = mpich 64, standard 8;
+    MPI_MODE_EXCL: c_int = mpich 64, standard 8, ompi 64;
     /// `MPI_File_open`: delete the file when it is closed.
-    MPI_MODE_DELETE_ON_CLOSE: c_int = mpich 16, standard 4;
+    MPI_MODE_DELETE_ON_CLOSE: c_int = mpich 16, standard 4, ompi 16;
     /// `MPI_File_open`: no other process opens the file meanwhile.
-    MPI_MODE_UNIQUE_OPEN: c_int = mpich 32, standard 128;
+    MPI_MODE_UNIQUE_OPEN: c_int = mpich 32, standard 128, ompi 32;
     /// `MPI_File_open`: the file pointers start at the end of the file.
-    MPI_MODE_APPEND: c_int = mpich 128, standard 1;
+    MPI_MODE_APPEND: c_int = mpich 128, standard 1, ompi 128;
     /// `MPI_File_open`: the file is accessed sequentially (the shared pointer only).
-    MPI_MODE_SEQUENTIAL: c_int = mpich 256, standard 64;
+    MPI_MODE_SEQUENTIAL: c_int = mpich 256, standard 64, ompi 256;
     /// `MPI_File_seek`: from the start of the view.
-    MPI_SEEK_SET: c_int = mpich 600, standard 403;
+    MPI_SEEK_SET: c_int = mpich 600, standard 403, ompi 600;
     /// `MPI_File_seek`: from the file pointer.
-    MPI_SEEK_CUR: c_int = mpich 602, standard 401;
+    MPI_SEEK_CUR: c_int = mpich 602, standard 401, ompi 602;
     /// `MPI_File_seek`: from the end of the file.
-    MPI_SEEK_END: c_int = mpich 604, standard 402;
+    MPI_SEEK_END: c_int = mpich 604, standard 402, ompi 604;
     /// `MPI_File_set_view` of a file opened with `MPI_MODE_SEQUENTIAL`: the view starts at
     /// the shared file pointer.
-    MPI_DISPLACEMENT_CURRENT: MPI_Offset = mpich -54278278, standard -1;
+    MPI_DISPLACEMENT_CURRENT: MPI_Offset = mpich -54278278, standard -1, ompi -54278278;
     /// Longest name of a data representation, with its terminating NUL.
-    MPI_MAX_DATAREP_STRING: c_int = mpich 128, standard 128;
+    MPI_MAX_DATAREP_STRING: c_int = mpich 128, standard 128, ompi 128;
 
     // ---- one-sided communication --------------------------------------------------------------
 

@@ -108,7 +108,6 @@ pub type AttrDeleteFunction<H> = unsafe extern "C" fn(
 /// (`MPI_File_create_errhandler`): opaque here, so that the header spells the parameter as
 /// the standard does (`MPI_File_errhandler_function *`); [`FileErrhandler`] is the callable
 /// pointer.
-#[cfg(not(abi = "ompi"))]
 #[allow(non_camel_case_types)]
 #[repr(C)]
 pub struct MPI_File_errhandler_function {
@@ -120,7 +119,6 @@ pub struct MPI_File_errhandler_function {
 macro_rules! opaque_function_types {
     ($($(#[doc = $doc:literal])* $name:ident;)*) => {$(
         $(#[doc = $doc])*
-        #[cfg(not(abi = "ompi"))]
         #[allow(non_camel_case_types)]
         #[repr(C)]
         pub struct $name {
@@ -139,7 +137,6 @@ opaque_function_types! {
 }
 
 /// A pointer to a file's error handler function, callable.
-#[cfg(not(abi = "ompi"))]
 pub type FileErrhandler =
     Option<unsafe extern "C" fn(file: *mut MPI_File, error_code: *mut std::os::raw::c_int, ...)>;
 

@@ -59,6 +59,8 @@ address_handle_types! {
     MPI_Win => ompi_win_t;
     /// Handle of a session (`struct ompi_instance_t *`, Open MPI 5).
     MPI_Session => ompi_instance_t;
+    /// Handle of an open file (`struct ompi_file_t *`).
+    MPI_File => ompi_file_t;
 }
 
 /// Gives each handle type the size of Open MPI's predefined objects of its kind.
@@ -83,6 +85,7 @@ object_sizes! {
     MPI_Op: 2048;
     MPI_Win: 512;
     MPI_Session: 512;
+    MPI_File: 1536;
 }
 
 /// An address-sized integer (`ptrdiff_t`).
@@ -171,7 +174,7 @@ impl<const N: usize> Object<N> {
 pub mod constants {
     #![allow(non_upper_case_globals, non_snake_case, clippy::unnecessary_cast)]
     use super::{
-        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
+        MPI_Comm, MPI_Datatype, MPI_Errhandler, MPI_File, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
         MPI_Request, MPI_Session, MPI_Win,
     };
     use std::os::raw::c_int;
@@ -180,6 +183,9 @@ pub mod constants {
     macro_rules! ompi_constant {
         ([$(#[doc = $doc:literal])* $name:ident: c_int] $value:expr) => {
             $(#[doc = $doc])* pub const $name: c_int = $value as c_int;
+        };
+        ([$(#[doc = $doc:literal])* $name:ident: MPI_Offset] $value:expr) => {
+            $(#[doc = $doc])* pub const $name: super::MPI_Offset = $value;
         };
         ([$(#[doc = $doc:literal])* $name:ident: $ty:ident] & $object:ident) => {
             /// The object Open MPI's `mpi.h` names.

@@ -32,6 +32,7 @@ typedef struct ompi_request_t *MPI_Request;
 typedef struct ompi_message_t *MPI_Message;
 typedef struct ompi_win_t *MPI_Win;
 typedef struct ompi_instance_t *MPI_Session;
+typedef struct ompi_file_t *MPI_File;
 
 /*
  * The predefined objects, by kind. Their contents are Open MPI's business: here they are only
@@ -47,6 +48,16 @@ struct ompi_predefined_request_t;
 struct ompi_predefined_message_t;
 struct ompi_predefined_win_t;
 struct ompi_predefined_instance_t;
+struct ompi_predefined_file_t;
+
+/* MPI-IO's callback types: a file's error handler and a data representation's functions. */
+typedef void (MPI_File_errhandler_function)(MPI_File *, int *, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef int (MPI_Datarep_conversion_function)(void *, MPI_Datatype, int, void *, MPI_Offset, void *);
+typedef int (MPI_Datarep_conversion_function_c)(void *, MPI_Datatype, MPI_Count, void *, MPI_Offset, void *);
+typedef int (MPI_Datarep_extent_function)(MPI_Datatype, MPI_Aint *, void *);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
 /* The status of a completed operation, as Open MPI lays it out. */
 struct ompi_status_public_t {

@@ -354,16 +354,6 @@ pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
 
 world_handles!();
 
-/// The handle of the file the one-process world keeps open at `index`.
-pub fn own_file(index: usize) -> Option<MPI_File> {
-    super::address_handles::tagged(super::address_handles::tag::FILE, index)
-}
-
-/// The index of a file [`own_file`] made.
-pub fn own_file_index(file: MPI_File) -> Option<usize> {
-    super::address_handles::index_of(super::address_handles::tag::FILE, file)
-}
-
 /// True if `comm` can be a communicator handle of the MPI library behind this one: a value
 /// outside the predefined range (the standard ABI's handles do not say their kind).
 pub fn has_behind_comm_form(comm: MPI_Comm) -> bool {

@@ -7,7 +7,6 @@
 //! for every type but those of `MPI_WCHAR`'s kind on x86-64, and a registered one whose
 //! extent function says so. Then the file's layout is the view's as the types describe it, and
 //! only the bytes of each entry differ; other sizes are `MPI_ERR_UNSUPPORTED_DATAREP`.
-#![cfg(not(abi = "ompi"))]
 
 use crate::abi::{
     MPI_Aint, MPI_Count, MPI_Datatype, MPI_Offset, MPI_ERR_ARG, MPI_ERR_CONVERSION, MPI_ERR_COUNT,

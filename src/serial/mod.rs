@@ -10,9 +10,7 @@
 //! ([`crate::ffi::comm`]) check the arguments and call it when there is no MPI behind.
 
 pub mod comms;
-#[cfg(not(abi = "ompi"))]
 pub mod datareps;
-#[cfg(not(abi = "ompi"))]
 pub mod files;
 pub mod generalized;
 pub mod groups;

@@ -12,7 +12,6 @@
 //! fit is an error of class `MPI_ERR_COUNT`. What the `int` function was given lives until
 //! the call completes: its return, or the completion of the request it made.
 
-#[cfg(not(abi = "ompi"))]
 use crate::abi::MPI_File;
 use crate::abi::{MPI_Comm, MPI_Datatype, MPI_Win, MPI_ERR_INTERN, MPI_SUCCESS};
 use crate::abi::{MPI_User_function, MPI_User_function_c};
@@ -164,7 +163,6 @@ pub enum On {
     /// A window.
     Win(MPI_Win),
     /// An open file.
-    #[cfg(not(abi = "ompi"))]
     File(MPI_File),
     /// None of these.
     Process,
@@ -185,7 +183,6 @@ fn raise(function: &'static str, error: MpiError, on: On) -> c_int {
             forward!(PMPI_Win_call_errhandler: fn(MPI_Win, c_int) -> c_int, win, code);
             code
         }
-        #[cfg(not(abi = "ompi"))]
         On::File(file) => {
             let code = code();
             forward!(PMPI_File_call_errhandler: fn(MPI_File, c_int) -> c_int, file, code);

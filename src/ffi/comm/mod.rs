@@ -61,7 +61,6 @@ macro_rules! raised_on {
     };
 }
 
-#[cfg(not(abi = "ompi"))]
 pub(crate) use {one_process_functions, raised_on};
 
 /// The first of a list of arguments (a collective's send buffer).

@@ -3,7 +3,6 @@
 //! `MPI_Pready_list` mark a send's partitions ready, and `MPI_Parrived` tells whether a
 //! receive's partition has arrived. In drop-in mode each is the MPI behind's; in the
 //! one-process world a process sends to itself ([`crate::serial::partitioned`]).
-#![cfg(not(abi = "ompi"))]
 
 use super::serial::{buffer, check_rank, live_request, selector, write_request};
 use super::{guard, guard_on};
@@ -77,6 +76,22 @@ fn ready(request: MPI_Request, marked: Marked) -> MpiResult<()> {
     unsafe { world::ready(index, marked) }
 }
 
+/// Marks the `length` partitions listed at `list` ready (`MPI_Pready_list`).
+///
+/// # Safety
+/// A non-NULL `list` holds `length` partitions.
+unsafe fn ready_list(length: c_int, list: *const c_int, request: MPI_Request) -> MpiResult<()> {
+    if length < 0 {
+        return Err(MpiError::new(
+            MPI_ERR_ARG,
+            format!("length is {length}: a list is not shorter than empty"),
+        ));
+    }
+    // SAFETY: the caller's contract.
+    let partitions = unsafe { read_slice(list, length.into(), "array_of_partitions")? };
+    ready(request, Marked::List(partitions))
+}
+
 one_process_functions! {
     /// Makes a partitioned send of `partitions` partitions of `count` copies of `datatype`
     /// each: a persistent request, paired with the partitioned receive of `dest`, `tag` and
@@ -106,13 +121,17 @@ one_process_functions! {
         ready(request, Marked::Range(partition_low, partition_high))
     }
     /// Marks the `length` partitions listed in `array_of_partitions` ready.
+    #[cfg(not(abi = "ompi"))]
     fn MPI_Pready_list(length: c_int, array_of_partitions: *const c_int, request: MPI_Request) via guard() {
-        if length < 0 {
-            return Err(MpiError::new(MPI_ERR_ARG, format!("length is {length}: a list is not shorter than empty")));
-        }
         // SAFETY: the program's array of `length` partitions.
-        let partitions = unsafe { read_slice(array_of_partitions, length.into(), "array_of_partitions")? };
-        ready(request, Marked::List(partitions))
+        unsafe { ready_list(length, array_of_partitions, request) }
+    }
+    /// Marks the `length` partitions listed in `partition_list` ready (Open MPI's `mpi.h`
+    /// declares the array without `const`).
+    #[cfg(abi = "ompi")]
+    fn MPI_Pready_list(length: c_int, partition_list: *mut c_int, request: MPI_Request) via guard() {
+        // SAFETY: the program's array of `length` partitions.
+        unsafe { ready_list(length, partition_list, request) }
     }
     /// Sets `*flag` to whether the partition `partition` of a partitioned receive has
     /// arrived (true for `MPI_REQUEST_NULL` and a receive not started).

@@ -3,7 +3,6 @@
 //! blocking, nonblocking (complete when they return), collective (`_all`: the one process is
 //! the whole group) and split collective (`_begin` does the access, `_end` reports it). Each
 //! `int` function has its `_c` form, with an `MPI_Count` of copies.
-#![cfg(not(abi = "ompi"))]
 
 use super::{guard_file, with_file};
 use crate::abi::p2p::MPI_ANY_SOURCE;

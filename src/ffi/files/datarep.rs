@@ -1,7 +1,6 @@
 //! Data representations of the program's own (`MPI_Register_datarep`, `_c`): its conversion
 //! and extent functions, kept by [`crate::serial::datareps`] and called by the reads and
 //! writes through a view in that representation.
-#![cfg(not(abi = "ompi"))]
 
 use super::callable;
 use super::manage::guard_no_file;

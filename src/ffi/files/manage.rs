@@ -1,6 +1,5 @@
 //! Opening, closing and deleting files; their size, access mode, group, hints, atomicity,
 //! error handlers.
-#![cfg(not(abi = "ompi"))]
 
 use super::{default_handler, guard_file, with_file, DEFAULT_HANDLER};
 use crate::abi::*;
@@ -227,7 +226,7 @@ one_process_functions! {
             return Err(MpiError::arg(format!("{errhandler:#x} is not an error handler for files")));
         }
         if file == MPI_FILE_NULL {
-            *DEFAULT_HANDLER.lock() = errhandler;
+            *DEFAULT_HANDLER.lock() = Some(errhandler);
             return Ok(());
         }
         with_file(file, |f| {

@@ -13,7 +13,6 @@
 //! An error of a call on a file goes to that file's error handler; one on no file (a failed
 //! `MPI_File_open`, `MPI_File_delete`, a call on `MPI_FILE_NULL`) to the handler of
 //! `MPI_FILE_NULL`. Both start as `MPI_ERRORS_RETURN`, as the standard says.
-#![cfg(not(abi = "ompi"))]
 
 pub mod access;
 pub mod datarep;
@@ -27,12 +26,14 @@ use crate::serial::files::{self, OpenFile};
 use parking_lot::Mutex;
 use std::os::raw::c_int;
 
-/// The error handler of `MPI_FILE_NULL`: files opened get it, and errors on no file go to it.
-static DEFAULT_HANDLER: Mutex<MPI_Errhandler> = Mutex::new(MPI_ERRORS_RETURN);
+/// The error handler of `MPI_FILE_NULL` once the program sets one (before, it is
+/// `MPI_ERRORS_RETURN`, a handle Open MPI's ABI knows only once the program is loaded): files
+/// opened get it, and errors on no file go to it.
+static DEFAULT_HANDLER: Mutex<Option<MPI_Errhandler>> = Mutex::new(None);
 
 /// The handler of `MPI_FILE_NULL`.
 fn default_handler() -> MPI_Errhandler {
-    *DEFAULT_HANDLER.lock()
+    DEFAULT_HANDLER.lock().unwrap_or(MPI_ERRORS_RETURN)
 }
 
 /// The error of a handle that names no open file.

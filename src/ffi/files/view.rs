@@ -1,7 +1,6 @@
 //! Views, file pointers and offsets: `MPI_File_set_view` and `_get_view`, the extent of a
 //! type in the file, the byte offset of a view position, and the individual and shared file
 //! pointers.
-#![cfg(not(abi = "ompi"))]
 
 use super::{guard_file, with_file};
 use crate::abi::*;
