@@ -42,8 +42,8 @@ pub struct Reach {
     pub first: i64,
     /// The file offset past its last byte.
     pub end: i64,
-    /// About how many runs of the file it lies in (at least one): the tiles' runs in its
-    /// share of the stream, one run where the tiles abut as one.
+    /// About how many runs of the file it lies in: one if it is one run, else the tiles' runs
+    /// in its share of the stream, at least two.
     pub runs: i64,
 }
 
@@ -216,8 +216,9 @@ impl FileView {
         let runs = match one_run {
             true => 1,
             false => {
-                let share = len as i128 * self.tile_runs as i128 / self.tile_size as i128;
-                i64::try_from(share + 2).unwrap_or(i64::MAX)
+                let share = (len as i128 * self.tile_runs as i128 + self.tile_size as i128 - 1)
+                    / self.tile_size as i128;
+                i64::try_from(share.max(2)).unwrap_or(i64::MAX)
             }
         };
         Ok(Some(Reach { first, end, runs }))
@@ -276,6 +277,9 @@ impl FileView {
     ) -> Result<Option<(isize, i64)>> {
         if len == 0 {
             return Ok(None);
+        }
+        if start < 0 {
+            return Err(Error::arg(format!("the stream offset {start} is negative")));
         }
         let end = add(start, len as i64, "stream offset")?;
         let (first, last) = (self.byte_offset(start)?, self.byte_offset(end - 1)?);

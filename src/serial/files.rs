@@ -113,6 +113,10 @@ pub struct Split {
 pub struct OpenFile {
     /// The file.
     pub file: std::fs::File,
+    /// The system lets the file be read (also where the program only writes it, if the
+    /// system allows): a sieved write reads its span first, so a file that cannot be read is
+    /// written piece by piece.
+    pub readable: bool,
     /// Its path, for `MPI_MODE_DELETE_ON_CLOSE`.
     pub path: PathBuf,
     /// How it was opened.
@@ -174,16 +178,26 @@ pub fn open(
     bytes: &Arc<Datatype>,
 ) -> MpiResult<OpenFile> {
     let path = path_of(name);
-    let file = std::fs::OpenOptions::new()
-        .read(access.read)
-        .write(access.write)
-        .create(access.create && !access.exclusive)
-        .create_new(access.create && access.exclusive)
-        .open(&path)
-        .map_err(|e| io_error(&format!("opening {name:?}"), &e))?;
+    let open_as = |read: bool| {
+        std::fs::OpenOptions::new()
+            .read(read)
+            .write(access.write)
+            .create(access.create && !access.exclusive)
+            .create_new(access.create && access.exclusive)
+            .open(&path)
+    };
+    // A file written only is opened for reading too where the system lets it, as ROMIO does:
+    // a sieved write reads the holes of its span first.
+    let readable_too = access.write && !access.read;
+    let (file, readable) = match readable_too.then(|| open_as(true)) {
+        Some(Ok(file)) => (Ok(file), true),
+        _ => (open_as(access.read), access.read),
+    };
+    let file = file.map_err(|e| io_error(&format!("opening {name:?}"), &e))?;
     let view = View::new(0, Arc::clone(bytes), Arc::clone(bytes), Datarep::Native)?;
     let mut open = OpenFile {
         file,
+        readable,
         path,
         access,
         amode,
@@ -450,7 +464,8 @@ impl OpenFile {
     }
 
     /// Writes the file bytes of the stream's bytes `start..start + data.len()`: the pieces
-    /// one by one, or, where they lie close together ([`sieved`]), the span from the first
+    /// one by one, or, where they lie close together ([`Self::sieved`]) and the file can be
+    /// read, the span from the first
     /// to the last at once, its holes read first and written back as they were, the data
     /// placed in it by the filetype's plan.
     fn scatter(&self, start: i64, data: &[u8]) -> MpiResult<()> {
@@ -459,7 +474,11 @@ impl OpenFile {
                 .write_all_at(bytes, at)
                 .map_err(|e| io_error("writing the file", &e))
         };
-        if let Some((from, span)) = self.sieved(start, data.len())? {
+        let sieved = match self.readable {
+            true => self.sieved(start, data.len())?,
+            false => None,
+        };
+        if let Some((from, span)) = sieved {
             let mut block = vec![0u8; span];
             read_fully(&self.file, &mut block, from)
                 .map_err(|e| io_error("reading the file", &e))?;
@@ -864,11 +883,23 @@ mod tests {
         std::fs::remove_file(&name).unwrap();
     }
 
+    /// Also in a file opened for writing only, whose holes the sieved write reads first.
     #[test]
     fn a_write_of_close_pieces_keeps_the_bytes_of_its_holes() {
-        let name = temp_file("holes");
+        let write_only = Access {
+            read: false,
+            ..rdwr()
+        };
+        for (tag, access) in [("holes-rdwr", rdwr()), ("holes-wronly", write_only)] {
+            holes_kept(tag, access);
+        }
+    }
+
+    fn holes_kept(tag: &str, access: Access) {
+        let name = temp_file(tag);
         std::fs::write(&name, [0xabu8; 20]).unwrap();
-        let mut f = open_as(&name, rdwr());
+        let mut f = open_as(&name, access);
+        assert!(f.readable);
         let byte = ty("MPI_BYTE");
         // One byte of every three from byte 2: written in one sieved span.
         let filetype = crate::datatype::construct::resized(&byte, 0, 3, false).unwrap();
