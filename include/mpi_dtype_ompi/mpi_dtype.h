@@ -1970,10 +1970,10 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag);
 int MPI_Pready(int partition, MPI_Request request);
 
 /*
- Marks the `length` partitions listed in `partition_list` ready (Open MPI's `mpi.h`
- declares the array without `const`).
+ Marks the `length` partitions listed in `array_of_partitions` ready (MPICH 4's and Open
+ MPI's `mpi.h` declare the array without `const`).
  */
-int MPI_Pready_list(int length, int *partition_list, MPI_Request request);
+int MPI_Pready_list(int length, int *array_of_partitions, MPI_Request request);
 
 /*
  Marks the partitions `partition_low` to `partition_high` (both included) ready.
@@ -3071,7 +3071,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 int PMPI_Parrived(MPI_Request request, int partition, int *flag);
 int PMPI_Pready(int partition, MPI_Request request);
-int PMPI_Pready_list(int length, int *partition_list, MPI_Request request);
+int PMPI_Pready_list(int length, int *array_of_partitions, MPI_Request request);
 int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
 int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);

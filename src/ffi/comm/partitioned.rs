@@ -121,17 +121,17 @@ one_process_functions! {
         ready(request, Marked::Range(partition_low, partition_high))
     }
     /// Marks the `length` partitions listed in `array_of_partitions` ready.
-    #[cfg(not(abi = "ompi"))]
+    #[cfg(abi = "standard")]
     fn MPI_Pready_list(length: c_int, array_of_partitions: *const c_int, request: MPI_Request) via guard() {
         // SAFETY: the program's array of `length` partitions.
         unsafe { ready_list(length, array_of_partitions, request) }
     }
-    /// Marks the `length` partitions listed in `partition_list` ready (Open MPI's `mpi.h`
-    /// declares the array without `const`).
-    #[cfg(abi = "ompi")]
-    fn MPI_Pready_list(length: c_int, partition_list: *mut c_int, request: MPI_Request) via guard() {
+    /// Marks the `length` partitions listed in `array_of_partitions` ready (MPICH 4's and Open
+    /// MPI's `mpi.h` declare the array without `const`).
+    #[cfg(not(abi = "standard"))]
+    fn MPI_Pready_list(length: c_int, array_of_partitions: *mut c_int, request: MPI_Request) via guard() {
         // SAFETY: the program's array of `length` partitions.
-        unsafe { ready_list(length, partition_list, request) }
+        unsafe { ready_list(length, array_of_partitions, request) }
     }
     /// Sets `*flag` to whether the partition `partition` of a partitioned receive has
     /// arrived (true for `MPI_REQUEST_NULL` and a receive not started).
