@@ -316,13 +316,10 @@ fn with_communication_prototypes(header: &str, declared: &str) -> String {
 /// `fn MPI_...(` in a `one_process_functions!` invocation, or lists in a macro invocation at
 /// the start of a line (`blocking_sends!(c_int: MPI_Send, MPI_Ssend);`, where a name followed
 /// by `:` is the count type).
-fn communication_functions(dir: &std::path::Path, abi: &str) -> Vec<String> {
+fn communication_functions(dir: &std::path::Path) -> Vec<String> {
     let mut names = Vec::new();
     for file in rust_files(dir) {
         let text = std::fs::read_to_string(&file).expect("a source file is readable");
-        if !file_in_abi(&text, abi) {
-            continue;
-        }
         for line in text.lines() {
             let listed = if let Some(rest) = line.strip_prefix("pub unsafe extern \"C\" fn ") {
                 rest.split('(').next().unwrap_or("")
@@ -355,20 +352,6 @@ fn communication_functions(dir: &std::path::Path, abi: &str) -> Vec<String> {
         }
     }
     names
-}
-
-/// True if the source file `text` is built for the ABI `abi`: it has no `#![cfg(...)]` of
-/// one ABI, or one that holds for `abi`.
-fn file_in_abi(text: &str, abi: &str) -> bool {
-    let cfg = text.lines().find_map(|line| {
-        line.strip_prefix("#![cfg(")
-            .and_then(|c| c.strip_suffix(")]"))
-    });
-    match cfg {
-        Some(cfg) if cfg.starts_with("not(abi = ") => cfg != format!("not(abi = \"{abi}\")"),
-        Some(cfg) if cfg.starts_with("abi = ") => cfg == format!("abi = \"{abi}\""),
-        _ => true,
-    }
 }
 
 /// The functions that `exported!` and `one_process_functions!` invocations in `src/ffi`
@@ -630,7 +613,7 @@ fn main() {
     let text = with_communication_prototypes(&text, &declared);
     let (text, names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");
-    for name in communication_functions(&crate_dir.join("src/ffi/comm"), abi.name) {
+    for name in communication_functions(&crate_dir.join("src/ffi/comm")) {
         assert!(
             names.contains(&name),
             "{name} (src/ffi/comm) has no prototype: declare it in src/ffi/comm/communication.h"

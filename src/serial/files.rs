@@ -465,9 +465,8 @@ impl OpenFile {
 
     /// Writes the file bytes of the stream's bytes `start..start + data.len()`: the pieces
     /// one by one, or, where they lie close together ([`Self::sieved`]) and the file can be
-    /// read, the span from the first
-    /// to the last at once, its holes read first and written back as they were, the data
-    /// placed in it by the filetype's plan.
+    /// read, the span from the first to the last at once, its holes read first and written
+    /// back as they were, the data placed in it by the filetype's plan.
     fn scatter(&self, start: i64, data: &[u8]) -> MpiResult<()> {
         let write = |bytes: &[u8], at: u64| {
             self.file
@@ -488,11 +487,11 @@ impl OpenFile {
             return write(&block, from);
         }
         let mut done = 0usize;
-        for (at, len) in self.pieces(start, data.len())? {
+        self.each_piece(start, data.len(), |at, len| {
             write(&data[done..done + len], at)?;
             done += len;
-        }
-        Ok(())
+            Ok(true)
+        })
     }
 
     /// Reads the file bytes of the stream's bytes `start..start + into.len()` (the pieces one
@@ -513,13 +512,11 @@ impl OpenFile {
             return Ok(done);
         }
         let mut done = 0usize;
-        for (at, len) in self.pieces(start, into.len())? {
+        self.each_piece(start, into.len(), |at, len| {
             let n = read(&mut into[done..done + len], at)?;
             done += n;
-            if n < len {
-                break;
-            }
-        }
+            Ok(n == len)
+        })?;
         Ok(done)
     }
 
@@ -537,17 +534,24 @@ impl OpenFile {
         Ok((reach.runs > 1 && close && span <= SIEVE_SPAN).then_some((reach.first as u64, span)))
     }
 
-    /// The file pieces `(offset, length)` of the stream's bytes `start..start + len`, in
-    /// order.
-    fn pieces(&self, start: i64, len: usize) -> MpiResult<Vec<(u64, usize)>> {
-        let mut pieces = Vec::new();
+    /// Calls `f(file_offset, length)` for the file pieces of the stream's bytes
+    /// `start..start + len` in order, until it fails or returns false.
+    fn each_piece(
+        &self,
+        start: i64,
+        len: usize,
+        mut f: impl FnMut(u64, usize) -> MpiResult<bool>,
+    ) -> MpiResult<()> {
+        let mut outcome = Ok(true);
         self.view
             .mapping
             .for_each_range(start, len as i64, |at, n| {
-                pieces.push((at as u64, n as usize));
+                if matches!(outcome, Ok(true)) {
+                    outcome = f(at as u64, n as usize);
+                }
                 Ok(())
             })?;
-        Ok(pieces)
+        outcome.map(drop)
     }
 
     /// A native read (`write == false`) or write, chunk by chunk; a read stops at the end of

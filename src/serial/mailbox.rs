@@ -66,9 +66,7 @@ impl Buffer {
         unsafe { self.unpack_range(0, &bytes[..taken as usize]) };
         (taken, truncated(bytes.len() as i64, room))
     }
-}
 
-impl Buffer {
     /// Packs the bytes of the data's packed stream from `offset` on into `out` (as many as it
     /// holds): one partition of a partitioned send.
     ///

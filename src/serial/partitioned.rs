@@ -145,11 +145,12 @@ impl Selection {
     }
 
     /// The partitions.
-    fn iter(&self) -> Box<dyn Iterator<Item = usize> + '_> {
-        match self {
-            Selection::Range(range) => Box::new(range.clone()),
-            Selection::List(list) => Box::new(list.iter().copied()),
-        }
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let (range, list) = match self {
+            Selection::Range(range) => (Some(range.clone()), &[][..]),
+            Selection::List(list) => (None, &list[..]),
+        };
+        range.into_iter().flatten().chain(list.iter().copied())
     }
 }
 
@@ -403,13 +404,9 @@ impl Channels {
         self.channels.get(index)?.receiver
     }
 
-    /// A start of the send `send`: a round of its partitions, none ready. True if it has no
-    /// partition left to mark, so it is complete at once. `MPI_ERR_NO_MEM` if the round
-    /// cannot be had.
-    pub fn open_round(&mut self, send: &Partitioned) -> MpiResult<bool> {
-        let Some(index) = send.channel else {
-            return Ok(true);
-        };
+    /// A start of the send `send` of the channel at `index`: a round of its partitions, none
+    /// ready. `MPI_ERR_NO_MEM` if the round cannot be had.
+    pub fn open_round(&mut self, index: usize, send: &Partitioned) -> MpiResult<()> {
         let channel = self.channel(index);
         let kept = !channel.orphaned();
         if !kept {
@@ -417,19 +414,21 @@ impl Channels {
         }
         let round = Round::new(send.partitions, send.total, kept)?;
         channel.rounds.push_back(round);
-        Ok(send.partitions == 0)
+        Ok(())
     }
 
-    /// Marks the partitions `selection` of the started send `send` ready, copying their data
-    /// into its round (all are checked first: none is marked if one is ready already). True
-    /// if the send is now complete.
+    /// Marks the partitions `selection` of the started send `send` of the channel at `index`
+    /// ready, copying their data into its round (all are checked first: none is marked if
+    /// one is ready already). True if the send is now complete.
     ///
     /// # Safety
     /// The send buffer is readable, as for the send.
-    pub unsafe fn ready(&mut self, send: &Partitioned, selection: &Selection) -> MpiResult<bool> {
-        let Some(index) = send.channel else {
-            return Ok(false);
-        };
+    pub unsafe fn ready(
+        &mut self,
+        index: usize,
+        send: &Partitioned,
+        selection: &Selection,
+    ) -> MpiResult<bool> {
         let size = send.partition_bytes;
         let round = self.sender_round(index)?;
         if let Some(partition) = selection.iter().find(|&p| round.ready[p]) {
@@ -459,21 +458,20 @@ impl Channels {
             .ok_or_else(|| MpiError::new(MPI_ERR_INTERN, "a started partitioned send has no round"))
     }
 
-    /// Unpacks into the started receive `receive` every partition of its round (the oldest)
-    /// that has arrived and was not unpacked: all those that have, the first time it looks
-    /// at the round, then those that needed the send partitions `newly` ready. The outcome of
-    /// the receive if the whole round has arrived: the round is then done.
+    /// Unpacks into the started receive `receive` of the channel at `index` every partition
+    /// of its round (the oldest) that has arrived and was not unpacked: all those that have,
+    /// the first time it looks at the round, then those that needed the send partitions
+    /// `newly` ready. The outcome of the receive if the whole round has arrived: the round is
+    /// then done.
     ///
     /// # Safety
     /// The receive buffer is writable, as for the receive.
     pub unsafe fn deliver(
         &mut self,
+        index: usize,
         receive: &Partitioned,
         newly: &Selection,
     ) -> MpiResult<Option<Outcome>> {
-        let Some(index) = receive.channel else {
-            return Ok(None);
-        };
         let channel = self.channel(index);
         let (tag, send_size) = (channel.tag, channel.send_partition_bytes);
         let Some(round) = channel.rounds.front_mut() else {
@@ -527,12 +525,9 @@ impl Channels {
         }))
     }
 
-    /// True if the partition `partition` of the started receive `receive` has arrived (and
-    /// is unpacked).
-    pub fn arrived(&self, receive: &Partitioned, partition: usize) -> bool {
-        let Some(index) = receive.channel else {
-            return true;
-        };
+    /// True if the partition `partition` of the started receive of the channel at `index`
+    /// has arrived (and is unpacked).
+    pub fn arrived(&self, index: usize, partition: usize) -> bool {
         let round = self.channels.get(index).and_then(|c| c.rounds.front());
         round.is_some_and(|round| round.needs.get(partition) == Some(&0))
     }

@@ -226,7 +226,7 @@ impl World {
         };
         let side = Arc::clone(side);
         // SAFETY: a started receive's buffer is the program's until it completes.
-        if let Some(outcome) = unsafe { self.channels.deliver(&side, newly)? } {
+        if let Some(outcome) = unsafe { self.channels.deliver(channel, &side, newly)? } {
             self.complete(receiver, outcome);
         }
         Ok(())
@@ -238,9 +238,7 @@ impl World {
             (None, true) => self.complete(index, Outcome::of_send(false)),
             (None, false) => self.complete(index, Outcome::from_null_process()),
             (Some(channel), true) => {
-                if self.channels.open_round(side)? {
-                    self.complete(index, Outcome::of_send(false));
-                }
+                self.channels.open_round(channel, side)?;
                 self.deliver(channel, &Selection::none())?;
             }
             (Some(channel), false) => self.deliver(channel, &Selection::none())?,
@@ -845,31 +843,27 @@ pub unsafe fn ready(index: usize, marked: Marked) -> MpiResult<()> {
     let mut world = world();
     let (side, progress) = partitioned_side(&world, index, true)?;
     let selection = side.partitions_of(marked)?;
-    match progress {
-        Progress::Active => {}
-        Progress::Inactive => {
-            return Err(MpiError::new(
-                MPI_ERR_REQUEST,
-                "the partitioned send is not started (MPI_Start it before MPI_Pready)",
-            ))
-        }
-        Progress::Done(_) if side.channel.is_none() => return Ok(()),
-        Progress::Done(_) => {
-            return Err(MpiError::new(
+    let channel =
+        match (progress, side.channel) {
+            (Progress::Inactive, _) => {
+                return Err(MpiError::new(
+                    MPI_ERR_REQUEST,
+                    "the partitioned send is not started (MPI_Start it before MPI_Pready)",
+                ))
+            }
+            // A send to MPI_PROC_NULL, complete when it starts: nothing moves.
+            (_, None) => return Ok(()),
+            (Progress::Done(_), Some(_)) => return Err(MpiError::new(
                 crate::abi::MPI_ERR_ARG,
                 "every partition of this partitioned send is marked ready already in this start",
-            ))
-        }
-    }
+            )),
+            (Progress::Active, Some(channel)) => channel,
+        };
     // SAFETY: the caller's contract.
-    let complete = unsafe { world.channels.ready(&side, &selection)? };
-    if complete {
+    if unsafe { world.channels.ready(channel, &side, &selection)? } {
         world.complete(index, Outcome::of_send(false));
     }
-    match side.channel {
-        Some(channel) => world.deliver(channel, &selection),
-        None => Ok(()),
-    }
+    world.deliver(channel, &selection)
 }
 
 /// True if the partition `partition` of the partitioned receive at `index` has arrived
@@ -879,8 +873,8 @@ pub fn arrived(index: usize, partition: c_int) -> MpiResult<bool> {
     let world = world();
     let (side, progress) = partitioned_side(&world, index, false)?;
     let partition = side.check_partition(partition)?;
-    Ok(match progress {
-        Progress::Active => world.channels.arrived(&side, partition),
-        Progress::Inactive | Progress::Done(_) => true,
+    Ok(match (progress, side.channel) {
+        (Progress::Active, Some(channel)) => world.channels.arrived(channel, partition),
+        _ => true,
     })
 }
