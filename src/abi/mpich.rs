@@ -8,8 +8,17 @@
 
 use std::os::raw::{c_int, c_long};
 
-/// Handle of a datatype (MPICH: `int`).
-pub type MPI_Datatype = c_int;
+/// Handle of a datatype (MPICH: `int`), a type of its own so that the drop-in layer can tell
+/// a datatype argument from the other `int`s of a call.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct MPI_Datatype(pub c_int);
+
+impl std::fmt::LowerHex for MPI_Datatype {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerHex::fmt(&self.0, f)
+    }
+}
 /// Handle of a communicator (MPICH: `int`).
 pub type MPI_Comm = c_int;
 /// Handle of an error handler (MPICH: `int`).
@@ -41,11 +50,41 @@ pub struct MPI_Status {
     pub MPI_ERROR: c_int,
 }
 
+/// Converts a table value, evaluated as the `int` of [`raw`](constants::raw) (where
+/// `MPI_Datatype` is a plain `int`), to the constant's type.
+macro_rules! table_value {
+    (MPI_Datatype, $v:expr) => {
+        MPI_Datatype($v)
+    };
+    ($ty:ident, $v:expr) => {
+        $v as $ty
+    };
+}
+
+/// The constant `$name` of type `$ty`, its value that of `raw`.
+macro_rules! typed {
+    ([$(#[doc = $doc:literal])* $name:ident: $ty:ident] $value:expr) => {
+        $(#[doc = $doc])* pub const $name: $ty = table_value!($ty, constants::raw::$name);
+    };
+}
+
 /// Defines each constant of the table that MPICH's ABI has as a `pub const` with its doc
-/// comment.
+/// comment. The values are first evaluated as `i64`s in `raw` (where an alias names another
+/// of them and a datatype is an `int`), then given their types by `table_value!`.
 macro_rules! abi_constants {
-    ($($(#[doc = $doc:literal])* $name:ident : $ty:ty = $($abi:ident $value:expr),+;)*) => {
-        $(value_in!(mpich => constant [$(#[doc = $doc])* pub const $name: $ty]; $($abi $value),+);)*
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ident = $($abi:ident $value:expr),+;)*) => {
+        /// The table's values as written.
+        mod constants {
+            #![allow(non_upper_case_globals, clippy::unnecessary_cast)]
+            /// The values of the table, datatypes as `int`s.
+            pub(super) mod raw {
+                use super::super::*;
+                /// A datatype handle of the table, as the `int` it is in C.
+                type MPI_Datatype = std::os::raw::c_int;
+                $(value_in!(mpich => constant [pub const $name: $ty]; $($abi $value),+);)*
+            }
+        }
+        $(value_in!(mpich => typed [$(#[doc = $doc])* $name: $ty]; $($abi $value),+);)*
     };
 }
 
@@ -61,7 +100,7 @@ include!("constants.rs");
 
 const KIND_MASK: i32 = 0xfc00_0000u32 as i32;
 const PREDEFINED_KIND: i32 = 0x4c00_0000;
-const OWN_KIND: i32 = MPI_DATATYPE_NULL;
+const OWN_KIND: i32 = MPI_DATATYPE_NULL.0;
 const BEHIND_KINDS: [i32; 2] = [0x8c00_0000u32 as i32, 0xcc00_0000u32 as i32];
 const SLOT_MASK: i32 = (1 << SLOT_BITS) - 1;
 
@@ -77,12 +116,12 @@ pub const PREDEFINED_INDEXES: usize = 256;
 /// byte, MPICH's index of the type); the caller checks that the entry is that handle's.
 #[inline(always)]
 pub fn predefined_index(handle: MPI_Datatype) -> Option<usize> {
-    (handle & KIND_MASK == PREDEFINED_KIND).then_some((handle & 0xff) as usize)
+    (handle.0 & KIND_MASK == PREDEFINED_KIND).then_some((handle.0 & 0xff) as usize)
 }
 
 /// True if `handle` has the form of a predefined datatype handle.
 pub fn has_predefined_form(handle: MPI_Datatype) -> bool {
-    handle & KIND_MASK == PREDEFINED_KIND
+    handle.0 & KIND_MASK == PREDEFINED_KIND
 }
 
 /// The predefined handle an internal number of the MPI behind may stand for: MPICH 5 passes
@@ -92,46 +131,46 @@ pub fn has_predefined_form(handle: MPI_Datatype) -> bool {
 pub fn internal_alias(handle: MPI_Datatype) -> Option<MPI_Datatype> {
     const ALIAS_MASK: i32 = 0xff80_0000u32 as i32;
     const ALIAS_KIND: i32 = 0x4c80_0000;
-    (handle & ALIAS_MASK == ALIAS_KIND && handle & 0xff != 0)
-        .then_some(PREDEFINED_KIND | (handle & 0xffff))
+    (handle.0 & ALIAS_MASK == ALIAS_KIND && handle.0 & 0xff != 0)
+        .then_some(MPI_Datatype(PREDEFINED_KIND | (handle.0 & 0xffff)))
 }
 
 /// This library's handle of the slot `slot` (at least 1) in its generation `generation`.
 pub fn own_handle(slot: usize, generation: u32) -> MPI_Datatype {
-    OWN_KIND | ((generation % GENERATIONS) << SLOT_BITS) as i32 | slot as i32
+    MPI_Datatype(OWN_KIND | ((generation % GENERATIONS) << SLOT_BITS) as i32 | slot as i32)
 }
 
 /// The slot and generation one of this library's handles names, if it has that form.
 #[inline(always)]
 pub fn own_parts(handle: MPI_Datatype) -> Option<(usize, u32)> {
-    let slot = (handle & SLOT_MASK) as usize;
-    if handle & KIND_MASK != OWN_KIND || slot == 0 {
+    let slot = (handle.0 & SLOT_MASK) as usize;
+    if handle.0 & KIND_MASK != OWN_KIND || slot == 0 {
         return None;
     }
-    Some((slot, (handle >> SLOT_BITS) as u32 % GENERATIONS))
+    Some((slot, (handle.0 >> SLOT_BITS) as u32 % GENERATIONS))
 }
 
 /// True if `handle` has the form of a datatype the MPI behind made (or a twin of this
 /// library's, which is one).
 #[inline]
 pub fn has_behind_form(handle: MPI_Datatype) -> bool {
-    BEHIND_KINDS.contains(&(handle & KIND_MASK))
+    BEHIND_KINDS.contains(&(handle.0 & KIND_MASK))
 }
 
 /// The handle as an unsigned number, for hashing and for messages.
 #[inline(always)]
 pub fn handle_bits(handle: MPI_Datatype) -> u64 {
-    handle as u32 as u64
+    handle.0 as u32 as u64
 }
 
 /// `MPI_Type_toint`: the handle as an `int` (MPICH's handles are `int`s).
 pub fn handle_to_int(handle: MPI_Datatype) -> Option<c_int> {
-    Some(handle)
+    Some(handle.0)
 }
 
 /// `MPI_Type_fromint`: the handle an `int` of [`handle_to_int`] stands for.
 pub fn handle_from_int(value: c_int) -> Option<MPI_Datatype> {
-    Some(value)
+    Some(MPI_Datatype(value))
 }
 
 /// True if `comm` has the form of a communicator handle of the MPI library behind this one,
@@ -449,7 +488,7 @@ pub fn adopt_objects(_behind: usize) {}
 
 /// The handle whose [`handle_bits`] are `bits`.
 pub fn handle_from_bits(bits: u64) -> MPI_Datatype {
-    bits as u32 as MPI_Datatype
+    MPI_Datatype(bits as u32 as c_int)
 }
 
 #[cfg(test)]
@@ -477,6 +516,6 @@ mod tests {
         }
         assert_eq!(own_parts(MPI_DATATYPE_NULL), None);
         assert_eq!(predefined_index(MPI_DOUBLE), Some(0x0b));
-        assert_eq!(internal_alias(0x4c80_080b), Some(MPI_DOUBLE));
+        assert_eq!(internal_alias(MPI_Datatype(0x4c80_080b)), Some(MPI_DOUBLE));
     }
 }

@@ -479,7 +479,7 @@ mod tests {
     #[test]
     #[cfg(abi = "mpich")]
     fn twin_handles_resolve_to_their_slots() {
-        let twin = 0x8c00_0123u32 as i32;
+        let twin = MPI_Datatype(0x8c00_0123u32 as i32);
         let handle = insert(get(MPI_DOUBLE).unwrap(), true, Some(twin)).unwrap();
         assert_eq!(handle, twin);
         assert_eq!(get(twin).unwrap().size(), 8);

@@ -3,9 +3,9 @@
 //! request keeps the program's arguments, and copies of its arrays of counts, displacements
 //! and types.
 
-use crate::abi::MPI_Comm;
 #[cfg(pointer_handles)]
-use crate::abi::{MPI_Datatype, MPI_Op};
+use crate::abi::MPI_Op;
+use crate::abi::{MPI_Comm, MPI_Datatype};
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -71,7 +71,6 @@ impl KeepArg for *const i64 {
     }
 }
 
-#[cfg(pointer_handles)]
 impl KeepArg for *const MPI_Datatype {
     fn keep(self, width: usize, copies: &mut Copies) -> Self {
         copied(self, width, copies)
@@ -82,7 +81,6 @@ impl KeepArg for *const c_void {}
 impl KeepArg for *mut c_void {}
 impl KeepArg for c_int {}
 impl KeepArg for i64 {}
-#[cfg(pointer_handles)]
 impl KeepArg for MPI_Datatype {}
 #[cfg(pointer_handles)]
 impl KeepArg for MPI_Comm {}
