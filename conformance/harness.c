@@ -44,12 +44,13 @@
  *   from_contents(i=K;a=;t=T)   the K-th datatype MPI_Type_get_contents gives for T (built
  *                     from its recipe; T and its other children are then freed), reused as a
  *                     child of a new constructor or as the type itself
- *   behind(i=F;a=;t=T) T with its outermost constructor called in the MPI library behind
- *                     mpi-dtype (the program's libmpich or libmpi, found with dlopen
- *                     RTLD_NOLOAD: a type that library made itself, around mpi-dtype's
- *                     children); where no such library is loaded (standalone), or where that
- *                     library's own rules refuse the arguments (MPI_ERR_ARG, or MPI_ERR_TYPE
- *                     for a type without data), in mpi-dtype like any other. With
+ *   behind(i=F;a=;t=T) T made by the MPI library behind mpi-dtype, every level of it with
+ *                     that library's constructors (the program's libmpich or libmpi, found
+ *                     with dlopen RTLD_NOLOAD: a type that library made itself; T holds no
+ *                     from_contents or behind node, since mpi-dtype's own handles name
+ *                     nothing there); where no such library is loaded (standalone), or where
+ *                     that library's own rules refuse the arguments (MPI_ERR_ARG, or
+ *                     MPI_ERR_TYPE for a type without data), in mpi-dtype like any other. With
  *                     F = 0 the handles of T's children are freed as soon as T is made, with
  *                     F = 1 only once the whole type was used (at the end of the seed). The
  *                     types MPICH made follow MPICH's rules (the queries on them, and
@@ -663,11 +664,17 @@ static int within_limits(const recipe *r)
     return r->reach <= REACH_LIMIT && r->entries <= ENTRY_LIMIT;
 }
 
-/* A random derived type of at most `depth` levels with its outermost constructor called in
- * the MPI library behind (drop-in generator). */
+/* True while the generator makes the type of a behind node, which holds no from_contents
+ * or behind node. */
+static int generating_behind;
+
+/* A random derived type of at most `depth` levels made by the MPI library behind (drop-in
+ * generator). */
 static recipe *random_behind(int depth)
 {
+    generating_behind = 1;
     recipe *t = random_derived((kind)rng_range(K_DUP, K_RESIZED), depth);
+    generating_behind = 0;
     if (!within_limits(t)) {
         free_recipe(t);
         return random_leaf();
@@ -704,15 +711,18 @@ static recipe *random_from_contents(int depth, int behind)
 
 /* True if the handle built for `r` is expected to be one the MPI library behind made itself
  * (in drop-in mode): a behind node, a dup of such a type (MPI_Type_dup forwards it), or a
- * child MPI_Type_get_contents gives for such a type (which that library answers) that it
- * had been given as such a type. The types mpi-dtype makes around one import it. */
+ * derived child MPI_Type_get_contents gives for such a type (which that library answers, of
+ * a type it made at every level). The types mpi-dtype makes around one import it. */
 static int made_behind(const recipe *r)
 {
     switch (r->kind) {
     case K_BEHIND: return 1;
     case K_DUP: return made_behind(r->types[0]);
-    case K_FROM_CONTENTS:
-        return made_behind(r->types[0]) && made_behind(resolve(r->types[0])->types[r->ints[0]]);
+    case K_FROM_CONTENTS: {
+        const recipe *child = resolve(r->types[0])->types[r->ints[0]];
+        return made_behind(r->types[0]) && child->kind != K_NAMED &&
+               !is_predefined_kind(child->kind);
+    }
     default: return 0;
     }
 }
@@ -724,7 +734,7 @@ static recipe *random_recipe(int depth)
     if (depth <= 0 || rng_one_in(depth == max_depth ? 12 : 3)) {
         return random_leaf();
     }
-    if (drop_in && rng_one_in(5)) {
+    if (drop_in && !generating_behind && rng_one_in(5)) {
         recipe *r = random_from_contents(depth, 1);
         if (made_behind(r)) {
             free_recipe(r);
@@ -745,7 +755,7 @@ static recipe *random_recipe(int depth)
  * MPI library behind made, or a child MPI_Type_get_contents gave for one. */
 static recipe *random_child(int depth)
 {
-    if (drop_in && depth > 0 && rng_one_in(8)) {
+    if (drop_in && !generating_behind && depth > 0 && rng_one_in(8)) {
         return rng_one_in(3) ? random_from_contents(depth, 1) : random_behind(depth);
     }
     return random_recipe(depth);
@@ -1047,8 +1057,9 @@ static int build_from_contents(const recipe *r, MPI_Datatype *out)
 
 static int build(const recipe *r, MPI_Datatype *out) { return build_with(r, out, &API, 0); }
 
-/* Builds `r`, its outermost constructor through `c` (its children through the program's).
- * With `defer` the children's handles are kept until free_deferred(). */
+/* Builds `r` through the constructors `c`: its children too, through the MPI library behind's
+ * (a behind node's type), else through the program's. With `defer` the children's handles
+ * are kept until free_deferred(). */
 static int build_with(const recipe *r, MPI_Datatype *out, const constructors *c, int defer)
 {
     if (r->kind == K_NAMED) {
@@ -1075,7 +1086,8 @@ static int build_with(const recipe *r, MPI_Datatype *out, const constructors *c,
     MPI_Datatype types[MAX_TYPES] = {MPI_DATATYPE_NULL};
     int rc = MPI_SUCCESS, built = 0;
     for (; built < r->nt && rc == MPI_SUCCESS; built++) {
-        rc = build(r->types[built], &types[built]);
+        rc = c == &API ? build(r->types[built], &types[built])
+                       : build_with(r->types[built], &types[built], c, 0);
     }
     if (rc != MPI_SUCCESS) {
         built--;

@@ -1814,12 +1814,21 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 int MPI_Op_commutative(MPI_Op op, int *commute);
 
 /*
- Makes an operation of the program's function `user_fn` (`commute`: it commutes).
+ Makes an operation of the program's function `user_fn` (`commute`: it commutes). In
+ drop-in mode the MPI behind makes it, of a function that gives the program's the handles
+ it holds ([`op_functions`]).
+
+ # Safety
+ As for the MPI function.
  */
 int MPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
 
 /*
- `MPI_Op_create` of a function whose length is an `MPI_Count`.
+ `MPI_Op_create` of a function whose length is an `MPI_Count`; over an MPI library behind
+ without it, that library's `MPI_Op_create` of a function that widens the length.
+
+ # Safety
+ As for the MPI function.
  */
 int MPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
 

@@ -1904,12 +1904,21 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 int MPI_Op_commutative(MPI_Op op, int *commute);
 
 /*
- Makes an operation of the program's function `user_fn` (`commute`: it commutes).
+ Makes an operation of the program's function `user_fn` (`commute`: it commutes). In
+ drop-in mode the MPI behind makes it, of a function that gives the program's the handles
+ it holds ([`op_functions`]).
+
+ # Safety
+ As for the MPI function.
  */
 int MPI_Op_create(MPI_User_function user_fn, int commute, MPI_Op *op);
 
 /*
- `MPI_Op_create` of a function whose length is an `MPI_Count`.
+ `MPI_Op_create` of a function whose length is an `MPI_Count`; over an MPI library behind
+ without it, that library's `MPI_Op_create` of a function that widens the length.
+
+ # Safety
+ As for the MPI function.
  */
 int MPI_Op_create_c(MPI_User_function_c user_fn, int commute, MPI_Op *op);
 
@@ -2154,6 +2163,14 @@ int MPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices
 int MPI_Topo_test(MPI_Comm comm, int *status);
 
 /*
+ `MPI_Type_c2f` (a function of Open MPI's ABI; MPICH's is a macro): the Fortran number of
+ `datatype`. With an MPI library behind, it is that library's number of the handle (of its
+ twin, for a handle of this library's own form), which the program's Fortran code takes
+ there; standalone, the `int` of [`MPI_Type_toint`].
+ */
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+
+/*
  Commits a datatype so it can be used to pack and communicate.
  */
 int MPI_Type_commit(MPI_Datatype *datatype);
@@ -2295,6 +2312,14 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
  attributes are copied through their copy callbacks.
  */
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ `MPI_Type_f2c` (Open MPI's ABI): the datatype handle of a Fortran number [`MPI_Type_c2f`]
+ gave: with an MPI library behind, the handle the program holds for the type that library
+ gives (a twin's is the handle it was made for); standalone, the handle of
+ [`MPI_Type_fromint`].
+ */
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
 
 /*
  Frees a datatype handle and sets it to `MPI_DATATYPE_NULL`; types built from it stay valid.
@@ -3098,6 +3123,7 @@ int PMPI_Testall(int count, MPI_Request *requests, int *flag, MPI_Status *status
 int PMPI_Testany(int count, MPI_Request *requests, int *index, int *flag, MPI_Status *status);
 int PMPI_Testsome(int incount, MPI_Request *requests, int *outcount, int *indices, MPI_Status *statuses);
 int PMPI_Topo_test(MPI_Comm comm, int *status);
+MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
 int PMPI_Type_commit(MPI_Datatype *datatype);
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -3123,6 +3149,7 @@ int PMPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *a
 int PMPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
 int PMPI_Type_free(MPI_Datatype *datatype);
 int PMPI_Type_free_keyval(int *type_keyval);
 MPI_Datatype PMPI_Type_fromint(int value);

@@ -15,13 +15,19 @@ use crate::handles;
 use std::sync::Arc;
 
 /// This library's type that `duplicated` stands for, and whether it is committed: the type of
-/// the handle it duplicates, if the program still holds that handle and the handle is the one
-/// tagged, or if the program freed it while the MPI behind still holds it.
+/// the handle it duplicates (or, for the MPI behind's `MPI_Type_dup` of it, a duplicate of
+/// that type), if the program still holds that handle and the handle is the one tagged, or if
+/// the program freed it while the MPI behind still holds it.
 fn found(duplicated: &twin::Duplicated) -> Option<(Arc<Datatype>, bool)> {
     let held = handles::with_entry(duplicated.original, |e| (e.datatype.clone(), e.committed));
-    match held {
-        Ok(held) => duplicated.is_current().then_some(held),
-        Err(_) => twin::retired(duplicated.original).map(|datatype| (datatype, true)),
+    let (datatype, committed) = match held {
+        Ok(held) => duplicated.is_current().then_some(held)?,
+        Err(_) => (twin::retired(duplicated.original)?, true),
+    };
+    match duplicated.is_dup {
+        // A new type, the duplicate of the handle's: `MPI_COMBINER_DUP` of it.
+        true => Some((crate::datatype::construct::dup(&datatype), committed)),
+        false => Some((datatype, committed)),
     }
 }
 

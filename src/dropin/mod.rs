@@ -5,8 +5,9 @@
 //! the MPI library behind ([`crate::behind`], found and called). Here are taken the decisions
 //! that need both:
 //! - whose a handle is ([`is_foreign`]): a type the MPI behind made itself goes to it;
-//! - the twins ([`twin`]): every handle the program gets is a type of the MPI behind with the
-//!   same type map, made, committed, duplicated and freed with this library's;
+//! - the twins ([`twin`]): the type of the MPI behind with the same type map that a handle
+//!   of this library's gets at the first call that takes it there, and that a type made
+//!   inside a call of that library gets at once;
 //! - importing the MPI behind's own types into this library when the program builds on them
 //!   ([`import`]);
 //! - knowing Open MPI's duplicates of the program's handles as the program's types
@@ -97,15 +98,36 @@ fn with_imported<R>(
     }
 }
 
-/// Registers a new derived datatype and returns the handle the program holds (in drop-in
-/// mode, a new twin of it).
+/// [`handles::with_entry`] on a datatype handle the program passes: a duplicate the MPI
+/// behind made of one of the program's handles (Open MPI's `MPI_File_get_view`) joins the
+/// table first, as every call with it does ([`is_foreign`]).
+pub fn with_entry<R>(
+    handle: MPI_Datatype,
+    f: impl FnOnce(&mut handles::Entry) -> R,
+) -> MpiResult<R> {
+    // Only for what it adopts: a foreign handle has no entry either way.
+    let _ = is_foreign(handle);
+    handles::with_entry(handle, f)
+}
+
+/// Registers a new derived datatype and returns the handle the program holds: a handle of
+/// this library's own, whose twin the MPI behind gets at the first call that takes it there
+/// ([`twin::for_behind`]); for a type made inside a call of that library (ROMIO's), a new
+/// twin of it, since that library may use it where this one does not see it.
 pub fn insert(datatype: Arc<Datatype>, committed: bool) -> MpiResult<MPI_Datatype> {
-    let made = twin::new_handle(&datatype, committed)?;
+    let made = match crate::behind::inside() {
+        true => twin::new_handle(&datatype, committed)?,
+        false => None,
+    };
     insert_with_twin(datatype, committed, made)
 }
 
-/// Registers the datatype `MPI_Type_dup` made of `old`; in drop-in mode its handle is the MPI
-/// behind's duplicate of `old`, so that library copies its own attributes.
+/// Registers the datatype `MPI_Type_dup` made of `old`. Made inside a call of the MPI
+/// behind, its handle is that library's duplicate of `old`'s twin, so that library copies its
+/// own attributes. Otherwise it is a handle of this library's own, as [`insert`] makes; if
+/// `old` has been to the MPI behind (it has a twin, which may hold attributes of that
+/// library's keys), the duplicate's twin is that library's duplicate of `old`'s, made now, so
+/// that those attributes are copied too.
 pub fn insert_dup(
     datatype: Arc<Datatype>,
     committed: bool,
@@ -115,6 +137,18 @@ pub fn insert_dup(
         true => Some(old),
         false => handles::with_entry(old, |e| e.twin)?,
     };
+    if !crate::behind::inside() {
+        let twin = match source.filter(|_| !handles::is_predefined(old)) {
+            Some(source) => twin::dup_handle(source, committed)?,
+            None => None,
+        };
+        let handle = insert_with_twin(datatype, committed, None)
+            .inspect_err(|_| twin.into_iter().for_each(twin::release))?;
+        if let Some(twin) = twin {
+            twin::attach(handle, twin);
+        }
+        return Ok(handle);
+    }
     let made = match source {
         Some(source) => twin::dup_handle(source, committed)?,
         None => twin::new_handle(&datatype, committed)?,
@@ -131,6 +165,10 @@ fn insert_with_twin(
 ) -> MpiResult<MPI_Datatype> {
     let handle = handles::insert(datatype, committed, made)
         .inspect_err(|_| made.into_iter().for_each(twin::release))?;
+    if made.is_none() {
+        // A handle of this library's own form may reach an MPI behind from now on.
+        crate::behind::datatypes::translate_with(twin::for_behind);
+    }
     if let Some(made) = made {
         // The number is a new type's now, whatever the program freed under it before; the
         // objects of numbers forgotten so are dropped here (only twins are ever retired).
@@ -194,10 +232,13 @@ pub fn f90(
     let made = with_type(base, |base, _| {
         construct::f90(class, precision, range, base)
     })?;
-    let handle = match twin::f90_handle(&made) {
-        Some(behind) => insert_with_twin(made, true, Some(behind))?,
-        None => insert(made, true)?,
+    // Made once per process, it has a twin at once, as a predefined type does: the MPI
+    // behind's own f90 type, or a new twin of it.
+    let behind = match twin::f90_handle(&made) {
+        Some(behind) => Some(behind),
+        None => twin::new_handle(&made, true)?,
     };
+    let handle = insert_with_twin(made, true, behind)?;
     handles::record_f90(key, handle);
     Ok(handle)
 }

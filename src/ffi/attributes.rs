@@ -98,8 +98,9 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     extra_state: *mut c_void,
 ) -> c_int {
     export("MPI_Type_create_keyval", || {
-        if crate::dropin::twin::enabled() {
-            // Drop-in mode: the program's datatypes are the MPI behind's too, so are its keys.
+        if crate::behind::inside() && crate::dropin::twin::enabled() {
+            // A key made inside a call of the MPI behind (ROMIO's) is that library's: its
+            // types carry it. The program's keys are this library's, as its handles are.
             let made = forward!(PMPI_Type_create_keyval: fn(MPI_Type_copy_attr_function, MPI_Type_delete_attr_function, *mut c_int, *mut c_void) -> c_int,
                 type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
             if let Some(rc) = made {
@@ -165,7 +166,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
         guard("MPI_Type_set_attr", || {
             keyvals::TYPE_KEYS.retain(type_keyval, true)?;
             let value = attribute_val as usize;
-            let previous = handles::with_entry(datatype, |e| {
+            let previous = crate::dropin::with_entry(datatype, |e| {
                 keyvals::cache(&mut e.attributes, type_keyval, value)
             });
             let previous = previous.inspect_err(|_| keyvals::TYPE_KEYS.release(type_keyval))?;
@@ -201,8 +202,9 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
             check_out(attribute_val, "attribute_val")?;
             check_out(flag, "flag")?;
             keyvals::TYPE_KEYS.get(type_keyval)?;
-            let found =
-                handles::with_entry(datatype, |e| keyvals::cached(&e.attributes, type_keyval))?;
+            let found = crate::dropin::with_entry(datatype, |e| {
+                keyvals::cached(&e.attributes, type_keyval)
+            })?;
             if let Some(value) = found {
                 // SAFETY: checked non-NULL; MPI passes the address of a `void *` here.
                 unsafe {
@@ -230,7 +232,7 @@ pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyva
         }
         guard("MPI_Type_delete_attr", || {
             keyvals::TYPE_KEYS.get(type_keyval)?;
-            let removed = handles::with_entry(datatype, |e| {
+            let removed = crate::dropin::with_entry(datatype, |e| {
                 keyvals::uncache(&mut e.attributes, type_keyval)
             })?;
             match removed {

@@ -1,5 +1,6 @@
 //! `MPI_Type_toint` and `MPI_Type_fromint` (MPI-5.0): every datatype handle as an `int` and
-//! back, the standard ABI's replacement of `MPI_Type_c2f` / `MPI_Type_f2c`, in both builds.
+//! back, the standard ABI's replacement of `MPI_Type_c2f` / `MPI_Type_f2c`, in every build;
+//! and those two in the build of Open MPI's ABI, where they are functions.
 //!
 //! Predefined and this library's own handles convert by the ABI's codec
 //! ([`handle_to_int`], [`handle_from_int`]): the identity in MPICH's ABI, where handles are
@@ -35,5 +36,35 @@ pub extern "C" fn MPI_Type_fromint(value: c_int) -> MPI_Datatype {
             return handle;
         }
         forward!(PMPI_Type_fromint: fn(c_int) -> MPI_Datatype, value).unwrap_or(MPI_DATATYPE_NULL)
+    })
+}
+
+/// `MPI_Type_c2f` (a function of Open MPI's ABI; MPICH's is a macro): the Fortran number of
+/// `datatype`. With an MPI library behind, it is that library's number of the handle (of its
+/// twin, for a handle of this library's own form), which the program's Fortran code takes
+/// there; standalone, the `int` of [`MPI_Type_toint`].
+#[cfg(abi = "ompi")]
+#[no_mangle]
+pub extern "C" fn MPI_Type_c2f(datatype: MPI_Datatype) -> MPI_Fint {
+    export_value("MPI_Type_c2f", -1, || {
+        if let Some(number) = forward!(PMPI_Type_c2f: fn(MPI_Datatype) -> MPI_Fint, datatype) {
+            return number;
+        }
+        handle_to_int(datatype).unwrap_or(-1)
+    })
+}
+
+/// `MPI_Type_f2c` (Open MPI's ABI): the datatype handle of a Fortran number [`MPI_Type_c2f`]
+/// gave: with an MPI library behind, the handle the program holds for the type that library
+/// gives (a twin's is the handle it was made for); standalone, the handle of
+/// [`MPI_Type_fromint`].
+#[cfg(abi = "ompi")]
+#[no_mangle]
+pub extern "C" fn MPI_Type_f2c(datatype: MPI_Fint) -> MPI_Datatype {
+    export_value("MPI_Type_f2c", MPI_DATATYPE_NULL, || {
+        if let Some(handle) = forward!(PMPI_Type_f2c: fn(MPI_Fint) -> MPI_Datatype, datatype) {
+            return crate::handles::program_handle(handle);
+        }
+        handle_from_int(datatype).unwrap_or(MPI_DATATYPE_NULL)
     })
 }

@@ -8,8 +8,10 @@
 //! is reused, and freed slots wait in a queue before reuse, so a freed handle is reported as
 //! invalid rather than aliasing a new type.
 //!
-//! In drop-in mode the program holds, instead, the handle of each type's twin in the MPI
-//! library behind: a map from those numbers to slots resolves them ([`is_twin`]).
+//! In drop-in mode a handle may have a twin in the MPI library behind: a type made inside a
+//! call of that library is handed out as its twin's number, and a handle of the program's
+//! gets one at the first call that takes it there ([`attach_twin`]). A map from those numbers
+//! to slots resolves them ([`is_twin`]).
 //!
 //! The parts: [`slots`] (the slots, their epochs and published measures, and the allocation
 //! of slot indices), [`slot_lock`] (the lock of a slot), [`named`] (the predefined types and the `MPI_Type_create_f90_*`
@@ -58,9 +60,13 @@ pub struct Entry {
     pub name: String,
     /// Cached attributes: `(keyval, value)`.
     pub attributes: Vec<(i32, usize)>,
-    /// The handle of its twin in the MPI library behind, which is the handle the program
-    /// holds (drop-in mode only).
+    /// The handle of its twin in the MPI library behind (drop-in mode only): the handle the
+    /// program holds for a type made inside that library, or one made for the first call that
+    /// took this handle there ([`attach_twin`]).
     pub twin: Option<MPI_Datatype>,
+    /// True when the twin was made after the handle ([`attach_twin`]): the program holds the
+    /// handle of this library's own form, not the twin.
+    pub twin_attached: bool,
 }
 
 /// A hash for handle numbers: one multiplication (handles are distinct small integers, and
@@ -127,6 +133,7 @@ pub fn insert(
         name: String::new(),
         attributes: Vec::new(),
         twin,
+        twin_attached: false,
     });
     drop(slot);
     match twin {
@@ -300,6 +307,7 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> M
             name: std::mem::take(&mut state.0),
             attributes: std::mem::take(&mut state.1),
             twin: None,
+            twin_attached: false,
         };
         let result = f(&mut entry);
         *state = (entry.name, entry.attributes);
@@ -311,6 +319,61 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> M
     match &mut slot.entry {
         Some(entry) if current => Ok(f(entry)),
         _ => Err(invalid(handle)),
+    }
+}
+
+/// Gives the derived handle `handle`, of this library's own form, the twin `twin`, made for a
+/// call of the MPI behind after the handle (the program keeps holding `handle`), unless it
+/// has one already: the twin the handle keeps. From now on the twin's number resolves to the
+/// handle's entry, as the number of a twin the program holds does.
+pub fn attach_twin(handle: MPI_Datatype, twin: MPI_Datatype) -> MpiResult<MPI_Datatype> {
+    let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
+    let cell = cell(index);
+    let (kept, previous) = {
+        let mut slot = cell.slot.lock();
+        let current = slot.generation == generation;
+        let Some(entry) = slot.entry.as_mut().filter(|_| current) else {
+            return Err(invalid(handle));
+        };
+        match entry.twin {
+            Some(kept) => (kept, None),
+            None => {
+                entry.twin = Some(twin);
+                entry.twin_attached = true;
+                // Mapped under the slot's lock, so that a free of the handle (which unmaps
+                // its twin after taking the entry) cannot come in between.
+                (twin, map_twin(twin, handle))
+            }
+        }
+    };
+    if let Some(cell) = previous.and_then(cell_of) {
+        // The number named a freed type a moment ago: forget it in every cache.
+        cell.bump(&mut cell.slot.lock());
+    }
+    Ok(kept)
+}
+
+/// The handle the program holds for `handle`, a datatype handle the MPI behind hands to the
+/// program (the type of an operation's function): the handle of this library's own form whose
+/// twin [`attach_twin`] made `handle`, else `handle` itself.
+pub fn program_handle(handle: MPI_Datatype) -> MPI_Datatype {
+    if !may_be_twin(handle) {
+        return handle;
+    }
+    let slot_handle = internal(handle);
+    let Some((index, generation)) = decode(slot_handle).filter(|_| slot_handle != handle) else {
+        return handle;
+    };
+    let slot = cell(index).slot.lock();
+    match &slot.entry {
+        Some(entry)
+            if slot.generation == generation
+                && entry.twin_attached
+                && entry.twin == Some(handle) =>
+        {
+            slot_handle
+        }
+        _ => handle,
     }
 }
 

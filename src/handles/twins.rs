@@ -1,5 +1,5 @@
-//! Twin handles (drop-in mode): the numbers of the MPI library behind that the program holds
-//! for this library's types, mapped to their slots, with what lets a query find a twin's slot
+//! Twin handles (drop-in mode): the numbers of the MPI library behind that stand for this
+//! library's handles there, mapped to their slots, with what lets a query find a twin's slot
 //! and rule out other numbers without the map's lock.
 
 use super::slots::decode;

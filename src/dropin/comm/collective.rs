@@ -77,6 +77,14 @@ impl Collective {
         rc
     }
 
+    /// Takes on what `earlier`, kept by the same call, keeps.
+    fn join(&mut self, earlier: Collective) {
+        self.sent.extend(earlier.sent);
+        self.landing = self.landing.take().or(earlier.landing);
+        self.arrays.extend(earlier.arrays);
+        self.refills.extend(earlier.refills);
+    }
+
     /// Keeps `arrays` (the arrays the MPI behind was given) until the call completes.
     pub fn keeps(&mut self, arrays: impl std::any::Any + Send) {
         self.arrays.push(Box::new(arrays));
@@ -105,12 +113,13 @@ impl Collective {
                 // SAFETY: the caller's contract.
                 let request = unsafe { request.read() };
                 let mut collective = self;
-                // What the call kept with the request already (the arrays it narrowed).
+                // What the call kept with the request already (the arrays it narrowed, or,
+                // for what is kept after the call, all it kept itself).
                 match pending::take(&[request]).pop().flatten() {
                     Some(Pending {
                         work: pending::Work::Collective(earlier),
                         ..
-                    }) => collective.arrays.extend(earlier.arrays),
+                    }) => collective.join(earlier),
                     // A message's entry (its own types are the MPI behind's to keep).
                     Some(other) => return pending::insert(request, other),
                     None => {}

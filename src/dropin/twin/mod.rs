@@ -1,24 +1,26 @@
 //! Twins: the datatypes of the MPI library behind this one that stand for mpi-dtype's.
 //!
-//! In drop-in mode (an MPI library of MPICH's ABI is loaded, initialized and not finalized),
-//! every datatype handle mpi-dtype gives the program is a handle of that library: a datatype
-//! there with the same type map as mpi-dtype's. So `MPI_Send`, the collectives, one-sided
-//! calls and file views, which the program calls in that library directly, accept it, while
-//! every datatype function of mpi-dtype keys its own object by the same number
-//! ([`crate::handles`]).
+//! The program's derived types are this library's alone: their handles have this library's
+//! own form, and nothing is made in the MPI behind while they are made, committed, queried,
+//! packed and freed. A handle gets its twin, a datatype of the MPI behind with the same type
+//! map, at the first call that takes it there ([`for_behind`], through
+//! [`crate::behind::datatypes`]); the twin is kept with the handle until it is freed. A type
+//! made inside a call of the MPI behind (ROMIO's) is handed out as a new twin at once
+//! ([`new_handle`], [`dup_handle`]), since that library may use it where this one does not
+//! see it.
 //!
-//! Each datatype object gets its twin the first time it is needed and keeps it (a [`Shadow`])
-//! until it goes. The twin is rebuilt level by level with the other library's constructor of
-//! the same kind, from the twins of the children (a `contiguous(1, ·)` where a copy is
-//! needed, never a dup, which would copy attributes), and each level is resized to mpi-dtype's
-//! bounds when that library computes others, so the type map is the same at every level
-//! whatever that library's rules for bounds. Subarrays and darrays are rebuilt from the
+//! Each datatype object gets its own twin the first time it is needed and keeps it (a
+//! [`Shadow`]) until it goes. It is rebuilt level by level with the other library's
+//! constructor of the same kind, from the twins of the children (a `contiguous(1, ·)` where a
+//! copy is needed, never a dup, which would copy attributes), and each level is resized to
+//! mpi-dtype's bounds when that library computes others, so the type map is the same at every
+//! level whatever that library's rules for bounds. Subarrays and darrays are rebuilt from the
 //! equivalent type mpi-dtype realizes them with, so the other library's own darray rules play
-//! no part; a type without data becomes an empty type with mpi-dtype's bounds. Every handle
-//! the program holds is a copy (`contiguous(1, twin)`) of its object's twin, made for that handle (so that
+//! no part; a type without data becomes an empty type with mpi-dtype's bounds. The twin of a
+//! handle is a copy (`contiguous(1, twin)`) of its object's, made for that handle (so that
 //! freeing it frees only it, and the other library runs the delete callbacks of its own
-//! attributes then); `MPI_Type_dup` duplicates the program's handle, so that library copies
-//! its attributes as the standard says.
+//! attributes then); `MPI_Type_dup` inside the MPI behind duplicates the handle's twin, so
+//! that library copies its attributes as the standard says.
 
 use super::behind_types::{self as types, check, Count};
 use crate::abi::*;
@@ -32,8 +34,8 @@ use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
-/// True when new datatype handles get twins: an MPI library of MPICH's ABI is behind this one,
-/// initialized and not finalized.
+/// True when twins can be made: an MPI library is behind this one, initialized and not
+/// finalized.
 pub fn enabled() -> bool {
     if behind::backend().is_none() {
         return false;
@@ -288,6 +290,47 @@ pub fn prepare() {
     if enabled() {
         crate::handles::accept_internal_aliases();
         watch_key();
+        behind::datatypes::translate_with(for_behind);
+    }
+}
+
+/// The handle the MPI behind takes for `handle`, a handle of this library's own form: the
+/// handle's twin, made at the first call that takes it there, as a new handle's twin is made
+/// inside that library ([`new_handle`]: committed if the handle is), and kept with the handle
+/// until it is freed. A handle that names no type passes as it is, and that library rejects
+/// it (`MPI_ERR_TYPE`); so does one whose twin cannot be made.
+pub fn for_behind(handle: MPI_Datatype) -> MPI_Datatype {
+    let Ok((datatype, committed, twin)) =
+        crate::handles::with_entry(handle, |e| (e.datatype.clone(), e.committed, e.twin))
+    else {
+        return handle;
+    };
+    if let Some(twin) = twin {
+        return twin;
+    }
+    let Ok(Some(made)) = new_handle(&datatype, committed) else {
+        return handle;
+    };
+    attach(handle, made).unwrap_or(handle)
+}
+
+/// Gives `handle`, of this library's own form, the twin `made` (a new handle of the MPI
+/// behind) unless it has one already: the twin it keeps (`made` is released if it is not
+/// that one, and `None` if the handle is gone).
+pub fn attach(handle: MPI_Datatype, made: MPI_Datatype) -> Option<MPI_Datatype> {
+    match crate::handles::attach_twin(handle, made) {
+        Ok(kept) if kept == made => {
+            // The number is this handle's twin now, whatever the program freed under it
+            // before.
+            forget_retired(made);
+            forget_forgotten();
+            Some(made)
+        }
+        kept => {
+            // Another thread gave the handle its twin meanwhile (or it was freed).
+            release(made);
+            kept.ok()
+        }
     }
 }
 

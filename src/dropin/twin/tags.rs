@@ -74,6 +74,10 @@ pub struct Duplicated {
     pub original: MPI_Datatype,
     /// That tag.
     tag: String,
+    /// True if it is the MPI behind's `MPI_Type_dup` of the handle (or of a duplicate of it),
+    /// a new type with its type map (`MPI_File_get_view` of Open MPI hands one back); false
+    /// for a copy that stands for the handle itself.
+    pub is_dup: bool,
 }
 
 impl Duplicated {
@@ -86,7 +90,8 @@ impl Duplicated {
 
 /// What `handle`, a datatype of the MPI behind that is no handle of this library, duplicates:
 /// `None` unless its name there is a tag after one or more "Dup " and its envelope is the one
-/// a handle of the program's has, not that of a type Open MPI made from it.
+/// a handle of the program's has (a copy of the handle), or that of Open MPI's
+/// `MPI_Type_dup` of it, whose child carries the same tag.
 pub fn duplicated(handle: MPI_Datatype) -> Option<Duplicated> {
     if !DUPLICATES {
         return None;
@@ -99,14 +104,15 @@ pub fn duplicated(handle: MPI_Datatype) -> Option<Duplicated> {
     let (bits, serial) = tag.strip_prefix(TAG)?.split_once(' ')?;
     u64::from_str_radix(serial, 16).ok()?;
     let original = handle_from_bits(u64::from_str_radix(bits, 16).ok()?);
-    let handed_back = match types::envelope(handle).ok()? {
-        (1, 0, 0, 1, MPI_COMBINER_CONTIGUOUS) => true,
-        (0, 0, 0, 1, MPI_COMBINER_DUP) => !carries(only_child(handle)?, tag),
-        _ => false,
+    let is_dup = match types::envelope(handle).ok()? {
+        (1, 0, 0, 1, MPI_COMBINER_CONTIGUOUS) => false,
+        (0, 0, 0, 1, MPI_COMBINER_DUP) => carries(only_child(handle)?, tag),
+        _ => return None,
     };
-    handed_back.then(|| Duplicated {
+    Some(Duplicated {
         original,
         tag: tag.to_owned(),
+        is_dup,
     })
 }
 

@@ -6,7 +6,7 @@
 //! `int`, an array of counts or displacements is copied as `int`s (the call says how many
 //! entries each holds, [`Narrowing::new`]), an output the `int` function writes as an `int`
 //! is written back widened, the function of an operation gets an `int` length
-//! ([`super::int_ops`]), anything else passes as it is. A message of more
+//! ([`super::op_functions`]), anything else passes as it is. A message of more
 //! copies than an `int` counts goes as one copy of a type the MPI behind builds of them all
 //! ([`Narrowing::message`], [`crate::dropin::whole_message`]); any other count that does not
 //! fit is an error of class `MPI_ERR_COUNT`. What the `int` function was given lives until
@@ -64,10 +64,10 @@ impl IntArg<*mut c_int> for *mut i64 {
 }
 
 /// The program's function of an operation, which the `int` function calls with an `int`
-/// length ([`super::int_ops`]).
+/// length ([`super::op_functions`]).
 impl IntArg<MPI_User_function> for MPI_User_function_c {
     fn int_arg(self, _: &mut Narrowing) -> MpiResult<MPI_User_function> {
-        super::int_ops::int_function(self)
+        super::op_functions::int_function(self)
     }
 }
 
@@ -293,8 +293,9 @@ pub fn at_root(root: c_int, comm: MPI_Comm) -> usize {
 
 /// `Ok(Some(answer))` of the MPI behind's `int` function `$int` called with the `$arg`s of a
 /// `_c` function, each made an argument of `$int` by [`IntArg`] with the [`Narrowing`]
-/// `$narrowing`; `Ok(None)` where that library lacks `$int`. `$int`'s C signature is that of
-/// this library's own function of the name.
+/// `$narrowing` (a datatype first made one of that library, as `forward!` does); `Ok(None)`
+/// where that library lacks `$int`. `$int`'s C signature is that of this library's own
+/// function of the name.
 macro_rules! int_form {
     ($narrowing:expr, $int:ident($($arg:expr),* $(,)?)) => {{
         static CELL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -304,9 +305,10 @@ macro_rules! int_form {
             None => Ok(None),
             Some(f) => {
                 let narrowing: &mut $crate::ffi::comm::int_forms::Narrowing = $narrowing;
+                let _inside = $crate::behind::Inside::enter();
                 // SAFETY: the arguments are the caller's, each as the `int` function takes it.
                 Ok(Some(unsafe {
-                    f($($crate::ffi::comm::int_forms::IntArg::int_arg($arg, narrowing)?),*)
+                    f($($crate::ffi::comm::int_forms::IntArg::int_arg($crate::behind::datatypes::for_behind!($arg), narrowing)?),*)
                 }))
             }
         }

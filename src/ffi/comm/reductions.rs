@@ -9,6 +9,7 @@
 
 use super::int_forms::{self, or_int_form};
 use super::one_process::{copy, Side};
+use super::op_functions;
 use super::{guard_on, missing_behind, standalone};
 use crate::abi::p2p::MPI_IN_PLACE;
 use crate::abi::*;
@@ -312,18 +313,55 @@ unsafe fn create(function: Function, commute: c_int, op: *mut MPI_Op) -> MpiResu
     unsafe { write_out(op, handle, "op") }
 }
 
-one_process_functions! {
-    /// Makes an operation of the program's function `user_fn` (`commute`: it commutes).
-    fn MPI_Op_create(user_fn: MPI_User_function, commute: c_int, op: *mut MPI_Op) via guard() {
+/// Makes an operation of the program's function `user_fn` (`commute`: it commutes). In
+/// drop-in mode the MPI behind makes it, of a function that gives the program's the handles
+/// it holds ([`op_functions`]).
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Op_create(
+    user_fn: MPI_User_function,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    export("MPI_Op_create", || {
+        if !standalone() {
+            let function = op_functions::for_int(user_fn);
+            return forward!(MPI_Op_create: fn(MPI_User_function, c_int, *mut MPI_Op) -> c_int, function, commute, op)
+                .unwrap_or_else(|| missing_behind("MPI_Op_create"));
+        }
         // SAFETY: the caller's pointer.
-        unsafe { create(Function::Int(user_fn), commute, op) }
-    }
+        guard("MPI_Op_create", || unsafe {
+            create(Function::Int(user_fn), commute, op)
+        })
+    })
+}
 
-    /// `MPI_Op_create` of a function whose length is an `MPI_Count`.
-    fn MPI_Op_create_c(user_fn: MPI_User_function_c, commute: c_int, op: *mut MPI_Op) as MPI_Op_create via guard() {
+/// `MPI_Op_create` of a function whose length is an `MPI_Count`; over an MPI library behind
+/// without it, that library's `MPI_Op_create` of a function that widens the length.
+///
+/// # Safety
+/// As for the MPI function.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Op_create_c(
+    user_fn: MPI_User_function_c,
+    commute: c_int,
+    op: *mut MPI_Op,
+) -> c_int {
+    export("MPI_Op_create_c", || {
+        if !standalone() {
+            let function = op_functions::for_large(user_fn);
+            let rc = or_int_form!(forward!(MPI_Op_create_c: fn(MPI_User_function_c, c_int, *mut MPI_Op) -> c_int, function, commute, op);
+                MPI_Op_create_c [MPI_Op_create]; on Process; widths &[]; after Return; messages [];
+                (user_fn, commute, op));
+            return rc.unwrap_or_else(|| missing_behind("MPI_Op_create_c"));
+        }
         // SAFETY: the caller's pointer.
-        unsafe { create(Function::Large(user_fn), commute, op) }
-    }
+        guard("MPI_Op_create_c", || unsafe {
+            create(Function::Large(user_fn), commute, op)
+        })
+    })
 }
 
 one_process_functions! {

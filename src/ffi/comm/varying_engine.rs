@@ -11,7 +11,7 @@
 //! receives into. The arguments only the root reads are not looked at elsewhere.
 
 use crate::abi::p2p::{MPI_IN_PLACE, MPI_PROC_NULL, MPI_ROOT};
-use crate::abi::{MPI_Comm, MPI_Datatype};
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_SUCCESS};
 use crate::dropin::comm::blocks::{
     root_and_partners, Exchange, Partners, ReceivedBlocks, SentBlocks,
 };
@@ -52,6 +52,14 @@ pub(super) trait Types: Copy {
     /// The types as an array of one entry per block, or the address of the one type: valid
     /// while `self` is.
     fn array(&self) -> *const MPI_Datatype;
+    /// The argument the MPI behind takes for these types of `blocks` blocks: an array that
+    /// holds handles of this library's own form is copied into `kept` with each made a
+    /// handle of that library ([`crate::behind::datatypes`]; one type is made so by the call
+    /// itself).
+    ///
+    /// # Safety
+    /// A non-NULL array holds an entry per block.
+    unsafe fn for_behind(self, blocks: usize, kept: &mut Vec<Vec<MPI_Datatype>>) -> Self;
 }
 
 impl Types for MPI_Datatype {
@@ -69,6 +77,9 @@ impl Types for MPI_Datatype {
         Ok(self)
     }
     fn array(&self) -> *const MPI_Datatype {
+        self
+    }
+    unsafe fn for_behind(self, _: usize, _: &mut Vec<Vec<MPI_Datatype>>) -> Self {
         self
     }
 }
@@ -97,6 +108,23 @@ impl Types for *const MPI_Datatype {
     }
     fn array(&self) -> *const MPI_Datatype {
         *self
+    }
+    unsafe fn for_behind(self, blocks: usize, kept: &mut Vec<Vec<MPI_Datatype>>) -> Self {
+        if self.is_null() {
+            return self;
+        }
+        // SAFETY: the caller's contract.
+        let types = unsafe { std::slice::from_raw_parts(self, blocks) };
+        if !types.iter().any(|&t| crate::abi::own_parts(t).is_some()) {
+            return self;
+        }
+        let translated: Vec<MPI_Datatype> = types
+            .iter()
+            .map(|&t| crate::behind::datatypes::datatype_for_behind(t))
+            .collect();
+        let address = translated.as_ptr();
+        kept.push(translated);
+        address
     }
 }
 
@@ -322,6 +350,41 @@ pub(super) fn exchanging(
 /// # Safety
 /// As for the MPI function.
 pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
+    mut send: Varied<C, D, T>,
+    mut recv: Varied<C, D, T>,
+    (with, comm): (Exchange, MPI_Comm),
+    call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
+    after: After,
+) -> c_int {
+    // Arrays of types with handles of this library's own form go as arrays of the MPI
+    // behind's handles, kept until the call completes.
+    let mut translated = Vec::new();
+    if !send.types.array().is_null() || !recv.types.array().is_null() {
+        let (sent, received) =
+            Partners::of(comm, with).map_or((0, 0), |p| (p.outgoing, p.incoming));
+        let in_place = is_in_place(send.buffer);
+        // SAFETY: the caller's contract: the arrays hold an entry per partner.
+        unsafe {
+            if !in_place {
+                send.types = send.types.for_behind(sent, &mut translated);
+            }
+            recv.types = recv.types.for_behind(received, &mut translated);
+        }
+    }
+    // SAFETY: the caller's contract.
+    let rc = unsafe { alltoall_varied_as_given(send, recv, (with, comm), call, after) };
+    if rc == MPI_SUCCESS && !translated.is_empty() {
+        // SAFETY: a request of `after` is the one the call made, which it wrote.
+        unsafe { crate::dropin::comm::collective::keep_until_complete(translated, after) };
+    }
+    rc
+}
+
+/// [`alltoall_varied`] once its types are the MPI behind's.
+///
+/// # Safety
+/// As for the MPI function.
+unsafe fn alltoall_varied_as_given<C: Number, D: Number, T: Types>(
     send: Varied<C, D, T>,
     recv: Varied<C, D, T>,
     (with, comm): (Exchange, MPI_Comm),

@@ -20,6 +20,8 @@
 //! then stays). With `MPI_DTYPE_DEBUG=1` the mode chosen is printed on stderr once.
 //! docs/drop-in.md describes the modes.
 
+pub mod datatypes;
+
 use std::ffi::{c_void, CStr, CString};
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -245,6 +247,40 @@ pub fn real_function(cell: &AtomicUsize, name: &CStr) -> usize {
 /// address no function has), so that it is looked for once.
 const MISSING: usize = 1;
 
+thread_local! {
+    /// How many calls of the MPI behind this thread is inside ([`Inside`]).
+    static INSIDE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// This thread's stay inside a call of the MPI behind, from [`Inside::enter`] until dropped.
+/// A call that reaches this library from there comes from that library (ROMIO's datatype
+/// calls, a program's callback it runs): [`inside`] tells.
+pub struct Inside(());
+
+impl Inside {
+    /// Marks this thread inside a call of the MPI behind until the value is dropped.
+    #[inline(always)]
+    pub fn enter() -> Inside {
+        INSIDE.with(|depth| depth.set(depth.get() + 1));
+        Inside(())
+    }
+}
+
+impl Drop for Inside {
+    #[inline(always)]
+    fn drop(&mut self) {
+        INSIDE.with(|depth| depth.set(depth.get() - 1));
+    }
+}
+
+/// True while this thread is inside a call this library made of the MPI behind: the call
+/// being answered comes from that library (or from a callback of the program it runs), not
+/// from the program directly.
+#[inline]
+pub fn inside() -> bool {
+    INSIDE.with(|depth| depth.get() > 0)
+}
+
 /// The `&'static CStr` of the function name `$name` (a string literal without its NUL, as
 /// `concat!` or `stringify!` make it), checked at compile time.
 macro_rules! symbol {
@@ -259,8 +295,9 @@ macro_rules! symbol {
 }
 pub(crate) use symbol;
 
-/// Evaluates to `Some(result)` of calling the real MPI's `$name` with `$args`, or `None` when
-/// no real MPI is loaded behind this library.
+/// Evaluates to `Some(result)` of calling the real MPI's `$name` with `$args` (a datatype
+/// handle of this library's own form made one of that library: [`datatypes`]), or `None`
+/// when no real MPI is loaded behind this library.
 /// `forward!(P $name: ...)` calls the MPI behind's profiling name `P$name`.
 macro_rules! forward {
     (P $name:ident : fn($($ty:ty),*) -> $ret:ty, $($arg:expr),*) => {
@@ -276,9 +313,10 @@ macro_rules! forward {
             addr => {
                 // SAFETY: the real MPI's function of this name has this C signature.
                 let f: unsafe extern "C" fn($($ty),*) -> $ret = unsafe { std::mem::transmute(addr) };
-                // SAFETY: the arguments are the caller's, passed on unchanged to the function
-                // of the same name and contract.
-                Some(unsafe { f($($arg),*) })
+                let _inside = $crate::behind::Inside::enter();
+                // SAFETY: the arguments are the caller's, passed on to the function of the
+                // same name and contract, a datatype as that library knows it.
+                Some(unsafe { f($($crate::behind::datatypes::for_behind!({ let typed: $ty = $arg; typed })),*) })
             }
         }
     }};
@@ -301,6 +339,7 @@ macro_rules! foreign_call {
             let symbol = $crate::behind::symbol!(concat!("P", stringify!($name)));
             let own = $name as unsafe extern "C" fn($($crate::behind::any_type!($arg)),*) -> _;
             if let Some(real) = $crate::behind::real_like(own, &CELL, symbol) {
+                let _inside = $crate::behind::Inside::enter();
                 // SAFETY: the arguments are the caller's, passed on unchanged to the function
                 // of the same signature and contract.
                 return $after(unsafe { real($($arg),*) });
