@@ -3,8 +3,7 @@
 standalone column, against mpi-dtype alone), runs it over plain MPICH, with libmpi_dtype.so
 preloaded, and standalone, and prints one table: ns per call of queries and MPI_Pack on
 MPICH's own types and on the program's, us per construction + commit + free of five derived
-types (with the twins mpi-dtype makes in MPICH after MPI_Init, and without them before
-MPI_Init), and us per MPI_Sendrecv to self of a derived type.
+types, and us per MPI_Sendrecv to self of a derived type.
 
     python3 benches/drop_in.py [--rounds R] [--trials N] [--lib PATH] [--include DIR]
 
@@ -115,12 +114,12 @@ def measure(lib, programs, rounds, trials):
     preloaded = dict(base, LD_PRELOAD=str(lib))
     runs = {
         "MPICH": ([str(mpich), *args], base),
-        "preload": ([str(mpich), "--pre-init", *args], preloaded),
+        "preload": ([str(mpich), *args], preloaded),
         "standalone": ([str(standalone), *args], base),
     }
     # One short run with MPI_DTYPE_DEBUG=1 shows that the library is preloaded and forwards to
     # MPICH; the timed runs go without it, since it prints a line per new type's first message.
-    check = [str(mpich), "--pre-init", "--trials", "1", "--min-ms", "0.01"]
+    check = [str(mpich), "--trials", "1", "--min-ms", "0.01"]
     done = run("preload check", check, dict(preloaded, MPI_DTYPE_DEBUG="1"))
     if "mpi-dtype: forwarding to" not in done.stderr:
         sys.stderr.write(done.stderr)
@@ -148,24 +147,23 @@ def table(results):
         return results.get((column, key))
 
     lines = [
-        "| measurement | unit | MPICH | preload | preload / MPICH | preload, no twins "
-        "| twins' share | standalone |",
-        "|---|---|---|---|---|---|---|---|",
+        "| measurement | unit | MPICH | preload | standalone | preload / MPICH "
+        "| preload / standalone |",
+        "|---|---|---|---|---|---|---|",
     ]
 
-    def row(label, unit, key, no_twins_key=None):
-        plain, preload = get("MPICH", key), get("preload", key)
-        no_twins = get("preload", no_twins_key) if no_twins_key else None
-        share = preload - no_twins if preload is not None and no_twins is not None else None
-        ratio = f"{preload / plain:.2f}" if plain and preload else "-"
-        lines.append(f"| {label} | {unit} | {fmt(plain)} | {fmt(preload)} | {ratio} "
-                     f"| {fmt(no_twins)} | {fmt(share)} | {fmt(get('standalone', key))} |")
+    def ratio(a, b):
+        return f"{a / b:.2f}" if a and b else "-"
+
+    def row(label, unit, key):
+        plain, preload, alone = get("MPICH", key), get("preload", key), get("standalone", key)
+        lines.append(f"| {label} | {unit} | {fmt(plain)} | {fmt(preload)} | {fmt(alone)} "
+                     f"| {ratio(preload, plain)} | {ratio(preload, alone)} |")
 
     for key, label in CALLS:
         row(label, "ns / call", key)
     for kind, label in KINDS:
-        row(f"build + commit + free: {label}", "us / type", f"build/{kind}",
-            f"build-pre-init/{kind}")
+        row(f"build + commit + free: {label}", "us / type", f"build/{kind}")
     for key, label in COMMS:
         row(label, "us / type" if "build" in key else "us / call", key)
     return "\n".join(lines)
@@ -185,7 +183,6 @@ def main():
     results = measure(lib, programs, max(1, options.rounds), max(1, options.trials))
     print(f"Library: {lib}; lowest over {max(1, options.rounds)} rounds of medians of "
           f"{max(1, options.trials)} trials, CPU time of the thread.")
-    print("preload, no twins: the preloaded run before MPI_Init; twins' share: preload minus that.")
     print()
     print(table(results))
 

@@ -3,7 +3,7 @@
  * benches/drop_in.py builds and runs it and prints the table; docs/BENCHMARKS.md has the
  * figures.
  *
- *   drop_in_bench [--pre-init] [--trials N] [--min-ms M]
+ *   drop_in_bench [--trials N] [--min-ms M]
  *
  * Prints one line per measurement, "name value unit", the value being the median of N trials
  * (default 5), each timing a batch of calls that lasts at least M ms (default 4; the batch
@@ -14,15 +14,14 @@
  *   call/...   ns per call of queries and MPI_Pack on MPI_DOUBLE, on a vector MPICH made
  *              itself (through PMPI_Type_vector of libmpich, found with dlsym: under the
  *              preload these calls are forwarded to MPICH), and on a vector the program made
- *              with MPI_Type_vector (under the preload: mpi-dtype's type, held by its twin's
- *              handle);
+ *              with MPI_Type_vector (under the preload: mpi-dtype's type, which gets a twin
+ *              in MPICH only when a call takes it there);
  *   build/...  us per construction + commit + free of five typical derived types, after
- *              MPI_Init (under the preload: with a twin in MPICH for each);
- *   build-pre-init/...  the same before MPI_Init (--pre-init; only under the preload or
- *              standalone, where mpi-dtype makes no twins until the MPI behind is
- *              initialized);
- *   comm/...   us per MPI_Sendrecv to self of a derived type (MPICH's own code either way),
- *              and per construction + commit + one MPI_Sendrecv + free of a vector.
+ *              MPI_Init;
+ *   comm/...   us per MPI_Sendrecv to self of a derived type, and per construction + commit
+ *              + one MPI_Sendrecv + free of a vector (under the preload: on the path
+ *              MPI_DTYPE_COMM chooses, and with a twin made for the message where that is
+ *              MPICH's).
  *
  * Every type is checked (size, extent, packed or received bytes) before it is timed; a wrong
  * answer exits with status 1, an MPI error aborts (the default error handler).
@@ -293,8 +292,8 @@ static void sendrecv_loop(long n) {
                      MPI_STATUS_IGNORE);
 }
 
-/* A new vector each time, used once in communication: if its twin were made at first use
- * rather than at construction, this is where it would show. */
+/* A new vector each time, used once in communication: where the message takes MPICH's path,
+ * its twin is made for it, and this is where that shows. */
 static void build_sendrecv_free(long n) {
     for (long i = 0; i < n; i++) {
         MPI_Datatype t;
@@ -319,16 +318,13 @@ static void bench_sendrecv(const char *label, MPI_Datatype t) {
 #endif
 
 int main(int argc, char **argv) {
-    int pre_init = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--pre-init"))
-            pre_init = 1;
-        else if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+        if (!strcmp(argv[i], "--trials") && i + 1 < argc)
             trials = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--min-ms") && i + 1 < argc)
             min_time = atof(argv[++i]) / 1e3;
         else {
-            fprintf(stderr, "usage: %s [--pre-init] [--trials N] [--min-ms M]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--trials N] [--min-ms M]\n", argv[0]);
             return 2;
         }
     }
@@ -337,10 +333,6 @@ int main(int argc, char **argv) {
     prepare_arguments();
     for (int i = 0; i < 2 * VECTOR_COUNT; i++)
         source[i] = 1.0 + i;
-
-    /* Before MPI_Init, mpi-dtype makes no twins (MPICH may not be called yet). */
-    if (pre_init)
-        bench_builds("build-pre-init");
 
     MPI_Init(&argc, &argv);
 

@@ -1057,6 +1057,17 @@ static int build_from_contents(const recipe *r, MPI_Datatype *out)
 
 static int build(const recipe *r, MPI_Datatype *out) { return build_with(r, out, &API, 0); }
 
+/* True if `r` or a type it is built of has no data (the MPI behind may refuse such a type as
+ * a child: Open MPI as the old type of MPI_Type_create_darray). */
+static int holds_empty(const recipe *r)
+{
+    if (r->entries == 0) return 1;
+    for (int k = 0; k < r->nt; k++) {
+        if (holds_empty(r->types[k])) return 1;
+    }
+    return 0;
+}
+
 /* Builds `r` through the constructors `c`: its children too, through the MPI library behind's
  * (a behind node's type), else through the program's. With `defer` the children's handles
  * are kept until free_deferred(). */
@@ -1074,12 +1085,8 @@ static int build_with(const recipe *r, MPI_Datatype *out, const constructors *c,
          * several processes) are mpi-dtype's to take, as where no library is behind. So is a
          * type without data Open MPI refuses as the old type of MPI_Type_create_darray. */
         int refused = rc != MPI_SUCCESS ? check_error_class(rc) : MPI_SUCCESS;
-        if (refused == MPI_ERR_ARG || refused == MPI_ERR_TYPE) {
-            int again = build_with(r->types[0], out, &API, r->ints[0]), size = -1;
-            if (refused == MPI_ERR_ARG) return again;
-            if (again == MPI_SUCCESS && MPI_Type_size(*out, &size) == MPI_SUCCESS && size == 0)
-                return MPI_SUCCESS;
-            if (again == MPI_SUCCESS) MPI_Type_free(out);
+        if (refused == MPI_ERR_ARG || (refused == MPI_ERR_TYPE && holds_empty(r->types[0]))) {
+            return build_with(r->types[0], out, &API, r->ints[0]);
         }
         return rc;
     }

@@ -211,6 +211,9 @@ int main(int argc, char **argv)
     int own_a = MPI_KEYVAL_INVALID, own_b = MPI_KEYVAL_INVALID;
     CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, count_own_delete, &own_a, NULL));
     CHECK_OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, fail_first_delete, &own_b, NULL));
+    /* A type made before MPI_Init gets its twin at its first call in MPICH, as any other. */
+    MPI_Datatype early;
+    CHECK_OK(MPI_Type_vector(3, 1, 2, MPI_INT, &early));
     CHECK_OK(MPI_Init(&argc, &argv));
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     {
@@ -234,6 +237,23 @@ int main(int argc, char **argv)
     /* Types where MPICH's own constructors give other bounds than the standard. */
     MPI_Datatype t, u, v;
     MPI_Type_create_hvector(2, 1, 26, MPI_UINT32_T, &t); /* extent 32, MPICH 30 */
+    check_twin("vector(3, 1, 2, int) made before MPI_Init", early);
+    /* An uncommitted type reaches MPICH as an uncommitted twin, which MPICH refuses; once
+     * committed (its twin too), MPICH moves it. */
+    {
+        MPI_Datatype loose;
+        int data[6] = {1, 2, 3, 4, 5, 6}, got[3] = {0, 0, 0}, class = -1;
+        CHECK_OK(MPI_Type_vector(3, 1, 2, MPI_INT, &loose));
+        int rc = MPI_Send(data, 1, loose, 0, 8, MPI_COMM_SELF);
+        MPI_Error_class(rc, &class);
+        CHECK_MSG(rc != MPI_SUCCESS && class == MPI_ERR_TYPE,
+                  "an uncommitted type is MPI_ERR_TYPE in MPICH (rc %d, class %d)", rc, class);
+        CHECK_OK(MPI_Type_commit(&loose));
+        CHECK_OK(MPI_Sendrecv(data, 1, loose, 0, 9, got, 3, MPI_INT, 0, 9, MPI_COMM_SELF,
+                              MPI_STATUS_IGNORE));
+        CHECK_MSG(got[0] == 1 && got[1] == 3 && got[2] == 5, "the committed type moved");
+        CHECK_OK(MPI_Type_free(&loose));
+    }
     check_twin("hvector(2, 1, 26 bytes, uint32)", t);
     MPI_Type_create_hvector(4, 1, 60, MPI_DOUBLE_INT, &t); /* extent 192, MPICH 196 */
     check_twin("hvector(4, 1, 60 bytes, double_int)", t);

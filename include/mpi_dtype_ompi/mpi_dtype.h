@@ -2164,9 +2164,9 @@ int MPI_Topo_test(MPI_Comm comm, int *status);
 
 /*
  `MPI_Type_c2f` (a function of Open MPI's ABI; MPICH's is a macro): the Fortran number of
- `datatype`. With an MPI library behind, it is that library's number of the handle (of its
- twin, for a handle of this library's own form), which the program's Fortran code takes
- there; standalone, the `int` of [`MPI_Type_toint`].
+ `datatype`. While an MPI library behind is initialized, it is that library's number of the
+ handle (of its twin, for a handle of this library's own form), which the program's Fortran
+ code takes there; otherwise the `int` of [`MPI_Type_toint`].
  */
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
 
@@ -2315,8 +2315,9 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
  `MPI_Type_f2c` (Open MPI's ABI): the datatype handle of a Fortran number [`MPI_Type_c2f`]
- gave: with an MPI library behind, the handle the program holds for the type that library
- gives (a twin's is the handle it was made for); standalone, the handle of
+ gave: while an MPI library behind is initialized, the handle the program holds for the
+ type that library gives (a twin's is the handle it was made for); otherwise, or for a
+ number that library does not know (one given before it was initialized), the handle of
  [`MPI_Type_fromint`].
  */
 MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);

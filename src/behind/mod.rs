@@ -324,7 +324,8 @@ macro_rules! forward {
 pub(crate) use forward;
 
 /// Returns from the enclosing exported function `$name` the answer of the MPI behind's
-/// `P$name` called with the same arguments, when `$foreign` holds: a datatype handle among
+/// `P$name` called with the same arguments (a datatype of this library's own form made one
+/// of that library: [`datatypes`]), when `$foreign` holds: a datatype handle among
 /// them is one that library made itself ([`crate::dropin::is_foreign`]). The arguments are
 /// named, not typed: the call takes the exported function's own C signature, so the two can
 /// never differ. An optional `; then f` maps the answer with `f` first.
@@ -340,9 +341,9 @@ macro_rules! foreign_call {
             let own = $name as unsafe extern "C" fn($($crate::behind::any_type!($arg)),*) -> _;
             if let Some(real) = $crate::behind::real_like(own, &CELL, symbol) {
                 let _inside = $crate::behind::Inside::enter();
-                // SAFETY: the arguments are the caller's, passed on unchanged to the function
-                // of the same signature and contract.
-                return $after(unsafe { real($($arg),*) });
+                // SAFETY: the arguments are the caller's, passed on to the function of the
+                // same signature and contract, a datatype as that library knows it.
+                return $after(unsafe { real($($crate::behind::datatypes::for_behind!($arg)),*) });
             }
         }
     };

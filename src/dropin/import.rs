@@ -52,6 +52,28 @@ pub unsafe fn any_unknown(count: impl Into<i64>, types: *const MPI_Datatype) -> 
     types.iter().any(|&t| is_unknown(t))
 }
 
+/// The `count` handles of `types` as the MPI behind knows them (each of this library's own
+/// form made its twin), if one of them is a predefined type of that library this one does
+/// not know ([`any_unknown`]): a struct of them is that library's to make.
+///
+/// # Safety
+/// A non-NULL `types` must be valid for `count` reads.
+pub unsafe fn types_if_unknown(
+    count: impl Into<i64>,
+    types: *const MPI_Datatype,
+) -> Option<Vec<MPI_Datatype>> {
+    let count: i64 = count.into();
+    // SAFETY: the caller's contract.
+    if !unsafe { any_unknown(count, types) } {
+        return None;
+    }
+    // SAFETY: not NULL and `count` is positive (`any_unknown`), valid by the caller's
+    // contract.
+    let types = unsafe { std::slice::from_raw_parts(types, count as usize) };
+    let for_behind = crate::behind::datatypes::datatype_for_behind;
+    Some(types.iter().map(|&t| for_behind(t)).collect())
+}
+
 /// Why a type of the MPI behind could not be imported.
 enum Failure {
     /// It is built on a predefined type this library does not know.

@@ -145,6 +145,7 @@ pub fn insert_dup(
         let handle = insert_with_twin(datatype, committed, None)
             .inspect_err(|_| twin.into_iter().for_each(twin::release))?;
         if let Some(twin) = twin {
+            // Made committed as the handle is: nothing can commit the handle meanwhile.
             twin::attach(handle, twin);
         }
         return Ok(handle);

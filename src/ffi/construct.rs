@@ -269,10 +269,17 @@ exported! {
     /// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
     #[cfg(abi = "mpich")]
     fn MPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype);
-    // SAFETY: the caller's array of count handles, as the function requires it.
-    foreign if unsafe { crate::dropin::import::any_unknown(count, array_of_types) };
-    // SAFETY: the caller's pointers, passed on under the same contract.
-    => unsafe { structure(FUNCTION, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype) }
+    // SAFETY: the caller's pointers, passed on under the same contract; the array of count
+    // handles, as the function requires it.
+    => unsafe {
+        // A member the MPI behind knows and this library does not: that library makes the
+        // struct, of the members as it knows them.
+        match crate::dropin::import::types_if_unknown(count, array_of_types) {
+            Some(types) => behind_call(count, array_of_blocklengths, array_of_displacements, types.as_ptr() as _, newtype)
+                .unwrap_or_else(|| crate::ffi::missing_behind(FUNCTION)),
+            None => structure(FUNCTION, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype),
+        }
+    }
 }
 
 // ---- subarray ---------------------------------------------------------------------------

@@ -40,30 +40,40 @@ pub extern "C" fn MPI_Type_fromint(value: c_int) -> MPI_Datatype {
 }
 
 /// `MPI_Type_c2f` (a function of Open MPI's ABI; MPICH's is a macro): the Fortran number of
-/// `datatype`. With an MPI library behind, it is that library's number of the handle (of its
-/// twin, for a handle of this library's own form), which the program's Fortran code takes
-/// there; standalone, the `int` of [`MPI_Type_toint`].
+/// `datatype`. While an MPI library behind is initialized, it is that library's number of the
+/// handle (of its twin, for a handle of this library's own form), which the program's Fortran
+/// code takes there; otherwise the `int` of [`MPI_Type_toint`].
 #[cfg(abi = "ompi")]
 #[no_mangle]
 pub extern "C" fn MPI_Type_c2f(datatype: MPI_Datatype) -> MPI_Fint {
     export_value("MPI_Type_c2f", -1, || {
-        if let Some(number) = forward!(PMPI_Type_c2f: fn(MPI_Datatype) -> MPI_Fint, datatype) {
-            return number;
+        if crate::dropin::twin::enabled() {
+            let number = forward!(PMPI_Type_c2f: fn(MPI_Datatype) -> MPI_Fint, datatype);
+            if let Some(number) = number {
+                return number;
+            }
         }
         handle_to_int(datatype).unwrap_or(-1)
     })
 }
 
 /// `MPI_Type_f2c` (Open MPI's ABI): the datatype handle of a Fortran number [`MPI_Type_c2f`]
-/// gave: with an MPI library behind, the handle the program holds for the type that library
-/// gives (a twin's is the handle it was made for); standalone, the handle of
+/// gave: while an MPI library behind is initialized, the handle the program holds for the
+/// type that library gives (a twin's is the handle it was made for); otherwise, or for a
+/// number that library does not know (one given before it was initialized), the handle of
 /// [`MPI_Type_fromint`].
 #[cfg(abi = "ompi")]
 #[no_mangle]
 pub extern "C" fn MPI_Type_f2c(datatype: MPI_Fint) -> MPI_Datatype {
     export_value("MPI_Type_f2c", MPI_DATATYPE_NULL, || {
-        if let Some(handle) = forward!(PMPI_Type_f2c: fn(MPI_Fint) -> MPI_Datatype, datatype) {
-            return crate::handles::program_handle(handle);
+        if crate::dropin::twin::enabled() {
+            let handle = forward!(PMPI_Type_f2c: fn(MPI_Fint) -> MPI_Datatype, datatype);
+            match handle {
+                Some(handle) if handle != MPI_DATATYPE_NULL => {
+                    return crate::handles::program_handle(handle)
+                }
+                _ => {}
+            }
         }
         handle_from_int(datatype).unwrap_or(MPI_DATATYPE_NULL)
     })

@@ -324,9 +324,10 @@ pub fn with_entry<R>(handle: MPI_Datatype, f: impl FnOnce(&mut Entry) -> R) -> M
 
 /// Gives the derived handle `handle`, of this library's own form, the twin `twin`, made for a
 /// call of the MPI behind after the handle (the program keeps holding `handle`), unless it
-/// has one already: the twin the handle keeps. From now on the twin's number resolves to the
-/// handle's entry, as the number of a twin the program holds does.
-pub fn attach_twin(handle: MPI_Datatype, twin: MPI_Datatype) -> MpiResult<MPI_Datatype> {
+/// has one already: the twin the handle keeps, and whether the handle is committed now (read
+/// with the twin, so that a commit that came in meanwhile is seen). From now on the twin's
+/// number resolves to the handle's entry, as the number of a twin the program holds does.
+pub fn attach_twin(handle: MPI_Datatype, twin: MPI_Datatype) -> MpiResult<(MPI_Datatype, bool)> {
     let (index, generation) = decode(handle).ok_or_else(|| invalid(handle))?;
     let cell = cell(index);
     let (kept, previous) = {
@@ -335,14 +336,15 @@ pub fn attach_twin(handle: MPI_Datatype, twin: MPI_Datatype) -> MpiResult<MPI_Da
         let Some(entry) = slot.entry.as_mut().filter(|_| current) else {
             return Err(invalid(handle));
         };
+        let committed = entry.committed;
         match entry.twin {
-            Some(kept) => (kept, None),
+            Some(kept) => ((kept, committed), None),
             None => {
                 entry.twin = Some(twin);
                 entry.twin_attached = true;
                 // Mapped under the slot's lock, so that a free of the handle (which unmaps
                 // its twin after taking the entry) cannot come in between.
-                (twin, map_twin(twin, handle))
+                ((twin, committed), map_twin(twin, handle))
             }
         }
     };

@@ -297,34 +297,48 @@ pub fn prepare() {
 /// The handle the MPI behind takes for `handle`, a handle of this library's own form: the
 /// handle's twin, made at the first call that takes it there, as a new handle's twin is made
 /// inside that library ([`new_handle`]: committed if the handle is), and kept with the handle
-/// until it is freed. A handle that names no type passes as it is, and that library rejects
-/// it (`MPI_ERR_TYPE`); so does one whose twin cannot be made.
+/// until it is freed. A handle that names no type, or whose twin cannot be made, becomes
+/// `MPI_DATATYPE_NULL`, which that library rejects (`MPI_ERR_TYPE`): it never sees this
+/// library's own form (Open MPI would read a handle as the address of its object).
 pub fn for_behind(handle: MPI_Datatype) -> MPI_Datatype {
-    let Ok((datatype, committed, twin)) =
-        crate::handles::with_entry(handle, |e| (e.datatype.clone(), e.committed, e.twin))
-    else {
-        return handle;
-    };
-    if let Some(twin) = twin {
-        return twin;
+    // Every call after the first finds the twin here, with no reference taken.
+    match crate::handles::with_entry(handle, |e| e.twin) {
+        Ok(Some(twin)) => return twin,
+        Ok(None) => {}
+        Err(_) => return MPI_DATATYPE_NULL,
     }
-    let Ok(Some(made)) = new_handle(&datatype, committed) else {
-        return handle;
+    let Ok((datatype, committed)) =
+        crate::handles::with_entry(handle, |e| (e.datatype.clone(), e.committed))
+    else {
+        return MPI_DATATYPE_NULL;
     };
-    attach(handle, made).unwrap_or(handle)
+    let Ok(Some(made)) = new_handle(&datatype, committed) else {
+        return MPI_DATATYPE_NULL;
+    };
+    match attach(handle, made) {
+        Some((twin, now_committed)) => {
+            if twin == made && now_committed && !committed {
+                // `MPI_Type_commit` came in while the twin was made, and found none to
+                // commit.
+                commit(made).ok();
+            }
+            twin
+        }
+        None => MPI_DATATYPE_NULL,
+    }
 }
 
 /// Gives `handle`, of this library's own form, the twin `made` (a new handle of the MPI
-/// behind) unless it has one already: the twin it keeps (`made` is released if it is not
-/// that one, and `None` if the handle is gone).
-pub fn attach(handle: MPI_Datatype, made: MPI_Datatype) -> Option<MPI_Datatype> {
+/// behind) unless it has one already: the twin it keeps and whether the handle is committed
+/// now (`made` is released if it is not that twin; `None` if the handle is gone).
+pub fn attach(handle: MPI_Datatype, made: MPI_Datatype) -> Option<(MPI_Datatype, bool)> {
     match crate::handles::attach_twin(handle, made) {
-        Ok(kept) if kept == made => {
+        Ok((kept, committed)) if kept == made => {
             // The number is this handle's twin now, whatever the program freed under it
             // before.
             forget_retired(made);
             forget_forgotten();
-            Some(made)
+            Some((made, committed))
         }
         kept => {
             // Another thread gave the handle its twin meanwhile (or it was freed).

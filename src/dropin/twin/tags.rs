@@ -106,7 +106,18 @@ pub fn duplicated(handle: MPI_Datatype) -> Option<Duplicated> {
     let original = handle_from_bits(u64::from_str_radix(bits, 16).ok()?);
     let is_dup = match types::envelope(handle).ok()? {
         (1, 0, 0, 1, MPI_COMBINER_CONTIGUOUS) => false,
-        (0, 0, 0, 1, MPI_COMBINER_DUP) => carries(only_child(handle)?, tag),
+        (0, 0, 0, 1, MPI_COMBINER_DUP) => {
+            let child = only_child(handle)?;
+            match carries(&child, tag) {
+                // A copy of a handle this library made as a duplicate.
+                false => false,
+                // Open MPI's `MPI_Type_dup` of the handle, or of a copy or duplicate of it;
+                // not of a type Open MPI made from the handle (a resized one, named after it
+                // all the same).
+                true if child.0 == original || stands_for(child.0, original) => true,
+                true => return None,
+            }
+        }
         _ => return None,
     };
     Some(Duplicated {
@@ -135,9 +146,14 @@ impl Drop for Child {
     }
 }
 
+/// True if `handle` is a copy or a duplicate the MPI behind made of `original`.
+fn stands_for(handle: MPI_Datatype, original: MPI_Datatype) -> bool {
+    duplicated(handle).is_some_and(|copy| copy.original == original)
+}
+
 /// True if the MPI behind's name of `child` is `tag` after none or more "Dup ": the child is
-/// the tagged handle or one of Open MPI's duplicates of it, never the type a handle this
-/// library gave duplicates.
-fn carries(child: Child, tag: &str) -> bool {
+/// the tagged handle or a type Open MPI made from it (a duplicate, a resized type), never the
+/// type a handle this library gave duplicates.
+fn carries(child: &Child, tag: &str) -> bool {
     name_of(child.0).is_some_and(|name| name.trim_start_matches(DUPLICATE) == tag)
 }

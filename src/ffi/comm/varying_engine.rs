@@ -33,6 +33,8 @@ impl<T: Copy + Into<i64> + From<i32> + Send + 'static> Number for T {}
 pub(super) trait Types: Copy {
     /// How displacements count with these types.
     const UNIT: Unit;
+    /// True for an array of a type per block.
+    const PER_BLOCK: bool;
     /// The type of block `index`.
     ///
     /// # Safety
@@ -64,6 +66,7 @@ pub(super) trait Types: Copy {
 
 impl Types for MPI_Datatype {
     const UNIT: Unit = Unit::Extents;
+    const PER_BLOCK: bool = false;
     unsafe fn at(self, _: usize) -> MPI_Datatype {
         self
     }
@@ -86,6 +89,7 @@ impl Types for MPI_Datatype {
 
 impl Types for *const MPI_Datatype {
     const UNIT: Unit = Unit::Bytes;
+    const PER_BLOCK: bool = true;
     unsafe fn at(self, index: usize) -> MPI_Datatype {
         // SAFETY: the caller's contract.
         unsafe { self.add(index).read() }
@@ -359,7 +363,7 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
     // Arrays of types with handles of this library's own form go as arrays of the MPI
     // behind's handles, kept until the call completes.
     let mut translated = Vec::new();
-    if !send.types.array().is_null() || !recv.types.array().is_null() {
+    if T::PER_BLOCK && (!send.types.array().is_null() || !recv.types.array().is_null()) {
         let (sent, received) =
             Partners::of(comm, with).map_or((0, 0), |p| (p.outgoing, p.incoming));
         let in_place = is_in_place(send.buffer);
