@@ -51,28 +51,38 @@ unsafe fn program_datatype(datatype: *mut MPI_Datatype) -> MPI_Datatype {
     crate::handles::program_handle(unsafe { datatype.read() })
 }
 
-/// A program function with an `int` length.
-type IntFunction = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut c_int, *mut MPI_Datatype);
-/// A program function with an `MPI_Count` length.
-type LargeFunction =
-    unsafe extern "C" fn(*mut c_void, *mut c_void, *mut MPI_Count, *mut MPI_Datatype);
+/// A program function with a length of type `L` (`int` or `MPI_Count`).
+type ProgramFunction<L> = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut L, *mut MPI_Datatype);
+
+/// Calls the program's `function` with the handle the program holds for the datatype.
+///
+/// # Safety
+/// As the MPI library calls an operation's function: valid vectors, length and datatype.
+unsafe fn call_program<L>(
+    function: ProgramFunction<L>,
+    vectors: (*mut c_void, *mut c_void),
+    len: *mut L,
+    datatype: *mut MPI_Datatype,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let mut handle = program_datatype(datatype);
+        function(vectors.0, vectors.1, len, &mut handle)
+    }
+}
 
 /// Calls the program's `int` function of slot `slot`.
 ///
 /// # Safety
-/// As the MPI library calls an operation's function: valid vectors, length and datatype.
+/// As for [`call_program`]; the slot was filled before the operation was made.
 unsafe fn int_of_int(
     slot: usize,
     vectors: (*mut c_void, *mut c_void),
     len: *mut c_int,
     datatype: *mut MPI_Datatype,
 ) {
-    // SAFETY: the caller's contract; the slot was filled before the operation was made.
-    unsafe {
-        let function: IntFunction = function_in(&INT_FUNCTIONS, slot);
-        let mut handle = program_datatype(datatype);
-        function(vectors.0, vectors.1, len, &mut handle)
-    }
+    // SAFETY: the caller's contract.
+    unsafe { call_program(function_in(&INT_FUNCTIONS, slot), vectors, len, datatype) }
 }
 
 /// Calls the program's `MPI_Count` function of slot `slot` with the `int` length widened.
@@ -87,10 +97,9 @@ unsafe fn int_of_large(
 ) {
     // SAFETY: the caller's contract.
     unsafe {
-        let function: LargeFunction = function_in(&LARGE_FUNCTIONS, slot);
+        let function: ProgramFunction<MPI_Count> = function_in(&LARGE_FUNCTIONS, slot);
         let mut count = MPI_Count::from(len.read());
-        let mut handle = program_datatype(datatype);
-        function(vectors.0, vectors.1, &mut count, &mut handle)
+        call_program(function, vectors, &mut count, datatype)
     }
 }
 
@@ -105,11 +114,7 @@ unsafe fn large_of_large(
     datatype: *mut MPI_Datatype,
 ) {
     // SAFETY: the caller's contract.
-    unsafe {
-        let function: LargeFunction = function_in(&LARGE_FUNCTIONS, slot);
-        let mut handle = program_datatype(datatype);
-        function(vectors.0, vectors.1, len, &mut handle)
-    }
+    unsafe { call_program(function_in(&LARGE_FUNCTIONS, slot), vectors, len, datatype) }
 }
 
 /// For each of `$calls` (a function of the length type `$len` taking a slot), the array
