@@ -604,7 +604,7 @@ pub fn decode(t: MPI_Datatype) -> Option<Decoded> {
     // SAFETY: valid output locations.
     let rc =
         unsafe { MPI_Type_get_envelope_c(t, &mut ni, &mut na, &mut nc, &mut nt, &mut combiner) };
-    assert_eq!(rc, MPI_SUCCESS, "MPI_Type_get_envelope_c({t})");
+    assert_eq!(rc, MPI_SUCCESS, "MPI_Type_get_envelope_c({t:#x})");
     // The variant without large counts agrees, or refuses a type that needs large counts.
     let (mut ni2, mut na2, mut nt2, mut combiner2) = (0, 0, 0, 0);
     // SAFETY: valid output locations.
@@ -616,11 +616,11 @@ pub fn decode(t: MPI_Datatype) -> Option<Decoded> {
             "MPI_Type_get_envelope on a large-count type"
         );
     } else {
-        assert_eq!(rc2, MPI_SUCCESS, "MPI_Type_get_envelope({t})");
+        assert_eq!(rc2, MPI_SUCCESS, "MPI_Type_get_envelope({t:#x})");
         assert_eq!(
             (ni2 as i64, na2 as i64, nt2 as i64, combiner2),
             (ni, na, nt, combiner),
-            "the two envelopes of {t} differ"
+            "the two envelopes of {t:#x} differ"
         );
     }
     if combiner == MPI_COMBINER_NAMED {
@@ -652,7 +652,7 @@ pub fn decode(t: MPI_Datatype) -> Option<Decoded> {
             d.types.as_mut_ptr(),
         )
     };
-    assert_eq!(rc, MPI_SUCCESS, "MPI_Type_get_contents_c({t})");
+    assert_eq!(rc, MPI_SUCCESS, "MPI_Type_get_contents_c({t:#x})");
     if nc == 0 {
         // The variant without large counts gives the same arrays.
         let mut ints2 = vec![0; ni as usize];
@@ -670,11 +670,11 @@ pub fn decode(t: MPI_Datatype) -> Option<Decoded> {
                 types2.as_mut_ptr(),
             )
         };
-        assert_eq!(rc, MPI_SUCCESS, "MPI_Type_get_contents({t})");
+        assert_eq!(rc, MPI_SUCCESS, "MPI_Type_get_contents({t:#x})");
         assert_eq!(
             (&ints2, &addrs2),
             (&d.ints, &d.addresses),
-            "the two contents of {t}"
+            "the two contents of {t:#x}"
         );
         free_children(&types2);
     }
@@ -895,7 +895,7 @@ pub fn commit(t: MPI_Datatype) {
     let mut h = t;
     // SAFETY: a valid handle location.
     let rc = unsafe { MPI_Type_commit(&mut h) };
-    assert_eq!(rc, MPI_SUCCESS, "MPI_Type_commit({t})");
+    assert_eq!(rc, MPI_SUCCESS, "MPI_Type_commit({t:#x})");
 }
 
 /// `MPI_Pack_external_size` for one copy.

@@ -248,7 +248,7 @@ fn sent_eagerly(bytes: Option<i64>) -> bool {
 }
 
 /// The type of the MPI behind that a message of `datatype` takes on its path instead of the
-/// program's handle (its twin): the byte twin for a receive that must take a stream of bytes
+/// program's handle (its twin, once the call takes it to the MPI behind): the byte twin for a receive that must take a stream of bytes
 /// cut anywhere into a type whose basic entries differ in size (`byte_twin`); the twin itself
 /// for other messages of such a type (its sends, which that MPI cuts between entries, and the
 /// receives of messages sent in one piece); else the flat type of one level of long runs, if

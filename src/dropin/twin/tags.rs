@@ -1,11 +1,11 @@
-//! The names the program's handles carry in the MPI library behind when that library hands
-//! back duplicates of them (Open MPI).
+//! The names the twins of the program's handles carry in the MPI library behind when that
+//! library hands back duplicates of them (Open MPI).
 //!
 //! MPICH gives back the very handle a type of its own was built on (`MPI_Type_get_contents`)
 //! and, through ROMIO, a type built on the handle a file view was set with
 //! (`MPI_File_get_view`). Open MPI gives back a new object instead: a duplicate, named "Dup "
 //! followed by the original's name, whose envelope is the original's. So that such a
-//! duplicate can be known as the program's type, every handle this library gives the program
+//! duplicate can be known as the program's type, every twin of a handle of the program's
 //! carries there, over such a library, a name that says which handle it is ([`tag`]:
 //! `mpi-dtype <handle> <serial>`, the serial telling the handle from a later one the MPI
 //! behind makes at the same address once this one is gone). The names the program gives its
@@ -13,10 +13,12 @@
 //!
 //! Open MPI names some types it makes itself the same way: `MPI_Type_create_resized` and
 //! `MPI_Type_dup` start from a duplicate of their argument. A duplicate it hands back has its
-//! original's envelope, which for every handle this library gives the program is
+//! original's envelope, which for every twin of a handle of the program's is
 //! `MPI_COMBINER_CONTIGUOUS` of one ([`super::new_handle`]) or `MPI_COMBINER_DUP` of another
-//! type ([`super::dup_handle`]); Open MPI's own `MPI_Type_dup` of the handle (or of a
-//! duplicate of it) is told apart by its child, which carries the same tag ([`duplicated`]).
+//! type ([`super::dup_handle`]). Open MPI's own `MPI_Type_dup` of the twin (or of a copy or
+//! duplicate of it), whose child carries the same tag and stands for the twin, is a duplicate
+//! of the handle's type; one of a resized type Open MPI made from the twin, whose child
+//! carries the tag too, is neither ([`duplicated`]).
 
 use crate::abi::*;
 use crate::behind::forward;
