@@ -133,13 +133,14 @@ pub fn insert_dup(
     committed: bool,
     old: MPI_Datatype,
 ) -> MpiResult<MPI_Datatype> {
-    let source = match handles::is_predefined(old) {
-        true => Some(old),
+    let predefined = handles::is_predefined(old);
+    let old_twin = match predefined {
+        true => None,
         false => handles::with_entry(old, |e| e.twin)?,
     };
     if !crate::behind::inside() {
-        let twin = match source.filter(|_| !handles::is_predefined(old)) {
-            Some(source) => twin::dup_handle(source, committed)?,
+        let twin = match old_twin {
+            Some(old_twin) => twin::dup_handle(old_twin, committed)?,
             None => None,
         };
         let handle = insert_with_twin(datatype, committed, None)
@@ -150,6 +151,7 @@ pub fn insert_dup(
         }
         return Ok(handle);
     }
+    let source = if predefined { Some(old) } else { old_twin };
     let made = match source {
         Some(source) => twin::dup_handle(source, committed)?,
         None => twin::new_handle(&datatype, committed)?,

@@ -290,7 +290,6 @@ pub fn prepare() {
     if enabled() {
         crate::handles::accept_internal_aliases();
         watch_key();
-        behind::datatypes::translate_with(for_behind);
     }
 }
 
@@ -301,16 +300,16 @@ pub fn prepare() {
 /// `MPI_DATATYPE_NULL`, which that library rejects (`MPI_ERR_TYPE`): it never sees this
 /// library's own form (Open MPI would read a handle as the address of its object).
 pub fn for_behind(handle: MPI_Datatype) -> MPI_Datatype {
-    // Every call after the first finds the twin here, with no reference taken.
-    match crate::handles::with_entry(handle, |e| e.twin) {
-        Ok(Some(twin)) => return twin,
-        Ok(None) => {}
+    // One lock of the slot: every call after the first finds the twin, with no reference
+    // taken; the first takes the type to make it.
+    let found = crate::handles::with_entry(handle, |e| match e.twin {
+        Some(twin) => Ok(twin),
+        None => Err((e.datatype.clone(), e.committed)),
+    });
+    let (datatype, committed) = match found {
+        Ok(Ok(twin)) => return twin,
+        Ok(Err(untwinned)) => untwinned,
         Err(_) => return MPI_DATATYPE_NULL,
-    }
-    let Ok((datatype, committed)) =
-        crate::handles::with_entry(handle, |e| (e.datatype.clone(), e.committed))
-    else {
-        return MPI_DATATYPE_NULL;
     };
     let Ok(Some(made)) = new_handle(&datatype, committed) else {
         return MPI_DATATYPE_NULL;
