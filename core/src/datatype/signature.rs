@@ -89,6 +89,18 @@ pub fn basics(dt: &Datatype) -> Vec<Basic> {
     found
 }
 
+/// Whether an entry of `dt` is one of the pair types (`MPI_DOUBLE_INT` and the like), whose
+/// two basic parts the [`signature`] lists as two runs, from its constructor tree.
+pub fn holds_pairs(dt: &Datatype) -> bool {
+    if dt.layout.elements == 0 {
+        return false;
+    }
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match &dt.combiner {
+        Combiner::Named(p) => matches!(p.kind, PredefinedKind::Pair(..)),
+        derived => derived.parts().any(|part| holds_pairs(part)),
+    })
+}
+
 /// The uniformity of `dt`'s basic entries under `key`, from its constructor tree.
 fn uniformity<K: Copy + Eq>(dt: &Datatype, key: &impl Fn(Basic) -> K) -> Uniformity<K> {
     if dt.layout.elements == 0 {
@@ -133,4 +145,41 @@ pub fn signature(dt: &Datatype) -> Option<Vec<(Basic, i64)>> {
         GO_ON
     });
     (!too_long).then_some(runs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::construct;
+    use crate::predefined;
+    use std::sync::Arc;
+
+    fn named(name: &str) -> Arc<Datatype> {
+        construct::named(predefined::by_name(name).unwrap())
+    }
+
+    /// A struct of every other double, a char and every other int: three runs of its
+    /// signature, and no pair; a pair type inside a struct is found.
+    #[test]
+    fn signature_runs_and_pairs_of_a_struct() {
+        let (double, char, int) = (named("MPI_DOUBLE"), named("MPI_CHAR"), named("MPI_INT"));
+        let doubles = construct::vector(200, 1, 16, true, &double, false).unwrap();
+        let ints = construct::vector(200, 1, 8, true, &int, false).unwrap();
+        let members = vec![doubles.clone(), char.clone(), ints, doubles];
+        let st =
+            construct::structure(vec![1; 4], vec![0, 3200, 3208, 4808], members, false).unwrap();
+        let basic = |t: &Arc<Datatype>| only_basic(t).unwrap();
+        let expected = vec![
+            (basic(&double), 200),
+            (basic(&char), 1),
+            (basic(&int), 200),
+            (basic(&double), 200),
+        ];
+        assert_eq!(signature(&st), Some(expected));
+        assert!(!holds_pairs(&st));
+        let pair = named("MPI_DOUBLE_INT");
+        let with_pair =
+            construct::structure(vec![1, 1], vec![0, 16], vec![char, pair], false).unwrap();
+        assert!(holds_pairs(&with_pair));
+    }
 }

@@ -127,14 +127,10 @@ pub fn root_and_partners(root: c_int, comm: MPI_Comm) -> Option<(bool, i64)> {
 }
 
 /// The count of one block to give the MPI behind: the program's `count`, or, when the
-/// blocks were packed into a buffer of `total` bytes, the bytes of one of `blocks`.
-fn block_count<C: Copy + Into<i64> + From<i32>>(
-    packed: bool,
-    total: C,
-    blocks: i64,
-    count: C,
-) -> C {
-    match packed {
+/// blocks were packed into a buffer of `total` bytes sent as `MPI_BYTE`s (`bytes`), the bytes
+/// of one of `blocks`.
+fn block_count<C: Copy + Into<i64> + From<i32>>(bytes: bool, total: C, blocks: i64, count: C) -> C {
+    match bytes {
         // The total fits in an int: route keeps larger messages on the MPI's path.
         true => C::from((total.into() / blocks) as i32),
         false => count,
@@ -186,7 +182,7 @@ impl SentBlocks {
         let (b, total, t) = self.outgoing.args(buffer, count, datatype);
         (
             b,
-            block_count(self.outgoing.packs(), total, self.blocks, count),
+            block_count(self.outgoing.sends_bytes(), total, self.blocks, count),
             t,
         )
     }

@@ -11,7 +11,9 @@
 //!
 //! - the MPI's: the call goes to the MPI behind unchanged, with the type's twin;
 //! - the engine's: a send packs the program's data into a pooled buffer ([`pool`]) and sends
-//!   it as `count * size` `MPI_BYTE`s; a receive receives that many bytes into a pooled
+//!   it as `count * size` `MPI_BYTE`s (or, for some types whose basic entries differ in size,
+//!   as `count` copies of a type of the MPI behind with the packed bytes' signature:
+//!   [`route`]); a receive receives that many bytes into a pooled
 //!   buffer and unpacks what arrived into the program's memory when the receive completes
 //!   (at once for a blocking call, else in the completion call that reports it:
 //!   [`pending`]).
@@ -65,7 +67,8 @@ fn address_of(buffer: *const c_void) -> usize {
     buffer.expose_provenance()
 }
 
-/// The buffer, count and datatype to give the MPI behind: the packed bytes, or the program's
+/// The buffer, count and datatype to give the MPI behind: the packed bytes (as `MPI_BYTE`s, or
+/// as the program's count of copies of the `stand_in` that types them), or the program's
 /// buffer and count with the program's datatype or its `stand_in` of the MPI behind.
 fn substitute<C: From<i32>>(
     packed: Option<(&Buffer, usize)>,
@@ -74,10 +77,13 @@ fn substitute<C: From<i32>>(
     count: C,
     datatype: MPI_Datatype,
 ) -> (*mut c_void, C, MPI_Datatype) {
-    match packed {
+    match (packed, stand_in) {
+        (Some((pooled, _)), Some(stream_type)) => (pooled.as_mut_ptr().cast(), count, stream_type),
         // The byte count fits in an int: `route` keeps larger messages on the MPI's path.
-        Some((pooled, bytes)) => (pooled.as_mut_ptr().cast(), C::from(bytes as i32), MPI_BYTE),
-        None => (buffer.cast_mut(), count, stand_in.unwrap_or(datatype)),
+        (Some((pooled, bytes)), None) => {
+            (pooled.as_mut_ptr().cast(), C::from(bytes as i32), MPI_BYTE)
+        }
+        (None, _) => (buffer.cast_mut(), count, stand_in.unwrap_or(datatype)),
     }
 }
 
@@ -92,7 +98,8 @@ fn path_to(peer: c_int, datatype: MPI_Datatype, count: i64, side: route::Side) -
 /// The send side of a message: on the engine's path, the packed bytes.
 pub struct Outgoing {
     packed: Option<(Buffer, usize)>,
-    /// On the MPI's path, the type of the MPI behind that stands in for the program's.
+    /// On the MPI's path, the type of the MPI behind that stands in for the program's; on the
+    /// engine's, the type the packed bytes go as, if not `MPI_BYTE`s (their stream type).
     stand_in: Option<MPI_Datatype>,
     /// The program's memory, for a persistent send that packs at each start.
     deferred: Option<Memory>,
@@ -132,7 +139,7 @@ impl Outgoing {
         if defer {
             return Outgoing {
                 packed: Some((pooled, route.bytes)),
-                stand_in: None,
+                stand_in: route.stream_type,
                 deferred: Some(memory),
             };
         }
@@ -140,7 +147,7 @@ impl Outgoing {
         unsafe { memory.pack_into(&pooled) };
         Outgoing {
             packed: Some((pooled, route.bytes)),
-            stand_in: None,
+            stand_in: route.stream_type,
             deferred: None,
         }
     }
@@ -148,6 +155,12 @@ impl Outgoing {
     /// Whether the engine packed this message.
     pub fn packs(&self) -> bool {
         self.packed.is_some()
+    }
+
+    /// Whether the engine packed this message and the MPI behind sends it as `MPI_BYTE`s
+    /// (not as copies of its stream type): the count it is given is then a count of bytes.
+    pub fn sends_bytes(&self) -> bool {
+        self.packed.is_some() && self.stand_in.is_none()
     }
 
     /// The buffer, count and datatype the MPI behind sends.

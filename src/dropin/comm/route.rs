@@ -6,7 +6,8 @@
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
 //! `engine` packs every derived type of this library (except, on the send side and over an MPI
 //! not known to receive their bytes whole, such as MPICH before 5, the types whose basic
-//! entries differ in size, unless `MPI_DTYPE_PEERS=preloaded`: below), `mpi` packs none. Predefined types,
+//! entries differ in size and whose type signature has short runs, unless
+//! `MPI_DTYPE_PEERS=preloaded`: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
@@ -56,10 +57,15 @@
 //! ([`Traits::takes_bytes_into_mixed_sizes`]: MPICH 5 and later, Intel MPI 2021.19 and later take it,
 //! and there such a type is routed as any other):
 //!
-//! - a send takes the MPI's path with the twin, since the receiver may be a process without
-//!   this library, which receives with the type itself; unless `MPI_DTYPE_PEERS=preloaded`
-//!   says that every peer runs this library (so receives as below), where the send is routed
-//!   as any other;
+//! - a send that the engine packs gives the MPI behind (over MPICH:
+//!   [`Traits::sends_signature_streams`]) the packed bytes as copies of the type's stream type ([`crate::dropin::twin::stream_type`]: a struct of one contiguous
+//!   block per run of its type signature), not as `MPI_BYTE`s, since the receiver may be a
+//!   process without this library, which receives with the type itself: the MPI then cuts
+//!   the stream between entries, as when it sends the type. A type whose signature has short
+//!   runs (an array of structs: [`crate::dropin::twin::streams_whole`]), which the MPI would
+//!   copy as slowly as the type itself, has no stream type: its sends take the MPI's path
+//!   with the twin, as do those of every such type over other MPIs. With `MPI_DTYPE_PEERS=preloaded` (every peer runs this library, so
+//!   receives as below) the sends of every such type are routed as any other, as bytes;
 //! - a receive never takes the twin, since the sender may send bytes (`MPI_PACKED` from
 //!   `MPI_Bsend`, or the engine of a process that packs such sends): it lands as bytes for
 //!   the engine where the engine's path is taken, else it takes the MPI's path with the
@@ -96,7 +102,8 @@ pub enum Mode {
     /// Decide per type.
     Auto,
     /// Pack every derived type of this library with the engine (except the sends of a type
-    /// whose basic entries differ in size over an MPI not known to receive them whole).
+    /// whose basic entries differ in size and whose signature has short runs, over an MPI not
+    /// known to receive them whole).
     Engine,
     /// Let the MPI behind move every type.
     Mpi,
@@ -118,7 +125,7 @@ pub fn mode() -> Mode {
 
 /// Whether `MPI_DTYPE_PEERS=preloaded` says that every process this one exchanges messages
 /// with runs this library too (read once; `any`, the default, says nothing). Then a send of a
-/// type whose basic entries differ in size may be packed over any MPI, since the receiver
+/// type whose basic entries differ in size may be sent as bytes over any MPI, since the receiver
 /// unpacks it itself (module documentation).
 fn peers_preloaded() -> bool {
     static PRELOADED: OnceLock<bool> = OnceLock::new();
@@ -159,6 +166,10 @@ pub struct Packed {
     pub datatype: Arc<Datatype>,
     /// `count * size`.
     pub bytes: usize,
+    /// On the send side, the type of the MPI behind that the packed bytes go as, one copy per
+    /// copy of the datatype ([`crate::dropin::twin::stream_type`]), instead of `bytes`
+    /// `MPI_BYTE`s.
+    pub stream_type: Option<MPI_Datatype>,
 }
 
 /// Which side of a message a route is for.
@@ -218,6 +229,12 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
         };
     // A message sent eagerly arrives in one piece, which the twin takes whole even as bytes.
     let byte_twin = paths.byte_twin_receive && side != Side::Send && !eager;
+    // A send whose bytes must go as the type's signature takes its stream type, or the twin
+    // where it has none (it could not be made).
+    let stream_type = (engine && side == Side::Send && paths.stream_send)
+        .then(|| crate::dropin::twin::stream_type(datatype));
+    let engine = engine && !matches!(stream_type, Some(None));
+    let stream_type = stream_type.flatten();
     let (engine, stand_in) = match engine {
         true => (true, None),
         false => match stand_in(datatype, paths, byte_twin) {
@@ -231,6 +248,7 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
         Some(bytes) if engine => Path::Engine(Packed {
             datatype: datatype.clone(),
             bytes: bytes as usize,
+            stream_type,
         }),
         _ => Path::Mpi(stand_in),
     }
@@ -289,21 +307,31 @@ fn engine_wins(datatype: &Datatype) -> bool {
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
 /// first message; with `MPI_DTYPE_DEBUG=1` they are printed then. A type whose basic entries
-/// differ in size is sent on the MPI's path unless the MPI behind receives a stream of bytes
-/// into it whole, and then received through its byte twin where the engine does not receive
-/// it (module documentation).
+/// differ in size is sent, unless the MPI behind receives a stream of bytes into it whole, on
+/// the engine's path as its stream type where it has one, else on the MPI's path, and
+/// received through its byte twin where the engine does not receive it (module
+/// documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
     let twin_takes_bytes = one_entry_size(datatype) || behind_traits().takes_bytes_into_mixed_sizes;
     let may_send_bytes = twin_takes_bytes || peers_preloaded();
-    let engine_send = may_send_bytes && (mode == Mode::Engine || engine_wins(datatype));
+    let stream_send = !may_send_bytes
+        && behind_traits().sends_signature_streams
+        && crate::dropin::twin::streams_whole(datatype);
+    let engine_send =
+        (may_send_bytes || stream_send) && (mode == Mode::Engine || engine_wins(datatype));
     let paths = MessagePaths {
         engine_send,
         engine_receive: engine_send || mode == Mode::Engine,
         byte_twin_receive: !twin_takes_bytes,
+        stream_send,
     };
     if crate::behind::debug() {
-        for (side, engine, twin) in [
-            ("sent", paths.engine_send, "its twin"),
+        let on_wire = match paths.stream_send {
+            true => "its packed bytes as a type of its signature on the wire",
+            false => "bytes on the wire",
+        };
+        for (side, engine, twin, wire) in [
+            ("sent", paths.engine_send, "its twin", on_wire),
             (
                 "received",
                 paths.engine_receive,
@@ -311,10 +339,11 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                     true => "its twin in bytes; mpi-dtype's engine if it has none",
                     false => "its twin",
                 },
+                "bytes on the wire",
             ),
         ] {
             let path = match engine {
-                true => "mpi-dtype's engine (bytes on the wire)".to_string(),
+                true => format!("mpi-dtype's engine ({wire})"),
                 false => format!("the MPI library's own path ({twin})"),
             };
             crate::diagnostic::line(format_args!(
@@ -370,6 +399,15 @@ pub struct Traits {
     /// indexed blocks), so `auto` leaves such messages to it: MPICH 4.0.2 and 5.0.2. Intel MPI
     /// 2021.19 moves even small sparse twins several times slower than the engine.
     pub eager_twins_fast: bool,
+    /// It moves a message sent as copies of a type's stream type
+    /// ([`crate::dropin::twin::stream_type`]) as it moves the type itself, cut between
+    /// entries, truncated receives included, so that the engine's sends of a type whose basic
+    /// entries differ in size may take it where the MPI does not receive their bytes whole:
+    /// MPICH (the random messages between processes with and without this library,
+    /// `scripts/test-drop-in-p2p.sh`). Open MPI 4.1 and 5.0 write past a receive buffer of
+    /// bytes too short for a message sent so (two copies of a struct of 4 KB into 5000 bytes:
+    /// 3006 bytes past it), so there such types keep their twins.
+    pub sends_signature_streams: bool,
 }
 
 /// Whether the collectives that move one block per process may take the engine's path over
@@ -427,6 +465,7 @@ pub fn traits(version: &str) -> Traits {
         collectives_take_bytes: mpich.is_some() || intel,
         allgather_takes_bytes: mpich.is_some(),
         eager_twins_fast: mpich.is_some(),
+        sends_signature_streams: mpich.is_some(),
     }
 }
 
@@ -460,6 +499,7 @@ mod tests {
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
             eager_twins_fast: true,
+            sends_signature_streams: true,
             ..Traits::default()
         };
         let mpich5 = Traits {
@@ -467,6 +507,7 @@ mod tests {
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
             eager_twins_fast: true,
+            sends_signature_streams: true,
             ..Traits::default()
         };
         let intel = Traits {

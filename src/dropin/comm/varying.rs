@@ -11,8 +11,9 @@
 //!   block's type replaced by its stand-in where [`super::route`] gives one.
 //!
 //! A sending side packs only where every block it sends would be packed as a message of its
-//! own: a process without this library may receive it, and some types must then be sent with
-//! their twins ([`super::route`], types whose basic entries differ in size). A receiving side
+//! own, and as `MPI_BYTE`s: a process without this library may receive it, and some types
+//! must then be sent with their twins, or as their packed bytes typed by their signature
+//! ([`super::route`], types whose basic entries differ in size). A receiving side
 //! lands as bytes where any of its blocks would: bytes unpacked by the engine take whatever
 //! the sender sent, so every other block may land so too. The bytes of a block are its
 //! packed type signature on either path, so each pair of processes moves the same bytes
@@ -81,7 +82,9 @@ impl Spread {
             .iter()
             .map(|b| (b.count != 0).then(|| route::route(b.datatype, b.count, side)))
             .collect();
-        let engine = |path: &Path| matches!(path, Path::Engine(_));
+        // Blocks whose bytes must go as their type's signature are not packed here: the
+        // buffer of all blocks goes as `MPI_BYTE`s (they take their twins).
+        let engine = |path: &Path| matches!(path, Path::Engine(p) if p.stream_type.is_none());
         let mut routed = paths.iter().flatten();
         let packs = match side {
             Side::Send => routed.clone().next().is_some() && routed.all(engine),

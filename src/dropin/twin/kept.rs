@@ -34,6 +34,10 @@ pub struct MessagePaths {
     /// Receives on the MPI's path land through the type's byte twin
     /// ([`super::byte_twin`]) instead of its twin.
     pub byte_twin_receive: bool,
+    /// The engine's sends give the MPI behind the packed bytes as copies of the type's
+    /// stream type ([`super::stream_type`]) instead of `MPI_BYTE`s, so that it cuts them
+    /// between entries for a receiver that receives with a type whose entries differ in size.
+    pub stream_send: bool,
 }
 
 /// What the drop-in layer keeps with one datatype object.
@@ -47,6 +51,10 @@ pub struct Kept {
     /// takes it ([`super::for_messages`] or [`super::byte_twin`]); `None` inside when it has
     /// none.
     pub message_twin: OnceLock<Option<Shadow>>,
+    /// The type of the MPI library behind that describes the packed bytes of one copy of this
+    /// type, which the engine's sends give that library ([`super::stream_type`]), made at the
+    /// first such send; `None` inside when it has none.
+    pub stream_type: OnceLock<Option<Shadow>>,
     /// Which path point-to-point messages of this type take in drop-in mode, decided at its
     /// first message ([`crate::dropin::comm::route`]).
     pub message_paths: OnceLock<MessagePaths>,

@@ -1,18 +1,20 @@
 //! Types of the MPI behind that stand in for a datatype's twin in point-to-point messages on
 //! that library's path ([`crate::dropin::comm`]): the same type map in a shape that library
 //! moves faster ([`for_messages`]), or in bytes, so that it receives a stream of bytes into
-//! it whole ([`byte_twin`]). Each is made and committed once, at the type's first message,
-//! kept in the datatype object's `message_shadow` and given back with it (or before
-//! `MPI_Finalize`). A type has at most one of them: the first is made only for types whose
-//! entries are all of one basic type, the second only for types whose basic entries differ
-//! in size.
+//! it whole ([`byte_twin`]); and the type of a datatype's packed bytes that the engine's
+//! sends give it ([`stream_type`]). Each is made and committed once, at the type's first
+//! message that takes it, kept in the datatype object's `message_twin` (the first two: a type
+//! has at most one of them, the first only for types whose entries are all of one basic
+//! type, the second only for types whose basic entries differ in size) or `stream_type`, and
+//! given back with it (or before `MPI_Finalize`).
 
-use super::{enabled, kept, named, shadow, Held, SHADOWS};
+use super::{enabled, kept, named, shadow, Held, Shadow, SHADOWS};
 use crate::abi::*;
-use crate::datatype::Datatype;
+use crate::datatype::{signature, Datatype};
 use crate::dropin::behind_types::{self as types, Count};
 use crate::error::MpiResult;
 use crate::plan::node::Node;
+use std::sync::OnceLock;
 
 /// The type of the MPI behind that point-to-point messages of `datatype` take on that
 /// library's path, or `None` (the program's handle is then used).
@@ -28,7 +30,7 @@ use crate::plan::node::Node;
 /// (the size check confirms). Deeper plans and short runs keep the twin, whose nested shape
 /// MPICH moves faster than a flat one for the single doubles of a grid's x face.
 pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
-    stand_in(datatype, flat_type)
+    stand_in(datatype, &kept(datatype).message_twin, flat_type)
 }
 
 /// The type of the MPI behind with `datatype`'s type map in which every entry is an
@@ -47,20 +49,67 @@ pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
 /// `MPI_Sendrecv_replace` of a contiguous type sent no bytes: `scripts/test-drop-in-p2p.sh`
 /// with seeds 4 and 5 in one run); with the flat type, seeds 1 to 80 pass.
 pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
-    stand_in(datatype, bytes_type)
+    stand_in(datatype, &kept(datatype).message_twin, bytes_type)
 }
 
-/// The stand-in `build` makes for `datatype`, made at the first call and kept with it (the
+/// The type of the MPI behind whose type map is one copy of `datatype`'s packed bytes: a
+/// struct of one contiguous block per run of its type signature (`(basic, count)`, equal basic
+/// types merged), placed one after another, and resized to the type's size. The engine's
+/// sends of a type whose basic entries differ in size give the MPI behind their packed bytes
+/// as copies of this type, not as `MPI_BYTE`s, over an MPI that cannot receive a stream of
+/// bytes into such a type whole (MPICH 4.0.2, [`crate::dropin::comm::route`]): the stream
+/// then has the type's signature, and that library cuts it between entries, as when it sends
+/// the type itself, so a receiver without this library receives it with the type. Made only
+/// for types that [`streams_whole`] accepts; `None` when it could not be made or does not have
+/// the type's size.
+pub fn stream_type(datatype: &Datatype) -> Option<MPI_Datatype> {
+    stand_in(datatype, &kept(datatype).stream_type, signature_type)
+}
+
+/// The shortest mean run of a type's signature, in bytes, for which its packed bytes are sent
+/// as its [`stream_type`]: the MPI behind copies each run of the signature as one block, and
+/// blocks as short as the entries of an array of structs cost it as much as the type itself.
+const LONG_SIGNATURE_RUN: i64 = 64;
+
+/// Whether the engine's sends of `datatype` may give the MPI behind its packed bytes as its
+/// [`stream_type`]: its signature is known ([`Datatype::signature`]: at most
+/// [`signature::MAX_RUNS`] runs a copy) and its runs are [`LONG_SIGNATURE_RUN`] bytes long on
+/// average, and it holds no pair type (`MPI_DOUBLE_INT`), whose two parts the signature
+/// lists apart.
+pub fn streams_whole(datatype: &Datatype) -> bool {
+    datatype.signature().is_some_and(|runs| {
+        !runs.is_empty() && datatype.size() >= LONG_SIGNATURE_RUN.saturating_mul(runs.len() as i64)
+    }) && !signature::holds_pairs(datatype)
+}
+
+/// Builds [`stream_type`]'s type (`None`: see there).
+fn signature_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
+    let Some(runs) = datatype.signature().filter(|_| streams_whole(datatype)) else {
+        return Ok(None);
+    };
+    let (mut lens, mut displs, mut leaves) = (Vec::new(), Vec::new(), Vec::new());
+    let mut at = 0;
+    for &(basic, count) in runs {
+        lens.push(count);
+        displs.push(at);
+        leaves.push(named(basic_handle(basic), basic.size())?);
+        at += count * basic.size();
+    }
+    let level = Held(types::structure(&lens, &displs, &leaves)?);
+    committed(level, datatype.size(), datatype)
+}
+
+/// The stand-in `build` makes for `datatype`, made at the first call and kept in `slot` (the
 /// later calls, one per message, only read it).
 fn stand_in(
     datatype: &Datatype,
+    slot: &OnceLock<Option<Shadow>>,
     build: fn(&Datatype) -> MpiResult<Option<MPI_Datatype>>,
 ) -> Option<MPI_Datatype> {
-    let message_twin = &kept(datatype).message_twin;
-    let made = match message_twin.get() {
+    let made = match slot.get() {
         Some(made) => made,
         None if !enabled() => return None,
-        None => message_twin.get_or_init(|| {
+        None => slot.get_or_init(|| {
             let handle = build(datatype).ok()??;
             SHADOWS.lock().insert(handle);
             Some(shadow(handle))
@@ -79,7 +128,7 @@ const LONG_RUN: i64 = 64;
 /// type, runs shorter than [`LONG_RUN`] on average, a plan of more than one level, or the
 /// type built does not have its size.
 fn flat_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let Some(basic) = crate::datatype::signature::only_basic(datatype) else {
+    let Some(basic) = signature::only_basic(datatype) else {
         return Ok(None);
     };
     let plan = &datatype.plan;
@@ -88,7 +137,7 @@ fn flat_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     }
     let leaf = named(basic_handle(basic), basic.size())?;
     match one_level(plan.root(), leaf, basic.size())? {
-        Some(level) => committed(level, datatype),
+        Some(level) => committed(level, datatype.plan.extent, datatype),
         None => Ok(None),
     }
 }
@@ -96,7 +145,7 @@ fn flat_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
 /// Builds [`byte_twin`]'s type (`None`: see there).
 fn bytes_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     let plan = &datatype.plan;
-    if crate::datatype::signature::one_entry_size(datatype) || plan.runs() > BYTE_TWIN_RUNS {
+    if signature::one_entry_size(datatype) || plan.runs() > BYTE_TWIN_RUNS {
         return Ok(None);
     }
     let (mut lens, mut displs) = (Vec::new(), Vec::new());
@@ -106,17 +155,16 @@ fn bytes_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
         true
     });
     let level = Held(types::hindexed(&lens, &displs, MPI_BYTE)?);
-    committed(level, datatype)
+    committed(level, datatype.plan.extent, datatype)
 }
 
 /// The most runs of one copy a byte twin is made for (its block list takes 16 bytes a run in
 /// the MPI behind); a type with more is received as bytes by the engine.
 const BYTE_TWIN_RUNS: i64 = 1 << 16;
 
-/// `level`, one copy of `datatype`'s plan, resized to the plan's extent and committed: its
-/// handle if it has `datatype`'s size.
-fn committed(level: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let extent = datatype.plan.extent;
+/// `level`, one copy of `datatype`'s data, resized to `extent` and committed: its handle if it
+/// has `datatype`'s size.
+fn committed(level: Held, extent: i64, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     let made = Held(types::resized(level.0, 0, extent)?);
     super::commit(made.0)?;
     let size: Count = types::size(made.0)?;
