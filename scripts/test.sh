@@ -131,8 +131,8 @@ DROP_IN_ABI=ompi ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 step "drop-in under Open MPI's ABI: parallel HDF5 collective I/O (Debian's HDF5 for Open MPI) over Open MPI 4.1.4 and 5.0.11, plain and preloaded"
 DROP_IN_ABI=ompi ./scripts/test-drop-in-hdf5.sh "$root/build/prefix/lib"
 
-step "drop-in under Open MPI's ABI: random derived-type messages between 4 ranks in every mode, as over MPICH, on seeds of 1-40 on which plain Open MPI 4.1.4 and 5.0.11 pass (it hangs or delivers wrong bytes on most others, and 4.1.4 hangs now and then with MPI_THREAD_MULTIPLE, which is left out)"
-P2P_ABI=ompi P2P_SEED_LIST="23 12 27" P2P_THREADS=0 ./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
+step "drop-in under Open MPI's ABI: random derived-type messages between 4 ranks in every mode, as over MPICH, on seeds of 1-40 on which plain Open MPI 4.1.4 and 5.0.11 pass (5 among them, whose struct of long runs of doubles and ints is received truncated) (it hangs or delivers wrong bytes on most others, and 4.1.4 hangs now and then with MPI_THREAD_MULTIPLE, which is left out)"
+P2P_ABI=ompi P2P_SEED_LIST="23 12 27 5" P2P_THREADS=0 ./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
 
 step "drop-in under Open MPI's ABI: random datatypes, among them types Open MPI builds on mpi-dtype's and decodes, print the same standalone and preloaded over Open MPI 4.1.4 and 5.0.11 (10^4 seeds each)"
 DROP_IN_RANDOM_ABI=ompi ./scripts/test-drop-in-random.sh

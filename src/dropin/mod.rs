@@ -261,4 +261,5 @@ pub fn release_before_finalize() {
         }
     }
     twin::release_all_shadows();
+    comm::holed::release_all();
 }

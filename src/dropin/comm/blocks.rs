@@ -204,11 +204,7 @@ impl ReceivedBlocks {
         blocks: i64,
         in_place: bool,
     ) -> ReceivedBlocks {
-        let copies = blocks * count;
-        let incoming = match in_place {
-            true => Incoming::in_place(buffer, copies, datatype, 0),
-            false => Incoming::new(buffer, copies, datatype, 0),
-        };
+        let incoming = Incoming::collective(buffer, blocks * count, datatype, in_place);
         ReceivedBlocks { incoming, blocks }
     }
 

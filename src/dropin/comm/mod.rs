@@ -26,6 +26,7 @@
 
 pub mod blocks;
 pub mod collective;
+pub mod holed;
 pub mod neighbours;
 pub mod pending;
 pub mod pool;
@@ -37,11 +38,13 @@ use crate::abi::{
     MPI_Datatype, MPI_Status, MPI_BYTE, MPI_ERR_PENDING, MPI_ERR_TRUNCATE, MPI_SUCCESS,
 };
 use crate::behind::forward;
+use crate::dropin::twin::Held;
 use pending::{Memory, Pending, Refill, Work};
 use pool::Buffer;
 use route::Path;
 use std::ffi::c_void;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 /// The error class of the MPI behind's error code `code`.
 fn class_of(code: c_int) -> c_int {
@@ -226,12 +229,17 @@ pub struct Incoming {
     landing: Option<(Buffer, usize, Memory)>,
     /// On the MPI's path, the type of the MPI behind that stands in for the program's.
     stand_in: Option<MPI_Datatype>,
+    /// On the engine's path over an MPI that writes past a short receive buffer, the type
+    /// with a hole the bytes land through ([`holed`]), held until the MPI behind has the
+    /// receive.
+    holed: Option<Arc<Held>>,
 }
 
 impl Incoming {
-    /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`.
+    /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`, a
+    /// point-to-point message.
     pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
-        Incoming::on(route::Side::Receive, buffer, count, datatype, source)
+        Incoming::on(route::Side::Receive, buffer, count, datatype, source, true)
     }
 
     /// [`Incoming::new`] for a receive into the buffer the same call sends from
@@ -242,28 +250,59 @@ impl Incoming {
         datatype: MPI_Datatype,
         source: c_int,
     ) -> Incoming {
-        Incoming::on(route::Side::ReceiveInPlace, buffer, count, datatype, source)
+        Incoming::on(
+            route::Side::ReceiveInPlace,
+            buffer,
+            count,
+            datatype,
+            source,
+            true,
+        )
     }
 
-    /// Prepares the receive on `side`.
+    /// [`Incoming::new`] for the blocks a collective delivers (whole: a collective's
+    /// messages cannot be truncated), in place (`MPI_IN_PLACE`) or not.
+    pub fn collective(
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        in_place: bool,
+    ) -> Incoming {
+        let side = match in_place {
+            true => route::Side::ReceiveInPlace,
+            false => route::Side::Receive,
+        };
+        Incoming::on(side, buffer, count, datatype, 0, false)
+    }
+
+    /// Prepares the receive on `side`; a point-to-point one (`truncatable`) lands through a
+    /// type with a hole where the MPI behind would write past a short landing buffer.
     fn on(
         side: route::Side,
         buffer: *mut c_void,
         count: i64,
         datatype: MPI_Datatype,
         source: c_int,
+        truncatable: bool,
     ) -> Incoming {
         pending::progress_detached();
+        let unchanged = |stand_in| Incoming {
+            landing: None,
+            stand_in,
+            holed: None,
+        };
         let route = match path_to(source, datatype, count, side) {
             Path::Engine(packed) => packed,
-            Path::Mpi(stand_in) => {
-                return Incoming {
-                    landing: None,
-                    stand_in,
-                }
-            }
+            Path::Mpi(stand_in) => return unchanged(stand_in),
         };
-        let landing = Buffer::take(route.bytes).map(|pooled| {
+        let (holed, pooled) = match truncatable && route::overruns_short_receives() {
+            true => match holed::holed_bytes(route.bytes) {
+                Some(holed) => (Some(holed), Buffer::take_holed(route.bytes)),
+                None => return unchanged(None),
+            },
+            false => (None, Buffer::take(route.bytes)),
+        };
+        let landing = pooled.map(|pooled| {
             let memory = Memory {
                 address: address_of(buffer),
                 datatype: route.datatype,
@@ -274,6 +313,7 @@ impl Incoming {
         Incoming {
             landing,
             stand_in: None,
+            holed,
         }
     }
 
@@ -289,6 +329,9 @@ impl Incoming {
         count: C,
         datatype: MPI_Datatype,
     ) -> (*mut c_void, C, MPI_Datatype) {
+        if let (Some((pooled, _, _)), Some(holed)) = (&self.landing, &self.holed) {
+            return (pooled.as_mut_ptr().cast(), C::from(1), holed.handle());
+        }
         substitute(
             self.landing.as_ref().map(|(p, n, _)| (p, *n)),
             self.stand_in,

@@ -81,7 +81,8 @@ impl Memory {
     }
 
     /// Unpacks the first `received` bytes of `buffer` (the whole packed stream, or the start
-    /// of it for a short or truncated message) into the program's memory.
+    /// of it for a short or truncated message) into the program's memory, once the last byte
+    /// received through a type with a hole is in its place ([`Buffer::close_hole`]).
     ///
     /// # Safety
     /// The type map relative to the address is writable and the first `received` bytes of
@@ -91,6 +92,7 @@ impl Memory {
         let received = received.min(whole);
         // SAFETY: the caller's contract; `received` is within the packed stream.
         unsafe {
+            buffer.close_hole();
             let bytes = buffer.filled(received);
             if received == whole {
                 self.unpack_whole(bytes.as_ptr())

@@ -42,6 +42,9 @@ pub fn lent() -> usize {
 pub struct Buffer {
     ptr: NonNull<u8>,
     class: usize,
+    /// For a buffer taken with [`Buffer::take_holed`], the offset of the byte the MPI behind
+    /// writes one place further on.
+    hole: Option<usize>,
 }
 
 // SAFETY: the buffer is plain memory owned by this value alone.
@@ -82,7 +85,35 @@ impl Buffer {
             None => NonNull::new(unsafe { std::alloc::alloc(layout_of(class)) })?,
         };
         LENT.fetch_add(1, Ordering::AcqRel);
-        Some(Buffer { ptr, class })
+        Some(Buffer {
+            ptr,
+            class,
+            hole: None,
+        })
+    }
+
+    /// A buffer that receives `len` bytes through a type of the MPI behind with a hole of
+    /// one byte before the last ([`crate::dropin::twin::holed_bytes`]): the first `len - 1`
+    /// bytes land in place and the last at `len`, one place further on, until
+    /// [`Buffer::close_hole`] moves it. (At least `len + 1` bytes; `len` is at least 1.)
+    pub fn take_holed(len: usize) -> Option<Buffer> {
+        let mut buffer = Buffer::take(len.checked_add(1)?)?;
+        buffer.hole = Some(len.max(1) - 1);
+        Some(buffer)
+    }
+
+    /// Moves the byte received past the hole of a buffer taken with [`Buffer::take_holed`]
+    /// to its place, so that the buffer holds the bytes received one after another (nothing
+    /// for another buffer; doing it again changes nothing).
+    ///
+    /// # Safety
+    /// No receive is writing into the buffer.
+    pub unsafe fn close_hole(&self) {
+        if let Some(hole) = self.hole {
+            // SAFETY: the buffer holds at least `hole + 2` bytes (`take_holed`), and the
+            // caller's contract.
+            unsafe { *self.ptr.as_ptr().add(hole) = *self.ptr.as_ptr().add(hole + 1) };
+        }
     }
 
     /// The buffer's first byte.

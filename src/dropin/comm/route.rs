@@ -408,6 +408,20 @@ pub struct Traits {
     /// bytes too short for a message sent so (two copies of a struct of 4 KB into 5000 bytes:
     /// 3006 bytes past it), so there such types keep their twins.
     pub sends_signature_streams: bool,
+    /// A receive into a contiguous buffer too short for the message (a truncated receive)
+    /// gets the whole message written into it, past its end, when the message was sent from
+    /// contiguous memory and is long enough for its rendezvous protocol: Open MPI 4.1.4 and
+    /// 5.0.11 (8006 bytes received as 5000 `MPI_BYTE`s: 3006 bytes written past them; the
+    /// same with a type of the same 5000 bytes without a gap, a struct of two adjacent
+    /// blocks). The engine's receives then land through a type with a hole
+    /// ([`super::holed`]), into which it unpacks piece by piece and stops at the end.
+    pub overruns_short_receives: bool,
+}
+
+/// Whether the engine's point-to-point receives land through a type with a hole
+/// ([`Traits::overruns_short_receives`]).
+pub fn overruns_short_receives() -> bool {
+    behind_traits().overruns_short_receives
 }
 
 /// Whether the collectives that move one block per process may take the engine's path over
@@ -466,6 +480,7 @@ pub fn traits(version: &str) -> Traits {
         allgather_takes_bytes: mpich.is_some(),
         eager_twins_fast: mpich.is_some(),
         sends_signature_streams: mpich.is_some(),
+        overruns_short_receives: open_mpi,
     }
 }
 
@@ -518,6 +533,7 @@ mod tests {
         };
         let open_mpi = Traits {
             fast_strided_twins: true,
+            overruns_short_receives: true,
             ..Traits::default()
         };
         let cases = [

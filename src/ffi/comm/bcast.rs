@@ -68,7 +68,7 @@ unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
         unsafe { kept.refills(refill, after) };
         rc
     } else {
-        let incoming = Incoming::new(buffer, count.into(), datatype, 0);
+        let incoming = Incoming::collective(buffer, count.into(), datatype, false);
         let (b, c, t) = incoming.args(buffer, count, datatype);
         let rc = call(b, c, t);
         kept.lands(incoming.into_landing());
