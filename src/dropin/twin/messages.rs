@@ -2,11 +2,12 @@
 //! that library's path ([`crate::dropin::comm`]): the same type map in a shape that library
 //! moves faster ([`for_messages`]), or in bytes, so that it receives a stream of bytes into
 //! it whole ([`byte_twin`]); and the type of a datatype's packed bytes that the engine's
-//! sends give it ([`stream_type`]). Each is made and committed once, at the type's first
-//! message that takes it, kept in the datatype object's `message_twin` (the first two: a type
-//! has at most one of them, the first only for types whose entries are all of one basic
-//! type, the second only for types whose basic entries differ in size) or `stream_type`, and
-//! given back with it (or before `MPI_Finalize`).
+//! sends give it ([`stream_type`]); and a committed copy of the twin for the other messages
+//! on that library's path ([`message_copy`]). Each is made and committed once, at the type's
+//! first message that takes it, kept in the datatype object's `message_twin` (the first two:
+//! a type has at most one of them, the first only for types whose entries are all of one
+//! basic type, the second only for types whose basic entries differ in size),
+//! `stream_type` or `message_copy`, and given back with it (or before `MPI_Finalize`).
 
 use super::{enabled, kept, named, shadow, Held, Shadow, SHADOWS};
 use crate::abi::*;
@@ -50,6 +51,26 @@ pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
 /// with seeds 4 and 5 in one run); with the flat type, seeds 1 to 80 pass.
 pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
     stand_in(datatype, &kept(datatype).message_twin, bytes_type)
+}
+
+/// A committed type of the MPI behind with `datatype`'s type map, `contiguous(1, twin)` of the
+/// datatype object's twin, that messages of `datatype` take on that library's path where no
+/// other stand-in serves, instead of the twin of the program's handle: reading it is one
+/// load, where the handle's twin takes a lock of the handle's slot at every message, and a
+/// type that only ever travels in messages costs that library two types at its first message
+/// (the object's twin and this copy) instead of the four of a handle's twin (which carries
+/// a watcher: [`super::new_handle`]). `None` when it cannot be made (the program's handle
+/// then takes its twin).
+pub fn message_copy(datatype: &Datatype) -> Option<MPI_Datatype> {
+    stand_in(datatype, &kept(datatype).message_copy, copy_type)
+}
+
+/// Builds [`message_copy`]'s type.
+fn copy_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
+    let made = super::same_map(super::of(datatype)?)?;
+    super::commit(made.0)?;
+    let size: Count = types::size(made.0)?;
+    Ok((size == datatype.size()).then(|| made.into_raw()))
 }
 
 /// The type of the MPI behind whose type map is one copy of `datatype`'s packed bytes: a

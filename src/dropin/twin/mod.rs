@@ -78,7 +78,7 @@ mod kept;
 mod messages;
 mod tags;
 pub use kept::{kept, MessagePaths, Shadow};
-pub use messages::{byte_twin, for_messages, stream_type, streams_whole};
+pub use messages::{byte_twin, for_messages, message_copy, stream_type, streams_whole};
 pub use tags::{duplicated, Duplicated};
 
 /// Frees a datatype handle of the MPI behind (nothing once that library is finalized, when
