@@ -45,7 +45,7 @@ takes to move each type, and "auto >= Open MPI" asks whether sending the type un
 preload is at least as fast as Open MPI sending it.
 With --peers preloaded the preloaded runs also get -genv MPI_DTYPE_PEERS preloaded (both
 ranks run mpi-dtype: the sends of types whose basic entries differ in size may then be
-packed over MPICH 4 too). They run one after the other, R times over (default 3), the order turning by one each round
+sent as bytes over MPICH 4 too, also those whose type signature has short runs). They run one after the other, R times over (default 3), the order turning by one each round
 (plain, mpi, engine, auto; then mpi, engine, auto, plain; ...), so that the figures a ratio
 compares were taken seconds apart and none is always first. A cell of milliseconds is the
 median over the rounds of each run's figure; a ratio is computed within each round (plain
