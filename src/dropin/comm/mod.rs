@@ -155,11 +155,6 @@ impl Outgoing {
         }
     }
 
-    /// Whether the engine packed this message.
-    pub fn packs(&self) -> bool {
-        self.packed.is_some()
-    }
-
     /// Whether the engine packed this message and the MPI behind sends it as `MPI_BYTE`s
     /// (not as copies of its stream type): the count it is given is then a count of bytes.
     pub fn sends_bytes(&self) -> bool {

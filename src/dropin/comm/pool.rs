@@ -93,7 +93,7 @@ impl Buffer {
     }
 
     /// A buffer that receives `len` bytes through a type of the MPI behind with a hole of
-    /// one byte before the last ([`crate::dropin::twin::holed_bytes`]): the first `len - 1`
+    /// one byte before the last ([`super::holed::holed_bytes`]): the first `len - 1`
     /// bytes land in place and the last at `len`, one place further on, until
     /// [`Buffer::close_hole`] moves it. (At least `len + 1` bytes; `len` is at least 1.)
     pub fn take_holed(len: usize) -> Option<Buffer> {

@@ -58,14 +58,16 @@
 //! and there such a type is routed as any other):
 //!
 //! - a send that the engine packs gives the MPI behind (over MPICH:
-//!   [`Traits::sends_signature_streams`]) the packed bytes as copies of the type's stream type ([`crate::dropin::twin::stream_type`]: a struct of one contiguous
-//!   block per run of its type signature), not as `MPI_BYTE`s, since the receiver may be a
-//!   process without this library, which receives with the type itself: the MPI then cuts
-//!   the stream between entries, as when it sends the type. A type whose signature has short
-//!   runs (an array of structs: [`crate::dropin::twin::streams_whole`]), which the MPI would
-//!   copy as slowly as the type itself, has no stream type: its sends take the MPI's path
-//!   with the twin, as do those of every such type over other MPIs. With `MPI_DTYPE_PEERS=preloaded` (every peer runs this library, so
-//!   receives as below) the sends of every such type are routed as any other, as bytes;
+//!   [`Traits::sends_signature_streams`]) the packed bytes as copies of the type's stream
+//!   type ([`crate::dropin::twin::stream_type`]: a struct of one contiguous block per run of
+//!   its type signature), not as `MPI_BYTE`s, since the receiver may be a process without
+//!   this library, which receives with the type itself: the MPI then cuts the stream between
+//!   entries, as when it sends the type. A type whose signature has short runs (an array of
+//!   structs: [`crate::dropin::twin::streams_whole`]), which the MPI would copy as slowly as
+//!   the type itself, has no stream type: its sends take the MPI's path with the twin, as do
+//!   those of every such type over other MPIs. With `MPI_DTYPE_PEERS=preloaded` (every peer
+//!   runs this library, so receives as below) the sends of every such type are routed as any
+//!   other, as bytes;
 //! - a receive never takes the twin, since the sender may send bytes (`MPI_PACKED` from
 //!   `MPI_Bsend`, or the engine of a process that packs such sends): it lands as bytes for
 //!   the engine where the engine's path is taken, else it takes the MPI's path with the
@@ -229,12 +231,13 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
         };
     // A message sent eagerly arrives in one piece, which the twin takes whole even as bytes.
     let byte_twin = paths.byte_twin_receive && side != Side::Send && !eager;
-    // A send whose bytes must go as the type's signature takes its stream type, or the twin
-    // where it has none (it could not be made).
-    let stream_type = (engine && side == Side::Send && paths.stream_send)
-        .then(|| crate::dropin::twin::stream_type(datatype));
-    let engine = engine && !matches!(stream_type, Some(None));
-    let stream_type = stream_type.flatten();
+    // A send whose bytes must go as the type's signature needs its stream type; without one
+    // (it could not be made) it takes the twin.
+    let needs_stream = engine && side == Side::Send && paths.stream_send;
+    let stream_type = needs_stream
+        .then(|| crate::dropin::twin::stream_type(datatype))
+        .flatten();
+    let engine = engine && (!needs_stream || stream_type.is_some());
     let (engine, stand_in) = match engine {
         true => (true, None),
         false => match stand_in(datatype, paths, byte_twin) {

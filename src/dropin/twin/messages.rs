@@ -67,10 +67,7 @@ pub fn message_copy(datatype: &Datatype) -> Option<MPI_Datatype> {
 
 /// Builds [`message_copy`]'s type.
 fn copy_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let made = super::same_map(super::of(datatype)?)?;
-    super::commit(made.0)?;
-    let size: Count = types::size(made.0)?;
-    Ok((size == datatype.size()).then(|| made.into_raw()))
+    commit_sized(super::same_map(super::of(datatype)?)?, datatype)
 }
 
 /// The type of the MPI behind whose type map is one copy of `datatype`'s packed bytes: a
@@ -186,7 +183,11 @@ const BYTE_TWIN_RUNS: i64 = 1 << 16;
 /// `level`, one copy of `datatype`'s data, resized to `extent` and committed: its handle if it
 /// has `datatype`'s size.
 fn committed(level: Held, extent: i64, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    let made = Held(types::resized(level.0, 0, extent)?);
+    commit_sized(Held(types::resized(level.0, 0, extent)?), datatype)
+}
+
+/// `made` committed: its handle if it has `datatype`'s size (else it is freed).
+fn commit_sized(made: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
     super::commit(made.0)?;
     let size: Count = types::size(made.0)?;
     Ok((size == datatype.size()).then(|| made.into_raw()))
