@@ -13,7 +13,7 @@ and as subarrays, MILC, NAS LU and MG, LAMMPS, SPECFEM3D, and a 2-D FFT's transp
 MPI_Alltoall, MPI_Ialltoall and MPI_Alltoallv: app_patterns.c); `all`, both.
 
     python3 benches/comm.py [--set basic|apps|all] [--rounds R] [--reps N] [--stat best|median]
-                            [--lib PATH] [--mpi RUNTIME] [--timeout S] [--peers any|preloaded]
+                            [--lib PATH] [--mpi RUNTIME] [--timeout S] [--peers auto|any|preloaded]
                             [--patterns NAME,...] [--openmpi]
 
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
@@ -43,9 +43,11 @@ Open MPI 4.1 (mpicc.openmpi; `timeout S mpiexec.openmpi --oversubscribe -n 2 ...
 run as root) with no preload, in the same interleaved rounds: its column is the time Open MPI
 takes to move each type, and "auto >= Open MPI" asks whether sending the type under the
 preload is at least as fast as Open MPI sending it.
-With --peers preloaded the preloaded runs also get -genv MPI_DTYPE_PEERS preloaded (both
-ranks run mpi-dtype: the sends of types whose basic entries differ in size may then be
-sent as bytes over MPICH 4 too, also those whose type signature has short runs). They run one after the other, R times over (default 3), the order turning by one each round
+The preloaded runs get -genv MPI_DTYPE_PEERS with the value of --peers: auto (the default:
+both ranks learn at MPI_Init that both run mpi-dtype, so the sends of types whose basic
+entries differ in size may be sent as bytes over MPICH 4 too, also those whose type
+signature has short runs), any (they learn nothing, and send those as to a rank without
+mpi-dtype) or preloaded (they are told that both run mpi-dtype). They run one after the other, R times over (default 3), the order turning by one each round
 (plain, mpi, engine, auto; then mpi, engine, auto, plain; ...), so that the figures a ratio
 compares were taken seconds apart and none is always first. A cell of milliseconds is the
 median over the rounds of each run's figure; a ratio is computed within each round (plain
@@ -331,7 +333,7 @@ def main():
     parser.add_argument("--timeout", type=int, default=300, help="seconds per mpiexec")
     parser.add_argument("--set", choices=sorted(SETS), default="basic",
                         help="the benchmark's own patterns, the applications', or both")
-    parser.add_argument("--peers", choices=["any", "preloaded"], default="any",
+    parser.add_argument("--peers", choices=["auto", "any", "preloaded"], default="auto",
                         help="MPI_DTYPE_PEERS of the preloaded runs")
     parser.add_argument("--patterns", help="only these patterns of the set (names, comma-separated)")
     parser.add_argument("--openmpi", action="store_true",

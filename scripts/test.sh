@@ -110,7 +110,7 @@ echo "demo built with pkg-config against Open MPI's ABI (mpi_dtype_ompi) runs"
 step "drop-in: 4-rank MPI programs with derived types over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain and with mpi-dtype preloaded"
 ./scripts/test-drop-in-programs.sh "$root/build/prefix/lib"
 
-step "drop-in, derived-type messages: random types (seeds 1-10; scripts/test-long.sh runs 80) between 4 ranks through every send, receive, completion call and MPI_Bcast over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain, preloaded with MPI_DTYPE_COMM=mpi, engine and auto, with engine and MPI_DTYPE_PEERS=preloaded, and with ranks 0-1 preloaded and 2-3 not (engine and auto); every preloaded rank ends with no engine request pending and no pooled buffer lent"
+step "drop-in, derived-type messages: random types (seeds 1-10; scripts/test-long.sh runs 80) between 4 ranks through every send, receive, completion call and MPI_Bcast over MPICH 4.0.2, MPICH 5.0.2 and Intel MPI 2021.19, plain, preloaded with MPI_DTYPE_COMM=mpi, engine and auto, with engine and MPI_DTYPE_PEERS=any, and with ranks 0-1 preloaded and 2-3 not (engine and auto); every preloaded rank learns at MPI_Init whether every rank runs mpi-dtype, and ends with no engine request pending and no pooled buffer lent"
 P2P_SEEDS=10 ./scripts/test-drop-in-p2p.sh "$root/build/prefix/lib"
 
 step "drop-in with every derived-type message on mpi-dtype's engine (MPI_DTYPE_COMM=engine): the 4-rank programs and parallel HDF5 over the three runtimes (mpi4py's suite so: scripts/test-long.sh)"

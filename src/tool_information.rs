@@ -40,7 +40,7 @@ pub const CONTROL_VARIABLES: [ControlVariable; 5] = [
     },
     ControlVariable {
         name: "MPI_DTYPE_PEERS",
-        description: "in drop-in mode, whether every rank runs mpi-dtype: any or preloaded",
+        description: "in drop-in mode, whether every rank runs mpi-dtype: auto (learnt at MPI_Init), any or preloaded",
         verbosity: MPI_T_VERBOSITY_TUNER_BASIC,
     },
     ControlVariable {

@@ -246,6 +246,22 @@ pub fn f90(
     Ok(handle)
 }
 
+/// Before the MPI behind's `MPI_Init` (or `MPI_Init_thread`), with an MPI library behind:
+/// leaves this process's marker for the other processes of its job ([`comm::peers`]).
+pub fn before_init() {
+    if crate::behind::backend().is_some() {
+        comm::peers::announce();
+    }
+}
+
+/// After the MPI behind's `MPI_Init` (or `MPI_Init_thread`) returned: readies the twins
+/// ([`twin::prepare`]) and learns whether every process of the job runs this library
+/// ([`comm::peers::learn`]).
+pub fn after_init() {
+    twin::prepare();
+    comm::peers::learn();
+}
+
 /// Gives back, before the MPI behind finalizes, what this library holds there beyond the
 /// program's handles: the types this thread's cache kept alive, the twins of the
 /// `MPI_Type_create_f90_*` types, which the program cannot free, and the twins every datatype

@@ -20,10 +20,11 @@ use std::os::raw::c_int;
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     export("MPI_Init", || {
+        crate::dropin::before_init();
         if let Some(rc) =
             forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
         {
-            crate::dropin::twin::prepare();
+            crate::dropin::after_init();
             return rc;
         }
         guard("MPI_Init", || {
@@ -44,10 +45,11 @@ pub unsafe extern "C" fn MPI_Init_thread(
     provided: *mut c_int,
 ) -> c_int {
     export("MPI_Init_thread", || {
+        crate::dropin::before_init();
         if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
             argc, argv, required, provided)
         {
-            crate::dropin::twin::prepare();
+            crate::dropin::after_init();
             return rc;
         }
         guard("MPI_Init_thread", || {

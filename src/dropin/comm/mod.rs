@@ -28,6 +28,7 @@ pub mod blocks;
 pub mod collective;
 pub mod holed;
 pub mod neighbours;
+pub mod peers;
 pub mod pending;
 pub mod pool;
 pub mod route;
@@ -564,8 +565,8 @@ pub unsafe fn before_start(requests: *const MPI_Request, count: c_int) {
     unsafe { pending::start(std::slice::from_raw_parts(requests, count as usize)) };
 }
 
-/// Before `MPI_Finalize`: waits for the requests the program freed while they were active;
-/// then, with `MPI_DTYPE_DEBUG=1` and an MPI library behind, says on stderr how many requests
+/// Before `MPI_Finalize`: waits for the requests the program freed while they were active,
+/// and removes this process's marker ([`peers`]); then, with `MPI_DTYPE_DEBUG=1` and an MPI library behind, says on stderr how many requests
 /// of the engine's path and pooled buffers are left (both 0 when the program completed or
 /// freed every request):
 ///
@@ -574,6 +575,7 @@ pub unsafe fn before_start(requests: *const MPI_Request, count: c_int) {
 /// ```
 pub fn before_finalize() {
     pending::drain_detached();
+    peers::withdraw();
     if crate::behind::debug() && crate::behind::backend().is_some() {
         crate::diagnostic::line(format_args!(
             "mpi-dtype: at MPI_Finalize, {} engine requests pending, {} pooled buffers lent",

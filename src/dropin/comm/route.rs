@@ -6,8 +6,8 @@
 //! `MPI_DTYPE_COMM` chooses: `auto` (the default) decides per committed type from its plan,
 //! `engine` packs every derived type of this library (except, on the send side and over an MPI
 //! not known to receive their bytes whole, such as MPICH before 5, the types whose basic
-//! entries differ in size and whose type signature has short runs, unless
-//! `MPI_DTYPE_PEERS=preloaded`: below), `mpi` packs none. Predefined types,
+//! entries differ in size and whose type signature has short runs, unless every peer runs
+//! this library: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
@@ -65,9 +65,9 @@
 //!   entries, as when it sends the type. A type whose signature has short runs (an array of
 //!   structs: [`crate::dropin::twin::streams_whole`]), which the MPI would copy as slowly as
 //!   the type itself, has no stream type: its sends take the MPI's path with the twin, as do
-//!   those of every such type over other MPIs. With `MPI_DTYPE_PEERS=preloaded` (every peer
-//!   runs this library, so receives as below) the sends of every such type are routed as any
-//!   other, as bytes;
+//!   those of every such type over other MPIs. Where every peer runs this library, and so
+//!   receives as below ([`super::peers`]: learnt at `MPI_Init`, or `MPI_DTYPE_PEERS=preloaded`),
+//!   the sends of every such type are routed as any other, as bytes;
 //! - a receive never takes the twin, since the sender may send bytes (`MPI_PACKED` from
 //!   `MPI_Bsend`, or the engine of a process that packs such sends): it lands as bytes for
 //!   the engine where the engine's path is taken, else it takes the MPI's path with the
@@ -125,17 +125,8 @@ pub fn mode() -> Mode {
     })
 }
 
-/// Whether `MPI_DTYPE_PEERS=preloaded` says that every process this one exchanges messages
-/// with runs this library too (read once; `any`, the default, says nothing). Then a send of a
-/// type whose basic entries differ in size may be sent as bytes over any MPI, since the receiver
-/// unpacks it itself (module documentation).
-fn peers_preloaded() -> bool {
-    static PRELOADED: OnceLock<bool> = OnceLock::new();
-    *PRELOADED.get_or_init(|| setting("MPI_DTYPE_PEERS", &[("any", false), ("preloaded", true)]))
-}
-
 /// The value of the environment variable `name` among `choices` ([`choose`]).
-fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
+pub(super) fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
     choose(name, &std::env::var(name).unwrap_or_default(), choices)
 }
 
@@ -319,7 +310,7 @@ fn engine_wins(datatype: &Datatype) -> bool {
 /// documentation).
 fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths {
     let twin_takes_bytes = one_entry_size(datatype) || behind_traits().takes_bytes_into_mixed_sizes;
-    let may_send_bytes = twin_takes_bytes || peers_preloaded();
+    let may_send_bytes = twin_takes_bytes || super::peers::all_preloaded();
     let stream_send = !may_send_bytes
         && behind_traits().sends_signature_streams
         && crate::dropin::twin::streams_whole(datatype);
@@ -496,11 +487,12 @@ mod tests {
 
     #[test]
     fn settings_take_a_known_value_or_the_default() {
-        let choices = [("any", 0), ("preloaded", 1)];
+        let choices = [("auto", 0), ("any", 1), ("preloaded", 2)];
         let cases = [
             ("", 0),
-            ("preloaded", 1),
-            ("any", 0),
+            ("preloaded", 2),
+            ("any", 1),
+            ("auto", 0),
             ("all", 0),
             ("PRELOADED", 0),
         ];

@@ -1,0 +1,306 @@
+//! Whether every process of the job runs this library, so that the engine may send the types
+//! whose basic entries differ in size as bytes over any MPI ([`super::route`], "Types whose
+//! basic entries differ in size"): a process with this library receives them right however
+//! the MPI cuts their stream, a process without it may not.
+//!
+//! `MPI_DTYPE_PEERS` chooses:
+//!
+//! - `auto` (the default): learned at `MPI_Init`. Each process leaves a marker on its node's
+//!   shared memory (`/dev/shm`, else the temporary directory) before the MPI behind's
+//!   `MPI_Init` starts, and reads the markers of its job when that `MPI_Init` has returned.
+//!   The MPI libraries behind this one (MPICH 4 and 5, Open MPI 4.1 and 5.0) wait inside
+//!   `MPI_Init` until every process of `MPI_COMM_WORLD` has called it, so every marker of a
+//!   process that runs this library is there by then. Every process runs this library when
+//!   the markers of its job number the size of `MPI_COMM_WORLD`;
+//! - `preloaded`: the user says so;
+//! - `any`: nothing is assumed, and no marker is left (the process then counts as one
+//!   without this library for the others).
+//!
+//! A marker is a file `mpi-dtype-peer.<job>.<pid>` that holds its process's start time. The
+//! job is the launcher's process that started the process (one per job and node for
+//! MPICH's and Intel MPI's Hydra, Open MPI's launchers and Slurm), with the job's name where
+//! the launcher gives one (`PMIX_NAMESPACE`, `SLURM_JOB_ID`). Only markers that belong to the
+//! same user and name a live process that started at the time they hold count, so a marker
+//! left by a process that died counts for nothing (it is removed at the next `MPI_Init` of a
+//! process of the same user). Every way this can go wrong answers "not every process":
+//! processes on other nodes leave no marker here, a process started through a shell of its
+//! own has another launcher's process, a process spawned by another (`MPI_Comm_get_parent`)
+//! knows nothing of its parents. The engine then sends those types as over `any`, which every
+//! receiver takes. A program that exchanges messages with processes outside its
+//! `MPI_COMM_WORLD` (`MPI_Comm_spawn`, `MPI_Comm_connect`, `MPI_Comm_join`) that may run
+//! without this library sets `MPI_DTYPE_PEERS=any`.
+//!
+//! Each marker is removed at its process's `MPI_Finalize`, or at its exit.
+
+use crate::abi::{MPI_Comm, MPI_COMM_NULL, MPI_COMM_WORLD, MPI_SUCCESS};
+use crate::behind::forward;
+use parking_lot::Mutex;
+use std::os::raw::c_int;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// What `MPI_DTYPE_PEERS` says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Setting {
+    /// Learn it at `MPI_Init` from the markers.
+    Auto,
+    /// Assume nothing, leave no marker.
+    Any,
+    /// Every peer runs this library.
+    Preloaded,
+}
+
+/// The first part of every marker's name.
+const MARKER: &str = "mpi-dtype-peer.";
+
+/// The environment variables that name a job, where its launcher sets them.
+const JOB_NAMES: [&str; 3] = ["PMIX_NAMESPACE", "SLURM_JOB_ID", "SLURM_STEP_ID"];
+
+/// `MPI_DTYPE_PEERS`, read once.
+fn setting() -> Setting {
+    static SETTING: OnceLock<Setting> = OnceLock::new();
+    *SETTING.get_or_init(|| {
+        let choices = [
+            ("auto", Setting::Auto),
+            ("any", Setting::Any),
+            ("preloaded", Setting::Preloaded),
+        ];
+        super::route::setting("MPI_DTYPE_PEERS", &choices)
+    })
+}
+
+/// The marker this process left, to be removed at `MPI_Finalize` or at exit.
+static LEFT: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// What [`learn`] found.
+static LEARNED: OnceLock<bool> = OnceLock::new();
+
+/// Whether every process this one exchanges messages with runs this library: as
+/// `MPI_DTYPE_PEERS` says, or as [`learn`] found (false before it ran).
+pub fn all_preloaded() -> bool {
+    match setting() {
+        Setting::Any => false,
+        Setting::Preloaded => true,
+        Setting::Auto => LEARNED.get().copied().unwrap_or(false),
+    }
+}
+
+/// Leaves this process's marker, before the MPI behind's `MPI_Init` (`auto` only). Markers
+/// of the same user's processes that are gone are removed first. Nothing is left where the
+/// directory cannot be written: the process then counts as one without this library.
+pub fn announce() {
+    if setting() != Setting::Auto {
+        return;
+    }
+    let (dir, job, pid) = (directory(), job(), std::process::id());
+    let Some(started) = start_time(pid) else {
+        return;
+    };
+    remove_stale(&dir);
+    let path = dir.join(format!("{MARKER}{job}.{pid}"));
+    // Written whole under another name, then renamed: a reader never sees half a marker.
+    let partial = dir.join(format!(".{MARKER}{job}.{pid}"));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o644)
+        .open(&partial)
+        .and_then(|mut file| {
+            std::io::Write::write_all(&mut file, format!("{started}\n").as_bytes())
+        })
+        .and_then(|()| std::fs::rename(&partial, &path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+        return;
+    }
+    let first = LEFT.lock().replace(path).is_none();
+    if first {
+        // SAFETY: registers a function of no arguments that only removes a file.
+        unsafe { libc::atexit(withdraw_at_exit) };
+    }
+}
+
+/// Reads the markers of this process's job, once the MPI behind's `MPI_Init` has returned
+/// (`auto` only), and keeps whether they number the processes of `MPI_COMM_WORLD`. With
+/// `MPI_DTYPE_DEBUG=1` the finding is printed on stderr.
+pub fn learn() {
+    if setting() != Setting::Auto || LEFT.lock().is_none() {
+        return;
+    }
+    let (mut size, mut parent): (c_int, MPI_Comm) = (0, MPI_COMM_NULL);
+    let asked =
+        forward!(PMPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, MPI_COMM_WORLD, &mut size);
+    let spawned = forward!(PMPI_Comm_get_parent: fn(*mut MPI_Comm) -> c_int, &mut parent);
+    if asked != Some(MPI_SUCCESS) || spawned != Some(MPI_SUCCESS) || size < 1 {
+        return;
+    }
+    let found = match parent == MPI_COMM_NULL {
+        true => markers_of(&directory(), &job(), size as usize + 1),
+        false => 0,
+    };
+    let every = found == size as usize;
+    let every = *LEARNED.get_or_init(|| every);
+    if crate::behind::debug() {
+        let what = match every {
+            true => "every process of MPI_COMM_WORLD runs mpi-dtype",
+            false => "not every process of MPI_COMM_WORLD is known to run mpi-dtype",
+        };
+        crate::diagnostic::line(format_args!(
+            "mpi-dtype: {what} ({found} of {size} found on this node)"
+        ));
+    }
+}
+
+/// Removes this process's marker (at `MPI_Finalize`).
+pub fn withdraw() {
+    if let Some(path) = LEFT.lock().take() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// [`withdraw`] at the process's exit, for a program that does not call `MPI_Finalize`.
+extern "C" fn withdraw_at_exit() {
+    withdraw();
+}
+
+/// Where markers are left: the node's shared memory, else the temporary directory.
+fn directory() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    match shm.is_dir() {
+        true => shm.to_path_buf(),
+        false => std::env::temp_dir(),
+    }
+}
+
+/// The name of this process's job in its markers' names: the process that started it, and
+/// the job's names the launcher gives, with any character other than a letter, a digit, `_`
+/// or `-` left out.
+fn job() -> String {
+    // SAFETY: getppid has no preconditions.
+    let mut job = unsafe { libc::getppid() }.to_string();
+    for name in JOB_NAMES {
+        if let Ok(value) = std::env::var(name) {
+            job.push('-');
+            job.extend(
+                value
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                    .take(64),
+            );
+        }
+    }
+    job
+}
+
+/// The start time of process `pid` (field 22 of `/proc/<pid>/stat`, in clock ticks since
+/// boot), if it runs.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command's name, in parentheses, may hold spaces: the fields after it are counted
+    // from the last ')', the state being field 3.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(22 - 3)?.parse().ok()
+}
+
+/// The process id a marker named `name` in `dir`, owned by this process's user, stands for,
+/// and whether that process still runs: `None` for a name that is not a marker's.
+fn marker(dir: &Path, name: &str) -> Option<(u32, bool)> {
+    let pid: u32 = name
+        .strip_prefix(MARKER)?
+        .rsplit('.')
+        .next()?
+        .parse()
+        .ok()?;
+    let path = dir.join(name);
+    // SAFETY: getuid has no preconditions.
+    let ours = std::fs::symlink_metadata(&path).ok()?.uid() == unsafe { libc::getuid() };
+    if !ours {
+        return None;
+    }
+    let held: Option<u64> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| t.trim().parse().ok());
+    Some((pid, held.is_some() && held == start_time(pid)))
+}
+
+/// Removes the markers in `dir` of this user's processes that are gone.
+fn remove_stale(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if let Some((_, false)) = name.to_str().and_then(|name| marker(dir, name)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// How many markers of running processes of `job` there are in `dir`, counted up to `most`.
+fn markers_of(dir: &Path, job: &str, most: usize) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let prefix = format!("{MARKER}{job}.");
+    let mut found = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str().filter(|name| name.starts_with(&prefix)) else {
+            continue;
+        };
+        // Only the process id may follow the job's name.
+        if name[prefix.len()..].contains('.') {
+            continue;
+        }
+        if let Some((_, true)) = marker(dir, name) {
+            found += 1;
+            if found >= most {
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{marker, markers_of, start_time, MARKER};
+    use std::path::PathBuf;
+
+    /// A directory of its own for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("mpi-dtype-peers-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn this_process_has_a_start_time() {
+        let mine = start_time(std::process::id()).expect("a start time");
+        assert_eq!(start_time(std::process::id()), Some(mine));
+    }
+
+    #[test]
+    fn only_markers_of_running_processes_of_the_job_count() {
+        let dir = scratch("count");
+        let me = std::process::id();
+        let started = start_time(me).unwrap();
+        let write = |name: String, text: String| std::fs::write(dir.join(name), text).unwrap();
+        write(format!("{MARKER}7-a.{me}"), format!("{started}\n"));
+        // The same process under another job, a dead start time, a pid that is no number.
+        write(format!("{MARKER}7-b.{me}"), format!("{started}\n"));
+        write(format!("{MARKER}7-a.1"), format!("{}\n", started + 1));
+        write(format!("{MARKER}7-a.x"), format!("{started}\n"));
+        write(format!("{MARKER}7-a.b.{me}"), format!("{started}\n"));
+        assert_eq!(markers_of(&dir, "7-a", 10), 1);
+        assert_eq!(markers_of(&dir, "7-b", 10), 1);
+        assert_eq!(markers_of(&dir, "7", 10), 0);
+        assert_eq!(marker(&dir, &format!("{MARKER}7-a.1")), Some((1, false)));
+        assert_eq!(marker(&dir, "other"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
