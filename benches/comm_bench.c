@@ -33,9 +33,9 @@
  *
  * BYTES being the bytes of data in the message (the size of the type's signature times the
  * count; for the halo, what one rank sends), MEDIAN and MIN over REPS timed messages
- * (default 20), after one untimed message whose received data is checked: every byte the
+ * (default 20), after one untimed message whose received data is checked (every byte the
  * type map covers must hold the sender's byte and every other byte of the receive buffer
- * must be left alone. A wrong message, size or count aborts the run with a nonzero status.
+ * must be left alone) and untimed ones to warm up (warmups() in comm_bench.h). A wrong message, size or count aborts the run with a nonzero status.
  */
 #include "comm_bench.h"
 #include <stdio.h>
@@ -292,13 +292,20 @@ void report(const char *name, const char *variant, size_t bytes, double *times) 
 
 typedef void (*message_fn)(const pattern *, buffers *);
 
-/* One checked message, then `reps` timed ones (rank 0's times). */
+int warmups(size_t bytes) {
+    size_t n = ((size_t)1 << 26) / (bytes ? bytes : 1);
+    return n < 2 ? 2 : n > 128 ? 128 : (int)n;
+}
+
+/* One checked message, the warm-up, then `reps` timed ones (rank 0's times). */
 static void measure(const pattern *p, buffers *b, const char *variant, message_fn message) {
     double *times = allocate((size_t)reps * sizeof *times);
     MPI_Barrier(MPI_COMM_WORLD);
     message(p, b);
     if (rank == 1)
         check_received(p, b->memory, variant);
+    for (int w = warmups(p->bytes); w > 0; w--)
+        message(p, b);
     for (int r = 0; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();
@@ -436,6 +443,8 @@ static void bench_halo(void) {
     MPI_Barrier(MPI_COMM_WORLD);
     exchange(&h);
     check_halo(&h);
+    for (int w = warmups(bytes); w > 0; w--)
+        exchange(&h);
     for (int r = 0; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double start = MPI_Wtime();

@@ -30,6 +30,13 @@ void fill(unsigned char *buf, size_t bytes, uint64_t seed);
  * application's list of boundary points or particles to send: the first `count` places of a
  * Fisher-Yates shuffle. The caller frees it. */
 int *random_indices(int count, int range, uint64_t seed);
+/* How many untimed messages of `bytes` bytes each pattern sends after its checked one and
+ * before its timed ones (the same number on both ranks): 2^26 / bytes, at least 2 and at most
+ * 128. MPICH over UCX runs the first 64 or so eager messages between two processes several
+ * times slower than the rest (about 7.5 us against 1.8 for 5 KB), whichever pattern sends
+ * them: without the warm-up, a small pattern that follows one sent by rendezvous (as the
+ * engine's packed bytes are) would be timed in that slow start. */
+int warmups(size_t bytes);
 /* Prints the line of one pattern and variant from rank 0's `reps` times (sorts them). */
 void report(const char *name, const char *variant, size_t bytes, double *times);
 

@@ -11,7 +11,8 @@
 //!   The MPI libraries behind this one (MPICH 4 and 5, Open MPI 4.1 and 5.0) wait inside
 //!   `MPI_Init` until every process of `MPI_COMM_WORLD` has called it, so every marker of a
 //!   process that runs this library is there by then. Every process runs this library when
-//!   the markers of its job number the size of `MPI_COMM_WORLD`;
+//!   the markers of its job number the size of `MPI_COMM_WORLD` (a process alone in its world
+//!   exchanges messages with itself only);
 //! - `preloaded`: the user says so;
 //! - `any`: nothing is assumed, and no marker is left (the process then counts as one
 //!   without this library for the others).
@@ -70,8 +71,18 @@ fn setting() -> Setting {
     })
 }
 
+/// A marker this process left.
+struct Left {
+    /// Its path.
+    path: PathBuf,
+    /// The job it names ([`job`]).
+    job: String,
+    /// The process that left it (a child made by `fork` inherits [`LEFT`], not the marker).
+    pid: u32,
+}
+
 /// The marker this process left, to be removed at `MPI_Finalize` or at exit.
-static LEFT: Mutex<Option<PathBuf>> = Mutex::new(None);
+static LEFT: Mutex<Option<Left>> = Mutex::new(None);
 
 /// What [`learn`] found.
 static LEARNED: OnceLock<bool> = OnceLock::new();
@@ -115,7 +126,7 @@ pub fn announce() {
         let _ = std::fs::remove_file(&partial);
         return;
     }
-    let first = LEFT.lock().replace(path).is_none();
+    let first = LEFT.lock().replace(Left { path, job, pid }).is_none();
     if first {
         // SAFETY: registers a function of no arguments that only removes a file.
         unsafe { libc::atexit(withdraw_at_exit) };
@@ -126,9 +137,12 @@ pub fn announce() {
 /// (`auto` only), and keeps whether they number the processes of `MPI_COMM_WORLD`. With
 /// `MPI_DTYPE_DEBUG=1` the finding is printed on stderr.
 pub fn learn() {
-    if setting() != Setting::Auto || LEFT.lock().is_none() {
+    if setting() != Setting::Auto {
         return;
     }
+    let Some(job) = LEFT.lock().as_ref().map(|left| left.job.clone()) else {
+        return;
+    };
     let (mut size, mut parent): (c_int, MPI_Comm) = (0, MPI_COMM_NULL);
     let asked =
         forward!(PMPI_Comm_size: fn(MPI_Comm, *mut c_int) -> c_int, MPI_COMM_WORLD, &mut size);
@@ -136,9 +150,11 @@ pub fn learn() {
     if asked != Some(MPI_SUCCESS) || spawned != Some(MPI_SUCCESS) || size < 1 {
         return;
     }
-    let found = match parent == MPI_COMM_NULL {
-        true => markers_of(&directory(), &job(), size as usize + 1),
-        false => 0,
+    // A process alone in its world exchanges messages with itself only.
+    let found = match (parent == MPI_COMM_NULL, size) {
+        (false, _) => 0,
+        (true, 1) => 1,
+        (true, _) => markers_of(&directory(), &job, size as usize + 1),
     };
     let every = found == size as usize;
     let every = *LEARNED.get_or_init(|| every);
@@ -155,8 +171,9 @@ pub fn learn() {
 
 /// Removes this process's marker (at `MPI_Finalize`).
 pub fn withdraw() {
-    if let Some(path) = LEFT.lock().take() {
-        let _ = std::fs::remove_file(path);
+    let mine = LEFT.lock().take_if(|left| left.pid == std::process::id());
+    if let Some(mine) = mine {
+        let _ = std::fs::remove_file(mine.path);
     }
 }
 
