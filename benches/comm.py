@@ -19,7 +19,9 @@ MPI_Alltoall, MPI_Ialltoall and MPI_Alltoallv: app_patterns.c); `all`, both.
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
 zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
 time (MPI_Wtime) on rank 0, after an MPI_Barrier. Each run times N messages (default 40) per
-pattern, after one message whose received bytes are checked, and the table takes the
+pattern, after one message whose received bytes are checked and 2 to 128 untimed ones to
+warm up (MPICH over UCX runs its first 64 or so eager messages between two processes
+several times slower than the rest: warmups() in comm_bench.h), and the table takes the
 fastest of them (--stat best, the default: on a shared machine other work only adds time, so
 the fastest message is the least disturbed one, and it moved least between runs here) or
 their median (--stat median: the typical message, with the disturbances in it); the halo
