@@ -34,7 +34,8 @@
 # The path lines of MPI_DTYPE_DEBUG must follow the mode: with `engine` some type is sent on
 # mpi-dtype's engine, with `mpi` none. So must what the preloaded ranks learn at MPI_Init of
 # their peers: with 4 preloaded ranks each says that every process runs mpi-dtype (but with
-# engine-any, where none says anything), with 2 each says that not every one is known to.
+# engine-any and mpi, where none says anything), with 2 each says that not every one is
+# known to.
 # A plain failure is reported (a NOTE line) and does not fail the script, except on the
 # runtimes in P2P_PLAIN_MUST_PASS (default mpich4: the program is written to pass there and
 # avoids MPICH 4.0.2's own bugs); the preloaded runs of a group that fails plainly would not
@@ -177,10 +178,11 @@ occurrences() { # ERR RE
 
 # what the preloaded ranks of a run in MODE with RANKS preloaded ranks must have learnt of
 # their peers at MPI_Init: how many say that every process runs mpi-dtype, and how many that
-# not every one is known to
+# not every one is known to (with MPI_DTYPE_PEERS=any, or MPI_DTYPE_COMM=mpi, whose receives
+# take the twins, a rank learns nothing and leaves no marker)
 expected_learnt() { # MODE RANKS
     case "$1" in
-        engine-any) echo "0 0" ;;
+        engine-any | mpi) echo "0 0" ;;
         mixed-*) echo "0 $2" ;;
         *) echo "$2 0" ;;
     esac
@@ -261,12 +263,12 @@ for rt in $mpis; do
                     # the first two ranks preloaded: Hydra's -env for them, else env(1)
                     first_two=(-env LD_PRELOAD "$lib" "${prog[@]}")
                     [ "$abi" = ompi ] && first_two=(env LD_PRELOAD="$lib" "${prog[@]}")
-                    args=($(every_rank "$abi" MPI_DTYPE_COMM "${mode#mixed-}") $(every_rank "$abi" MPI_DTYPE_DEBUG 1)
+                    args=($(every_rank "$abi" MPI_DTYPE_COMM "${mode#mixed-}") $(every_rank "$abi" MPI_DTYPE_PEERS auto) $(every_rank "$abi" MPI_DTYPE_DEBUG 1)
                         -n 2 "${first_two[@]}" : -n 2 "${prog[@]}")
                     ;;
                 *)
                     preloaded=4
-                    args=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_COMM "$mode")
+                    args=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_COMM "$mode") $(every_rank "$abi" MPI_DTYPE_PEERS auto)
                         $(every_rank "$abi" MPI_DTYPE_DEBUG 1) -n 4 "${prog[@]}")
                     ;;
             esac

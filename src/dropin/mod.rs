@@ -254,12 +254,14 @@ pub fn before_init() {
     }
 }
 
-/// After the MPI behind's `MPI_Init` (or `MPI_Init_thread`) returned: readies the twins
-/// ([`twin::prepare`]) and learns whether every process of the job runs this library
-/// ([`comm::peers::learn`]).
-pub fn after_init() {
+/// After the MPI behind's `MPI_Init` (or `MPI_Init_thread`) returned `rc`: readies the twins
+/// ([`twin::prepare`]) and, if it succeeded, learns whether every process of the job runs
+/// this library ([`comm::peers::learn`]).
+pub fn after_init(rc: std::os::raw::c_int) {
     twin::prepare();
-    comm::peers::learn();
+    if rc == crate::abi::MPI_SUCCESS {
+        comm::peers::learn();
+    }
 }
 
 /// Gives back, before the MPI behind finalizes, what this library holds there beyond the

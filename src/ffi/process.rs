@@ -24,7 +24,7 @@ pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char)
         if let Some(rc) =
             forward!(MPI_Init: fn(*mut c_int, *mut *mut *mut c_char) -> c_int, argc, argv)
         {
-            crate::dropin::after_init();
+            crate::dropin::after_init(rc);
             return rc;
         }
         guard("MPI_Init", || {
@@ -49,7 +49,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
         if let Some(rc) = forward!(MPI_Init_thread: fn(*mut c_int, *mut *mut *mut c_char, c_int, *mut c_int) -> c_int,
             argc, argv, required, provided)
         {
-            crate::dropin::after_init();
+            crate::dropin::after_init(rc);
             return rc;
         }
         guard("MPI_Init_thread", || {

@@ -1,37 +1,42 @@
 //! Whether every process of the job runs this library, so that the engine may send the types
 //! whose basic entries differ in size as bytes over any MPI ([`super::route`], "Types whose
-//! basic entries differ in size"): a process with this library receives them right however
-//! the MPI cuts their stream, a process without it may not.
+//! basic entries differ in size"): a process that runs this library in `auto` or `engine`
+//! mode receives them right however the MPI cuts their stream; a process without it, or one
+//! in `mpi` mode (which hands every receive to the MPI behind with the type's twin), may not.
 //!
 //! `MPI_DTYPE_PEERS` chooses:
 //!
-//! - `auto` (the default): learned at `MPI_Init`. Each process leaves a marker on its node's
-//!   shared memory (`/dev/shm`, else the temporary directory) before the MPI behind's
+//! - `auto` (the default): learnt at `MPI_Init`. Each process in `auto` or `engine` mode
+//!   leaves a marker on its node's shared memory (`/dev/shm`) before the MPI behind's
 //!   `MPI_Init` starts, and reads the markers of its job when that `MPI_Init` has returned.
 //!   The MPI libraries behind this one (MPICH 4 and 5, Open MPI 4.1 and 5.0) wait inside
 //!   `MPI_Init` until every process of `MPI_COMM_WORLD` has called it, so every marker of a
 //!   process that runs this library is there by then. Every process runs this library when
-//!   the markers of its job number the size of `MPI_COMM_WORLD` (a process alone in its world
-//!   exchanges messages with itself only);
+//!   the markers of its job number the size of `MPI_COMM_WORLD`, and that is more than one;
 //! - `preloaded`: the user says so;
 //! - `any`: nothing is assumed, and no marker is left (the process then counts as one
 //!   without this library for the others).
 //!
 //! A marker is a file `mpi-dtype-peer.<job>.<pid>` that holds its process's start time. The
 //! job is the launcher's process that started the process (one per job and node for
-//! MPICH's and Intel MPI's Hydra, Open MPI's launchers and Slurm), with the job's name where
-//! the launcher gives one (`PMIX_NAMESPACE`, `SLURM_JOB_ID`). Only markers that belong to the
-//! same user and name a live process that started at the time they hold count, so a marker
-//! left by a process that died counts for nothing (it is removed at the next `MPI_Init` of a
-//! process of the same user). Every way this can go wrong answers "not every process":
-//! processes on other nodes leave no marker here, a process started through a shell of its
-//! own has another launcher's process, a process spawned by another (`MPI_Comm_get_parent`)
-//! knows nothing of its parents. The engine then sends those types as over `any`, which every
-//! receiver takes. A program that exchanges messages with processes outside its
-//! `MPI_COMM_WORLD` (`MPI_Comm_spawn`, `MPI_Comm_connect`, `MPI_Comm_join`) that may run
-//! without this library sets `MPI_DTYPE_PEERS=any`.
+//! MPICH's and Intel MPI's Hydra, Open MPI's launchers and Slurm), with a hash of the job's
+//! names where the launcher gives them (`PMIX_NAMESPACE`, `SLURM_JOB_ID`, `SLURM_STEP_ID`).
+//! Only markers that belong to the same user and name a live process that started at the
+//! time they hold count, so a marker left by a process that died counts for nothing. What
+//! cannot be seen answers "not every process": processes on other nodes leave no marker
+//! here, a process started through a shell of its own has another launcher's process, a
+//! process without `/dev/shm` leaves none, a process spawned by another
+//! (`MPI_Comm_get_parent`) knows nothing of its parents, and a process alone in its world
+//! (a singleton, which spawns its workers if it has any) learns nothing. The engine then
+//! sends those types as over `any`, which every receiver takes. What is not seen is a
+//! process outside `MPI_COMM_WORLD` that a job of several processes reaches later
+//! (`MPI_Comm_spawn`, `MPI_Comm_connect`, `MPI_Comm_join`): spawned with the job's
+//! environment it runs this library too, but a program that may reach one without it sets
+//! `MPI_DTYPE_PEERS=any`.
 //!
-//! Each marker is removed at its process's `MPI_Finalize`, or at its exit.
+//! Each marker is removed at its process's `MPI_Finalize`, or at its exit; one left by a
+//! process that was killed is removed at the next `MPI_Init` of a process of the same user on
+//! the node.
 
 use crate::abi::{MPI_Comm, MPI_COMM_NULL, MPI_COMM_WORLD, MPI_SUCCESS};
 use crate::behind::forward;
@@ -97,26 +102,29 @@ pub fn all_preloaded() -> bool {
     }
 }
 
-/// Leaves this process's marker, before the MPI behind's `MPI_Init` (`auto` only). Markers
-/// of the same user's processes that are gone are removed first. Nothing is left where the
-/// directory cannot be written: the process then counts as one without this library.
+/// Leaves this process's marker, before the MPI behind's `MPI_Init` (`auto` only, and not
+/// in `mpi` mode, whose receives take the twins). Markers of the same user's processes that
+/// are gone are removed first. Nothing is left where `/dev/shm` cannot be written: the
+/// process then counts as one without this library.
 pub fn announce() {
-    if setting() != Setting::Auto {
+    if setting() != Setting::Auto || super::route::mode() == super::route::Mode::Mpi {
         return;
     }
-    let (dir, job, pid) = (directory(), job(), std::process::id());
+    let (dir, job, pid) = (Path::new(DIRECTORY), job(), std::process::id());
     let Some(started) = start_time(pid) else {
         return;
     };
-    remove_stale(&dir);
+    remove_stale(dir);
     let path = dir.join(format!("{MARKER}{job}.{pid}"));
     // Written whole under another name, then renamed: a reader never sees half a marker.
+    // Made anew, never through a link someone else left under that name.
     let partial = dir.join(format!(".{MARKER}{job}.{pid}"));
+    let _ = std::fs::remove_file(&partial);
     let written = std::fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create_new(true)
         .mode(0o644)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(&partial)
         .and_then(|mut file| {
             std::io::Write::write_all(&mut file, format!("{started}\n").as_bytes())
@@ -134,8 +142,8 @@ pub fn announce() {
 }
 
 /// Reads the markers of this process's job, once the MPI behind's `MPI_Init` has returned
-/// (`auto` only), and keeps whether they number the processes of `MPI_COMM_WORLD`. With
-/// `MPI_DTYPE_DEBUG=1` the finding is printed on stderr.
+/// successfully (`auto` only, with a marker left), and keeps whether they number the
+/// processes of `MPI_COMM_WORLD`. With `MPI_DTYPE_DEBUG=1` the finding is printed on stderr.
 pub fn learn() {
     if setting() != Setting::Auto {
         return;
@@ -150,13 +158,12 @@ pub fn learn() {
     if asked != Some(MPI_SUCCESS) || spawned != Some(MPI_SUCCESS) || size < 1 {
         return;
     }
-    // A process alone in its world exchanges messages with itself only.
-    let found = match (parent == MPI_COMM_NULL, size) {
-        (false, _) => 0,
-        (true, 1) => 1,
-        (true, _) => markers_of(&directory(), &job, size as usize + 1),
+    // A process alone in its world learns nothing: a singleton spawns its workers, if any.
+    let found = match parent == MPI_COMM_NULL && size > 1 {
+        true => markers_of(Path::new(DIRECTORY), &job, size as usize + 1),
+        false => 0,
     };
-    let every = found == size as usize;
+    let every = size > 1 && found == size as usize;
     let every = *LEARNED.get_or_init(|| every);
     if crate::behind::debug() {
         let what = match every {
@@ -182,49 +189,59 @@ extern "C" fn withdraw_at_exit() {
     withdraw();
 }
 
-/// Where markers are left: the node's shared memory, else the temporary directory.
-fn directory() -> PathBuf {
-    let shm = Path::new("/dev/shm");
-    match shm.is_dir() {
-        true => shm.to_path_buf(),
-        false => std::env::temp_dir(),
+/// Where markers are left: the node's shared memory.
+const DIRECTORY: &str = "/dev/shm";
+
+/// The name of this process's job in its markers' names: the process that started it, and a
+/// hash of the job's names the launcher gives, if any.
+fn job() -> String {
+    // SAFETY: getppid has no preconditions.
+    let parent = unsafe { libc::getppid() };
+    let names: Vec<String> = JOB_NAMES
+        .iter()
+        .filter_map(|name| {
+            std::env::var(name)
+                .ok()
+                .map(|value| format!("{name}={value}"))
+        })
+        .collect();
+    match names.is_empty() {
+        true => parent.to_string(),
+        false => format!("{parent}-{:016x}", fnv1a(names.join("\n").as_bytes())),
     }
 }
 
-/// The name of this process's job in its markers' names: the process that started it, and
-/// the job's names the launcher gives, with any character other than a letter, a digit, `_`
-/// or `-` left out.
-fn job() -> String {
-    // SAFETY: getppid has no preconditions.
-    let mut job = unsafe { libc::getppid() }.to_string();
-    for name in JOB_NAMES {
-        if let Ok(value) = std::env::var(name) {
-            job.push('-');
-            job.extend(
-                value
-                    .chars()
-                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-                    .take(64),
-            );
-        }
-    }
-    job
+/// The 64-bit FNV-1a hash of `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// The start time of process `pid` (field 22 of `/proc/<pid>/stat`, in clock ticks since
 /// boot), if it runs.
 fn start_time(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command's name, in parentheses, may hold spaces: the fields after it are counted
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    // The command's name, in parentheses, may hold any byte: the fields after it are counted
     // from the last ')', the state being field 3.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(22 - 3)?.parse().ok()
+    let after_name = &stat[stat.iter().rposition(|&b| b == b')')? + 1..];
+    let field = after_name
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|f| !f.is_empty())
+        .nth(22 - 3)?;
+    std::str::from_utf8(field).ok()?.parse().ok()
 }
 
-/// The process id a marker named `name` in `dir`, owned by this process's user, stands for,
-/// and whether that process still runs: `None` for a name that is not a marker's.
+/// The process id a marker named `name` in `dir` (or its partial copy, whose name starts
+/// with a dot), owned by this process's user, stands for, and whether it still stands: the
+/// process runs, and a whole marker holds its start time. `None` for a name that is not a
+/// marker's.
 fn marker(dir: &Path, name: &str) -> Option<(u32, bool)> {
-    let pid: u32 = name
+    let (partial, unmarked) = match name.strip_prefix('.') {
+        Some(unmarked) => (true, unmarked),
+        None => (false, name),
+    };
+    let pid: u32 = unmarked
         .strip_prefix(MARKER)?
         .rsplit('.')
         .next()?
@@ -236,13 +253,21 @@ fn marker(dir: &Path, name: &str) -> Option<(u32, bool)> {
     if !ours {
         return None;
     }
-    let held: Option<u64> = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| t.trim().parse().ok());
-    Some((pid, held.is_some() && held == start_time(pid)))
+    let running = start_time(pid);
+    let stands = match partial {
+        // What a partial copy holds may not be written yet: it stands while its process runs.
+        true => running.is_some(),
+        false => {
+            let held = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|t| t.trim().parse().ok());
+            held.is_some() && held == running
+        }
+    };
+    Some((pid, stands))
 }
 
-/// Removes the markers in `dir` of this user's processes that are gone.
+/// Removes the markers in `dir` (whole or partial) of this user's processes that are gone.
 fn remove_stale(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -283,7 +308,7 @@ fn markers_of(dir: &Path, job: &str, most: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{marker, markers_of, start_time, MARKER};
+    use super::{fnv1a, marker, markers_of, start_time, MARKER};
     use std::path::PathBuf;
 
     /// A directory of its own for one test.
@@ -293,6 +318,14 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn job_names_hash_whole() {
+        // The published test vectors of 64-bit FNV-1a.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_ne!(fnv1a(b"prterun-host-1@1"), fnv1a(b"prterun-host-1@2"));
     }
 
     #[test]
@@ -318,6 +351,13 @@ mod tests {
         assert_eq!(markers_of(&dir, "7", 10), 0);
         assert_eq!(marker(&dir, &format!("{MARKER}7-a.1")), Some((1, false)));
         assert_eq!(marker(&dir, "other"), None);
+        // A partial copy never counts; it stands while its process runs, whatever it holds.
+        write(format!(".{MARKER}7-a.{me}"), String::new());
+        assert_eq!(markers_of(&dir, "7-a", 10), 1);
+        assert_eq!(
+            marker(&dir, &format!(".{MARKER}7-a.{me}")),
+            Some((me, true))
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
