@@ -32,6 +32,7 @@ pub mod peers;
 pub mod pending;
 pub mod pool;
 pub mod route;
+pub mod settings;
 pub mod varying;
 
 use crate::abi::p2p::{MPI_Request, MPI_PROC_NULL, MPI_STATUSES_IGNORE};

@@ -38,6 +38,7 @@
 //! process that was killed is removed at the next `MPI_Init` of a process of the same user on
 //! the node.
 
+use super::settings::{mode, peers, Mode, Peers};
 use crate::abi::{MPI_Comm, MPI_COMM_NULL, MPI_COMM_WORLD, MPI_SUCCESS};
 use crate::behind::forward;
 use parking_lot::Mutex;
@@ -46,35 +47,11 @@ use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// What `MPI_DTYPE_PEERS` says.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Setting {
-    /// Learn it at `MPI_Init` from the markers.
-    Auto,
-    /// Assume nothing, leave no marker.
-    Any,
-    /// Every peer runs this library.
-    Preloaded,
-}
-
 /// The first part of every marker's name.
 const MARKER: &str = "mpi-dtype-peer.";
 
 /// The environment variables that name a job, where its launcher sets them.
 const JOB_NAMES: [&str; 3] = ["PMIX_NAMESPACE", "SLURM_JOB_ID", "SLURM_STEP_ID"];
-
-/// `MPI_DTYPE_PEERS`, read once.
-fn setting() -> Setting {
-    static SETTING: OnceLock<Setting> = OnceLock::new();
-    *SETTING.get_or_init(|| {
-        let choices = [
-            ("auto", Setting::Auto),
-            ("any", Setting::Any),
-            ("preloaded", Setting::Preloaded),
-        ];
-        super::route::setting("MPI_DTYPE_PEERS", &choices)
-    })
-}
 
 /// A marker this process left.
 struct Left {
@@ -95,10 +72,10 @@ static LEARNED: OnceLock<bool> = OnceLock::new();
 /// Whether every process this one exchanges messages with runs this library: as
 /// `MPI_DTYPE_PEERS` says, or as [`learn`] found (false before it ran).
 pub fn all_preloaded() -> bool {
-    match setting() {
-        Setting::Any => false,
-        Setting::Preloaded => true,
-        Setting::Auto => LEARNED.get().copied().unwrap_or(false),
+    match peers() {
+        Peers::Any => false,
+        Peers::Preloaded => true,
+        Peers::Auto => LEARNED.get().copied().unwrap_or(false),
     }
 }
 
@@ -107,7 +84,7 @@ pub fn all_preloaded() -> bool {
 /// are gone are removed first. Nothing is left where `/dev/shm` cannot be written: the
 /// process then counts as one without this library.
 pub fn announce() {
-    if setting() != Setting::Auto || super::route::mode() == super::route::Mode::Mpi {
+    if peers() != Peers::Auto || mode() == Mode::Mpi {
         return;
     }
     let (dir, job, pid) = (Path::new(DIRECTORY), job(), std::process::id());
@@ -145,7 +122,7 @@ pub fn announce() {
 /// successfully (`auto` only, with a marker left), and keeps whether they number the
 /// processes of `MPI_COMM_WORLD`. With `MPI_DTYPE_DEBUG=1` the finding is printed on stderr.
 pub fn learn() {
-    if setting() != Setting::Auto {
+    if peers() != Peers::Auto {
         return;
     }
     let Some(job) = LEFT.lock().as_ref().map(|left| left.job.clone()) else {

@@ -77,6 +77,7 @@
 //!   that has no byte twin (too many runs a copy, or it could not be made) lands as bytes
 //!   for the engine.
 
+use super::settings::{mode, Mode};
 use crate::abi::MPI_Datatype;
 use crate::datatype::signature::one_entry_size;
 use crate::datatype::Datatype;
@@ -97,60 +98,6 @@ pub const DENSEST_SPARSE: i64 = 16;
 /// with the twin and 13.0 with the engine at 8192 bytes, and 103 against 16 at 8400, where
 /// MPICH moves the twin by rendezvous.
 pub const EAGER_TWIN_BYTES: i64 = 8192;
-
-/// What `MPI_DTYPE_COMM` asks for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Mode {
-    /// Decide per type.
-    Auto,
-    /// Pack every derived type of this library with the engine (except the sends of a type
-    /// whose basic entries differ in size and whose signature has short runs, over an MPI not
-    /// known to receive them whole).
-    Engine,
-    /// Let the MPI behind move every type.
-    Mpi,
-}
-
-/// The mode `MPI_DTYPE_COMM` sets, read once (`auto` if unset; an unknown value is reported
-/// on stderr and read as `auto`).
-pub fn mode() -> Mode {
-    static MODE: OnceLock<Mode> = OnceLock::new();
-    *MODE.get_or_init(|| {
-        let choices = [
-            ("auto", Mode::Auto),
-            ("engine", Mode::Engine),
-            ("mpi", Mode::Mpi),
-        ];
-        setting("MPI_DTYPE_COMM", &choices)
-    })
-}
-
-/// The value of the environment variable `name` among `choices` ([`choose`]).
-pub(super) fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
-    choose(name, &std::env::var(name).unwrap_or_default(), choices)
-}
-
-/// What `value`, the value of the environment variable `name`, chooses among `choices` (name
-/// and value, the first the default, taken when `value` is empty); an unknown value is
-/// reported on stderr and read as the default.
-fn choose<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> T {
-    let default = choices[0];
-    if value.is_empty() {
-        return default.1;
-    }
-    match choices.iter().find(|(choice, _)| *choice == value) {
-        Some(&(_, chosen)) => chosen,
-        None => {
-            let names: Vec<&str> = choices.iter().map(|(choice, _)| *choice).collect();
-            crate::diagnostic::line(format_args!(
-                "mpi-dtype: {name}={value:?} is none of {}: using {}",
-                names.join(", "),
-                default.0
-            ));
-            default.1
-        }
-    }
-}
 
 /// A message the engine packs: the datatype and the bytes its copies pack into.
 pub struct Packed {
@@ -483,27 +430,7 @@ pub fn traits(version: &str) -> Traits {
 
 #[cfg(test)]
 mod tests {
-    use super::{choose, traits, Traits};
-
-    #[test]
-    fn settings_take_a_known_value_or_the_default() {
-        let choices = [("auto", 0), ("any", 1), ("preloaded", 2)];
-        let cases = [
-            ("", 0),
-            ("preloaded", 2),
-            ("any", 1),
-            ("auto", 0),
-            ("all", 0),
-            ("PRELOADED", 0),
-        ];
-        for (value, expected) in cases {
-            assert_eq!(
-                choose("MPI_DTYPE_PEERS", value, &choices),
-                expected,
-                "{value:?}"
-            );
-        }
-    }
+    use super::{traits, Traits};
 
     #[test]
     fn traits_of_the_libraries_behind() {

@@ -1,0 +1,109 @@
+//! What the two environment variables of the drop-in layer's messages choose, each read
+//! once: `MPI_DTYPE_COMM`, the path of the messages of derived types ([`super::route`]), and
+//! `MPI_DTYPE_PEERS`, who the process exchanges messages with ([`super::peers`]). An unknown
+//! value is reported on stderr and read as the default.
+
+use std::sync::OnceLock;
+
+/// What `MPI_DTYPE_COMM` asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Decide per type.
+    Auto,
+    /// Pack every derived type of this library with the engine (except the sends of a type
+    /// whose basic entries differ in size and whose signature has short runs, over an MPI not
+    /// known to receive them whole).
+    Engine,
+    /// Let the MPI behind move every type.
+    Mpi,
+}
+
+/// The mode `MPI_DTYPE_COMM` sets, read once (`auto` if unset; an unknown value is reported
+/// on stderr and read as `auto`).
+pub fn mode() -> Mode {
+    static MODE: OnceLock<Mode> = OnceLock::new();
+    *MODE.get_or_init(|| {
+        let choices = [
+            ("auto", Mode::Auto),
+            ("engine", Mode::Engine),
+            ("mpi", Mode::Mpi),
+        ];
+        setting("MPI_DTYPE_COMM", &choices)
+    })
+}
+
+/// The value of the environment variable `name` among `choices` ([`choose`]).
+fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
+    choose(name, &std::env::var(name).unwrap_or_default(), choices)
+}
+
+/// What `value`, the value of the environment variable `name`, chooses among `choices` (name
+/// and value, the first the default, taken when `value` is empty); an unknown value is
+/// reported on stderr and read as the default.
+fn choose<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> T {
+    let default = choices[0];
+    if value.is_empty() {
+        return default.1;
+    }
+    match choices.iter().find(|(choice, _)| *choice == value) {
+        Some(&(_, chosen)) => chosen,
+        None => {
+            let names: Vec<&str> = choices.iter().map(|(choice, _)| *choice).collect();
+            crate::diagnostic::line(format_args!(
+                "mpi-dtype: {name}={value:?} is none of {}: using {}",
+                names.join(", "),
+                default.0
+            ));
+            default.1
+        }
+    }
+}
+
+/// What `MPI_DTYPE_PEERS` says.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Peers {
+    /// Learn it at `MPI_Init` from the markers ([`super::peers`]).
+    Auto,
+    /// Assume nothing, leave no marker.
+    Any,
+    /// Every peer runs this library.
+    Preloaded,
+}
+
+/// The peers `MPI_DTYPE_PEERS` names, read once (`auto` if unset).
+pub fn peers() -> Peers {
+    static PEERS: OnceLock<Peers> = OnceLock::new();
+    *PEERS.get_or_init(|| {
+        let choices = [
+            ("auto", Peers::Auto),
+            ("any", Peers::Any),
+            ("preloaded", Peers::Preloaded),
+        ];
+        setting("MPI_DTYPE_PEERS", &choices)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choose;
+
+    #[test]
+    fn settings_take_a_known_value_or_the_default() {
+        let choices = [("auto", 0), ("any", 1), ("preloaded", 2)];
+        let cases = [
+            ("", 0),
+            ("preloaded", 2),
+            ("any", 1),
+            ("auto", 0),
+            ("all", 0),
+            ("PRELOADED", 0),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(
+                choose("MPI_DTYPE_PEERS", value, &choices),
+                expected,
+                "{value:?}"
+            );
+        }
+    }
+}
