@@ -393,7 +393,8 @@ static void fft_transpose(fft *f, char variant) {
     }
 }
 
-/* One checked transpose, the warm-up, then `reps` timed ones: the longer of the two ranks' times. */
+/* One checked transpose, the warm-up, then `reps` timed ones: the longer of the two ranks'
+ * times. */
 static void fft_measure(fft *f, char variant, const char *name) {
     double *times = allocate((size_t)reps * sizeof *times);
     double *longest = allocate((size_t)reps * sizeof *longest);

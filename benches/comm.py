@@ -49,8 +49,9 @@ The preloaded runs get -genv MPI_DTYPE_PEERS with the value of --peers: auto (th
 both ranks learn at MPI_Init that both run mpi-dtype, so the sends of types whose basic
 entries differ in size may be sent as bytes over MPICH 4 too, also those whose type
 signature has short runs), any (they learn nothing, and send those as to a rank without
-mpi-dtype) or preloaded (they are told that both run mpi-dtype). They run one after the other, R times over (default 3), the order turning by one each round
-(plain, mpi, engine, auto; then mpi, engine, auto, plain; ...), so that the figures a ratio
+mpi-dtype) or preloaded (they are told that both run mpi-dtype). They run one after the
+other, R times over (default 3), the order turning by one each round (plain, mpi, engine,
+auto; then mpi, engine, auto, plain; ...), so that the figures a ratio
 compares were taken seconds apart and none is always first. A cell of milliseconds is the
 median over the rounds of each run's figure; a ratio is computed within each round (plain
 time / other time: above 1, the other is faster) and given as the median of the per-round

@@ -35,7 +35,8 @@
  * count; for the halo, what one rank sends), MEDIAN and MIN over REPS timed messages
  * (default 20), after one untimed message whose received data is checked (every byte the
  * type map covers must hold the sender's byte and every other byte of the receive buffer
- * must be left alone) and untimed ones to warm up (warmups() in comm_bench.h). A wrong message, size or count aborts the run with a nonzero status.
+ * must be left alone) and untimed ones to warm up (warmups() in comm_bench.h). A wrong
+ * message, size or count aborts the run with a nonzero status.
  */
 #include "comm_bench.h"
 #include <stdio.h>

@@ -250,27 +250,25 @@ for rt in $mpis; do
             # shellcheck disable=SC2086
             prog=("$(exe_of "$rt")" "${threads[@]}" $seeds)
             preloaded=0
+            # the mode's MPI_DTYPE_COMM and MPI_DTYPE_PEERS, for every preloaded rank
+            comm=${mode#mixed-} peers=auto
+            [ "$mode" = engine-any ] && comm=engine peers=any
+            # shellcheck disable=SC2207 # words without spaces
+            settings=($(every_rank "$abi" MPI_DTYPE_COMM "$comm") $(every_rank "$abi" MPI_DTYPE_PEERS "$peers")
+                $(every_rank "$abi" MPI_DTYPE_DEBUG 1))
             # shellcheck disable=SC2207 # words without spaces
             case "$mode" in
                 plain) args=(-n 4 "${prog[@]}") ;;
-                engine-any)
-                    preloaded=4
-                    args=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_COMM engine)
-                        $(every_rank "$abi" MPI_DTYPE_PEERS any) $(every_rank "$abi" MPI_DTYPE_DEBUG 1)
-                        -n 4 "${prog[@]}")
-                    ;;
                 mixed-*)
                     preloaded=2
                     # the first two ranks preloaded: Hydra's -env for them, else env(1)
                     first_two=(-env LD_PRELOAD "$lib" "${prog[@]}")
                     [ "$abi" = ompi ] && first_two=(env LD_PRELOAD="$lib" "${prog[@]}")
-                    args=($(every_rank "$abi" MPI_DTYPE_COMM "${mode#mixed-}") $(every_rank "$abi" MPI_DTYPE_PEERS auto) $(every_rank "$abi" MPI_DTYPE_DEBUG 1)
-                        -n 2 "${first_two[@]}" : -n 2 "${prog[@]}")
+                    args=("${settings[@]}" -n 2 "${first_two[@]}" : -n 2 "${prog[@]}")
                     ;;
                 *)
                     preloaded=4
-                    args=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_COMM "$mode") $(every_rank "$abi" MPI_DTYPE_PEERS auto)
-                        $(every_rank "$abi" MPI_DTYPE_DEBUG 1) -n 4 "${prog[@]}")
+                    args=($(every_rank "$abi" LD_PRELOAD "$lib") "${settings[@]}" -n 4 "${prog[@]}")
                     ;;
             esac
             if [ "$preloaded" -gt 0 ] && [ ! -f "$lib" ]; then

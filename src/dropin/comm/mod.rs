@@ -567,9 +567,9 @@ pub unsafe fn before_start(requests: *const MPI_Request, count: c_int) {
 }
 
 /// Before `MPI_Finalize`: waits for the requests the program freed while they were active,
-/// and removes this process's marker ([`peers`]); then, with `MPI_DTYPE_DEBUG=1` and an MPI library behind, says on stderr how many requests
-/// of the engine's path and pooled buffers are left (both 0 when the program completed or
-/// freed every request):
+/// and removes this process's marker ([`peers`]); then, with `MPI_DTYPE_DEBUG=1` and an MPI
+/// library behind, says on stderr how many requests of the engine's path and pooled buffers
+/// are left (both 0 when the program completed or freed every request):
 ///
 /// ```text
 /// mpi-dtype: at MPI_Finalize, 0 engine requests pending, 0 pooled buffers lent

@@ -122,9 +122,7 @@ pub fn announce() {
 /// successfully (`auto` only, with a marker left), and keeps whether they number the
 /// processes of `MPI_COMM_WORLD`. With `MPI_DTYPE_DEBUG=1` the finding is printed on stderr.
 pub fn learn() {
-    if peers() != Peers::Auto {
-        return;
-    }
+    // Only `auto` leaves a marker.
     let Some(job) = LEFT.lock().as_ref().map(|left| left.job.clone()) else {
         return;
     };
@@ -140,7 +138,7 @@ pub fn learn() {
         true => markers_of(Path::new(DIRECTORY), &job, size as usize + 1),
         false => 0,
     };
-    let every = size > 1 && found == size as usize;
+    let every = found == size as usize;
     let every = *LEARNED.get_or_init(|| every);
     if crate::behind::debug() {
         let what = match every {
@@ -209,11 +207,10 @@ fn start_time(pid: u32) -> Option<u64> {
     std::str::from_utf8(field).ok()?.parse().ok()
 }
 
-/// The process id a marker named `name` in `dir` (or its partial copy, whose name starts
-/// with a dot), owned by this process's user, stands for, and whether it still stands: the
-/// process runs, and a whole marker holds its start time. `None` for a name that is not a
-/// marker's.
-fn marker(dir: &Path, name: &str) -> Option<(u32, bool)> {
+/// Whether the marker named `name` in `dir` (or its partial copy, whose name starts with a
+/// dot), owned by this process's user, still stands: its process runs, and a whole marker
+/// holds its start time. `None` for a name that is not a marker's, or another user's.
+fn stands(dir: &Path, name: &str) -> Option<bool> {
     let (partial, unmarked) = match name.strip_prefix('.') {
         Some(unmarked) => (true, unmarked),
         None => (false, name),
@@ -231,7 +228,7 @@ fn marker(dir: &Path, name: &str) -> Option<(u32, bool)> {
         return None;
     }
     let running = start_time(pid);
-    let stands = match partial {
+    Some(match partial {
         // What a partial copy holds may not be written yet: it stands while its process runs.
         true => running.is_some(),
         false => {
@@ -240,52 +237,44 @@ fn marker(dir: &Path, name: &str) -> Option<(u32, bool)> {
                 .and_then(|t| t.trim().parse().ok());
             held.is_some() && held == running
         }
-    };
-    Some((pid, stands))
+    })
+}
+
+/// The names of the files in `dir` (none if it cannot be read).
+fn names_in(dir: &Path) -> impl Iterator<Item = String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
 }
 
 /// Removes the markers in `dir` (whole or partial) of this user's processes that are gone.
 fn remove_stale(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if let Some((_, false)) = name.to_str().and_then(|name| marker(dir, name)) {
-            let _ = std::fs::remove_file(entry.path());
+    for name in names_in(dir) {
+        if stands(dir, &name) == Some(false) {
+            let _ = std::fs::remove_file(dir.join(name));
         }
     }
 }
 
 /// How many markers of running processes of `job` there are in `dir`, counted up to `most`.
 fn markers_of(dir: &Path, job: &str, most: usize) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
     let prefix = format!("{MARKER}{job}.");
-    let mut found = 0;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str().filter(|name| name.starts_with(&prefix)) else {
-            continue;
-        };
+    names_in(dir)
         // Only the process id may follow the job's name.
-        if name[prefix.len()..].contains('.') {
-            continue;
-        }
-        if let Some((_, true)) = marker(dir, name) {
-            found += 1;
-            if found >= most {
-                break;
-            }
-        }
-    }
-    found
+        .filter(|name| {
+            name.strip_prefix(&prefix)
+                .is_some_and(|pid| !pid.contains('.'))
+        })
+        .filter(|name| stands(dir, name) == Some(true))
+        .take(most)
+        .count()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{fnv1a, marker, markers_of, start_time, MARKER};
+    use super::{fnv1a, markers_of, stands, start_time, MARKER};
     use std::path::PathBuf;
 
     /// A directory of its own for one test.
@@ -326,15 +315,12 @@ mod tests {
         assert_eq!(markers_of(&dir, "7-a", 10), 1);
         assert_eq!(markers_of(&dir, "7-b", 10), 1);
         assert_eq!(markers_of(&dir, "7", 10), 0);
-        assert_eq!(marker(&dir, &format!("{MARKER}7-a.1")), Some((1, false)));
-        assert_eq!(marker(&dir, "other"), None);
+        assert_eq!(stands(&dir, &format!("{MARKER}7-a.1")), Some(false));
+        assert_eq!(stands(&dir, "other"), None);
         // A partial copy never counts; it stands while its process runs, whatever it holds.
         write(format!(".{MARKER}7-a.{me}"), String::new());
         assert_eq!(markers_of(&dir, "7-a", 10), 1);
-        assert_eq!(
-            marker(&dir, &format!(".{MARKER}7-a.{me}")),
-            Some((me, true))
-        );
+        assert_eq!(stands(&dir, &format!(".{MARKER}7-a.{me}")), Some(true));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

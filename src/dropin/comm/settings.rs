@@ -22,19 +22,18 @@ pub enum Mode {
 /// on stderr and read as `auto`).
 pub fn mode() -> Mode {
     static MODE: OnceLock<Mode> = OnceLock::new();
-    *MODE.get_or_init(|| {
-        let choices = [
-            ("auto", Mode::Auto),
-            ("engine", Mode::Engine),
-            ("mpi", Mode::Mpi),
-        ];
-        setting("MPI_DTYPE_COMM", &choices)
-    })
+    let choices = [
+        ("auto", Mode::Auto),
+        ("engine", Mode::Engine),
+        ("mpi", Mode::Mpi),
+    ];
+    read_once(&MODE, "MPI_DTYPE_COMM", &choices)
 }
 
-/// The value of the environment variable `name` among `choices` ([`choose`]).
-fn setting<T: Copy>(name: &str, choices: &[(&str, T)]) -> T {
-    choose(name, &std::env::var(name).unwrap_or_default(), choices)
+/// The value of the environment variable `name` among `choices` ([`choose`]), read into
+/// `cell` at the first call.
+fn read_once<T: Copy>(cell: &OnceLock<T>, name: &str, choices: &[(&str, T)]) -> T {
+    *cell.get_or_init(|| choose(name, &std::env::var(name).unwrap_or_default(), choices))
 }
 
 /// What `value`, the value of the environment variable `name`, chooses among `choices` (name
@@ -73,14 +72,12 @@ pub enum Peers {
 /// The peers `MPI_DTYPE_PEERS` names, read once (`auto` if unset).
 pub fn peers() -> Peers {
     static PEERS: OnceLock<Peers> = OnceLock::new();
-    *PEERS.get_or_init(|| {
-        let choices = [
-            ("auto", Peers::Auto),
-            ("any", Peers::Any),
-            ("preloaded", Peers::Preloaded),
-        ];
-        setting("MPI_DTYPE_PEERS", &choices)
-    })
+    let choices = [
+        ("auto", Peers::Auto),
+        ("any", Peers::Any),
+        ("preloaded", Peers::Preloaded),
+    ];
+    read_once(&PEERS, "MPI_DTYPE_PEERS", &choices)
 }
 
 #[cfg(test)]
