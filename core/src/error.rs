@@ -71,6 +71,7 @@ impl Error {
     }
     /// [`ErrorClass::Arg`] for an arithmetic result that does not fit a 64-bit
     /// `MPI_Aint`/`MPI_Count`.
+    #[cold]
     pub fn overflow(what: &str) -> Self {
         Self::arg(format!(
             "{what} overflows the 64-bit range of MPI_Aint/MPI_Count"

@@ -13,13 +13,50 @@ use std::sync::Arc;
 /// a few types in turn (the faces of a halo exchange) keeps hitting.
 const CACHED_TYPES: usize = 4;
 
-/// A lookup a thread made: valid while the slot's epoch is the one seen then.
+/// A lookup a thread made: valid while the slot's epoch is the one seen then. It is three
+/// words with no flag of its own: the epoch of a stable slot is even, so the lowest bit of
+/// `stamp` says whether the handle was committed.
 pub(super) struct CachedLookup {
-    pub(super) handle: MPI_Datatype,
-    pub(super) cell: &'static SlotCell,
-    pub(super) epoch: u32,
-    pub(super) datatype: Arc<Datatype>,
-    pub(super) committed: bool,
+    handle: MPI_Datatype,
+    stamp: u32,
+    cell: &'static SlotCell,
+    datatype: Arc<Datatype>,
+}
+
+impl CachedLookup {
+    /// The lookup of `handle`, whose slot `cell` had the (even) epoch `epoch`: `datatype`,
+    /// committed or not.
+    #[inline(always)]
+    pub(super) fn new(
+        handle: MPI_Datatype,
+        cell: &'static SlotCell,
+        epoch: u32,
+        datatype: Arc<Datatype>,
+        committed: bool,
+    ) -> CachedLookup {
+        debug_assert!(
+            epoch & 1 == 0,
+            "a slot's epoch is even while its lock is held"
+        );
+        CachedLookup {
+            handle,
+            stamp: epoch | committed as u32,
+            cell,
+            datatype,
+        }
+    }
+
+    /// True while the slot's epoch is the one seen at the lookup.
+    #[inline(always)]
+    fn valid(&self) -> bool {
+        self.cell.epoch.load(Ordering::Acquire) == self.stamp & !1
+    }
+
+    /// The datatype looked up, and whether its handle was committed.
+    #[inline(always)]
+    pub(super) fn datatype(&self) -> (&Arc<Datatype>, bool) {
+        (&self.datatype, self.stamp & 1 == 1)
+    }
 }
 
 thread_local! {
@@ -38,8 +75,9 @@ pub(super) fn with_cached<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     let hit = RECENT.try_with(|recent| {
         let recent = recent.try_borrow().ok()?;
         match &recent[abi::handle_bits(handle) as usize % CACHED_TYPES] {
-            Some(c) if c.handle == handle && c.cell.epoch.load(Ordering::Acquire) == c.epoch => {
-                f.take().map(|f| f(&c.datatype, c.committed))
+            Some(c) if c.handle == handle && c.valid() => {
+                let (datatype, committed) = c.datatype();
+                f.take().map(|f| f(datatype, committed))
             }
             _ => None,
         }
@@ -53,6 +91,7 @@ pub(super) fn with_cached<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
 /// Remembers a lookup in this thread's cache (skipped while the cache is in use further up
 /// the stack). The lookup it replaces is dropped after the borrow ends: dropping a type may
 /// release a twin, and the MPI behind may then run callbacks that look types up.
+#[inline(always)]
 pub(super) fn remember(lookup: CachedLookup) {
     let way = abi::handle_bits(lookup.handle) as usize % CACHED_TYPES;
     let replaced = RECENT

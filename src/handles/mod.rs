@@ -181,13 +181,7 @@ pub fn commit(handle: MPI_Datatype) -> MpiResult<Option<MPI_Datatype>> {
     }
     let epoch = cell.epoch.load(Ordering::Relaxed);
     drop(slot);
-    remember(CachedLookup {
-        handle,
-        cell,
-        epoch,
-        datatype,
-        committed: true,
-    });
+    remember(CachedLookup::new(handle, cell, epoch, datatype, true));
     Ok(twin)
 }
 
@@ -257,17 +251,18 @@ fn with_type_read<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
     let lookup = {
         let slot = cell.slot.lock();
         match &slot.entry {
-            Some(entry) if slot.generation == generation => CachedLookup {
+            Some(entry) if slot.generation == generation => CachedLookup::new(
                 handle,
                 cell,
-                epoch: cell.epoch.load(Ordering::Acquire),
-                datatype: entry.datatype.clone(),
-                committed: entry.committed,
-            },
+                cell.epoch.load(Ordering::Acquire),
+                entry.datatype.clone(),
+                entry.committed,
+            ),
             _ => return Err(f),
         }
     };
-    let result = f(&lookup.datatype, lookup.committed);
+    let (datatype, committed) = lookup.datatype();
+    let result = f(datatype, committed);
     remember(lookup);
     Ok(result)
 }

@@ -176,11 +176,10 @@ struct Allocator {
 }
 
 impl Allocator {
-    /// Up to `wanted` slot indices for new entries: a freed one once more than
-    /// [`REUSE_AFTER`] wait (the oldest first), else a fresh one; fewer (or none) when every
-    /// slot is taken.
-    fn take(&mut self, wanted: usize) -> Vec<usize> {
-        let mut taken = Vec::with_capacity(wanted);
+    /// Up to `wanted` slot indices for new entries, put in `taken` (empty) so that the
+    /// lowest comes out of it first: a freed one once more than [`REUSE_AFTER`] wait (the
+    /// oldest first), else a fresh one; fewer (or none) when every slot is taken.
+    fn take(&mut self, wanted: usize, taken: &mut Vec<usize>) {
         while taken.len() < wanted {
             let index = if self.freed.len() > REUSE_AFTER || self.next_fresh >= CHUNKS * CHUNK {
                 self.freed.pop_front()
@@ -195,7 +194,6 @@ impl Allocator {
         }
         // Popped from the end: the lowest index goes first.
         taken.reverse();
-        taken
     }
 }
 
@@ -293,14 +291,18 @@ pub(super) fn allocate() -> MpiResult<usize> {
     let local = LOCAL_SLOTS.try_with(|local| {
         let mut local = local.try_borrow_mut().ok()?;
         if local.ready.is_empty() {
-            local.ready = ALLOCATOR.lock().take(SLOT_BATCH);
+            ALLOCATOR.lock().take(SLOT_BATCH, &mut local.ready);
         }
         local.ready.pop()
     });
     match local {
         Ok(Some(index)) => Some(index),
         // This thread's batch is gone (it is exiting) or in use further up the stack.
-        _ => ALLOCATOR.lock().take(1).pop(),
+        _ => {
+            let mut one = Vec::with_capacity(1);
+            ALLOCATOR.lock().take(1, &mut one);
+            one.pop()
+        }
     }
     .ok_or_else(|| MpiError::new(crate::abi::MPI_ERR_NO_MEM, "too many datatypes are alive"))
 }
@@ -314,8 +316,8 @@ pub(super) fn release(index: usize) {
         };
         local.freed.push(index);
         if local.freed.len() >= SLOT_BATCH {
-            let freed = std::mem::take(&mut local.freed);
-            ALLOCATOR.lock().freed.extend(freed);
+            // Drained, not taken: the batch keeps its capacity for the next frees.
+            ALLOCATOR.lock().freed.extend(local.freed.drain(..));
         }
         true
     });

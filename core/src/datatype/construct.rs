@@ -129,6 +129,7 @@ pub fn f90(
 }
 
 /// `blocklength` consecutive copies of `old` (one block of a vector or indexed type).
+#[inline]
 fn block(old: &Datatype, blocklength: i64) -> Result<Layout> {
     old.layout.repeated(blocklength, old.extent())
 }

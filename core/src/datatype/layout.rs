@@ -21,11 +21,13 @@ pub fn fit(value: i128, what: &str) -> Result<i64> {
 }
 
 /// `a * b` in 64 bits, or an overflow error naming `what`.
+#[inline]
 pub fn mul(a: i64, b: i64, what: &str) -> Result<i64> {
     a.checked_mul(b).ok_or_else(|| Error::overflow(what))
 }
 
 /// `a + b` in 64 bits, or an overflow error naming `what`.
+#[inline]
 pub fn add(a: i64, b: i64, what: &str) -> Result<i64> {
     a.checked_add(b).ok_or_else(|| Error::overflow(what))
 }
@@ -33,6 +35,7 @@ pub fn add(a: i64, b: i64, what: &str) -> Result<i64> {
 /// `end` padded up so that `end - lb` is a multiple of `align`, in 64 bits: `None` when that
 /// would overflow or the span is negative, and [`Layout::ub`] then computes it exactly. With
 /// a power-of-two alignment (every C type's) it is a mask, not a division.
+#[inline]
 fn padded_end(lb: i64, end: i64, align: i64) -> Option<i64> {
     let span = end.checked_sub(lb).filter(|&span| span >= 0 && align > 0)?;
     let rounded_up = span.checked_add(align - 1)?;
@@ -49,14 +52,15 @@ pub fn extent_between(lb: i64, ub: i64) -> i64 {
     (ub as i128 - lb as i128).clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
+#[inline]
 fn shift_span(span: Option<Span>, lo: i64, hi: i64) -> Result<Option<Span>> {
-    span.map(|s| {
-        Ok(Span {
+    match span {
+        None => Ok(None),
+        Some(s) => Ok(Some(Span {
             min: add(s.min, lo, "a displacement")?,
             max: add(s.max, hi, "a displacement")?,
-        })
-    })
-    .transpose()
+        })),
+    }
 }
 
 fn union_span(a: Option<Span>, b: Option<Span>) -> Option<Span> {
@@ -135,6 +139,7 @@ impl Layout {
 
     /// The lower bound: the least `lb` marker if there is one, else the least displacement
     /// of any entry; 0 for the empty type map.
+    #[inline]
     pub fn lb(&self) -> i64 {
         match self.lb_marks {
             Some(m) => m.min,
@@ -154,6 +159,7 @@ impl Layout {
     }
 
     /// [`Layout::ub`] without saturation.
+    #[inline]
     fn exact_ub(&self) -> i128 {
         if let Some(m) = self.ub_marks {
             return m.max as i128;
@@ -178,6 +184,7 @@ impl Layout {
 
     /// The lower and upper bounds, or an overflow error if the upper bound, the extent or the
     /// true extent of this type map leaves the 64-bit range of `MPI_Aint`.
+    #[inline]
     pub fn checked_bounds(&self) -> Result<(i64, i64)> {
         let range = i64::MIN as i128..=i64::MAX as i128;
         let (lb, ub) = (self.lb(), self.exact_ub());
@@ -199,16 +206,19 @@ impl Layout {
     }
 
     /// The least displacement of the data (0 if there is none).
+    #[inline]
     pub fn true_lb(&self) -> i64 {
         self.data.map_or(0, |d| d.min)
     }
 
     /// The greatest end of the data (0 if there is none).
+    #[inline]
     pub fn true_ub(&self) -> i64 {
         self.data.map_or(0, |d| d.max)
     }
 
     /// `true_ub - true_lb`.
+    #[inline]
     pub fn true_extent(&self) -> i64 {
         self.true_ub() - self.true_lb()
     }
@@ -218,29 +228,41 @@ impl Layout {
         self.shifted_by(offset, offset)
     }
 
+    /// This type map with its data and markers spread: each span's least value moved by `lo`
+    /// and its greatest by `hi`. Every field is written afresh, not copied from a layout
+    /// written a moment before, which a processor would read back through a stalled store.
+    #[inline]
     fn shifted_by(&self, lo: i64, hi: i64) -> Result<Layout> {
         Ok(Layout {
+            size: self.size,
+            elements: self.elements,
+            ext32_size: self.ext32_size,
             data: shift_span(self.data, lo, hi)?,
             lb_marks: shift_span(self.lb_marks, lo, hi)?,
             ub_marks: shift_span(self.ub_marks, lo, hi)?,
-            ..*self
+            align: self.align,
+            dense: self.dense,
         })
     }
 
     /// `count` copies of this type map at displacements `0, step, 2*step, ...`.
+    #[inline(always)]
     pub fn repeated(&self, count: i64, step: i64) -> Result<Layout> {
         if count <= 0 {
             return Ok(Layout::EMPTY);
         }
         let last = mul(count - 1, step, "a displacement")?;
-        let copies = Layout {
+        let (lo, hi) = (last.min(0), last.max(0));
+        Ok(Layout {
             size: mul(self.size, count, "the datatype size")?,
             elements: mul(self.elements, count, "the number of elements")?,
             ext32_size: mul(self.ext32_size, count, "the external32 size")?,
+            data: shift_span(self.data, lo, hi)?,
+            lb_marks: shift_span(self.lb_marks, lo, hi)?,
+            ub_marks: shift_span(self.ub_marks, lo, hi)?,
+            align: self.align,
             dense: self.dense && (count == 1 || self.size == 0 || step == self.size),
-            ..*self
-        };
-        copies.shifted_by(last.min(0), last.max(0))
+        })
     }
 
     /// The type map of `self` followed by `next` (entries of both, in that order).

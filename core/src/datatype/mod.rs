@@ -214,11 +214,13 @@ impl Measures {
 
     /// The measures of `layout`, or an overflow error if its bounds leave the 64-bit range
     /// ([`Layout::checked_bounds`]).
+    #[inline]
     pub fn checked(layout: &Layout) -> crate::error::Result<Measures> {
         let (lb, ub) = layout.checked_bounds()?;
         Ok(Measures::with_bounds(layout, lb, ub))
     }
 
+    #[inline]
     fn with_bounds(layout: &Layout, lb: i64, ub: i64) -> Measures {
         Measures {
             size: layout.size,
