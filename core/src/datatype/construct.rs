@@ -31,20 +31,38 @@ fn make_measured(
     measures: Measures,
 ) -> Arc<Datatype> {
     let plan = super::compile::plan(&combiner, measures.extent);
-    // Written in place: `Arc::new` would build the object on the stack and copy it over.
+    // Written in place, field by field: `Arc::new`, or writing a whole `Datatype`, would
+    // build the object on the stack and copy it over.
     let mut made = Arc::<Datatype>::new_uninit();
-    Arc::get_mut(&mut made)
+    let object = Arc::get_mut(&mut made)
         .expect("a new Arc has one owner")
-        .write(Datatype {
-            combiner,
-            large_count,
-            measures,
-            layout,
-            plan,
-            attached: Default::default(),
-        });
-    // SAFETY: initialised just above.
+        .as_mut_ptr();
+    // SAFETY: `object` points to the new Arc's uninitialised `Datatype`, which this thread
+    // alone holds; each field is written once, with no read of the uninitialised memory.
+    unsafe {
+        std::ptr::addr_of_mut!((*object).combiner).write(combiner);
+        std::ptr::addr_of_mut!((*object).large_count).write(large_count);
+        std::ptr::addr_of_mut!((*object).measures).write(measures);
+        std::ptr::addr_of_mut!((*object).layout).write(layout);
+        std::ptr::addr_of_mut!((*object).plan).write(plan);
+        std::ptr::addr_of_mut!((*object).attached).write(Default::default());
+    }
+    // SAFETY: every field was initialised just above ([`names_every_field`]).
     unsafe { made.assume_init() }
+}
+
+/// Names every field of [`Datatype`], so that a field added to it fails to compile here until
+/// [`make_measured`] writes it too.
+#[allow(dead_code)]
+fn names_every_field(datatype: &Datatype) {
+    let Datatype {
+        combiner: _,
+        large_count: _,
+        measures: _,
+        layout: _,
+        plan: _,
+        attached: _,
+    } = datatype;
 }
 
 /// Rejects a negative replication count with `MPI_ERR_COUNT`.
