@@ -185,10 +185,17 @@ pub fn stay_standalone() {
 
 /// The MPI library behind this one, if one is loaded: found at the first call, kept once
 /// found, searched for again after new objects were loaded.
+#[inline]
 pub fn backend() -> Option<&'static Backend> {
-    if let Some(found) = BACKEND.get() {
-        return Some(found);
+    match BACKEND.get() {
+        Some(found) => Some(found),
+        None => search_backend(),
     }
+}
+
+/// [`backend`] before one was found.
+#[inline(never)]
+fn search_backend() -> Option<&'static Backend> {
     if STANDALONE.load(Ordering::SeqCst) {
         return None; // this library's MPI_Init ran: standalone for good
     }
@@ -254,22 +261,29 @@ thread_local! {
 
 /// This thread's stay inside a call of the MPI behind, from [`Inside::enter`] until dropped.
 /// A call that reaches this library from there comes from that library (ROMIO's datatype
-/// calls, a program's callback it runs): [`inside`] tells.
-pub struct Inside(());
+/// calls, a program's callback it runs): [`inside`] tells. It keeps the address of the
+/// thread's depth, so that leaving costs no second lookup of the thread-local variable; it is
+/// not `Send` (a raw pointer), so it is dropped by the thread that entered.
+pub struct Inside(*const std::cell::Cell<u32>);
 
 impl Inside {
     /// Marks this thread inside a call of the MPI behind until the value is dropped.
     #[inline(always)]
     pub fn enter() -> Inside {
-        INSIDE.with(|depth| depth.set(depth.get() + 1));
-        Inside(())
+        Inside(INSIDE.with(|depth| {
+            depth.set(depth.get() + 1);
+            depth as *const std::cell::Cell<u32>
+        }))
     }
 }
 
 impl Drop for Inside {
     #[inline(always)]
     fn drop(&mut self) {
-        INSIDE.with(|depth| depth.set(depth.get() - 1));
+        // SAFETY: the depth of this thread (`Inside` is not `Send`), a thread-local variable
+        // without a destructor, which lives until the thread ends.
+        let depth = unsafe { &*self.0 };
+        depth.set(depth.get() - 1);
     }
 }
 

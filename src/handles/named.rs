@@ -71,8 +71,9 @@ pub(super) fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Index
 
 /// True if `handle` is a named predefined datatype (also under the MPI behind's internal
 /// number for it, [`predefined_alias`]).
+#[inline]
 pub fn is_predefined(handle: MPI_Datatype) -> bool {
-    predefined_entry(handle).is_some()
+    predefined_by_index(handle).is_some() || predefined_entry(handle).is_some()
 }
 
 /// The predefined handle an internal number of the MPI behind stands for, once such numbers

@@ -93,6 +93,7 @@ fn substitute<C: From<i32>>(
 }
 
 /// The path of a message to or from `peer` (none for `MPI_PROC_NULL`).
+#[inline]
 fn path_to(peer: c_int, datatype: MPI_Datatype, count: i64, side: route::Side) -> Path {
     match peer {
         MPI_PROC_NULL => Path::Mpi(None),

@@ -298,6 +298,7 @@ static ENTRIES: AtomicUsize = AtomicUsize::new(0);
 static DETACHED: Mutex<Vec<(MPI_Request, Pending)>> = Mutex::new(Vec::new());
 
 /// Whether any request of the engine's path exists (one load).
+#[inline]
 pub fn any() -> bool {
     outstanding() != 0
 }
@@ -305,6 +306,7 @@ pub fn any() -> bool {
 /// How many requests of the engine's path are kept: entries of the table and detached
 /// requests (0 once the program has completed or freed every request and the detached ones
 /// have completed).
+#[inline]
 pub fn outstanding() -> usize {
     ENTRIES.load(Ordering::Acquire)
 }
@@ -372,10 +374,16 @@ pub fn detach(request: MPI_Request, pending: Pending) {
 
 /// Completes the detached requests whose operations have completed (`MPI_Test` on each),
 /// freeing what they kept. Called at the start of the communication calls.
+#[inline]
 pub fn progress_detached() {
-    if !any() {
-        return;
+    if any() {
+        progress_detached_now();
     }
+}
+
+/// [`progress_detached`] once some request of the engine's path exists.
+#[inline(never)]
+fn progress_detached_now() {
     let Some(mut detached) = DETACHED.try_lock() else {
         return; // another thread is at it
     };

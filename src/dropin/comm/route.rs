@@ -136,16 +136,28 @@ pub enum Path {
 
 /// Whether a message of `handle` may take the engine's path at all: not in `mpi` mode, and
 /// never for a predefined type (one load each; the callers skip the rest of the routing).
+#[inline]
 pub fn may_pack(handle: MPI_Datatype) -> bool {
     mode() != Mode::Mpi && !handles::is_predefined(handle)
 }
 
 /// The path of `count` copies of `handle` on `side`. A handle the table does not hold is the
 /// MPI behind's own type (or no type, which that library reports): its path.
+///
+/// The answer for a predefined type is found inline, in the caller (one load of the mode and
+/// one of the table of predefined types), and handed back in registers: such a message is
+/// forwarded with nothing else in front of it.
+#[inline]
 pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     if count <= 0 || !may_pack(handle) {
         return Path::Mpi(None);
     }
+    route_derived(handle, count, side)
+}
+
+/// [`route`] for a type that may take the engine's path.
+#[inline(never)]
+fn route_derived(handle: MPI_Datatype, count: i64, side: Side) -> Path {
     // An uncommitted type takes the MPI's path too: the MPI behind reports the error.
     handles::try_with_committed(handle, |datatype| path_of(handle, datatype, count, side))
         .unwrap_or(Path::Mpi(None))

@@ -19,15 +19,25 @@ pub enum Mode {
 }
 
 /// The mode `MPI_DTYPE_COMM` sets, read once (`auto` if unset; an unknown value is reported
-/// on stderr and read as `auto`).
+/// on stderr and read as `auto`). Every message asks it: once read, it is one load, inline.
+#[inline]
 pub fn mode() -> Mode {
     static MODE: OnceLock<Mode> = OnceLock::new();
+    match MODE.get() {
+        Some(&mode) => mode,
+        None => read_mode(&MODE),
+    }
+}
+
+/// [`mode`] at its first call.
+#[cold]
+fn read_mode(cell: &OnceLock<Mode>) -> Mode {
     let choices = [
         ("auto", Mode::Auto),
         ("engine", Mode::Engine),
         ("mpi", Mode::Mpi),
     ];
-    read_once(&MODE, "MPI_DTYPE_COMM", &choices)
+    read_once(cell, "MPI_DTYPE_COMM", &choices)
 }
 
 /// The value of the environment variable `name` among `choices` ([`choose`]), read into
