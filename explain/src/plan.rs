@@ -48,6 +48,7 @@ fn step(node: &Node, depth: usize, out: &mut Vec<Step>) {
         Node::Run { disp, len } => {
             push(out, depth, format!("copy {len} B at {disp:+}"));
         }
+        Node::Strided { .. } => step(&node.unflattened(), depth, out),
         Node::Repeat {
             disp,
             count,

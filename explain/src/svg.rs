@@ -758,6 +758,11 @@ fn spread(node: &Node, base: i64, bins: &mut Bins, work: &mut i64) {
             let at = base.wrapping_add(node.disp());
             bins.even(at, at.wrapping_add(node.size().max(1)), node.size() as f64);
         }
+        Node::Strided { .. } => {
+            // Spread as the repetition of a run it stands for, counted once.
+            *work += 1;
+            spread(&node.unflattened(), base, bins, work)
+        }
         Node::Repeat {
             disp,
             count,

@@ -110,6 +110,23 @@ fn repeat_sharing(count: i64, stride: i64, child: &Node, held: Option<&Arc<Node>
             disp: *disp,
             len: len.wrapping_mul(count),
         },
+        Node::Run { disp, len } => Node::Strided {
+            disp: *disp,
+            count,
+            stride,
+            len: *len,
+        },
+        Node::Strided {
+            disp,
+            count: inner,
+            stride: inner_stride,
+            len,
+        } if inner.wrapping_mul(*inner_stride) == stride => Node::Strided {
+            disp: *disp,
+            count: count.wrapping_mul(*inner),
+            stride: *inner_stride,
+            len: *len,
+        },
         Node::Repeat {
             disp,
             count: inner,

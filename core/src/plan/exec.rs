@@ -31,6 +31,13 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
             ..
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         } => unsafe { repeat_full::<PACK>(at(mem, *disp), *count, *stride, child, stream) },
+        Node::Strided {
+            disp,
+            count,
+            stride,
+            len,
+        // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+        } => unsafe { kernels::strided::<PACK>(at(mem, *disp), *count, *stride, *len, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
@@ -112,17 +119,13 @@ unsafe fn repeat_full<const PACK: bool>(
         Node::Run { disp, len } => unsafe {
             kernels::strided::<PACK>(at(base, *disp), count, stride, *len, stream)
         },
-        Node::Repeat {
+        Node::Strided {
             disp,
             count: inner,
             stride: inner_stride,
-            child: leaf,
-            ..
-        } if matches!(**leaf, Node::Run { .. }) => {
-            let Node::Run { disp: d, len } = **leaf else {
-                unreachable!("matched above")
-            };
-            let first = at(base, disp.wrapping_add(d));
+            len,
+        } => {
+            let (first, len) = (at(base, *disp), *len);
             for k in 0..count {
                 // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                 unsafe {
@@ -223,6 +226,16 @@ pub unsafe fn range<const PACK: bool>(
         } => unsafe {
             repeat_range::<PACK>(at(mem, *disp), *count, *stride, child, skip, want, stream)
         },
+        Node::Strided {
+            disp,
+            count,
+            stride,
+            len,
+        } => {
+            let run = Node::Run { disp: 0, len: *len };
+            // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+            unsafe { repeat_range::<PACK>(at(mem, *disp), *count, *stride, &run, skip, want, stream) }
+        }
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Blocks(b) => unsafe { blocks_range::<PACK>(b, mem, skip, want, stream) },
         Node::Seq { disp, seq } => {

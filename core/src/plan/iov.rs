@@ -18,6 +18,15 @@ fn visit(node: &Node, base: i64, f: &mut dyn FnMut(i64, i64) -> bool) -> bool {
             let start = base.wrapping_add(*disp);
             (0..*count).all(|k| visit(child, start.wrapping_add(k.wrapping_mul(*stride)), f))
         }
+        Node::Strided {
+            disp,
+            count,
+            stride,
+            len,
+        } => {
+            let start = base.wrapping_add(*disp);
+            (0..*count).all(|k| f(start.wrapping_add(k.wrapping_mul(*stride)), *len))
+        }
         Node::Blocks(b) => {
             let start = base.wrapping_add(b.disp);
             (0..b.len()).all(|k| {
@@ -195,6 +204,19 @@ fn run_shape(node: &Node) -> Result<Option<RunShape>, Uncountable> {
             Some(c) if *count > 0 => Ok(Some(c.repeated(*count, *stride)?.moved(*disp))),
             _ => Ok(None),
         },
+        Node::Strided {
+            disp,
+            count,
+            stride,
+            len,
+        } => {
+            let run = RunShape {
+                runs: 1,
+                first: 0,
+                end: *len,
+            };
+            Ok(Some(run.repeated(*count, *stride)?.moved(*disp)))
+        }
         Node::Blocks(b) => {
             if b.len() as i64 > RUN_COUNT_WALK {
                 return Err(Uncountable);
@@ -230,6 +252,7 @@ pub fn visited_runs(node: &Node) -> i64 {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || match node {
         Node::Run { len, .. } => i64::from(*len > 0),
         Node::Repeat { count, child, .. } => count.saturating_mul(visited_runs(child)),
+        Node::Strided { count, .. } => *count,
         Node::Blocks(b) => {
             let per_copy = visited_runs(&b.child);
             let copies = (0..b.len()).fold(0i64, |acc, k| acc.saturating_add(b.counts.get(k)));

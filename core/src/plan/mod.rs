@@ -93,7 +93,7 @@ impl Plan {
         let mut node = self.root();
         loop {
             match node {
-                Node::Run { .. } => return true,
+                Node::Run { .. } | Node::Strided { .. } => return true,
                 Node::Repeat { child, .. } => node = child,
                 Node::Blocks(_) | Node::Seq { .. } => return false,
             }
@@ -126,14 +126,20 @@ fn forward_span(node: &Node) -> Option<i64> {
             stride,
             child,
             ..
-        } => {
-            let span = forward_span(child)?;
-            match *count {
-                ..=1 => Some(span),
-                count => (*stride >= span).then(|| (count - 1) * stride + span),
-            }
-        }
+        } => repeated_forward(*count, *stride, forward_span(child)?),
+        Node::Strided {
+            count, stride, len, ..
+        } => repeated_forward(*count, *stride, *len),
         Node::Blocks(_) | Node::Seq { .. } => None,
+    }
+}
+
+/// The bytes from the first to the end of the last of `count` copies, `stride` bytes apart,
+/// of parts going forward over `span` bytes each; `None` if the copies overlap or go back.
+fn repeated_forward(count: i64, stride: i64, span: i64) -> Option<i64> {
+    match count {
+        ..=1 => Some(span),
+        count => (stride >= span).then(|| (count - 1) * stride + span),
     }
 }
 

@@ -118,6 +118,19 @@ pub enum Node {
         /// Packed bytes of all copies.
         size: i64,
     },
+    /// `count` runs of `len` bytes, the `k`-th at `disp + k * stride`: a repetition of one
+    /// run (a vector of a basic type), kept flat so that making, copying and dropping it
+    /// touch no shared node. `count >= 2` and `0 < len != stride`.
+    Strided {
+        /// Where the first run starts.
+        disp: i64,
+        /// Number of runs.
+        count: i64,
+        /// Bytes between the starts of consecutive runs.
+        stride: i64,
+        /// Bytes of each run.
+        len: i64,
+    },
     /// Blocks at irregular displacements (shared: a copy of the node shares them).
     Blocks(Arc<Blocks>),
     /// Parts packed one after the other, each placed at `disp` plus its own displacement.
@@ -160,6 +173,7 @@ impl Node {
         match self {
             Node::Run { len, .. } => *len,
             Node::Repeat { size, .. } => *size,
+            Node::Strided { count, len, .. } => count.wrapping_mul(*len),
             Node::Blocks(b) => b.size,
             Node::Seq { seq, .. } => *seq.starts.last().expect("a sequence has an end offset"),
         }
@@ -168,7 +182,10 @@ impl Node {
     /// The displacement of the node's placement.
     pub fn disp(&self) -> i64 {
         match self {
-            Node::Run { disp, .. } | Node::Repeat { disp, .. } | Node::Seq { disp, .. } => *disp,
+            Node::Run { disp, .. }
+            | Node::Repeat { disp, .. }
+            | Node::Strided { disp, .. }
+            | Node::Seq { disp, .. } => *disp,
             Node::Blocks(b) => b.disp,
         }
     }
@@ -180,12 +197,33 @@ impl Node {
         matches!(self, Node::Seq { .. } | Node::Blocks(_)).then(|| Arc::new(self.clone()))
     }
 
+    /// A [`Node::Strided`] as the repetition of one run it stands for; any other node as it
+    /// is. For code off the pack path that describes repetitions (it may allocate).
+    pub fn unflattened(&self) -> std::borrow::Cow<'_, Node> {
+        match *self {
+            Node::Strided {
+                disp,
+                count,
+                stride,
+                len,
+            } => std::borrow::Cow::Owned(Node::Repeat {
+                disp,
+                count,
+                stride,
+                child: Arc::new(Node::Run { disp: 0, len }),
+                size: self.size(),
+            }),
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+
     /// This node moved by `offset` bytes.
     pub fn shifted(mut self, offset: i64) -> Node {
         match &mut self {
-            Node::Run { disp, .. } | Node::Repeat { disp, .. } | Node::Seq { disp, .. } => {
-                *disp = disp.wrapping_add(offset)
-            }
+            Node::Run { disp, .. }
+            | Node::Repeat { disp, .. }
+            | Node::Strided { disp, .. }
+            | Node::Seq { disp, .. } => *disp = disp.wrapping_add(offset),
             Node::Blocks(b) => {
                 let b = Arc::make_mut(b);
                 b.disp = b.disp.wrapping_add(offset)
@@ -196,7 +234,8 @@ impl Node {
 
     /// True if `self` and `other` pack the same shape of bytes, differing at most in the
     /// displacement of their placement: runs of one length, or repetitions of one count and
-    /// stride whose children are the same (equal runs and repetitions down to a shared node).
+    /// stride whose children are the same (equal runs and repetitions down to a shared node),
+    /// or strided runs of one count, stride and length.
     pub fn congruent(&self, other: &Node) -> bool {
         match (self, other) {
             (Node::Run { len: a, .. }, Node::Run { len: b, .. }) => a == b,
@@ -214,6 +253,20 @@ impl Node {
                     ..
                 },
             ) => c1 == c2 && s1 == s2 && same(k1, k2),
+            (
+                Node::Strided {
+                    count: c1,
+                    stride: s1,
+                    len: l1,
+                    ..
+                },
+                Node::Strided {
+                    count: c2,
+                    stride: s2,
+                    len: l2,
+                    ..
+                },
+            ) => (c1, s1, l1) == (c2, s2, l2),
             _ => false,
         }
     }
@@ -247,6 +300,20 @@ fn same(mut a: &Arc<Node>, mut b: &Arc<Node>) -> bool {
                     ..
                 },
             ) if d1 == d2 && c1 == c2 && s1 == s2 => (a, b) = (k1, k2),
+            (
+                Node::Strided {
+                    disp: d1,
+                    count: c1,
+                    stride: s1,
+                    len: l1,
+                },
+                Node::Strided {
+                    disp: d2,
+                    count: c2,
+                    stride: s2,
+                    len: l2,
+                },
+            ) => return (d1, c1, s1, l1) == (d2, c2, s2, l2),
             (Node::Seq { disp: d1, seq: q1 }, Node::Seq { disp: d2, seq: q2 }) => {
                 return d1 == d2 && Arc::ptr_eq(q1, q2)
             }

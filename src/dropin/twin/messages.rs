@@ -198,19 +198,15 @@ fn commit_sized(made: Held, datatype: &Datatype) -> MpiResult<Option<MPI_Datatyp
 fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Held>> {
     let level = match node {
         Node::Run { disp, len } => placed(Held(types::contiguous(len / size, leaf)?), *disp)?,
-        Node::Repeat {
+        Node::Strided {
             disp,
             count,
             stride,
-            child,
-            ..
-        } => match &**child {
-            Node::Run { disp: inner, len } => placed(
-                Held(types::hvector(*count, len / size, *stride, leaf)?),
-                disp + inner,
-            )?,
-            _ => return Ok(None),
-        },
+            len,
+        } => placed(
+            Held(types::hvector(*count, len / size, *stride, leaf)?),
+            *disp,
+        )?,
         Node::Blocks(blocks) => match *blocks.child {
             Node::Run { disp: 0, len } if len == blocks.child_stride => {
                 let counts: Vec<Count> = (0..blocks.len())
@@ -221,7 +217,7 @@ fn one_level(node: &Node, leaf: MPI_Datatype, size: i64) -> MpiResult<Option<Hel
             }
             _ => return Ok(None),
         },
-        Node::Seq { .. } => return Ok(None),
+        Node::Repeat { .. } | Node::Seq { .. } => return Ok(None),
     };
     Ok(Some(level))
 }
