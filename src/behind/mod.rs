@@ -189,6 +189,7 @@ pub fn stay_standalone() {
 pub fn backend() -> Option<&'static Backend> {
     match BACKEND.get() {
         Some(found) => Some(found),
+        None if STANDALONE.load(Ordering::SeqCst) => None, // this library's MPI_Init ran
         None => search_backend(),
     }
 }
@@ -196,9 +197,6 @@ pub fn backend() -> Option<&'static Backend> {
 /// [`backend`] before one was found.
 #[inline(never)]
 fn search_backend() -> Option<&'static Backend> {
-    if STANDALONE.load(Ordering::SeqCst) {
-        return None; // this library's MPI_Init ran: standalone for good
-    }
     let _one_at_a_time = SEARCH.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(found) = BACKEND.get() {
         return Some(found);

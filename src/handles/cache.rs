@@ -93,11 +93,24 @@ pub(super) fn with_cached<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
 /// release a twin, and the MPI behind may then run callbacks that look types up.
 #[inline(always)]
 pub(super) fn remember(lookup: CachedLookup) {
-    let way = abi::handle_bits(lookup.handle) as usize % CACHED_TYPES;
+    // Taken apart and put together again in the cache, each word on its own: a copy of the
+    // whole lookup would read back words just written one at a time, through a stalled store.
+    let CachedLookup {
+        handle,
+        stamp,
+        cell,
+        datatype,
+    } = lookup;
+    let way = abi::handle_bits(handle) as usize % CACHED_TYPES;
     let replaced = RECENT
-        .try_with(|recent| {
+        .try_with(move |recent| {
             let mut recent = recent.try_borrow_mut().ok()?;
-            recent[way].replace(lookup)
+            recent[way].replace(CachedLookup {
+                handle,
+                stamp,
+                cell,
+                datatype,
+            })
         })
         .ok()
         .flatten();
