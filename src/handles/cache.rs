@@ -59,9 +59,11 @@ impl CachedLookup {
     }
 }
 
+/// A thread's cached lookups, by handle modulo [`CACHED_TYPES`].
+type RecentLookups = RefCell<[Option<CachedLookup>; CACHED_TYPES]>;
+
 thread_local! {
-    static RECENT: RefCell<[Option<CachedLookup>; CACHED_TYPES]> =
-        const { RefCell::new([const { None }; CACHED_TYPES]) };
+    static RECENT: RecentLookups = const { RefCell::new([const { None }; CACHED_TYPES]) };
 }
 
 /// Runs `f` on this thread's cached lookup of `handle` if it is still valid (one load of the
@@ -93,27 +95,19 @@ pub(super) fn with_cached<R, F: FnOnce(&Arc<Datatype>, bool) -> R>(
 /// release a twin, and the MPI behind may then run callbacks that look types up.
 #[inline(always)]
 pub(super) fn remember(lookup: CachedLookup) {
-    // Taken apart and put together again in the cache, each word on its own: a copy of the
-    // whole lookup would read back words just written one at a time, through a stalled store.
-    let CachedLookup {
-        handle,
-        stamp,
-        cell,
-        datatype,
-    } = lookup;
-    let way = abi::handle_bits(handle) as usize % CACHED_TYPES;
-    let replaced = RECENT
-        .try_with(move |recent| {
-            let mut recent = recent.try_borrow_mut().ok()?;
-            recent[way].replace(CachedLookup {
-                handle,
-                stamp,
-                cell,
-                datatype,
-            })
-        })
-        .ok()
-        .flatten();
+    // Put in the cache word by word, not as a closure's captured copy: a copy of the whole
+    // lookup would read back words just written one at a time, through a stalled store.
+    let Ok(recent) = RECENT.try_with(|recent| recent as *const RecentLookups) else {
+        return; // this thread is ending
+    };
+    // SAFETY: this thread's cache, reachable a moment ago; it lives until the thread ends, and
+    // its destructor would run on this thread, after this call.
+    let recent = unsafe { &*recent };
+    let way = abi::handle_bits(lookup.handle) as usize % CACHED_TYPES;
+    let replaced = match recent.try_borrow_mut() {
+        Ok(mut recent) => recent[way].replace(lookup),
+        Err(_) => None,
+    };
     drop(replaced);
 }
 

@@ -391,8 +391,8 @@ pub enum IfAttributed {
 /// What [`remove_with`] did.
 #[derive(Debug)]
 pub enum Removal {
-    /// The entry is gone: the handle's state.
-    Removed(Entry),
+    /// The entry is gone, its state dropped (after the slot's lock was let go).
+    Removed,
     /// Nothing ([`IfAttributed::Refuse`]): the handle holds these attributes.
     Attributed(Vec<(i32, usize)>),
 }
@@ -413,7 +413,7 @@ pub fn remove_with(
     }
     let slot_handle = internal(handle);
     let (twin, datatype) = match take_entry(slot_handle, handle, Freeing::Program(if_attributed))? {
-        Taken::Entry(entry) => return Ok(Removal::Removed(entry)),
+        Taken::Entry(entry) => return Ok(removed(entry)),
         Taken::Attributed(attributes) => return Ok(Removal::Attributed(attributes)),
         Taken::TwinFirst(twin, datatype) => (twin, datatype),
     };
@@ -421,15 +421,22 @@ pub fn remove_with(
     // withdrawal (in `take_entry`) has marked the threads' caches of it stale already.
     release_twin(twin, datatype);
     match take_entry(slot_handle, handle, Freeing::Released)? {
-        Taken::Entry(entry) => Ok(Removal::Removed(entry)),
+        Taken::Entry(entry) => Ok(removed(entry)),
         _ => Err(invalid(handle)),
     }
 }
 
+/// Drops the state of a removed entry here, where no lock is held (its type may release a
+/// twin, whose MPI runs callbacks), and says so: the entry is not moved on to the caller.
+fn removed(entry: Entry) -> Removal {
+    drop(entry);
+    Removal::Removed
+}
+
 /// Removes a derived handle, with its attributes, whose twin, if any, the caller releases.
-pub fn remove(handle: MPI_Datatype) -> MpiResult<Entry> {
+pub fn remove(handle: MPI_Datatype) -> MpiResult<()> {
     match remove_with(handle, IfAttributed::Remove, |_, _| ())? {
-        Removal::Removed(entry) => Ok(entry),
+        Removal::Removed => Ok(()),
         Removal::Attributed(_) => unreachable!("IfAttributed::Remove removes"),
     }
 }
@@ -549,14 +556,17 @@ mod tests {
         with_entry(twin, |e| e.name = "twin".into()).unwrap();
         assert_eq!(with_entry(twin, |e| e.name.clone()).unwrap(), "twin");
         assert!(is_twin(twin));
+        let mut released_twin = None;
         let removal = remove_with(twin, IfAttributed::Refuse, |released, _| {
             // The MPI behind may reuse the number once released: no query reads it here.
             assert_eq!(measures_at_once(released, Whole), None);
+            released_twin = Some(released);
         });
-        let Ok(Removal::Removed(entry)) = removal else {
-            panic!("removed: {removal:?}");
-        };
-        assert_eq!(entry.twin, Some(twin));
+        assert!(
+            matches!(removal, Ok(Removal::Removed)),
+            "removed: {removal:?}"
+        );
+        assert_eq!(released_twin, Some(twin));
         assert_eq!(measures_at_once(twin, Whole), None);
         assert!(get(twin).is_err());
         assert!(with_committed(twin, |_| ()).is_err());
