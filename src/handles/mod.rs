@@ -412,25 +412,19 @@ pub fn remove_with(
         return Err(not_freeable());
     }
     let slot_handle = internal(handle);
-    let (twin, datatype) = match take_entry(slot_handle, handle, Freeing::Program(if_attributed))? {
-        Taken::Entry(entry) => return Ok(removed(entry)),
-        Taken::Attributed(attributes) => return Ok(Removal::Attributed(attributes)),
-        Taken::TwinFirst(twin, datatype) => (twin, datatype),
-    };
+    let (twin, datatype) =
+        match take_entry(slot_handle, handle, Freeing::Program(if_attributed), None)? {
+            Taken::Entry => return Ok(Removal::Removed),
+            Taken::Attributed(attributes) => return Ok(Removal::Attributed(attributes)),
+            Taken::TwinFirst(twin, datatype) => (twin, datatype),
+        };
     // Once released, the MPI behind may give the number to a new type at once: the entry's
     // withdrawal (in `take_entry`) has marked the threads' caches of it stale already.
     release_twin(twin, datatype);
-    match take_entry(slot_handle, handle, Freeing::Released)? {
-        Taken::Entry(entry) => Ok(removed(entry)),
+    match take_entry(slot_handle, handle, Freeing::Released, None)? {
+        Taken::Entry => Ok(Removal::Removed),
         _ => Err(invalid(handle)),
     }
-}
-
-/// Drops the state of a removed entry here, where no lock is held (its type may release a
-/// twin, whose MPI runs callbacks), and says so: the entry is not moved on to the caller.
-fn removed(entry: Entry) -> Removal {
-    drop(entry);
-    Removal::Removed
 }
 
 /// Removes a derived handle, with its attributes, whose twin, if any, the caller releases.
@@ -445,16 +439,17 @@ pub fn remove(handle: MPI_Datatype) -> MpiResult<()> {
 /// `MPI_Type_create_f90_*` type, given back before the MPI behind finalizes), with its twin's
 /// mapping.
 pub fn discard(handle: MPI_Datatype) -> MpiResult<Entry> {
-    match take_entry(internal(handle), handle, Freeing::Any)? {
-        Taken::Entry(entry) => Ok(entry),
+    let mut taken = None;
+    match take_entry(internal(handle), handle, Freeing::Any, Some(&mut taken))? {
+        Taken::Entry => taken.ok_or_else(|| invalid(handle)),
         _ => Err(invalid(handle)),
     }
 }
 
 /// What [`take_entry`] did.
 enum Taken {
-    /// Took the entry.
-    Entry(Entry),
+    /// Took the entry (and dropped it, or put it where the caller asked).
+    Entry,
     /// Left the entry in place for its twin to be released first: the twin and the datatype
     /// object.
     TwinFirst(MPI_Datatype, Arc<Datatype>),
@@ -478,11 +473,14 @@ enum Freeing {
 /// Takes the entry of the slot handle `slot_handle` (`handle` is the number the caller holds,
 /// for errors), with its twin's mapping if that still names this slot; or, for
 /// [`Freeing::Program`], leaves an entry with attributes (if asked) or with a twin
-/// ([`Taken`]).
+/// ([`Taken`]). The entry taken goes to `keep` if given, else it is dropped here, once the
+/// slot's lock is let go (its type may release a twin, whose MPI runs callbacks): a free does
+/// not copy it out through the results.
 fn take_entry(
     slot_handle: MPI_Datatype,
     handle: MPI_Datatype,
     freeing: Freeing,
+    keep: Option<&mut Option<Entry>>,
 ) -> MpiResult<Taken> {
     let (index, generation) = decode(slot_handle).ok_or_else(|| invalid(handle))?;
     let cell = cell(index);
@@ -514,7 +512,11 @@ fn take_entry(
     }
     release(index);
     drop(forget_cached(handle));
-    Ok(Taken::Entry(entry))
+    match keep {
+        Some(keep) => *keep = Some(entry),
+        None => drop(entry),
+    }
+    Ok(Taken::Entry)
 }
 
 #[cfg(test)]
