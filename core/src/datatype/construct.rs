@@ -33,12 +33,15 @@ fn make_measured(
     let plan = super::compile::plan(&combiner, measures.extent);
     // Written in place, field by field: `Arc::new`, or writing a whole `Datatype`, would
     // build the object on the stack and copy it over.
-    let mut made = Arc::<Datatype>::new_uninit();
-    let object = Arc::get_mut(&mut made)
-        .expect("a new Arc has one owner")
-        .as_mut_ptr();
+    let made = Arc::<Datatype>::new_uninit();
+    // The pointer the Arc holds, which keeps the write permission of its allocation
+    // (`Arc::as_ptr` makes no shared reference on the way): `Arc::get_mut` would give the
+    // same place, after an atomic read-modify-write of the counts to learn what is known
+    // here, that the Arc made a line above has no other holder.
+    let object = Arc::as_ptr(&made).cast_mut().cast::<Datatype>();
     // SAFETY: `object` points to the new Arc's uninitialised `Datatype`, which this thread
-    // alone holds; each field is written once, with no read of the uninitialised memory.
+    // alone holds (no clone of `made` exists yet); each field is written once, with no read
+    // of the uninitialised memory.
     unsafe {
         std::ptr::addr_of_mut!((*object).combiner).write(combiner);
         std::ptr::addr_of_mut!((*object).large_count).write(large_count);
