@@ -24,25 +24,29 @@ fn detach_children(combiner: &mut Combiner, out: impl FnMut(Arc<Datatype>)) {
     std::mem::replace(combiner, Combiner::Named(&DETACHED)).take_children(out);
 }
 
-/// Detaches the children of `combiner` and keeps in `pending` those whose last owner this
-/// was; the others only lose a reference (no allocation when no child goes with the parent).
-fn release_children(combiner: &mut Combiner, pending: &mut Vec<Datatype>) {
-    detach_children(combiner, |child| {
-        // Moved only when it is the last owner's (an `Option` of it would be copied either way).
-        if let Some(last) = Arc::into_inner(child) {
-            pending.push(last);
+/// Drops `child`. If this was its last holder, its own children are detached first and go to
+/// `pending`, so that its drop nests no further; the node itself is freed where it lies, not
+/// moved out of its `Arc` (a datatype is a few hundred bytes). A child others still hold only
+/// loses a reference: one atomic decrement, no allocation.
+fn release(mut child: Arc<Datatype>, pending: &mut Vec<Arc<Datatype>>) {
+    // A plain load first: a type other types share (a predefined one) is never asked for
+    // mutable access, which costs an atomic read-modify-write.
+    if Arc::strong_count(&child) == 1 {
+        if let Some(last) = Arc::get_mut(&mut child) {
+            detach_children(&mut last.combiner, |grandchild| pending.push(grandchild));
         }
-    });
+    }
+    drop(child);
 }
 
 impl Drop for Datatype {
     fn drop(&mut self) {
         let mut pending = Vec::new();
-        release_children(&mut self.combiner, &mut pending);
-        // Each child whose last owner we are is taken apart here; its own drop then finds no
-        // children, so no drop nests more than one level deep.
-        while let Some(mut node) = pending.pop() {
-            release_children(&mut node.combiner, &mut pending);
+        detach_children(&mut self.combiner, |child| release(child, &mut pending));
+        // Each child whose last owner we were had its children detached into `pending`; its
+        // own drop found none, so no drop nests more than one level deep.
+        while let Some(node) = pending.pop() {
+            release(node, &mut pending);
         }
     }
 }
