@@ -112,6 +112,25 @@ impl<const N: usize> Block for Pair<N> {
     }
 }
 
+/// Blocks of `A + B` bytes, moved as an `A`-byte piece and the `B` bytes after it: no byte
+/// is written twice, which an unpack to scattered places (the stores wait in the store
+/// buffer until their lines come) pays for with overlapping pieces.
+struct Split<const A: usize, const B: usize>;
+impl<const A: usize, const B: usize> Block for Split<A, B> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        A + B
+    }
+    #[inline(always)]
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8) {
+        // SAFETY: forwarded contract: the block is `A + B` bytes at both ends.
+        unsafe {
+            fixed::<PACK, A>(mem, stream);
+            fixed::<PACK, B>(mem.add(A), stream.add(A));
+        }
+    }
+}
+
 /// Blocks of `self.0` bytes of any length.
 struct Any(usize);
 impl Block for Any {
@@ -149,20 +168,33 @@ impl Block for Large {
 
 /// Calls `$kernel::<PACK, _>($args.., block)` with the block mover that fits `$len`: a
 /// fixed-size one for the common sizes of basic types and small structs, else a general one.
+/// Blocks of 12, 24, 40 and 48 bytes are moved as two pieces, `split` (one after the other:
+/// the strided loops, whose unpack of MILC's 24-byte blocks went from 4.4 to 6.8 GB/s so) or
+/// `overlapping` (two pieces of a power of two, fewer instructions: the gathers, which were
+/// 10 % slower split).
 macro_rules! by_block_size {
-    ($len:expr, $kernel:ident ( $($arg:expr),* )) => {{
+    ($len:expr, split, $kernel:ident ( $($arg:expr),* )) => {
+        by_block_size!(@ $len, $kernel($($arg),*),
+            Split::<8, 4>, Split::<16, 8>, Split::<32, 8>, Split::<32, 16>)
+    };
+    ($len:expr, overlapping, $kernel:ident ( $($arg:expr),* )) => {
+        by_block_size!(@ $len, $kernel($($arg),*),
+            Pair::<8>(12), Pair::<16>(24), Pair::<32>(40), Pair::<32>(48))
+    };
+    (@ $len:expr, $kernel:ident ( $($arg:expr),* ),
+     $b12:expr, $b24:expr, $b40:expr, $b48:expr) => {{
         let len = $len as usize;
         match len {
             1 => $kernel::<PACK, _>($($arg,)* Fixed::<1>),
             2 => $kernel::<PACK, _>($($arg,)* Fixed::<2>),
             4 => $kernel::<PACK, _>($($arg,)* Fixed::<4>),
             8 => $kernel::<PACK, _>($($arg,)* Fixed::<8>),
-            12 => $kernel::<PACK, _>($($arg,)* Pair::<8>(12)),
+            12 => $kernel::<PACK, _>($($arg,)* $b12),
             16 => $kernel::<PACK, _>($($arg,)* Fixed::<16>),
-            24 => $kernel::<PACK, _>($($arg,)* Pair::<16>(24)),
+            24 => $kernel::<PACK, _>($($arg,)* $b24),
             32 => $kernel::<PACK, _>($($arg,)* Fixed::<32>),
-            40 => $kernel::<PACK, _>($($arg,)* Pair::<32>(40)),
-            48 => $kernel::<PACK, _>($($arg,)* Pair::<32>(48)),
+            40 => $kernel::<PACK, _>($($arg,)* $b40),
+            48 => $kernel::<PACK, _>($($arg,)* $b48),
             64 => $kernel::<PACK, _>($($arg,)* Fixed::<64>),
             128 => $kernel::<PACK, _>($($arg,)* Fixed::<128>),
             65.. => $kernel::<PACK, _>($($arg,)* Large(len)),
@@ -208,7 +240,7 @@ pub unsafe fn strided<const PACK: bool>(
         return;
     }
     // SAFETY: forwarded contract.
-    unsafe { by_block_size!(len, strided_with(mem, count, stride, stream)) }
+    unsafe { by_block_size!(len, split, strided_with(mem, count, stride, stream)) }
 }
 
 /// The loop of [`gather`]. It asks for the memory of the block [`GATHER_AHEAD`] places
@@ -260,7 +292,7 @@ pub unsafe fn gather<const PACK: bool>(
     stream: &mut *mut u8,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { by_block_size!(len, gather_with(mem, displs, scale, stream)) }
+    unsafe { by_block_size!(len, overlapping, gather_with(mem, displs, scale, stream)) }
 }
 
 /// How many blocks ahead of the one being moved the irregular loops ask for the memory of.
@@ -571,6 +603,66 @@ mod tests {
             struct_array::<false>(mb.as_mut_ptr().add(origin), copies, stride, runs, &mut sb);
         }
         assert_eq!(ma, mb, "unpack of {runs:?}");
+    }
+
+    /// The blocks of `len` bytes at `places` (byte offsets into `mem`), one after the other.
+    fn blocks_at(mem: &[u8], places: &[usize], len: usize) -> Vec<u8> {
+        places
+            .iter()
+            .flat_map(|&p| mem[p..p + len].to_vec())
+            .collect()
+    }
+
+    /// `mem` zeroed but for the blocks of `len` bytes at `places`.
+    fn only_blocks(mem: &[u8], places: &[usize], len: usize) -> Vec<u8> {
+        let mut only = vec![0u8; mem.len()];
+        for &p in places {
+            only[p..p + len].copy_from_slice(&mem[p..p + len]);
+        }
+        only
+    }
+
+    #[test]
+    fn strided_and_gathered_blocks_of_every_length_move_their_bytes() {
+        for len in 1..=160usize {
+            let stride = len + 7;
+            let mem: Vec<u8> = (0..stride * 6).map(|i| (i * 31 % 251) as u8).collect();
+            let displs = [3i64, 0, 5, 1];
+            let (strided_places, gathered_places): (Vec<usize>, Vec<usize>) = (
+                (0..5).map(|k| k * stride).collect(),
+                displs.iter().map(|&d| d as usize * stride).collect(),
+            );
+            let cases = [(strided_places, true), (gathered_places, false)];
+            for (places, is_strided) in cases {
+                let mut packed = vec![0u8; places.len() * len];
+                let mut unpacked = vec![0u8; mem.len()];
+                // SAFETY: every block lies inside `mem` and `unpacked`; the streams hold
+                // `packed.len()` bytes.
+                unsafe {
+                    let (mut out, mut back) = (packed.as_mut_ptr(), packed.as_mut_ptr());
+                    let (src, dst) = (mem.as_ptr() as *mut u8, unpacked.as_mut_ptr());
+                    if is_strided {
+                        strided::<true>(src, 5, stride as i64, len as i64, &mut out);
+                        strided::<false>(dst, 5, stride as i64, len as i64, &mut back);
+                    } else {
+                        gather::<true>(src, &displs, stride as i64, len as i64, &mut out);
+                        gather::<false>(dst, &displs, stride as i64, len as i64, &mut back);
+                    }
+                    assert_eq!(out.offset_from(packed.as_ptr()), packed.len() as isize);
+                }
+                let what = if is_strided { "strided" } else { "gathered" };
+                assert_eq!(
+                    packed,
+                    blocks_at(&mem, &places, len),
+                    "{what} pack of {len} B"
+                );
+                assert_eq!(
+                    unpacked,
+                    only_blocks(&mem, &places, len),
+                    "{what} unpack of {len} B"
+                );
+            }
+        }
     }
 
     #[test]
