@@ -41,9 +41,10 @@ thread_local! {
 }
 
 /// `child` as the shared node a repetition or block list holds. A run (the child of every
-/// vector of a basic type) is taken from this thread's recent run leaves when one of the same
-/// shape is there, so that building and freeing such types in a loop allocates no node; a
-/// node is immutable, so any number of plans can share one.
+/// indexed type of a basic type; a repetition of a run is a flat [`Node::Strided`]) is taken
+/// from this thread's recent run leaves when one of the same shape is there, so that building
+/// and freeing such types in a loop allocates no node; a node is immutable, so any number of
+/// plans can share one.
 fn shared(child: &Node) -> Arc<Node> {
     let Node::Run { disp, len } = *child else {
         return Arc::new(child.clone());
