@@ -25,18 +25,22 @@ fn detach_children(combiner: &mut Combiner, out: impl FnMut(Arc<Datatype>)) {
 }
 
 /// Drops `child`. If this was its last holder, its own children are detached first and go to
-/// `pending`, so that its drop nests no further; the node itself is freed where it lies, not
-/// moved out of its `Arc` (a datatype is a few hundred bytes). A child others still hold only
-/// loses a reference: one atomic decrement, no allocation.
+/// `pending`, so that its drop nests no further. A child held here alone is taken apart where
+/// it lies, not moved out of its `Arc` (a datatype is a few hundred bytes); one others hold
+/// (a predefined type) only loses a reference, one atomic decrement, unless its other holders
+/// let go meanwhile: then exactly one of the threads letting go takes it apart.
 fn release(mut child: Arc<Datatype>, pending: &mut Vec<Arc<Datatype>>) {
-    // A plain load first: a type other types share (a predefined one) is never asked for
-    // mutable access, which costs an atomic read-modify-write.
+    // A plain load first: a type other types share is never asked for mutable access, which
+    // costs an atomic read-modify-write.
     if Arc::strong_count(&child) == 1 {
         if let Some(last) = Arc::get_mut(&mut child) {
             detach_children(&mut last.combiner, |grandchild| pending.push(grandchild));
+            return;
         }
     }
-    drop(child);
+    if let Some(mut last) = Arc::into_inner(child) {
+        detach_children(&mut last.combiner, |grandchild| pending.push(grandchild));
+    }
 }
 
 impl Drop for Datatype {
