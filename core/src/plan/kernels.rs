@@ -65,10 +65,15 @@ pub unsafe fn any<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
             4 => fixed::<PACK, 4>(mem, stream),
             5..=7 => pair::<PACK, 4>(mem, stream, len),
             8 => fixed::<PACK, 8>(mem, stream),
+            // Unpacking writes the program's memory: no byte twice where two moves fit.
+            12 if !PACK => Split::<8, 4>.mv::<PACK>(mem, stream),
             9..=15 => pair::<PACK, 8>(mem, stream, len),
             16 => fixed::<PACK, 16>(mem, stream),
+            24 if !PACK => Split::<16, 8>.mv::<PACK>(mem, stream),
             17..=31 => pair::<PACK, 16>(mem, stream, len),
             32 => fixed::<PACK, 32>(mem, stream),
+            40 if !PACK => Split::<32, 8>.mv::<PACK>(mem, stream),
+            48 if !PACK => Split::<32, 16>.mv::<PACK>(mem, stream),
             33..=64 => pair::<PACK, 32>(mem, stream, len),
             _ if PACK => std::ptr::copy(mem, stream, len),
             _ => std::ptr::copy(stream, mem, len),
@@ -394,8 +399,12 @@ pub unsafe fn struct_array<const PACK: bool>(
 
 /// Moves `len` bytes as the move code `W` (fixed when the kernel is compiled) says: a power
 /// of two `W` is one move of exactly `W == len` bytes; `W = N + 1` for a power of two
-/// `N >= 2` is two moves of `N` bytes (`N <= len <= 2 * N`), the second ending at `len`. No
-/// branch depends on `len`.
+/// `N >= 2` is two moves of `N` bytes (`N <= len <= 2 * N`), the second ending at `len`. When
+/// packing, no branch depends on `len`. When unpacking, a run of `N`, `1.25 N` or `1.5 N`
+/// bytes (a double, 12 or 24 bytes) is written as one move or two moves one after the
+/// other, not two overlapping ones: the stores to the program's memory then write no byte
+/// twice (as [`Split`] does for the strided loops); the branch on `len` goes the same way in
+/// every turn of a struct loop.
 #[inline(always)]
 unsafe fn width<const PACK: bool, const W: usize>(mem: *mut u8, stream: *mut u8, len: usize) {
     // SAFETY: every move lies inside the `len` bytes the caller guarantees.
@@ -409,8 +418,24 @@ unsafe fn width<const PACK: bool, const W: usize>(mem: *mut u8, stream: *mut u8,
             32 => fixed::<PACK, 32>(mem, stream),
             3 => pair::<PACK, 2>(mem, stream, len),
             5 => pair::<PACK, 4>(mem, stream, len),
+            9 if !PACK => match len {
+                8 => Fixed::<8>.mv::<PACK>(mem, stream),
+                12 => Split::<8, 4>.mv::<PACK>(mem, stream),
+                _ => pair::<PACK, 8>(mem, stream, len),
+            },
             9 => pair::<PACK, 8>(mem, stream, len),
+            17 if !PACK => match len {
+                16 => Fixed::<16>.mv::<PACK>(mem, stream),
+                24 => Split::<16, 8>.mv::<PACK>(mem, stream),
+                _ => pair::<PACK, 16>(mem, stream, len),
+            },
             17 => pair::<PACK, 16>(mem, stream, len),
+            _ if !PACK => match len {
+                32 => Fixed::<32>.mv::<PACK>(mem, stream),
+                40 => Split::<32, 8>.mv::<PACK>(mem, stream),
+                48 => Split::<32, 16>.mv::<PACK>(mem, stream),
+                _ => pair::<PACK, 32>(mem, stream, len),
+            },
             _ => pair::<PACK, 32>(mem, stream, len),
         }
     }
@@ -623,7 +648,7 @@ mod tests {
     }
 
     #[test]
-    fn strided_and_gathered_blocks_of_every_length_move_their_bytes() {
+    fn strided_gathered_and_single_blocks_of_every_length_move_their_bytes() {
         for len in 1..=160usize {
             let stride = len + 7;
             let mem: Vec<u8> = (0..stride * 6).map(|i| (i * 31 % 251) as u8).collect();
@@ -662,6 +687,27 @@ mod tests {
                     "{what} unpack of {len} B"
                 );
             }
+            // One run, as the plan's single runs move.
+            let (mut packed, mut unpacked) = (vec![0u8; len], vec![0u8; mem.len()]);
+            // SAFETY: `len` bytes at `stride` lie inside `mem` and `unpacked`.
+            unsafe {
+                any::<true>(
+                    mem.as_ptr().add(stride) as *mut u8,
+                    packed.as_mut_ptr(),
+                    len,
+                );
+                any::<false>(unpacked.as_mut_ptr().add(stride), packed.as_mut_ptr(), len);
+            }
+            assert_eq!(
+                packed,
+                blocks_at(&mem, &[stride], len),
+                "pack of one run of {len} B"
+            );
+            assert_eq!(
+                unpacked,
+                only_blocks(&mem, &[stride], len),
+                "unpack of one run of {len} B"
+            );
         }
     }
 
