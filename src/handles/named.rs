@@ -73,7 +73,7 @@ pub(super) fn predefined_by_index(handle: MPI_Datatype) -> Option<&'static Index
 /// number for it, [`predefined_alias`]).
 #[inline]
 pub fn is_predefined(handle: MPI_Datatype) -> bool {
-    predefined_by_index(handle).is_some() || predefined_entry(handle).is_some()
+    predefined_entry(handle).is_some()
 }
 
 /// The predefined handle an internal number of the MPI behind stands for, once such numbers
@@ -95,14 +95,23 @@ pub fn accept_internal_aliases() {
     ALIASES.store(true, Ordering::Relaxed);
 }
 
-/// The entry of a predefined handle, or of the MPI behind's internal number for one.
+/// The entry of a predefined handle, or of the MPI behind's internal number for one. The
+/// common answers are inline, in the caller: a type found by index, and one of this library's
+/// own handles (no map to search); the map is searched out of line.
+#[inline]
 pub(super) fn predefined_entry(handle: MPI_Datatype) -> Option<&'static PredefinedEntry> {
-    if abi::own_parts(handle).is_some() {
-        return None; // one of this library's own handles: no map to search
-    }
     if let Some(indexed) = predefined_by_index(handle) {
         return Some(indexed.entry);
     }
+    if abi::own_parts(handle).is_some() {
+        return None;
+    }
+    predefined_entry_in_map(handle)
+}
+
+/// [`predefined_entry`] of a handle neither found by index nor one of this library's own.
+#[inline(never)]
+fn predefined_entry_in_map(handle: MPI_Datatype) -> Option<&'static PredefinedEntry> {
     fill_predefined_by_index();
     PREDEFINED
         .get(&handle)
