@@ -129,7 +129,7 @@ unsafe fn repeat_full<const PACK: bool>(
             for k in 0..count {
                 // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
                 unsafe {
-                    kernels::strided::<PACK>(
+                    kernels::strided_unpaced::<PACK>(
                         first.wrapping_offset(k.wrapping_mul(stride) as isize),
                         *inner,
                         *inner_stride,
