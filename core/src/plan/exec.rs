@@ -124,21 +124,18 @@ unsafe fn repeat_full<const PACK: bool>(
             count: inner,
             stride: inner_stride,
             len,
-        } => {
-            let (first, len) = (at(base, *disp), *len);
-            for k in 0..count {
-                // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-                unsafe {
-                    kernels::strided_unpaced::<PACK>(
-                        first.wrapping_offset(k.wrapping_mul(stride) as isize),
-                        *inner,
-                        *inner_stride,
-                        len,
-                        stream,
-                    )
-                }
-            }
-        }
+            // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
+        } => unsafe {
+            kernels::strided_side_by_side::<PACK>(
+                at(base, *disp),
+                count,
+                stride,
+                *inner,
+                *inner_stride,
+                *len,
+                stream,
+            )
+        },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Seq { disp, seq } if seq.runs_only() => unsafe {
             struct_runs::<PACK>(seq, at(base, *disp), count, stride, stream)
