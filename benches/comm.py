@@ -230,7 +230,8 @@ def ms(values):
     if not values:
         return "-"
     value = 1e3 * statistics.median(values)
-    return f"{value:.3f}" if value < 1 else f"{value:.2f}"
+    # Three significant figures or more: the messages of a few KB take a few µs.
+    return f"{value:.5f}" if value < 0.01 else f"{value:.3f}" if value < 1 else f"{value:.2f}"
 
 
 def ratios(samples, pattern, other, variant="typed"):
