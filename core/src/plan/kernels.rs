@@ -335,7 +335,8 @@ struct Walk {
 }
 
 /// How many neighbouring walks [`strided_side_by_side`] moves together: the walks whose blocks
-/// share a line of 64 bytes (8, 4 or 2), or 1 where it does not group them: walks that do
+/// share a line of 64 bytes (8, 4 or 2, and no more than there are), or 1 where it does not
+/// group them: walks that do
 /// not go forward, blocks of a walk that are not all apart from every other walk's (a group
 /// moves them in another order, and an unpack must write every byte where the stream's order
 /// puts it last), or fewer than two walks or two blocks.
@@ -346,7 +347,7 @@ fn side_by_side_group(walks: i64, apart: i64, count: i64, stride: i64, len: i64)
     if walks < 2 || count < 2 || !disjoint {
         return 1;
     }
-    match LINE / apart {
+    match (LINE / apart).min(walks) {
         8.. => 8,
         4..=7 => 4,
         2 | 3 => 2,
@@ -427,7 +428,7 @@ fn pacing_pays(count: i64, stride: i64, len: i64) -> bool {
     const PAGE: i64 = 4096;
     const LINE: i64 = 64;
     const MANY: i64 = 2048;
-    len <= LINE && stride % PAGE == 0 && count >= MANY
+    (1..=LINE).contains(&len) && stride != 0 && stride % PAGE == 0 && count >= MANY
 }
 
 /// [`strided_with`] for blocks that all fall in one cache set: it loads two blocks, then
@@ -914,6 +915,8 @@ mod tests {
             "blocks spread over the cache's sets"
         );
         assert!(!pacing_pays(4096, 8192, 65), "blocks longer than a line");
+        assert!(!pacing_pays(4096, 4096, 0), "no bytes (a type of size 0)");
+        assert!(!pacing_pays(4096, 0, 8), "one block over and over");
     }
 
     #[test]
@@ -930,6 +933,8 @@ mod tests {
             (4, 64, 3, 256, 8),
             (8, 8, 3, 40, 8),
             (4, 4, 3, 64, 8),
+            (9, 4, 3, 64, 8),
+            (5, 8, 4, 64, 8),
             (5, 16, 1, 80, 16),
         ];
         for (walks, apart, count, stride, len) in shapes {
@@ -976,6 +981,47 @@ mod tests {
         assert_eq!(side_by_side_group(8, 8, 3, 40, 8), 1, "rows overlapping");
         assert_eq!(side_by_side_group(4, 4, 3, 64, 8), 1, "blocks overlapping");
         assert_eq!(side_by_side_group(5, 16, 1, 80, 16), 1, "one block a walk");
+        assert_eq!(side_by_side_group(9, 4, 3, 64, 8), 1, "blocks overlapping");
+        assert_eq!(
+            side_by_side_group(5, 8, 4, 64, 8),
+            4,
+            "fewer walks than a line holds"
+        );
+        assert_eq!(
+            side_by_side_group(4, 16, 3, -256, 16),
+            1,
+            "walks going back"
+        );
+        assert_eq!(
+            side_by_side_group(4, -16, 3, 256, 16),
+            1,
+            "walks going back"
+        );
+        assert_eq!(
+            side_by_side_group(i64::MAX, 16, 2, 64, 16),
+            1,
+            "walks past any span"
+        );
+    }
+
+    #[test]
+    fn blocks_of_no_bytes_move_nothing_and_read_nothing() {
+        // A type of size 0 packs through the strided loop with blocks of no bytes: neither the
+        // memory nor the stream, both dangling here, is read or written.
+        let nowhere = std::ptr::NonNull::<u8>::dangling().as_ptr();
+        for (count, stride) in [(4096, 4096), (4096, 0), (3, 8)] {
+            for pack in [true, false] {
+                let mut stream = nowhere;
+                // SAFETY: blocks of no bytes address nothing.
+                unsafe {
+                    match pack {
+                        true => strided::<true>(nowhere, count, stride, 0, &mut stream),
+                        false => strided::<false>(nowhere, count, stride, 0, &mut stream),
+                    }
+                }
+                assert_eq!(stream, nowhere);
+            }
+        }
     }
 
     /// `mem` zeroed but for the blocks of `len` bytes at `places`.
