@@ -251,25 +251,6 @@ pub unsafe fn strided<const PACK: bool>(
     len: i64,
     stream: &mut *mut u8,
 ) {
-    if PACK && pacing_pays(count, stride, len) {
-        // SAFETY: forwarded contract.
-        return unsafe { by_block_size!(len, split, strided_paced(mem, count, stride, stream)) };
-    }
-    // SAFETY: forwarded contract.
-    unsafe { strided_unpaced::<PACK>(mem, count, stride, len, stream) }
-}
-
-/// [`strided`] never paced: for walks side by side, each over lines the one before it
-/// fetched (the columns of an FFT transpose, 16 bytes apart). Their lines come from nearer
-/// caches, where loads sent out all at once win: paced, `fft_transpose` of `benches/run.py`
-/// packed at 0.79 of its speed unpaced.
-unsafe fn strided_unpaced<const PACK: bool>(
-    mem: *mut u8,
-    count: i64,
-    stride: i64,
-    len: i64,
-    stream: &mut *mut u8,
-) {
     if stride == len {
         // SAFETY: the blocks abut: one range of count * len bytes.
         unsafe { any::<PACK>(mem, *stream, (count * len) as usize) };
@@ -277,9 +258,16 @@ unsafe fn strided_unpaced<const PACK: bool>(
         *stream = unsafe { stream.add((count * len) as usize) };
         return;
     }
+    if PACK && pacing_pays(count, stride, len) {
+        // SAFETY: forwarded contract.
+        return unsafe { by_block_size!(len, split, strided_paced(mem, count, stride, stream)) };
+    }
     // SAFETY: forwarded contract.
     unsafe { by_block_size!(len, split, strided_with(mem, count, stride, stream)) }
 }
+
+/// Bytes in a line of the processor's caches.
+const LINE: i64 = 64;
 
 /// `walks` walks side by side, `apart` bytes from one to the next, each of `count` blocks of
 /// `len` bytes `stride` bytes apart (the columns of a matrix, as a transpose packs them): the
@@ -289,7 +277,9 @@ unsafe fn strided_unpaced<const PACK: bool>(
 /// time the next walk reaches a line the walk before it fetched, the line is gone. The
 /// blocks land where the walk-by-walk order puts them in the stream. `fft_transpose` of
 /// `benches/run.py` (1024 walks of 1024 blocks of 16 bytes, 16 bytes apart) went from 3.3 to
-/// 9 GB/s on pack so.
+/// 9 GB/s on pack so. The walks are never paced ([`pacing_pays`]): each goes over lines that
+/// nearer caches hold for it, where loads sent out all at once win (paced, `fft_transpose`
+/// packed at 0.79 of its speed walk by walk).
 pub unsafe fn strided_side_by_side<const PACK: bool>(
     mem: *mut u8,
     walks: i64,
@@ -311,12 +301,7 @@ pub unsafe fn strided_side_by_side<const PACK: bool>(
             8 => by_block_size!(len, split, side_by_side_with(mem, walk, stream, Group::<8>)),
             4 => by_block_size!(len, split, side_by_side_with(mem, walk, stream, Group::<4>)),
             2 => by_block_size!(len, split, side_by_side_with(mem, walk, stream, Group::<2>)),
-            _ => {
-                for k in 0..walks {
-                    let first = mem.wrapping_offset(k.wrapping_mul(apart) as isize);
-                    strided_unpaced::<PACK>(first, count, stride, len, stream);
-                }
-            }
+            _ => by_block_size!(len, split, side_by_side_with(mem, walk, stream, Group::<1>)),
         }
     }
 }
@@ -335,13 +320,11 @@ struct Walk {
 }
 
 /// How many neighbouring walks [`strided_side_by_side`] moves together: the walks whose blocks
-/// share a line of 64 bytes (8, 4 or 2, and no more than there are), or 1 where it does not
-/// group them: walks that do
-/// not go forward, blocks of a walk that are not all apart from every other walk's (a group
+/// share a line of [`LINE`] bytes (8, 4 or 2, and no more than there are), or 1 (walk by walk)
+/// where it does not group them: walks that do not go forward, blocks of a walk that are not all apart from every other walk's (a group
 /// moves them in another order, and an unpack must write every byte where the stream's order
 /// puts it last), or fewer than two walks or two blocks.
 fn side_by_side_group(walks: i64, apart: i64, count: i64, stride: i64, len: i64) -> usize {
-    const LINE: i64 = 64;
     let disjoint =
         0 < len && len <= apart && walks.checked_mul(apart).is_some_and(|span| span <= stride);
     if walks < 2 || count < 2 || !disjoint {
@@ -371,8 +354,8 @@ impl<const N: usize> Walks for Group<N> {
     }
 }
 
-/// The loop of [`strided_side_by_side`], `group` walks at a time; the walks left over, one by
-/// one.
+/// The loop of [`strided_side_by_side`], `group` walks at a time (one: walk by walk); the walks
+/// left over, one by one.
 #[inline(always)]
 unsafe fn side_by_side_with<const PACK: bool, B: Block>(
     mem: *mut u8,
@@ -426,7 +409,6 @@ unsafe fn side_by_side_with<const PACK: bool, B: Block>(
 #[inline(always)]
 fn pacing_pays(count: i64, stride: i64, len: i64) -> bool {
     const PAGE: i64 = 4096;
-    const LINE: i64 = 64;
     const MANY: i64 = 2048;
     (1..=LINE).contains(&len) && stride != 0 && stride % PAGE == 0 && count >= MANY
 }
