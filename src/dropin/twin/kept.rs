@@ -51,9 +51,10 @@ pub struct Kept {
     /// takes it ([`super::for_messages`] or [`super::byte_twin`]); `None` inside when it has
     /// none.
     pub message_twin: OnceLock<Option<Shadow>>,
-    /// A committed copy of the twin that point-to-point messages of this type take on the
-    /// MPI library's path where no other stand-in serves ([`super::message_copy`]), made at
-    /// the first such message; `None` inside when it could not be made.
+    /// The committed twin (of an f90 type, a committed copy of it) that point-to-point
+    /// messages of this type take on the MPI library's path where no other stand-in serves
+    /// ([`super::message_copy`]), committed at the first such message; `None` inside when it
+    /// could not be made. It releases nothing where it is the twin itself, which `twin` holds.
     pub message_copy: OnceLock<Option<Shadow>>,
     /// The type of the MPI library behind that describes the packed bytes of one copy of this
     /// type, which the engine's sends give that library ([`super::stream_type`]), made at the

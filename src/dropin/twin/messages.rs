@@ -53,21 +53,44 @@ pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
     stand_in(datatype, &kept(datatype).message_twin, bytes_type)
 }
 
-/// A committed type of the MPI behind with `datatype`'s type map, `contiguous(1, twin)` of the
-/// datatype object's twin, that messages of `datatype` take on that library's path where no
-/// other stand-in serves, instead of the twin of the program's handle: reading it is one
-/// load, where the handle's twin takes a lock of the handle's slot at every message, and a
-/// type that only ever travels in messages costs that library two types at its first message
-/// (the object's twin and this copy) instead of the four of a handle's twin (which carries
-/// a watcher: [`super::new_handle`]). `None` when it cannot be made (the program's handle
-/// then takes its twin).
+/// The committed type of the MPI behind with `datatype`'s type map that messages of
+/// `datatype` take on that library's path where no other stand-in serves, instead of the twin
+/// of the program's handle: the datatype object's own twin, committed at the first such
+/// message. Reading it is one load, where the handle's twin takes a lock of the handle's slot
+/// at every message, and a type that only ever travels in messages costs that library one
+/// type at its first message, where a handle's twin costs three (it carries a watcher:
+/// [`super::new_handle`]). The object's twin is the datatype's own (no handle of the
+/// program's is it, and nothing else commits or frees it), and its `Shadow` holds it; an f90
+/// type, whose twin is the MPI behind's named type for its base, takes a committed
+/// `contiguous(1, twin)` of its own. `None` when it cannot be made (the program's handle then
+/// takes its twin).
 pub fn message_copy(datatype: &Datatype) -> Option<MPI_Datatype> {
-    stand_in(datatype, &kept(datatype).message_copy, copy_type)
+    let slot = &kept(datatype).message_copy;
+    let made = match slot.get() {
+        Some(made) => made,
+        None if !enabled() => return None,
+        None => slot.get_or_init(|| committed_twin(datatype).ok().flatten()),
+    };
+    made.as_ref()
+        .map(|shadow| handle_from_bits(shadow.handle_bits))
 }
 
-/// Builds [`message_copy`]'s type.
-fn copy_type(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
-    commit_sized(super::same_map(super::of(datatype)?)?, datatype)
+/// Builds [`message_copy`]'s type, held as it says.
+fn committed_twin(datatype: &Datatype) -> MpiResult<Option<Shadow>> {
+    let twin = super::of(datatype)?;
+    if kept(datatype).twin.get().is_some() {
+        super::commit(twin)?;
+        // The object's twin, which its own shadow releases.
+        return Ok(Some(Shadow {
+            handle_bits: handle_bits(twin),
+            release: |_| {},
+        }));
+    }
+    let copy = commit_sized(super::same_map(twin)?, datatype)?;
+    Ok(copy.map(|handle| {
+        SHADOWS.lock().insert(handle);
+        shadow(handle)
+    }))
 }
 
 /// The type of the MPI behind whose type map is one copy of `datatype`'s packed bytes: a
