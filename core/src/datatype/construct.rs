@@ -2,7 +2,7 @@
 //! [`Layout`] from its children's with checked 64-bit arithmetic, and keeps the arguments
 //! verbatim in the [`Combiner`].
 
-use super::layout::{mul, Layout};
+use super::layout::{add, mul, Layout};
 use super::{
     Combiner, DarrayArgs, Datatype, Distribution, F90Class, Measures, Order, SubarrayShape,
 };
@@ -523,6 +523,49 @@ fn fastest_first(ndims: usize, order: Order) -> Vec<usize> {
     }
 }
 
+/// The type with the type map of a subarray of `old` (arguments checked), as the nest of
+/// strided copies it is: the fastest dimension's elements are the blocks of an `hvector` of
+/// the next one (or one contiguous run, in one dimension), each slower dimension is an
+/// `hvector` of one copy of the faster ones a whole row of the array apart, and the nest is
+/// placed at the subarray's first element by a one-block `hindexed_block` and resized to the
+/// whole array (lower bound 0, extent the array's). The type map and bounds are those of the
+/// standard's recursive definition, which builds two types per dimension (an indexed
+/// placement and a resize, [`embed_in_dimension`]); this builds one per dimension and two
+/// more, with no array argument but the one displacement.
+fn subarray_nest(
+    sizes: &[i64],
+    subsizes: &[i64],
+    starts: &[i64],
+    order: Order,
+    old: &Arc<Datatype>,
+) -> Result<Arc<Datatype>> {
+    let dims = fastest_first(sizes.len(), order);
+    let fastest = dims[0];
+    // The bytes from one index of the dimension to the next, and the subarray's first
+    // element.
+    let mut step = old.extent();
+    let mut first = mul(starts[fastest], step, "array index * extent")?;
+    let mut nest: Option<Arc<Datatype>> = None;
+    for pair in dims.windows(2) {
+        let (faster, d) = (pair[0], pair[1]);
+        step = mul(step, sizes[faster], "array size * extent")?;
+        let start = mul(starts[d], step, "array index * extent")?;
+        first = add(first, start, "subarray offset")?;
+        nest = Some(match nest {
+            None => vector(subsizes[d], subsizes[fastest], step, true, old, false)?,
+            Some(inner) => vector(subsizes[d], 1, step, true, &inner, false)?,
+        });
+    }
+    let nest = match nest {
+        Some(nest) => nest,
+        None => contiguous(subsizes[fastest], old, false)?,
+    };
+    let slowest = dims[dims.len() - 1];
+    let whole = mul(step, sizes[slowest], "array size * extent")?;
+    let placed = indexed_block(1, vec![first], true, &nest, false)?;
+    resized(&placed, 0, whole, false)
+}
+
 /// `MPI_Type_create_subarray`.
 pub fn subarray(
     sizes: Vec<i64>,
@@ -560,10 +603,7 @@ pub fn subarray(
             )));
         }
     }
-    let mut t = old.clone();
-    for d in fastest_first(ndims, order) {
-        t = embed_in_dimension(&t, &[(starts[d], subsizes[d])], sizes[d])?;
-    }
+    let t = subarray_nest(&sizes, &subsizes, &starts, order, old)?;
     let layout = t.layout;
     let combiner = Combiner::Subarray {
         shape: Box::new(SubarrayShape {
