@@ -117,6 +117,7 @@ impl Outgoing {
     ///
     /// # Safety
     /// The type map relative to `buffer` is readable, as the send call requires.
+    #[inline]
     pub unsafe fn new(
         buffer: *const c_void,
         count: i64,
@@ -125,11 +126,38 @@ impl Outgoing {
         defer: bool,
     ) -> Outgoing {
         pending::progress_detached();
-        let unchanged = |stand_in| Outgoing {
+        // A predefined type's message is the MPI's, decided here, inline: it reaches the MPI
+        // behind with nothing else done.
+        if !route::may_pack(datatype) {
+            return Outgoing::unchanged(None);
+        }
+        // SAFETY: the caller's contract.
+        unsafe { Outgoing::routed(buffer, count, datatype, dest, defer) }
+    }
+
+    /// A message the MPI behind sends, with `stand_in` for the program's type if any.
+    #[inline]
+    fn unchanged(stand_in: Option<MPI_Datatype>) -> Outgoing {
+        Outgoing {
             packed: None,
             stand_in,
             deferred: None,
-        };
+        }
+    }
+
+    /// [`Outgoing::new`] for a type that may take the engine's path.
+    ///
+    /// # Safety
+    /// As for [`Outgoing::new`].
+    #[inline(never)]
+    unsafe fn routed(
+        buffer: *const c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        dest: c_int,
+        defer: bool,
+    ) -> Outgoing {
+        let unchanged = Outgoing::unchanged;
         let route = match path_to(dest, datatype, count, route::Side::Send) {
             Path::Engine(packed) => packed,
             Path::Mpi(stand_in) => return unchanged(stand_in),
@@ -165,6 +193,7 @@ impl Outgoing {
     }
 
     /// The buffer, count and datatype the MPI behind sends.
+    #[inline]
     pub fn args<C: From<i32>>(
         &self,
         buffer: *const c_void,
@@ -204,7 +233,20 @@ impl Outgoing {
     ///
     /// # Safety
     /// When `rc` is success, a non-NULL `request` holds the request the MPI behind made.
+    #[inline]
     pub unsafe fn keep(self, rc: c_int, request: *const MPI_Request) {
+        if self.packed.is_some() {
+            // SAFETY: the caller's contract.
+            unsafe { self.keep_packed(rc, request) }
+        }
+    }
+
+    /// [`Outgoing::keep`] of a message the engine packed.
+    ///
+    /// # Safety
+    /// As for [`Outgoing::keep`].
+    #[inline(never)]
+    unsafe fn keep_packed(self, rc: c_int, request: *const MPI_Request) {
         let Some((pooled, _)) = self.packed else {
             return;
         };
@@ -236,6 +278,7 @@ pub struct Incoming {
 impl Incoming {
     /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`, a
     /// point-to-point message.
+    #[inline]
     pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
         Incoming::on(route::Side::Receive, buffer, count, datatype, source, true)
     }
@@ -275,6 +318,7 @@ impl Incoming {
 
     /// Prepares the receive on `side`; a point-to-point one (`truncatable`) lands through a
     /// type with a hole where the MPI behind would write past a short landing buffer.
+    #[inline]
     fn on(
         side: route::Side,
         buffer: *mut c_void,
@@ -284,11 +328,34 @@ impl Incoming {
         truncatable: bool,
     ) -> Incoming {
         pending::progress_detached();
-        let unchanged = |stand_in| Incoming {
+        // As for [`Outgoing::new`]: a predefined type's message is the MPI's, decided inline.
+        if !route::may_pack(datatype) {
+            return Incoming::unchanged(None);
+        }
+        Incoming::routed(side, buffer, count, datatype, source, truncatable)
+    }
+
+    /// A message the MPI behind receives, with `stand_in` for the program's type if any.
+    #[inline]
+    fn unchanged(stand_in: Option<MPI_Datatype>) -> Incoming {
+        Incoming {
             landing: None,
             stand_in,
             holed: None,
-        };
+        }
+    }
+
+    /// [`Incoming::on`] for a type that may take the engine's path.
+    #[inline(never)]
+    fn routed(
+        side: route::Side,
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        source: c_int,
+        truncatable: bool,
+    ) -> Incoming {
+        let unchanged = Incoming::unchanged;
         let route = match path_to(source, datatype, count, side) {
             Path::Engine(packed) => packed,
             Path::Mpi(stand_in) => return unchanged(stand_in),
@@ -321,6 +388,7 @@ impl Incoming {
     }
 
     /// The buffer, count and datatype the MPI behind receives into.
+    #[inline]
     pub fn args<C: From<i32>>(
         &self,
         buffer: *mut c_void,
@@ -341,6 +409,7 @@ impl Incoming {
 
     /// The status to give the MPI behind: the program's, or `local` where the program passed
     /// `MPI_STATUS_IGNORE` and the engine needs the byte count.
+    #[inline]
     pub fn status(&self, program: *mut MPI_Status, local: &mut MPI_Status) -> *mut MPI_Status {
         match self.landing.is_some() && program == MPI_STATUSES_IGNORE {
             true => local,
@@ -354,7 +423,20 @@ impl Incoming {
     /// # Safety
     /// The type map relative to the program's buffer is writable; `status` is the one the MPI
     /// behind wrote.
+    #[inline]
     pub unsafe fn finish(self, rc: c_int, status: *const MPI_Status) {
+        if self.landing.is_some() {
+            // SAFETY: the caller's contract.
+            unsafe { self.unpack(rc, status) }
+        }
+    }
+
+    /// [`Incoming::finish`] of a receive the engine takes.
+    ///
+    /// # Safety
+    /// As for [`Incoming::finish`].
+    #[inline(never)]
+    unsafe fn unpack(self, rc: c_int, status: *const MPI_Status) {
         let Some((pooled, _, memory)) = self.landing else {
             return;
         };
@@ -406,6 +488,7 @@ impl Incoming {
     ///
     /// # Safety
     /// When `rc` is success, a non-NULL `request` holds the request the MPI behind made.
+    #[inline]
     pub unsafe fn keep(self, rc: c_int, request: *const MPI_Request, persistent: bool) {
         let Some((pooled, _, memory)) = self.landing else {
             return;
@@ -449,11 +532,22 @@ impl Completion {
     ///
     /// # Safety
     /// `requests` holds `count` requests (or is NULL or `count` is not positive).
+    #[inline]
     pub unsafe fn new(requests: *const MPI_Request, count: c_int) -> Option<Completion> {
         pending::progress_detached();
         if !pending::any() || requests.is_null() || count <= 0 {
             return None;
         }
+        // SAFETY: the caller's contract.
+        unsafe { Completion::taken(requests, count) }
+    }
+
+    /// [`Completion::new`] once some request of the engine's path exists.
+    ///
+    /// # Safety
+    /// As for [`Completion::new`], with `requests` not NULL and `count` positive.
+    #[inline(never)]
+    unsafe fn taken(requests: *const MPI_Request, count: c_int) -> Option<Completion> {
         // SAFETY: the caller's contract.
         let requests = unsafe { std::slice::from_raw_parts(requests, count as usize) }.to_vec();
         let taken = pending::take(&requests);

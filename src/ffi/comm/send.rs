@@ -19,6 +19,7 @@ use std::os::raw::c_int;
 ///
 /// # Safety
 /// `request` is the program's, as the MPI function requires.
+#[inline(always)]
 unsafe fn keep_with_request(
     function: &'static str,
     outgoing: Outgoing,
