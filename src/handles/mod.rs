@@ -72,7 +72,7 @@ pub struct Entry {
 /// A hash for handle numbers: one multiplication (handles are distinct small integers, and
 /// the map is read on every call with a handle of the MPI behind).
 #[derive(Default)]
-struct HandleHasher(u64);
+pub(crate) struct HandleHasher(u64);
 
 impl std::hash::Hasher for HandleHasher {
     fn finish(&self) -> u64 {
@@ -92,7 +92,12 @@ impl std::hash::Hasher for HandleHasher {
 }
 
 /// A map keyed by handle numbers.
-type HandleMap<V> = HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<HandleHasher>>;
+pub(crate) type HandleMap<V> =
+    HashMap<MPI_Datatype, V, std::hash::BuildHasherDefault<HandleHasher>>;
+
+/// A set of handle numbers, hashed as [`HandleMap`]'s keys.
+pub(crate) type HandleSet =
+    std::collections::HashSet<MPI_Datatype, std::hash::BuildHasherDefault<HandleHasher>>;
 
 /// The slot cell of the derived handle (or twin) `handle` and the generation it names;
 /// `None` if it has no derived form.

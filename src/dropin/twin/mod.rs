@@ -28,8 +28,8 @@ use crate::behind::{self, forward};
 use crate::datatype::numbering::Numbering;
 use crate::datatype::{Combiner, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
+use crate::handles::{HandleMap, HandleSet};
 use parking_lot::Mutex;
-use std::collections::HashMap;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
@@ -384,7 +384,7 @@ fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
 
 /// The twins held by datatype objects (their [`Shadow`]s), so that `MPI_Finalize` can give
 /// them all back, also those of objects other threads' caches keep alive.
-static SHADOWS: std::sync::LazyLock<parking_lot::Mutex<std::collections::HashSet<MPI_Datatype>>> =
+static SHADOWS: std::sync::LazyLock<parking_lot::Mutex<HandleSet>> =
     std::sync::LazyLock::new(Default::default);
 
 /// The [`Shadow`] that holds `handle`, a twin in [`SHADOWS`], for a datatype object.
@@ -421,8 +421,7 @@ pub fn release_all_shadows() {
 }
 
 /// The handle [`named`] chose for each named type: a predefined one, or a type of bytes.
-static NAMED: LazyLock<Mutex<HashMap<MPI_Datatype, MPI_Datatype>>> =
-    LazyLock::new(Default::default);
+static NAMED: LazyLock<Mutex<HandleMap<MPI_Datatype>>> = LazyLock::new(Default::default);
 
 /// The handle to build twins on for the named type `handle` of `size` bytes: the handle
 /// itself if the MPI behind's types built on it hold its size, else the unsigned integer type
@@ -552,8 +551,7 @@ fn fit_bounds(level: Held, datatype: &Datatype) -> MpiResult<Held> {
 /// (inside a type of its own), with the object each stands for: that library may hand the
 /// number back (`MPI_Type_get_contents` of its type), and it still means this library's
 /// object until that library destroys it (the watch, [`watched_copy`], tells when).
-static RETIRED: LazyLock<Mutex<HashMap<MPI_Datatype, Arc<Datatype>>>> =
-    LazyLock::new(Default::default);
+static RETIRED: LazyLock<Mutex<HandleMap<Arc<Datatype>>>> = LazyLock::new(Default::default);
 
 /// How many numbers [`RETIRED`] holds, stored under its lock after each change: none (the
 /// usual case) is known without the lock. A number is retired before the MPI behind may give it to a new type
