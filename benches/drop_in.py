@@ -60,6 +60,10 @@ COMMS = [
     ("comm/sendrecv/mpich_vector", "`MPI_Sendrecv` to self, vector MPICH made"),
     ("comm/build-sendrecv-free/vector_1000",
      "build + commit + one `MPI_Sendrecv` + free of the vector"),
+    ("comm/self-message/MPI_DOUBLE",
+     "a message to itself of one `MPI_DOUBLE` (`MPI_Isend`, `MPI_Recv`, `MPI_Wait`)"),
+    ("comm/self-message/contiguous_512",
+     "a message to itself of a contiguous type of 512 doubles (the same three calls)"),
 ]
 
 
@@ -165,7 +169,8 @@ def table(results):
     for kind, label in KINDS:
         row(f"build + commit + free: {label}", "us / type", f"build/{kind}")
     for key, label in COMMS:
-        row(label, "us / type" if "build" in key else "us / call", key)
+        unit = "ns / message" if "self-message" in key else "us / call"
+        row(label, "us / type" if "build" in key else unit, key)
     return "\n".join(lines)
 
 

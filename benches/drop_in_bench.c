@@ -21,7 +21,8 @@
  *   comm/...   us per MPI_Sendrecv to self of a derived type, and per construction + commit
  *              + one MPI_Sendrecv + free of a vector (under the preload: on the path
  *              MPI_DTYPE_COMM chooses, and with a twin made for the message where that is
- *              MPICH's).
+ *              MPICH's); ns per message to itself (MPI_Isend, MPI_Recv, MPI_Wait) of one
+ *              MPI_DOUBLE and of a contiguous type of 512 doubles.
  *
  * Every type is checked (size, extent, packed or received bytes) before it is timed; a wrong
  * answer exits with status 1, an MPI error aborts (the default error handler).
@@ -304,6 +305,28 @@ static void build_sendrecv_free(long n) {
     }
 }
 
+/* One message to itself as programs send one: MPI_Isend, MPI_Recv, MPI_Wait, of one copy of
+ * `exchanged` (under the preload: a predefined type's message is forwarded as it is). */
+static void self_message_loop(long n) {
+    for (long i = 0; i < n; i++) {
+        MPI_Request request;
+        MPI_Isend(source, 1, exchanged, 0, 8, MPI_COMM_SELF, &request);
+        MPI_Recv(target, 1, exchanged, 0, 8, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+}
+
+static void bench_self_message(const char *label, MPI_Datatype t, int bytes) {
+    char name[96];
+    memset(target, 0, sizeof target);
+    exchanged = t;
+    self_message_loop(1);
+    if (memcmp(target, source, (size_t)bytes) != 0)
+        fail(label);
+    snprintf(name, sizeof name, "comm/self-message/%s", label);
+    report(name, per_call(self_message_loop), 1e9, "ns");
+}
+
 static void bench_sendrecv(const char *label, MPI_Datatype t) {
     char name[96];
     memset(target, 0, sizeof target);
@@ -352,6 +375,12 @@ int main(int argc, char **argv) {
 #ifndef BENCH_STANDALONE
     bench_sendrecv("own_vector", vector);
     bench_sendrecv("mpich_vector", theirs);
+    MPI_Datatype run;
+    MPI_Type_contiguous(512, MPI_DOUBLE, &run);
+    MPI_Type_commit(&run);
+    bench_self_message("MPI_DOUBLE", MPI_DOUBLE, (int)sizeof(double));
+    bench_self_message("contiguous_512", run, 512 * (int)sizeof(double));
+    MPI_Type_free(&run);
     report("comm/build-sendrecv-free/vector_1000", per_call(build_sendrecv_free), 1e6, "us");
     MPI_Type_free(&theirs); /* under the preload: forwarded to MPICH */
 #endif
