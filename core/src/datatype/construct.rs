@@ -516,7 +516,7 @@ fn embed_in_dimension(
 }
 
 /// Dimension indices from the fastest-varying to the slowest for `order`.
-fn fastest_first(ndims: usize, order: Order) -> Vec<usize> {
+pub fn fastest_first(ndims: usize, order: Order) -> Vec<usize> {
     match order {
         Order::Fortran => (0..ndims).collect(),
         Order::C => (0..ndims).rev().collect(),
