@@ -3,7 +3,8 @@
 standalone column, against mpi-dtype alone), runs it over plain MPICH, with libmpi_dtype.so
 preloaded, and standalone, and prints one table: ns per call of queries and MPI_Pack on
 MPICH's own types and on the program's, us per construction + commit + free of five derived
-types, and us per MPI_Sendrecv to self of a derived type.
+types, us per MPI_Sendrecv to self of a derived type, and ns per message to itself
+(MPI_Isend, MPI_Recv, MPI_Wait) of a predefined and of a derived type.
 
     python3 benches/drop_in.py [--rounds R] [--trials N] [--lib PATH] [--include DIR]
 

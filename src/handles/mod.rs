@@ -69,14 +69,17 @@ pub struct Entry {
     pub twin_attached: bool,
 }
 
-/// A hash for handle numbers: one multiplication (handles are distinct small integers, and
-/// the map is read on every call with a handle of the MPI behind).
+/// A hash for handle numbers: one multiplication and one rotation (handles are distinct
+/// integers, or in Open MPI's ABI addresses of objects 512 bytes apart, and the map is read
+/// on every call with a handle of the MPI behind). The low bits of a product depend only on
+/// the low bits of the handle, which are all zero for such addresses, so the well-mixed high
+/// bits are rotated down to where the table takes its bucket from.
 #[derive(Default)]
 pub(crate) struct HandleHasher(u64);
 
 impl std::hash::Hasher for HandleHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.0.rotate_left(20)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {

@@ -530,8 +530,9 @@ pub fn fastest_first(ndims: usize, order: Order) -> Vec<usize> {
 /// placed at the subarray's first element by a one-block `hindexed_block` and resized to the
 /// whole array (lower bound 0, extent the array's). The type map and bounds are those of the
 /// standard's recursive definition, which builds two types per dimension (an indexed
-/// placement and a resize, [`embed_in_dimension`]); this builds one per dimension and two
-/// more, with no array argument but the one displacement.
+/// placement and a resize, [`embed_in_dimension`]); this builds `ndims - 1` `hvector`s (one
+/// contiguous type in one dimension) and two more, with no array argument but the one
+/// displacement, and one more for a derived `old` (below).
 fn subarray_nest(
     sizes: &[i64],
     subsizes: &[i64],
@@ -539,6 +540,15 @@ fn subarray_nest(
     order: Order,
     old: &Arc<Datatype>,
 ) -> Result<Arc<Datatype>> {
+    // The standard's construction resizes at every dimension, so no level keeps `old`'s own
+    // bounds. The nest would carry them through every level, and a derived `old` whose markers
+    // or padding lie far from its data (valid on its own) could leave the 64-bit range once
+    // copied: it is resized to its extent from 0 first (the same entries, copies the same
+    // extent apart). A predefined type's bounds lie within its copies.
+    let old = &match old.predefined() {
+        Some(_) => old.clone(),
+        None => resized(old, 0, old.extent(), false)?,
+    };
     let dims = fastest_first(sizes.len(), order);
     let fastest = dims[0];
     // The bytes from one index of the dimension to the next, and the subarray's first
@@ -737,4 +747,93 @@ pub fn darray(args: DarrayArgs, old: &Arc<Datatype>, large: bool) -> Result<Arc<
         large,
         layout,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datatype::typemap::TypeMap;
+    use crate::predefined::by_name;
+
+    fn named_type(name: &str) -> Arc<Datatype> {
+        named(by_name(name).expect("a predefined type"))
+    }
+
+    /// The standard's recursive definition: a placement and a resize per dimension.
+    fn per_dimension(
+        sizes: &[i64],
+        subsizes: &[i64],
+        starts: &[i64],
+        order: Order,
+        old: &Arc<Datatype>,
+    ) -> Result<Arc<Datatype>> {
+        let mut t = old.clone();
+        for d in fastest_first(sizes.len(), order) {
+            t = embed_in_dimension(&t, &[(starts[d], subsizes[d])], sizes[d])?;
+        }
+        Ok(t)
+    }
+
+    /// The nest a subarray is realized with has the layout, bounds and type map of the
+    /// standard's definition wherever that construction succeeds, for old types whose markers,
+    /// padding or data lie far from 0, in one to three dimensions and both orders. Where it
+    /// fails (a level's copies of `old`'s markers leave the 64-bit range before the resize
+    /// that drops them), the subarray may still be made, and is then the model's.
+    #[test]
+    fn the_nest_is_the_standards_subarray() {
+        let int = named_type("MPI_INT");
+        let double = named_type("MPI_DOUBLE");
+        let char_ = named_type("MPI_CHAR");
+        let far = i64::MAX - 30;
+        let olds = [
+            double.clone(),
+            named_type("MPI_DOUBLE_INT"),
+            resized(&int, i64::MAX - 100, 4, false).unwrap(),
+            resized(&int, -12, 20, false).unwrap(),
+            resized(&double, 4, 2, false).unwrap(),
+            resized(&int, 0, 0, false).unwrap(),
+            structure(vec![1, 1], vec![far, far + 8], vec![double, char_], false).unwrap(),
+        ];
+        let shapes: &[(&[i64], &[i64], &[i64])] = &[
+            (&[7], &[3], &[4]),
+            (&[100, 1], &[100, 1], &[0, 0]),
+            (&[1, 2], &[1, 2], &[0, 0]),
+            (&[5, 6], &[2, 6], &[3, 0]),
+            (&[4, 5, 6], &[4, 1, 2], &[0, 4, 3]),
+            (&[3, 3, 3], &[1, 1, 1], &[2, 2, 2]),
+        ];
+        let (mut compared, mut modelled) = (0, 0);
+        for old in &olds {
+            for &(sizes, subsizes, starts) in shapes {
+                for order in [Order::C, Order::Fortran] {
+                    let (v, sub, st) = (sizes.to_vec(), subsizes.to_vec(), starts.to_vec());
+                    let made = subarray(v, sub, st, order, old, false);
+                    let standard = per_dimension(sizes, subsizes, starts, order, old);
+                    let case = format!("{sizes:?} {subsizes:?} {starts:?} {order:?} of {old:?}");
+                    match (made, standard) {
+                        (Ok(made), Ok(standard)) => {
+                            assert_eq!(made.layout, standard.layout, "{case}");
+                            assert_eq!(made.measures, standard.measures, "{case}");
+                            let (a, b) = (TypeMap::of(&made), TypeMap::of(&standard));
+                            assert_eq!(a.data_entries(), b.data_entries(), "{case}");
+                            compared += 1;
+                        }
+                        (Err(_), Ok(_)) => panic!("{case}: fails where the standard's succeeds"),
+                        (Ok(made), Err(_)) => {
+                            let model = TypeMap::of(&made);
+                            let bounds = (made.lb(), made.ub(), made.true_lb(), made.size());
+                            let expected = (model.lb(), model.ub(), model.true_lb(), model.size());
+                            assert_eq!(bounds, expected, "{case}");
+                            modelled += 1;
+                        }
+                        (Err(_), Err(_)) => {}
+                    }
+                }
+            }
+        }
+        assert!(
+            compared > 60 && modelled > 0,
+            "{compared} compared, {modelled} modelled"
+        );
+    }
 }

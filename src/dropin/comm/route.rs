@@ -227,10 +227,10 @@ fn sent_eagerly(bytes: Option<i64>) -> bool {
 /// The type of the MPI behind that a message of `datatype` takes on its path instead of the
 /// program's handle (whose twin that library would take): the byte twin for a receive that
 /// must take a stream of bytes cut anywhere into a type whose basic entries differ in size
-/// (`byte_twin`); a copy of the twin for other messages of such a type (its sends, which that
+/// (`byte_twin`); the committed twin for other messages of such a type (its sends, which that
 /// MPI cuts between entries, and the receives of messages sent in one piece); else the flat
-/// type of one level of long runs, if any, or a copy of the twin
-/// ([`crate::dropin::twin::message_copy`]). `None` when no stand-in can be made: the program's
+/// type of one level of long runs, if any, or the committed twin
+/// ([`crate::dropin::twin::message_copy`]: the object's twin, or a committed copy of it). `None` when no stand-in can be made: the program's
 /// handle, which takes its twin.
 fn stand_in(datatype: &Datatype, paths: MessagePaths, byte_twin: bool) -> Option<MPI_Datatype> {
     use crate::dropin::twin::{byte_twin as bytes, for_messages, message_copy};

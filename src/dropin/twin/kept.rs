@@ -14,6 +14,10 @@ use std::sync::OnceLock;
 pub struct Shadow {
     /// The bits of the other library's handle.
     pub handle_bits: u64,
+    /// Whether the type was committed before it was kept here. A kept type is never committed
+    /// afterwards: other threads may be building on it, and a commit changes the object (Open
+    /// MPI does not lock it).
+    pub committed: bool,
     /// Gives the reference back (does nothing for a type that cannot be freed).
     pub release: fn(u64),
 }

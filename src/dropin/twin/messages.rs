@@ -2,11 +2,11 @@
 //! that library's path ([`crate::dropin::comm`]): the same type map in a shape that library
 //! moves faster ([`for_messages`]), or in bytes, so that it receives a stream of bytes into
 //! it whole ([`byte_twin`]); and the type of a datatype's packed bytes that the engine's
-//! sends give it ([`stream_type`]); and a committed copy of the twin for the other messages
-//! on that library's path ([`message_copy`]). Each is made and committed once, at the type's
-//! first message that takes it, kept in the datatype object's `message_twin` (the first two:
-//! a type has at most one of them, the first only for types whose entries are all of one
-//! basic type, the second only for types whose basic entries differ in size),
+//! sends give it ([`stream_type`]); and the committed twin, or a committed copy of it, for the
+//! other messages on that library's path ([`message_copy`]). Each is made and committed once,
+//! at the type's first message that takes it, kept in the datatype object's `message_twin`
+//! (the first two: a type has at most one of them, the first only for types whose entries are
+//! all of one basic type, the second only for types whose basic entries differ in size),
 //! `stream_type` or `message_copy`, and given back with it (or before `MPI_Finalize`).
 
 use super::{enabled, kept, named, shadow, Held, Shadow, SHADOWS};
@@ -55,41 +55,40 @@ pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
 
 /// The committed type of the MPI behind with `datatype`'s type map that messages of
 /// `datatype` take on that library's path where no other stand-in serves, instead of the twin
-/// of the program's handle: the datatype object's own twin, committed at the first such
-/// message. Reading it is one load, where the handle's twin takes a lock of the handle's slot
-/// at every message, and a type that only ever travels in messages costs that library one
-/// type at its first message, where a handle's twin costs three (it carries a watcher:
-/// [`super::new_handle`]). The object's twin is the datatype's own (no handle of the
-/// program's is it, and nothing else commits or frees it), and its `Shadow` holds it; an f90
-/// type, whose twin is the MPI behind's named type for its base, takes a committed
-/// `contiguous(1, twin)` of its own. `None` when it cannot be made (the program's handle then
-/// takes its twin).
+/// of the program's handle: reading it is one load, where the handle's twin takes a lock of
+/// the handle's slot at every message. It is the datatype object's own twin where that was
+/// made committed ([`super::committed_twin`]: the type's first call that needs a twin is its
+/// first message, the usual case), so a type that only travels in messages costs that library
+/// one type per level of the type, where a handle's twin costs two more (a copy and its
+/// watcher: [`super::new_handle`]); else (the twin was made uncommitted for another call
+/// first, and a kept twin is never committed afterwards, or it is a named type: an f90
+/// type's) a committed `contiguous(1, twin)` of its own. `None` when it cannot be made (the
+/// program's handle then takes its twin).
 pub fn message_copy(datatype: &Datatype) -> Option<MPI_Datatype> {
     let slot = &kept(datatype).message_copy;
     let made = match slot.get() {
         Some(made) => made,
         None if !enabled() => return None,
-        None => slot.get_or_init(|| committed_twin(datatype).ok().flatten()),
+        None => slot.get_or_init(|| committed_type(datatype).ok().flatten()),
     };
     made.as_ref()
         .map(|shadow| handle_from_bits(shadow.handle_bits))
 }
 
 /// Builds [`message_copy`]'s type, held as it says.
-fn committed_twin(datatype: &Datatype) -> MpiResult<Option<Shadow>> {
-    let twin = super::of(datatype)?;
-    if kept(datatype).twin.get().is_some() {
-        super::commit(twin)?;
+fn committed_type(datatype: &Datatype) -> MpiResult<Option<Shadow>> {
+    if let Some(twin) = super::committed_twin(datatype)? {
         // The object's twin, which its own shadow releases.
         return Ok(Some(Shadow {
             handle_bits: handle_bits(twin),
+            committed: true,
             release: |_| {},
         }));
     }
-    let copy = commit_sized(super::same_map(twin)?, datatype)?;
+    let copy = commit_sized(super::same_map(super::of(datatype)?)?, datatype)?;
     Ok(copy.map(|handle| {
         SHADOWS.lock().insert(handle);
-        shadow(handle)
+        shadow(handle, true)
     }))
 }
 
@@ -153,7 +152,7 @@ fn stand_in(
         None => slot.get_or_init(|| {
             let handle = build(datatype).ok()??;
             SHADOWS.lock().insert(handle);
-            Some(shadow(handle))
+            Some(shadow(handle, true))
         }),
     };
     made.as_ref()

@@ -364,23 +364,43 @@ fn same_map(handle: MPI_Datatype) -> MpiResult<Held> {
 /// The twin of `datatype` in the MPI behind: for a named type, its predefined handle (or a
 /// stand-in, see [`named`]), else a type made the first time and kept with `datatype`.
 fn of(datatype: &Datatype) -> MpiResult<MPI_Datatype> {
+    of_kept(datatype, false).map(|(twin, _)| twin)
+}
+
+/// [`of`], and whether the twin is a type made for `datatype` that was committed before it was
+/// kept: one made here when `commit` is asked for, unless another thread kept its own first.
+/// A named type's handle is never committed here (`false`).
+fn of_kept(datatype: &Datatype, commit: bool) -> MpiResult<(MPI_Datatype, bool)> {
     if let Some(p) = datatype.predefined() {
         let handle = predefined_handle(p).unwrap_or(MPI_DATATYPE_NULL);
-        return named(handle, datatype.size());
+        return Ok((named(handle, datatype.size())?, false));
     }
     if let Combiner::F90 { base, .. } = &datatype.combiner {
-        return of(base);
+        return Ok((of(base)?, false));
     }
     let twin = &kept(datatype).twin;
     if let Some(shadow) = twin.get() {
-        return Ok(handle_from_bits(shadow.handle_bits));
+        return Ok((handle_from_bits(shadow.handle_bits), shadow.committed));
     }
-    let handle = stacker::maybe_grow(64 * 1024, 1024 * 1024, || build(datatype))?.into_raw();
+    let made = stacker::maybe_grow(64 * 1024, 1024 * 1024, || build(datatype))?;
+    if commit {
+        // Before it is kept, while no other thread can see it.
+        self::commit(made.handle())?;
+    }
+    let handle = made.into_raw();
     SHADOWS.lock().insert(handle);
     // Another thread may have made one meanwhile: the one kept wins, the other is released.
-    drop(twin.set(shadow(handle)));
+    drop(twin.set(shadow(handle, commit)));
     let kept = twin.get().expect("set above");
-    Ok(handle_from_bits(kept.handle_bits))
+    Ok((handle_from_bits(kept.handle_bits), kept.committed))
+}
+
+/// The twin of `datatype`, committed, if it is a type made for it that was committed before
+/// it was kept ([`of_kept`]): made so now if it has none yet. `None` when its twin is a named
+/// type, or was made uncommitted for another call first (it is never committed afterwards).
+pub fn committed_twin(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
+    let (twin, committed) = of_kept(datatype, true)?;
+    Ok(committed.then_some(twin))
 }
 
 /// The twins held by datatype objects (their [`Shadow`]s), so that `MPI_Finalize` can give
@@ -389,9 +409,10 @@ static SHADOWS: std::sync::LazyLock<parking_lot::Mutex<HandleSet>> =
     std::sync::LazyLock::new(Default::default);
 
 /// The [`Shadow`] that holds `handle`, a twin in [`SHADOWS`], for a datatype object.
-fn shadow(handle: MPI_Datatype) -> Shadow {
+fn shadow(handle: MPI_Datatype, committed: bool) -> Shadow {
     Shadow {
         handle_bits: handle_bits(handle),
+        committed,
         release: release_shadow,
     }
 }
