@@ -23,6 +23,7 @@ pub mod behind_types;
 pub mod codes;
 pub mod comm;
 pub mod duplicates;
+pub mod finalize_hook;
 pub mod import;
 pub mod twin;
 pub mod whole_message;
@@ -260,12 +261,33 @@ pub fn before_init() {
 pub fn after_init(rc: std::os::raw::c_int) {
     twin::prepare();
     if rc == crate::abi::MPI_SUCCESS {
+        finalize_hook::set();
         comm::peers::learn();
     }
 }
 
-/// Gives back, before the MPI behind finalizes, what this library holds there beyond the
-/// program's handles: the types this thread's cache kept alive, the twins of the
+/// Before the MPI behind's `MPI_Finalize`: completes the engine's detached requests and, unless
+/// the attribute of [`finalize_hook`] does it inside that call, gives everything back
+/// ([`give_back`]).
+pub fn before_finalize() {
+    comm::before_finalize();
+    if !finalize_hook::is_set() {
+        give_back();
+    }
+}
+
+/// Gives back what this library holds in the MPI behind, while that library still runs:
+/// completes the detached requests of the engine (again: the program's last callbacks may
+/// have made some) and releases the types ([`release_before_finalize`]).
+pub fn give_back() {
+    comm::pending::drain_detached();
+    if twin::enabled() {
+        release_before_finalize();
+    }
+}
+
+/// Gives back, while the MPI behind finalizes ([`give_back`]), what this library holds there
+/// beyond the program's handles: the types this thread's cache kept alive, the twins of the
 /// `MPI_Type_create_f90_*` types, which the program cannot free, and the twins every datatype
 /// object holds. (MPICH reports types still alive at `MPI_Finalize` as leaked.)
 pub fn release_before_finalize() {

@@ -67,10 +67,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
 pub unsafe extern "C" fn MPI_Finalize() -> c_int {
     export("MPI_Finalize", || {
         crate::trace::finalize();
-        crate::dropin::comm::before_finalize();
-        if crate::dropin::twin::enabled() {
-            crate::dropin::release_before_finalize();
-        }
+        crate::dropin::before_finalize();
         if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
             return rc;
         }
