@@ -155,8 +155,8 @@ static inline void start(int *argc, char ***argv, const char *prog, int *rank, i
     }
 }
 
-/* Sums checks and failures over the ranks, finalizes, returns the exit status. */
-static inline int finish(void)
+/* Sums checks and failures over the ranks, prints them on rank 0, returns the exit status. */
+static inline int report(void)
 {
     long local[2], total[2];
     local[0] = g_checks;
@@ -169,8 +169,15 @@ static inline int finish(void)
             printf("%s: %ld of %ld checks FAILED\n", g_prog, total[1], total[0]);
         fflush(stdout);
     }
-    MPI_CHECK(MPI_Finalize());
     return total[1] == 0 ? 0 : 1;
+}
+
+/* report(), then MPI_Finalize; returns the exit status. */
+static inline int finish(void)
+{
+    int status = report();
+    MPI_CHECK(MPI_Finalize());
+    return status;
 }
 
 #endif

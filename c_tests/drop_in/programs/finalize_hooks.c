@@ -103,7 +103,6 @@ static int first_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra
 /* Set first, so deleted last: reports every check. */
 static int second_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
-    long local[2], total[2];
     (void)comm;
     (void)keyval;
     (void)value;
@@ -112,17 +111,7 @@ static int second_at_finalize(MPI_Comm comm, int keyval, void *value, void *extr
     CHECK(g_first_ran, "finalize_hooks: the attribute set last is deleted first", "it was not");
     ring_vector(g_dup, 5, "finalize_hooks: the duplicate, after the vector was freed");
     MPI_CHECK(MPI_Type_free(&g_dup));
-    local[0] = g_checks;
-    local[1] = g_failures;
-    MPI_CHECK(MPI_Allreduce(local, total, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-    if (g_rank == 0) {
-        if (total[1] == 0)
-            printf("%s: all %ld checks passed\n", g_prog, total[0]);
-        else
-            printf("%s: %ld of %ld checks FAILED\n", g_prog, total[1], total[0]);
-        fflush(stdout);
-    }
-    g_status = total[1] == 0 ? 0 : 1;
+    g_status = report();
     return MPI_SUCCESS;
 }
 
