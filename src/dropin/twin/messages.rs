@@ -9,7 +9,7 @@
 //! all of one basic type, the second only for types whose basic entries differ in size),
 //! `stream_type` or `message_copy`, and given back with it (or before `MPI_Finalize`).
 
-use super::{enabled, kept, named, shadow, Held, Shadow, SHADOWS};
+use super::{enabled, kept, named, shadow, Held, Shadow};
 use crate::abi::*;
 use crate::datatype::{signature, Datatype};
 use crate::dropin::behind_types::{self as types, Count};
@@ -65,14 +65,9 @@ pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
 /// type's) a committed `contiguous(1, twin)` of its own. `None` when it cannot be made (the
 /// program's handle then takes its twin).
 pub fn message_copy(datatype: &Datatype) -> Option<MPI_Datatype> {
-    let slot = &kept(datatype).message_copy;
-    let made = match slot.get() {
-        Some(made) => made,
-        None if !enabled() => return None,
-        None => slot.get_or_init(|| committed_type(datatype).ok().flatten()),
-    };
-    made.as_ref()
-        .map(|shadow| handle_from_bits(shadow.handle_bits))
+    kept_in(&kept(datatype).message_copy, || {
+        committed_type(datatype).ok().flatten()
+    })
 }
 
 /// Builds [`message_copy`]'s type, held as it says.
@@ -86,10 +81,7 @@ fn committed_type(datatype: &Datatype) -> MpiResult<Option<Shadow>> {
         }));
     }
     let copy = commit_sized(super::same_map(super::of(datatype)?)?, datatype)?;
-    Ok(copy.map(|handle| {
-        SHADOWS.lock().insert(handle);
-        shadow(handle, true)
-    }))
+    Ok(copy.map(|handle| shadow(handle, true)))
 }
 
 /// The type of the MPI behind whose type map is one copy of `datatype`'s packed bytes: a
@@ -146,14 +138,24 @@ fn stand_in(
     slot: &OnceLock<Option<Shadow>>,
     build: fn(&Datatype) -> MpiResult<Option<MPI_Datatype>>,
 ) -> Option<MPI_Datatype> {
+    kept_in(slot, || {
+        build(datatype)
+            .ok()
+            .flatten()
+            .map(|handle| shadow(handle, true))
+    })
+}
+
+/// The type kept in `slot`, which `make` makes at the first call (`None`, kept too, when it
+/// has none); `None` without making it when twins are not enabled.
+fn kept_in(
+    slot: &OnceLock<Option<Shadow>>,
+    make: impl FnOnce() -> Option<Shadow>,
+) -> Option<MPI_Datatype> {
     let made = match slot.get() {
         Some(made) => made,
         None if !enabled() => return None,
-        None => slot.get_or_init(|| {
-            let handle = build(datatype).ok()??;
-            SHADOWS.lock().insert(handle);
-            Some(shadow(handle, true))
-        }),
+        None => slot.get_or_init(make),
     };
     made.as_ref()
         .map(|shadow| handle_from_bits(shadow.handle_bits))

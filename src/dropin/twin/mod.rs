@@ -388,7 +388,6 @@ fn of_kept(datatype: &Datatype, commit: bool) -> MpiResult<(MPI_Datatype, bool)>
         self::commit(made.handle())?;
     }
     let handle = made.into_raw();
-    SHADOWS.lock().insert(handle);
     // Another thread may have made one meanwhile: the one kept wins, the other is released.
     drop(twin.set(shadow(handle, commit)));
     let kept = twin.get().expect("set above");
@@ -408,8 +407,10 @@ pub fn committed_twin(datatype: &Datatype) -> MpiResult<Option<MPI_Datatype>> {
 static SHADOWS: std::sync::LazyLock<parking_lot::Mutex<HandleSet>> =
     std::sync::LazyLock::new(Default::default);
 
-/// The [`Shadow`] that holds `handle`, a twin in [`SHADOWS`], for a datatype object.
+/// The [`Shadow`] that holds `handle`, a type of the MPI behind made for a datatype object
+/// (`committed` before it is kept), entered in [`SHADOWS`] for `MPI_Finalize`.
 fn shadow(handle: MPI_Datatype, committed: bool) -> Shadow {
+    SHADOWS.lock().insert(handle);
     Shadow {
         handle_bits: handle_bits(handle),
         committed,
