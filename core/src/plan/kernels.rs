@@ -956,34 +956,28 @@ mod tests {
             }
             assert!(unpacked == want, "unpack of {shape}");
         }
-        assert_eq!(side_by_side_group(13, 8, 5, 104, 8), 8);
-        assert_eq!(side_by_side_group(10, 16, 7, 160, 16), 4);
-        assert_eq!(side_by_side_group(9, 32, 3, 288, 32), 2);
-        assert_eq!(side_by_side_group(4, 64, 3, 256, 8), 1, "one walk a line");
-        assert_eq!(side_by_side_group(8, 8, 3, 40, 8), 1, "rows overlapping");
-        assert_eq!(side_by_side_group(4, 4, 3, 64, 8), 1, "blocks overlapping");
-        assert_eq!(side_by_side_group(5, 16, 1, 80, 16), 1, "one block a walk");
-        assert_eq!(side_by_side_group(9, 4, 3, 64, 8), 1, "blocks overlapping");
-        assert_eq!(
-            side_by_side_group(5, 8, 4, 64, 8),
-            4,
-            "fewer walks than a line holds"
-        );
-        assert_eq!(
-            side_by_side_group(4, 16, 3, -256, 16),
-            1,
-            "walks going back"
-        );
-        assert_eq!(
-            side_by_side_group(4, -16, 3, 256, 16),
-            1,
-            "walks going back"
-        );
-        assert_eq!(
-            side_by_side_group(i64::MAX, 16, 2, 64, 16),
-            1,
-            "walks past any span"
-        );
+        // (walks, apart, blocks a walk, stride, len), the group, why.
+        let groups = [
+            ((13, 8, 5, 104, 8), 8, "eight walks a line"),
+            ((10, 16, 7, 160, 16), 4, "four walks a line"),
+            ((9, 32, 3, 288, 32), 2, "two walks a line"),
+            ((4, 64, 3, 256, 8), 1, "one walk a line"),
+            ((8, 8, 3, 40, 8), 1, "rows overlapping"),
+            ((4, 4, 3, 64, 8), 1, "blocks overlapping"),
+            ((5, 16, 1, 80, 16), 1, "one block a walk"),
+            ((9, 4, 3, 64, 8), 1, "blocks overlapping"),
+            ((5, 8, 4, 64, 8), 4, "fewer walks than a line holds"),
+            ((4, 16, 3, -256, 16), 1, "walks going back"),
+            ((4, -16, 3, 256, 16), 1, "walks going back"),
+            ((i64::MAX, 16, 2, 64, 16), 1, "walks past any span"),
+        ];
+        for ((walks, apart, count, stride, len), group, why) in groups {
+            assert_eq!(
+                side_by_side_group(walks, apart, count, stride, len),
+                group,
+                "{why}"
+            );
+        }
     }
 
     #[test]

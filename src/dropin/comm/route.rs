@@ -230,8 +230,8 @@ fn sent_eagerly(bytes: Option<i64>) -> bool {
 /// (`byte_twin`); the committed twin for other messages of such a type (its sends, which that
 /// MPI cuts between entries, and the receives of messages sent in one piece); else the flat
 /// type of one level of long runs, if any, or the committed twin
-/// ([`crate::dropin::twin::message_copy`]: the object's twin, or a committed copy of it). `None` when no stand-in can be made: the program's
-/// handle, which takes its twin.
+/// ([`crate::dropin::twin::message_copy`]: the object's twin, or a committed copy of it).
+/// `None` when no stand-in can be made: the program's handle, which takes its twin.
 fn stand_in(datatype: &Datatype, paths: MessagePaths, byte_twin: bool) -> Option<MPI_Datatype> {
     use crate::dropin::twin::{byte_twin as bytes, for_messages, message_copy};
     match (byte_twin, paths.byte_twin_receive) {
