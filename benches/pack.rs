@@ -43,7 +43,7 @@ fn particles() -> Arc<Datatype> {
 /// Single doubles gathered from pseudo-random indices in `[0, range)`.
 fn gather(n: usize, range: i64) -> Arc<Datatype> {
     let mut x = 12345u64;
-    let displacements = (0..n)
+    let displacements: Vec<i64> = (0..n)
         .map(|_| {
             x = x
                 .wrapping_mul(6364136223846793005)

@@ -44,39 +44,40 @@ fn displacements(n: usize, span: i64) -> impl Strategy<Value = Vec<i64>> {
 
 /// Types whose top level is a block list longer than the plan keeps as a sequence (indexed,
 /// hindexed, indexed_block, hindexed_block, struct of one repeated member type), over small
-/// random types, sometimes inside a vector.
+/// random types, sometimes inside a vector; some of more than one or two stretches of
+/// blocks between the plan's seek checkpoints.
 fn wide_case() -> impl Strategy<Value = Case> {
     let inner = spec_with(leaf().boxed(), 24);
-    let wide =
-        (9..40usize, any::<bool>(), 0..3u8, inner).prop_flat_map(|(n, in_bytes, kind, old)| {
-            let span = if in_bytes { 400 } else { 40 };
-            (
-                prop::collection::vec(0..=3i64, n),
-                displacements(n, span),
-                Just((in_bytes, kind, old)),
-            )
-                .prop_map(|(lengths, displs, (in_bytes, kind, old))| match kind {
-                    0 => Spec::Indexed {
-                        blocklengths: lengths,
-                        displacements: displs,
-                        in_bytes,
-                        old: Box::new(old),
-                    },
-                    1 => Spec::IndexedBlock {
-                        blocklength: lengths[0],
-                        displacements: displs,
-                        in_bytes,
-                        old: Box::new(old),
-                    },
-                    _ => Spec::Struct(
-                        lengths
-                            .into_iter()
-                            .zip(displs)
-                            .map(|(b, d)| (b, d * 4, old.clone()))
-                            .collect(),
-                    ),
-                })
-        });
+    let blocks = prop_oneof![9..40usize, 60..200usize];
+    let wide = (blocks, any::<bool>(), 0..3u8, inner).prop_flat_map(|(n, in_bytes, kind, old)| {
+        let span = if in_bytes { 400 } else { 40 };
+        (
+            prop::collection::vec(0..=3i64, n),
+            displacements(n, span),
+            Just((in_bytes, kind, old)),
+        )
+            .prop_map(|(lengths, displs, (in_bytes, kind, old))| match kind {
+                0 => Spec::Indexed {
+                    blocklengths: lengths,
+                    displacements: displs,
+                    in_bytes,
+                    old: Box::new(old),
+                },
+                1 => Spec::IndexedBlock {
+                    blocklength: lengths[0],
+                    displacements: displs,
+                    in_bytes,
+                    old: Box::new(old),
+                },
+                _ => Spec::Struct(
+                    lengths
+                        .into_iter()
+                        .zip(displs)
+                        .map(|(b, d)| (b, d * 4, old.clone()))
+                        .collect(),
+                ),
+            })
+    });
     (wide, 0..3i64, -500..=500i64)
         .prop_map(|(spec, count, stride)| match count {
             0 => spec,

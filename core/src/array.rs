@@ -3,10 +3,12 @@
 use std::sync::Arc;
 
 /// An immutable, shared array of 64-bit constructor arguments (block lengths or
-/// displacements). The pack plan shares it with the constructor's verbatim arguments instead
-/// of copying it, so a type with millions of blocks keeps one copy of its arrays.
-#[derive(Clone, PartialEq, Eq, Default)]
-pub struct Array(Arc<Vec<i64>>);
+/// displacements), in one allocation with its reference counts. The pack plan shares it with
+/// the constructor's verbatim arguments instead of copying it, so a type with millions of
+/// blocks keeps one copy of its arrays. Collected from an iterator of known length (a C
+/// array read through a conversion), it is written straight into its allocation.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Array(Arc<[i64]>);
 
 impl Array {
     /// True if both name the same shared storage.
@@ -15,9 +17,21 @@ impl Array {
     }
 }
 
+impl Default for Array {
+    fn default() -> Array {
+        Array(Arc::from([]))
+    }
+}
+
 impl From<Vec<i64>> for Array {
     fn from(values: Vec<i64>) -> Array {
-        Array(Arc::new(values))
+        Array(values.into())
+    }
+}
+
+impl FromIterator<i64> for Array {
+    fn from_iter<I: IntoIterator<Item = i64>>(values: I) -> Array {
+        Array(values.into_iter().collect())
     }
 }
 

@@ -7,7 +7,7 @@ use super::{check_out, guard, read_array, read_slice, with_datatype, write_out, 
 use crate::abi::*;
 use crate::behind;
 use crate::datatype::numbering::{darg, distribution, order, Numbering};
-use crate::datatype::{construct, DarrayArgs, Datatype, F90Class};
+use crate::datatype::{construct, Array, DarrayArgs, Datatype, F90Class};
 use crate::error::{MpiError, MpiResult};
 use crate::ffi::{export, exported};
 use crate::handles::{self, IfAttributed};
@@ -141,7 +141,7 @@ unsafe fn indexed<C: CountArg, D: Copy + Into<i64>>(
         let count = count.into();
         construct::check_count(count, "count")?;
         // SAFETY: the caller's arrays of `count` values.
-        let (b, d) = unsafe {
+        let (b, d): (Array, Array) = unsafe {
             (
                 read_array(blocklengths, count, "array_of_blocklengths")?,
                 read_array(displacements, count, "array_of_displacements")?,
@@ -197,7 +197,7 @@ unsafe fn indexed_block<C: CountArg, D: Copy + Into<i64>>(
         let count = count.into();
         construct::check_count(count, "count")?;
         // SAFETY: the caller's array of `count` values.
-        let d = unsafe { read_array(displacements, count, "array_of_displacements")? };
+        let d: Array = unsafe { read_array(displacements, count, "array_of_displacements")? };
         let made = made_on(oldtype, |old| {
             construct::indexed_block(blocklength.into(), d, in_bytes, old, C::LARGE)
         });
@@ -243,7 +243,7 @@ unsafe fn structure<C: CountArg, D: Copy + Into<i64>>(
         let count = count.into();
         construct::check_count(count, "count")?;
         // SAFETY: the caller's arrays of `count` values.
-        let (b, d, t) = unsafe {
+        let (b, d, t): (Array, Array, _) = unsafe {
             (
                 read_array(blocklengths, count, "array_of_blocklengths")?,
                 read_array(displacements, count, "array_of_displacements")?,
@@ -298,7 +298,7 @@ unsafe fn subarray<C: CountArg>(
     guard(function, || {
         let n = check_ndims(ndims)?;
         // SAFETY: the caller's arrays of `ndims` values.
-        let (sizes, subsizes, starts) = unsafe {
+        let (sizes, subsizes, starts): (Vec<i64>, Vec<i64>, Vec<i64>) = unsafe {
             (
                 read_array(sizes, n, "array_of_sizes")?,
                 read_array(subsizes, n, "array_of_subsizes")?,
@@ -354,7 +354,7 @@ unsafe fn darray<C: CountArg>(
         let n = check_ndims(call.ndims)?;
         let narrow = |v: Vec<i64>| v.into_iter().map(|x| x as i32).collect::<Vec<_>>();
         // SAFETY: the caller's arrays of `ndims` values.
-        let (gsizes, distribs, dargs, psizes) = unsafe {
+        let (gsizes, distribs, dargs, psizes): (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>) = unsafe {
             (
                 read_array(gsizes, n, "array_of_gsizes")?,
                 read_array(call.distribs, n, "array_of_distribs")?,

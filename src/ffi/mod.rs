@@ -142,15 +142,16 @@ fn null_pointer(name: &str) -> MpiError {
     MpiError::arg(format!("{name} is a NULL pointer"))
 }
 
-/// Reads `count` integers from the C array `ptr` as 64-bit values.
+/// Reads `count` integers from the C array `ptr` as 64-bit values, into a `Vec<i64>` or
+/// straight into the shared [`Array`](crate::datatype::Array) a constructor keeps.
 ///
 /// # Safety
 /// A non-NULL `ptr` must be valid for `count` reads of `T`.
-pub unsafe fn read_array<T: Copy + Into<i64>>(
+pub unsafe fn read_array<T: Copy + Into<i64>, A: FromIterator<i64>>(
     ptr: *const T,
     count: i64,
     name: &str,
-) -> MpiResult<Vec<i64>> {
+) -> MpiResult<A> {
     // SAFETY: the caller's contract, passed on.
     let values = unsafe { read_slice(ptr, count, name)? };
     Ok(values.iter().map(|&v| v.into()).collect())

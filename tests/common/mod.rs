@@ -177,8 +177,8 @@ pub fn build(spec: &Spec) -> Arc<Datatype> {
         )
         .unwrap(),
         Spec::Struct(members) => construct::structure(
-            members.iter().map(|m| m.0).collect(),
-            members.iter().map(|m| m.1).collect(),
+            members.iter().map(|m| m.0).collect::<Vec<_>>(),
+            members.iter().map(|m| m.1).collect::<Vec<_>>(),
             members.iter().map(|m| build(&m.2)).collect(),
             false,
         )

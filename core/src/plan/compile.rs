@@ -154,20 +154,7 @@ fn repeat_sharing(count: i64, stride: i64, child: &Node, held: Option<&Arc<Node>
 /// The parts one after the other: nested small sequences are flattened, empty parts dropped,
 /// abutting runs merged, and evenly spaced congruent parts turned into a repetition.
 pub fn sequence(parts: Vec<Node>) -> Node {
-    let mut flat: Vec<Node> = Vec::with_capacity(parts.len());
-    for part in parts {
-        match part {
-            Node::Seq { disp, seq } if seq.parts.len() <= SMALL_SEQUENCE => {
-                // Its parts are taken over if this was its only holder, else copied.
-                let inner =
-                    Arc::try_unwrap(seq).map_or_else(|held| held.parts.clone(), |s| s.parts);
-                for p in inner {
-                    push_merging(&mut flat, p.shifted(disp));
-                }
-            }
-            p => push_merging(&mut flat, p),
-        }
-    }
+    let mut flat = flattened(parts);
     match flat.len() {
         0 => return Node::EMPTY,
         1 => return flat.pop().expect("one part"),
@@ -183,20 +170,13 @@ pub fn sequence(parts: Vec<Node>) -> Node {
         offset = offset.wrapping_add(p.size());
     }
     starts.push(offset);
-    let runs = if flat.len() <= SMALL_STRUCT {
-        flat.iter()
-            .map_while(|p| match p {
-                Node::Run { disp, len } => Some((*disp, *len)),
-                _ => None,
-            })
-            .collect()
-    } else {
-        Vec::new()
+    let run = |p: &Node| match *p {
+        Node::Run { disp, len } => Some((disp, len)),
+        _ => None,
     };
-    let runs = if runs.len() == flat.len() {
-        runs
-    } else {
-        Vec::new()
+    let runs = match flat.len() <= SMALL_STRUCT && flat.iter().all(|p| run(p).is_some()) {
+        true => flat.iter().filter_map(run).collect(),
+        false => Vec::new(),
     };
     let kernel = StructKernel::for_runs(&runs);
     Node::Seq {
@@ -210,16 +190,50 @@ pub fn sequence(parts: Vec<Node>) -> Node {
     }
 }
 
+/// `parts` with nested small sequences flattened into them, empty parts dropped and abutting
+/// runs merged; in the same vector when no sequence is nested (a struct of basic types).
+fn flattened(mut parts: Vec<Node>) -> Vec<Node> {
+    let nests = |p: &Node| matches!(p, Node::Seq { seq, .. } if seq.parts.len() <= SMALL_SEQUENCE);
+    if !parts.iter().any(nests) {
+        parts.retain(|p| p.size() != 0);
+        parts.dedup_by(|part, last| merged(last, part));
+        return parts;
+    }
+    let mut flat: Vec<Node> = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            Node::Seq { disp, seq } if seq.parts.len() <= SMALL_SEQUENCE => {
+                // Its parts are taken over if this was its only holder, else copied.
+                let inner =
+                    Arc::try_unwrap(seq).map_or_else(|held| held.parts.clone(), |s| s.parts);
+                for p in inner {
+                    push_merging(&mut flat, p.shifted(disp));
+                }
+            }
+            p => push_merging(&mut flat, p),
+        }
+    }
+    flat
+}
+
+/// Merges `part` into `last` when both are runs and `part` starts where `last` ends.
+fn merged(last: &mut Node, part: &Node) -> bool {
+    if let (Node::Run { disp, len }, Node::Run { disp: d, len: l }) = (last, part) {
+        if disp.wrapping_add(*len) == *d {
+            *len = len.wrapping_add(*l);
+            return true;
+        }
+    }
+    false
+}
+
 /// Appends `part` to `parts`, merging it into the last part when both are runs that abut.
 fn push_merging(parts: &mut Vec<Node>, part: Node) {
     if part.size() == 0 {
         return;
     }
-    if let (Some(Node::Run { disp, len }), Node::Run { disp: d, len: l }) =
-        (parts.last_mut(), &part)
-    {
-        if disp.wrapping_add(*len) == *d {
-            *len = len.wrapping_add(*l);
+    if let Some(last) = parts.last_mut() {
+        if merged(last, &part) {
             return;
         }
     }
@@ -276,10 +290,10 @@ pub fn blocks(displs: &Array, scale: i64, counts: Counts, old: &Plan) -> Node {
         None => counts,
     };
     let child_size = child.size();
-    let mut checkpoints = Vec::with_capacity(n / CHECKPOINT_EVERY + 1);
+    let mut checkpoints = Vec::with_capacity(n / CHECKPOINT_EVERY);
     let mut size = 0i64;
     for k in 0..n {
-        if k % CHECKPOINT_EVERY == 0 {
+        if k % CHECKPOINT_EVERY == 0 && k > 0 {
             checkpoints.push(size);
         }
         size = size.wrapping_add(counts.get(k).wrapping_mul(child_size));

@@ -33,8 +33,9 @@ pub struct Plan {
     /// The plan of one copy, placed at displacement 0.
     root: Node,
     /// The shared copy of `root` through which other plans hold it, when they do not copy it
-    /// ([`Node::holder`]).
-    holder: Option<Arc<Node>>,
+    /// ([`Node::holder`]): made when a first plan is built on this one, since most types are
+    /// never another's child.
+    holder: OnceLock<Option<Arc<Node>>>,
     /// The type's extent: copy `k` of a count is placed at `k * extent`.
     pub extent: i64,
     /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
@@ -48,7 +49,7 @@ impl Plan {
     /// The plan whose one copy is `root`, copies `extent` bytes apart.
     pub fn new(root: Node, extent: i64) -> Plan {
         Plan {
-            holder: root.holder(),
+            holder: OnceLock::new(),
             root,
             extent,
             signature: OnceLock::new(),
@@ -64,7 +65,7 @@ impl Plan {
     /// The shared copy of the root that other plans hold, if they do not copy it
     /// ([`Node::holder`]).
     pub fn holder(&self) -> Option<&Arc<Node>> {
-        self.holder.as_ref()
+        self.holder.get_or_init(|| self.root.holder()).as_ref()
     }
 
     /// The signature of one copy as `(basic, count)` runs, computed by `compute` on first use

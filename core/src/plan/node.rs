@@ -49,7 +49,8 @@ pub struct Blocks {
     pub child_size: i64,
     /// Packed bytes of all blocks.
     pub size: i64,
-    /// Packed offset at which block `j * CHECKPOINT_EVERY` starts (for seeking).
+    /// Packed offset at which block `(j + 1) * CHECKPOINT_EVERY` starts (for seeking; the
+    /// first block starts at 0, so a list of up to `CHECKPOINT_EVERY` blocks keeps none).
     pub checkpoints: Vec<i64>,
 }
 
@@ -80,9 +81,12 @@ impl Blocks {
     /// The block holding packed offset `offset` (less than `size`) and the packed offset at
     /// which that block starts.
     pub fn seek(&self, offset: i64) -> (usize, i64) {
-        let j = self.checkpoints.partition_point(|&c| c <= offset) - 1;
+        let j = self.checkpoints.partition_point(|&c| c <= offset);
         let mut k = j * CHECKPOINT_EVERY;
-        let mut start = self.checkpoints[j];
+        let mut start = match j {
+            0 => 0,
+            j => self.checkpoints[j - 1],
+        };
         loop {
             let next = start + self.block_size(k);
             if next > offset {
