@@ -221,17 +221,17 @@ impl Node {
         }
     }
 
-    /// This node moved by `offset` bytes.
+    /// This node moved by `offset` bytes. Inline, so that a node just made is moved where it
+    /// lies (in registers) and not copied through memory; only a block list, whose shared
+    /// body may need a copy, is moved out of line.
+    #[inline(always)]
     pub fn shifted(mut self, offset: i64) -> Node {
         match &mut self {
             Node::Run { disp, .. }
             | Node::Repeat { disp, .. }
             | Node::Strided { disp, .. }
             | Node::Seq { disp, .. } => *disp = disp.wrapping_add(offset),
-            Node::Blocks(b) => {
-                let b = Arc::make_mut(b);
-                b.disp = b.disp.wrapping_add(offset)
-            }
+            Node::Blocks(b) => shift_blocks(b, offset),
         }
         self
     }
@@ -325,4 +325,11 @@ fn same(mut a: &Arc<Node>, mut b: &Arc<Node>) -> bool {
             _ => return false,
         }
     }
+}
+
+/// Moves a block list by `offset` bytes: its body is copied first if other nodes share it.
+#[inline(never)]
+fn shift_blocks(blocks: &mut Arc<Blocks>, offset: i64) {
+    let b = Arc::make_mut(blocks);
+    b.disp = b.disp.wrapping_add(offset)
 }
