@@ -16,7 +16,7 @@ fn named(handle: MPI_Datatype) -> Arc<Datatype> {
 
 /// Every other double of `n`.
 fn every_other_double(n: i64) -> Arc<Datatype> {
-    construct::vector(n, 1, 2, false, &named(MPI_DOUBLE), false).expect("valid")
+    construct::vector(n, 1, 2, false, named(MPI_DOUBLE), false).expect("valid")
 }
 
 /// The 256x256 face of single doubles of a 256^3 grid.
@@ -51,7 +51,7 @@ fn gather(n: usize, range: i64) -> Arc<Datatype> {
             (x >> 33) as i64 % range
         })
         .collect();
-    construct::indexed_block(1, displacements, false, &named(MPI_DOUBLE), false).expect("valid")
+    construct::indexed_block(1, displacements, false, named(MPI_DOUBLE), false).expect("valid")
 }
 
 fn bench_pack(c: &mut Criterion) {

@@ -496,7 +496,7 @@ fn every_constructor_parses_to_the_type_it_names() {
         (
             "MPI_Type_create_resized(MPI_Type_vector(2, 1, 3, MPI_INT), 0, 4)",
             construct::resized(
-                &construct::vector(2, 1, 3, false, &int, false).unwrap(),
+                construct::vector(2, 1, 3, false, &int, false).unwrap(),
                 0,
                 4,
                 false,
@@ -687,7 +687,7 @@ fn negative_displacements_and_markers_are_explained() {
 fn ten_million_blocks_stay_small_and_fast() {
     let n = 10_000_000i64;
     let displacements: Vec<i64> = (0..n).map(|k| (k * 24) ^ 8).collect();
-    let dt = construct::indexed_block(1, displacements, true, &pre(MPI_DOUBLE), false).unwrap();
+    let dt = construct::indexed_block(1, displacements, true, pre(MPI_DOUBLE), false).unwrap();
     let out = all_formats_bounded(&dt, 1 << 20, Duration::from_secs(60));
     let j = read_json(&out[1]);
     assert_eq!(j.get("typemap_count").int(), n);

@@ -87,7 +87,7 @@ fn type1_is_double_char_with_extent_16() {
 
 #[test]
 fn contiguous_3_of_type1() {
-    let t = construct::contiguous(3, &type1(), false).unwrap();
+    let t = construct::contiguous(3, type1(), false).unwrap();
     check(
         &t,
         &[
@@ -104,7 +104,7 @@ fn contiguous_3_of_type1() {
 
 #[test]
 fn vector_2_3_4_of_type1() {
-    let t = construct::vector(2, 3, 4, false, &type1(), false).unwrap();
+    let t = construct::vector(2, 3, 4, false, type1(), false).unwrap();
     check(
         &t,
         &[
@@ -141,14 +141,14 @@ fn descending_type1_map() -> [(MPI_Datatype, i64); 6] {
 
 #[test]
 fn vector_3_1_minus2_of_type1() {
-    let t = construct::vector(3, 1, -2, false, &type1(), false).unwrap();
+    let t = construct::vector(3, 1, -2, false, type1(), false).unwrap();
     // Span [-64, 9) = 73 bytes, rounded up to 80.
     check(&t, &descending_type1_map(), b(27, -64, 16, -64, 9));
 }
 
 #[test]
 fn hvector_equals_vector_with_byte_stride() {
-    let t = construct::vector(3, 1, -32, true, &type1(), false).unwrap();
+    let t = construct::vector(3, 1, -32, true, type1(), false).unwrap();
     check(&t, &descending_type1_map(), b(27, -64, 16, -64, 9));
 }
 
@@ -174,8 +174,8 @@ fn indexed_b31_d40_of_type1() {
 #[test]
 fn hindexed_and_indexed_block_agree_with_indexed() {
     let h = construct::indexed(vec![3, 1], vec![64, 0], true, &type1(), false).unwrap();
-    let ib = construct::indexed_block(1, vec![4, 5, 6, 0], false, &type1(), false).unwrap();
-    let hb = construct::indexed_block(1, vec![64, 80, 96, 0], true, &type1(), false).unwrap();
+    let ib = construct::indexed_block(1, vec![4, 5, 6, 0], false, type1(), false).unwrap();
+    let hb = construct::indexed_block(1, vec![64, 80, 96, 0], true, type1(), false).unwrap();
     let want = [
         (MPI_DOUBLE, 64),
         (MPI_CHAR, 72),
@@ -332,7 +332,7 @@ mod markers {
 
 #[test]
 fn resized_to_zero_and_negative_extent() {
-    let z = construct::resized(&pre(MPI_INT), 0, 0, false).unwrap();
+    let z = construct::resized(pre(MPI_INT), 0, 0, false).unwrap();
     let c = construct::contiguous(3, &z, false).unwrap();
     check(
         &c,
@@ -340,7 +340,7 @@ fn resized_to_zero_and_negative_extent() {
         b(12, 0, 0, 0, 4),
     );
 
-    let n = construct::resized(&pre(MPI_INT), 0, -8, false).unwrap();
+    let n = construct::resized(pre(MPI_INT), 0, -8, false).unwrap();
     let c = construct::contiguous(3, &n, false).unwrap();
     // Markers at lb 0, -8, -16 and ub -8, -16, -24: lb = -16, ub = -8.
     check(
@@ -352,7 +352,7 @@ fn resized_to_zero_and_negative_extent() {
 
 #[test]
 fn resized_empty_type_keeps_its_markers() {
-    let empty = construct::contiguous(0, &pre(MPI_INT), false).unwrap();
+    let empty = construct::contiguous(0, pre(MPI_INT), false).unwrap();
     let r = construct::resized(&empty, -3, 10, false).unwrap();
     check(&r, &[], b(0, -3, 7, 0, 0));
     let c = construct::contiguous(2, &r, false).unwrap();
@@ -363,7 +363,7 @@ fn resized_empty_type_keeps_its_markers() {
 
 #[test]
 fn zero_count_member_at_29_does_not_move_struct_bounds() {
-    let empty_double = construct::contiguous(0, &pre(MPI_DOUBLE), false).unwrap();
+    let empty_double = construct::contiguous(0, pre(MPI_DOUBLE), false).unwrap();
     let t = construct::structure(
         vec![1, 1],
         vec![0, 29],
@@ -383,7 +383,7 @@ fn zero_count_member_at_29_does_not_move_struct_bounds() {
     .unwrap();
     check(&t, &[(MPI_INT, 0)], b(4, 0, 4, 0, 4));
 
-    let empty_double = construct::vector(2, 0, 3, false, &pre(MPI_DOUBLE), false).unwrap();
+    let empty_double = construct::vector(2, 0, 3, false, pre(MPI_DOUBLE), false).unwrap();
     let t = construct::structure(
         vec![1, 1],
         vec![0, 29],

@@ -477,7 +477,7 @@ mod tests {
         let double = ty("MPI_DOUBLE");
         assert!(FileView::new(-1, &int, &int).is_err());
         // Six bytes are no whole number of ints.
-        let three_shorts = vector(3, 1, 1, false, &ty("MPI_SHORT"), false).unwrap();
+        let three_shorts = vector(3, 1, 1, false, ty("MPI_SHORT"), false).unwrap();
         assert!(FileView::new(0, &int, &three_shorts).is_err());
         // Going back: a vector of negative stride.
         let back = vector(2, 1, -2, false, &int, false).unwrap();

@@ -602,7 +602,7 @@ mod tests {
 
     #[test]
     fn measures_are_read_at_once_until_the_handle_is_freed() {
-        let vector = construct::vector(3, 2, 4, false, &get(MPI_DOUBLE).unwrap(), false).unwrap();
+        let vector = construct::vector(3, 2, 4, false, get(MPI_DOUBLE).unwrap(), false).unwrap();
         let h = insert(vector, false, None).unwrap();
         let m = measures_at_once(h, Whole).expect("a standalone handle publishes its measures");
         assert_eq!((m.size, m.lb, m.extent, m.true_extent), (48, 0, 80, 80));

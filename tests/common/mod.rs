@@ -134,7 +134,7 @@ pub fn build(spec: &Spec) -> Arc<Datatype> {
     match spec {
         Spec::Leaf(l) => pre(l.handle()),
         Spec::Dup(old) => construct::dup(&build(old)),
-        Spec::Contiguous(count, old) => construct::contiguous(*count, &build(old), false).unwrap(),
+        Spec::Contiguous(count, old) => construct::contiguous(*count, build(old), false).unwrap(),
         Spec::Vector {
             count,
             blocklength,
@@ -146,7 +146,7 @@ pub fn build(spec: &Spec) -> Arc<Datatype> {
             *blocklength,
             *stride,
             *stride_in_bytes,
-            &build(old),
+            build(old),
             false,
         )
         .unwrap(),
@@ -172,7 +172,7 @@ pub fn build(spec: &Spec) -> Arc<Datatype> {
             *blocklength,
             displacements.clone(),
             *in_bytes,
-            &build(old),
+            build(old),
             false,
         )
         .unwrap(),
@@ -200,7 +200,7 @@ pub fn build(spec: &Spec) -> Arc<Datatype> {
         .unwrap(),
         Spec::Darray { args, old } => construct::darray(args.clone(), &build(old), false).unwrap(),
         Spec::Resized { lb, extent, old } => {
-            construct::resized(&build(old), *lb, *extent, false).unwrap()
+            construct::resized(build(old), *lb, *extent, false).unwrap()
         }
     }
 }

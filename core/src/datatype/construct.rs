@@ -150,6 +150,27 @@ pub fn f90(
     )
 }
 
+/// The old type a constructor is given: borrowed, when the new type takes a reference of its
+/// own, or handed over, when the caller's reference becomes the new type's (a type built only
+/// to be nested in the next, as the levels of a subarray, without a count taken and given
+/// back).
+pub trait OldType: AsRef<Datatype> {
+    /// The reference the new type keeps.
+    fn kept(self) -> Arc<Datatype>;
+}
+
+impl OldType for &Arc<Datatype> {
+    fn kept(self) -> Arc<Datatype> {
+        self.clone()
+    }
+}
+
+impl OldType for Arc<Datatype> {
+    fn kept(self) -> Arc<Datatype> {
+        self
+    }
+}
+
 /// `blocklength` consecutive copies of `old` (one block of a vector or indexed type).
 #[inline]
 fn block(old: &Datatype, blocklength: i64) -> Result<Layout> {
@@ -157,13 +178,13 @@ fn block(old: &Datatype, blocklength: i64) -> Result<Layout> {
 }
 
 /// `MPI_Type_contiguous`.
-pub fn contiguous(count: i64, old: &Arc<Datatype>, large: bool) -> Result<Arc<Datatype>> {
+pub fn contiguous(count: i64, old: impl OldType, large: bool) -> Result<Arc<Datatype>> {
     check_count(count, "count")?;
-    let layout = block(old, count)?;
+    let layout = block(old.as_ref(), count)?;
     make_checked(
         Combiner::Contiguous {
             count,
-            old: old.clone(),
+            old: old.kept(),
         },
         large,
         layout,
@@ -176,7 +197,7 @@ pub fn vector(
     blocklength: i64,
     stride: i64,
     stride_in_bytes: bool,
-    old: &Arc<Datatype>,
+    old: impl OldType,
     large: bool,
 ) -> Result<Arc<Datatype>> {
     check_count(count, "count")?;
@@ -184,10 +205,10 @@ pub fn vector(
     let step = if stride_in_bytes {
         stride
     } else {
-        mul(stride, old.extent(), "stride * extent")?
+        mul(stride, old.as_ref().extent(), "stride * extent")?
     };
-    let layout = block(old, blocklength)?.repeated(count, step)?;
-    let old = old.clone();
+    let layout = block(old.as_ref(), blocklength)?.repeated(count, step)?;
+    let old = old.kept();
     let combiner = if stride_in_bytes {
         Combiner::Hvector {
             count,
@@ -506,7 +527,7 @@ pub fn indexed_block(
     blocklength: i64,
     displacements: impl Into<Array>,
     displacements_in_bytes: bool,
-    old: &Arc<Datatype>,
+    old: impl OldType,
     large: bool,
 ) -> Result<Arc<Datatype>> {
     let displacements = displacements.into();
@@ -515,9 +536,9 @@ pub fn indexed_block(
         std::iter::repeat(blocklength),
         &displacements,
         displacements_in_bytes,
-        old,
+        old.as_ref(),
     )?;
-    let old = old.clone();
+    let old = old.kept();
     let combiner = if displacements_in_bytes {
         Combiner::HindexedBlock {
             blocklength,
@@ -567,13 +588,13 @@ pub fn structure(
 }
 
 /// `MPI_Type_create_resized`.
-pub fn resized(old: &Arc<Datatype>, lb: i64, extent: i64, large: bool) -> Result<Arc<Datatype>> {
-    let layout = old.layout.resized(lb, extent)?;
+pub fn resized(old: impl OldType, lb: i64, extent: i64, large: bool) -> Result<Arc<Datatype>> {
+    let layout = old.as_ref().layout.resized(lb, extent)?;
     make_checked(
         Combiner::Resized {
             lb,
             extent,
-            old: old.clone(),
+            old: old.kept(),
         },
         large,
         layout,
@@ -649,9 +670,10 @@ fn subarray_nest(
         step = mul(step, sizes[faster], "array size * extent")?;
         let start = mul(starts[d], step, "array index * extent")?;
         first = add(first, start, "subarray offset")?;
+        // Each level is handed to the next, which keeps the only reference to it.
         nest = Some(match nest {
             None => vector(subsizes[d], subsizes[fastest], step, true, old, false)?,
-            Some(inner) => vector(subsizes[d], 1, step, true, &inner, false)?,
+            Some(inner) => vector(subsizes[d], 1, step, true, inner, false)?,
         });
     }
     let nest = match nest {
@@ -660,8 +682,14 @@ fn subarray_nest(
     };
     let slowest = dims[dims.len() - 1];
     let whole = mul(step, sizes[slowest], "array size * extent")?;
-    let placed = indexed_block(1, vec![first], true, &nest, false)?;
-    resized(&placed, 0, whole, false)
+    let placed = indexed_block(
+        1,
+        std::iter::once(first).collect::<Array>(),
+        true,
+        nest,
+        false,
+    )?;
+    resized(placed, 0, whole, false)
 }
 
 /// `MPI_Type_create_subarray`.

@@ -108,7 +108,7 @@ mod tests {
     /// Shared children survive the drop of one parent.
     #[test]
     fn shared_children_stay_alive() {
-        let child = construct::contiguous(3, &int(), false).unwrap();
+        let child = construct::contiguous(3, int(), false).unwrap();
         let a = construct::contiguous(2, &child, false).unwrap();
         let b = construct::dup(&child);
         drop(a);

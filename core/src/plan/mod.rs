@@ -65,6 +65,9 @@ impl Plan {
     /// The shared copy of the root that other plans hold, if they do not copy it
     /// ([`Node::holder`]).
     pub fn holder(&self) -> Option<&Arc<Node>> {
+        if !self.root.is_held() {
+            return None;
+        }
         self.holder.get_or_init(|| self.root.holder()).as_ref()
     }
 

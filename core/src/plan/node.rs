@@ -198,7 +198,14 @@ impl Node {
     /// or block list through one shared copy (so that all of them share it); `None` for any
     /// other node, which they copy whole, cheaply.
     pub fn holder(&self) -> Option<Arc<Node>> {
-        matches!(self, Node::Seq { .. } | Node::Blocks(_)).then(|| Arc::new(self.clone()))
+        self.is_held().then(|| Arc::new(self.clone()))
+    }
+
+    /// True if the plans built on a type whose plan is this node hold it through a shared
+    /// copy ([`Node::holder`]): a sequence or a block list.
+    #[inline]
+    pub fn is_held(&self) -> bool {
+        matches!(self, Node::Seq { .. } | Node::Blocks(_))
     }
 
     /// A [`Node::Strided`] as the repetition of one run it stands for; any other node as it
