@@ -276,6 +276,12 @@ pub fn before_finalize() {
     }
 }
 
+/// After the MPI behind's `MPI_Finalize` returned (whatever it answered): twins are no longer
+/// made or freed there unless that library says it runs ([`twin::finalized`]).
+pub fn after_finalize() {
+    twin::finalized();
+}
+
 /// Gives back what this library holds in the MPI behind, while that library still runs:
 /// completes the detached requests of the engine (again: the program's last callbacks may
 /// have made some) and releases the types ([`release_before_finalize`]).

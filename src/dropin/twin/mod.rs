@@ -36,8 +36,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 /// True when twins can be made: an MPI library is behind this one, initialized and not
-/// finalized.
+/// finalized. Once that library was found so, the answer is kept ([`RUNNING`]) until its
+/// `MPI_Finalize` returns ([`finalized`]), so that the calls that make and free twins do not
+/// ask it twice each.
 pub fn enabled() -> bool {
+    if RUNNING.load(Ordering::Acquire) {
+        return true;
+    }
     if behind::backend().is_none() {
         return false;
     }
@@ -47,7 +52,23 @@ pub fn enabled() -> bool {
         return false;
     }
     forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
-    finalized == 0
+    let running = finalized == 0;
+    if running {
+        RUNNING.store(true, Ordering::Release);
+    }
+    running
+}
+
+/// Whether the MPI behind was found initialized and not finalized ([`enabled`]), until its
+/// `MPI_Finalize` returned. Every `MPI_Finalize` of the process reaches that library through
+/// this one's (which `PMPI_Finalize` names too), and the standard lets no other call run
+/// beside it.
+static RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Notes that the MPI behind's `MPI_Finalize` returned: from now on [`enabled`] asks it
+/// again (and finds it finalized).
+pub fn finalized() {
+    RUNNING.store(false, Ordering::Release);
 }
 
 /// A datatype of the MPI behind that is held (by this module, by a message's
@@ -90,7 +111,11 @@ pub fn release(handle: MPI_Datatype) {
         return;
     }
     let mut finalized = 1;
-    forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
+    if RUNNING.load(Ordering::Acquire) {
+        finalized = 0;
+    } else {
+        forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
+    }
     if finalized == 0 {
         let mut handle = handle;
         forward!(PMPI_Type_free: fn(*mut MPI_Datatype) -> c_int, &mut handle);
