@@ -266,20 +266,15 @@ pub fn after_init(rc: std::os::raw::c_int) {
     }
 }
 
-/// Before the MPI behind's `MPI_Finalize`: completes the engine's detached requests and, unless
-/// the attribute of [`finalize_hook`] does it inside that call, gives everything back
-/// ([`give_back`]).
+/// Before the MPI behind's `MPI_Finalize`: notes that the program finalizes
+/// ([`twin::finalizing`]), completes the engine's detached requests and, unless the attribute
+/// of [`finalize_hook`] does it inside that call, gives everything back ([`give_back`]).
 pub fn before_finalize() {
+    twin::finalizing();
     comm::before_finalize();
     if !finalize_hook::is_set() {
         give_back();
     }
-}
-
-/// After the MPI behind's `MPI_Finalize` returned (whatever it answered): twins are no longer
-/// made or freed there unless that library says it runs ([`twin::finalized`]).
-pub fn after_finalize() {
-    twin::finalized();
 }
 
 /// Gives back what this library holds in the MPI behind, while that library still runs:

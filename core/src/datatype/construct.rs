@@ -355,9 +355,10 @@ fn indexed_layout(
         lowest,
         highest,
         dense,
-    } = match placement_in_64_bits(lengths.clone(), displacements, in_bytes, old) {
-        Some(placement) => placement,
-        None => placement_in_128_bits(lengths, displacements, in_bytes, old)?,
+    } = match placement::<i64>(lengths.clone(), displacements, in_bytes, old) {
+        Some(placement) => placement?,
+        None => placement::<i128>(lengths, displacements, in_bytes, old)
+            .expect("128 bits hold every value of a placement")?,
     };
     if copies == 0 {
         return Ok(Layout::EMPTY);
@@ -386,8 +387,8 @@ fn indexed_layout(
 }
 
 /// Where the blocks of an indexed type lie ([`indexed_layout`]): how many copies of the old
-/// type they hold, the least and greatest displacement of a copy, and whether their data
-/// follow one another without a gap.
+/// type they hold, the least and greatest displacement of a copy (both 0 when there are
+/// none), and whether their data follow one another without a gap.
 #[derive(Debug, PartialEq)]
 struct Placement {
     copies: i128,
@@ -396,96 +397,91 @@ struct Placement {
     dense: bool,
 }
 
-/// The [`Placement`] of the blocks computed in 64 bits, or `None` as soon as a value leaves
-/// that range: then [`placement_in_128_bits`] computes it again, and says which value does
-/// not fit. Every value computed here is the one that function computes, so either gives the
-/// same layout; this one, without the 128-bit arithmetic, is the usual case.
-fn placement_in_64_bits(
+/// The integers a [`Placement`] is computed in: 64 bits, where the computation gives up as
+/// soon as a value leaves their range, or 128 bits, which hold every value it makes (products
+/// of two 64-bit values and sums of as many as a type has blocks).
+trait PlacementInt: Copy + Ord + From<i64> + Into<i128> {
+    const MIN: Self;
+    const MAX: Self;
+    /// `self * other`, `None` if it does not fit.
+    fn times(self, other: Self) -> Option<Self>;
+    /// `self + other`, `None` if it does not fit.
+    fn plus(self, other: Self) -> Option<Self>;
+}
+
+impl PlacementInt for i64 {
+    const MIN: i64 = i64::MIN;
+    const MAX: i64 = i64::MAX;
+    fn times(self, other: i64) -> Option<i64> {
+        self.checked_mul(other)
+    }
+    fn plus(self, other: i64) -> Option<i64> {
+        self.checked_add(other)
+    }
+}
+
+impl PlacementInt for i128 {
+    const MIN: i128 = i128::MIN;
+    const MAX: i128 = i128::MAX;
+    fn times(self, other: i128) -> Option<i128> {
+        Some(self * other)
+    }
+    fn plus(self, other: i128) -> Option<i128> {
+        Some(self + other)
+    }
+}
+
+/// The [`Placement`] of the blocks computed in the integers `T`: `None` if a value leaves
+/// their range (only in 64 bits: then the same computation in 128 bits tells which value does
+/// not fit), an error if a displacement counted in bytes leaves the 64-bit range. Every value
+/// a 64-bit computation that completes makes is the one the 128-bit computation makes, so both
+/// give the same placement; the 64-bit one is the usual case and the cheaper.
+fn placement<T: PlacementInt>(
     lengths: impl Iterator<Item = i64>,
     displacements: &[i64],
     in_bytes: bool,
     old: &Datatype,
-) -> Option<Placement> {
-    let unit = if in_bytes { 1 } else { old.extent() };
-    let (extent, child) = (old.extent(), &old.layout);
-    let (mut copies, mut lowest, mut highest) = (0i64, i64::MAX, i64::MIN);
+) -> Option<Result<Placement>> {
+    let unit = T::from(if in_bytes { 1 } else { old.extent() });
+    let (extent, child) = (T::from(old.extent()), &old.layout);
+    let zero = T::from(0);
+    let (mut copies, mut lowest, mut highest) = (zero, T::MAX, T::MIN);
     let mut dense = child.dense;
-    let mut data_end: Option<i64> = None;
+    let mut data_end: Option<T> = None;
     for (blocklength, &d) in lengths.zip(displacements) {
-        let disp = d.checked_mul(unit)?;
+        let disp = T::from(d).times(unit)?;
+        if i64::try_from(disp.into()).is_err() {
+            return Some(Err(Error::overflow("displacement * extent")));
+        }
         if blocklength <= 0 {
             continue;
         }
-        let last = (blocklength - 1).checked_mul(extent)?;
-        let (lo, hi) = (
-            disp.checked_add(last.min(0))?,
-            disp.checked_add(last.max(0))?,
-        );
+        let last = T::from(blocklength - 1).times(extent)?;
+        let (lo, hi) = (disp.plus(last.min(zero))?, disp.plus(last.max(zero))?);
         lowest = lowest.min(lo);
         highest = highest.max(hi);
-        copies = copies.checked_add(blocklength)?;
+        copies = copies.plus(T::from(blocklength))?;
         if dense {
-            let block_dense = blocklength == 1 || child.size == 0 || extent == child.size;
+            let block_dense = blocklength == 1 || child.size == 0 || old.extent() == child.size;
             if let Some(span) = child.data {
-                let start = lo.checked_add(span.min)?;
+                let start = lo.plus(T::from(span.min))?;
                 dense = block_dense && data_end.is_none_or(|end| end == start);
-                data_end = Some(hi.checked_add(span.max)?);
+                data_end = Some(hi.plus(T::from(span.max))?);
             } else {
                 dense = block_dense;
             }
         }
     }
-    Some(Placement {
+    // With no copies there is no least or greatest displacement: both are 0 in any width.
+    if copies == zero {
+        (lowest, highest) = (zero, zero);
+    }
+    Some(Ok(Placement {
         copies: copies.into(),
         lowest: lowest.into(),
         highest: highest.into(),
         dense,
-    })
-}
-
-/// The [`Placement`] of the blocks computed in 128 bits: fails if a displacement leaves the
-/// 64-bit range when counted in bytes.
-fn placement_in_128_bits(
-    lengths: impl Iterator<Item = i64>,
-    displacements: &[i64],
-    in_bytes: bool,
-    old: &Datatype,
-) -> Result<Placement> {
-    let unit = if in_bytes { 1 } else { old.extent() } as i128;
-    let (extent, child) = (old.extent() as i128, &old.layout);
-    let (mut copies, mut lowest, mut highest) = (0i128, i128::MAX, i128::MIN);
-    let mut dense = child.dense;
-    let mut data_end: Option<i128> = None;
-    for (blocklength, &d) in lengths.zip(displacements) {
-        let disp = d as i128 * unit;
-        if disp < i64::MIN as i128 || disp > i64::MAX as i128 {
-            return Err(Error::overflow("displacement * extent"));
-        }
-        if blocklength <= 0 {
-            continue;
-        }
-        let last = (blocklength as i128 - 1) * extent;
-        let (lo, hi) = (disp + last.min(0), disp + last.max(0));
-        lowest = lowest.min(lo);
-        highest = highest.max(hi);
-        copies += blocklength as i128;
-        if dense {
-            let block_dense = blocklength == 1 || child.size == 0 || extent == child.size as i128;
-            if let Some(span) = child.data {
-                let start = lo + span.min as i128;
-                dense = block_dense && data_end.is_none_or(|end| end == start);
-                data_end = Some(hi + span.max as i128);
-            } else {
-                dense = block_dense;
-            }
-        }
-    }
-    Ok(Placement {
-        copies,
-        lowest,
-        highest,
-        dense,
-    })
+    }))
 }
 
 /// `MPI_Type_indexed` (`displacements_in_bytes == false`) or `MPI_Type_create_hindexed`.
@@ -979,27 +975,31 @@ mod tests {
         let (mut found, mut refused) = (0, 0);
         for old in &olds {
             for case in 0..600 {
-                let n = (next() % 6) as usize + 1;
-                let lengths: Vec<i64> = (0..n).map(|_| (next() % 4) as i64).collect();
+                let n = (next() >> 40) as usize % 6 + 1;
+                let lengths: Vec<i64> = (0..n).map(|_| (next() >> 40) as i64 % 4).collect();
                 let displacements: Vec<i64> = (0..n)
                     .map(|_| match case % 3 {
-                        0 => (next() % 200) as i64 - 100,
+                        0 => (next() >> 40) as i64 % 200 - 100,
                         1 => next() as i64,
-                        _ => i64::MAX - (next() % 64) as i64,
+                        _ => i64::MAX - (next() >> 40) as i64 % 64,
                     })
                     .collect();
                 for in_bytes in [false, true] {
                     let (lengths_now, displs) = (lengths.iter().copied(), &displacements[..]);
-                    let narrow = placement_in_64_bits(lengths_now.clone(), displs, in_bytes, old);
-                    let wide = placement_in_128_bits(lengths_now, displs, in_bytes, old);
+                    let narrow = placement::<i64>(lengths_now.clone(), displs, in_bytes, old);
+                    let wide = placement::<i128>(lengths_now, displs, in_bytes, old)
+                        .expect("128 bits hold every value");
                     let what =
                         format!("{lengths:?} at {displacements:?} (bytes: {in_bytes}) of {old:?}");
                     match (narrow, wide) {
-                        (Some(narrow), Ok(wide)) => {
+                        (Some(Ok(narrow)), Ok(wide)) => {
                             assert_eq!(narrow, wide, "{what}");
                             found += 1;
                         }
-                        (Some(_), Err(e)) => panic!("{what}: found where 128 bits fail: {e:?}"),
+                        (Some(Ok(_)), Err(e)) => {
+                            panic!("{what}: found where 128 bits fail: {e:?}")
+                        }
+                        (Some(Err(e)), _) => panic!("{what}: 64 bits fail with {e:?}"),
                         (None, _) => refused += 1,
                     }
                 }

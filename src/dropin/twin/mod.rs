@@ -32,15 +32,16 @@ use crate::error::{MpiError, MpiResult};
 use crate::handles::{HandleMap, HandleSet};
 use parking_lot::Mutex;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 /// True when twins can be made: an MPI library is behind this one, initialized and not
-/// finalized. Once that library was found so, the answer is kept ([`RUNNING`]) until its
-/// `MPI_Finalize` returns ([`finalized`]), so that the calls that make and free twins do not
-/// ask it twice each.
+/// finalized. Once that library was found so, the answer is kept ([`STATE`]) until the
+/// program calls `MPI_Finalize` ([`finalizing`]), so that the calls that make and free twins
+/// do not ask it twice each; from then on it is asked every time, as that library's own
+/// teardown decides what may still be called.
 pub fn enabled() -> bool {
-    if RUNNING.load(Ordering::Acquire) {
+    if STATE.load(Ordering::Acquire) == RUNNING {
         return true;
     }
     if behind::backend().is_none() {
@@ -54,21 +55,25 @@ pub fn enabled() -> bool {
     forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
     let running = finalized == 0;
     if running {
-        RUNNING.store(true, Ordering::Release);
+        // Not over FINALIZING: a finalize that began meanwhile wins.
+        let _ = STATE.compare_exchange(UNKNOWN, RUNNING, Ordering::AcqRel, Ordering::Acquire);
     }
     running
 }
 
-/// Whether the MPI behind was found initialized and not finalized ([`enabled`]), until its
-/// `MPI_Finalize` returned. Every `MPI_Finalize` of the process reaches that library through
-/// this one's (which `PMPI_Finalize` names too), and the standard lets no other call run
-/// beside it.
-static RUNNING: AtomicBool = AtomicBool::new(false);
+/// What is known of the MPI behind's life: nothing yet ([`UNKNOWN`]), that it runs
+/// ([`RUNNING`], found by [`enabled`]), or that the program began to finalize it
+/// ([`FINALIZING`], for good: MPI is not initialized twice). Every `MPI_Finalize` of the
+/// process passes through this library's (which `PMPI_Finalize` names too).
+static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+const UNKNOWN: u8 = 0;
+const RUNNING: u8 = 1;
+const FINALIZING: u8 = 2;
 
-/// Notes that the MPI behind's `MPI_Finalize` returned: from now on [`enabled`] asks it
-/// again (and finds it finalized).
-pub fn finalized() {
-    RUNNING.store(false, Ordering::Release);
+/// Notes that the program called `MPI_Finalize`: from now on [`enabled`] and [`release`] ask
+/// the MPI behind whether it still runs.
+pub fn finalizing() {
+    STATE.store(FINALIZING, Ordering::Release);
 }
 
 /// A datatype of the MPI behind that is held (by this module, by a message's
@@ -111,7 +116,7 @@ pub fn release(handle: MPI_Datatype) {
         return;
     }
     let mut finalized = 1;
-    if RUNNING.load(Ordering::Acquire) {
+    if STATE.load(Ordering::Acquire) == RUNNING {
         finalized = 0;
     } else {
         forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
