@@ -38,7 +38,9 @@
 //! Whatever the type, over an MPI that sends small messages of a twin eagerly and fast
 //! ([`Traits::eager_twins_fast`]: MPICH), a message of at most [`EAGER_TWIN_BYTES`] takes the
 //! MPI's path: that library packs the twin straight into its transport's buffer, where the
-//! engine's path copies the packed bytes twice more.
+//! engine's path copies the packed bytes twice more. The first such message of a type on each
+//! side takes the engine's path where the type would take it but for its size, so that a type
+//! used in one message needs no twin ([`first_on_engine`]).
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns
@@ -81,7 +83,7 @@ use super::settings::{mode, Mode};
 use crate::abi::MPI_Datatype;
 use crate::datatype::signature::one_entry_size;
 use crate::datatype::Datatype;
-use crate::dropin::twin::{kept, MessagePaths};
+use crate::dropin::twin::{kept, Kept, MessagePaths};
 use crate::handles;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_int};
@@ -175,10 +177,12 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
         .size()
         .checked_mul(count)
         .filter(|&b| b > 0 && b <= i32::MAX as i64);
-    let paths = *kept(datatype)
+    let kept = kept(datatype);
+    let paths = *kept
         .message_paths
         .get_or_init(|| decide(handle, datatype, mode()));
-    let eager = side != Side::ReceiveInPlace && sent_eagerly(bytes);
+    let eager =
+        side != Side::ReceiveInPlace && sent_eagerly(bytes) && !first_on_engine(kept, paths, side);
     let engine = !eager
         && match side {
             Side::Send => paths.engine_send,
@@ -211,6 +215,20 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
         }),
         _ => Path::Mpi(stand_in),
     }
+}
+
+/// Whether this message, one that [`sent_eagerly`] gives the MPI's path, is the first of its
+/// type on its side whose path would otherwise be the engine's (a send that needs no stream
+/// type): that one takes the engine's path. The twin pays for itself from the second small
+/// message on; a type made, sent (or received) once and freed, as a program that builds its
+/// types for each exchange does, then never needs one.
+fn first_on_engine(kept: &Kept, paths: MessagePaths, side: Side) -> bool {
+    let (engine, index) = match side {
+        Side::Send => (paths.engine_send && !paths.stream_send, 0),
+        Side::Receive => (paths.engine_receive, 1),
+        Side::ReceiveInPlace => return false,
+    };
+    engine && kept.first_small_message(index)
 }
 
 /// Whether a message of `bytes` bytes of data (`None`: too many) goes faster with the twin in

@@ -5,6 +5,7 @@
 //! [`Attached`]: crate::datatype::Attached
 
 use crate::datatype::Datatype;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 /// A reference to a datatype of the MPI library behind, kept with a [`Datatype`] and given
@@ -67,6 +68,19 @@ pub struct Kept {
     /// Which path point-to-point messages of this type take in drop-in mode, decided at its
     /// first message ([`crate::dropin::comm::route`]).
     pub message_paths: OnceLock<MessagePaths>,
+    /// Whether a message of this type that `auto` gives the MPI's path for its size alone (a
+    /// small message, sent eagerly) was sent already, and received already: the first one on
+    /// each side takes the engine's path, which needs no twin ([`crate::dropin::comm::route`]).
+    pub small_message_seen: [AtomicBool; 2],
+}
+
+impl Kept {
+    /// True the first time it is asked for `side` (0: sends, 1: receives), from any thread,
+    /// and never again; one load each time after that.
+    pub fn first_small_message(&self, side: usize) -> bool {
+        let seen = &self.small_message_seen[side];
+        !seen.load(Ordering::Relaxed) && !seen.swap(true, Ordering::Relaxed)
+    }
 }
 
 /// What the drop-in layer keeps with `datatype`, made empty the first time it is asked for.

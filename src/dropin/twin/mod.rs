@@ -104,7 +104,7 @@ impl Drop for Held {
 mod kept;
 mod messages;
 mod tags;
-pub use kept::{kept, MessagePaths, Shadow};
+pub use kept::{kept, Kept, MessagePaths, Shadow};
 pub use messages::{byte_twin, for_messages, message_copy, stream_type, streams_whole};
 pub use tags::{duplicated, Duplicated};
 
