@@ -3,12 +3,15 @@
  * type on each side may take another path than the ones after it.)
  *  - 40 rounds around the ring, each with new types: a vector of ints, an indexed block of
  *    doubles, a contiguous run of a resized struct of an int and a double, a resized vector of
- *    ints sent two items at a time; messages of 0.4 to 7 KB, and every fifth round one of
- *    12 KB or more. Rank r sends three messages of each type to r+1 with one tag (MPI_Isend,
+ *    ints sent two items at a time; messages of 0.2 to 5.4 KB, and every fifth round of
+ *    9 KB or more. Rank r sends three messages of each type to r+1 with one tag (MPI_Isend,
  *    MPI_Isend, MPI_Send), each with its own values, and receives three from r-1 (MPI_Irecv,
  *    MPI_Recv, and MPI_Irecv with MPI_ANY_SOURCE and MPI_ANY_TAG), the first after MPI_Probe.
  *    Every byte, and MPI_Get_count and MPI_Get_elements of each status, then the types are
  *    freed.
+ *  - Crossed: with another new type, rank r receives first from r+1, then from r-1, and sends
+ *    first to r+1, then to r-1, so that each process's first message of the type meets its
+ *    partner's second receive of it, and its second message its partner's first receive.
  *  - Each round also makes a type, uses it in one MPI_Sendrecv to the process itself and
  *    frees it. */
 #include "check_mpi.h"
@@ -16,7 +19,7 @@
 #define ROUNDS 40
 #define KINDS 4
 #define MESSAGES 3
-#define MOST_RUNS 4096
+#define MOST_RUNS 8192
 #define SENTINEL 0xEE
 
 /* The type map of one message, written out: runs of bytes in type-map order. */
@@ -148,12 +151,17 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    /* the crossed messages go on a communicator of their own, so that the receive from any
+     * source with any tag can only match the ring's third message */
+    MPI_Comm crossing;
+    MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &crossing));
+    MPI_CHECK(MPI_Comm_set_errhandler(crossing, MPI_ERRORS_RETURN));
 
     for (int round = 0; round < ROUNDS; round++) {
-        /* 0.4 to 7 KB of data, and every fifth round 12 KB or more */
+        /* 0.2 to 5.4 KB of data, and every fifth round 9 KB or more */
         int n = 50 + (round * 97) % 400;
         if (round % 5 == 4)
-            n = 1600 + 10 * round;
+            n = 2200 + 10 * round;
         for (int kind = 0; kind < KINDS; kind++) {
             layout *m = &maps[kind];
             MPI_Datatype t = make(kind, n, m);
@@ -190,6 +198,32 @@ int main(int argc, char **argv)
             }
             MPI_CHECK(MPI_Type_free(&t));
 
+            /* crossed: first receive from next, first send to next */
+            t = make(kind, n, m);
+            span = (size_t)m->span;
+            for (int k = 0; k < 2; k++) {
+                out[k] = malloc(span);
+                in[k] = malloc(span);
+                fill(out[k], m, rank, round, kind, k);
+                memset(in[k], SENTINEL, span);
+            }
+            MPI_CHECK(MPI_Irecv(in[0], m->count, t, next, tag, crossing, &recvs[0]));
+            MPI_CHECK(MPI_Irecv(in[1], m->count, t, prev, tag, crossing, &recvs[1]));
+            MPI_CHECK(MPI_Isend(out[0], m->count, t, next, tag, crossing, &sends[0]));
+            MPI_CHECK(MPI_Isend(out[1], m->count, t, prev, tag, crossing, &sends[1]));
+            MPI_CHECK(MPI_Waitall(2, recvs, st));
+            MPI_CHECK(MPI_Waitall(2, sends, sent));
+            /* from next: its second message (to prev); from prev: its first (to next) */
+            const int from[2] = {next, prev}, which[2] = {1, 0};
+            for (int k = 0; k < 2; k++) {
+                expect(want, m, from[k], round, kind, which[k]);
+                CHECK_BYTES(in[k], want, span, "a crossed message of a new type");
+                check_status(&st[k], t, m, from[k], "the status of a crossed message");
+                free(out[k]);
+                free(in[k]);
+            }
+            MPI_CHECK(MPI_Type_free(&t));
+
             /* a type made, used once with the process itself, and freed */
             t = make(kind, n / 2 + 1, m);
             span = (size_t)m->span;
@@ -207,5 +241,6 @@ int main(int argc, char **argv)
             free(want);
         }
     }
+    MPI_CHECK(MPI_Comm_free(&crossing));
     return finish();
 }

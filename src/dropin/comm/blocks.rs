@@ -157,7 +157,7 @@ impl SentBlocks {
         defer: bool,
     ) -> SentBlocks {
         // SAFETY: the caller's contract.
-        let outgoing = unsafe { Outgoing::new(buffer, blocks * count, datatype, 0, defer) };
+        let outgoing = unsafe { Outgoing::collective(buffer, blocks * count, datatype, defer) };
         SentBlocks { outgoing, blocks }
     }
 

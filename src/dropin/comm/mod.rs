@@ -94,10 +94,24 @@ fn substitute<C: From<i32>>(
 
 /// The path of a message to or from `peer` (none for `MPI_PROC_NULL`).
 #[inline]
-fn path_to(peer: c_int, datatype: MPI_Datatype, count: i64, side: route::Side) -> Path {
+fn path_to(
+    peer: c_int,
+    datatype: MPI_Datatype,
+    count: i64,
+    side: route::Side,
+    uses: route::Uses,
+) -> Path {
     match peer {
         MPI_PROC_NULL => Path::Mpi(None),
-        _ => route::route(datatype, count, side),
+        _ => route::route(datatype, count, side, uses),
+    }
+}
+
+/// The [`route::Uses`] of a point-to-point call, persistent or not.
+fn point_to_point(persistent: bool) -> route::Uses {
+    match persistent {
+        true => route::Uses::Many,
+        false => route::Uses::One,
     }
 }
 
@@ -112,8 +126,9 @@ pub struct Outgoing {
 }
 
 impl Outgoing {
-    /// Prepares sending `count` copies of `datatype` at `buffer` to `dest`; on the engine's
-    /// path, packs them now (`defer`: a persistent send, which packs at each start instead).
+    /// Prepares sending `count` copies of `datatype` at `buffer` to `dest`, a point-to-point
+    /// message; on the engine's path, packs them now (`defer`: a persistent send, which packs
+    /// at each start instead).
     ///
     /// # Safety
     /// The type map relative to `buffer` is readable, as the send call requires.
@@ -125,6 +140,37 @@ impl Outgoing {
         dest: c_int,
         defer: bool,
     ) -> Outgoing {
+        // SAFETY: the caller's contract.
+        unsafe { Outgoing::on(buffer, count, datatype, dest, defer, point_to_point(defer)) }
+    }
+
+    /// [`Outgoing::new`] for the data a collective sends (`defer`: a persistent one).
+    ///
+    /// # Safety
+    /// The type map relative to `buffer` is readable, as the collective requires.
+    pub unsafe fn collective(
+        buffer: *const c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        defer: bool,
+    ) -> Outgoing {
+        // SAFETY: the caller's contract.
+        unsafe { Outgoing::on(buffer, count, datatype, 0, defer, route::Uses::Many) }
+    }
+
+    /// Prepares the send, for `uses` messages.
+    ///
+    /// # Safety
+    /// As for [`Outgoing::new`].
+    #[inline]
+    unsafe fn on(
+        buffer: *const c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        dest: c_int,
+        defer: bool,
+        uses: route::Uses,
+    ) -> Outgoing {
         pending::progress_detached();
         // A predefined type's message is the MPI's, decided here, inline: it reaches the MPI
         // behind with nothing else done.
@@ -132,7 +178,7 @@ impl Outgoing {
             return Outgoing::unchanged(None);
         }
         // SAFETY: the caller's contract.
-        unsafe { Outgoing::routed(buffer, count, datatype, dest, defer) }
+        unsafe { Outgoing::routed(buffer, count, datatype, dest, defer, uses) }
     }
 
     /// A message the MPI behind sends, with `stand_in` for the program's type if any.
@@ -156,9 +202,10 @@ impl Outgoing {
         datatype: MPI_Datatype,
         dest: c_int,
         defer: bool,
+        uses: route::Uses,
     ) -> Outgoing {
         let unchanged = Outgoing::unchanged;
-        let route = match path_to(dest, datatype, count, route::Side::Send) {
+        let route = match path_to(dest, datatype, count, route::Side::Send, uses) {
             Path::Engine(packed) => packed,
             Path::Mpi(stand_in) => return unchanged(stand_in),
         };
@@ -277,10 +324,25 @@ pub struct Incoming {
 
 impl Incoming {
     /// Prepares receiving `count` copies of `datatype` at `buffer` from `source`, a
-    /// point-to-point message.
+    /// point-to-point message (of a persistent receive: `persistent`).
     #[inline]
-    pub fn new(buffer: *mut c_void, count: i64, datatype: MPI_Datatype, source: c_int) -> Incoming {
-        Incoming::on(route::Side::Receive, buffer, count, datatype, source, true)
+    pub fn new(
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        source: c_int,
+        persistent: bool,
+    ) -> Incoming {
+        let uses = point_to_point(persistent);
+        Incoming::on(
+            route::Side::Receive,
+            buffer,
+            count,
+            datatype,
+            source,
+            true,
+            uses,
+        )
     }
 
     /// [`Incoming::new`] for a receive into the buffer the same call sends from
@@ -298,6 +360,7 @@ impl Incoming {
             datatype,
             source,
             true,
+            route::Uses::One,
         )
     }
 
@@ -313,11 +376,12 @@ impl Incoming {
             true => route::Side::ReceiveInPlace,
             false => route::Side::Receive,
         };
-        Incoming::on(side, buffer, count, datatype, 0, false)
+        Incoming::on(side, buffer, count, datatype, 0, false, route::Uses::Many)
     }
 
-    /// Prepares the receive on `side`; a point-to-point one (`truncatable`) lands through a
-    /// type with a hole where the MPI behind would write past a short landing buffer.
+    /// Prepares the receive on `side`, for `uses` messages; a point-to-point one
+    /// (`truncatable`) lands through a type with a hole where the MPI behind would write past
+    /// a short landing buffer.
     #[inline]
     fn on(
         side: route::Side,
@@ -326,13 +390,14 @@ impl Incoming {
         datatype: MPI_Datatype,
         source: c_int,
         truncatable: bool,
+        uses: route::Uses,
     ) -> Incoming {
         pending::progress_detached();
         // As for [`Outgoing::new`]: a predefined type's message is the MPI's, decided inline.
         if !route::may_pack(datatype) {
             return Incoming::unchanged(None);
         }
-        Incoming::routed(side, buffer, count, datatype, source, truncatable)
+        Incoming::routed(side, buffer, count, datatype, source, truncatable, uses)
     }
 
     /// A message the MPI behind receives, with `stand_in` for the program's type if any.
@@ -354,9 +419,10 @@ impl Incoming {
         datatype: MPI_Datatype,
         source: c_int,
         truncatable: bool,
+        uses: route::Uses,
     ) -> Incoming {
         let unchanged = Incoming::unchanged;
-        let route = match path_to(source, datatype, count, side) {
+        let route = match path_to(source, datatype, count, side, uses) {
             Path::Engine(packed) => packed,
             Path::Mpi(stand_in) => return unchanged(stand_in),
         };

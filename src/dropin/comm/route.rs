@@ -127,6 +127,15 @@ pub enum Side {
     ReceiveInPlace,
 }
 
+/// How many messages a route is taken for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uses {
+    /// One: a point-to-point call that is not persistent.
+    One,
+    /// Any number: every start of a persistent request, or a collective's blocks.
+    Many,
+}
+
 /// The path of a message.
 pub enum Path {
     /// The engine packs.
@@ -150,29 +159,35 @@ pub fn may_pack(handle: MPI_Datatype) -> bool {
 /// one of the table of predefined types), and handed back in registers: such a message is
 /// forwarded with nothing else in front of it.
 #[inline]
-pub fn route(handle: MPI_Datatype, count: i64, side: Side) -> Path {
+pub fn route(handle: MPI_Datatype, count: i64, side: Side, uses: Uses) -> Path {
     if count <= 0 || !may_pack(handle) {
         return Path::Mpi(None);
     }
-    route_derived(handle, count, side)
+    route_derived(handle, count, side, uses)
 }
 
 /// [`route`] for a type that may take the engine's path.
 #[inline(never)]
-fn route_derived(handle: MPI_Datatype, count: i64, side: Side) -> Path {
+fn route_derived(handle: MPI_Datatype, count: i64, side: Side, uses: Uses) -> Path {
     // An uncommitted type takes the MPI's path too: the MPI behind reports the error. The
     // path is written where it is returned from, not handed back through the lookup's
     // result: a copy of it, read right after it was written piece by piece, waited for
     // those writes (about 10 ns a message).
     let mut path = Path::Mpi(None);
     handles::try_with_committed(handle, |datatype| {
-        path = path_of(handle, datatype, count, side)
+        path = path_of(handle, datatype, count, side, uses)
     });
     path
 }
 
 /// [`route`] for the committed type `datatype` of `handle`.
-fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Side) -> Path {
+fn path_of(
+    handle: MPI_Datatype,
+    datatype: &Arc<Datatype>,
+    count: i64,
+    side: Side,
+    uses: Uses,
+) -> Path {
     let bytes = datatype
         .size()
         .checked_mul(count)
@@ -181,8 +196,9 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
     let paths = *kept
         .message_paths
         .get_or_init(|| decide(handle, datatype, mode()));
-    let eager =
-        side != Side::ReceiveInPlace && sent_eagerly(bytes) && !first_on_engine(kept, paths, side);
+    let eager = side != Side::ReceiveInPlace
+        && sent_eagerly(bytes)
+        && !(uses == Uses::One && first_on_engine(kept, paths, side));
     let engine = !eager
         && match side {
             Side::Send => paths.engine_send,
@@ -217,14 +233,21 @@ fn path_of(handle: MPI_Datatype, datatype: &Arc<Datatype>, count: i64, side: Sid
     }
 }
 
-/// Whether this message, one that [`sent_eagerly`] gives the MPI's path, is the first of its
-/// type on its side whose path would otherwise be the engine's (a send that needs no stream
-/// type): that one takes the engine's path. The twin pays for itself from the second small
-/// message on; a type made, sent (or received) once and freed, as a program that builds its
-/// types for each exchange does, then never needs one.
+/// Whether this message, one that [`sent_eagerly`] gives the MPI's path and the route of a
+/// point-to-point call that is not persistent ([`Uses::One`]), is the first of its type on its
+/// side whose path would otherwise be the engine's: that one takes the engine's path. The twin
+/// pays for itself from the second small message on; a type made, sent (or received) once
+/// and freed, as a program that builds its types for each exchange does, then never needs
+/// one. Sends of a type whose basic entries differ in size that the MPI behind may not
+/// receive as bytes everywhere (it needs a byte twin: [`MessagePaths::byte_twin_receive`])
+/// keep the twin: a later receive of such a message takes the twin, which takes a stream of
+/// bytes only in one piece.
 fn first_on_engine(kept: &Kept, paths: MessagePaths, side: Side) -> bool {
     let (engine, index) = match side {
-        Side::Send => (paths.engine_send && !paths.stream_send, 0),
+        Side::Send => (
+            paths.engine_send && !paths.stream_send && !paths.byte_twin_receive,
+            0,
+        ),
         Side::Receive => (paths.engine_receive, 1),
         Side::ReceiveInPlace => return false,
     };

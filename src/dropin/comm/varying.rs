@@ -80,7 +80,9 @@ impl Spread {
     pub fn new(side: Side, buffer: *const c_void, unit: Unit, blocks: &[Block]) -> Spread {
         let paths: Vec<Option<Path>> = blocks
             .iter()
-            .map(|b| (b.count != 0).then(|| route::route(b.datatype, b.count, side)))
+            .map(|b| {
+                (b.count != 0).then(|| route::route(b.datatype, b.count, side, route::Uses::Many))
+            })
             .collect();
         // Blocks whose bytes must go as their type's signature are not packed here: the
         // buffer of all blocks goes as `MPI_BYTE`s (they take their twins).

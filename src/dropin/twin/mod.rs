@@ -63,15 +63,17 @@ pub fn enabled() -> bool {
 
 /// What is known of the MPI behind's life: nothing yet ([`UNKNOWN`]), that it runs
 /// ([`RUNNING`], found by [`enabled`]), or that the program began to finalize it
-/// ([`FINALIZING`], for good: MPI is not initialized twice). Every `MPI_Finalize` of the
-/// process passes through this library's (which `PMPI_Finalize` names too).
+/// ([`FINALIZING`], for good: MPI is not initialized twice). A program's `MPI_Finalize`
+/// passes through this library's (which `PMPI_Finalize` names too); one that finalizes the
+/// MPI behind through that library's own symbols and then makes a twin is erroneous (it uses
+/// MPI after finalizing it), and [`release`] asks that library every time.
 static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
 const UNKNOWN: u8 = 0;
 const RUNNING: u8 = 1;
 const FINALIZING: u8 = 2;
 
-/// Notes that the program called `MPI_Finalize`: from now on [`enabled`] and [`release`] ask
-/// the MPI behind whether it still runs.
+/// Notes that the program called `MPI_Finalize`: from now on [`enabled`] asks the MPI behind
+/// whether it still runs.
 pub fn finalizing() {
     STATE.store(FINALIZING, Ordering::Release);
 }
@@ -115,12 +117,12 @@ pub fn release(handle: MPI_Datatype) {
     if is_behind_f90(handle) {
         return;
     }
+    // Asked every time, not taken from [`STATE`]: a twin may be released when a datatype
+    // goes at the process's or a thread's end, after a program finalized the MPI behind
+    // through that library's own symbols (a foreign-function call into it) and not this
+    // library's `MPI_Finalize`.
     let mut finalized = 1;
-    if STATE.load(Ordering::Acquire) == RUNNING {
-        finalized = 0;
-    } else {
-        forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
-    }
+    forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
     if finalized == 0 {
         let mut handle = handle;
         forward!(PMPI_Type_free: fn(*mut MPI_Datatype) -> c_int, &mut handle);

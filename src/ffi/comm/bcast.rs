@@ -59,7 +59,7 @@ unsafe fn over_behind<C: Copy + Into<i64> + From<i32>>(
         // SAFETY: the root's buffer holds the data, as the function requires (packed at each
         // start of a persistent broadcast).
         let outgoing =
-            unsafe { Outgoing::new(buffer, count.into(), datatype, 0, after.persistent()) };
+            unsafe { Outgoing::collective(buffer, count.into(), datatype, after.persistent()) };
         let (b, c, t) = outgoing.args(buffer, count, datatype);
         let rc = call(b.cast_mut(), c, t);
         let (sent, refill) = outgoing.into_kept();

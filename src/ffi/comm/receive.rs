@@ -111,7 +111,7 @@ macro_rules! matched_receive {
                     return unsafe { serial::$serial(stringify!($matched), buffer, message, $out) };
                 }
                 // SAFETY: the program's message handle.
-                let incoming = Incoming::new(buf, count.into(), datatype, unsafe { source_of(message) });
+                let incoming = Incoming::new(buf, count.into(), datatype, unsafe { source_of(message) }, false);
                 let call = |(b, c, t), out| {
                     or_int_form!(forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                         *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
@@ -143,7 +143,7 @@ macro_rules! blocking_receives {
                         serial::receive(stringify!($name), message, source, tag, comm, status)
                     };
                 }
-                let incoming = Incoming::new(buf, count.into(), datatype, source);
+                let incoming = Incoming::new(buf, count.into(), datatype, source, false);
                 let call = |(b, c, t), status| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype,
                         c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
@@ -183,7 +183,7 @@ macro_rules! request_receives {
                         serial::start_point_to_point(stringify!($name), true, message, envelope, $persistent, request)
                     };
                 }
-                let incoming = Incoming::new(buf, count.into(), datatype, source);
+                let incoming = Incoming::new(buf, count.into(), datatype, source, $persistent);
                 let call = |(b, c, t)| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int,
                         c_int, MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request);
@@ -230,7 +230,7 @@ macro_rules! sendrecvs {
                 }
                 // SAFETY: the program's send buffer holds the message.
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
-                let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source);
+                let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source, false);
                 let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
                 let call = sendrecvs!(@exchange $name [$($int)?] $count, (sb, sc, st), (dest, sendtag, source, recvtag, comm));
                 let received = (recvbuf, recvcount, recvtype);
