@@ -118,6 +118,19 @@ static void fill(unsigned char *buf, const layout *m, int sender, int round, int
         buf[off] = value(sender, round, kind, msg, off);
 }
 
+/* `k` send buffers holding this process's messages 0 .. k-1 of the type, and `k` receive
+ * buffers of the sentinel. */
+static void prepare(unsigned char **out, unsigned char **in, int k, const layout *m, int rank,
+                    int round, int kind)
+{
+    for (int i = 0; i < k; i++) {
+        out[i] = malloc((size_t)m->span);
+        in[i] = malloc((size_t)m->span);
+        fill(out[i], m, rank, round, kind, i);
+        memset(in[i], SENTINEL, (size_t)m->span);
+    }
+}
+
 /* What a receive buffer must hold: the sender's bytes on the type map, the sentinel elsewhere. */
 static void expect(unsigned char *want, const layout *m, int sender, int round, int kind,
                    int msg)
@@ -170,12 +183,7 @@ int main(int argc, char **argv)
             unsigned char *out[MESSAGES], *in[MESSAGES], *want = malloc(span);
             MPI_Request sends[2], recvs[2];
             MPI_Status st[MESSAGES], sent[2], probed;
-            for (int k = 0; k < MESSAGES; k++) {
-                out[k] = malloc(span);
-                in[k] = malloc(span);
-                fill(out[k], m, rank, round, kind, k);
-                memset(in[k], SENTINEL, span);
-            }
+            prepare(out, in, MESSAGES, m, rank, round, kind);
             MPI_CHECK(MPI_Isend(out[0], m->count, t, next, tag, MPI_COMM_WORLD, &sends[0]));
             MPI_CHECK(MPI_Isend(out[1], m->count, t, next, tag, MPI_COMM_WORLD, &sends[1]));
             MPI_CHECK(MPI_Probe(prev, tag, MPI_COMM_WORLD, &probed));
@@ -201,12 +209,7 @@ int main(int argc, char **argv)
             /* crossed: first receive from next, first send to next */
             t = make(kind, n, m);
             span = (size_t)m->span;
-            for (int k = 0; k < 2; k++) {
-                out[k] = malloc(span);
-                in[k] = malloc(span);
-                fill(out[k], m, rank, round, kind, k);
-                memset(in[k], SENTINEL, span);
-            }
+            prepare(out, in, 2, m, rank, round, kind);
             MPI_CHECK(MPI_Irecv(in[0], m->count, t, next, tag, crossing, &recvs[0]));
             MPI_CHECK(MPI_Irecv(in[1], m->count, t, prev, tag, crossing, &recvs[1]));
             MPI_CHECK(MPI_Isend(out[0], m->count, t, next, tag, crossing, &sends[0]));
