@@ -40,7 +40,7 @@
 //! MPI's path: that library packs the twin straight into its transport's buffer, where the
 //! engine's path copies the packed bytes twice more. The first such message of a type on each
 //! side takes the engine's path where the type would take it but for its size, so that a type
-//! used in one message needs no twin ([`first_on_engine`]).
+//! used in one message needs no twin (`first_on_engine`).
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 /// True when twins can be made: an MPI library is behind this one, initialized and not
-/// finalized. Once that library was found so, the answer is kept ([`STATE`]) until the
+/// finalized. Once that library was found so, the answer is kept (`STATE`) until the
 /// program calls `MPI_Finalize` ([`finalizing`]), so that the calls that make and free twins
 /// do not ask it twice each; from then on it is asked every time, as that library's own
 /// teardown decides what may still be called.
