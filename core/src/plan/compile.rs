@@ -202,27 +202,28 @@ pub fn sequence(parts: Vec<Node>) -> Node {
 
 /// `parts` with nested small sequences flattened into them, empty parts dropped and abutting
 /// runs merged; in the same vector when no sequence is nested (a struct of basic types).
-fn flattened(mut parts: Vec<Node>) -> Vec<Node> {
+fn flattened(parts: Vec<Node>) -> Vec<Node> {
     let nests = |p: &Node| matches!(p, Node::Seq { seq, .. } if seq.parts.len() <= SMALL_SEQUENCE);
-    if !parts.iter().any(nests) {
-        parts.retain(|p| p.size() != 0);
-        parts.dedup_by(|part, last| merged(last, part));
-        return parts;
-    }
-    let mut flat: Vec<Node> = Vec::with_capacity(parts.len());
-    for part in parts {
-        match part {
-            Node::Seq { disp, seq } if seq.parts.len() <= SMALL_SEQUENCE => {
-                // Its parts are taken over if this was its only holder, else copied.
-                let inner =
-                    Arc::try_unwrap(seq).map_or_else(|held| held.parts.clone(), |s| s.parts);
-                for p in inner {
-                    push_merging(&mut flat, p.shifted(disp));
+    let mut flat = match parts.iter().any(nests) {
+        false => parts,
+        true => {
+            let mut flat = Vec::with_capacity(parts.len());
+            for part in parts {
+                match part {
+                    Node::Seq { disp, seq } if seq.parts.len() <= SMALL_SEQUENCE => {
+                        // Its parts are taken over if this was its only holder, else copied.
+                        let inner = Arc::try_unwrap(seq)
+                            .map_or_else(|held| held.parts.clone(), |s| s.parts);
+                        flat.extend(inner.into_iter().map(|p| p.shifted(disp)));
+                    }
+                    p => flat.push(p),
                 }
             }
-            p => push_merging(&mut flat, p),
+            flat
         }
-    }
+    };
+    flat.retain(|p| p.size() != 0);
+    flat.dedup_by(|part, last| merged(last, part));
     flat
 }
 
@@ -235,19 +236,6 @@ fn merged(last: &mut Node, part: &Node) -> bool {
         }
     }
     false
-}
-
-/// Appends `part` to `parts`, merging it into the last part when both are runs that abut.
-fn push_merging(parts: &mut Vec<Node>, part: Node) {
-    if part.size() == 0 {
-        return;
-    }
-    if let Some(last) = parts.last_mut() {
-        if merged(last, &part) {
-            return;
-        }
-    }
-    parts.push(part);
 }
 
 /// The parts as one repetition, if they are congruent and evenly spaced.
