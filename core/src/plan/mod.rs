@@ -33,9 +33,9 @@ pub struct Plan {
     /// The plan of one copy, placed at displacement 0.
     root: Node,
     /// The shared copy of `root` through which other plans hold it, when they do not copy it
-    /// ([`Node::holder`]): made when a first plan is built on this one, since most types are
+    /// ([`Node::is_held`]): made when a first plan is built on this one, since most types are
     /// never another's child.
-    holder: OnceLock<Option<Arc<Node>>>,
+    holder: OnceLock<Arc<Node>>,
     /// The type's extent: copy `k` of a count is placed at `k * extent`.
     pub extent: i64,
     /// The signature of one copy as `(basic, count)` runs, computed on first use; `None` when
@@ -63,12 +63,12 @@ impl Plan {
     }
 
     /// The shared copy of the root that other plans hold, if they do not copy it
-    /// ([`Node::holder`]).
+    /// ([`Node::is_held`]).
     pub fn holder(&self) -> Option<&Arc<Node>> {
         if !self.root.is_held() {
             return None;
         }
-        self.holder.get_or_init(|| self.root.holder()).as_ref()
+        Some(self.holder.get_or_init(|| Arc::new(self.root.clone())))
     }
 
     /// The signature of one copy as `(basic, count)` runs, computed by `compute` on first use

@@ -194,15 +194,9 @@ impl Node {
         }
     }
 
-    /// How the plans that repeat or place a type whose plan is this node hold it: a sequence
-    /// or block list through one shared copy (so that all of them share it); `None` for any
-    /// other node, which they copy whole, cheaply.
-    pub fn holder(&self) -> Option<Arc<Node>> {
-        self.is_held().then(|| Arc::new(self.clone()))
-    }
-
-    /// True if the plans built on a type whose plan is this node hold it through a shared
-    /// copy ([`Node::holder`]): a sequence or a block list.
+    /// True if the plans that repeat or place a type whose plan is this node hold it through
+    /// one shared copy (so that all of them share it: [`Plan::holder`](super::Plan::holder)):
+    /// a sequence or a block list. They copy any other node whole, cheaply.
     #[inline]
     pub fn is_held(&self) -> bool {
         matches!(self, Node::Seq { .. } | Node::Blocks(_))
