@@ -10,13 +10,6 @@ use std::sync::Arc;
 #[derive(Clone, PartialEq, Eq)]
 pub struct Array(Arc<[i64]>);
 
-impl Array {
-    /// True if both name the same shared storage.
-    pub fn same(&self, other: &Array) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 impl Default for Array {
     fn default() -> Array {
         Array(Arc::from([]))
