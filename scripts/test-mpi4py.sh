@@ -137,28 +137,18 @@ sys.exit(mpi4py.__version__ != sys.argv[1] or numpy.__version__ != sys.argv[2])
 EOF
 }
 
-for rt in $mpis; do
-  is_debian "$rt" && continue
-  venv="$venvs/$rt-venv"
-  py="$venv/bin/python"
-  mpicc=$(mpicc_of "$rt")
-  step "venv $venv: mpi4py $MPI4PY_VERSION built with $mpicc"
-  if venv_ok "$rt"; then
-    echo "   reusing it"
-    continue
-  fi
+# build_venv NAME: mpi4py and numpy built into NAME's venv, under its lock (another run may be
+# building it meanwhile, and then this one reuses its build)
+build_venv() {
+  local rt=$1 venv="$venvs/$1-venv" py="$venvs/$1-venv/bin/python"
   (
     flock 9
     venv_ok "$rt" && exit 0 # built by another run meanwhile
     rm -rf "$venv"
     python3 -m venv "$venv"
-    if [ ! -f "$sdist" ]; then
-      "$py" -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
-    fi
-    # -O1: about 2 minutes to compile on 2 cores instead of about 4 at Python's -O2, and the
-    # suite runs as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
-    echo "   building mpi4py $MPI4PY_VERSION from source (about 2 minutes)"
-    "$with" "$(runtime_of "$rt")" env MPICC="$mpicc" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} -O1" \
+    # -O1: about 2 minutes to compile instead of about 4 at Python's -O2, and the suite runs
+    # as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
+    "$with" "$(runtime_of "$rt")" env MPICC="$(mpicc_of "$rt")" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} -O1" \
       "$py" -m pip install -q --no-cache-dir \
       --no-binary mpi4py "$sdist" >"$work/pip-install-$rt.log" 2>&1 ||
       { tail -30 "$work/pip-install-$rt.log"; exit 2; }
@@ -166,7 +156,42 @@ for rt in $mpis; do
     build_stamp "$rt" >"$venv/mpi-dtype-build"
     venv_ok "$rt" || { echo "mpi4py in $venv does not run on $rt" >&2; exit 2; }
   ) 9>"$venvs/.$rt.lock"
+}
+
+to_build=()
+for rt in $mpis; do
+  is_debian "$rt" && continue
+  step "venv $venvs/$rt-venv: mpi4py $MPI4PY_VERSION built with $(mpicc_of "$rt")"
+  if venv_ok "$rt"; then
+    echo "   reusing it"
+  else
+    to_build+=("$rt")
+  fi
 done
+if [ ${#to_build[@]} -gt 0 ]; then
+  [ -f "$sdist" ] ||
+    python3 -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
+  # Each build spends its time compiling one large C file, on one core: two at a time keep
+  # both cores busy (about 2 minutes each).
+  step "building mpi4py $MPI4PY_VERSION from source for ${to_build[*]}, two at a time"
+  building=() names=() failed=""
+  # finish_oldest: waits for the oldest build still running, and prints its log if it failed
+  finish_oldest() {
+    if ! wait "${building[0]}"; then
+      failed="$failed ${names[0]}"
+      cat "$work/venv-${names[0]}.log" >&2
+    fi
+    building=("${building[@]:1}") names=("${names[@]:1}")
+  }
+  for rt in "${to_build[@]}"; do
+    [ ${#building[@]} -lt 2 ] || finish_oldest
+    build_venv "$rt" >"$work/venv-$rt.log" 2>&1 &
+    building+=("$!") names+=("$rt")
+  done
+  while [ ${#building[@]} -gt 0 ]; do finish_oldest; done
+  [ -z "$failed" ] || { echo "building mpi4py failed for:$failed" >&2; exit 2; }
+  step "built"
+fi
 # version_of NAME: the version of mpi4py it runs
 version_of() {
   if is_debian "$1"; then
