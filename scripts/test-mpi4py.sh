@@ -140,7 +140,8 @@ EOF
 # build_venv NAME: mpi4py and numpy built into NAME's venv, under its lock (another run may be
 # building it meanwhile, and then this one reuses its build)
 build_venv() {
-  local rt=$1 venv="$venvs/$1-venv" py="$venvs/$1-venv/bin/python"
+  local rt=$1 venv="$venvs/$1-venv" py="$venvs/$1-venv/bin/python" mpicc
+  mpicc=$(mpicc_of "$rt")
   (
     flock 9
     venv_ok "$rt" && exit 0 # built by another run meanwhile
@@ -148,7 +149,7 @@ build_venv() {
     python3 -m venv "$venv"
     # -O1: about 2 minutes to compile instead of about 4 at Python's -O2, and the suite runs
     # as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
-    "$with" "$(runtime_of "$rt")" env MPICC="$(mpicc_of "$rt")" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} -O1" \
+    "$with" "$(runtime_of "$rt")" env MPICC="$mpicc" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} -O1" \
       "$py" -m pip install -q --no-cache-dir \
       --no-binary mpi4py "$sdist" >"$work/pip-install-$rt.log" 2>&1 ||
       { tail -30 "$work/pip-install-$rt.log"; exit 2; }
