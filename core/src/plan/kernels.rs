@@ -19,23 +19,32 @@ pub fn at(mem: *mut u8, disp: i64) -> *mut u8 {
     mem.wrapping_offset(disp as isize)
 }
 
-/// Moves exactly `N` bytes.
+/// Moves exactly `N` bytes. More than 16 are moved as 16-byte pieces stored in ascending
+/// order ([`in_order`]).
 #[inline(always)]
 unsafe fn fixed<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8) {
+    let (src, dst) = if PACK { (mem, stream) } else { (stream, mem) };
     // SAFETY: the caller guarantees both ranges of N bytes (module contract).
     unsafe {
-        if PACK {
-            write_unaligned(
-                stream as *mut [u8; N],
-                read_unaligned(mem as *const [u8; N]),
-            )
-        } else {
-            write_unaligned(
-                mem as *mut [u8; N],
-                read_unaligned(stream as *const [u8; N]),
-            )
+        if N <= 16 {
+            return write_unaligned(dst as *mut [u8; N], read_unaligned(src as *const [u8; N]));
+        }
+        for at in (0..N).step_by(16) {
+            let piece = read_unaligned(src.add(at) as *const [u8; 16]);
+            write_unaligned(dst.add(at) as *mut [u8; 16], piece);
+            in_order();
         }
     }
+}
+
+/// Keeps the stores before it before the stores after it: the compiler otherwise stores
+/// the pieces of a block in any order (the second 16 bytes of 32 first). Stored in ascending
+/// order, blocks of 40 bytes 120 apart unpacked 1.14 times faster on an Intel Xeon (C loops
+/// of the two orders: 6.5 GB/s against 5.7), since each line the stores reach is then
+/// written from its start.
+#[inline(always)]
+fn in_order() {
+    std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
 }
 
 /// Moves `len` bytes (`N <= len <= 2 * N`) as two possibly overlapping `N`-byte pieces, both
@@ -144,6 +153,7 @@ impl<const A: usize, const B: usize> Block for Split<A, B> {
         // SAFETY: forwarded contract: the block is `A + B` bytes at both ends.
         unsafe {
             fixed::<PACK, A>(mem, stream);
+            in_order();
             fixed::<PACK, B>(mem.add(A), stream.add(A));
         }
     }
