@@ -489,8 +489,10 @@ impl Incoming {
     /// # Safety
     /// The type map relative to the program's buffer is writable; `status` is the one the MPI
     /// behind wrote.
+    /// It borrows the receive, which its owner drops where it made it (a receive moved
+    /// right after it was made is copied whole, which waits for its fields' writes).
     #[inline]
-    pub unsafe fn finish(self, rc: c_int, status: *const MPI_Status) {
+    pub unsafe fn finish(&mut self, rc: c_int, status: *const MPI_Status) {
         if self.landing.is_some() {
             // SAFETY: the caller's contract.
             unsafe { self.unpack(rc, status) }
@@ -502,8 +504,8 @@ impl Incoming {
     /// # Safety
     /// As for [`Incoming::finish`].
     #[inline(never)]
-    unsafe fn unpack(self, rc: c_int, status: *const MPI_Status) {
-        let Some((pooled, _, memory)) = self.landing else {
+    unsafe fn unpack(&mut self, rc: c_int, status: *const MPI_Status) {
+        let Some((pooled, _, memory)) = self.landing.take() else {
             return;
         };
         if rc != MPI_SUCCESS && !is_truncation(rc) {

@@ -33,12 +33,16 @@ type Message<B, C> = (B, C, MPI_Datatype);
 /// the buffer, count and datatype `incoming` gives it for `message` and the status to fill;
 /// the engine unpacks what arrived before the answer is returned.
 ///
+/// It borrows the receive, which the caller made where it drops it: moved here, the
+/// receive's fields, just written one by one, were copied whole, and the copy waited for
+/// those writes.
+///
 /// # Safety
 /// The program's buffer takes the message and `status` is the program's, as the MPI function
 /// requires.
 unsafe fn receive_blocking<C: From<i32>>(
     function: &'static str,
-    incoming: Incoming,
+    incoming: &mut Incoming,
     (buf, count, datatype): Message<*mut c_void, C>,
     status: *mut MPI_Status,
     call: impl FnOnce(Message<*mut c_void, C>, *mut MPI_Status) -> Option<c_int>,
@@ -75,6 +79,22 @@ unsafe fn receive_with_request<C: From<i32>>(
     rc
 }
 
+/// [`receive_blocking`] of a receive it is given: a matched one (`MPI_Mrecv`), which
+/// [`matched_receive!`] hands over as [`receive_matched_with_request`] takes it.
+///
+/// # Safety
+/// As for [`receive_blocking`].
+unsafe fn receive_matched_blocking<C: From<i32>>(
+    function: &'static str,
+    mut incoming: Incoming,
+    message: Message<*mut c_void, C>,
+    status: *mut MPI_Status,
+    call: impl FnOnce(Message<*mut c_void, C>, *mut MPI_Status) -> Option<c_int>,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe { receive_blocking(function, &mut incoming, message, status, call) }
+}
+
 /// [`receive_with_request`] for a matched receive (`MPI_Imrecv`, never persistent), whose
 /// `call` takes the request as [`receive_blocking`]'s takes the status.
 ///
@@ -94,7 +114,7 @@ unsafe fn receive_matched_with_request<C: From<i32>>(
 
 /// The matched receive `$matched` (`MPI_Mrecv`, `MPI_Imrecv`), which completes through
 /// `$out`, its status or its request, on the engine's path for a message it packs
-/// (`$engine`: [`receive_blocking`] or [`receive_matched_with_request`]); in the one-process
+/// (`$engine`: [`receive_matched_blocking`] or [`receive_matched_with_request`]); in the one-process
 /// world `serial::$serial` receives.
 macro_rules! matched_receive {
     ($matched:ident $(as $int:ident)?, $count:ty, $out:ident: $out_ty:ty, $serial:ident, $engine:ident) => {
@@ -143,7 +163,7 @@ macro_rules! blocking_receives {
                         serial::receive(stringify!($name), message, source, tag, comm, status)
                     };
                 }
-                let incoming = Incoming::new(buf, count.into(), datatype, source, false);
+                let mut incoming = Incoming::new(buf, count.into(), datatype, source, false);
                 let call = |(b, c, t), status| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype,
                         c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
@@ -151,11 +171,11 @@ macro_rules! blocking_receives {
                         messages [(c, t) = (c, t)]; (b, c, t, source, tag, comm, status))
                 };
                 // SAFETY: the program's buffer and status, as the function requires.
-                unsafe { receive_blocking(stringify!($name), incoming, (buf, count, datatype), status, call) }
+                unsafe { receive_blocking(stringify!($name), &mut incoming, (buf, count, datatype), status, call) }
             })
         }
 
-        matched_receive!($matched $(as $mint)?, $count, status: *mut MPI_Status, receive_matched, receive_blocking);
+        matched_receive!($matched $(as $mint)?, $count, status: *mut MPI_Status, receive_matched, receive_matched_blocking);
     };
 }
 
@@ -230,12 +250,12 @@ macro_rules! sendrecvs {
                 }
                 // SAFETY: the program's send buffer holds the message.
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
-                let incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source, false);
+                let mut incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source, false);
                 let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
                 let call = sendrecvs!(@exchange $name [$($int)?] $count, (sb, sc, st), (dest, sendtag, source, recvtag, comm));
                 let received = (recvbuf, recvcount, recvtype);
                 // SAFETY: the program's receive buffer and status, as the function requires.
-                unsafe { receive_blocking(stringify!($name), incoming, received, status, call) }
+                unsafe { receive_blocking(stringify!($name), &mut incoming, received, status, call) }
             })
         }
 
@@ -257,7 +277,7 @@ macro_rules! sendrecvs {
                         serial::sendrecv(stringify!($replace), message, (dest, sendtag), received, source, status)
                     };
                 }
-                let incoming = Incoming::in_place(buf, count.into(), datatype, source);
+                let mut incoming = Incoming::in_place(buf, count.into(), datatype, source);
                 if !incoming.packs() {
                     let rc = or_int_form!(forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
                         c_int, MPI_Comm, *mut MPI_Status) -> c_int,
@@ -271,7 +291,7 @@ macro_rules! sendrecvs {
                 let (sb, sc, st) = outgoing.args(buf, count, datatype);
                 let call = sendrecvs!(@exchange $name [$($int)?] $count, (sb, sc, st), (dest, sendtag, source, recvtag, comm));
                 // SAFETY: the program's buffer takes the message received, as the function requires.
-                unsafe { receive_blocking(stringify!($replace), incoming, (buf, count, datatype), status, call) }
+                unsafe { receive_blocking(stringify!($replace), &mut incoming, (buf, count, datatype), status, call) }
             })
         }
     };
