@@ -3,12 +3,14 @@
 //! Every kernel moves bytes between user memory (`mem`, addressed by displacements) and the
 //! packed stream (`*stream`, consecutive, advanced past what was moved). The const parameter
 //! `PACK` gives the direction: `true` copies memory to the stream (pack), `false` the stream
-//! to memory (unpack). Small blocks are moved as fixed-size unaligned loads and stores, read
-//! before they are written, so no call to `memcpy` is made for them.
+//! to memory (unpack). Blocks of up to 1 KiB are moved as fixed-size unaligned loads and
+//! stores, so no call to `memcpy` is made for them.
 //!
 //! # Safety
 //! Every kernel requires that the bytes it addresses in `mem` (at the displacements it is
-//! given) and the bytes it moves at `*stream` are valid for the access its direction makes.
+//! given) and the bytes it moves at `*stream` are valid for the access its direction makes,
+//! and that the stream does not overlap the bytes it addresses in `mem` (the moves of more
+//! than 16 bytes read and write piece by piece).
 
 use std::ptr::{read_unaligned, write_unaligned};
 
@@ -19,10 +21,11 @@ pub fn at(mem: *mut u8, disp: i64) -> *mut u8 {
     mem.wrapping_offset(disp as isize)
 }
 
-/// Moves exactly `N` bytes. More than 16 are moved as 16-byte pieces stored in ascending
-/// order ([`in_order`]).
+/// Moves exactly `N` bytes. More than 16 (a multiple of 16) are moved as 16-byte pieces
+/// stored in ascending order ([`in_order`]).
 #[inline(always)]
 unsafe fn fixed<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8) {
+    const { assert!(N <= 16 || N % 16 == 0) };
     let (src, dst) = if PACK { (mem, stream) } else { (stream, mem) };
     // SAFETY: the caller guarantees both ranges of N bytes (module contract).
     unsafe {
@@ -37,7 +40,8 @@ unsafe fn fixed<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8)
     }
 }
 
-/// Keeps the stores before it before the stores after it: the compiler otherwise stores
+/// Keeps the stores before it before the stores after it in the compiled code (the processor
+/// itself keeps stores in order on x86-64, not on every architecture): the compiler otherwise stores
 /// the pieces of a block in any order (the second 16 bytes of 32 first). Stored in ascending
 /// order, blocks of 40 bytes 120 apart unpacked 1.14 times faster on an Intel Xeon (C loops
 /// of the two orders: 6.5 GB/s against 5.7), since each line the stores reach is then
@@ -202,9 +206,9 @@ impl Block for Large {
 const MEDIUM_MAX: usize = 1024;
 
 /// Moves `len` bytes (`16 <= len`) of two distinct buffers as 16-byte pieces in ascending
-/// order ([`in_order`]), the last one ending at `len` (over part of the one before where
-/// `len` is not a multiple of 16). On an Intel Xeon, the blocks of 256 bytes of WRF's tile
-/// (`wrf_tile` of `benches/run.py`) packed 1.4 times as fast so as with a call to `memcpy`
+/// order ([`in_order`]), and the bytes after the last whole piece as [`any`] moves them. On
+/// an Intel Xeon, the blocks of 256 bytes of WRF's tile (`wrf_tile` of `benches/run.py`)
+/// packed 1.4 times as fast as with a call to `memcpy`
 /// each (glibc's, whose 64-byte stores cross lines), and C loops of rows of 128 bytes to
 /// 1 KiB were as fast or faster; from 1.5 KiB on, `memcpy` was faster.
 #[inline(always)]
@@ -219,11 +223,7 @@ unsafe fn medium<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
             in_order();
             at += 16;
         }
-        if at < len {
-            let at = len - 16;
-            let a = read_unaligned(src.add(at) as *const [u8; 16]);
-            write_unaligned(dst.add(at) as *mut [u8; 16], a);
-        }
+        any::<PACK>(mem.add(at), stream.add(at), len - at);
     }
 }
 
@@ -456,10 +456,7 @@ unsafe fn side_by_side_with<const PACK: bool, B: Block>(
 /// 1.25. Other processors take the lag of 7 too.
 fn paced_lag() -> usize {
     static LAG: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *LAG.get_or_init(|| match fetches_ahead_across_pages() {
-        true => 0,
-        false => 7,
-    })
+    *LAG.get_or_init(|| if fetches_ahead_across_pages() { 0 } else { 7 })
 }
 
 /// Whether the processor is an AMD one (or a Hygon, of the same design), whose fetching
@@ -467,12 +464,18 @@ fn paced_lag() -> usize {
 fn fetches_ahead_across_pages() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let vendor = std::arch::x86_64::__cpuid(0);
-        let name: Vec<u8> = [vendor.ebx, vendor.edx, vendor.ecx]
-            .iter()
-            .flat_map(|word| word.to_le_bytes())
-            .collect();
-        name == b"AuthenticAMD" || name == b"HygonGenuine"
+        // SAFETY: every x86-64 processor has `cpuid`, and leaf 0 (the vendor's name); the
+        // call is safe from Rust 1.94 on.
+        #[allow(unused_unsafe)]
+        let vendor = unsafe { std::arch::x86_64::__cpuid(0) };
+        let name = |text: &[u8; 12]| {
+            let word = |at: usize| {
+                u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]])
+            };
+            (word(0), word(4), word(8))
+        };
+        let found = (vendor.ebx, vendor.edx, vendor.ecx);
+        found == name(b"AuthenticAMD") || found == name(b"HygonGenuine")
     }
     #[cfg(not(target_arch = "x86_64"))]
     false
@@ -494,8 +497,9 @@ fn pacing_pays(count: i64, stride: i64, len: i64) -> bool {
 }
 
 /// [`strided_with`] for blocks that all fall in one cache set: it loads the blocks two by
-/// two, and the address of each pair waits for the pair `lag` pairs before it to have arrived,
-/// so that at most `lag + 1` pairs are on their way at once. Loads sent out all at once to one
+/// two, and the address of each pair waits for the pair `lag + 1` pairs before it to have
+/// arrived (lag 0: the pair just before), so that at most `lag + 1` pairs are on their way
+/// at once. Loads sent out all at once to one
 /// set throw each other's lines out before they are used; how many may be on their way at
 /// once is the processor's ([`paced_lag`]).
 #[inline(always)]
@@ -510,7 +514,8 @@ unsafe fn strided_paced<const PACK: bool, B: Block>(
     let (len, step) = (block.len(), stride as isize);
     let mut m = mem;
     let mut s = *stream;
-    for pair in 0..(count / 2) as usize {
+    let start = s;
+    for pairs_before in 0..(count / 2).max(0) as usize {
         let next = m.wrapping_offset(step);
         // SAFETY: module contract: both blocks and their stream bytes are valid.
         unsafe {
@@ -519,10 +524,11 @@ unsafe fn strided_paced<const PACK: bool, B: Block>(
         }
         // The first byte of each block of the pair `lag` before is read back from the
         // stream, where it was written (from the store, not from the block's line again).
-        let arrived = match pair.checked_sub(lag) {
+        let arrived = match pairs_before.checked_sub(lag) {
             // SAFETY: that pair's bytes are the stream's, `lag` pairs back from `s`.
             Some(_) => unsafe {
                 let back = s.sub(2 * len * lag);
+                debug_assert!(back >= start);
                 back.read() | back.add(len).read()
             },
             None => 0,
@@ -1009,8 +1015,8 @@ mod tests {
                     packed == want,
                     "{count} blocks of {len} B, {pages} pages apart"
                 );
-                // Every lag, whichever this processor takes, and one past the walk's end.
-                for lag in [0, 1, 7, count / 2 + 1] {
+                // Every lag, whichever this processor takes; the last pair's lag, and past it.
+                for lag in [0, 1, 7, count / 2 - 1, count / 2, count / 2 + 1] {
                     const PACK: bool = true;
                     let mut packed = vec![0u8; count * len];
                     // SAFETY: as above.
