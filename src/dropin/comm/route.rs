@@ -278,7 +278,7 @@ fn choose(handle: MPI_Datatype, datatype: &Datatype, count: i64, side: Side, use
     let engine = engine && (!needs_stream || stream_type.is_some());
     let (engine, stand_in) = match engine {
         true => (true, None),
-        false => match stand_in(datatype, paths, byte_twin) {
+        false => match stand_in(datatype, kept, paths, byte_twin) {
             // A receive that must take any stream of bytes and got no byte twin (too many
             // runs, or it could not be made) lands as bytes.
             None if byte_twin => (true, None),
@@ -330,13 +330,19 @@ fn sent_eagerly(bytes: Option<i64>) -> bool {
 /// MPI cuts between entries, and the receives of messages sent in one piece); else the flat
 /// type of one level of long runs, if any, or the committed twin
 /// ([`crate::dropin::twin::message_copy`]: the object's twin, or a committed copy of it).
-/// `None` when no stand-in can be made: the program's handle, which takes its twin.
-fn stand_in(datatype: &Datatype, paths: MessagePaths, byte_twin: bool) -> Option<MPI_Datatype> {
+/// `None` when no stand-in can be made: the program's handle, which takes its twin. `kept`
+/// is what the drop-in layer keeps with `datatype`, looked up once per message.
+fn stand_in(
+    datatype: &Datatype,
+    kept: &Kept,
+    paths: MessagePaths,
+    byte_twin: bool,
+) -> Option<MPI_Datatype> {
     use crate::dropin::twin::{byte_twin as bytes, for_messages, message_copy};
     match (byte_twin, paths.byte_twin_receive) {
-        (true, _) => bytes(datatype),
-        (false, true) => message_copy(datatype),
-        (false, false) => for_messages(datatype).or_else(|| message_copy(datatype)),
+        (true, _) => bytes(datatype, kept),
+        (false, true) => message_copy(datatype, kept),
+        (false, false) => for_messages(datatype, kept).or_else(|| message_copy(datatype, kept)),
     }
 }
 

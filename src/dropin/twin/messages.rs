@@ -9,7 +9,7 @@
 //! all of one basic type, the second only for types whose basic entries differ in size),
 //! `stream_type` or `message_copy`, and given back with it (or before `MPI_Finalize`).
 
-use super::{enabled, kept, named, shadow, Held, Shadow};
+use super::{enabled, kept, named, shadow, Held, Kept, Shadow};
 use crate::abi::*;
 use crate::datatype::{signature, Datatype};
 use crate::dropin::behind_types::{self as types, Count};
@@ -30,8 +30,8 @@ use std::sync::OnceLock;
 /// moves with its fastest kernels. Its type signature and type map are the program's type's
 /// (the size check confirms). Deeper plans and short runs keep the twin, whose nested shape
 /// MPICH moves faster than a flat one for the single doubles of a grid's x face.
-pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
-    stand_in(datatype, &kept(datatype).message_twin, flat_type)
+pub fn for_messages(datatype: &Datatype, kept: &Kept) -> Option<MPI_Datatype> {
+    stand_in(datatype, &kept.message_twin, flat_type)
 }
 
 /// The type of the MPI behind with `datatype`'s type map in which every entry is an
@@ -49,8 +49,8 @@ pub fn for_messages(datatype: &Datatype) -> Option<MPI_Datatype> {
 /// other types go wrong over MPICH 4.0.2 once they were freed (`MPI_Bsend` and
 /// `MPI_Sendrecv_replace` of a contiguous type sent no bytes: `scripts/test-drop-in-p2p.sh`
 /// with seeds 4 and 5 in one run); with the flat type, seeds 1 to 80 pass.
-pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
-    stand_in(datatype, &kept(datatype).message_twin, bytes_type)
+pub fn byte_twin(datatype: &Datatype, kept: &Kept) -> Option<MPI_Datatype> {
+    stand_in(datatype, &kept.message_twin, bytes_type)
 }
 
 /// The committed type of the MPI behind with `datatype`'s type map that messages of
@@ -64,8 +64,8 @@ pub fn byte_twin(datatype: &Datatype) -> Option<MPI_Datatype> {
 /// first, and a kept twin is never committed afterwards, or it is a named type: an f90
 /// type's) a committed `contiguous(1, twin)` of its own. `None` when it cannot be made (the
 /// program's handle then takes its twin).
-pub fn message_copy(datatype: &Datatype) -> Option<MPI_Datatype> {
-    kept_in(&kept(datatype).message_copy, || {
+pub fn message_copy(datatype: &Datatype, kept: &Kept) -> Option<MPI_Datatype> {
+    kept_in(&kept.message_copy, || {
         committed_type(datatype).ok().flatten()
     })
 }
