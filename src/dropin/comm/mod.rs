@@ -486,11 +486,12 @@ impl Incoming {
     /// Completes a blocking receive that returned `rc` with `status` (from
     /// [`Incoming::status`]): unpacks the bytes received.
     ///
+    /// It borrows the receive, which its owner drops where it made it (a receive moved
+    /// right after it was made is copied whole, which waits for its fields' writes).
+    ///
     /// # Safety
     /// The type map relative to the program's buffer is writable; `status` is the one the MPI
     /// behind wrote.
-    /// It borrows the receive, which its owner drops where it made it (a receive moved
-    /// right after it was made is copied whole, which waits for its fields' writes).
     #[inline]
     pub unsafe fn finish(&mut self, rc: c_int, status: *const MPI_Status) {
         if self.landing.is_some() {
