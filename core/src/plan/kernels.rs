@@ -21,22 +21,17 @@ pub fn at(mem: *mut u8, disp: i64) -> *mut u8 {
     mem.wrapping_offset(disp as isize)
 }
 
-/// Moves exactly `N` bytes. More than 16 (a multiple of 16) are moved as 16-byte pieces
-/// stored in ascending order ([`in_order`]).
+/// Moves exactly `N` bytes: more than 16 as [`medium`] moves them, 16-byte pieces stored in
+/// ascending order.
 #[inline(always)]
 unsafe fn fixed<const PACK: bool, const N: usize>(mem: *mut u8, stream: *mut u8) {
-    const { assert!(N <= 16 || N % 16 == 0) };
-    let (src, dst) = if PACK { (mem, stream) } else { (stream, mem) };
     // SAFETY: the caller guarantees both ranges of N bytes (module contract).
     unsafe {
-        if N <= 16 {
-            return write_unaligned(dst as *mut [u8; N], read_unaligned(src as *const [u8; N]));
+        if N > 16 {
+            return medium::<PACK>(mem, stream, N);
         }
-        for at in (0..N).step_by(16) {
-            let piece = read_unaligned(src.add(at) as *const [u8; 16]);
-            write_unaligned(dst.add(at) as *mut [u8; 16], piece);
-            in_order();
-        }
+        let (src, dst) = if PACK { (mem, stream) } else { (stream, mem) };
+        write_unaligned(dst as *mut [u8; N], read_unaligned(src as *const [u8; N]));
     }
 }
 
@@ -71,6 +66,26 @@ pub unsafe fn any<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
     // SAFETY: the caller guarantees the `len` bytes on both sides.
     unsafe {
         match len {
+            0..=16 => short::<PACK>(mem, stream, len),
+            24 if !PACK => Split::<16, 8>.mv::<PACK>(mem, stream),
+            17..=31 => pair::<PACK, 16>(mem, stream, len),
+            32 => fixed::<PACK, 32>(mem, stream),
+            40 if !PACK => Split::<32, 8>.mv::<PACK>(mem, stream),
+            48 if !PACK => Split::<32, 16>.mv::<PACK>(mem, stream),
+            33..=64 => pair::<PACK, 32>(mem, stream, len),
+            _ if PACK => std::ptr::copy(mem, stream, len),
+            _ => std::ptr::copy(stream, mem, len),
+        }
+    }
+}
+
+/// [`any`] for at most 16 bytes, which moves them without [`medium`] (whose last bytes it
+/// moves).
+#[inline(always)]
+unsafe fn short<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
+    // SAFETY: the caller guarantees the `len` bytes on both sides.
+    unsafe {
+        match len {
             0 => {}
             1 => fixed::<PACK, 1>(mem, stream),
             2 => fixed::<PACK, 2>(mem, stream),
@@ -81,15 +96,7 @@ pub unsafe fn any<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
             // Unpacking writes the program's memory: no byte twice where two moves fit.
             12 if !PACK => Split::<8, 4>.mv::<PACK>(mem, stream),
             9..=15 => pair::<PACK, 8>(mem, stream, len),
-            16 => fixed::<PACK, 16>(mem, stream),
-            24 if !PACK => Split::<16, 8>.mv::<PACK>(mem, stream),
-            17..=31 => pair::<PACK, 16>(mem, stream, len),
-            32 => fixed::<PACK, 32>(mem, stream),
-            40 if !PACK => Split::<32, 8>.mv::<PACK>(mem, stream),
-            48 if !PACK => Split::<32, 16>.mv::<PACK>(mem, stream),
-            33..=64 => pair::<PACK, 32>(mem, stream, len),
-            _ if PACK => std::ptr::copy(mem, stream, len),
-            _ => std::ptr::copy(stream, mem, len),
+            _ => fixed::<PACK, 16>(mem, stream),
         }
     }
 }
@@ -206,7 +213,7 @@ impl Block for Large {
 const MEDIUM_MAX: usize = 1024;
 
 /// Moves `len` bytes (`16 <= len`) of two distinct buffers as 16-byte pieces in ascending
-/// order ([`in_order`]), and the bytes after the last whole piece as [`any`] moves them. On
+/// order ([`in_order`]), and the bytes after the last whole piece as [`short`] moves them. On
 /// an Intel Xeon, the blocks of 256 bytes of WRF's tile (`wrf_tile` of `benches/run.py`)
 /// packed 1.4 times as fast as with a call to `memcpy`
 /// each (glibc's, whose 64-byte stores cross lines), and C loops of rows of 128 bytes to
@@ -223,7 +230,7 @@ unsafe fn medium<const PACK: bool>(mem: *mut u8, stream: *mut u8, len: usize) {
             in_order();
             at += 16;
         }
-        any::<PACK>(mem.add(at), stream.add(at), len - at);
+        short::<PACK>(mem.add(at), stream.add(at), len - at);
     }
 }
 
@@ -468,14 +475,11 @@ fn fetches_ahead_across_pages() -> bool {
         // call is safe from Rust 1.94 on.
         #[allow(unused_unsafe)]
         let vendor = unsafe { std::arch::x86_64::__cpuid(0) };
-        let name = |text: &[u8; 12]| {
-            let word = |at: usize| {
-                u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]])
-            };
-            (word(0), word(4), word(8))
-        };
-        let found = (vendor.ebx, vendor.edx, vendor.ecx);
-        found == name(b"AuthenticAMD") || found == name(b"HygonGenuine")
+        let mut name = [0u8; 12];
+        for (at, word) in [vendor.ebx, vendor.edx, vendor.ecx].into_iter().enumerate() {
+            name[4 * at..4 * at + 4].copy_from_slice(&word.to_le_bytes());
+        }
+        matches!(&name, b"AuthenticAMD" | b"HygonGenuine")
     }
     #[cfg(not(target_arch = "x86_64"))]
     false
@@ -524,14 +528,14 @@ unsafe fn strided_paced<const PACK: bool, B: Block>(
         }
         // The first byte of each block of the pair `lag` before is read back from the
         // stream, where it was written (from the store, not from the block's line again).
-        let arrived = match pairs_before.checked_sub(lag) {
+        let arrived = match pairs_before >= lag {
             // SAFETY: that pair's bytes are the stream's, `lag` pairs back from `s`.
-            Some(_) => unsafe {
+            true => unsafe {
                 let back = s.sub(2 * len * lag);
                 debug_assert!(back >= start);
                 back.read() | back.add(len).read()
             },
-            None => 0,
+            false => 0,
         };
         m = next
             .wrapping_offset(step)
