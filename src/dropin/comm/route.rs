@@ -273,7 +273,7 @@ fn choose(handle: MPI_Datatype, datatype: &Datatype, count: i64, side: Side, use
     // (it could not be made) it takes the twin.
     let needs_stream = engine && side == Side::Send && paths.stream_send;
     let stream_type = needs_stream
-        .then(|| crate::dropin::twin::stream_type(datatype))
+        .then(|| crate::dropin::twin::stream_type(datatype, kept))
         .flatten();
     let engine = engine && (!needs_stream || stream_type.is_some());
     let (engine, stand_in) = match engine {

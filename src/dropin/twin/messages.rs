@@ -9,7 +9,7 @@
 //! all of one basic type, the second only for types whose basic entries differ in size),
 //! `stream_type` or `message_copy`, and given back with it (or before `MPI_Finalize`).
 
-use super::{enabled, kept, named, shadow, Held, Kept, Shadow};
+use super::{enabled, named, shadow, Held, Kept, Shadow};
 use crate::abi::*;
 use crate::datatype::{signature, Datatype};
 use crate::dropin::behind_types::{self as types, Count};
@@ -94,8 +94,8 @@ fn committed_type(datatype: &Datatype) -> MpiResult<Option<Shadow>> {
 /// the type itself, so a receiver without this library receives it with the type. Made only
 /// for types that [`streams_whole`] accepts; `None` when it could not be made or does not have
 /// the type's size.
-pub fn stream_type(datatype: &Datatype) -> Option<MPI_Datatype> {
-    stand_in(datatype, &kept(datatype).stream_type, signature_type)
+pub fn stream_type(datatype: &Datatype, kept: &Kept) -> Option<MPI_Datatype> {
+    stand_in(datatype, &kept.stream_type, signature_type)
 }
 
 /// The shortest mean run of a type's signature, in bytes, for which its packed bytes are sent
