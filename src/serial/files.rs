@@ -566,7 +566,11 @@ impl OpenFile {
         (memory, count, memtype): (*mut u8, i64, &Datatype),
     ) -> MpiResult<i64> {
         let bytes = memtype.size() * count;
-        if let Some(at) = contiguous_at(memtype, count).filter(|_| bytes > 0) {
+        if let Some(at) = memtype
+            .one_run_at(count)
+            .and_then(|at| isize::try_from(at).ok())
+            .filter(|_| bytes > 0)
+        {
             // The data are one run of memory: the file's pieces are read into it, or written
             // from it, with no copy in between.
             // SAFETY: the caller's contract: the copies' `bytes` bytes lie from `at` on.
@@ -651,14 +655,6 @@ impl OpenFile {
         }?;
         Ok(copies * memtype.size())
     }
-}
-
-/// Where `count` copies of `datatype` lie as one run of memory in type-map order, from the
-/// buffer's address (the core's summary of the copies' type map); `None` if they do not.
-fn contiguous_at(datatype: &Datatype, count: i64) -> Option<isize> {
-    let copies = datatype.layout.repeated(count, datatype.extent()).ok()?;
-    let span = copies.data.filter(|_| copies.dense)?;
-    isize::try_from(span.min).ok()
 }
 
 /// The most bytes of file a sieved access spans for each piece: a system call costs about

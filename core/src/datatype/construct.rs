@@ -1010,4 +1010,39 @@ mod tests {
             "{found} found, {refused} refused"
         );
     }
+
+    /// Copies lie as one run of memory from the buffer's address only where the type map is
+    /// dense and in order: predefined types but pairs, contiguous types, a vector without gaps;
+    /// not a resized type with a gap, a pair type, or a type whose data start elsewhere.
+    #[test]
+    fn one_run_is_where_copies_are_dense_from_the_address() {
+        let double = named_type("MPI_DOUBLE");
+        let four = contiguous(4, &double, false).unwrap();
+        assert_eq!(double.one_run_at(3), Some(0));
+        assert_eq!(four.one_run_at(5), Some(0));
+        assert_eq!(
+            vector(3, 2, 2, false, &double, false)
+                .unwrap()
+                .one_run_at(2),
+            Some(0)
+        );
+        assert_eq!(
+            resized(&double, 0, 16, false).unwrap().one_run_at(1),
+            Some(0)
+        );
+        assert_eq!(resized(&double, 0, 16, false).unwrap().one_run_at(2), None);
+        assert_eq!(
+            resized(&double, -8, 8, false).unwrap().one_run_at(4),
+            Some(0)
+        );
+        assert_eq!(named_type("MPI_DOUBLE_INT").one_run_at(2), None);
+        let shifted = structure(vec![1], vec![24], vec![four.clone()], false).unwrap();
+        assert_eq!(shifted.one_run_at(1), Some(24));
+        assert_eq!(
+            vector(2, 1, 2, false, &double, false)
+                .unwrap()
+                .one_run_at(1),
+            None
+        );
+    }
 }
