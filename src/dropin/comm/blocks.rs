@@ -3,13 +3,16 @@
 //! laid end to end (block `i` is copies `i * count` on), which is `blocks * count` copies, one
 //! message. Each side takes its path as that message would ([`super::route`]); on the engine's,
 //! the blocks are packed into one buffer, block `i` at `i` times the bytes of a block, and the
-//! MPI behind moves `MPI_BYTE`s, so its count is the bytes of one block.
+//! MPI behind moves `MPI_BYTE`s, so its count is the bytes of one block. Over an MPI that
+//! takes bytes only where every side is bytes, every side of every process goes so
+//! ([`super::route::blocks_all_bytes`]): the blocks of a type whose copies are one run of
+//! memory as the bytes they are, the others packed.
 
 use super::collective::{Landing, Refill};
 use super::pool::Buffer;
 use super::{Incoming, Outgoing};
 use crate::abi::p2p::MPI_ROOT;
-use crate::abi::{MPI_Comm, MPI_Datatype, MPI_SUCCESS};
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_BYTE, MPI_SUCCESS};
 use crate::behind::forward;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -137,28 +140,50 @@ fn block_count<C: Copy + Into<i64> + From<i32>>(bytes: bool, total: C, blocks: i
     }
 }
 
+/// The arguments of one side of a collective that moves `blocks` blocks of `bytes` bytes in
+/// all as `MPI_BYTE`s from or into the program's buffer, as they are: the buffer, the bytes of
+/// one block and `MPI_BYTE`.
+fn bytes_in_place<B, C: From<i32>>(buffer: B, bytes: i64, blocks: i64) -> (B, C, MPI_Datatype) {
+    // The bytes fit in an int: `super::route::as_bytes` leaves larger messages unchanged.
+    (buffer, C::from((bytes / blocks.max(1)) as i32), MPI_BYTE)
+}
+
 /// The blocks a process sends.
 pub struct SentBlocks {
     outgoing: Outgoing,
     blocks: i64,
+    /// Where every side goes as bytes and these go from the program's buffer as they are,
+    /// their bytes.
+    as_they_are: Option<i64>,
 }
 
 impl SentBlocks {
     /// Prepares sending `blocks` blocks of `count` copies of `datatype` at `buffer`: on the
-    /// engine's path, packs them now, or at each start of a persistent collective (`defer`).
+    /// engine's path, packs them now, or at each start of a persistent collective (`defer`);
+    /// `all_bytes`: as bytes, whatever the type ([`super::route::blocks_all_bytes`]).
     ///
     /// # Safety
     /// The type map of the blocks relative to `buffer` is readable, as the call requires.
     pub unsafe fn new(
         buffer: *const c_void,
-        count: i64,
-        datatype: MPI_Datatype,
+        (count, datatype): (i64, MPI_Datatype),
         blocks: i64,
         defer: bool,
+        all_bytes: bool,
     ) -> SentBlocks {
+        let copies = blocks * count;
         // SAFETY: the caller's contract.
-        let outgoing = unsafe { Outgoing::collective(buffer, blocks * count, datatype, defer) };
-        SentBlocks { outgoing, blocks }
+        let (outgoing, as_they_are) = unsafe {
+            match all_bytes {
+                true => Outgoing::collective_bytes(buffer, copies, datatype, defer),
+                false => (Outgoing::collective(buffer, copies, datatype, defer), None),
+            }
+        };
+        SentBlocks {
+            outgoing,
+            blocks,
+            as_they_are,
+        }
     }
 
     /// The buffer the blocks were packed into, if they were.
@@ -179,6 +204,9 @@ impl SentBlocks {
         count: C,
         datatype: MPI_Datatype,
     ) -> (*const c_void, C, MPI_Datatype) {
+        if let Some(bytes) = self.as_they_are {
+            return bytes_in_place(buffer, bytes, self.blocks);
+        }
         let (b, total, t) = self.outgoing.args(buffer, count, datatype);
         (
             b,
@@ -192,20 +220,35 @@ impl SentBlocks {
 pub struct ReceivedBlocks {
     incoming: Incoming,
     blocks: i64,
+    /// Where every side goes as bytes and these arrive in the program's buffer as they are,
+    /// their bytes.
+    as_they_are: Option<i64>,
 }
 
 impl ReceivedBlocks {
     /// Prepares receiving `blocks` blocks of `count` copies of `datatype` at `buffer`;
-    /// `in_place`: the call sends from this buffer too (`MPI_IN_PLACE`).
+    /// `in_place`: the call sends from this buffer too (`MPI_IN_PLACE`); `all_bytes`: as
+    /// bytes, whatever the type ([`super::route::blocks_all_bytes`]).
     pub fn new(
         buffer: *mut c_void,
-        count: i64,
-        datatype: MPI_Datatype,
+        (count, datatype): (i64, MPI_Datatype),
         blocks: i64,
         in_place: bool,
+        all_bytes: bool,
     ) -> ReceivedBlocks {
-        let incoming = Incoming::collective(buffer, blocks * count, datatype, in_place);
-        ReceivedBlocks { incoming, blocks }
+        let copies = blocks * count;
+        let (incoming, as_they_are) = match all_bytes {
+            true => Incoming::collective_bytes(buffer, copies, datatype),
+            false => (
+                Incoming::collective(buffer, copies, datatype, in_place),
+                None,
+            ),
+        };
+        ReceivedBlocks {
+            incoming,
+            blocks,
+            as_they_are,
+        }
     }
 
     /// The buffer, count of one block and datatype the MPI behind receives into.
@@ -215,6 +258,9 @@ impl ReceivedBlocks {
         count: C,
         datatype: MPI_Datatype,
     ) -> (*mut c_void, C, MPI_Datatype) {
+        if let Some(bytes) = self.as_they_are {
+            return bytes_in_place(buffer, bytes, self.blocks);
+        }
         let (b, total, t) = self.incoming.args(buffer, count, datatype);
         (
             b,

@@ -43,7 +43,7 @@ use crate::behind::forward;
 use crate::dropin::twin::Held;
 use pending::{Memory, Pending, Refill, Work};
 use pool::Buffer;
-use route::Path;
+use route::{Packed, Path};
 use std::ffi::c_void;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -204,13 +204,45 @@ impl Outgoing {
         defer: bool,
         uses: route::Uses,
     ) -> Outgoing {
-        let unchanged = Outgoing::unchanged;
-        let route = match path_to(dest, datatype, count, route::Side::Send, uses) {
-            Path::Engine(packed) => packed,
-            Path::Mpi(stand_in) => return unchanged(stand_in),
-        };
+        match path_to(dest, datatype, count, route::Side::Send, uses) {
+            // SAFETY: the caller's contract.
+            Path::Engine(packed) => unsafe { Outgoing::packed(buffer, count, packed, defer) },
+            Path::Mpi(stand_in) => Outgoing::unchanged(stand_in),
+        }
+    }
+
+    /// [`Outgoing::collective`] for a collective every side of which goes as bytes
+    /// ([`route::blocks_all_bytes`]), and how many bytes go from the program's buffer as
+    /// they are ([`route::AsBytes::InPlace`]: no packing).
+    ///
+    /// # Safety
+    /// As for [`Outgoing::collective`].
+    pub unsafe fn collective_bytes(
+        buffer: *const c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+        defer: bool,
+    ) -> (Outgoing, Option<i64>) {
+        pending::progress_detached();
+        match route::as_bytes(datatype, count) {
+            route::AsBytes::InPlace(bytes) => (Outgoing::unchanged(None), Some(bytes)),
+            // SAFETY: the caller's contract.
+            route::AsBytes::Packed(packed) => (
+                unsafe { Outgoing::packed(buffer, count, packed, defer) },
+                None,
+            ),
+            route::AsBytes::Unchanged => (Outgoing::unchanged(None), None),
+        }
+    }
+
+    /// The send of `count` copies at `buffer` on the engine's path, `route`: packed now, or
+    /// at each start (`defer`).
+    ///
+    /// # Safety
+    /// As for [`Outgoing::new`].
+    unsafe fn packed(buffer: *const c_void, count: i64, route: Packed, defer: bool) -> Outgoing {
         let Some(pooled) = Buffer::take(route.bytes) else {
-            return unchanged(None);
+            return Outgoing::unchanged(None);
         };
         let memory = Memory {
             address: address_of(buffer),
@@ -421,11 +453,35 @@ impl Incoming {
         truncatable: bool,
         uses: route::Uses,
     ) -> Incoming {
+        match path_to(source, datatype, count, side, uses) {
+            Path::Engine(packed) => Incoming::landing(buffer, count, packed, truncatable),
+            Path::Mpi(stand_in) => Incoming::unchanged(stand_in),
+        }
+    }
+
+    /// [`Incoming::collective`] for a collective every side of which goes as bytes
+    /// ([`route::blocks_all_bytes`]), and how many bytes arrive in the program's buffer as
+    /// they are ([`route::AsBytes::InPlace`]: no unpacking).
+    pub fn collective_bytes(
+        buffer: *mut c_void,
+        count: i64,
+        datatype: MPI_Datatype,
+    ) -> (Incoming, Option<i64>) {
+        pending::progress_detached();
+        match route::as_bytes(datatype, count) {
+            route::AsBytes::InPlace(bytes) => (Incoming::unchanged(None), Some(bytes)),
+            route::AsBytes::Packed(packed) => {
+                (Incoming::landing(buffer, count, packed, false), None)
+            }
+            route::AsBytes::Unchanged => (Incoming::unchanged(None), None),
+        }
+    }
+
+    /// The receive of `count` copies at `buffer` on the engine's path, `route`: into a
+    /// landing buffer (`truncatable`: through a type with a hole where the MPI behind would
+    /// write past a short one).
+    fn landing(buffer: *mut c_void, count: i64, route: Packed, truncatable: bool) -> Incoming {
         let unchanged = Incoming::unchanged;
-        let route = match path_to(source, datatype, count, side, uses) {
-            Path::Engine(packed) => packed,
-            Path::Mpi(stand_in) => return unchanged(stand_in),
-        };
         let (holed, pooled) = match truncatable && route::overruns_short_receives() {
             true => match holed::holed_bytes(route.bytes) {
                 Some(holed) => (Some(holed), Buffer::take_holed(route.bytes)),

@@ -453,7 +453,8 @@ pub struct Traits {
     /// pair of processes and the data of a type on the other, as its point-to-point calls do,
     /// so that the engine may pack one side of them ([`crate::dropin::comm::blocks`]): MPICH
     /// and Intel MPI 2021.19. Open MPI 4.1's collectives hang so (`scripts/test-drop-in-p2p.sh`
-    /// with `P2P_ABI=ompi`), and an unknown library is not trusted with it.
+    /// with `P2P_ABI=ompi`), and an unknown library is not trusted with it: there they move
+    /// bytes on every side or on none ([`blocks_all_bytes`]).
     pub collectives_take_bytes: bool,
     /// [`Self::collectives_take_bytes`] for the collectives that send every partner the same
     /// block (`MPI_Allgather`, `MPI_Allgatherv` and their neighbourhood forms): MPICH. Intel
@@ -501,6 +502,50 @@ pub fn may_pack_blocks(allgather: bool) -> bool {
         false => traits.collectives_take_bytes,
     };
     mode() != Mode::Mpi && takes_bytes
+}
+
+/// Whether every side of the collectives that move blocks goes as `MPI_BYTE`s, at every
+/// process (`allgather`: a collective that sends every partner the same block): where the MPI
+/// behind does not take bytes on one side of a pair and a type on the other
+/// ([`may_pack_blocks`] is false: Open MPI, whose collectives cut a block into pieces of whole
+/// copies of each side's own type, and Intel MPI's `MPI_Allgather`), but every process runs
+/// this library ([`super::peers::all_preloaded`]), so each one takes this same rule and every
+/// pair moves bytes on both sides ([`as_bytes`]). Not in `mpi` mode, which is a process's
+/// own: every process of a job runs in one mode.
+pub fn blocks_all_bytes(allgather: bool) -> bool {
+    mode() != Mode::Mpi && !may_pack_blocks(allgather) && super::peers::all_preloaded()
+}
+
+/// How `count` copies of a type go where a collective moves every side as bytes
+/// ([`blocks_all_bytes`]).
+pub enum AsBytes {
+    /// As the bytes they already are, `MPI_BYTE`s from the program's buffer: copies that lie
+    /// there as one run of memory, in type-map order (a predefined type but a pair type, a
+    /// contiguous type of one), or no data at all.
+    InPlace(i64),
+    /// Packed by the engine.
+    Packed(Packed),
+    /// Not at all: a type of the MPI behind's own making, an uncommitted one, or
+    /// `2^31` bytes or more. The call goes to the MPI behind with the program's type.
+    Unchanged,
+}
+
+/// How `count` copies of `handle` go as bytes ([`AsBytes`]).
+pub fn as_bytes(handle: MPI_Datatype, count: i64) -> AsBytes {
+    handles::try_with_committed(handle, |datatype| {
+        let bytes = datatype.size().checked_mul(count.max(0));
+        match bytes.filter(|&b| b <= i32::MAX as i64) {
+            None => AsBytes::Unchanged,
+            Some(0) => AsBytes::InPlace(0),
+            Some(bytes) if datatype.one_run_at(count) == Some(0) => AsBytes::InPlace(bytes),
+            Some(bytes) => AsBytes::Packed(Packed {
+                datatype: datatype.clone(),
+                bytes: bytes as usize,
+                stream_type: None,
+            }),
+        }
+    })
+    .unwrap_or(AsBytes::Unchanged)
 }
 
 /// The [`Traits`] of the MPI behind, asked once (`MPI_Get_library_version`).

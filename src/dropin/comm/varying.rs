@@ -18,6 +18,10 @@
 //! the sender sent, so every other block may land so too. The bytes of a block are its
 //! packed type signature on either path, so each pair of processes moves the same bytes
 //! whichever path each side takes.
+//!
+//! Over an MPI that takes bytes only where every side is bytes, every side of every process
+//! goes so ([`Spread::as_bytes`], [`route::blocks_all_bytes`]): the blocks as the bytes they
+//! are where each is one run of memory, else packed.
 
 use super::collective::{Landing, Refill};
 use super::pending::Memory;
@@ -70,12 +74,48 @@ enum Paths {
         /// Each block's bytes, and its offset in `pooled`, in partner order.
         bytes: Vec<(i64, i64)>,
     },
+    /// The MPI behind moves the program's data as `MPI_BYTE`s, as they are: each block's
+    /// bytes and its offset in bytes from the program's buffer, in partner order.
+    Bytes(Vec<(i64, i64)>),
     /// The MPI behind moves the program's data, each block with this type (none: each with
     /// the program's, the arguments are passed on as they are).
     Unchanged(Vec<MPI_Datatype>),
 }
 
 impl Spread {
+    /// The path of the side of `blocks` at `buffer` where every side of every process goes as
+    /// bytes ([`route::blocks_all_bytes`]): the program's data as they are where each block
+    /// is one run of memory (predefined types), else packed; `None` where neither can be
+    /// (a negative count, a type the engine cannot pack, `2^31` bytes or more).
+    pub fn as_bytes(buffer: *const c_void, unit: Unit, blocks: &[Block]) -> Option<Spread> {
+        if blocks.iter().any(|b| b.count < 0) {
+            return None;
+        }
+        let as_they_are = blocks.iter().map(|b| {
+            if b.count == 0 {
+                return Some((0, 0));
+            }
+            let bytes = match route::as_bytes(b.datatype, b.count) {
+                route::AsBytes::InPlace(bytes) => bytes,
+                _ => return None,
+            };
+            let stride = match unit {
+                Unit::Extents => handles::try_with_committed(b.datatype, |t| t.extent())?,
+                Unit::Bytes => 1,
+            };
+            let offset = b.displacement.checked_mul(stride)?;
+            i32::try_from(offset).ok().map(|_| (bytes, offset))
+        });
+        if let Some(bytes) = as_they_are.collect::<Option<Vec<_>>>() {
+            return Some(Spread(Paths::Bytes(bytes)));
+        }
+        let paths = blocks
+            .iter()
+            .map(|b| (b.count != 0).then_some(Path::Mpi(None)))
+            .collect();
+        Spread::packed(buffer, unit, blocks, paths)
+    }
+
     /// The path of the side of `blocks` at `buffer` (module documentation).
     pub fn new(side: Side, buffer: *const c_void, unit: Unit, blocks: &[Block]) -> Spread {
         let paths: Vec<Option<Path>> = blocks
@@ -165,16 +205,18 @@ impl Spread {
     pub fn buffer(&self, buffer: *const c_void) -> *const c_void {
         match &self.0 {
             Paths::Packed { pooled, .. } => pooled.as_mut_ptr().cast_const().cast(),
-            Paths::Unchanged(_) => buffer,
+            Paths::Bytes(_) | Paths::Unchanged(_) => buffer,
         }
     }
 
-    /// The counts and displacements the MPI behind takes on the engine's path: each block's
-    /// bytes and offset in the pooled buffer (`None` on the MPI's path: the program's).
+    /// The counts and displacements the MPI behind takes where it moves bytes: each block's
+    /// bytes and offset in the pooled buffer, or in the program's (`None` on the MPI's path:
+    /// the program's).
     pub fn byte_layout<C: From<i32>, D: From<i32>>(&self) -> Option<(Vec<C>, Vec<D>)> {
         match &self.0 {
-            // Each fits in an int: the total does (`packed`).
-            Paths::Packed { bytes, .. } => Some(
+            // Each fits in an int: the total does (`packed`), each block and offset does
+            // (`as_bytes`).
+            Paths::Packed { bytes, .. } | Paths::Bytes(bytes) => Some(
                 bytes
                     .iter()
                     .map(|&(size, offset)| (C::from(size as i32), D::from(offset as i32)))
@@ -189,7 +231,7 @@ impl Spread {
     /// stand-in of the blocks that have one, or `datatype`.
     pub fn one_datatype(&self, datatype: MPI_Datatype) -> MPI_Datatype {
         match &self.0 {
-            Paths::Packed { .. } => MPI_BYTE,
+            Paths::Packed { .. } | Paths::Bytes(_) => MPI_BYTE,
             Paths::Unchanged(types) => types
                 .iter()
                 .copied()
@@ -202,7 +244,7 @@ impl Spread {
     /// are the program's.
     pub fn datatypes(&self, blocks: usize) -> Option<Vec<MPI_Datatype>> {
         match &self.0 {
-            Paths::Packed { .. } => Some(vec![MPI_BYTE; blocks]),
+            Paths::Packed { .. } | Paths::Bytes(_) => Some(vec![MPI_BYTE; blocks]),
             Paths::Unchanged(types) if types.is_empty() => None,
             Paths::Unchanged(types) => Some(types.clone()),
         }
@@ -243,7 +285,7 @@ impl Spread {
     pub fn into_buffer(self) -> Option<Buffer> {
         match self.0 {
             Paths::Packed { pooled, .. } => Some(pooled),
-            Paths::Unchanged(_) => None,
+            Paths::Bytes(_) | Paths::Unchanged(_) => None,
         }
     }
 
@@ -255,7 +297,7 @@ impl Spread {
                 let blocks = placed.into_iter().map(|p| (p.memory, p.offset)).collect();
                 Some((pooled, blocks))
             }
-            Paths::Unchanged(_) => None,
+            Paths::Bytes(_) | Paths::Unchanged(_) => None,
         }
     }
 }

@@ -71,12 +71,6 @@ impl<C: BlockCount> Blocks<C> {
         Some(unsafe { copy_block(function, sent, received, self.comm, root) })
     }
 
-    /// Whether the counts are ones to pack (negative ones go to the MPI behind, which
-    /// reports them).
-    fn counts_valid(&self) -> bool {
-        self.sendcount.into() >= 0 && self.recvcount.into() >= 0
-    }
-
     /// These arguments with the sides the MPI behind takes (`sent` and `received`, where the
     /// engine has them).
     fn with_sides(self, sent: Option<&SentBlocks>, received: Option<&ReceivedBlocks>) -> Blocks<C> {
@@ -139,14 +133,16 @@ unsafe fn exchange<C: BlockCount>(
         return rc;
     }
     let in_place = is_in_place(args.sendbuf);
+    let all_bytes = route::blocks_all_bytes(same);
     let packable = route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype));
-    let packable = packable && args.counts_valid();
-    let Some(partners) = exchanging((with, same), args.comm, packable, in_place) else {
+    let valid = args.recvcount.into() >= 0 && (in_place || args.sendcount.into() >= 0);
+    let packs = (all_bytes || (route::may_pack_blocks(same) && packable)) && valid;
+    let Some(partners) = exchanging(with, args.comm, packs, in_place) else {
         return call(args);
     };
-    let (recvbuf, recvcount, recvtype) = (args.recvbuf, args.recvcount.into(), args.recvtype);
+    let received = (args.recvcount.into(), args.recvtype);
     let incoming = partners.incoming as i64;
-    let received = ReceivedBlocks::new(recvbuf, recvcount, recvtype, incoming, in_place);
+    let received = ReceivedBlocks::new(args.recvbuf, received, incoming, in_place, all_bytes);
     // The receive buffer's blocks nothing arrives in are readable as they are writable; with
     // MPI_IN_PLACE it holds the data sent.
     let mut refills: Vec<Refill> = partners
@@ -162,10 +158,10 @@ unsafe fn exchange<C: BlockCount>(
         false => Some(unsafe {
             SentBlocks::new(
                 args.sendbuf,
-                args.sendcount.into(),
-                args.sendtype,
+                (args.sendcount.into(), args.sendtype),
                 if same { 1 } else { partners.outgoing as i64 },
                 after.persistent(),
+                all_bytes,
             )
         }),
     };
@@ -241,24 +237,33 @@ unsafe fn allgather<C: BlockCount>(
     unsafe { exchange(function, args, (true, Exchange::Everyone), call, after) }
 }
 
-/// Which side of a rooted collective this process is, and its number of partners, or `None`
-/// where the call goes to the MPI behind unchanged (nothing to pack; `MPI_PROC_NULL`, a
-/// process of the root group of an intercommunicator other than the root; `MPI_IN_PLACE`
-/// at a process other than the root, which that library reports).
+/// Which side of a rooted collective this process is, its number of partners and whether
+/// every side goes as bytes ([`route::blocks_all_bytes`]), or `None` where the call goes to
+/// the MPI behind unchanged (nothing to pack; `MPI_PROC_NULL`, a process of the root group of
+/// an intercommunicator other than the root; `MPI_IN_PLACE` at a process other than the root,
+/// which that library reports; a negative count this process's side reads, which it
+/// reports too).
 fn rooted_side<C: BlockCount>(
+    way: Rooted,
     args: &Blocks<C>,
     root: c_int,
     in_place: bool,
-) -> Option<(bool, i64)> {
-    if root == MPI_PROC_NULL
-        || !args.counts_valid()
-        || !route::may_pack_blocks(false)
-        || !(route::may_pack(args.sendtype) || route::may_pack(args.recvtype))
-    {
+) -> Option<(bool, i64, bool)> {
+    let all_bytes = route::blocks_all_bytes(false);
+    let packable = route::may_pack(args.sendtype) || route::may_pack(args.recvtype);
+    if root == MPI_PROC_NULL || !(all_bytes || (route::may_pack_blocks(false) && packable)) {
         return None;
     }
     let (is_root, partners) = root_and_partners(root, args.comm)?;
-    (is_root || !in_place).then_some((is_root, partners))
+    // The counts this side reads: the root's block side (but where it stays in place or the
+    // root is an intercommunicator's), and the side of its `n` blocks.
+    let (blocks, one) = match way {
+        Rooted::Gather => (args.recvcount.into(), args.sendcount.into()),
+        Rooted::Scatter => (args.sendcount.into(), args.recvcount.into()),
+    };
+    let reads_one = !is_root || (root != MPI_ROOT && !in_place);
+    let valid = (!is_root || blocks >= 0) && (!reads_one || one >= 0);
+    (valid && (is_root || !in_place)).then_some((is_root, partners, all_bytes))
 }
 
 /// The start of a rooted collective: this process's side ([`rooted_side`]), or the call's
@@ -268,17 +273,17 @@ fn rooted_side<C: BlockCount>(
 /// # Safety
 /// As for the MPI function.
 unsafe fn rooted<C: BlockCount>(
-    function: &'static str,
+    (way, function): (Rooted, &'static str),
     args: &Blocks<C>,
     root: c_int,
     in_place: bool,
     call: &impl Fn(Blocks<C>) -> c_int,
-) -> Result<(bool, i64), c_int> {
+) -> Result<(bool, i64, bool), c_int> {
     // SAFETY: the caller's contract.
     if let Some(rc) = unsafe { args.standalone(function, Some(root)) } {
         return Err(rc);
     }
-    rooted_side(args, root, in_place).ok_or_else(|| call(*args))
+    rooted_side(way, args, root, in_place).ok_or_else(|| call(*args))
 }
 
 /// Which way the blocks of a rooted collective go.
@@ -339,7 +344,8 @@ unsafe fn rooted_collective<C: BlockCount>(
         Rooted::Scatter => is_in_place(args.recvbuf),
     };
     // SAFETY: the caller's contract.
-    let (is_root, n) = match unsafe { rooted(function, &args, root, in_place, &call) } {
+    let side = unsafe { rooted((way, function), &args, root, in_place, &call) };
+    let (is_root, n, all_bytes) = match side {
         Ok(side) => side,
         Err(rc) => return rc,
     };
@@ -348,8 +354,9 @@ unsafe fn rooted_collective<C: BlockCount>(
     let mut refills = Vec::new();
     let (sent, received) = match way {
         Rooted::Gather => {
+            let received = (recvcount, args.recvtype);
             let received = is_root
-                .then(|| ReceivedBlocks::new(args.recvbuf, recvcount, args.recvtype, n, in_place));
+                .then(|| ReceivedBlocks::new(args.recvbuf, received, n, in_place, all_bytes));
             let sent = match (root == MPI_ROOT, in_place, &received) {
                 (true, _, _) => None,
                 (_, true, received) => {
@@ -360,7 +367,13 @@ unsafe fn rooted_collective<C: BlockCount>(
                 }
                 // SAFETY: the send buffer holds the block, as the function requires.
                 _ => Some(unsafe {
-                    SentBlocks::new(args.sendbuf, sendcount, args.sendtype, 1, defer)
+                    SentBlocks::new(
+                        args.sendbuf,
+                        (sendcount, args.sendtype),
+                        1,
+                        defer,
+                        all_bytes,
+                    )
                 }),
             };
             (sent, received)
@@ -368,11 +381,20 @@ unsafe fn rooted_collective<C: BlockCount>(
         Rooted::Scatter => {
             let sent = is_root.then(|| {
                 // SAFETY: the root's send buffer holds the blocks, as the function requires.
-                unsafe { SentBlocks::new(args.sendbuf, sendcount, args.sendtype, n, defer) }
+                unsafe {
+                    SentBlocks::new(
+                        args.sendbuf,
+                        (sendcount, args.sendtype),
+                        n,
+                        defer,
+                        all_bytes,
+                    )
+                }
             });
             let receives = root != MPI_ROOT && !in_place;
-            let received = receives
-                .then(|| ReceivedBlocks::new(args.recvbuf, recvcount, args.recvtype, 1, false));
+            let received = (recvcount, args.recvtype);
+            let received =
+                receives.then(|| ReceivedBlocks::new(args.recvbuf, received, 1, false, all_bytes));
             (sent, received)
         }
     };

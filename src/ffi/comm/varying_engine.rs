@@ -155,12 +155,13 @@ struct Kept<C, D> {
 }
 
 impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
-    /// The path of this side of `n` blocks on `side` (`None` where an array is NULL: the call
-    /// then goes to the MPI behind unchanged, which reports it).
+    /// The path of this side of `n` blocks on `side`, or as bytes (`all_bytes`:
+    /// [`route::blocks_all_bytes`]); `None` where an array is NULL, or the blocks cannot go
+    /// as bytes: the call then goes to the MPI behind unchanged, which reports the error.
     ///
     /// # Safety
     /// Non-NULL arrays hold `n` entries.
-    unsafe fn spread(&self, side: Side, n: usize) -> Option<Spread> {
+    unsafe fn spread(&self, side: Side, n: usize, all_bytes: bool) -> Option<Spread> {
         if self.counts.is_null() || self.displs.is_null() {
             return None;
         }
@@ -174,7 +175,10 @@ impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
                 })
                 .collect()
         };
-        Some(Spread::new(side, self.buffer, T::UNIT, &blocks))
+        match all_bytes {
+            true => Spread::as_bytes(self.buffer, T::UNIT, &blocks),
+            false => Some(Spread::new(side, self.buffer, T::UNIT, &blocks)),
+        }
     }
 
     /// These arguments as the MPI behind takes them for `spread` of `n` blocks (`kept` holds
@@ -227,14 +231,14 @@ pub(super) struct Single<C> {
 
 impl<C: Number> Single<C> {
     /// Sends this block on its path (`defer`: packed at each start of a persistent
-    /// collective, not now).
+    /// collective, not now; `all_bytes`: as bytes, [`route::blocks_all_bytes`]).
     ///
     /// # Safety
     /// The block is readable, as the call requires.
-    unsafe fn sent(self, defer: bool) -> (Single<C>, Option<SentBlocks>) {
+    unsafe fn sent(self, defer: bool, all_bytes: bool) -> (Single<C>, Option<SentBlocks>) {
+        let block = (self.count.into(), self.datatype);
         // SAFETY: the caller's contract.
-        let sent =
-            unsafe { SentBlocks::new(self.buffer, self.count.into(), self.datatype, 1, defer) };
+        let sent = unsafe { SentBlocks::new(self.buffer, block, 1, defer, all_bytes) };
         let (buffer, count, datatype) = sent.args(self.buffer, self.count, self.datatype);
         (
             Single {
@@ -246,10 +250,11 @@ impl<C: Number> Single<C> {
         )
     }
 
-    /// Receives this block on its path.
-    fn received(self) -> (Single<C>, Option<ReceivedBlocks>) {
+    /// Receives this block on its path (`all_bytes`: as bytes, [`route::blocks_all_bytes`]).
+    fn received(self, all_bytes: bool) -> (Single<C>, Option<ReceivedBlocks>) {
         let buffer = self.buffer.cast_mut();
-        let received = ReceivedBlocks::new(buffer, self.count.into(), self.datatype, 1, false);
+        let block = (self.count.into(), self.datatype);
+        let received = ReceivedBlocks::new(buffer, block, 1, false, all_bytes);
         let (buffer, count, datatype) = received.args(buffer, self.count, self.datatype);
         let buffer = buffer.cast_const();
         (
@@ -310,21 +315,22 @@ fn valid<C: Number>(count: C) -> bool {
 
 /// The receive side of a block from each of `partners`, and the packing of the program's
 /// blocks it needs (`in_place`: the call sends from it too; and the blocks from nobody,
-/// which stay), or `None` where the call goes to the MPI behind unchanged.
+/// which stay), or `None` where the call goes to the MPI behind unchanged; `all_bytes`: as
+/// bytes ([`route::blocks_all_bytes`]).
 ///
 /// # Safety
 /// The arrays hold an entry per partner.
 unsafe fn receiving<C: Number, D: Number, T: Types>(
     recv: &Varied<C, D, T>,
     partners: &Partners,
-    in_place: bool,
+    (in_place, all_bytes): (bool, bool),
 ) -> Option<(Spread, Vec<Refill>)> {
     let side = match in_place {
         true => Side::ReceiveInPlace,
         false => Side::Receive,
     };
     // SAFETY: the caller's contract.
-    let received = unsafe { recv.spread(side, partners.incoming)? };
+    let received = unsafe { recv.spread(side, partners.incoming, all_bytes)? };
     let refills = match in_place {
         true => received.program_data(),
         false => received.program_blocks_of(partners.from_nobody()),
@@ -332,17 +338,15 @@ unsafe fn receiving<C: Number, D: Number, T: Types>(
     Some((received, refills))
 }
 
-/// The partners of a collective exchanging blocks `with` whom over `comm` (`allgather`: the
-/// same block to every partner), or `None` where the call goes to the MPI behind unchanged:
-/// nothing the engine may pack, or `MPI_IN_PLACE` in a neighbourhood collective (which that
-/// library reports).
+/// The partners of a collective exchanging blocks `with` whom over `comm`, or `None` where the
+/// call goes to the MPI behind unchanged: nothing the engine may pack (`packs`), or
+/// `MPI_IN_PLACE` in a neighbourhood collective (which that library reports).
 pub(super) fn exchanging(
-    (with, allgather): (Exchange, bool),
+    with: Exchange,
     comm: MPI_Comm,
-    packable: bool,
+    packs: bool,
     in_place: bool,
 ) -> Option<Partners> {
-    let packs = route::may_pack_blocks(allgather) && packable;
     if !packs || (in_place && with == Exchange::Neighbours) {
         return None;
     }
@@ -396,19 +400,28 @@ unsafe fn alltoall_varied_as_given<C: Number, D: Number, T: Types>(
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
+    // `MPI_Alltoallw` keeps the MPI's path where every side must go as bytes: its types are
+    // handed on as the MPI behind's own (`alltoall_varied`), which the engine cannot pack.
+    let all_bytes = !T::PER_BLOCK && route::blocks_all_bytes(false);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
-    let Some(partners) = exchanging((with, false), comm, packable, in_place) else {
+    let packs = all_bytes || (route::may_pack_blocks(false) && packable);
+    let Some(partners) = exchanging(with, comm, packs, in_place) else {
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let Some((received, mut refills)) = (unsafe { receiving(&recv, &partners, in_place) }) else {
+    let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
+    let Some((received, mut refills)) = receiving else {
         return call(send, recv);
     };
     let (n, outgoing) = (partners.incoming, partners.outgoing);
     let sent = match in_place {
         true => None,
         // SAFETY: as above.
-        false => unsafe { send.spread(Side::Send, outgoing) },
+        false => match unsafe { send.spread(Side::Send, outgoing, all_bytes) } {
+            Some(sent) => Some(sent),
+            None if all_bytes => return call(send, recv),
+            None => None,
+        },
     };
     refills.extend(sent.iter().flat_map(Spread::program_data));
     let (mut kept_send, mut kept_recv) = (None, None);
@@ -432,20 +445,23 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
+    let all_bytes = route::blocks_all_bytes(true);
     let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
     let valid = in_place || valid(send.count);
-    let Some(partners) = exchanging((with, true), comm, packable && valid, in_place) else {
+    let packs = (all_bytes || (route::may_pack_blocks(true) && packable)) && valid;
+    let Some(partners) = exchanging(with, comm, packs, in_place) else {
         return call(send, recv);
     };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let Some((received, mut refills)) = (unsafe { receiving(&recv, &partners, in_place) }) else {
+    let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
+    let Some((received, mut refills)) = receiving else {
         return call(send, recv);
     };
     let n = partners.incoming;
     let (send, sent) = match in_place {
         true => (send, None),
         // SAFETY: the send buffer holds the block, as the function requires.
-        false => unsafe { send.sent(after.persistent()) },
+        false => unsafe { send.sent(after.persistent(), all_bytes) },
     };
     let mut kept = None;
     let recv = recv.taken(&received, n, &mut kept);
@@ -455,24 +471,26 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
 }
 
 /// This process's part in a rooted collective whose side of one block (every process's but
-/// the root's) has `count` copies: whether it is the root, its partners, and whether that
-/// side moves a block here (not at the root of an intercommunicator, nor at a root whose
-/// block stays in place); `None` where the call goes to the MPI behind unchanged
-/// (`MPI_PROC_NULL`, nothing to pack, a negative count, `MPI_IN_PLACE` but at the root).
+/// the root's) has `count` copies: whether it is the root, its partners, whether that side
+/// moves a block here (not at the root of an intercommunicator, nor at a root whose block
+/// stays in place) and whether every side goes as bytes ([`route::blocks_all_bytes`]);
+/// `None` where the call goes to the MPI behind unchanged (`MPI_PROC_NULL`, nothing to
+/// pack, a negative count, `MPI_IN_PLACE` but at the root).
 fn rooted<C: Number>(
     root: c_int,
     comm: MPI_Comm,
     packable: bool,
     in_place: bool,
     count: C,
-) -> Option<(bool, usize, bool)> {
-    if root == MPI_PROC_NULL || !packable || !route::may_pack_blocks(false) {
+) -> Option<(bool, usize, bool, bool)> {
+    let all_bytes = route::blocks_all_bytes(false);
+    if root == MPI_PROC_NULL || !(all_bytes || (packable && route::may_pack_blocks(false))) {
         return None;
     }
     let (is_root, n) = root_and_partners(root, comm)?;
     let moves = root != MPI_ROOT && !(is_root && in_place);
     let valid = (!moves || valid(count)) && (is_root || !in_place);
-    valid.then_some((is_root, n as usize, moves))
+    valid.then_some((is_root, n as usize, moves, all_bytes))
 }
 
 /// `MPI_Gatherv`: every process sends a block (but the root of an intercommunicator, and a
@@ -489,12 +507,14 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = route::may_pack(send.datatype) || route::may_pack(recv.types);
-    let Some((is_root, n, sends)) = rooted(root, comm, packable, in_place, send.count) else {
+    let Some((is_root, n, sends, all_bytes)) = rooted(root, comm, packable, in_place, send.count)
+    else {
         return call(send, recv);
     };
+    let everyone = Partners::everyone(n);
     let (received, mut refills) = match is_root {
         // SAFETY: the root's arrays hold an entry per partner.
-        true => match unsafe { receiving(&recv, &Partners::everyone(n), in_place) } {
+        true => match unsafe { receiving(&recv, &everyone, (in_place, all_bytes)) } {
             Some((received, refills)) => (Some(received), refills),
             None => return call(send, recv),
         },
@@ -502,7 +522,7 @@ pub(super) unsafe fn gather_varied<C: Number, D: Number>(
     };
     let (send, sent) = match sends {
         // SAFETY: the send buffer holds the block, as the function requires.
-        true => unsafe { send.sent(after.persistent()) },
+        true => unsafe { send.sent(after.persistent(), all_bytes) },
         false => (send, None),
     };
     let mut kept = None;
@@ -531,12 +551,14 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
 ) -> c_int {
     let in_place = is_in_place(recv.buffer);
     let packable = route::may_pack(send.types) || route::may_pack(recv.datatype);
-    let Some((is_root, n, receives)) = rooted(root, comm, packable, in_place, recv.count) else {
+    let Some((is_root, n, receives, all_bytes)) =
+        rooted(root, comm, packable, in_place, recv.count)
+    else {
         return call(send, recv);
     };
     let sent = match is_root {
         // SAFETY: the root's arrays hold an entry per partner.
-        true => match unsafe { send.spread(Side::Send, n) } {
+        true => match unsafe { send.spread(Side::Send, n, all_bytes) } {
             Some(sent) => Some(sent),
             None => return call(send, recv),
         },
@@ -544,7 +566,7 @@ pub(super) unsafe fn scatter_varied<C: Number, D: Number>(
     };
     let refills = sent.iter().flat_map(Spread::program_data).collect();
     let (recv, received) = match receives {
-        true => recv.received(),
+        true => recv.received(all_bytes),
         false => (recv, None),
     };
     let mut kept = None;
