@@ -16,7 +16,9 @@
 #
 # A program may name runtimes that fail it plainly by their own fault (a hang, a crash), in a
 # line of its source "Fails plainly over: RT...": it is not run plainly there (a hang would
-# only spend the timeout), and its preload run there counts.
+# only spend the timeout), and its preload run there counts. A line "Cannot run over: RT..."
+# names runtimes that cannot run it at all here (a function the runtime lacks on this
+# machine): it is not run there.
 #
 # With DROP_IN_ABI=standard the same programs are built for the MPI-5.0 standard ABI instead,
 # with MPICH 5.0.2's mpicc_abi (linked with libmpi_abi.so.1), run over the runtimes that ship
@@ -139,11 +141,11 @@ first_error() {
     printf '%s' "${line:0:300}"
 }
 
-# whether the program at SOURCE names the runtime RT as one that fails it plainly
-fails_plainly_over() {
+# whether the program at SOURCE names the runtime RT in its line "WHAT: RT..."
+named_in() {
     local over
-    over=$(sed -n 's/.*Fails plainly over:\([a-z0-9 ]*\).*/\1/p' "$1" | head -n1)
-    [[ " $over " == *" $2 "* ]]
+    over=$(sed -n "s/.*$2:\\([a-z0-9 ]*\\).*/\\1/p" "$1" | head -n1)
+    [[ " $over " == *" $3 "* ]]
 }
 
 line() { # STATUS PROGRAM RUNTIME MODE TEXT
@@ -203,7 +205,11 @@ for rt in $mpis; do
         [ -x "$exe" ] || continue
         plain_ok=""
         for mode in $ordered_modes; do
-            if [ "$mode" = plain ] && fails_plainly_over "$c" "$rt"; then
+            if named_in "$c" "Cannot run over" "$rt"; then
+                line NOTE "$name" "$rt" "$mode" "not run: the program says this MPI cannot run it here"
+                continue
+            fi
+            if [ "$mode" = plain ] && named_in "$c" "Fails plainly over" "$rt"; then
                 line NOTE "$name" "$rt" "$mode" "not run: the program says this MPI fails it plainly"
                 continue
             fi

@@ -34,6 +34,7 @@ pub mod pool;
 pub mod route;
 pub mod settings;
 pub mod varying;
+pub mod world;
 
 use crate::abi::p2p::{MPI_Request, MPI_PROC_NULL, MPI_STATUSES_IGNORE};
 use crate::abi::{

@@ -80,7 +80,7 @@
 //!   for the engine.
 
 use super::settings::{mode, Mode};
-use crate::abi::{MPI_Datatype, MPI_DATATYPE_NULL};
+use crate::abi::{MPI_Comm, MPI_Datatype, MPI_DATATYPE_NULL};
 use crate::datatype::signature::one_entry_size;
 use crate::datatype::Datatype;
 use crate::dropin::twin::{kept, Kept, MessagePaths};
@@ -510,10 +510,14 @@ pub fn may_pack_blocks(allgather: bool) -> bool {
 /// ([`may_pack_blocks`] is false: Open MPI, whose collectives cut a block into pieces of whole
 /// copies of each side's own type, and Intel MPI's `MPI_Allgather`), but every process runs
 /// this library ([`super::peers::all_preloaded`]), so each one takes this same rule and every
-/// pair moves bytes on both sides ([`as_bytes`]). Not in `mpi` mode, which is a process's
-/// own: every process of a job runs in one mode.
-pub fn blocks_all_bytes(allgather: bool) -> bool {
-    mode() != Mode::Mpi && !may_pack_blocks(allgather) && super::peers::all_preloaded()
+/// pair moves bytes on both sides ([`as_bytes`]). Only over `comm`s all of whose processes
+/// are of this `MPI_COMM_WORLD` ([`super::world::within_world`]), which learnt that alike.
+/// Not in `mpi` mode, which is a process's own: every process of a job runs in one mode.
+pub fn blocks_all_bytes(allgather: bool, comm: MPI_Comm) -> bool {
+    mode() != Mode::Mpi
+        && !may_pack_blocks(allgather)
+        && super::peers::all_preloaded()
+        && super::world::within_world(comm)
 }
 
 /// How `count` copies of a type go where a collective moves every side as bytes

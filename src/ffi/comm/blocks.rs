@@ -133,7 +133,7 @@ unsafe fn exchange<C: BlockCount>(
         return rc;
     }
     let in_place = is_in_place(args.sendbuf);
-    let all_bytes = route::blocks_all_bytes(same);
+    let all_bytes = route::blocks_all_bytes(same, args.comm);
     let packable = route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype));
     let valid = args.recvcount.into() >= 0 && (in_place || args.sendcount.into() >= 0);
     let packs = (all_bytes || (route::may_pack_blocks(same) && packable)) && valid;
@@ -249,7 +249,7 @@ fn rooted_side<C: BlockCount>(
     root: c_int,
     in_place: bool,
 ) -> Option<(bool, i64, bool)> {
-    let all_bytes = route::blocks_all_bytes(false);
+    let all_bytes = route::blocks_all_bytes(false, args.comm);
     let packable = route::may_pack(args.sendtype) || route::may_pack(args.recvtype);
     if root == MPI_PROC_NULL || !(all_bytes || (route::may_pack_blocks(false) && packable)) {
         return None;

@@ -402,7 +402,7 @@ unsafe fn alltoall_varied_as_given<C: Number, D: Number, T: Types>(
     let in_place = is_in_place(send.buffer);
     // `MPI_Alltoallw` keeps the MPI's path where every side must go as bytes: its types are
     // handed on as the MPI behind's own (`alltoall_varied`), which the engine cannot pack.
-    let all_bytes = !T::PER_BLOCK && route::blocks_all_bytes(false);
+    let all_bytes = !T::PER_BLOCK && route::blocks_all_bytes(false, comm);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
     let packs = all_bytes || (route::may_pack_blocks(false) && packable);
     let Some(partners) = exchanging(with, comm, packs, in_place) else {
@@ -445,7 +445,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
-    let all_bytes = route::blocks_all_bytes(true);
+    let all_bytes = route::blocks_all_bytes(true, comm);
     let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
     let valid = in_place || valid(send.count);
     let packs = (all_bytes || (route::may_pack_blocks(true) && packable)) && valid;
@@ -483,7 +483,7 @@ fn rooted<C: Number>(
     in_place: bool,
     count: C,
 ) -> Option<(bool, usize, bool, bool)> {
-    let all_bytes = route::blocks_all_bytes(false);
+    let all_bytes = route::blocks_all_bytes(false, comm);
     if root == MPI_PROC_NULL || !(all_bytes || (packable && route::may_pack_blocks(false))) {
         return None;
     }
