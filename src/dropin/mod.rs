@@ -277,6 +277,14 @@ pub fn before_finalize() {
     }
 }
 
+/// After the MPI behind's `MPI_Finalize` returned: removes this process's marker
+/// ([`comm::peers::withdraw`]). Not before: the MPIs behind finalize with a fence of the whole
+/// job, so no process of it reads the markers at its `MPI_Init` after one is removed, and
+/// every process learns alike.
+pub fn after_finalize() {
+    comm::peers::withdraw();
+}
+
 /// Gives back what this library holds in the MPI behind, while that library still runs:
 /// completes the detached requests of the engine (again: the program's last callbacks may
 /// have made some) and releases the types ([`release_before_finalize`]).

@@ -69,6 +69,7 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
         crate::trace::finalize();
         crate::dropin::before_finalize();
         if let Some(rc) = forward!(MPI_Finalize: fn() -> c_int,) {
+            crate::dropin::after_finalize();
             return rc;
         }
         guard("MPI_Finalize", || {

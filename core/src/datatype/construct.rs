@@ -1012,8 +1012,8 @@ mod tests {
     }
 
     /// Copies lie as one run of memory from the buffer's address only where the type map is
-    /// dense and in order: predefined types but pairs, contiguous types, a vector without gaps;
-    /// not a resized type with a gap, a pair type, or a type whose data start elsewhere.
+    /// dense and in order: basic types, contiguous types, a vector without gaps; not a resized
+    /// type with a gap, a pair type with padding, or a type whose data start elsewhere.
     #[test]
     fn one_run_is_where_copies_are_dense_from_the_address() {
         let double = named_type("MPI_DOUBLE");

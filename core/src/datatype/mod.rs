@@ -315,8 +315,8 @@ impl Datatype {
     }
 
     /// Where the data of `count` copies start from a buffer's address, when they lie there as
-    /// one run of memory in type-map order (a predefined type but a pair, a contiguous type of
-    /// one); `None` if they do not.
+    /// one run of memory in type-map order, without gaps (copies of a basic type, of a
+    /// contiguous type of one, of a vector whose blocks touch); `None` if they do not.
     pub fn one_run_at(&self, count: i64) -> Option<i64> {
         let copies = self.layout.repeated(count, self.extent()).ok()?;
         copies.data.filter(|_| copies.dense).map(|span| span.min)

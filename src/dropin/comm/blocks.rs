@@ -140,21 +140,20 @@ fn block_count<C: Copy + Into<i64> + From<i32>>(bytes: bool, total: C, blocks: i
     }
 }
 
-/// The arguments of one side of a collective that moves `blocks` blocks of `bytes` bytes in
-/// all as `MPI_BYTE`s from or into the program's buffer, as they are: the buffer, the bytes of
-/// one block and `MPI_BYTE`.
-fn bytes_in_place<B, C: From<i32>>(buffer: B, bytes: i64, blocks: i64) -> (B, C, MPI_Datatype) {
-    // The bytes fit in an int: `super::route::as_bytes` leaves larger messages unchanged.
-    (buffer, C::from((bytes / blocks.max(1)) as i32), MPI_BYTE)
+/// The arguments of one side of a collective whose every side goes as bytes, blocks of
+/// `block` bytes at `buffer` (the program's, or the engine's it packed into): the buffer, the
+/// bytes of one block and `MPI_BYTE`.
+fn as_bytes<B, C: From<i32>>(buffer: B, block: i64) -> (B, C, MPI_Datatype) {
+    // A block's bytes fit in an int: `super::route::as_bytes` leaves larger blocks unchanged.
+    (buffer, C::from(block as i32), MPI_BYTE)
 }
 
 /// The blocks a process sends.
 pub struct SentBlocks {
     outgoing: Outgoing,
     blocks: i64,
-    /// Where every side goes as bytes and these go from the program's buffer as they are,
-    /// their bytes.
-    as_they_are: Option<i64>,
+    /// Where every side goes as bytes, the bytes of one block.
+    block_bytes: Option<i64>,
 }
 
 impl SentBlocks {
@@ -173,16 +172,16 @@ impl SentBlocks {
     ) -> SentBlocks {
         let copies = blocks * count;
         // SAFETY: the caller's contract.
-        let (outgoing, as_they_are) = unsafe {
+        let (outgoing, block_bytes) = unsafe {
             match all_bytes {
-                true => Outgoing::collective_bytes(buffer, copies, datatype, defer),
+                true => Outgoing::collective_bytes(buffer, (copies, datatype), blocks, defer),
                 false => (Outgoing::collective(buffer, copies, datatype, defer), None),
             }
         };
         SentBlocks {
             outgoing,
             blocks,
-            as_they_are,
+            block_bytes,
         }
     }
 
@@ -204,10 +203,10 @@ impl SentBlocks {
         count: C,
         datatype: MPI_Datatype,
     ) -> (*const c_void, C, MPI_Datatype) {
-        if let Some(bytes) = self.as_they_are {
-            return bytes_in_place(buffer, bytes, self.blocks);
-        }
         let (b, total, t) = self.outgoing.args(buffer, count, datatype);
+        if let Some(block) = self.block_bytes {
+            return as_bytes(b, block);
+        }
         (
             b,
             block_count(self.outgoing.sends_bytes(), total, self.blocks, count),
@@ -220,9 +219,8 @@ impl SentBlocks {
 pub struct ReceivedBlocks {
     incoming: Incoming,
     blocks: i64,
-    /// Where every side goes as bytes and these arrive in the program's buffer as they are,
-    /// their bytes.
-    as_they_are: Option<i64>,
+    /// Where every side goes as bytes, the bytes of one block.
+    block_bytes: Option<i64>,
 }
 
 impl ReceivedBlocks {
@@ -237,8 +235,8 @@ impl ReceivedBlocks {
         all_bytes: bool,
     ) -> ReceivedBlocks {
         let copies = blocks * count;
-        let (incoming, as_they_are) = match all_bytes {
-            true => Incoming::collective_bytes(buffer, copies, datatype),
+        let (incoming, block_bytes) = match all_bytes {
+            true => Incoming::collective_bytes(buffer, (copies, datatype), blocks),
             false => (
                 Incoming::collective(buffer, copies, datatype, in_place),
                 None,
@@ -247,7 +245,7 @@ impl ReceivedBlocks {
         ReceivedBlocks {
             incoming,
             blocks,
-            as_they_are,
+            block_bytes,
         }
     }
 
@@ -258,10 +256,10 @@ impl ReceivedBlocks {
         count: C,
         datatype: MPI_Datatype,
     ) -> (*mut c_void, C, MPI_Datatype) {
-        if let Some(bytes) = self.as_they_are {
-            return bytes_in_place(buffer, bytes, self.blocks);
-        }
         let (b, total, t) = self.incoming.args(buffer, count, datatype);
+        if let Some(block) = self.block_bytes {
+            return as_bytes(b, block);
+        }
         (
             b,
             block_count(self.incoming.packs(), total, self.blocks, count),

@@ -212,26 +212,28 @@ impl Outgoing {
         }
     }
 
-    /// [`Outgoing::collective`] for a collective every side of which goes as bytes
-    /// ([`route::blocks_all_bytes`]), and how many bytes go from the program's buffer as
-    /// they are ([`route::AsBytes::InPlace`]: no packing).
+    /// [`Outgoing::collective`] of `blocks` blocks for a collective every side of which goes
+    /// as bytes ([`route::blocks_all_bytes`]), and the bytes of one block where they do: from
+    /// the program's buffer as they are ([`route::AsBytes::InPlace`]), or packed (`None`
+    /// where the engine could not take a buffer: the call then moves the program's type).
     ///
     /// # Safety
     /// As for [`Outgoing::collective`].
     pub unsafe fn collective_bytes(
         buffer: *const c_void,
-        count: i64,
-        datatype: MPI_Datatype,
+        (count, datatype): (i64, MPI_Datatype),
+        blocks: i64,
         defer: bool,
     ) -> (Outgoing, Option<i64>) {
         pending::progress_detached();
-        match route::as_bytes(datatype, count) {
-            route::AsBytes::InPlace(bytes) => (Outgoing::unchanged(None), Some(bytes)),
-            // SAFETY: the caller's contract.
-            route::AsBytes::Packed(packed) => (
-                unsafe { Outgoing::packed(buffer, count, packed, defer) },
-                None,
-            ),
+        match route::as_bytes(datatype, count, blocks) {
+            route::AsBytes::InPlace(block) => (Outgoing::unchanged(None), Some(block)),
+            route::AsBytes::Packed(packed, block) => {
+                // SAFETY: the caller's contract.
+                let outgoing = unsafe { Outgoing::packed(buffer, count, packed, defer) };
+                let block = outgoing.packed.is_some().then_some(block);
+                (outgoing, block)
+            }
             route::AsBytes::Unchanged => (Outgoing::unchanged(None), None),
         }
     }
@@ -460,19 +462,23 @@ impl Incoming {
         }
     }
 
-    /// [`Incoming::collective`] for a collective every side of which goes as bytes
-    /// ([`route::blocks_all_bytes`]), and how many bytes arrive in the program's buffer as
-    /// they are ([`route::AsBytes::InPlace`]: no unpacking).
+    /// [`Incoming::collective`] of `blocks` blocks for a collective every side of which goes
+    /// as bytes ([`route::blocks_all_bytes`]), and the bytes of one block where they do: into
+    /// the program's buffer as they are ([`route::AsBytes::InPlace`]), or into a landing
+    /// buffer (`None` where the engine could not take one: the call then moves the program's
+    /// type).
     pub fn collective_bytes(
         buffer: *mut c_void,
-        count: i64,
-        datatype: MPI_Datatype,
+        (count, datatype): (i64, MPI_Datatype),
+        blocks: i64,
     ) -> (Incoming, Option<i64>) {
         pending::progress_detached();
-        match route::as_bytes(datatype, count) {
-            route::AsBytes::InPlace(bytes) => (Incoming::unchanged(None), Some(bytes)),
-            route::AsBytes::Packed(packed) => {
-                (Incoming::landing(buffer, count, packed, false), None)
+        match route::as_bytes(datatype, count, blocks) {
+            route::AsBytes::InPlace(block) => (Incoming::unchanged(None), Some(block)),
+            route::AsBytes::Packed(packed, block) => {
+                let incoming = Incoming::landing(buffer, count, packed, false);
+                let block = incoming.landing.is_some().then_some(block);
+                (incoming, block)
             }
             route::AsBytes::Unchanged => (Incoming::unchanged(None), None),
         }
@@ -787,8 +793,8 @@ pub unsafe fn before_start(requests: *const MPI_Request, count: c_int) {
     unsafe { pending::start(std::slice::from_raw_parts(requests, count as usize)) };
 }
 
-/// Before `MPI_Finalize`: waits for the requests the program freed while they were active,
-/// and removes this process's marker ([`peers`]); then, with `MPI_DTYPE_DEBUG=1` and an MPI
+/// Before `MPI_Finalize`: waits for the requests the program freed while they were active;
+/// then, with `MPI_DTYPE_DEBUG=1` and an MPI
 /// library behind, says on stderr how many requests of the engine's path and pooled buffers
 /// are left (both 0 when the program completed or freed every request):
 ///
@@ -797,7 +803,6 @@ pub unsafe fn before_start(requests: *const MPI_Request, count: c_int) {
 /// ```
 pub fn before_finalize() {
     pending::drain_detached();
-    peers::withdraw();
     if crate::behind::debug() && crate::behind::backend().is_some() {
         crate::diagnostic::line(format_args!(
             "mpi-dtype: at MPI_Finalize, {} engine requests pending, {} pooled buffers lent",

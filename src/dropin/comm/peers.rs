@@ -37,7 +37,9 @@
 //! environment it runs this library too, but a program that may reach one without it sets
 //! `MPI_DTYPE_PEERS=any`.
 //!
-//! Each marker is removed at its process's `MPI_Finalize`, or at its exit; one left by a
+//! Each marker is removed when its process's `MPI_Finalize` has returned (the MPI libraries
+//! behind finalize with a fence of the whole job, so no process reads the markers at its
+//! `MPI_Init` after one is removed, and every process learns alike), or at its exit; one left by a
 //! process that was killed is removed at the next `MPI_Init` of a process of the same user on
 //! the node.
 
@@ -154,7 +156,7 @@ pub fn learn() {
     }
 }
 
-/// Removes this process's marker (at `MPI_Finalize`).
+/// Removes this process's marker (when `MPI_Finalize` has returned).
 pub fn withdraw() {
     let mine = LEFT.lock().take_if(|left| left.pid == std::process::id());
     if let Some(mine) = mine {

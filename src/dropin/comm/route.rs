@@ -9,7 +9,9 @@
 //! entries differ in size and whose type signature has short runs, unless every peer runs
 //! this library: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
-//! `2^31` bytes or more always take the MPI's path. With `MPI_DTYPE_DEBUG=1` the path each
+//! `2^31` bytes or more always take the MPI's path, but in the collectives that move every
+//! side as bytes over an MPI that takes bytes only so ([`blocks_all_bytes`]), where every type
+//! goes as bytes. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
 //! received.
 //!
@@ -147,6 +149,7 @@ pub enum Path {
 
 /// Whether a message of `handle` may take the engine's path at all: not in `mpi` mode, and
 /// never for a predefined type (one load each; the callers skip the rest of the routing).
+/// The collectives that move every side as bytes ask [`blocks_all_bytes`] instead.
 #[inline]
 pub fn may_pack(handle: MPI_Datatype) -> bool {
     mode() != Mode::Mpi && !handles::is_predefined(handle)
@@ -520,36 +523,60 @@ pub fn blocks_all_bytes(allgather: bool, comm: MPI_Comm) -> bool {
         && super::world::within_world(comm)
 }
 
-/// How `count` copies of a type go where a collective moves every side as bytes
-/// ([`blocks_all_bytes`]).
+/// How `count` copies of a type, `blocks` blocks of them, go where a collective moves every
+/// side as bytes ([`blocks_all_bytes`]), with the bytes of one block.
 pub enum AsBytes {
-    /// As the bytes they already are, `MPI_BYTE`s from the program's buffer: copies that lie
-    /// there as one run of memory, in type-map order (a predefined type but a pair type, a
-    /// contiguous type of one), or no data at all.
+    /// As the bytes they already are, `MPI_BYTE`s from or into the program's buffer: copies
+    /// that lie there as one run of memory from its address, in type-map order
+    /// ([`Datatype::one_run_at`]: a predefined type, a contiguous one), or no
+    /// data at all.
     InPlace(i64),
     /// Packed by the engine.
-    Packed(Packed),
-    /// Not at all: a type of the MPI behind's own making, an uncommitted one, or
-    /// `2^31` bytes or more. The call goes to the MPI behind with the program's type.
+    Packed(Packed, i64),
+    /// Not at all: an uncommitted type, no type, or blocks of `2^31` bytes or more. The call
+    /// goes to the MPI behind with the program's type, which breaks the rule that every side
+    /// goes as bytes or none: it reports the error, or, for such long blocks, moves them
+    /// as the program's type where the other sides move bytes.
     Unchanged,
 }
 
-/// How `count` copies of `handle` go as bytes ([`AsBytes`]).
-pub fn as_bytes(handle: MPI_Datatype, count: i64) -> AsBytes {
-    handles::try_with_committed(handle, |datatype| {
-        let bytes = datatype.size().checked_mul(count.max(0));
-        match bytes.filter(|&b| b <= i32::MAX as i64) {
-            None => AsBytes::Unchanged,
-            Some(0) => AsBytes::InPlace(0),
-            Some(bytes) if datatype.one_run_at(count) == Some(0) => AsBytes::InPlace(bytes),
-            Some(bytes) => AsBytes::Packed(Packed {
+/// How `count` copies of `handle`, `blocks` blocks of them, go as bytes ([`AsBytes`]).
+pub fn as_bytes(handle: MPI_Datatype, count: i64, blocks: i64) -> AsBytes {
+    match packable(handle) {
+        Some(datatype) => as_bytes_of(&datatype, count, blocks),
+        None => AsBytes::Unchanged,
+    }
+}
+
+/// The datatype of `handle` where the engine may pack it as the program's data in a
+/// collective whose every side goes as bytes: a committed type, or one the MPI behind made
+/// itself, imported ([`crate::dropin::with_type`]), which the program committed there.
+pub fn packable(handle: MPI_Datatype) -> Option<Arc<Datatype>> {
+    let found = crate::dropin::with_type(handle, |datatype, committed| {
+        (committed || crate::dropin::is_foreign(handle)).then(|| datatype.clone())
+    });
+    found.ok().flatten()
+}
+
+/// [`as_bytes`] of a type the engine may pack ([`packable`]).
+pub fn as_bytes_of(datatype: &Arc<Datatype>, count: i64, blocks: i64) -> AsBytes {
+    let Some(bytes) = datatype.size().checked_mul(count.max(0)) else {
+        return AsBytes::Unchanged;
+    };
+    let block = bytes / blocks.max(1);
+    match bytes {
+        _ if block > i32::MAX as i64 => AsBytes::Unchanged,
+        0 => AsBytes::InPlace(0),
+        _ if datatype.one_run_at(count) == Some(0) => AsBytes::InPlace(block),
+        _ => AsBytes::Packed(
+            Packed {
                 datatype: datatype.clone(),
                 bytes: bytes as usize,
                 stream_type: None,
-            }),
-        }
-    })
-    .unwrap_or(AsBytes::Unchanged)
+            },
+            block,
+        ),
+    }
 }
 
 /// The [`Traits`] of the MPI behind, asked once (`MPI_Get_library_version`).
@@ -658,5 +685,34 @@ mod tests {
         for (version, expected) in cases {
             assert_eq!(traits(version), expected, "{version:?}");
         }
+    }
+
+    /// Where every side goes as bytes, a block of less than `2^31` bytes goes so however many
+    /// blocks a process moves (a root's many, each sender's one), and only a longer block
+    /// does not: the decision is the same for both ends of every pair.
+    #[test]
+    fn collectives_as_bytes_decide_per_block() {
+        use super::{as_bytes_of, AsBytes};
+        use crate::datatype::construct::{contiguous, named, resized};
+        let double = named(crate::predefined::by_name("MPI_DOUBLE").unwrap());
+        let spaced = resized(&double, 0, 16, false).unwrap();
+        let mib = contiguous(1 << 17, &double, false).unwrap();
+        let block = |chosen: AsBytes| match chosen {
+            AsBytes::InPlace(block) => ("in place", block),
+            AsBytes::Packed(packed, block) => {
+                assert_eq!(packed.bytes as i64, block * (packed.bytes as i64 / block));
+                ("packed", block)
+            }
+            AsBytes::Unchanged => ("unchanged", 0),
+        };
+        // 64 blocks of 40 MiB at a root, 2.5 GiB in all, and one at each sender.
+        assert_eq!(block(as_bytes_of(&mib, 40 * 64, 64)), ("in place", 40 << 20));
+        assert_eq!(block(as_bytes_of(&mib, 40, 1)), ("in place", 40 << 20));
+        assert_eq!(block(as_bytes_of(&double, 5 << 20, 1)), ("in place", 40 << 20));
+        assert_eq!(block(as_bytes_of(&spaced, 40 << 17, 8)), ("packed", 5 << 20));
+        assert_eq!(block(as_bytes_of(&spaced, 0, 8)), ("in place", 0));
+        // A block of 2 GiB does not fit the MPI's count.
+        assert_eq!(block(as_bytes_of(&mib, 2048 * 4, 4)), ("unchanged", 0));
+        assert_eq!(block(as_bytes_of(&mib, 2047 * 4, 4)), ("in place", 2047 << 20));
     }
 }

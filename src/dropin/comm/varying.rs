@@ -85,35 +85,62 @@ enum Paths {
 impl Spread {
     /// The path of the side of `blocks` at `buffer` where every side of every process goes as
     /// bytes ([`route::blocks_all_bytes`]): the program's data as they are where each block
-    /// is one run of memory (predefined types), else packed; `None` where neither can be
-    /// (a negative count, a type the engine cannot pack, `2^31` bytes or more).
+    /// is one run of memory from its address ([`route::AsBytes::InPlace`]) and lies less than
+    /// `2^31` bytes from `buffer`, else packed; `None` where neither can be (a negative count,
+    /// a type the engine may not pack, a block of `2^31` bytes or more, more than `2^31 - 1`
+    /// bytes in all, no memory for the buffer).
     pub fn as_bytes(buffer: *const c_void, unit: Unit, blocks: &[Block]) -> Option<Spread> {
         if blocks.iter().any(|b| b.count < 0) {
             return None;
         }
-        let as_they_are = blocks.iter().map(|b| {
-            if b.count == 0 {
-                return Some((0, 0));
-            }
-            let bytes = match route::as_bytes(b.datatype, b.count) {
-                route::AsBytes::InPlace(bytes) => bytes,
-                _ => return None,
+        let types = blocks
+            .iter()
+            .map(|b| match b.count {
+                0 => Some(None),
+                _ => route::packable(b.datatype).map(Some),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let mut as_they_are = Some(Vec::with_capacity(blocks.len()));
+        let mut paths = Vec::with_capacity(blocks.len());
+        for (block, datatype) in blocks.iter().zip(types) {
+            let Some(datatype) = datatype else {
+                as_they_are = as_they_are.map(|mut bytes: Vec<_>| {
+                    bytes.push((0, 0));
+                    bytes
+                });
+                paths.push(None);
+                continue;
             };
             let stride = match unit {
-                Unit::Extents => handles::try_with_committed(b.datatype, |t| t.extent())?,
+                Unit::Extents => datatype.extent(),
                 Unit::Bytes => 1,
             };
-            let offset = b.displacement.checked_mul(stride)?;
-            i32::try_from(offset).ok().map(|_| (bytes, offset))
-        });
-        if let Some(bytes) = as_they_are.collect::<Option<Vec<_>>>() {
-            return Some(Spread(Paths::Bytes(bytes)));
+            let offset = block
+                .displacement
+                .checked_mul(stride)
+                .filter(|&offset| i32::try_from(offset).is_ok());
+            let (packed, one_run) = match route::as_bytes_of(&datatype, block.count, 1) {
+                route::AsBytes::Unchanged => return None,
+                route::AsBytes::InPlace(bytes) => {
+                    let packed = route::Packed {
+                        datatype,
+                        bytes: bytes as usize,
+                        stream_type: None,
+                    };
+                    (packed, Some(bytes).zip(offset))
+                }
+                route::AsBytes::Packed(packed, _) => (packed, None),
+            };
+            as_they_are = as_they_are.zip(one_run).map(|(mut bytes, run)| {
+                bytes.push(run);
+                bytes
+            });
+            paths.push(Some(Path::Engine(packed)));
         }
-        let paths = blocks
-            .iter()
-            .map(|b| (b.count != 0).then_some(Path::Mpi(None)))
-            .collect();
-        Spread::packed(buffer, unit, blocks, paths)
+        match as_they_are {
+            Some(bytes) => Some(Spread(Paths::Bytes(bytes))),
+            None => Spread::packed(buffer, unit, blocks, paths),
+        }
     }
 
     /// The path of the side of `blocks` at `buffer` (module documentation).

@@ -10,7 +10,7 @@
 //! library's own whose copy callback copies nothing (a duplicate is asked again), and the
 //! MPI behind drops it with the communicator.
 
-use crate::abi::{MPI_Comm, MPI_Group, MPI_COMM_WORLD, MPI_SUCCESS, MPI_UNDEFINED};
+use crate::abi::{MPI_Comm, MPI_Group, MPI_COMM_NULL, MPI_COMM_WORLD, MPI_SUCCESS, MPI_UNDEFINED};
 use crate::behind::forward;
 use std::os::raw::{c_int, c_void};
 use std::sync::OnceLock;
@@ -21,8 +21,13 @@ const WITHIN: usize = 1;
 const BEYOND: usize = 2;
 
 /// Whether every process of `comm` (of both groups of an intercommunicator) is a process of
-/// this process's `MPI_COMM_WORLD`; false where the MPI behind cannot say.
+/// this process's `MPI_COMM_WORLD`; false where the MPI behind cannot say, where there is no
+/// world (a process that made its communicators from sessions, without `MPI_Init`) and for
+/// `MPI_COMM_NULL` (the call then reports the error itself).
 pub fn within_world(comm: MPI_Comm) -> bool {
+    if comm == MPI_COMM_NULL || !world_initialized() {
+        return false;
+    }
     let Some(key) = key() else {
         return false;
     };
@@ -41,6 +46,15 @@ pub fn within_world(comm: MPI_Comm) -> bool {
     let _ = forward!(PMPI_Comm_set_attr: fn(MPI_Comm, c_int, *mut c_void) -> c_int,
         comm, key, value as *mut c_void);
     within
+}
+
+/// Whether `MPI_COMM_WORLD` may be used: `MPI_Init` was called (sessions do not count) and
+/// `MPI_Finalize` was not.
+fn world_initialized() -> bool {
+    let (mut initialized, mut finalized): (c_int, c_int) = (0, 0);
+    let asked = forward!(PMPI_Initialized: fn(*mut c_int) -> c_int, &mut initialized);
+    let ended = forward!(PMPI_Finalized: fn(*mut c_int) -> c_int, &mut finalized);
+    asked == Some(MPI_SUCCESS) && ended == Some(MPI_SUCCESS) && initialized != 0 && finalized == 0
 }
 
 /// The key of the attribute, made at the first call (`None` where the MPI behind made none).

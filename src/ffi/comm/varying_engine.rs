@@ -156,8 +156,9 @@ struct Kept<C, D> {
 
 impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
     /// The path of this side of `n` blocks on `side`, or as bytes (`all_bytes`:
-    /// [`route::blocks_all_bytes`]); `None` where an array is NULL, or the blocks cannot go
-    /// as bytes: the call then goes to the MPI behind unchanged, which reports the error.
+    /// [`route::blocks_all_bytes`]); `None` where an array is NULL (the call then goes to the
+    /// MPI behind unchanged, which reports the error), or the blocks cannot go as bytes
+    /// ([`Spread::as_bytes`]: the call goes unchanged too, though the other sides move bytes).
     ///
     /// # Safety
     /// Non-NULL arrays hold `n` entries.
