@@ -10,38 +10,10 @@
  *
  * The standard allows it all; plainly, Intel MPI 2021.19 crashes in MPI_Allgather and Open MPI
  * 4.1 and 5.0 hang in MPI_Allgatherv. Fails plainly over: impi ompi4 ompi5 */
-#include "check_mpi.h"
+#include "double_layouts.h"
 
 #define B 16384 /* doubles of a whole block */
 #define RANKS 4
-
-/* A layout of n doubles: `per` doubles a copy of `type`, each double `gap` doubles after the
- * one before. */
-typedef struct {
-    MPI_Datatype type;
-    int per, gap;
-    const char *name;
-} layout_t;
-
-static layout_t g_layouts[3];
-
-static void make_layouts(void)
-{
-    MPI_Datatype spaced, four;
-    MPI_CHECK(MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * (MPI_Aint)sizeof(double), &spaced));
-    MPI_CHECK(MPI_Type_commit(&spaced));
-    MPI_CHECK(MPI_Type_contiguous(4, MPI_DOUBLE, &four));
-    MPI_CHECK(MPI_Type_commit(&four));
-    g_layouts[0] = (layout_t){spaced, 1, 2, "every other double"};
-    g_layouts[1] = (layout_t){MPI_DOUBLE, 1, 1, "MPI_DOUBLE"};
-    g_layouts[2] = (layout_t){four, 4, 1, "4 doubles"};
-}
-
-static void free_layouts(void)
-{
-    MPI_CHECK(MPI_Type_free(&g_layouts[0].type));
-    MPI_CHECK(MPI_Type_free(&g_layouts[2].type));
-}
 
 /* The layout rank r sends in, and the one it receives in. */
 static const layout_t *sends(int r) { return &g_layouts[r % 3]; }

@@ -11,29 +11,10 @@
  * Debian's MPICH 4.0.2 fails MPI_Comm_spawn here ("Error in spawn call"), and Intel MPI
  * 2021.19 spawns only over its shm:ofi fabric, not over the shm one it runs with here.
  * Cannot run over: mpich4 impi */
-#include "check_mpi.h"
+#include "double_layouts.h"
 
 #define B 8192 /* doubles of a block */
 #define SPAWNED 2
-
-typedef struct {
-    MPI_Datatype type;
-    int per, gap;
-} layout_t;
-
-static layout_t g_layouts[3];
-
-static void make_layouts(void)
-{
-    MPI_Datatype spaced, four;
-    MPI_CHECK(MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * (MPI_Aint)sizeof(double), &spaced));
-    MPI_CHECK(MPI_Type_commit(&spaced));
-    MPI_CHECK(MPI_Type_contiguous(4, MPI_DOUBLE, &four));
-    MPI_CHECK(MPI_Type_commit(&four));
-    g_layouts[0] = (layout_t){spaced, 1, 2};
-    g_layouts[1] = (layout_t){MPI_DOUBLE, 1, 1};
-    g_layouts[2] = (layout_t){four, 4, 1};
-}
 
 /* The value of double i of the block process `src` sends process `dst` (numbered as in the
  * merged communicator; dst -1: the same block for everyone). */
@@ -139,8 +120,7 @@ int main(int argc, char **argv)
             printf("spawned: %ld of %ld checks FAILED\n", total[1], total[0]);
         fflush(stdout);
     }
-    MPI_CHECK(MPI_Type_free(&g_layouts[0].type));
-    MPI_CHECK(MPI_Type_free(&g_layouts[2].type));
+    free_layouts();
     MPI_CHECK(MPI_Comm_free(&merged));
     MPI_CHECK(MPI_Comm_disconnect(&inter));
     MPI_CHECK(MPI_Finalize());
