@@ -706,13 +706,25 @@ mod tests {
             AsBytes::Unchanged => ("unchanged", 0),
         };
         // 64 blocks of 40 MiB at a root, 2.5 GiB in all, and one at each sender.
-        assert_eq!(block(as_bytes_of(&mib, 40 * 64, 64)), ("in place", 40 << 20));
+        assert_eq!(
+            block(as_bytes_of(&mib, 40 * 64, 64)),
+            ("in place", 40 << 20)
+        );
         assert_eq!(block(as_bytes_of(&mib, 40, 1)), ("in place", 40 << 20));
-        assert_eq!(block(as_bytes_of(&double, 5 << 20, 1)), ("in place", 40 << 20));
-        assert_eq!(block(as_bytes_of(&spaced, 40 << 17, 8)), ("packed", 5 << 20));
+        assert_eq!(
+            block(as_bytes_of(&double, 5 << 20, 1)),
+            ("in place", 40 << 20)
+        );
+        assert_eq!(
+            block(as_bytes_of(&spaced, 40 << 17, 8)),
+            ("packed", 5 << 20)
+        );
         assert_eq!(block(as_bytes_of(&spaced, 0, 8)), ("in place", 0));
         // A block of 2 GiB does not fit the MPI's count.
         assert_eq!(block(as_bytes_of(&mib, 2048 * 4, 4)), ("unchanged", 0));
-        assert_eq!(block(as_bytes_of(&mib, 2047 * 4, 4)), ("in place", 2047 << 20));
+        assert_eq!(
+            block(as_bytes_of(&mib, 2047 * 4, 4)),
+            ("in place", 2047 << 20)
+        );
     }
 }
