@@ -42,7 +42,7 @@ pub fn within_world(comm: MPI_Comm) -> bool {
     }
     let within = groups_within_world(comm).unwrap_or(false);
     let value = if within { WITHIN } else { BEYOND };
-    // Not kept, it is asked again at the next call.
+    // Where it cannot be kept, it is asked again at the next call.
     let _ = forward!(PMPI_Comm_set_attr: fn(MPI_Comm, c_int, *mut c_void) -> c_int,
         comm, key, value as *mut c_void);
     within
