@@ -5,7 +5,7 @@
 //! the blocks are packed into one buffer, block `i` at `i` times the bytes of a block, and the
 //! MPI behind moves `MPI_BYTE`s, so its count is the bytes of one block. Over an MPI that
 //! takes bytes only where every side is bytes, every side of every process goes so
-//! ([`super::route::blocks_all_bytes`]): the blocks of a type whose copies are one run of
+//! ([`super::route::BlockSides::AllBytes`]): the blocks of a type whose copies are one run of
 //! memory as the bytes they are, the others packed.
 
 use super::collective::{Landing, Refill};
@@ -159,7 +159,7 @@ pub struct SentBlocks {
 impl SentBlocks {
     /// Prepares sending `blocks` blocks of `count` copies of `datatype` at `buffer`: on the
     /// engine's path, packs them now, or at each start of a persistent collective (`defer`);
-    /// `all_bytes`: as bytes, whatever the type ([`super::route::blocks_all_bytes`]).
+    /// `all_bytes`: as bytes, whatever the type ([`super::route::BlockSides::AllBytes`]).
     ///
     /// # Safety
     /// The type map of the blocks relative to `buffer` is readable, as the call requires.
@@ -226,7 +226,7 @@ pub struct ReceivedBlocks {
 impl ReceivedBlocks {
     /// Prepares receiving `blocks` blocks of `count` copies of `datatype` at `buffer`;
     /// `in_place`: the call sends from this buffer too (`MPI_IN_PLACE`); `all_bytes`: as
-    /// bytes, whatever the type ([`super::route::blocks_all_bytes`]).
+    /// bytes, whatever the type ([`super::route::BlockSides::AllBytes`]).
     pub fn new(
         buffer: *mut c_void,
         (count, datatype): (i64, MPI_Datatype),

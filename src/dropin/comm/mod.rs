@@ -213,7 +213,7 @@ impl Outgoing {
     }
 
     /// [`Outgoing::collective`] of `blocks` blocks for a collective every side of which goes
-    /// as bytes ([`route::blocks_all_bytes`]), and the bytes of one block where they do: from
+    /// as bytes ([`route::BlockSides::AllBytes`]), and the bytes of one block where they do: from
     /// the program's buffer as they are ([`route::AsBytes::InPlace`]), or packed (`None`
     /// where the engine could not take a buffer: the call then moves the program's type).
     ///
@@ -463,7 +463,7 @@ impl Incoming {
     }
 
     /// [`Incoming::collective`] of `blocks` blocks for a collective every side of which goes
-    /// as bytes ([`route::blocks_all_bytes`]), and the bytes of one block where they do: into
+    /// as bytes ([`route::BlockSides::AllBytes`]), and the bytes of one block where they do: into
     /// the program's buffer as they are ([`route::AsBytes::InPlace`]), or into a landing
     /// buffer (`None` where the engine could not take one: the call then moves the program's
     /// type).

@@ -5,7 +5,7 @@
 //! in `mpi` mode (which hands every receive to the MPI behind with the type's twin), may not.
 //! Where the MPI behind takes bytes in a collective only if every side is bytes (Open MPI),
 //! the collectives that move blocks go so over a communicator of this world's processes
-//! ([`super::route::blocks_all_bytes`], [`super::world`]).
+//! ([`super::route::BlockSides::AllBytes`], [`super::world`]).
 //!
 //! `MPI_DTYPE_PEERS` chooses:
 //!

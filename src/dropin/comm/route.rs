@@ -10,7 +10,7 @@
 //! this library: below), `mpi` packs none. Predefined types,
 //! types the MPI behind made itself, uncommitted types, empty messages and messages of
 //! `2^31` bytes or more always take the MPI's path, but in the collectives that move every
-//! side as bytes over an MPI that takes bytes only so ([`blocks_all_bytes`]), where every type
+//! side as bytes over an MPI that takes bytes only so ([`BlockSides::AllBytes`]), where every type
 //! goes as bytes. With `MPI_DTYPE_DEBUG=1` the path each
 //! type takes is printed on stderr, once per type, when its first message is sent or
 //! received.
@@ -149,7 +149,7 @@ pub enum Path {
 
 /// Whether a message of `handle` may take the engine's path at all: not in `mpi` mode, and
 /// never for a predefined type (one load each; the callers skip the rest of the routing).
-/// The collectives that move every side as bytes ask [`blocks_all_bytes`] instead.
+/// The collectives that move blocks ask [`block_sides`].
 #[inline]
 pub fn may_pack(handle: MPI_Datatype) -> bool {
     mode() != Mode::Mpi && !handles::is_predefined(handle)
@@ -457,7 +457,7 @@ pub struct Traits {
     /// so that the engine may pack one side of them ([`crate::dropin::comm::blocks`]): MPICH
     /// and Intel MPI 2021.19. Open MPI 4.1's collectives hang so (`scripts/test-drop-in-p2p.sh`
     /// with `P2P_ABI=ompi`), and an unknown library is not trusted with it: there they move
-    /// bytes on every side or on none ([`blocks_all_bytes`]).
+    /// bytes on every side or on none ([`BlockSides::AllBytes`]).
     pub collectives_take_bytes: bool,
     /// [`Self::collectives_take_bytes`] for the collectives that send every partner the same
     /// block (`MPI_Allgather`, `MPI_Allgatherv` and their neighbourhood forms): MPICH. Intel
@@ -495,36 +495,55 @@ pub fn overruns_short_receives() -> bool {
     behind_traits().overruns_short_receives
 }
 
-/// Whether the collectives that move one block per process may take the engine's path over
-/// the MPI behind ([`Traits::collectives_take_bytes`]; `allgather`: a collective that sends
-/// every partner the same block, [`Traits::allgather_takes_bytes`]), and the mode lets them.
-pub fn may_pack_blocks(allgather: bool) -> bool {
+/// How the sides of a collective that moves blocks go ([`block_sides`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BlockSides {
+    /// To the MPI behind as the program gave them: `mpi` mode, nothing the engine may pack, or
+    /// an MPI that takes bytes only where every side is bytes, behind a process that may not
+    /// learn that every other one runs this library.
+    Unchanged,
+    /// Each side on the path a message of all its blocks would take ([`route`]): the MPI
+    /// behind takes bytes on one side of a pair and the data of a type on the other, as its
+    /// point-to-point calls do ([`Traits::collectives_take_bytes`]).
+    OwnPaths,
+    /// Every side of every process as `MPI_BYTE`s ([`as_bytes`]): the MPI behind does not take
+    /// bytes on one side of a pair and a type on the other (Open MPI, whose collectives cut a
+    /// block into pieces of whole copies of each side's own type, and Intel MPI's
+    /// `MPI_Allgather`), but every process runs this library ([`super::peers::all_preloaded`]),
+    /// so each one takes this same rule and every pair moves bytes on both sides. Only over
+    /// communicators all of whose processes are of this `MPI_COMM_WORLD`
+    /// ([`super::world::within_world`]), which learnt that alike.
+    AllBytes,
+}
+
+/// How the sides of a collective that moves blocks over `comm` go ([`BlockSides`];
+/// `allgather`: one that sends every partner the same block, which the MPI behind may take
+/// otherwise, [`Traits::allgather_takes_bytes`]; `packable`: a side holds a type the engine
+/// may pack, [`may_pack`]). `mpi` mode is a process's own, and every process of a job runs in
+/// one mode.
+pub fn block_sides(allgather: bool, comm: MPI_Comm, packable: bool) -> BlockSides {
+    if mode() == Mode::Mpi {
+        return BlockSides::Unchanged;
+    }
     let traits = behind_traits();
     let takes_bytes = match allgather {
         true => traits.allgather_takes_bytes,
         false => traits.collectives_take_bytes,
     };
-    mode() != Mode::Mpi && takes_bytes
-}
-
-/// Whether every side of the collectives that move blocks goes as `MPI_BYTE`s, at every
-/// process (`allgather`: a collective that sends every partner the same block): where the MPI
-/// behind does not take bytes on one side of a pair and a type on the other
-/// ([`may_pack_blocks`] is false: Open MPI, whose collectives cut a block into pieces of whole
-/// copies of each side's own type, and Intel MPI's `MPI_Allgather`), but every process runs
-/// this library ([`super::peers::all_preloaded`]), so each one takes this same rule and every
-/// pair moves bytes on both sides ([`as_bytes`]). Only over `comm`s all of whose processes
-/// are of this `MPI_COMM_WORLD` ([`super::world::within_world`]), which learnt that alike.
-/// Not in `mpi` mode, which is a process's own: every process of a job runs in one mode.
-pub fn blocks_all_bytes(allgather: bool, comm: MPI_Comm) -> bool {
-    mode() != Mode::Mpi
-        && !may_pack_blocks(allgather)
-        && super::peers::all_preloaded()
-        && super::world::within_world(comm)
+    if takes_bytes {
+        return match packable {
+            true => BlockSides::OwnPaths,
+            false => BlockSides::Unchanged,
+        };
+    }
+    match super::peers::all_preloaded() && super::world::within_world(comm) {
+        true => BlockSides::AllBytes,
+        false => BlockSides::Unchanged,
+    }
 }
 
 /// How `count` copies of a type, `blocks` blocks of them, go where a collective moves every
-/// side as bytes ([`blocks_all_bytes`]), with the bytes of one block.
+/// side as bytes ([`BlockSides::AllBytes`]), with the bytes of one block.
 pub enum AsBytes {
     /// As the bytes they already are, `MPI_BYTE`s from or into the program's buffer: copies
     /// that lie there as one run of memory from its address, in type-map order

@@ -20,7 +20,7 @@
 //! whichever path each side takes.
 //!
 //! Over an MPI that takes bytes only where every side is bytes, every side of every process
-//! goes so ([`Spread::as_bytes`], [`route::blocks_all_bytes`]): the blocks as the bytes they
+//! goes so ([`Spread::as_bytes`], [`route::BlockSides::AllBytes`]): the blocks as the bytes they
 //! are where each is one run of memory, else packed.
 
 use super::collective::{Landing, Refill};
@@ -84,7 +84,7 @@ enum Paths {
 
 impl Spread {
     /// The path of the side of `blocks` at `buffer` where every side of every process goes as
-    /// bytes ([`route::blocks_all_bytes`]): the program's data as they are where each block
+    /// bytes ([`route::BlockSides::AllBytes`]): the program's data as they are where each block
     /// is one run of memory from its address ([`route::AsBytes::InPlace`]) and lies less than
     /// `2^31` bytes from `buffer`, else packed; `None` where neither can be (a negative count,
     /// a type the engine may not pack, a block of `2^31` bytes or more, more than `2^31 - 1`

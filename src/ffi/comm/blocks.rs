@@ -25,7 +25,7 @@ use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Info, MPI_Request};
 use crate::behind::forward;
 use crate::dropin::comm::blocks::{root_and_partners, Exchange, ReceivedBlocks, SentBlocks};
 use crate::dropin::comm::collective::{After, Collective, Refill};
-use crate::dropin::comm::route;
+use crate::dropin::comm::route::{self, BlockSides};
 use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -133,13 +133,14 @@ unsafe fn exchange<C: BlockCount>(
         return rc;
     }
     let in_place = is_in_place(args.sendbuf);
-    let all_bytes = route::blocks_all_bytes(same, args.comm);
     let packable = route::may_pack(args.recvtype) || (!in_place && route::may_pack(args.sendtype));
+    let sides = route::block_sides(same, args.comm, packable);
     let valid = args.recvcount.into() >= 0 && (in_place || args.sendcount.into() >= 0);
-    let packs = (all_bytes || (route::may_pack_blocks(same) && packable)) && valid;
+    let packs = sides != BlockSides::Unchanged && valid;
     let Some(partners) = exchanging(with, args.comm, packs, in_place) else {
         return call(args);
     };
+    let all_bytes = sides == BlockSides::AllBytes;
     let received = (args.recvcount.into(), args.recvtype);
     let incoming = partners.incoming as i64;
     let received = ReceivedBlocks::new(args.recvbuf, received, incoming, in_place, all_bytes);
@@ -238,7 +239,7 @@ unsafe fn allgather<C: BlockCount>(
 }
 
 /// Which side of a rooted collective this process is, its number of partners and whether
-/// every side goes as bytes ([`route::blocks_all_bytes`]), or `None` where the call goes to
+/// every side goes as bytes ([`route::BlockSides::AllBytes`]), or `None` where the call goes to
 /// the MPI behind unchanged (nothing to pack; `MPI_PROC_NULL`, a process of the root group of
 /// an intercommunicator other than the root; `MPI_IN_PLACE` at a process other than the root,
 /// which that library reports; a negative count this process's side reads, which it
@@ -249,9 +250,12 @@ fn rooted_side<C: BlockCount>(
     root: c_int,
     in_place: bool,
 ) -> Option<(bool, i64, bool)> {
-    let all_bytes = route::blocks_all_bytes(false, args.comm);
+    if root == MPI_PROC_NULL {
+        return None;
+    }
     let packable = route::may_pack(args.sendtype) || route::may_pack(args.recvtype);
-    if root == MPI_PROC_NULL || !(all_bytes || (route::may_pack_blocks(false) && packable)) {
+    let sides = route::block_sides(false, args.comm, packable);
+    if sides == BlockSides::Unchanged {
         return None;
     }
     let (is_root, partners) = root_and_partners(root, args.comm)?;
@@ -263,6 +267,7 @@ fn rooted_side<C: BlockCount>(
     };
     let reads_one = !is_root || (root != MPI_ROOT && !in_place);
     let valid = (!is_root || blocks >= 0) && (!reads_one || one >= 0);
+    let all_bytes = sides == BlockSides::AllBytes;
     (valid && (is_root || !in_place)).then_some((is_root, partners, all_bytes))
 }
 

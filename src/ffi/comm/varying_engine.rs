@@ -17,7 +17,7 @@ use crate::dropin::comm::blocks::{
 };
 use crate::dropin::comm::collective::{After, Collective, Landing, Refill};
 use crate::dropin::comm::pool::Buffer;
-use crate::dropin::comm::route::{self, Side};
+use crate::dropin::comm::route::{self, BlockSides, Side};
 use crate::dropin::comm::varying::{Block, Spread, Unit};
 use crate::error::MpiResult;
 use crate::ffi::read_in;
@@ -156,7 +156,7 @@ struct Kept<C, D> {
 
 impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
     /// The path of this side of `n` blocks on `side`, or as bytes (`all_bytes`:
-    /// [`route::blocks_all_bytes`]); `None` where an array is NULL (the call then goes to the
+    /// [`route::BlockSides::AllBytes`]); `None` where an array is NULL (the call then goes to the
     /// MPI behind unchanged, which reports the error), or the blocks cannot go as bytes
     /// ([`Spread::as_bytes`]: the call goes unchanged too, though the other sides move bytes).
     ///
@@ -232,7 +232,7 @@ pub(super) struct Single<C> {
 
 impl<C: Number> Single<C> {
     /// Sends this block on its path (`defer`: packed at each start of a persistent
-    /// collective, not now; `all_bytes`: as bytes, [`route::blocks_all_bytes`]).
+    /// collective, not now; `all_bytes`: as bytes, [`route::BlockSides::AllBytes`]).
     ///
     /// # Safety
     /// The block is readable, as the call requires.
@@ -251,7 +251,7 @@ impl<C: Number> Single<C> {
         )
     }
 
-    /// Receives this block on its path (`all_bytes`: as bytes, [`route::blocks_all_bytes`]).
+    /// Receives this block on its path (`all_bytes`: as bytes, [`route::BlockSides::AllBytes`]).
     fn received(self, all_bytes: bool) -> (Single<C>, Option<ReceivedBlocks>) {
         let buffer = self.buffer.cast_mut();
         let block = (self.count.into(), self.datatype);
@@ -317,7 +317,7 @@ fn valid<C: Number>(count: C) -> bool {
 /// The receive side of a block from each of `partners`, and the packing of the program's
 /// blocks it needs (`in_place`: the call sends from it too; and the blocks from nobody,
 /// which stay), or `None` where the call goes to the MPI behind unchanged; `all_bytes`: as
-/// bytes ([`route::blocks_all_bytes`]).
+/// bytes ([`route::BlockSides::AllBytes`]).
 ///
 /// # Safety
 /// The arrays hold an entry per partner.
@@ -401,14 +401,18 @@ unsafe fn alltoall_varied_as_given<C: Number, D: Number, T: Types>(
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
-    // `MPI_Alltoallw` keeps the MPI's path where every side must go as bytes: its types are
-    // handed on as the MPI behind's own (`alltoall_varied`), which the engine cannot pack.
-    let all_bytes = !T::PER_BLOCK && route::blocks_all_bytes(false, comm);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
-    let packs = all_bytes || (route::may_pack_blocks(false) && packable);
-    let Some(partners) = exchanging(with, comm, packs, in_place) else {
+    let sides = match route::block_sides(false, comm, packable) {
+        // `MPI_Alltoallw` keeps the MPI's path where every side must go as bytes: its types
+        // are handed on as the MPI behind's own (`alltoall_varied`), which the engine cannot
+        // pack.
+        BlockSides::AllBytes if T::PER_BLOCK => BlockSides::Unchanged,
+        sides => sides,
+    };
+    let Some(partners) = exchanging(with, comm, sides != BlockSides::Unchanged, in_place) else {
         return call(send, recv);
     };
+    let all_bytes = sides == BlockSides::AllBytes;
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
     let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
     let Some((received, mut refills)) = receiving else {
@@ -446,13 +450,14 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
     after: After,
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
-    let all_bytes = route::blocks_all_bytes(true, comm);
     let packable = route::may_pack(recv.types) || (!in_place && route::may_pack(send.datatype));
+    let sides = route::block_sides(true, comm, packable);
     let valid = in_place || valid(send.count);
-    let packs = (all_bytes || (route::may_pack_blocks(true) && packable)) && valid;
+    let packs = sides != BlockSides::Unchanged && valid;
     let Some(partners) = exchanging(with, comm, packs, in_place) else {
         return call(send, recv);
     };
+    let all_bytes = sides == BlockSides::AllBytes;
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
     let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
     let Some((received, mut refills)) = receiving else {
@@ -474,7 +479,7 @@ pub(super) unsafe fn allgather_varied<C: Number, D: Number>(
 /// This process's part in a rooted collective whose side of one block (every process's but
 /// the root's) has `count` copies: whether it is the root, its partners, whether that side
 /// moves a block here (not at the root of an intercommunicator, nor at a root whose block
-/// stays in place) and whether every side goes as bytes ([`route::blocks_all_bytes`]);
+/// stays in place) and whether every side goes as bytes ([`route::BlockSides::AllBytes`]);
 /// `None` where the call goes to the MPI behind unchanged (`MPI_PROC_NULL`, nothing to
 /// pack, a negative count, `MPI_IN_PLACE` but at the root).
 fn rooted<C: Number>(
@@ -484,10 +489,14 @@ fn rooted<C: Number>(
     in_place: bool,
     count: C,
 ) -> Option<(bool, usize, bool, bool)> {
-    let all_bytes = route::blocks_all_bytes(false, comm);
-    if root == MPI_PROC_NULL || !(all_bytes || (packable && route::may_pack_blocks(false))) {
+    if root == MPI_PROC_NULL {
         return None;
     }
+    let sides = route::block_sides(false, comm, packable);
+    if sides == BlockSides::Unchanged {
+        return None;
+    }
+    let all_bytes = sides == BlockSides::AllBytes;
     let (is_root, n) = root_and_partners(root, comm)?;
     let moves = root != MPI_ROOT && !(is_root && in_place);
     let valid = (!moves || valid(count)) && (is_root || !in_place);
