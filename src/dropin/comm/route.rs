@@ -583,18 +583,17 @@ pub fn as_bytes_of(datatype: &Arc<Datatype>, count: i64, blocks: i64) -> AsBytes
         return AsBytes::Unchanged;
     };
     let block = bytes / blocks.max(1);
-    match bytes {
-        _ if block > i32::MAX as i64 => AsBytes::Unchanged,
-        0 => AsBytes::InPlace(0),
-        _ if datatype.one_run_at(count) == Some(0) => AsBytes::InPlace(block),
-        _ => AsBytes::Packed(
-            Packed {
-                datatype: datatype.clone(),
-                bytes: bytes as usize,
-                stream_type: None,
-            },
-            block,
-        ),
+    if block > i32::MAX as i64 {
+        AsBytes::Unchanged
+    } else if bytes == 0 || datatype.one_run_at(count) == Some(0) {
+        AsBytes::InPlace(block)
+    } else {
+        let packed = Packed {
+            datatype: datatype.clone(),
+            bytes: bytes as usize,
+            stream_type: None,
+        };
+        AsBytes::Packed(packed, block)
     }
 }
 

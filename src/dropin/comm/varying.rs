@@ -82,6 +82,15 @@ enum Paths {
     Unchanged(Vec<MPI_Datatype>),
 }
 
+/// Adds a block's `run` (its bytes and offset) to `runs`, or, where the block is no run of
+/// the program's memory the MPI behind can reach (`None`), gives the runs up.
+fn add_run(runs: &mut Option<Vec<(i64, i64)>>, run: Option<(i64, i64)>) {
+    match (runs.as_mut(), run) {
+        (Some(kept), Some(run)) => kept.push(run),
+        _ => *runs = None,
+    }
+}
+
 impl Spread {
     /// The path of the side of `blocks` at `buffer` where every side of every process goes as
     /// bytes ([`route::BlockSides::AllBytes`]): the program's data as they are where each block
@@ -90,55 +99,45 @@ impl Spread {
     /// a type the engine may not pack, a block of `2^31` bytes or more, more than `2^31 - 1`
     /// bytes in all, no memory for the buffer).
     pub fn as_bytes(buffer: *const c_void, unit: Unit, blocks: &[Block]) -> Option<Spread> {
-        if blocks.iter().any(|b| b.count < 0) {
-            return None;
-        }
-        let types = blocks
-            .iter()
-            .map(|b| match b.count {
-                0 => Some(None),
-                _ => route::packable(b.datatype).map(Some),
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let mut as_they_are = Some(Vec::with_capacity(blocks.len()));
+        // Each block's bytes and offset from `buffer`, while every block is one run of memory
+        // there; and each block's path should they be packed.
+        let mut runs = Some(Vec::with_capacity(blocks.len()));
         let mut paths = Vec::with_capacity(blocks.len());
-        for (block, datatype) in blocks.iter().zip(types) {
-            let Some(datatype) = datatype else {
-                as_they_are = as_they_are.map(|mut bytes: Vec<_>| {
-                    bytes.push((0, 0));
-                    bytes
-                });
+        for block in blocks {
+            if block.count < 0 {
+                return None;
+            }
+            if block.count == 0 {
+                add_run(&mut runs, Some((0, 0)));
                 paths.push(None);
                 continue;
-            };
-            let stride = match unit {
-                Unit::Extents => datatype.extent(),
-                Unit::Bytes => 1,
-            };
-            let offset = block
-                .displacement
-                .checked_mul(stride)
-                .filter(|&offset| i32::try_from(offset).is_ok());
-            let (packed, one_run) = match route::as_bytes_of(&datatype, block.count, 1) {
+            }
+            let datatype = route::packable(block.datatype)?;
+            let packed = match route::as_bytes_of(&datatype, block.count, 1) {
                 route::AsBytes::Unchanged => return None,
+                route::AsBytes::Packed(packed, _) => {
+                    add_run(&mut runs, None);
+                    packed
+                }
                 route::AsBytes::InPlace(bytes) => {
-                    let packed = route::Packed {
+                    let stride = match unit {
+                        Unit::Extents => datatype.extent(),
+                        Unit::Bytes => 1,
+                    };
+                    let offset = block.displacement.checked_mul(stride);
+                    let offset = offset.filter(|&offset| i32::try_from(offset).is_ok());
+                    add_run(&mut runs, offset.map(|offset| (bytes, offset)));
+                    route::Packed {
                         datatype,
                         bytes: bytes as usize,
                         stream_type: None,
-                    };
-                    (packed, Some(bytes).zip(offset))
+                    }
                 }
-                route::AsBytes::Packed(packed, _) => (packed, None),
             };
-            as_they_are = as_they_are.zip(one_run).map(|(mut bytes, run)| {
-                bytes.push(run);
-                bytes
-            });
             paths.push(Some(Path::Engine(packed)));
         }
-        match as_they_are {
-            Some(bytes) => Some(Spread(Paths::Bytes(bytes))),
+        match runs {
+            Some(runs) => Some(Spread(Paths::Bytes(runs))),
             None => Spread::packed(buffer, unit, blocks, paths),
         }
     }
