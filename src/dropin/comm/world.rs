@@ -25,7 +25,7 @@ const BEYOND: usize = 2;
 /// world (a process that made its communicators from sessions, without `MPI_Init`) and for
 /// `MPI_COMM_NULL` (the call then reports the error itself).
 pub fn within_world(comm: MPI_Comm) -> bool {
-    if comm == MPI_COMM_NULL || !world_initialized() {
+    if comm == MPI_COMM_NULL {
         return false;
     }
     let Some(key) = key() else {
@@ -39,6 +39,10 @@ pub fn within_world(comm: MPI_Comm) -> bool {
     }
     if found != 0 {
         return value as usize == WITHIN;
+    }
+    // Asked only where the answer is not kept yet: it was kept while the world was there.
+    if !world_initialized() {
+        return false;
     }
     let within = groups_within_world(comm).unwrap_or(false);
     let value = if within { WITHIN } else { BEYOND };
