@@ -243,6 +243,9 @@ impl Outgoing {
     ///
     /// # Safety
     /// As for [`Outgoing::new`].
+    // Inlined: `routed`, on every message of the engine's path, builds the route and hands it
+    // on here without a call between.
+    #[inline(always)]
     unsafe fn packed(buffer: *const c_void, count: i64, route: Packed, defer: bool) -> Outgoing {
         let Some(pooled) = Buffer::take(route.bytes) else {
             return Outgoing::unchanged(None);
@@ -487,6 +490,8 @@ impl Incoming {
     /// The receive of `count` copies at `buffer` on the engine's path, `route`: into a
     /// landing buffer (`truncatable`: through a type with a hole where the MPI behind would
     /// write past a short one).
+    // Inlined, as `Outgoing::packed` is.
+    #[inline(always)]
     fn landing(buffer: *mut c_void, count: i64, route: Packed, truncatable: bool) -> Incoming {
         let unchanged = Incoming::unchanged;
         let (holed, pooled) = match truncatable && route::overruns_short_receives() {
