@@ -29,6 +29,8 @@
  *                          contiguous of resized vectors to receive
  *   fft_transpose_i        the same with MPI_Ialltoall and MPI_Wait
  *   fft_transpose_v        the same with MPI_Alltoallv (a count and displacement per rank)
+ *   fft_transpose_w        the same with MPI_Alltoallw (a type and a displacement in bytes
+ *                          per rank)
  */
 #include "comm_bench.h"
 #include <stdio.h>
@@ -343,7 +345,7 @@ static void fft_check(const char *pattern, unsigned char *received, const char *
 }
 
 /* How the typed variant moves the FFT's blocks. */
-enum fft_call { FFT_ALLTOALL, FFT_IALLTOALL, FFT_ALLTOALLV };
+enum fft_call { FFT_ALLTOALL, FFT_IALLTOALL, FFT_ALLTOALLV, FFT_ALLTOALLW };
 
 typedef struct fft {
     enum fft_call call;
@@ -354,7 +356,7 @@ typedef struct fft {
 } fft;
 
 /* One transpose, in the variant `variant`: typed (MPI_Alltoall of the types, or its
- * nonblocking or v form), packed
+ * nonblocking, v or w form), packed
  * (MPI_Pack of both blocks, MPI_Alltoall of bytes, MPI_Unpack), manual (the application's
  * copy loops around an MPI_Alltoall of bytes). */
 static void fft_transpose(fft *f, char variant) {
@@ -368,6 +370,12 @@ static void fft_transpose(fft *f, char variant) {
         /* block k at k extents of the types on both sides */
         const int counts[2] = {1, 1}, displs[2] = {0, 1};
         MPI_Alltoallv(f->slab, counts, displs, f->send, f->received, counts, displs, f->receive,
+                      MPI_COMM_WORLD);
+    } else if (variant == 't' && f->call == FFT_ALLTOALLW) {
+        /* block k at k extents of the types on both sides, in bytes */
+        const int counts[2] = {1, 1}, displs[2] = {0, (int)(n * COMPLEX)};
+        const MPI_Datatype sends[2] = {f->send, f->send}, receives[2] = {f->receive, f->receive};
+        MPI_Alltoallw(f->slab, counts, displs, sends, f->received, counts, displs, receives,
                       MPI_COMM_WORLD);
     } else if (variant == 't') {
         MPI_Alltoall(f->slab, 1, f->send, f->received, 1, f->receive, MPI_COMM_WORLD);
@@ -465,7 +473,7 @@ static const char *const app_names[] = {
     "wrf_x_vec",   "wrf_y_vec",    "wrf_x_sa",      "wrf_y_sa",      "milc_su3_zd",
     "nas_lu_x",    "nas_lu_y",     "nas_mg_x",      "nas_mg_y",      "nas_mg_z",
     "lammps_full", "lammps_atomic", "specfem3d_oc", "specfem3d_cm",  "specfem3d_mt",
-    "fft_transpose", "fft_transpose_i", "fft_transpose_v"};
+    "fft_transpose", "fft_transpose_i", "fft_transpose_v", "fft_transpose_w"};
 
 int app_pattern_count(void) { return (int)(sizeof app_names / sizeof app_names[0]); }
 
@@ -487,7 +495,8 @@ int app_pattern(int which, pattern *p) {
     case 14: make_specfem_mt(p); break;
     case 15: bench_fft(FFT_ALLTOALL, app_names[which]); return 0;
     case 16: bench_fft(FFT_IALLTOALL, app_names[which]); return 0;
-    default: bench_fft(FFT_ALLTOALLV, app_names[which]); return 0;
+    case 17: bench_fft(FFT_ALLTOALLV, app_names[which]); return 0;
+    default: bench_fft(FFT_ALLTOALLW, app_names[which]); return 0;
     }
     return 1;
 }

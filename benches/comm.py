@@ -128,6 +128,7 @@ APP_PATTERNS = [
     ("fft_transpose", "2-D FFT transpose, MPI_Alltoall (4.7 MB a rank)"),
     ("fft_transpose_i", "2-D FFT transpose, MPI_Ialltoall and MPI_Wait"),
     ("fft_transpose_v", "2-D FFT transpose, MPI_Alltoallv"),
+    ("fft_transpose_w", "2-D FFT transpose, MPI_Alltoallw"),
 ]
 SETS = {"basic": BASIC_PATTERNS, "apps": APP_PATTERNS, "all": BASIC_PATTERNS + APP_PATTERNS}
 

@@ -5,7 +5,8 @@
  * so every pair of ranks moves one signature in two layouts, and a derived layout meets a
  * predefined one. MPI_Alltoall (blocking, nonblocking, in place), MPI_Allgather, MPI_Gather
  * and MPI_Scatter with every root (and MPI_IN_PLACE at the root), MPI_Alltoallv with a count
- * per pair, MPI_Allgatherv, MPI_Gatherv, MPI_Scatterv and MPI_Neighbor_alltoall on a ring.
+ * per pair, MPI_Allgatherv, MPI_Gatherv, MPI_Scatterv and MPI_Neighbor_alltoall on a ring;
+ * MPI_Alltoallw (blocking, nonblocking and, with MPI 4, persistent) with a layout per pair.
  * Every receive buffer is filled with sentinels first and compared whole, gaps included.
  *
  * The standard allows it all; plainly, Intel MPI 2021.19 crashes in MPI_Allgather and Open MPI
@@ -228,6 +229,90 @@ static void varied_rooted(int rank, int root)
     free(in);
 }
 
+/* The layouts of the block src sends dst in MPI_Alltoallw: the sender's, and the receiver's
+ * (the next one), so that one rank's blocks are in all three layouts. */
+static const layout_t *sends_w(int src, int dst) { return &g_layouts[(src + dst) % 3]; }
+static const layout_t *receives_w(int src, int dst) { return &g_layouts[(src + dst + 1) % 3]; }
+
+/* A buffer of RANKS blocks, block k in layout l[k] of n[k] doubles from src[k] to dst[k]
+ * (blocks_of, each block in a layout of its own), with each block's count of copies and
+ * displacement in bytes; `doubles` is set to the buffer's length. */
+static double *blocks_w(const layout_t **l, const int *n, const int *src, const int *dst,
+                        int fill, int *counts, int *displs, size_t *doubles)
+{
+    size_t at[RANKS + 1];
+    at[0] = 0;
+    for (int k = 0; k < RANKS; k++)
+        at[k + 1] = at[k] + span(l[k], &n[k], 1);
+    double *buf = malloc((at[RANKS] + 1) * sizeof *buf);
+    for (int k = 0; k < RANKS; k++) {
+        double *block = blocks_of(l[k], &n[k], 1, &src[k], &dst[k], fill);
+        memcpy(buf + at[k], block, span(l[k], &n[k], 1) * sizeof *buf);
+        free(block);
+        counts[k] = n[k] / l[k]->per;
+        displs[k] = (int)(at[k] * sizeof *buf);
+    }
+    *doubles = at[RANKS];
+    return buf;
+}
+
+static void alltoallw(int rank, int mode)
+{
+    const layout_t *ls[RANKS], *lr[RANKS];
+    int nout[RANKS], nin[RANKS], from[RANKS], to[RANKS], me[RANKS];
+    int sc[RANKS], sd[RANKS], rc[RANKS], rd[RANKS];
+    MPI_Datatype st[RANKS], rt[RANKS];
+    size_t sent, received;
+    for (int k = 0; k < RANKS; k++) {
+        ls[k] = sends_w(rank, k);
+        lr[k] = receives_w(k, rank);
+        st[k] = ls[k]->type;
+        rt[k] = lr[k]->type;
+        nout[k] = varied(rank, k);
+        nin[k] = varied(k, rank);
+        from[k] = k;
+        to[k] = k;
+        me[k] = rank;
+    }
+    double *out = blocks_w(ls, nout, me, to, 1, sc, sd, &sent);
+    double *in = blocks_w(lr, nin, from, me, 0, rc, rd, &received);
+    double *want = blocks_w(lr, nin, from, me, 1, rc, rd, &received);
+    const char *what = "MPI_Alltoallw";
+    if (mode == 0) {
+        MPI_CHECK(MPI_Alltoallw(out, sc, sd, st, in, rc, rd, rt, MPI_COMM_WORLD));
+    } else if (mode == 1) {
+        MPI_Request request;
+        MPI_CHECK(MPI_Ialltoallw(out, sc, sd, st, in, rc, rd, rt, MPI_COMM_WORLD, &request));
+        MPI_CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+        what = "MPI_Ialltoallw";
+    } else {
+#if MPI_VERSION >= 4
+        /* Twice: the data of each start are the ones in the buffer then. */
+        MPI_Request request;
+        MPI_CHECK(MPI_Alltoallw_init(out, sc, sd, st, in, rc, rd, rt, MPI_COMM_WORLD,
+                                     MPI_INFO_NULL, &request));
+        for (int start = 0; start < 2; start++) {
+            for (size_t i = 0; i < sent; i++)
+                if (out[i] != -1.0)
+                    out[i] += start;
+            MPI_CHECK(MPI_Start(&request));
+            MPI_CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE));
+        }
+        MPI_CHECK(MPI_Request_free(&request));
+        for (size_t i = 0; i < received; i++)
+            if (want[i] != -1.0)
+                want[i] += 1;
+        what = "MPI_Alltoallw_init";
+#else
+        MPI_CHECK(MPI_Alltoallw(out, sc, sd, st, in, rc, rd, rt, MPI_COMM_WORLD));
+#endif
+    }
+    CHECK_DOUBLES(in, want, received, what);
+    free(out);
+    free(in);
+    free(want);
+}
+
 /* MPI_Neighbor_alltoall on a periodic ring: a block to the rank before and the one after. */
 static void neighbours(int rank)
 {
@@ -260,6 +345,8 @@ int main(int argc, char **argv)
         varied_rooted(rank, root);
     }
     alltoallv(rank);
+    for (int mode = 0; mode < 3; mode++)
+        alltoallw(rank, mode);
     neighbours(rank);
     free_layouts();
     return finish();

@@ -359,29 +359,48 @@ pub(super) fn exchanging(
 /// # Safety
 /// As for the MPI function.
 pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
+    send: Varied<C, D, T>,
+    recv: Varied<C, D, T>,
+    (with, comm): (Exchange, MPI_Comm),
+    call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
+    after: After,
+) -> c_int {
+    // The blocks are routed with the program's types; whatever array of types then reaches
+    // the MPI behind goes as that library's handles.
+    let behind = |send, recv| {
+        // SAFETY: the caller's contract: the arrays hold an entry per partner.
+        unsafe { with_types_for_behind(send, recv, (with, comm), &call, after) }
+    };
+    // SAFETY: the caller's contract.
+    unsafe { alltoall_varied_routed(send, recv, (with, comm), behind, after) }
+}
+
+/// Runs `call` with arrays of types (`MPI_Alltoallw`) that hold handles of this library's own
+/// form replaced by arrays of the MPI behind's handles ([`Types::for_behind`]), kept until
+/// the call completes.
+///
+/// # Safety
+/// Non-NULL arrays hold an entry per partner.
+unsafe fn with_types_for_behind<C: Number, D: Number, T: Types>(
     mut send: Varied<C, D, T>,
     mut recv: Varied<C, D, T>,
     (with, comm): (Exchange, MPI_Comm),
     call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
     after: After,
 ) -> c_int {
-    // Arrays of types with handles of this library's own form go as arrays of the MPI
-    // behind's handles, kept until the call completes.
-    let mut translated = Vec::new();
-    if T::PER_BLOCK && (!send.types.array().is_null() || !recv.types.array().is_null()) {
-        let (sent, received) =
-            Partners::of(comm, with).map_or((0, 0), |p| (p.outgoing, p.incoming));
-        let in_place = is_in_place(send.buffer);
-        // SAFETY: the caller's contract: the arrays hold an entry per partner.
-        unsafe {
-            if !in_place {
-                send.types = send.types.for_behind(sent, &mut translated);
-            }
-            recv.types = recv.types.for_behind(received, &mut translated);
-        }
+    if !T::PER_BLOCK || (send.types.array().is_null() && recv.types.array().is_null()) {
+        return call(send, recv);
     }
+    let mut translated = Vec::new();
+    let (sent, received) = Partners::of(comm, with).map_or((0, 0), |p| (p.outgoing, p.incoming));
     // SAFETY: the caller's contract.
-    let rc = unsafe { alltoall_varied_as_given(send, recv, (with, comm), call, after) };
+    unsafe {
+        if !is_in_place(send.buffer) {
+            send.types = send.types.for_behind(sent, &mut translated);
+        }
+        recv.types = recv.types.for_behind(received, &mut translated);
+    }
+    let rc = call(send, recv);
     if rc == MPI_SUCCESS && !translated.is_empty() {
         // SAFETY: a request of `after` is the one the call made, which it wrote.
         unsafe { crate::dropin::comm::collective::keep_until_complete(translated, after) };
@@ -389,11 +408,11 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
     rc
 }
 
-/// [`alltoall_varied`] once its types are the MPI behind's.
+/// [`alltoall_varied`] with its blocks on their paths; `call` takes the program's types.
 ///
 /// # Safety
 /// As for the MPI function.
-unsafe fn alltoall_varied_as_given<C: Number, D: Number, T: Types>(
+unsafe fn alltoall_varied_routed<C: Number, D: Number, T: Types>(
     send: Varied<C, D, T>,
     recv: Varied<C, D, T>,
     (with, comm): (Exchange, MPI_Comm),
@@ -402,13 +421,7 @@ unsafe fn alltoall_varied_as_given<C: Number, D: Number, T: Types>(
 ) -> c_int {
     let in_place = is_in_place(send.buffer);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
-    let sides = match route::block_sides(false, comm, packable) {
-        // `MPI_Alltoallw` keeps the MPI's path where every side must go as bytes: its types
-        // are handed on as the MPI behind's own (`alltoall_varied`), which the engine cannot
-        // pack.
-        BlockSides::AllBytes if T::PER_BLOCK => BlockSides::Unchanged,
-        sides => sides,
-    };
+    let sides = route::block_sides(false, comm, packable);
     let Some(partners) = exchanging(with, comm, sides != BlockSides::Unchanged, in_place) else {
         return call(send, recv);
     };
