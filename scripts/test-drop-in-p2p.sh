@@ -132,9 +132,11 @@ line() { # STATUS RUNTIME SEEDS MODE TEXT
 exe_of() {
     if [ "$abi" = ompi ]; then echo "$build/p2p_random_$1"; else echo "$build/p2p_random"; fi
 }
+built=
 for rt in $mpis; do
     exe=$(exe_of "$rt")
-    [ -x "$exe" ] && [ "$abi" = mpich ] && continue # built for another runtime already
+    [ "$exe" = "$built" ] && continue # built for another runtime of this run already
+    built=$exe
     blog="$build/logs/build.$rt.log"
     compiler=(mpicc.mpich)
     [ "$abi" = ompi ] && compiler=("$root/scripts/with-mpi.sh" "$rt" mpicc)
