@@ -6,7 +6,8 @@
  * predefined one. MPI_Alltoall (blocking, nonblocking, in place), MPI_Allgather, MPI_Gather
  * and MPI_Scatter with every root (and MPI_IN_PLACE at the root), MPI_Alltoallv with a count
  * per pair, MPI_Allgatherv, MPI_Gatherv, MPI_Scatterv and MPI_Neighbor_alltoall on a ring;
- * MPI_Alltoallw (blocking, nonblocking and, with MPI 4, persistent) with a layout per pair.
+ * MPI_Alltoallw (blocking, nonblocking, in place and, with MPI 4, persistent) with a layout
+ * per pair.
  * Every receive buffer is filled with sentinels first and compared whole, gaps included.
  *
  * The standard allows it all; plainly, Intel MPI 2021.19 crashes in MPI_Allgather and Open MPI
@@ -268,8 +269,9 @@ static void alltoallw(int rank, int mode)
         lr[k] = receives_w(k, rank);
         st[k] = ls[k]->type;
         rt[k] = lr[k]->type;
-        nout[k] = varied(rank, k);
-        nin[k] = varied(k, rank);
+        /* In place, each pair's blocks are of one length both ways. */
+        nout[k] = mode == 3 ? B - 4 * (rank + k + 1) : varied(rank, k);
+        nin[k] = mode == 3 ? nout[k] : varied(k, rank);
         from[k] = k;
         to[k] = k;
         me[k] = rank;
@@ -285,6 +287,14 @@ static void alltoallw(int rank, int mode)
         MPI_CHECK(MPI_Ialltoallw(out, sc, sd, st, in, rc, rd, rt, MPI_COMM_WORLD, &request));
         MPI_CHECK(MPI_Wait(&request, MPI_STATUS_IGNORE));
         what = "MPI_Ialltoallw";
+    } else if (mode == 3) {
+        /* The receive buffer holds the data sent, in the receive layouts. */
+        double *both = blocks_w(lr, nin, me, to, 1, rc, rd, &received);
+        MPI_CHECK(MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, both, rc, rd, rt,
+                                MPI_COMM_WORLD));
+        free(in);
+        in = both;
+        what = "MPI_Alltoallw in place";
     } else {
 #if MPI_VERSION >= 4
         /* Twice: the data of each start are the ones in the buffer then. */
@@ -345,7 +355,7 @@ int main(int argc, char **argv)
         varied_rooted(rank, root);
     }
     alltoallv(rank);
-    for (int mode = 0; mode < 3; mode++)
+    for (int mode = 0; mode < 4; mode++)
         alltoallw(rank, mode);
     neighbours(rank);
     free_layouts();
