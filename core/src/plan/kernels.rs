@@ -292,8 +292,8 @@ unsafe fn strided_with<const PACK: bool, B: Block>(
     *stream = s;
 }
 
-/// `count` blocks of `len` bytes, `stride` bytes apart from `mem`: one walk, paced where that
-/// pays ([`pacing_pays`]; an unpack only where [`paces_unpacks`]).
+/// `count` blocks of `len` bytes, `stride` bytes apart from `mem`: one walk, packed paced
+/// where that pays ([`pacing_pays`]).
 pub unsafe fn strided<const PACK: bool>(
     mem: *mut u8,
     count: i64,
@@ -308,7 +308,7 @@ pub unsafe fn strided<const PACK: bool>(
         *stream = unsafe { stream.add((count * len) as usize) };
         return;
     }
-    if pacing_pays(count, stride, len) && (PACK || paces_unpacks()) {
+    if PACK && pacing_pays(count, stride, len) {
         let lag = paced_lag();
         // SAFETY: forwarded contract.
         return unsafe {
@@ -466,18 +466,6 @@ fn paced_lag() -> usize {
     *LAG.get_or_init(|| if fetches_ahead_across_pages() { 0 } else { 7 })
 }
 
-/// Whether a walk that [`pacing_pays`] for is paced when it is unpacked too: on a processor
-/// that fetches ahead across pages ([`fetches_ahead_across_pages`]: each pair waits for the one
-/// before, lag 0). There, `strided_column` of `benches/run.py` (4096 doubles 4 KiB apart)
-/// unpacks at 0.68-1.03 GB/s unpaced against Open MPI's 1.03-1.11 (an AMD EPYC); a C loop that
-/// reads a byte of each pair of blocks, writes them, and makes the next pair's address wait
-/// for those reads unpacked it at 1.38 GB/s against 1.02 for the plain loop, 0.95 for one
-/// calling `memcpy` per block, and 0.58 for one reading each block before writing it without
-/// the wait. Elsewhere unpacks are not paced: how much they gain was not measured.
-fn paces_unpacks() -> bool {
-    paced_lag() == 0
-}
-
 /// Whether the processor is an AMD one (or a Hygon, of the same design), whose fetching
 /// ahead follows a stride across pages ([`paced_lag`]).
 fn fetches_ahead_across_pages() -> bool {
@@ -512,14 +500,12 @@ fn pacing_pays(count: i64, stride: i64, len: i64) -> bool {
     (1..=LINE).contains(&len) && stride != 0 && stride % PAGE == 0 && count >= MANY
 }
 
-/// [`strided_with`] for blocks that all fall in one cache set: it moves the blocks two by
-/// two, and the address of each pair waits for the lines of the pair `lag + 1` pairs before
-/// it to have arrived (lag 0: the pair just before), so that at most `lag + 1` pairs are on
-/// their way at once. Loads sent out all at once to one set throw each other's lines out
-/// before they are used; how many may be on their way at once is the processor's
-/// ([`paced_lag`]). A pack reads the lines as it moves the blocks; an unpack reads a byte of
-/// each block of the pair first ([`zero_once_read`]), which brings in the line its writes
-/// then go to, and the next pair waits for those reads (lag 0 only).
+/// [`strided_with`] for blocks that all fall in one cache set: it loads the blocks two by
+/// two, and the address of each pair waits for the pair `lag + 1` pairs before it to have
+/// arrived (lag 0: the pair just before), so that at most `lag + 1` pairs are on their way
+/// at once. Loads sent out all at once to one
+/// set throw each other's lines out before they are used; how many may be on their way at
+/// once is the processor's ([`paced_lag`]).
 #[inline(always)]
 unsafe fn strided_paced<const PACK: bool, B: Block>(
     mem: *mut u8,
@@ -535,11 +521,6 @@ unsafe fn strided_paced<const PACK: bool, B: Block>(
     let start = s;
     for pairs_before in 0..(count / 2).max(0) as usize {
         let next = m.wrapping_offset(step);
-        let touched = match PACK {
-            true => 0,
-            // SAFETY: module contract: both blocks are valid memory.
-            false => unsafe { zero_once_read(m) | zero_once_read(next) },
-        };
         // SAFETY: module contract: both blocks and their stream bytes are valid.
         unsafe {
             block.mv::<PACK>(m, s);
@@ -547,16 +528,18 @@ unsafe fn strided_paced<const PACK: bool, B: Block>(
         }
         // The first byte of each block of the pair `lag` before is read back from the
         // stream, where it was written (from the store, not from the block's line again).
-        let arrived = match PACK && pairs_before >= lag {
+        let arrived = match pairs_before >= lag {
             // SAFETY: that pair's bytes are the stream's, `lag` pairs back from `s`.
             true => unsafe {
                 let back = s.sub(2 * len * lag);
                 debug_assert!(back >= start);
-                zero_once_loaded(back.read() | back.add(len).read())
+                back.read() | back.add(len).read()
             },
-            false => touched,
+            false => 0,
         };
-        m = next.wrapping_offset(step).wrapping_add(arrived);
+        m = next
+            .wrapping_offset(step)
+            .wrapping_add(zero_once_loaded(arrived));
         // SAFETY: the stream holds `count * len` bytes from its start.
         s = unsafe { s.add(2 * len) };
     }
@@ -589,44 +572,6 @@ fn zero_once_loaded(loaded: u8) -> usize {
     {
         value = 0;
     }
-    value
-}
-
-/// Zero, once the byte at `at` has been read: an address plus this waits for the read, and
-/// the line of `at` is then in the cache. The byte is read by the instruction itself, so it
-/// may be one the program never wrote (a receive buffer's).
-///
-/// # Safety
-/// `at` is valid memory.
-#[inline(always)]
-unsafe fn zero_once_read(at: *const u8) -> usize {
-    #[allow(unused_mut)]
-    let mut value = 0usize;
-    // SAFETY: the caller's contract; the instructions read one byte there and clear a
-    // register the compiler gave them.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        std::arch::asm!(
-            "movzx {v:e}, byte ptr [{at}]",
-            "and {v}, 0",
-            at = in(reg) at,
-            v = out(reg) value,
-            options(readonly, nostack)
-        )
-    };
-    // SAFETY: as above.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        std::arch::asm!(
-            "ldrb {v:w}, [{at}]",
-            "and {v}, {v}, xzr",
-            at = in(reg) at,
-            v = out(reg) value,
-            options(readonly, nostack)
-        )
-    };
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    let _ = at;
     value
 }
 
@@ -1053,7 +998,7 @@ mod tests {
     }
 
     #[test]
-    fn paced_columns_of_blocks_pages_apart_move_every_block_once() {
+    fn paced_columns_of_blocks_pages_apart_pack_every_block_once() {
         // Pacing starts at 2048 blocks; an odd count ends with a block alone.
         for count in [2048usize, 2049, 4095] {
             for (len, pages) in [(1, 1), (8, 1), (12, 2), (24, 1), (40, 3), (64, 1)] {
@@ -1091,36 +1036,6 @@ mod tests {
                         assert_eq!(out.offset_from(packed.as_ptr()), packed.len() as isize);
                     }
                     assert!(packed == want, "{count} blocks of {len} B, lag {lag}");
-                }
-                // Unpacked into memory whose blocks were cleared: the bytes come back, and
-                // nothing between the blocks changes; whether or not this processor paces
-                // unpacks, and paced directly.
-                let mut cleared = mem.clone();
-                for &at in &places {
-                    cleared[at..at + len].fill(0);
-                }
-                for paced in [false, true] {
-                    const PACK: bool = false;
-                    let mut unpacked = cleared.clone();
-                    // SAFETY: as above.
-                    unsafe {
-                        let mut stream = want.as_ptr() as *mut u8;
-                        let dst = unpacked.as_mut_ptr();
-                        let (count, stride) = (count as i64, stride as i64);
-                        match paced {
-                            true => by_block_size!(
-                                len,
-                                split,
-                                strided_paced(dst, count, stride, 0, &mut stream)
-                            ),
-                            false => strided::<PACK>(dst, count, stride, len as i64, &mut stream),
-                        }
-                        assert_eq!(stream.offset_from(want.as_ptr()), want.len() as isize);
-                    }
-                    assert!(
-                        unpacked == mem,
-                        "{count} blocks of {len} B unpacked, paced directly: {paced}"
-                    );
                 }
             }
         }
