@@ -156,14 +156,15 @@ struct Kept<C, D> {
 
 impl<C: Number, D: Number, T: Types> Varied<C, D, T> {
     /// The path of this side of `n` blocks on `side`, or as bytes (`all_bytes`:
-    /// [`route::BlockSides::AllBytes`]); `None` where an array is NULL (the call then goes to the
-    /// MPI behind unchanged, which reports the error), or the blocks cannot go as bytes
-    /// ([`Spread::as_bytes`]: the call goes unchanged too, though the other sides move bytes).
+    /// [`route::BlockSides::AllBytes`]); `None` where an array is NULL, of counts,
+    /// displacements or types (the call then goes to the MPI behind unchanged, which reports
+    /// the error), or the blocks cannot go as bytes ([`Spread::as_bytes`]: the call goes
+    /// unchanged too, though the other sides move bytes).
     ///
     /// # Safety
     /// Non-NULL arrays hold `n` entries.
     unsafe fn spread(&self, side: Side, n: usize, all_bytes: bool) -> Option<Spread> {
-        if self.counts.is_null() || self.displs.is_null() {
+        if self.counts.is_null() || self.displs.is_null() || self.types.array().is_null() {
             return None;
         }
         // SAFETY: the caller's contract.
