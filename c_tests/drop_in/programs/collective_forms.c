@@ -6,8 +6,8 @@
  * predefined one. MPI_Alltoall (blocking, nonblocking, in place), MPI_Allgather, MPI_Gather
  * and MPI_Scatter with every root (and MPI_IN_PLACE at the root), MPI_Alltoallv with a count
  * per pair, MPI_Allgatherv, MPI_Gatherv, MPI_Scatterv and MPI_Neighbor_alltoall on a ring;
- * MPI_Alltoallw (blocking, nonblocking, in place and, with MPI 4, persistent) with a layout
- * per pair.
+ * MPI_Alltoallw (blocking, nonblocking, in place and, with MPI 4 or Open MPI 5, persistent)
+ * with a layout per pair.
  * Every receive buffer is filled with sentinels first and compared whole, gaps included.
  *
  * The standard allows it all; plainly, Intel MPI 2021.19 crashes in MPI_Allgather and Open MPI
@@ -296,7 +296,7 @@ static void alltoallw(int rank, int mode)
         in = both;
         what = "MPI_Alltoallw in place";
     } else {
-#if MPI_VERSION >= 4
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
         /* Twice: the data of each start are the ones in the buffer then. */
         MPI_Request request;
         MPI_CHECK(MPI_Alltoallw_init(out, sc, sd, st, in, rc, rd, rt, MPI_COMM_WORLD,
