@@ -464,6 +464,14 @@ pub struct Traits {
     /// MPI 2021.19's `MPI_Allgather` delivers wrong data between a type and another layout of
     /// its signature, bytes included (`c_tests/drop_in/programs/gather.c`, `collectives.c`).
     pub allgather_takes_bytes: bool,
+    /// Its `MPI_Alltoall`, `MPI_Alltoallv` and `MPI_Alltoallw` move the twin of a derived
+    /// type on a sending side slower than the engine packs it, so there a sending side goes
+    /// as bytes ([`alltoall_sends_bytes`]): Intel MPI 2021.19 (`benches/comm.py --mpi impi`,
+    /// on an AMD EPYC: the FFT transpose's `MPI_Alltoall` 4.6-5.0 ms with the twin of its
+    /// send type, 1.4-1.7 with that side packed; `MPI_Ialltoall` 2.1-2.3 against 1.5-1.8;
+    /// `MPI_Alltoallv` and `MPI_Alltoallw` 1.8-1.9 against 1.5-1.6). MPICH 4.0.2 and 5.0.2
+    /// move it as fast either way.
+    pub slow_alltoall_twins: bool,
     /// It sends a message of up to [`EAGER_TWIN_BYTES`] of a twin eagerly, packing it straight
     /// into its transport's buffer, at least as fast as the engine's path on the layouts
     /// measured (random single floats and bytes, a vector of single doubles, structs of
@@ -539,6 +547,20 @@ pub fn block_sides(allgather: bool, comm: MPI_Comm, packable: bool) -> BlockSide
     match super::peers::all_preloaded() && super::world::within_world(comm) {
         true => BlockSides::AllBytes,
         false => BlockSides::Unchanged,
+    }
+}
+
+/// Whether the sending side of an `MPI_Alltoall`, `MPI_Alltoallv` or `MPI_Alltoallw` (or of
+/// their nonblocking and persistent forms; not of their neighbourhood forms) whose sides go
+/// `sides` goes as bytes ([`as_bytes`]): where every side does, and where the
+/// MPI behind takes bytes on one side and moves twins slowly on a sending side
+/// ([`Traits::slow_alltoall_twins`]). Bytes sent so are the packed type signature, which a
+/// process without this library receives with any type, as over that MPI it may.
+pub fn alltoall_sends_bytes(sides: BlockSides) -> bool {
+    match sides {
+        BlockSides::AllBytes => true,
+        BlockSides::OwnPaths => behind_traits().slow_alltoall_twins,
+        BlockSides::Unchanged => false,
     }
 }
 
@@ -639,6 +661,7 @@ pub fn traits(version: &str) -> Traits {
         fast_strided_twins: open_mpi,
         collectives_take_bytes: mpich.is_some() || intel,
         allgather_takes_bytes: mpich.is_some(),
+        slow_alltoall_twins: intel,
         eager_twins_fast: mpich.is_some(),
         sends_signature_streams: mpich.is_some(),
         overruns_short_receives: open_mpi,
@@ -671,6 +694,7 @@ mod tests {
             takes_bytes_into_mixed_sizes: true,
             slow_sparse_twins: true,
             collectives_take_bytes: true,
+            slow_alltoall_twins: true,
             ..Traits::default()
         };
         let open_mpi = Traits {

@@ -141,6 +141,10 @@ unsafe fn exchange<C: BlockCount>(
         return call(args);
     };
     let all_bytes = sides == BlockSides::AllBytes;
+    let sends_bytes = match (same, with) {
+        (false, Exchange::Everyone) => route::alltoall_sends_bytes(sides),
+        _ => all_bytes,
+    };
     let received = (args.recvcount.into(), args.recvtype);
     let incoming = partners.incoming as i64;
     let received = ReceivedBlocks::new(args.recvbuf, received, incoming, in_place, all_bytes);
@@ -162,7 +166,7 @@ unsafe fn exchange<C: BlockCount>(
                 (args.sendcount.into(), args.sendtype),
                 if same { 1 } else { partners.outgoing as i64 },
                 after.persistent(),
-                all_bytes,
+                sends_bytes,
             )
         }),
     };

@@ -427,6 +427,10 @@ unsafe fn alltoall_varied_routed<C: Number, D: Number, T: Types>(
         return call(send, recv);
     };
     let all_bytes = sides == BlockSides::AllBytes;
+    let sends_bytes = match with {
+        Exchange::Everyone => route::alltoall_sends_bytes(sides),
+        Exchange::Neighbours => all_bytes,
+    };
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
     let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
     let Some((received, mut refills)) = receiving else {
@@ -436,7 +440,7 @@ unsafe fn alltoall_varied_routed<C: Number, D: Number, T: Types>(
     let sent = match in_place {
         true => None,
         // SAFETY: as above.
-        false => match unsafe { send.spread(Side::Send, outgoing, all_bytes) } {
+        false => match unsafe { send.spread(Side::Send, outgoing, sends_bytes) } {
             Some(sent) => Some(sent),
             None if all_bytes => return call(send, recv),
             None => None,
