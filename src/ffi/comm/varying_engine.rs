@@ -372,8 +372,40 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
         // SAFETY: the caller's contract: the arrays hold an entry per partner.
         unsafe { with_types_for_behind(send, recv, (with, comm), &call, after) }
     };
-    // SAFETY: the caller's contract.
-    unsafe { alltoall_varied_routed(send, recv, (with, comm), behind, after) }
+    let in_place = is_in_place(send.buffer);
+    let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
+    let sides = route::block_sides(false, comm, packable);
+    let Some(partners) = exchanging(with, comm, sides != BlockSides::Unchanged, in_place) else {
+        return behind(send, recv);
+    };
+    let all_bytes = sides == BlockSides::AllBytes;
+    let sends_bytes = match with {
+        Exchange::Everyone => route::alltoall_sends_bytes(sides),
+        Exchange::Neighbours => all_bytes,
+    };
+    // SAFETY: the caller's contract: the arrays hold an entry per partner.
+    let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
+    let Some((received, mut refills)) = receiving else {
+        return behind(send, recv);
+    };
+    let (n, outgoing) = (partners.incoming, partners.outgoing);
+    let sent = match in_place {
+        true => None,
+        // SAFETY: as above.
+        false => match unsafe { send.spread(Side::Send, outgoing, sends_bytes) } {
+            Some(sent) => Some(sent),
+            None if all_bytes => return behind(send, recv),
+            None => None,
+        },
+    };
+    refills.extend(sent.iter().flat_map(Spread::program_data));
+    let (mut kept_send, mut kept_recv) = (None, None);
+    let send = send.taken_if(sent.as_ref(), outgoing, &mut kept_send);
+    let recv = recv.taken(&received, n, &mut kept_recv);
+    let sides = (sent.and_then(Spread::into_buffer), received.into_landing());
+    let arrays = kept_send.into_iter().chain(kept_recv);
+    // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
+    unsafe { completed(refills, sides, arrays, || behind(send, recv), after) }
 }
 
 /// Runs `call` with arrays of types (`MPI_Alltoallw`) that hold handles of this library's own
@@ -407,53 +439,6 @@ unsafe fn with_types_for_behind<C: Number, D: Number, T: Types>(
         unsafe { crate::dropin::comm::collective::keep_until_complete(translated, after) };
     }
     rc
-}
-
-/// [`alltoall_varied`] with its blocks on their paths; `call` takes the program's types.
-///
-/// # Safety
-/// As for the MPI function.
-unsafe fn alltoall_varied_routed<C: Number, D: Number, T: Types>(
-    send: Varied<C, D, T>,
-    recv: Varied<C, D, T>,
-    (with, comm): (Exchange, MPI_Comm),
-    call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
-    after: After,
-) -> c_int {
-    let in_place = is_in_place(send.buffer);
-    let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
-    let sides = route::block_sides(false, comm, packable);
-    let Some(partners) = exchanging(with, comm, sides != BlockSides::Unchanged, in_place) else {
-        return call(send, recv);
-    };
-    let all_bytes = sides == BlockSides::AllBytes;
-    let sends_bytes = match with {
-        Exchange::Everyone => route::alltoall_sends_bytes(sides),
-        Exchange::Neighbours => all_bytes,
-    };
-    // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
-    let Some((received, mut refills)) = receiving else {
-        return call(send, recv);
-    };
-    let (n, outgoing) = (partners.incoming, partners.outgoing);
-    let sent = match in_place {
-        true => None,
-        // SAFETY: as above.
-        false => match unsafe { send.spread(Side::Send, outgoing, sends_bytes) } {
-            Some(sent) => Some(sent),
-            None if all_bytes => return call(send, recv),
-            None => None,
-        },
-    };
-    refills.extend(sent.iter().flat_map(Spread::program_data));
-    let (mut kept_send, mut kept_recv) = (None, None);
-    let send = send.taken_if(sent.as_ref(), outgoing, &mut kept_send);
-    let recv = recv.taken(&received, n, &mut kept_recv);
-    let sides = (sent.and_then(Spread::into_buffer), received.into_landing());
-    let arrays = kept_send.into_iter().chain(kept_recv);
-    // SAFETY: the buffers hold the data sent and take the blocks, as the function requires.
-    unsafe { completed(refills, sides, arrays, || call(send, recv), after) }
 }
 
 /// `MPI_Allgatherv`: one block to every partner, a block of its own from each.
