@@ -466,7 +466,7 @@ pub struct Traits {
     pub allgather_takes_bytes: bool,
     /// Its `MPI_Alltoall`, `MPI_Alltoallv` and `MPI_Alltoallw` move the twin of a derived
     /// type on a sending side slower than the engine packs it, so there a sending side goes
-    /// as bytes ([`alltoall_sends_bytes`]): Intel MPI 2021.19 (`benches/comm.py --mpi impi`,
+    /// as bytes ([`sends_bytes`]): Intel MPI 2021.19 (`benches/comm.py --mpi impi`,
     /// on an AMD EPYC: the FFT transpose's `MPI_Alltoall` 4.6-5.0 ms with the twin of its
     /// send type, 1.4-1.7 with that side packed; `MPI_Ialltoall` 2.1-2.3 against 1.5-1.8;
     /// `MPI_Alltoallv` and `MPI_Alltoallw` 1.8-1.9 against 1.5-1.6). MPICH 4.0.2 and 5.0.2
@@ -550,16 +550,17 @@ pub fn block_sides(allgather: bool, comm: MPI_Comm, packable: bool) -> BlockSide
     }
 }
 
-/// Whether the sending side of an `MPI_Alltoall`, `MPI_Alltoallv` or `MPI_Alltoallw` (or of
-/// their nonblocking and persistent forms; not of their neighbourhood forms) whose sides go
-/// `sides` goes as bytes ([`as_bytes`]): where every side does, and where the
-/// MPI behind takes bytes on one side and moves twins slowly on a sending side
-/// ([`Traits::slow_alltoall_twins`]). Bytes sent so are the packed type signature, which a
-/// process without this library receives with any type, as over that MPI it may.
-pub fn alltoall_sends_bytes(sides: BlockSides) -> bool {
+/// Whether the sending side of a collective whose sides go `sides` goes as bytes
+/// ([`as_bytes`]): where every side does, and, for an `MPI_Alltoall`, `MPI_Alltoallv` or
+/// `MPI_Alltoallw` (`alltoall`: or their nonblocking and persistent forms; not their
+/// neighbourhood forms), where the MPI behind takes bytes on one side and moves twins slowly
+/// on a sending side ([`Traits::slow_alltoall_twins`]). Bytes sent so are the packed type
+/// signature, which a process without this library receives with any type, as over that MPI
+/// it may.
+pub fn sends_bytes(sides: BlockSides, alltoall: bool) -> bool {
     match sides {
         BlockSides::AllBytes => true,
-        BlockSides::OwnPaths => behind_traits().slow_alltoall_twins,
+        BlockSides::OwnPaths => alltoall && behind_traits().slow_alltoall_twins,
         BlockSides::Unchanged => false,
     }
 }

@@ -141,10 +141,7 @@ unsafe fn exchange<C: BlockCount>(
         return call(args);
     };
     let all_bytes = sides == BlockSides::AllBytes;
-    let sends_bytes = match (same, with) {
-        (false, Exchange::Everyone) => route::alltoall_sends_bytes(sides),
-        _ => all_bytes,
-    };
+    let sends_bytes = route::sends_bytes(sides, !same && with == Exchange::Everyone);
     let received = (args.recvcount.into(), args.recvtype);
     let incoming = partners.incoming as i64;
     let received = ReceivedBlocks::new(args.recvbuf, received, incoming, in_place, all_bytes);

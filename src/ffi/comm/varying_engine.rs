@@ -21,6 +21,7 @@ use crate::dropin::comm::route::{self, BlockSides, Side};
 use crate::dropin::comm::varying::{Block, Spread, Unit};
 use crate::error::MpiResult;
 use crate::ffi::read_in;
+use std::cell::OnceCell;
 use std::ffi::c_void;
 use std::os::raw::c_int;
 
@@ -349,10 +350,15 @@ pub(super) fn exchanging(
     packs: bool,
     in_place: bool,
 ) -> Option<Partners> {
-    if !packs || (in_place && with == Exchange::Neighbours) {
-        return None;
-    }
-    Partners::of(comm, with)
+    exchanges(with, packs, in_place)
+        .then(|| Partners::of(comm, with))
+        .flatten()
+}
+
+/// Whether a collective exchanging blocks `with` whom may take the engine's path at all
+/// ([`exchanging`], before its partners are asked for).
+fn exchanges(with: Exchange, packs: bool, in_place: bool) -> bool {
+    packs && !(in_place && with == Exchange::Neighbours)
 }
 
 /// `MPI_Alltoallv` or `MPI_Alltoallw`: a block of its own to and from each partner.
@@ -366,25 +372,26 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
     call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
     after: After,
 ) -> c_int {
+    // The partners, asked for once, where the routing or the array of types needs them.
+    let asked = OnceCell::new();
+    let partners = || asked.get_or_init(|| Partners::of(comm, with)).as_ref();
     // The blocks are routed with the program's types; whatever array of types then reaches
     // the MPI behind goes as that library's handles.
     let behind = |send, recv| {
         // SAFETY: the caller's contract: the arrays hold an entry per partner.
-        unsafe { with_types_for_behind(send, recv, (with, comm), &call, after) }
+        unsafe { with_types_for_behind(send, recv, partners, &call, after) }
     };
     let in_place = is_in_place(send.buffer);
     let packable = recv.types.may_pack() || (!in_place && send.types.may_pack());
     let sides = route::block_sides(false, comm, packable);
-    let Some(partners) = exchanging(with, comm, sides != BlockSides::Unchanged, in_place) else {
+    let packs = exchanges(with, sides != BlockSides::Unchanged, in_place);
+    let Some(partners) = packs.then(partners).flatten() else {
         return behind(send, recv);
     };
     let all_bytes = sides == BlockSides::AllBytes;
-    let sends_bytes = match with {
-        Exchange::Everyone => route::alltoall_sends_bytes(sides),
-        Exchange::Neighbours => all_bytes,
-    };
+    let sends_bytes = route::sends_bytes(sides, with == Exchange::Everyone);
     // SAFETY: the caller's contract: the arrays hold an entry per partner.
-    let receiving = unsafe { receiving(&recv, &partners, (in_place, all_bytes)) };
+    let receiving = unsafe { receiving(&recv, partners, (in_place, all_bytes)) };
     let Some((received, mut refills)) = receiving else {
         return behind(send, recv);
     };
@@ -410,14 +417,14 @@ pub(super) unsafe fn alltoall_varied<C: Number, D: Number, T: Types>(
 
 /// Runs `call` with arrays of types (`MPI_Alltoallw`) that hold handles of this library's own
 /// form replaced by arrays of the MPI behind's handles ([`Types::for_behind`]), kept until
-/// the call completes.
+/// the call completes; `partners` gives how many entries they hold.
 ///
 /// # Safety
 /// Non-NULL arrays hold an entry per partner.
-unsafe fn with_types_for_behind<C: Number, D: Number, T: Types>(
+unsafe fn with_types_for_behind<'a, C: Number, D: Number, T: Types>(
     mut send: Varied<C, D, T>,
     mut recv: Varied<C, D, T>,
-    (with, comm): (Exchange, MPI_Comm),
+    partners: impl Fn() -> Option<&'a Partners>,
     call: impl Fn(Varied<C, D, T>, Varied<C, D, T>) -> c_int,
     after: After,
 ) -> c_int {
@@ -425,7 +432,7 @@ unsafe fn with_types_for_behind<C: Number, D: Number, T: Types>(
         return call(send, recv);
     }
     let mut translated = Vec::new();
-    let (sent, received) = Partners::of(comm, with).map_or((0, 0), |p| (p.outgoing, p.incoming));
+    let (sent, received) = partners().map_or((0, 0), |p| (p.outgoing, p.incoming));
     // SAFETY: the caller's contract.
     unsafe {
         if !is_in_place(send.buffer) {
