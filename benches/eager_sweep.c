@@ -9,15 +9,18 @@
  *   done
  *
  * The layout is the first argument: "floats" (single floats at random places of a 4 MiB
- * array, an indexed block), "bytes" (single bytes so) or "doubles" (every other double, a
- * vector); the second, the round trips of a run (default 2000). Each line is the message's
- * bytes of data and the fastest of 5 runs, in microseconds a round trip, printed by rank 0. */
+ * array, an indexed block), "bytes" (single bytes so), "doubles" (every other double, a
+ * vector), "column" (single doubles 256 bytes apart, a vector) or "columns" (the same
+ * layout as a vector of vectors of 32 doubles, the bytes rounded down to 256 of data); the
+ * second, the round trips of a run (default 2000). Each line is the message's bytes of data
+ * and the fastest of 5 runs, in microseconds a round trip, printed by rank 0. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SPAN (1 << 22) /* bytes of the array the messages are taken from */
+#define COLUMN 32       /* doubles from one to the next of a column */
 
 /* A type of `bytes` bytes of data in the layout `layout`, committed, or MPI_DATATYPE_NULL for
  * an unknown layout. */
@@ -25,8 +28,17 @@ static MPI_Datatype make_type(const char *layout, int bytes)
 {
     MPI_Datatype basic, made = MPI_DATATYPE_NULL;
     int size, n, i, *places;
-    if (!strcmp(layout, "doubles")) {
-        MPI_Type_vector(bytes / 8, 1, 2, MPI_DOUBLE, &made);
+    if (!strcmp(layout, "doubles") || !strcmp(layout, "column")) {
+        MPI_Type_vector(bytes / 8, 1, layout[0] == 'd' ? 2 : COLUMN, MPI_DOUBLE, &made);
+        MPI_Type_commit(&made);
+        return made;
+    }
+    if (!strcmp(layout, "columns")) {
+        MPI_Datatype piece;
+        MPI_Type_vector(32, 1, COLUMN, MPI_DOUBLE, &piece);
+        MPI_Type_create_hvector(bytes / 256, 1, 32 * COLUMN * (MPI_Aint)sizeof(double), piece,
+                                &made);
+        MPI_Type_free(&piece);
         MPI_Type_commit(&made);
         return made;
     }
@@ -63,7 +75,8 @@ int main(int argc, char **argv)
         double best = 1e30;
         if (type == MPI_DATATYPE_NULL) {
             if (rank == 0)
-                fprintf(stderr, "eager_sweep: the layout is floats, bytes or doubles\n");
+                fprintf(stderr,
+                        "eager_sweep: the layout is floats, bytes, doubles, column or columns\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         for (run = 0; run < 5; run++) {
@@ -82,8 +95,11 @@ int main(int argc, char **argv)
             if ((MPI_Wtime() - start) / trips < best)
                 best = (MPI_Wtime() - start) / trips;
         }
-        if (rank == 0)
-            printf("%d %.3f\n", sizes[k], best * 1e6);
+        if (rank == 0) {
+            int size;
+            MPI_Type_size(type, &size);
+            printf("%d %.3f\n", size, best * 1e6);
+        }
         MPI_Type_free(&type);
     }
     free(data);

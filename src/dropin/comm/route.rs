@@ -20,25 +20,28 @@
 //! The engine packs, the MPI behind sends the bytes, and the receiver unpacks: two copies
 //! more than a contiguous message, which pay off where the MPI's own engine is slow, that is
 //! where the type's contiguous runs are short. Where runs are long, the MPI behind sends
-//! them from the program's memory without packing (MPICH's iov path), and the engine's
-//! copies are pure cost. Where runs are short but far apart (one double per 2 KiB row of a
+//! them from the program's memory without packing (MPICH 4's iov path), and the engine's
+//! copies are pure cost; MPICH 5.0.2 moves them, and every small message of a derived type,
+//! several times slower than the engine's path. Where runs are short but far apart (one double per 2 KiB row of a
 //! grid), every run is a cache miss for both engines, and again the copies decide. So a type
 //! takes the engine's path when both hold:
 //!
 //! - its mean run ([`Plan::runs`](crate::plan::Plan::runs) over the size of one copy) is at
-//!   most [`LONGEST_MEAN_RUN`] bytes;
+//!   most [`LONGEST_MEAN_RUN`] bytes, or the MPI behind moves the twins of long runs slower
+//!   than the engine ([`Traits::slow_long_run_twins`]: MPICH 5);
 //! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
 //!   extent), or its layout is not strided ([`Plan::strided`](crate::plan::Plan::strided):
-//!   indexed blocks, structs), or the MPI behind moves the twins of sparse types slowly
-//!   ([`Traits::slow_sparse_twins`]: Intel MPI). MPICH moves a sparse strided layout (a
-//!   grid's x face) as fast as the engine, but a sparse irregular one (a mesh's boundary
-//!   points, a struct of a weather model's halos) several times slower;
+//!   indexed blocks, structs), or its runs are long (where long runs take the engine's
+//!   path), or the MPI behind moves the twins of sparse types slowly
+//!   ([`Traits::slow_sparse_twins`]: Intel MPI, MPICH 5). MPICH 4 moves a sparse strided layout of short
+//!   runs (a grid's x face) as fast as the engine, but a sparse irregular one (a mesh's
+//!   boundary points, a struct of a weather model's halos) several times slower;
 //! - and, over an MPI that moves the twins of strided layouts fast whatever their density
 //!   ([`Traits::fast_strided_twins`]: Open MPI, whose convertor packs fragment by fragment
 //!   as it sends), its layout is not strided.
 //!
 //! Whatever the type, over an MPI that sends small messages of a twin eagerly and fast
-//! ([`Traits::eager_twins_fast`]: MPICH), a message of at most [`EAGER_TWIN_BYTES`] takes the
+//! ([`Traits::eager_twin_bytes`]: MPICH 4), a message of at most that many bytes takes the
 //! MPI's path: that library packs the twin straight into its transport's buffer, where the
 //! engine's path copies the packed bytes twice more. The first such message of a type on each
 //! side takes the engine's path where the type would take it but for its size, so that a type
@@ -47,7 +50,8 @@
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns
 //! (`--set apps`), the exceptions for Intel MPI and Open MPI from the same with `--mpi impi`
-//! and `--mpi ompi4`: docs/drop-in.md and docs/BENCHMARKS.md give the figures.
+//! and `--mpi ompi4`, those for MPICH 5 with `--mpi mpich5`: docs/drop-in.md and
+//! docs/BENCHMARKS.md give the figures.
 //!
 //! # Types whose basic entries differ in size
 //!
@@ -96,12 +100,12 @@ pub const LONGEST_MEAN_RUN: i64 = 64;
 /// The least fraction of its span a type's data must fill for the engine to pack it in
 /// `auto` mode, as a divisor: size * DENSEST_SPARSE >= true extent.
 pub const DENSEST_SPARSE: i64 = 16;
-/// The largest message (bytes of data) that `auto` leaves to an MPI whose eager sends of
-/// twins are fast ([`Traits::eager_twins_fast`]): MPICH 4.0.2's and 5.0.2's eager limit on
-/// shared memory, 8 KiB. A round trip of random single floats between two ranks takes 10.4 µs
-/// with the twin and 13.0 with the engine at 8192 bytes, and 103 against 16 at 8400, where
-/// MPICH moves the twin by rendezvous.
-pub const EAGER_TWIN_BYTES: i64 = 8192;
+/// The largest message (bytes of data) that `auto` leaves to MPICH 4.0.2, whose eager sends
+/// of twins are fast ([`Traits::eager_twin_bytes`]): its eager limit on shared memory, 8 KiB.
+/// A round trip of random single floats between two ranks takes 10.4 µs with the twin and
+/// 13.0 with the engine at 8192 bytes, and 103 against 16 at 8400, where MPICH moves the twin
+/// by rendezvous.
+pub const MPICH4_EAGER_TWIN_BYTES: i64 = 8192;
 
 /// A message the engine packs: the datatype and the bytes its copies pack into.
 pub struct Packed {
@@ -317,13 +321,14 @@ fn first_on_engine(kept: &Kept, paths: MessagePaths, side: Side) -> bool {
 
 /// Whether a message of `bytes` bytes of data (`None`: too many) goes faster with the twin in
 /// `auto` mode, whatever its type: an MPI whose eager sends of twins are fast sends it eagerly
-/// ([`EAGER_TWIN_BYTES`]), in one piece, so a receive of it needs no byte twin either (module
+/// ([`Traits::eager_twin_bytes`]), in one piece, so a receive of it needs no byte twin either (module
 /// documentation). (Not for `MPI_Sendrecv_replace`, whose one type for both sides the receive
 /// decides.)
 fn sent_eagerly(bytes: Option<i64>) -> bool {
     mode() == Mode::Auto
-        && behind_traits().eager_twins_fast
-        && bytes.is_some_and(|b| b <= EAGER_TWIN_BYTES)
+        && behind_traits()
+            .eager_twin_bytes
+            .is_some_and(|eager| bytes.is_some_and(|b| b <= eager))
 }
 
 /// The type of the MPI behind that a message of `datatype` takes on its path instead of the
@@ -350,12 +355,14 @@ fn stand_in(
 }
 
 /// Whether the engine's path is the faster one for messages of `datatype` (`auto`). The
-/// sparse types' rule holds over MPICH for strided layouts ([`Plan::strided`]: a grid's x
+/// sparse types' rule holds over MPICH 4 for strided layouts ([`Plan::strided`]: a grid's x
 /// face), whose twins it moves as fast as the engine; not for indexed and struct layouts,
 /// which it moves several times slower (a mesh's boundary points, a struct of a weather
-/// model's halos). Over Intel MPI, which moves even strided sparse twins slower than its own
-/// types, the engine packs them too ([`Traits::slow_sparse_twins`]); over Open MPI, which
-/// moves strided twins fast dense or sparse, none ([`Traits::fast_strided_twins`]).
+/// model's halos), and only for short runs, each of which costs both engines a cache miss:
+/// where long runs take the engine's path ([`Traits::slow_long_run_twins`]), sparse ones do
+/// too (a grid's y face). Over Intel MPI and MPICH 5, which move even strided sparse twins
+/// slower than the engine in some shapes, the engine packs them too ([`Traits::slow_sparse_twins`]); over Open MPI,
+/// which moves strided twins fast dense or sparse, none ([`Traits::fast_strided_twins`]).
 ///
 /// [`Plan::strided`]: crate::plan::Plan::strided
 fn engine_wins(datatype: &Datatype) -> bool {
@@ -363,16 +370,15 @@ fn engine_wins(datatype: &Datatype) -> bool {
     let (size, runs) = (datatype.size(), plan.runs().max(1));
     let contiguous = runs == 1 && size == datatype.extent();
     let dense = size.saturating_mul(DENSEST_SPARSE) >= datatype.true_extent();
+    let short_runs = size <= LONGEST_MEAN_RUN.saturating_mul(runs);
     let traits = behind_traits();
     let strided_wins = match traits.fast_strided_twins {
         // Only copies whose bytes go forward in memory: Open MPI sends those of a vector of
         // negative stride out of type-map order (`c_tests/drop_in/programs/bounds.c`).
         true => !(plan.strided_forward() && datatype.extent() >= datatype.true_extent()),
-        false => dense || traits.slow_sparse_twins,
+        false => dense || !short_runs || traits.slow_sparse_twins,
     };
-    !contiguous
-        && size <= LONGEST_MEAN_RUN.saturating_mul(runs)
-        && (!plan.strided() || strided_wins)
+    !contiguous && (short_runs || traits.slow_long_run_twins) && (!plan.strided() || strided_wins)
 }
 
 /// The paths of messages of `datatype` (whose handle is `handle`) in `mode`, decided at its
@@ -439,10 +445,14 @@ pub struct Traits {
     /// versions.
     pub takes_bytes_into_mixed_sizes: bool,
     /// It moves the twins of sparse types (short runs far apart: a grid's x face) slower than
-    /// its own types and than the engine, so the engine packs them in `auto`: Intel MPI
-    /// 2021.19 and later (`benches/comm.py --mpi impi`: the x face of a 256^3 grid 6.1 ms
-    /// with the twin, 4.2 ms with its own subarray, 2.0 ms with the engine). MPICH moves them
-    /// faster than the engine.
+    /// the engine's path, at least in some of their shapes, so the engine packs them in
+    /// `auto`: Intel MPI 2021.19 and later (`benches/comm.py --mpi impi`: the x face of a
+    /// 256^3 grid 6.1 ms with the twin, 4.2 ms with its own subarray, 2.0 ms with the engine),
+    /// and MPICH 5.0.2, which moves a flat vector of single doubles 4 to 80 times slower than
+    /// the same layout nested, and than the engine (single doubles 256 bytes apart: 16 KiB in
+    /// 59 µs one way, 8 as a vector of vectors, 9 with the engine; 8 KiB in 520 µs), and only
+    /// a grid's x face built as a subarray faster (256^3: 0.72 ms, the engine 0.98). MPICH
+    /// 4.0.2 moves them as fast as the engine.
     pub slow_sparse_twins: bool,
     /// It moves the twins of strided layouts of short runs (a vector of single doubles, a
     /// grid's x face, an array of structs) at least as fast as the engine packs, sends and
@@ -472,12 +482,27 @@ pub struct Traits {
     /// `MPI_Alltoallv` and `MPI_Alltoallw` 1.8-1.9 against 1.5-1.6). MPICH 4.0.2 and 5.0.2
     /// move it as fast either way.
     pub slow_alltoall_twins: bool,
-    /// It sends a message of up to [`EAGER_TWIN_BYTES`] of a twin eagerly, packing it straight
+    /// It moves the twins of types of long runs (a mean run of more than
+    /// [`LONGEST_MEAN_RUN`] bytes: rows of a grid's faces, a lattice's blocks of su3 matrices)
+    /// slower than the engine's path, dense or sparse, so `auto` packs them too: MPICH 5.0.2
+    /// (`benches/comm.py --mpi mpich5`, on an AMD EPYC: NAS MG's y and z faces of 1 KiB rows
+    /// 0.041-0.047 ms with the twin, 0.013-0.015 with the engine; MILC's su3 z down
+    /// 0.021-0.034 against 0.011-0.012; the y face of a 256^3 grid, rows of 2 KiB, 0.15
+    /// against 0.08-0.11). MPICH 4.0.2 sends them from the program's memory as fast as the
+    /// engine's copies.
+    pub slow_long_run_twins: bool,
+    /// It sends a message of up to this many bytes of a twin eagerly, packing it straight
     /// into its transport's buffer, at least as fast as the engine's path on the layouts
     /// measured (random single floats and bytes, a vector of single doubles, structs of
-    /// indexed blocks), so `auto` leaves such messages to it: MPICH 4.0.2 and 5.0.2. Intel MPI
-    /// 2021.19 moves even small sparse twins several times slower than the engine.
-    pub eager_twins_fast: bool,
+    /// indexed blocks), so `auto` leaves such messages to it: MPICH 4.0.2
+    /// ([`MPICH4_EAGER_TWIN_BYTES`]). MPICH 5.0.2 moves them no faster than the engine's path,
+    /// and in some runs nearly twice as slow (`benches/comm.py --mpi mpich5`, six runs of
+    /// each: NAS LU's y face of 4 KB 3.1-5.3 µs with the twin, 2.8-3.5 with the engine;
+    /// `benches/eager_sweep.c floats`: 1 KiB of random single floats 4.9-5.5 µs a round
+    /// trip, 3.1-4.9 with the engine), and moves 8 KiB of them by rendezvous (124 µs, the
+    /// engine 18). Intel MPI 2021.19 moves even small sparse twins several times slower than
+    /// the engine.
+    pub eager_twin_bytes: Option<i64>,
     /// It moves a message sent as copies of a type's stream type
     /// ([`crate::dropin::twin::stream_type`]) as it moves the type itself, cut between
     /// entries, truncated receives included, so that the engine's sends of a type whose basic
@@ -658,12 +683,15 @@ pub fn traits(version: &str) -> Traits {
         .is_some_and(|v| v >= (4, 1));
     Traits {
         takes_bytes_into_mixed_sizes: mpich.is_some_and(|v| v >= (5, 0)) || intel,
-        slow_sparse_twins: intel,
+        slow_sparse_twins: intel || mpich.is_some_and(|v| v >= (5, 0)),
         fast_strided_twins: open_mpi,
         collectives_take_bytes: mpich.is_some() || intel,
         allgather_takes_bytes: mpich.is_some(),
         slow_alltoall_twins: intel,
-        eager_twins_fast: mpich.is_some(),
+        slow_long_run_twins: mpich.is_some_and(|v| v >= (5, 0)),
+        eager_twin_bytes: mpich
+            .is_some_and(|v| v < (5, 0))
+            .then_some(MPICH4_EAGER_TWIN_BYTES),
         sends_signature_streams: mpich.is_some(),
         overruns_short_receives: open_mpi,
     }
@@ -679,7 +707,7 @@ mod tests {
         let mpich4 = Traits {
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
-            eager_twins_fast: true,
+            eager_twin_bytes: Some(super::MPICH4_EAGER_TWIN_BYTES),
             sends_signature_streams: true,
             ..Traits::default()
         };
@@ -687,7 +715,8 @@ mod tests {
             takes_bytes_into_mixed_sizes: true,
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
-            eager_twins_fast: true,
+            slow_sparse_twins: true,
+            slow_long_run_twins: true,
             sends_signature_streams: true,
             ..Traits::default()
         };
