@@ -62,6 +62,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 lib="${1:-$root/build/prefix/lib/libmpi_dtype.so}"
 MPI4PY_VERSION=4.1.2
 NUMPY_VERSION=2.3.5
+MPI4PY_OPT=-O0 # the optimisation mpi4py is compiled at (build_venv)
 # shellcheck source=mpi-runtimes.bash
 . "$root/scripts/mpi-runtimes.bash"
 mpis="${MPI4PY_MPIS:-mpich4 mpich5 impi mpich5-abi ompi4-debian ompi5}"
@@ -124,7 +125,7 @@ mpicc_of() {
 }
 # abi_env NAME: what the build of mpi4py is told of the ABI
 abi_env() { case "$1" in *-abi) echo MPI4PY_BUILD_MPIABI=1 ;; *) echo MPI4PY_BUILD_MPIABI= ;; esac; }
-build_stamp() { echo "mpi4py $MPI4PY_VERSION numpy $NUMPY_VERSION MPICC=$(mpicc_of "$1")"; }
+build_stamp() { echo "mpi4py $MPI4PY_VERSION numpy $NUMPY_VERSION MPICC=$(mpicc_of "$1") $MPI4PY_OPT"; }
 # venv_ok RUNTIME: its venv holds this mpi4py and numpy, built with the runtime's MPICC (written
 # in the venv's mpi-dtype-build after the build), and answers on the runtime
 venv_ok() {
@@ -147,9 +148,10 @@ build_venv() {
     venv_ok "$rt" && exit 0 # built by another run meanwhile
     rm -rf "$venv"
     python3 -m venv "$venv"
-    # -O1: about 2 minutes to compile instead of about 4 at Python's -O2, and the suite runs
-    # as fast (at -O0 it compiles in 30 s but the suite runs a quarter slower).
-    "$with" "$(runtime_of "$rt")" env MPICC="$mpicc" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} -O1" \
+    # -O0: 34 s to compile against 133 at -O1 and about 4 minutes at Python's -O2; the suite
+    # on one process then takes 22 s against 17, a loss the runs below repay many times over
+    # on a machine that builds every venv.
+    "$with" "$(runtime_of "$rt")" env MPICC="$mpicc" "$(abi_env "$rt")" CFLAGS="${CFLAGS:-} $MPI4PY_OPT" \
       "$py" -m pip install -q --no-cache-dir \
       --no-binary mpi4py "$sdist" >"$work/pip-install-$rt.log" 2>&1 ||
       { tail -30 "$work/pip-install-$rt.log"; exit 2; }
@@ -173,7 +175,7 @@ if [ ${#to_build[@]} -gt 0 ]; then
   [ -f "$sdist" ] ||
     python3 -m pip download -q --no-deps --no-binary mpi4py "mpi4py==$MPI4PY_VERSION" -d "$work/dl"
   # Each build spends its time compiling one large C file, on one core: two at a time keep
-  # both cores busy (about 2 minutes each).
+  # both cores busy (about half a minute each).
   step "building mpi4py $MPI4PY_VERSION from source for ${to_build[*]}, two at a time"
   building=() names=() failed=""
   # finish_oldest: waits for the oldest build still running, and prints its log if it failed
