@@ -21,10 +21,10 @@
 //! more than a contiguous message, which pay off where the MPI's own engine is slow, that is
 //! where the type's contiguous runs are short. Where runs are long, the MPI behind sends
 //! them from the program's memory without packing (MPICH 4's iov path), and the engine's
-//! copies are pure cost; MPICH 5.0.2 moves them, and every small message of a derived type,
-//! several times slower than the engine's path. Where runs are short but far apart (one double per 2 KiB row of a
-//! grid), every run is a cache miss for both engines, and again the copies decide. So a type
-//! takes the engine's path when both hold:
+//! copies are pure cost; MPICH 5.0.2 moves them slower than the engine's path, and small
+//! messages of derived types no faster. Where runs are short but far apart (one double per
+//! 2 KiB row of a grid), every run is a cache miss for both engines, and again the copies
+//! decide. So a type takes the engine's path when both hold:
 //!
 //! - its mean run ([`Plan::runs`](crate::plan::Plan::runs) over the size of one copy) is at
 //!   most [`LONGEST_MEAN_RUN`] bytes, or the MPI behind moves the twins of long runs slower
@@ -444,15 +444,15 @@ pub struct Traits {
     /// (`scripts/test-drop-in-p2p.sh`, modes `mixed-*`), and so are trusted with their later
     /// versions.
     pub takes_bytes_into_mixed_sizes: bool,
-    /// It moves the twins of sparse types (short runs far apart: a grid's x face) slower than
-    /// the engine's path, at least in some of their shapes, so the engine packs them in
-    /// `auto`: Intel MPI 2021.19 and later (`benches/comm.py --mpi impi`: the x face of a
-    /// 256^3 grid 6.1 ms with the twin, 4.2 ms with its own subarray, 2.0 ms with the engine),
-    /// and MPICH 5.0.2, which moves a flat vector of single doubles 4 to 80 times slower than
-    /// the same layout nested, and than the engine (single doubles 256 bytes apart: 16 KiB in
-    /// 59 µs one way, 8 as a vector of vectors, 9 with the engine; 8 KiB in 520 µs), and only
-    /// a grid's x face built as a subarray faster (256^3: 0.72 ms, the engine 0.98). MPICH
-    /// 4.0.2 moves them as fast as the engine.
+    /// It moves the twins of sparse types (short runs far apart: a column of a matrix)
+    /// slower than the engine's path, at least in some of their shapes, so the engine packs
+    /// them in `auto`: Intel MPI 2021.19 and later (`benches/comm.py --mpi impi`: the x face
+    /// of a 256^3 grid 6.1 ms with the twin, 4.2 ms with its own subarray, 2.0 ms with the
+    /// engine), and MPICH 5.0.2 (`benches/eager_sweep.c column` and `columns`, single doubles
+    /// 256 bytes apart, µs a round trip: 16 KiB as a flat vector 111-128, as a vector of
+    /// vectors 18-28, with the engine 16-21; 8 KiB 990-1350 either way, with the engine 11-14),
+    /// which moves only a grid's x face built as a subarray faster than the engine (256^3:
+    /// 0.71 ms, the engine 1.0). MPICH 4.0.2 moves them as fast as the engine.
     pub slow_sparse_twins: bool,
     /// It moves the twins of strided layouts of short runs (a vector of single doubles, a
     /// grid's x face, an array of structs) at least as fast as the engine packs, sends and
@@ -485,10 +485,10 @@ pub struct Traits {
     /// It moves the twins of types of long runs (a mean run of more than
     /// [`LONGEST_MEAN_RUN`] bytes: rows of a grid's faces, a lattice's blocks of su3 matrices)
     /// slower than the engine's path, dense or sparse, so `auto` packs them too: MPICH 5.0.2
-    /// (`benches/comm.py --mpi mpich5`, on an AMD EPYC: NAS MG's y and z faces of 1 KiB rows
-    /// 0.041-0.047 ms with the twin, 0.013-0.015 with the engine; MILC's su3 z down
-    /// 0.021-0.034 against 0.011-0.012; the y face of a 256^3 grid, rows of 2 KiB, 0.15
-    /// against 0.08-0.11). MPICH 4.0.2 sends them from the program's memory as fast as the
+    /// (`benches/comm.py --mpi mpich5`, on an AMD EPYC, the medians of five rounds: NAS MG's
+    /// y and z faces of 1 KiB rows 0.042 ms with the twin, 0.024-0.027 with the engine;
+    /// MILC's su3 z down 0.031 against 0.017; the y face of a 256^3 grid, rows of 2 KiB, 0.147
+    /// against 0.112). MPICH 4.0.2 sends them from the program's memory as fast as the
     /// engine's copies.
     pub slow_long_run_twins: bool,
     /// It sends a message of up to this many bytes of a twin eagerly, packing it straight
