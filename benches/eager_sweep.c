@@ -31,7 +31,8 @@ static MPI_Datatype make_type(const char *layout, int bytes)
     MPI_Datatype basic, made = MPI_DATATYPE_NULL;
     int size, n, i, *places;
     if (!strcmp(layout, "doubles") || !strcmp(layout, "column")) {
-        MPI_Type_vector(bytes / 8, 1, layout[0] == 'd' ? 2 : COLUMN, MPI_DOUBLE, &made);
+        int stride = !strcmp(layout, "doubles") ? 2 : COLUMN;
+        MPI_Type_vector(bytes / 8, 1, stride, MPI_DOUBLE, &made);
         MPI_Type_commit(&made);
         return made;
     }

@@ -31,18 +31,17 @@
 //!   than the engine ([`Traits::slow_long_run_twins`]: MPICH 5);
 //! - its data fill at least [`DENSEST_SPARSE`] of the memory one copy spans (size over true
 //!   extent), or its layout is not strided ([`Plan::strided`](crate::plan::Plan::strided):
-//!   indexed blocks, structs), or its runs are long (where long runs take the engine's
-//!   path), or the MPI behind moves the twins of sparse types slowly
-//!   ([`Traits::slow_sparse_twins`]: Intel MPI, MPICH 5). MPICH 4 moves a sparse strided layout of short
-//!   runs (a grid's x face) as fast as the engine, but a sparse irregular one (a mesh's
+//!   indexed blocks, structs), or the MPI behind moves the twins of sparse types slowly
+//!   ([`Traits::slow_sparse_twins`]: Intel MPI, MPICH 5). MPICH 4 moves a sparse strided
+//!   layout (a grid's x face) as fast as the engine, but a sparse irregular one (a mesh's
 //!   boundary points, a struct of a weather model's halos) several times slower;
 //! - and, over an MPI that moves the twins of strided layouts fast whatever their density
 //!   ([`Traits::fast_strided_twins`]: Open MPI, whose convertor packs fragment by fragment
 //!   as it sends), its layout is not strided.
 //!
 //! Whatever the type, over an MPI that sends small messages of a twin eagerly and fast
-//! ([`Traits::eager_twin_bytes`]: MPICH 4), a message of at most that many bytes takes the
-//! MPI's path: that library packs the twin straight into its transport's buffer, where the
+//! ([`Traits::eager_twins_fast`]: MPICH 4), a message of at most [`EAGER_TWIN_BYTES`] takes
+//! the MPI's path: that library packs the twin straight into its transport's buffer, where the
 //! engine's path copies the packed bytes twice more. The first such message of a type on each
 //! side takes the engine's path where the type would take it but for its size, so that a type
 //! used in one message needs no twin (`first_on_engine`).
@@ -100,12 +99,13 @@ pub const LONGEST_MEAN_RUN: i64 = 64;
 /// The least fraction of its span a type's data must fill for the engine to pack it in
 /// `auto` mode, as a divisor: size * DENSEST_SPARSE >= true extent.
 pub const DENSEST_SPARSE: i64 = 16;
-/// The largest message (bytes of data) that `auto` leaves to MPICH 4.0.2, whose eager sends
-/// of twins are fast ([`Traits::eager_twin_bytes`]): its eager limit on shared memory, 8 KiB.
+/// The largest message (bytes of data) that `auto` leaves to an MPI whose eager sends of
+/// twins are fast ([`Traits::eager_twins_fast`]: MPICH 4.0.2): its eager limit on shared
+/// memory, 8 KiB.
 /// A round trip of random single floats between two ranks takes 10.4 µs with the twin and
 /// 13.0 with the engine at 8192 bytes, and 103 against 16 at 8400, where MPICH moves the twin
 /// by rendezvous.
-pub const MPICH4_EAGER_TWIN_BYTES: i64 = 8192;
+pub const EAGER_TWIN_BYTES: i64 = 8192;
 
 /// A message the engine packs: the datatype and the bytes its copies pack into.
 pub struct Packed {
@@ -321,14 +321,13 @@ fn first_on_engine(kept: &Kept, paths: MessagePaths, side: Side) -> bool {
 
 /// Whether a message of `bytes` bytes of data (`None`: too many) goes faster with the twin in
 /// `auto` mode, whatever its type: an MPI whose eager sends of twins are fast sends it eagerly
-/// ([`Traits::eager_twin_bytes`]), in one piece, so a receive of it needs no byte twin either (module
+/// ([`EAGER_TWIN_BYTES`]), in one piece, so a receive of it needs no byte twin either (module
 /// documentation). (Not for `MPI_Sendrecv_replace`, whose one type for both sides the receive
 /// decides.)
 fn sent_eagerly(bytes: Option<i64>) -> bool {
     mode() == Mode::Auto
-        && behind_traits()
-            .eager_twin_bytes
-            .is_some_and(|eager| bytes.is_some_and(|b| b <= eager))
+        && behind_traits().eager_twins_fast
+        && bytes.is_some_and(|b| b <= EAGER_TWIN_BYTES)
 }
 
 /// The type of the MPI behind that a message of `datatype` takes on its path instead of the
@@ -358,11 +357,11 @@ fn stand_in(
 /// sparse types' rule holds over MPICH 4 for strided layouts ([`Plan::strided`]: a grid's x
 /// face), whose twins it moves as fast as the engine; not for indexed and struct layouts,
 /// which it moves several times slower (a mesh's boundary points, a struct of a weather
-/// model's halos), and only for short runs, each of which costs both engines a cache miss:
-/// where long runs take the engine's path ([`Traits::slow_long_run_twins`]), sparse ones do
-/// too (a grid's y face). Over Intel MPI and MPICH 5, which move even strided sparse twins
-/// slower than the engine in some shapes, the engine packs them too ([`Traits::slow_sparse_twins`]); over Open MPI,
-/// which moves strided twins fast dense or sparse, none ([`Traits::fast_strided_twins`]).
+/// model's halos). Over Intel MPI and MPICH 5, which move even strided sparse twins slower
+/// than the engine in some shapes, the engine packs them too ([`Traits::slow_sparse_twins`]);
+/// over Open MPI, which moves strided twins fast dense or sparse, none
+/// ([`Traits::fast_strided_twins`]). Long runs take the engine's path only over an MPI that
+/// moves their twins slowly ([`Traits::slow_long_run_twins`]).
 ///
 /// [`Plan::strided`]: crate::plan::Plan::strided
 fn engine_wins(datatype: &Datatype) -> bool {
@@ -376,7 +375,7 @@ fn engine_wins(datatype: &Datatype) -> bool {
         // Only copies whose bytes go forward in memory: Open MPI sends those of a vector of
         // negative stride out of type-map order (`c_tests/drop_in/programs/bounds.c`).
         true => !(plan.strided_forward() && datatype.extent() >= datatype.true_extent()),
-        false => dense || !short_runs || traits.slow_sparse_twins,
+        false => dense || traits.slow_sparse_twins,
     };
     !contiguous && (short_runs || traits.slow_long_run_twins) && (!plan.strided() || strided_wins)
 }
@@ -491,18 +490,17 @@ pub struct Traits {
     /// against 0.112). MPICH 4.0.2 sends them from the program's memory as fast as the
     /// engine's copies.
     pub slow_long_run_twins: bool,
-    /// It sends a message of up to this many bytes of a twin eagerly, packing it straight
+    /// It sends a message of up to [`EAGER_TWIN_BYTES`] of a twin eagerly, packing it straight
     /// into its transport's buffer, at least as fast as the engine's path on the layouts
     /// measured (random single floats and bytes, a vector of single doubles, structs of
-    /// indexed blocks), so `auto` leaves such messages to it: MPICH 4.0.2
-    /// ([`MPICH4_EAGER_TWIN_BYTES`]). MPICH 5.0.2 moves them no faster than the engine's path,
-    /// and in some runs nearly twice as slow (`benches/comm.py --mpi mpich5`, six runs of
-    /// each: NAS LU's y face of 4 KB 3.1-5.3 µs with the twin, 2.8-3.5 with the engine;
-    /// `benches/eager_sweep.c floats`: 1 KiB of random single floats 4.9-5.5 µs a round
-    /// trip, 3.1-4.9 with the engine), and moves 8 KiB of them by rendezvous (124 µs, the
-    /// engine 18). Intel MPI 2021.19 moves even small sparse twins several times slower than
-    /// the engine.
-    pub eager_twin_bytes: Option<i64>,
+    /// indexed blocks), so `auto` leaves such messages to it: MPICH 4.0.2. MPICH 5.0.2 moves
+    /// them no faster than the engine's path, and in some runs nearly twice as slow
+    /// (`benches/comm.py --mpi mpich5`, six runs of each: NAS LU's y face of 4 KB 3.1-5.3 µs
+    /// with the twin, 2.8-3.5 with the engine; `benches/eager_sweep.c floats`: 1 KiB of
+    /// random single floats 4.9-5.5 µs a round trip, 3.1-4.9 with the engine), and moves 8 KiB
+    /// of them by rendezvous (124 µs, the engine 18). Intel MPI 2021.19 moves even small
+    /// sparse twins several times slower than the engine.
+    pub eager_twins_fast: bool,
     /// It moves a message sent as copies of a type's stream type
     /// ([`crate::dropin::twin::stream_type`]) as it moves the type itself, cut between
     /// entries, truncated receives included, so that the engine's sends of a type whose basic
@@ -689,9 +687,7 @@ pub fn traits(version: &str) -> Traits {
         allgather_takes_bytes: mpich.is_some(),
         slow_alltoall_twins: intel,
         slow_long_run_twins: mpich.is_some_and(|v| v >= (5, 0)),
-        eager_twin_bytes: mpich
-            .is_some_and(|v| v < (5, 0))
-            .then_some(MPICH4_EAGER_TWIN_BYTES),
+        eager_twins_fast: mpich.is_some_and(|v| v < (5, 0)),
         sends_signature_streams: mpich.is_some(),
         overruns_short_receives: open_mpi,
     }
@@ -707,7 +703,7 @@ mod tests {
         let mpich4 = Traits {
             collectives_take_bytes: true,
             allgather_takes_bytes: true,
-            eager_twin_bytes: Some(super::MPICH4_EAGER_TWIN_BYTES),
+            eager_twins_fast: true,
             sends_signature_streams: true,
             ..Traits::default()
         };
