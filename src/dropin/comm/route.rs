@@ -42,9 +42,12 @@
 //! Whatever the type, over an MPI that sends small messages of a twin eagerly and fast
 //! ([`Traits::eager_twins_fast`]: MPICH 4), a message of at most [`EAGER_TWIN_BYTES`] takes
 //! the MPI's path: that library packs the twin straight into its transport's buffer, where the
-//! engine's path copies the packed bytes twice more. The first such message of a type on each
-//! side takes the engine's path where the type would take it but for its size, so that a type
-//! used in one message needs no twin (`first_on_engine`).
+//! engine's path copies the packed bytes twice more. A message of at most
+//! [`STRIDED_ENGINE_BYTES`] of a strided layout of more than one run is the exception: it
+//! takes the engine's path, whatever its runs and its density, since MPICH takes longer to
+//! start it (`MessagePaths::small_on_engine`). The first small message of any other type on
+//! each side takes the engine's path where the type would take it but for its size, so that
+//! a type used in one message needs no twin (`first_on_engine`).
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns
@@ -106,6 +109,19 @@ pub const DENSEST_SPARSE: i64 = 16;
 /// 13.0 with the engine at 8192 bytes, and 103 against 16 at 8400, where MPICH moves the twin
 /// by rendezvous.
 pub const EAGER_TWIN_BYTES: i64 = 8192;
+/// The largest message of a strided layout ([`Plan::strided`](crate::plan::Plan::strided):
+/// vectors, subarrays) that `auto` sends on the engine's path over an MPI whose eager sends
+/// of twins are fast, whatever its runs and its density: MPICH 4.0.2 takes longer to start a
+/// strided twin's eager message than the engine's path takes, and the engine's two extra
+/// copies stay small. Single doubles 256 bytes apart (`eager_sweep column`, AMD EPYC) take
+/// 1.6 µs a round trip against 0.9 at 1 KiB, 2.9 against 2.7 at 4 KiB, 4.5 against 5.0 at 8.
+/// Round trips, µs, MPICH's path against the engine's: on an AMD EPYC, blocks of 1 to 8
+/// doubles every other place (`benches/eager_sweep.c runsN`) 1.6-1.8 against 0.8-1.0 at 1
+/// KiB and 2.6-3.1 against 1.8-2.4 at 4 KiB; NAS LU's y face (4,080 bytes, runs of 5
+/// doubles) one way 1.8-1.9 against 1.0; on an Intel Xeon, single doubles 0.17 µs faster on
+/// the engine's path at 1 and 2 KiB and NAS LU's y face 1.96 against 2.04-2.06, but single
+/// doubles at 8 KiB 5.27 against 4.44.
+pub const STRIDED_ENGINE_BYTES: i64 = 4096;
 
 /// A message the engine packs: the datatype and the bytes its copies pack into.
 pub struct Packed {
@@ -265,15 +281,18 @@ fn choose(handle: MPI_Datatype, datatype: &Datatype, count: i64, side: Side, use
     let paths = *kept
         .message_paths
         .get_or_init(|| decide(handle, datatype, mode()));
-    let eager = side != Side::ReceiveInPlace
-        && sent_eagerly(bytes)
-        && !(uses == Uses::One && first_on_engine(kept, paths, side));
-    let engine = !eager
-        && match side {
-            Side::Send => paths.engine_send,
-            Side::Receive => paths.engine_receive,
-            Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
-        };
+    let small = side != Side::ReceiveInPlace && sent_eagerly(bytes);
+    let small_on_engine =
+        small && paths.small_on_engine && bytes.is_some_and(|b| b <= STRIDED_ENGINE_BYTES);
+    let eager =
+        small && !small_on_engine && !(uses == Uses::One && first_on_engine(kept, paths, side));
+    let engine = small_on_engine
+        || !eager
+            && match side {
+                Side::Send => paths.engine_send,
+                Side::Receive => paths.engine_receive,
+                Side::ReceiveInPlace => paths.engine_receive || paths.byte_twin_receive,
+            };
     // A message sent eagerly arrives in one piece, which the twin takes whole even as bytes.
     let byte_twin = paths.byte_twin_receive && side != Side::Send && !eager;
     // A send whose bytes must go as the type's signature needs its stream type; without one
@@ -320,10 +339,10 @@ fn first_on_engine(kept: &Kept, paths: MessagePaths, side: Side) -> bool {
 }
 
 /// Whether a message of `bytes` bytes of data (`None`: too many) goes faster with the twin in
-/// `auto` mode, whatever its type: an MPI whose eager sends of twins are fast sends it eagerly
-/// ([`EAGER_TWIN_BYTES`]), in one piece, so a receive of it needs no byte twin either (module
-/// documentation). (Not for `MPI_Sendrecv_replace`, whose one type for both sides the receive
-/// decides.)
+/// `auto` mode, whatever its type but a small strided one ([`MessagePaths::small_on_engine`]):
+/// an MPI whose eager sends of twins are fast sends it eagerly ([`EAGER_TWIN_BYTES`]), in one
+/// piece, so a receive of it needs no byte twin either (module documentation). (Not for
+/// `MPI_Sendrecv_replace`, whose one type for both sides the receive decides.)
 fn sent_eagerly(bytes: Option<i64>) -> bool {
     mode() == Mode::Auto
         && behind_traits().eager_twins_fast
@@ -392,13 +411,14 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
     let stream_send = !may_send_bytes
         && behind_traits().sends_signature_streams
         && crate::dropin::twin::streams_whole(datatype);
-    let engine_send =
-        (may_send_bytes || stream_send) && (mode == Mode::Engine || engine_wins(datatype));
+    let engine_may_send = may_send_bytes || stream_send;
+    let engine_send = engine_may_send && (mode == Mode::Engine || engine_wins(datatype));
     let paths = MessagePaths {
         engine_send,
         engine_receive: engine_send || mode == Mode::Engine,
         byte_twin_receive: !twin_takes_bytes,
         stream_send,
+        small_on_engine: engine_may_send && datatype.plan.strided() && datatype.plan.runs() > 1,
     };
     if crate::behind::debug() {
         let on_wire = match paths.stream_send {
@@ -427,6 +447,13 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                 datatype.size(),
                 datatype.plan.runs(),
                 datatype.true_extent(),
+            ));
+        }
+        if paths.small_on_engine && sent_eagerly(Some(1)) {
+            crate::diagnostic::line(format_args!(
+                "mpi-dtype: messages of datatype {:#x} of at most {STRIDED_ENGINE_BYTES} bytes, \
+                 sent and received: mpi-dtype's engine",
+                crate::abi::handle_bits(handle),
             ));
         }
     }

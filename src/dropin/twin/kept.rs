@@ -43,6 +43,11 @@ pub struct MessagePaths {
     /// stream type ([`super::stream_type`]) instead of `MPI_BYTE`s, so that it cuts them
     /// between entries for a receiver that receives with a type whose entries differ in size.
     pub stream_send: bool,
+    /// In `auto` over an MPI whose eager sends of twins are fast, messages of at most
+    /// [`STRIDED_ENGINE_BYTES`](crate::dropin::comm::route::STRIDED_ENGINE_BYTES) take the
+    /// engine's path on both sides whatever the rules for larger ones say: the type's layout
+    /// is strided, it is more than one run, and the engine may send it.
+    pub small_on_engine: bool,
 }
 
 /// What the drop-in layer keeps with one datatype object.
