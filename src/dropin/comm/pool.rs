@@ -1,14 +1,25 @@
 //! The buffers packed messages travel in: kept for reuse by size class, so that a program
-//! sending the same kind of message again and again allocates once.
+//! sending the same kind of message again and again allocates only its first few.
 //!
-//! A buffer's capacity is a power of two from 4 KiB up. When a buffer is dropped it goes back
-//! to its class's free list, unless that list already holds [`KEPT_PER_CLASS`] buffers or the
-//! class is above [`LARGEST_KEPT`] (such buffers go back to the allocator). [`lent`] counts
-//! the buffers taken and not yet dropped, which `MPI_Finalize` reports with
-//! `MPI_DTYPE_DEBUG=1`.
+//! A buffer's capacity is a power of two from 4 KiB up. A class hands its buffers out in
+//! turn, the one given back longest ago first, and makes new ones until it has
+//! [`turn_of`] of them, up to [`IN_TURN_BYTES`] in all: a buffer the process has just
+//! filled and sent is read by the receiving process (MPICH and Open MPI copy a contiguous
+//! message of some KiB straight from the sender's memory), whose processor then holds its
+//! lines; filling the same buffer for the next message must take each line back from that
+//! processor first. Two ranks over MPICH 4.0.2 on an AMD EPYC, one way, 64 KiB of contiguous
+//! bytes: 6.8 µs sent as they are, 14-17 µs when the sender writes the buffer just before
+//! (0.6 µs to write it alone); the engine's path of WRF's y halo (63 KB) 16.1 µs with one
+//! buffer, 10.6 with a class's buffers in turn.
+//!
+//! When a buffer is dropped it goes back to its class's free list, unless that list already
+//! holds [`kept_of`] buffers or the class is above [`LARGEST_KEPT`] (such buffers go back to
+//! the allocator). [`lent`] counts the buffers taken and not yet dropped, which
+//! `MPI_Finalize` reports with `MPI_DTYPE_DEBUG=1`.
 
 use parking_lot::Mutex;
 use std::alloc::Layout;
+use std::collections::VecDeque;
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -16,8 +27,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 const SMALLEST_CLASS: u32 = 12;
 /// Size classes: capacities 2^12 to 2^62 bytes (a layout's size is at most `isize::MAX`).
 const CLASSES: usize = 51;
-/// Buffers kept per class.
+/// Buffers kept per class at least (for the messages of one call in flight at once).
 const KEPT_PER_CLASS: usize = 4;
+/// The most buffers a class hands out in turn.
+const MOST_IN_TURN: usize = 16;
+/// The bytes of the buffers a class hands out in turn (1 MiB): 16 buffers of 64 KiB, 2 of
+/// 512 KiB, one from 1 MiB on. Rotating over 4 MiB instead measured no faster.
+const IN_TURN_BYTES: usize = 1 << 20;
 /// The largest capacity kept for reuse (256 MiB); larger buffers are freed when dropped.
 const LARGEST_KEPT: usize = 1 << 28;
 /// Alignment of every buffer: a cache line.
@@ -27,8 +43,21 @@ const ALIGN: usize = 64;
 #[derive(Clone, Copy)]
 struct FreeBuffer(usize);
 
-/// The free lists, one per class.
-static FREE: [Mutex<Vec<FreeBuffer>>; CLASSES] = [const { Mutex::new(Vec::new()) }; CLASSES];
+/// One class's buffers.
+struct Class {
+    /// Those given back, the longest ago first.
+    free: VecDeque<FreeBuffer>,
+    /// How many exist, lent or free.
+    made: usize,
+}
+
+/// The classes.
+static CLASS: [Mutex<Class>; CLASSES] = [const {
+    Mutex::new(Class {
+        free: VecDeque::new(),
+        made: 0,
+    })
+}; CLASSES];
 /// Buffers taken and not yet dropped.
 static LENT: AtomicUsize = AtomicUsize::new(0);
 
@@ -68,6 +97,21 @@ fn layout_of(class: usize) -> Layout {
     Layout::from_size_align(capacity_of(class), ALIGN).expect("a power of two below 2^63")
 }
 
+/// How many buffers `class` makes before it reuses one: [`IN_TURN_BYTES`] of them, between
+/// 1 and [`MOST_IN_TURN`].
+fn turn_of(class: usize) -> usize {
+    (IN_TURN_BYTES >> (SMALLEST_CLASS as usize + class).min(usize::BITS as usize - 1))
+        .clamp(1, MOST_IN_TURN)
+}
+
+/// How many free buffers `class` keeps.
+fn kept_of(class: usize) -> usize {
+    match capacity_of(class) <= LARGEST_KEPT {
+        true => turn_of(class).max(KEPT_PER_CLASS),
+        false => 0,
+    }
+}
+
 impl Buffer {
     /// A buffer of at least `len` bytes, reused from the pool or newly allocated; `None` if
     /// the allocator has no memory for it (the caller then lets the MPI behind move the data).
@@ -76,13 +120,29 @@ impl Buffer {
         if class >= CLASSES {
             return None;
         }
-        let reused = FREE[class].lock().pop();
+        let reused = {
+            let mut buffers = CLASS[class].lock();
+            let reused = match buffers.made < turn_of(class) {
+                true => None,
+                false => buffers.free.pop_front(),
+            };
+            if reused.is_none() {
+                buffers.made += 1;
+            }
+            reused
+        };
         let ptr = match reused {
             Some(FreeBuffer(address)) => {
                 NonNull::new(address as *mut u8).expect("free lists hold allocations")
             }
             // SAFETY: the layout has a nonzero size.
-            None => NonNull::new(unsafe { std::alloc::alloc(layout_of(class)) })?,
+            None => match NonNull::new(unsafe { std::alloc::alloc(layout_of(class)) }) {
+                Some(made) => made,
+                None => {
+                    CLASS[class].lock().made -= 1;
+                    return None;
+                }
+            },
         };
         LENT.fetch_add(1, Ordering::AcqRel);
         Some(Buffer {
@@ -135,12 +195,15 @@ impl Buffer {
 impl Drop for Buffer {
     fn drop(&mut self) {
         LENT.fetch_sub(1, Ordering::AcqRel);
-        if capacity_of(self.class) <= LARGEST_KEPT {
-            let mut free = FREE[self.class].lock();
-            if free.len() < KEPT_PER_CLASS {
-                free.push(FreeBuffer(self.ptr.as_ptr() as usize));
+        {
+            let mut buffers = CLASS[self.class].lock();
+            if buffers.free.len() < kept_of(self.class) {
+                buffers
+                    .free
+                    .push_back(FreeBuffer(self.ptr.as_ptr() as usize));
                 return;
             }
+            buffers.made -= 1;
         }
         // SAFETY: allocated in `take` with this class's layout, and owned by this value.
         unsafe { std::alloc::dealloc(self.ptr.as_ptr(), layout_of(self.class)) };
@@ -153,20 +216,35 @@ mod tests {
 
     /// The only test that takes buffers, so that it can count them.
     #[test]
-    fn buffers_hold_what_is_asked_are_reused_and_counted() {
+    fn buffers_hold_what_is_asked_are_handed_out_in_turn_and_counted() {
         let first = Buffer::take(5000).unwrap();
         assert_eq!(capacity_of(first.class), 8192);
         assert_eq!(first.as_mut_ptr() as usize % ALIGN, 0);
         assert_eq!(lent(), 1);
+        let first_address = first.as_mut_ptr();
         drop(first);
         assert_eq!(lent(), 0);
-        assert!(!FREE[first_class(5000)].lock().is_empty());
-        let again = Buffer::take(8000).unwrap();
-        assert_eq!(capacity_of(again.class), 8192);
+        // 8 KiB buffers go in a turn of 16: each message until then gets a new one, and the
+        // seventeenth the first again.
+        assert_eq!(turn_of(first_class(5000)), MOST_IN_TURN);
+        let mut seen = vec![first_address];
+        for _ in 1..MOST_IN_TURN {
+            let next = Buffer::take(8000).unwrap();
+            assert!(!seen.contains(&next.as_mut_ptr()));
+            seen.push(next.as_mut_ptr());
+        }
+        assert_eq!(Buffer::take(6000).unwrap().as_mut_ptr(), first_address);
+        assert_eq!(CLASS[first_class(5000)].lock().made, MOST_IN_TURN);
+        // From 1 MiB on, a class reuses its one buffer.
+        assert_eq!(turn_of(first_class(3 << 20)), 1);
+        let large = Buffer::take(3 << 20).unwrap().as_mut_ptr();
+        assert_eq!(Buffer::take(3 << 20).unwrap().as_mut_ptr(), large);
         assert_eq!(capacity_of(Buffer::take(0).unwrap().class), 4096);
         assert!(Buffer::take(usize::MAX / 2).is_none());
-        assert_eq!(lent(), 1);
-        drop(again);
+        assert_eq!(lent(), 0);
+        let held = [Buffer::take(100).unwrap(), Buffer::take(100).unwrap()];
+        assert_eq!(lent(), 2);
+        drop(held);
         assert_eq!(lent(), 0);
     }
 }
