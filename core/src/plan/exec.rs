@@ -7,7 +7,7 @@
 //! As for [`super::kernels`]: every byte the plan addresses relative to `mem`, and the bytes
 //! moved at `*stream`, must be valid for the access the direction makes.
 
-use super::kernels::{self, at, prefetch, PREFETCH_AHEAD};
+use super::kernels::{self, at, prefetch, GATHER_ASKS_FROM, PREFETCH_AHEAD};
 use super::node::{Blocks, Counts, Node, Sequence};
 
 /// Stack space kept free before descending one more level of a deep plan.
@@ -39,7 +39,7 @@ pub unsafe fn full<const PACK: bool>(node: &Node, mem: *mut u8, stream: &mut *mu
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         } => unsafe { kernels::strided::<PACK>(at(mem, *disp), *count, *stride, *len, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-        Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), stream) },
+        Node::Blocks(b) => unsafe { blocks_full::<PACK>(b, mem, 0, b.len(), 1, stream) },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         Node::Seq { disp, seq } if seq.runs_only() => unsafe {
             struct_runs::<PACK>(seq, at(mem, *disp), 1, 0, stream)
@@ -140,6 +140,13 @@ unsafe fn repeat_full<const PACK: bool>(
         Node::Seq { disp, seq } if seq.runs_only() => unsafe {
             struct_runs::<PACK>(seq, at(base, *disp), count, stride, stream)
         },
+        Node::Blocks(b) => {
+            for k in 0..count {
+                let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
+                // SAFETY: module contract.
+                unsafe { blocks_full::<PACK>(b, copy, 0, b.len(), count, stream) };
+            }
+        }
         other => {
             for k in 0..count {
                 let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
@@ -150,12 +157,14 @@ unsafe fn repeat_full<const PACK: bool>(
     }
 }
 
-/// Moves blocks `from..to` of `b` placed at `mem`.
+/// Moves blocks `from..to` of `b` placed at `mem`, one of `copies` copies of `b` the message
+/// moves (which decide whether a gather asks ahead: [`GATHER_ASKS_FROM`]).
 unsafe fn blocks_full<const PACK: bool>(
     b: &Blocks,
     mem: *mut u8,
     from: usize,
     to: usize,
+    copies: i64,
     stream: &mut *mut u8,
 ) {
     let base = at(mem, b.disp);
@@ -163,7 +172,8 @@ unsafe fn blocks_full<const PACK: bool>(
     match (&*b.child, &b.counts) {
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         (Node::Run { disp, len }, Counts::Uniform(c)) if *len == b.child_stride => unsafe {
-            kernels::gather::<PACK>(at(base, *disp), displs, b.scale, c * len, stream)
+            let ask_ahead = (b.len() as i64).saturating_mul(copies) >= GATHER_ASKS_FROM as i64;
+            kernels::gather::<PACK>(at(base, *disp), displs, b.scale, c * len, ask_ahead, stream)
         },
         // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
         (Node::Run { disp, len }, Counts::PerBlock(counts)) if *len == b.child_stride => unsafe {
@@ -317,7 +327,7 @@ unsafe fn blocks_range<const PACK: bool>(
         k += 1;
     }
     // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-    unsafe { blocks_full::<PACK>(b, mem, first_whole, k, stream) };
+    unsafe { blocks_full::<PACK>(b, mem, first_whole, k, 1, stream) };
     if want > 0 {
         block_range(k, 0, want, stream);
     }

@@ -575,17 +575,18 @@ fn zero_once_loaded(loaded: u8) -> usize {
     value
 }
 
-/// The loop of [`gather`]. A gather of at least [`GATHER_ASKS_FROM`] blocks asks for the
-/// memory of the block [`GATHER_AHEAD`] places ahead of the one it moves, in a loop of its own
-/// so that the asking costs no bounds check ([`ahead_of`]): `unstructured_gather_1` of
+/// The loop of [`gather`]. Where it is to `ask_ahead`, it asks for the memory of the block
+/// [`GATHER_AHEAD`] places ahead of the one it moves, in a loop of its own so that the asking
+/// costs no bounds check ([`ahead_of`]): `unstructured_gather_1` of
 /// `benches/run.py` (262,144 doubles from 8 MiB) went from 2.1 to 3.1 GB/s on unpack
 /// (scattered stores otherwise fill the store buffer while each line is fetched) and from 2.9
-/// to 3.2 on pack, MPICH's speed. A shorter gather moves its blocks without asking.
+/// to 3.2 on pack, MPICH's speed.
 #[inline(always)]
 unsafe fn gather_with<const PACK: bool, B: Block>(
     mem: *mut u8,
     displs: &[i64],
     scale: i64,
+    ask_ahead: bool,
     stream: &mut *mut u8,
     block: B,
 ) {
@@ -597,7 +598,7 @@ unsafe fn gather_with<const PACK: bool, B: Block>(
         // SAFETY: the stream holds `displs.len() * len` bytes from its start.
         s = unsafe { s.add(len) };
     };
-    let ahead = match displs.len() >= GATHER_ASKS_FROM {
+    let ahead = match ask_ahead {
         true => ahead_of(displs, GATHER_AHEAD),
         false => &[],
     };
@@ -618,16 +619,24 @@ fn ahead_of(displs: &[i64], n: usize) -> &[i64] {
     &displs[n.min(displs.len())..]
 }
 
-/// Blocks of `len` bytes at `mem + displs[k] * scale`.
+/// Blocks of `len` bytes at `mem + displs[k] * scale`, asking for the memory of blocks ahead
+/// where `ask_ahead` (a message of at least [`GATHER_ASKS_FROM`] such blocks).
 pub unsafe fn gather<const PACK: bool>(
     mem: *mut u8,
     displs: &[i64],
     scale: i64,
     len: i64,
+    ask_ahead: bool,
     stream: &mut *mut u8,
 ) {
     // SAFETY: forwarded contract.
-    unsafe { by_block_size!(len, overlapping, gather_with(mem, displs, scale, stream)) }
+    unsafe {
+        by_block_size!(
+            len,
+            overlapping,
+            gather_with(mem, displs, scale, ask_ahead, stream)
+        )
+    }
 }
 
 /// How many blocks ahead of the one being moved the irregular loops ask for the memory of.
@@ -636,15 +645,15 @@ pub const PREFETCH_AHEAD: usize = 8;
 /// How many blocks ahead of the one being moved a [`gather`] asks for the memory of.
 const GATHER_AHEAD: usize = 64;
 
-/// The fewest blocks a [`gather`] asks ahead for: as many as a second-level cache of 2 MiB
-/// has lines. The blocks of a shorter gather repeated, as an exchange's are, stay cached, and
-/// asking for them only takes the load slots the moves need. On an AMD EPYC (2 MiB of
-/// second-level cache), a C loop gathering single doubles from 8 MiB moved each in 0.54-0.84
-/// ns without asking against 0.82-1.05 asking 64 ahead, from 256 to 4,096 blocks; 1.04-1.07
-/// against 1.14-1.19 at 16,384; 1.36-1.37 against 1.25-1.34 at 65,536. `MPI_Pack` of 8 KiB of
-/// single floats at random places of 4 MiB (SPECFEM3D's outer core) took 1.37 µs against
-/// 1.69, and MPICH 1.44.
-const GATHER_ASKS_FROM: usize = 32768;
+/// The fewest blocks of a message (all its copies of one block list) for which [`gather`] asks
+/// ahead: from there on the blocks' lines outgrow a second-level cache (32,768 lines are 2 MiB).
+/// The blocks of a smaller message sent again and again, as an exchange's are, stay cached, and
+/// asking for them only takes the load slots the moves need. On an AMD EPYC (1 MiB of second-level
+/// cache a core), a C loop gathering single doubles from 8 MiB moved each in 0.54-0.84 ns without
+/// asking against 0.82-1.05 asking 64 ahead, from 256 to 4,096 blocks; 1.04-1.07 against 1.14-1.19
+/// at 16,384; 1.36-1.37 against 1.25-1.34 at 65,536. `MPI_Pack` of 8 KiB of single floats at random
+/// places of 4 MiB (SPECFEM3D's outer core) took 1.37 µs against 1.69, and MPICH 1.44.
+pub const GATHER_ASKS_FROM: usize = 32768;
 
 /// Asks the processor to bring the cache line at `p` closer; no effect on the program's
 /// state, whatever `p` is.
@@ -1171,10 +1180,10 @@ mod tests {
     }
 
     #[test]
-    fn a_gather_long_enough_to_ask_ahead_moves_every_block() {
+    fn a_gather_asking_ahead_moves_every_block() {
         // Distinct places in a scattered order (7919 is prime to the 40,000 places).
         let (len, places_in_mem) = (6usize, 40_000usize);
-        let count = GATHER_ASKS_FROM + GATHER_AHEAD + 3;
+        let count = 4 * GATHER_AHEAD + 3;
         let displs: Vec<i64> = (0..count)
             .map(|k| (k * 7919 % places_in_mem) as i64)
             .collect();
@@ -1189,8 +1198,8 @@ mod tests {
         unsafe {
             let (mut out, mut back) = (packed.as_mut_ptr(), packed.as_mut_ptr());
             let (src, dst) = (mem.as_ptr() as *mut u8, unpacked.as_mut_ptr());
-            gather::<true>(src, &displs, len as i64, len as i64, &mut out);
-            gather::<false>(dst, &displs, len as i64, len as i64, &mut back);
+            gather::<true>(src, &displs, len as i64, len as i64, true, &mut out);
+            gather::<false>(dst, &displs, len as i64, len as i64, true, &mut back);
             assert_eq!(out.offset_from(packed.as_ptr()), packed.len() as isize);
             assert_eq!(back.offset_from(packed.as_ptr()), packed.len() as isize);
         }
@@ -1221,8 +1230,8 @@ mod tests {
                         strided::<true>(src, 5, stride as i64, len as i64, &mut out);
                         strided::<false>(dst, 5, stride as i64, len as i64, &mut back);
                     } else {
-                        gather::<true>(src, &displs, stride as i64, len as i64, &mut out);
-                        gather::<false>(dst, &displs, stride as i64, len as i64, &mut back);
+                        gather::<true>(src, &displs, stride as i64, len as i64, false, &mut out);
+                        gather::<false>(dst, &displs, stride as i64, len as i64, false, &mut back);
                     }
                     assert_eq!(out.offset_from(packed.as_ptr()), packed.len() as isize);
                 }

@@ -45,7 +45,9 @@
 //! engine's path copies the packed bytes twice more. A message of at most
 //! [`STRIDED_ENGINE_BYTES`] of a strided layout of more than one run is the exception: it
 //! takes the engine's path, whatever its runs and its density, since MPICH takes longer to
-//! start it (`MessagePaths::small_on_engine`). The first small message of any other type on
+//! start it (`MessagePaths::small_on_engine`; not for `MPI_Sendrecv_replace`, nor for a type
+//! whose basic entries differ in size that would be sent as bytes to a receiver that may take
+//! it with the twin). The first small message of any other type on
 //! each side takes the engine's path where the type would take it but for its size, so that
 //! a type used in one message needs no twin (`first_on_engine`).
 //!
@@ -118,9 +120,9 @@ pub const EAGER_TWIN_BYTES: i64 = 8192;
 /// Round trips, µs, MPICH's path against the engine's: on an AMD EPYC, blocks of 1 to 8
 /// doubles every other place (`benches/eager_sweep.c runsN`) 1.6-1.8 against 0.8-1.0 at 1
 /// KiB and 2.6-3.1 against 1.8-2.4 at 4 KiB; NAS LU's y face (4,080 bytes, runs of 5
-/// doubles) one way 1.8-1.9 against 1.0; on an Intel Xeon, single doubles 0.17 µs faster on
-/// the engine's path at 1 and 2 KiB and NAS LU's y face 1.96 against 2.04-2.06, but single
-/// doubles at 8 KiB 5.27 against 4.44.
+/// doubles) one way 1.6-1.9 against 0.9-1.0; on an Intel Xeon, single doubles 0.17 µs
+/// faster on the engine's path at 1 and 2 KiB and NAS LU's y face 1.96 against 2.04-2.06,
+/// but single doubles at 8 KiB 5.27 against 4.44.
 pub const STRIDED_ENGINE_BYTES: i64 = 4096;
 
 /// A message the engine packs: the datatype and the bytes its copies pack into.
@@ -418,7 +420,11 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
         engine_receive: engine_send || mode == Mode::Engine,
         byte_twin_receive: !twin_takes_bytes,
         stream_send,
-        small_on_engine: engine_may_send && datatype.plan.strided() && datatype.plan.runs() > 1,
+        // As for the first small message (`first_on_engine`): not a send as bytes that a
+        // receiver might take with the twin, which takes a stream of bytes only in one piece.
+        small_on_engine: (stream_send || twin_takes_bytes)
+            && datatype.plan.strided()
+            && datatype.plan.runs() > 1,
     };
     if crate::behind::debug() {
         let on_wire = match paths.stream_send {

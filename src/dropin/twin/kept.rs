@@ -46,7 +46,8 @@ pub struct MessagePaths {
     /// In `auto` over an MPI whose eager sends of twins are fast, messages of at most
     /// [`STRIDED_ENGINE_BYTES`](crate::dropin::comm::route::STRIDED_ENGINE_BYTES) take the
     /// engine's path on both sides whatever the rules for larger ones say: the type's layout
-    /// is strided, it is more than one run, and the engine may send it.
+    /// is strided, it is more than one run, and the engine's sends of it go as bytes that its
+    /// twin takes in any piece, or as its stream type.
     pub small_on_engine: bool,
 }
 
