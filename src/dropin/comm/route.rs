@@ -47,9 +47,9 @@
 //! takes the engine's path, whatever its runs and its density, since MPICH takes longer to
 //! start it (`MessagePaths::small_on_engine`; not for `MPI_Sendrecv_replace`, nor for a type
 //! whose basic entries differ in size that would be sent as bytes to a receiver that may take
-//! it with the twin). The first small message of any other type on
-//! each side takes the engine's path where the type would take it but for its size, so that
-//! a type used in one message needs no twin (`first_on_engine`).
+//! it with the twin). The first small message of any other type on each side takes the
+//! engine's path where the type would take it but for its size, so that a type used in one
+//! message needs no twin (`first_on_engine`).
 //!
 //! The thresholds come from `benches/comm.py` on a 2-core machine with MPICH 4.0.2 (two
 //! ranks, shared memory), the strided exception from its application patterns
@@ -115,11 +115,11 @@ pub const EAGER_TWIN_BYTES: i64 = 8192;
 /// vectors, subarrays) that `auto` sends on the engine's path over an MPI whose eager sends
 /// of twins are fast, whatever its runs and its density: MPICH 4.0.2 takes longer to start a
 /// strided twin's eager message than the engine's path takes, and the engine's two extra
-/// copies stay small. Single doubles 256 bytes apart (`eager_sweep column`, AMD EPYC) take
-/// 1.6 µs a round trip against 0.9 at 1 KiB, 2.9 against 2.7 at 4 KiB, 4.5 against 5.0 at 8.
-/// Round trips, µs, MPICH's path against the engine's: on an AMD EPYC, blocks of 1 to 8
-/// doubles every other place (`benches/eager_sweep.c runsN`) 1.6-1.8 against 0.8-1.0 at 1
-/// KiB and 2.6-3.1 against 1.8-2.4 at 4 KiB; NAS LU's y face (4,080 bytes, runs of 5
+/// copies stay small. Round trips, µs, MPICH's path against the engine's: on an AMD EPYC,
+/// blocks of 1 to 8 doubles every other place (`benches/eager_sweep.c runsN`) 1.6-1.8
+/// against 0.8-1.0 at 1 KiB and 2.6-3.1 against 1.8-2.4 at 4 KiB, single doubles 256 bytes
+/// apart (`column`) 1.6 against 0.9 at 1 KiB, 2.9 against 2.7 at 4 KiB and 4.5 against 5.0
+/// at 8; NAS LU's y face (4,080 bytes, runs of 5
 /// doubles) one way 1.6-1.9 against 0.9-1.0; on an Intel Xeon, single doubles 0.17 µs
 /// faster on the engine's path at 1 and 2 KiB and NAS LU's y face 1.96 against 2.04-2.06,
 /// but single doubles at 8 KiB 5.27 against 4.44.
@@ -283,11 +283,13 @@ fn choose(handle: MPI_Datatype, datatype: &Datatype, count: i64, side: Side, use
     let paths = *kept
         .message_paths
         .get_or_init(|| decide(handle, datatype, mode()));
-    let small = side != Side::ReceiveInPlace && sent_eagerly(bytes);
-    let small_on_engine =
-        small && paths.small_on_engine && bytes.is_some_and(|b| b <= STRIDED_ENGINE_BYTES);
-    let eager =
-        small && !small_on_engine && !(uses == Uses::One && first_on_engine(kept, paths, side));
+    let small_on_engine = paths.small_on_engine
+        && side != Side::ReceiveInPlace
+        && bytes.is_some_and(|b| b <= STRIDED_ENGINE_BYTES);
+    let eager = !small_on_engine
+        && side != Side::ReceiveInPlace
+        && sent_eagerly(bytes)
+        && !(uses == Uses::One && first_on_engine(kept, paths, side));
     let engine = small_on_engine
         || !eager
             && match side {
@@ -341,8 +343,8 @@ fn first_on_engine(kept: &Kept, paths: MessagePaths, side: Side) -> bool {
 }
 
 /// Whether a message of `bytes` bytes of data (`None`: too many) goes faster with the twin in
-/// `auto` mode, whatever its type but a small strided one ([`MessagePaths::small_on_engine`]):
-/// an MPI whose eager sends of twins are fast sends it eagerly ([`EAGER_TWIN_BYTES`]), in one
+/// `auto` mode, whatever its type but a small strided one ([`MessagePaths::small_on_engine`],
+/// decided before): an MPI whose eager sends of twins are fast sends it eagerly ([`EAGER_TWIN_BYTES`]), in one
 /// piece, so a receive of it needs no byte twin either (module documentation). (Not for
 /// `MPI_Sendrecv_replace`, whose one type for both sides the receive decides.)
 fn sent_eagerly(bytes: Option<i64>) -> bool {
@@ -413,8 +415,8 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
     let stream_send = !may_send_bytes
         && behind_traits().sends_signature_streams
         && crate::dropin::twin::streams_whole(datatype);
-    let engine_may_send = may_send_bytes || stream_send;
-    let engine_send = engine_may_send && (mode == Mode::Engine || engine_wins(datatype));
+    let engine_send =
+        (may_send_bytes || stream_send) && (mode == Mode::Engine || engine_wins(datatype));
     let paths = MessagePaths {
         engine_send,
         engine_receive: engine_send || mode == Mode::Engine,
@@ -422,7 +424,9 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
         stream_send,
         // As for the first small message (`first_on_engine`): not a send as bytes that a
         // receiver might take with the twin, which takes a stream of bytes only in one piece.
-        small_on_engine: (stream_send || twin_takes_bytes)
+        small_on_engine: mode == Mode::Auto
+            && behind_traits().eager_twins_fast
+            && (stream_send || twin_takes_bytes)
             && datatype.plan.strided()
             && datatype.plan.runs() > 1,
     };
@@ -455,7 +459,7 @@ fn decide(handle: MPI_Datatype, datatype: &Datatype, mode: Mode) -> MessagePaths
                 datatype.true_extent(),
             ));
         }
-        if paths.small_on_engine && sent_eagerly(Some(1)) {
+        if paths.small_on_engine {
             crate::diagnostic::line(format_args!(
                 "mpi-dtype: messages of datatype {:#x} of at most {STRIDED_ENGINE_BYTES} bytes, \
                  sent and received: mpi-dtype's engine",
