@@ -140,18 +140,17 @@ unsafe fn repeat_full<const PACK: bool>(
         Node::Seq { disp, seq } if seq.runs_only() => unsafe {
             struct_runs::<PACK>(seq, at(base, *disp), count, stride, stream)
         },
-        Node::Blocks(b) => {
-            for k in 0..count {
-                let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
-                // SAFETY: module contract.
-                unsafe { blocks_full::<PACK>(b, copy, 0, b.len(), count, stream) };
-            }
-        }
         other => {
             for k in 0..count {
                 let copy = base.wrapping_offset(k.wrapping_mul(stride) as isize);
                 // SAFETY: module contract: the caller guarantees the addressed bytes and the stream.
-                unsafe { full::<PACK>(other, copy, stream) };
+                unsafe {
+                    match other {
+                        // A block list's gathers ask ahead by the blocks of all the copies.
+                        Node::Blocks(b) => blocks_full::<PACK>(b, copy, 0, b.len(), count, stream),
+                        _ => full::<PACK>(other, copy, stream),
+                    }
+                }
             }
         }
     }
