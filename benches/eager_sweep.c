@@ -14,8 +14,8 @@
  * layout as a vector of vectors of 32 doubles, the bytes rounded down to 256 of data, and a
  * size that rounds to the one before skipped) or "runsN" (blocks of N doubles 2N doubles
  * apart, a vector, N from 1 to 64: runs of 8N bytes); the second, the round trips of a run
- * (default 2000). Each line is the message's bytes of data and the fastest of 5 runs, in microseconds
- * a round trip, printed by rank 0. */
+ * (default 2000). Each line is the message's bytes of data and the fastest of 5 runs, in
+ * microseconds a round trip, printed by rank 0. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +41,7 @@ static MPI_Datatype make_type(const char *layout, int bytes)
         int run = atoi(layout + 4);
         if (run < 1 || run > 64)
             return MPI_DATATYPE_NULL;
-        MPI_Type_vector(bytes / (8 * run) > 0 ? bytes / (8 * run) : 1, run, 2 * run, MPI_DOUBLE,
-                        &made);
+        MPI_Type_vector(bytes / (8 * run), run, 2 * run, MPI_DOUBLE, &made);
         MPI_Type_commit(&made);
         return made;
     }
@@ -88,8 +87,8 @@ int main(int argc, char **argv)
         double best = 1e30;
         if (type == MPI_DATATYPE_NULL) {
             if (rank == 0)
-                fprintf(stderr,
-                        "eager_sweep: the layout is floats, bytes, doubles, column, columns or runsN\n");
+                fprintf(stderr, "eager_sweep: the layout is floats, bytes, doubles, column, "
+                                "columns or runsN\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         MPI_Type_size(type, &size);

@@ -31,7 +31,7 @@ static double one_way(char *buffers, size_t apart, int bytes, enum how how, int 
     char ack = 0;
     for (int i = 0; i < MESSAGES; i++) {
         char *buffer = buffers + (how == IN_TURN ? (size_t)(i % TURN) * apart : 0);
-        double start;
+        double start, took;
         if (rank == 0 && how == BEFORE)
             memset(buffer, i, (size_t)bytes);
         MPI_Barrier(MPI_COMM_WORLD);
@@ -45,8 +45,9 @@ static double one_way(char *buffers, size_t apart, int bytes, enum how how, int 
             MPI_Recv(buffer, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Send(&ack, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
         }
-        if (MPI_Wtime() - start < best)
-            best = MPI_Wtime() - start;
+        took = MPI_Wtime() - start;
+        if (took < best)
+            best = took;
     }
     return best;
 }
@@ -70,10 +71,11 @@ int main(int argc, char **argv)
         for (int how = AS_IS; how <= IN_TURN; how++)
             t[how] = one_way(buffers, apart, bytes, (enum how)how, rank);
         for (int i = 0; i < MESSAGES; i++) {
-            double start = MPI_Wtime();
+            double start = MPI_Wtime(), took;
             memset(buffers, i, (size_t)bytes);
-            if (MPI_Wtime() - start < alone)
-                alone = MPI_Wtime() - start;
+            took = MPI_Wtime() - start;
+            if (took < alone)
+                alone = took;
         }
         if (rank == 0)
             printf("%d %.2f %.2f %.2f %.2f %.2f\n", bytes, t[0] * 1e6, t[1] * 1e6, t[2] * 1e6,
