@@ -368,18 +368,23 @@ unsafe fn strided_fenced<const PACK: bool, B: Block>(
     stream: &mut *mut u8,
     block: B,
 ) {
-    let len = block.len();
-    let mut m = mem;
-    let mut s = *stream;
-    for _ in 0..count {
-        // SAFETY: module contract: each block and its stream bytes are valid.
-        unsafe { block.mv::<PACK>(m, s) };
-        store_fence();
-        m = m.wrapping_offset(stride as isize);
-        // SAFETY: the stream holds `count * len` bytes from its start.
-        s = unsafe { s.add(len) };
+    // SAFETY: forwarded contract.
+    unsafe { strided_with::<PACK, _>(mem, count, stride, stream, Fenced(block)) }
+}
+
+/// A block mover followed by a [`store_fence`] after each block ([`strided_fenced`]).
+struct Fenced<B>(B);
+impl<B: Block> Block for Fenced<B> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.0.len()
     }
-    *stream = s;
+    #[inline(always)]
+    unsafe fn mv<const PACK: bool>(&self, mem: *mut u8, stream: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { self.0.mv::<PACK>(mem, stream) };
+        store_fence();
+    }
 }
 
 /// A store fence: `sfence` on x86-64; elsewhere, where [`strided_fenced`] is never chosen, a
