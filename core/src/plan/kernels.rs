@@ -321,7 +321,8 @@ unsafe fn strided_with<const PACK: bool, B: Block>(
 }
 
 /// `count` blocks of `len` bytes, `stride` bytes apart from `mem`: one walk, packed paced
-/// where that pays ([`pacing_pays`]).
+/// where that pays ([`pacing_pays`]), and such a walk unpacked with store fences on an AMD
+/// processor ([`strided_fenced`]).
 pub unsafe fn strided<const PACK: bool>(
     mem: *mut u8,
     count: i64,
@@ -336,16 +337,20 @@ pub unsafe fn strided<const PACK: bool>(
         *stream = unsafe { stream.add((count * len) as usize) };
         return;
     }
-    if PACK && pacing_pays(count, stride, len) {
-        let lag = paced_lag();
-        // SAFETY: forwarded contract.
-        return unsafe {
-            by_block_size!(len, split, strided_paced(mem, count, stride, lag, stream))
-        };
-    }
-    if !PACK && pacing_pays(count, stride, len) && amd_design() {
-        // SAFETY: forwarded contract.
-        return unsafe { by_block_size!(len, split, strided_fenced(mem, count, stride, stream)) };
+    if pacing_pays(count, stride, len) {
+        if PACK {
+            let lag = paced_lag();
+            // SAFETY: forwarded contract.
+            return unsafe {
+                by_block_size!(len, split, strided_paced(mem, count, stride, lag, stream))
+            };
+        }
+        if amd_design() {
+            // SAFETY: forwarded contract.
+            return unsafe {
+                by_block_size!(len, split, strided_fenced(mem, count, stride, stream))
+            };
+        }
     }
     // SAFETY: forwarded contract.
     unsafe { by_block_size!(len, split, strided_with(mem, count, stride, stream)) }
