@@ -174,7 +174,47 @@ pub struct Datatype {
 /// State a layer above the core keeps with one datatype object, made the first time that
 /// layer needs it and dropped with the object. The core never reads it: the C library keeps
 /// there what the MPI library behind it holds for the type in drop-in mode.
-pub type Attached = std::sync::OnceLock<Box<dyn std::any::Any + Send + Sync>>;
+///
+/// The state's type is recorded beside it when it is made, so that finding it again is one
+/// comparison with a constant: a message's route asks for it at every call, and the
+/// `Any` downcast asks the value's type through its vtable, which hands a 16-byte answer back
+/// through memory.
+#[derive(Default)]
+pub struct Attached {
+    /// The state and its type, once made.
+    slot: std::sync::OnceLock<(std::any::TypeId, Box<dyn std::any::Any + Send + Sync>)>,
+}
+
+impl Attached {
+    /// The attached state, made by `make` the first time it is asked for; `None` if a state
+    /// of another type than `T` was attached first.
+    #[inline]
+    pub fn get_or_init<T: std::any::Any + Send + Sync>(
+        &self,
+        make: impl FnOnce() -> T,
+    ) -> Option<&T> {
+        use std::any::TypeId;
+        let (type_id, state) = self
+            .slot
+            .get_or_init(|| (TypeId::of::<T>(), Box::new(make())));
+        if *type_id != TypeId::of::<T>() {
+            return None;
+        }
+        let state: *const (dyn std::any::Any + Send + Sync) = &**state;
+        // SAFETY: the slot is written once, above, with the `TypeId` of the boxed value's own
+        // type beside it; that type is `T`, so the box points to a live `T`, borrowed as long
+        // as `self`.
+        Some(unsafe { &*state.cast::<T>() })
+    }
+}
+
+impl std::fmt::Debug for Attached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attached")
+            .field("made", &self.slot.get().is_some())
+            .finish()
+    }
+}
 
 /// The arguments of `MPI_Type_create_subarray` other than the old type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -320,5 +360,29 @@ impl Datatype {
     pub fn one_run_at(&self, count: i64) -> Option<i64> {
         let copies = self.layout.repeated(count, self.extent()).ok()?;
         copies.data.filter(|_| copies.dense).map(|span| span.min)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Attached;
+
+    #[test]
+    fn attached_state_is_made_once_and_found_only_as_its_own_type() {
+        let attached = Attached::default();
+        let mut made = 0;
+        let first = attached.get_or_init(|| {
+            made += 1;
+            vec![1u32, 2, 3]
+        });
+        assert_eq!(first, Some(&vec![1, 2, 3]));
+        let again = attached.get_or_init(|| {
+            made += 1;
+            vec![9u32]
+        });
+        assert_eq!(again, Some(&vec![1, 2, 3]));
+        assert_eq!(made, 1);
+        assert_eq!(attached.get_or_init(|| 7u64), None);
+        assert_eq!(attached.get_or_init(|| vec![0u64]), None);
     }
 }

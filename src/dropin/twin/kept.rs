@@ -93,7 +93,6 @@ impl Kept {
 pub fn kept(datatype: &Datatype) -> &Kept {
     datatype
         .attached
-        .get_or_init(|| Box::new(Kept::default()))
-        .downcast_ref()
+        .get_or_init(Kept::default)
         .expect("only the drop-in layer attaches state to a datatype")
 }
