@@ -56,10 +56,12 @@ fn class_of(code: c_int) -> c_int {
     class
 }
 
-/// Whether the MPI behind's error code `code` says a message was truncated (its bytes up to
-/// the receive's size were delivered).
-pub fn is_truncation(code: c_int) -> bool {
-    code != MPI_SUCCESS && class_of(code) == MPI_ERR_TRUNCATE
+/// Whether a receive of the engine that the MPI behind completed with the code `code` has
+/// bytes in its landing buffer to unpack, as many as its status counts (at most the
+/// receive's size): a successful one, and a truncated one where that library writes the
+/// bytes that fit ([`route::keeps_truncated_prefix`]).
+pub fn delivered(code: c_int) -> bool {
+    code == MPI_SUCCESS || class_of(code) == MPI_ERR_TRUNCATE && route::keeps_truncated_prefix()
 }
 
 /// A fresh status, for a call whose program passed `MPI_STATUS_IGNORE`.
@@ -577,7 +579,7 @@ impl Incoming {
         let Some((pooled, _, memory)) = self.landing.take() else {
             return;
         };
-        if rc != MPI_SUCCESS && !is_truncation(rc) {
+        if !delivered(rc) {
             return;
         }
         // SAFETY: the status the MPI behind wrote for this receive.
@@ -748,9 +750,8 @@ impl Completion {
                 pending::insert(self.requests[index], entry); // not completed
                 continue;
             }
-            let delivered = code == MPI_SUCCESS || is_truncation(code);
             // SAFETY: the caller's contract.
-            if let Some(stays) = unsafe { entry.complete(status, delivered, keep) } {
+            if let Some(stays) = unsafe { entry.complete(status, delivered(code), keep) } {
                 pending::insert(self.requests[index], stays);
             }
         }

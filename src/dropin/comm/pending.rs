@@ -15,7 +15,7 @@
 
 use super::pool::Buffer;
 use crate::abi::p2p::{MPI_Request, MPI_REQUEST_NULL};
-use crate::abi::{MPI_Status, MPI_SUCCESS};
+use crate::abi::MPI_Status;
 use crate::behind::forward;
 use crate::datatype::Datatype;
 use parking_lot::Mutex;
@@ -419,7 +419,7 @@ fn finish_detached(request: &mut MPI_Request, pending: &mut Pending, wait: bool)
     if !completed {
         return false;
     }
-    let delivered = rc == Some(MPI_SUCCESS) || super::is_truncation(rc.unwrap_or(MPI_SUCCESS));
+    let delivered = rc.is_some_and(super::delivered);
     let taken = std::mem::replace(pending, Pending::done());
     // SAFETY: the program's memory of a receive stays valid until the operation completes
     // (MPI-4.1 §3.7.3: freeing an active request does not end the operation).

@@ -555,12 +555,26 @@ pub struct Traits {
     /// blocks). The engine's receives then land through a type with a hole
     /// ([`super::holed`]), into which it unpacks piece by piece and stops at the end.
     pub overruns_short_receives: bool,
+    /// A truncated receive gets the bytes of the message that fit written into its buffer,
+    /// and its status counts at least those, so that the engine unpacks them from its landing
+    /// buffer: MPICH 5.0.2 and Intel MPI 2021.19 (the count is the receive's size), Open MPI
+    /// 4.1 and 5.0 (through the type with a hole, [`super::holed`]; the count is the
+    /// message's). MPICH 4.0.2 writes none of them, and leaves the status's count as it was,
+    /// so there, as over an unknown library, a truncated receive of the engine unpacks
+    /// nothing: the landing buffer holds what an earlier message left in it.
+    pub keeps_truncated_prefix: bool,
 }
 
 /// Whether the engine's point-to-point receives land through a type with a hole
 /// ([`Traits::overruns_short_receives`]).
 pub fn overruns_short_receives() -> bool {
     behind_traits().overruns_short_receives
+}
+
+/// Whether a truncated receive's landing buffer holds the bytes that fit
+/// ([`Traits::keeps_truncated_prefix`]).
+pub fn keeps_truncated_prefix() -> bool {
+    behind_traits().keeps_truncated_prefix
 }
 
 /// How the sides of a collective that moves blocks go ([`block_sides`]).
@@ -727,6 +741,7 @@ pub fn traits(version: &str) -> Traits {
         eager_twins_fast: mpich.is_some_and(|v| v < (5, 0)),
         sends_signature_streams: mpich.is_some(),
         overruns_short_receives: open_mpi,
+        keeps_truncated_prefix: mpich.is_some_and(|v| v >= (5, 0)) || intel || open_mpi,
     }
 }
 
@@ -751,6 +766,7 @@ mod tests {
             slow_sparse_twins: true,
             slow_long_run_twins: true,
             sends_signature_streams: true,
+            keeps_truncated_prefix: true,
             ..Traits::default()
         };
         let intel = Traits {
@@ -758,11 +774,13 @@ mod tests {
             slow_sparse_twins: true,
             collectives_take_bytes: true,
             slow_alltoall_twins: true,
+            keeps_truncated_prefix: true,
             ..Traits::default()
         };
         let open_mpi = Traits {
             fast_strided_twins: true,
             overruns_short_receives: true,
+            keeps_truncated_prefix: true,
             ..Traits::default()
         };
         let cases = [
