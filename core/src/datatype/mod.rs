@@ -179,7 +179,7 @@ pub struct Datatype {
 /// comparison with a constant: a message's route asks for it at every call, and the
 /// `Any` downcast asks the value's type through its vtable, which hands a 16-byte answer back
 /// through memory.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Attached {
     /// The state and its type, once made.
     slot: std::sync::OnceLock<(std::any::TypeId, Box<dyn std::any::Any + Send + Sync>)>,
@@ -205,14 +205,6 @@ impl Attached {
         // type beside it; that type is `T`, so the box points to a live `T`, borrowed as long
         // as `self`.
         Some(unsafe { &*state.cast::<T>() })
-    }
-}
-
-impl std::fmt::Debug for Attached {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Attached")
-            .field("made", &self.slot.get().is_some())
-            .finish()
     }
 }
 

@@ -61,7 +61,7 @@ fn class_of(code: c_int) -> c_int {
 /// receive's size): a successful one, and a truncated one where that library writes the
 /// bytes that fit ([`route::keeps_truncated_prefix`]).
 pub fn delivered(code: c_int) -> bool {
-    code == MPI_SUCCESS || class_of(code) == MPI_ERR_TRUNCATE && route::keeps_truncated_prefix()
+    code == MPI_SUCCESS || route::keeps_truncated_prefix() && class_of(code) == MPI_ERR_TRUNCATE
 }
 
 /// A fresh status, for a call whose program passed `MPI_STATUS_IGNORE`.

@@ -555,16 +555,6 @@ pub struct Traits {
     /// blocks). The engine's receives then land through a type with a hole
     /// ([`super::holed`]), into which it unpacks piece by piece and stops at the end.
     pub overruns_short_receives: bool,
-    /// A truncated receive gets the bytes of the message that fit written into its buffer,
-    /// and its status counts at least those, so that the engine unpacks them from its landing
-    /// buffer: Open MPI 4.1 and 5.0 (through the type with a hole, [`super::holed`]; the
-    /// count is the message's). MPICH 4.0.2 writes none of them and leaves the status's count
-    /// as it was; MPICH 5.0.2 counts the receive's size but, for a message a process without
-    /// this library sent as a derived type, writes only some of them (the random messages,
-    /// `scripts/test-drop-in-p2p.sh`, mode `mixed-engine`). So there, as over an unknown
-    /// library, a truncated receive of the engine unpacks nothing: the landing buffer holds
-    /// what an earlier message left in it.
-    pub keeps_truncated_prefix: bool,
 }
 
 /// Whether the engine's point-to-point receives land through a type with a hole
@@ -573,10 +563,19 @@ pub fn overruns_short_receives() -> bool {
     behind_traits().overruns_short_receives
 }
 
-/// Whether a truncated receive's landing buffer holds the bytes that fit
-/// ([`Traits::keeps_truncated_prefix`]).
+/// Whether a truncated receive of the engine has the bytes of the message that fit in its
+/// landing buffer, and a status that counts at least those, so that the engine unpacks them:
+/// over an MPI that writes a whole message into a receive too short for it
+/// ([`Traits::overruns_short_receives`]: Open MPI 4.1 and 5.0), whose receives therefore land
+/// through the type with a hole ([`super::holed`]), filled piece by piece up to its end (the
+/// count is the message's). MPICH 4.0.2 writes none of them and leaves the status's count as
+/// it was; MPICH 5.0.2 counts the receive's size but, for a message a process without this
+/// library sent as a derived type, writes only some of them (the random messages,
+/// `scripts/test-drop-in-p2p.sh`, mode `mixed-engine`). So there, as over an unknown
+/// library, a truncated receive of the engine unpacks nothing: the landing buffer holds what
+/// an earlier message left in it.
 pub fn keeps_truncated_prefix() -> bool {
-    behind_traits().keeps_truncated_prefix
+    behind_traits().overruns_short_receives
 }
 
 /// How the sides of a collective that moves blocks go ([`block_sides`]).
@@ -743,7 +742,6 @@ pub fn traits(version: &str) -> Traits {
         eager_twins_fast: mpich.is_some_and(|v| v < (5, 0)),
         sends_signature_streams: mpich.is_some(),
         overruns_short_receives: open_mpi,
-        keeps_truncated_prefix: open_mpi,
     }
 }
 
@@ -780,7 +778,6 @@ mod tests {
         let open_mpi = Traits {
             fast_strided_twins: true,
             overruns_short_receives: true,
-            keeps_truncated_prefix: true,
             ..Traits::default()
         };
         let cases = [
