@@ -132,7 +132,37 @@ struct Abi {
     declared: &'static [&'static str],
     /// The library file's name (its soname), where CMake does not name it libmpi_dtype.so.
     soname: Option<&'static str>,
+    /// Functions (`Bcast_init`) that the MPI of this ABI also offers as an extension,
+    /// `MPIX_<name>`, with the signature of `MPI_<name>`: the library exports that name too.
+    extensions: &'static [&'static str],
 }
+
+/// Open MPI 4.1's persistent collectives, its `pcollreq` extension (declared in its
+/// `mpi-ext.h`), which MPI 4.0 made standard as `MPI_<name>` with the same signatures.
+const OMPI_PCOLLREQ: &[&str] = &[
+    "Allgather_init",
+    "Allgatherv_init",
+    "Allreduce_init",
+    "Alltoall_init",
+    "Alltoallv_init",
+    "Alltoallw_init",
+    "Barrier_init",
+    "Bcast_init",
+    "Exscan_init",
+    "Gather_init",
+    "Gatherv_init",
+    "Neighbor_allgather_init",
+    "Neighbor_allgatherv_init",
+    "Neighbor_alltoall_init",
+    "Neighbor_alltoallv_init",
+    "Neighbor_alltoallw_init",
+    "Reduce_init",
+    "Reduce_scatter_block_init",
+    "Reduce_scatter_init",
+    "Scan_init",
+    "Scatter_init",
+    "Scatterv_init",
+];
 
 impl Abi {
     fn of_this_build(crate_dir: &std::path::Path) -> Abi {
@@ -162,6 +192,7 @@ impl Abi {
                 preamble: preamble("standard_preamble.h"),
                 declared: &["MPI_Status", "MPI_Info", "MPI_Request"],
                 soname: Some("libmpi_dtype_abi.so"),
+                extensions: &[],
             },
             "ompi" => Abi {
                 name,
@@ -184,6 +215,7 @@ impl Abi {
                     "ompi_file_t",
                 ],
                 soname: Some("libmpi_dtype_ompi.so"),
+                extensions: OMPI_PCOLLREQ,
             },
             _ => Abi {
                 name,
@@ -194,6 +226,7 @@ impl Abi {
                 preamble: None,
                 declared: &[],
                 soname: None,
+                extensions: &[],
             },
         }
     }
@@ -267,6 +300,40 @@ fn prototypes(header: &str) -> Vec<(&str, &str)> {
             (exported && !head.starts_with("#")).then_some((line, name))
         })
         .collect()
+}
+
+/// The header with the prototype of `MPIX_<name>` for each of the ABI's `extensions`, the
+/// one of `MPI_<name>` renamed, and the pairs (`MPIX_<name>`, `MPI_<name>`) of the second
+/// names the linker must define.
+fn with_extension_prototypes(header: &str, extensions: &[&str]) -> (String, Vec<(String, String)>) {
+    if extensions.is_empty() {
+        return (header.to_string(), Vec::new());
+    }
+    let found = prototypes(header);
+    let mut block = String::from(
+        "/*\n Open MPI 4.1's names of the persistent collectives (its pcollreq extension, \
+         mpi-ext.h):\n each MPIX_ function is the MPI_ function of the same name.\n */\n",
+    );
+    let mut pairs = Vec::new();
+    for extension in extensions {
+        let standard = format!("MPI_{extension}");
+        let (line, _) = found
+            .iter()
+            .find(|(_, name)| *name == standard)
+            .unwrap_or_else(|| panic!("{standard} has no prototype, so MPIX_{extension} cannot"));
+        let alias = format!("MPIX_{extension}");
+        let _ = writeln!(block, "{}", line.replacen(&standard, &alias, 1));
+        pairs.push((alias, standard));
+    }
+    block.push('\n');
+    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
+    let at = header
+        .rfind(end)
+        .expect("cbindgen closes the extern \"C\" block at the end");
+    (
+        format!("{}{}{}", &header[..at], block, &header[at..]),
+        pairs,
+    )
 }
 
 /// The header with the prototype of `PMPI_<name>` for every exported `MPI_<name>` /
@@ -461,14 +528,27 @@ fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
 /// Makes `PMPI_<name>` a second name of each exported function of the shared library: the
 /// linker defines it at the function's address and exports it (a version script of its
 /// own, next to the one rustc writes). A profiling tool that defines `MPI_<name>` and calls
-/// `PMPI_<name>` so reaches this library's function directly.
-fn profiling_aliases(names: &[String]) {
+/// `PMPI_<name>` so reaches this library's function directly. Each of `extensions`' pairs
+/// makes its `MPIX_` name a second name of its `MPI_` function the same way.
+fn profiling_aliases(names: &[String], extensions: &[(String, String)]) {
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let script = out_dir.join("pmpi.ver");
     let mut text = String::from("{\n  global:\n");
+    // The function a name stands for: an extension's name is itself a second one.
+    let function = |name: &String| {
+        let standard = extensions.iter().find(|(alias, _)| alias == name);
+        standard.map_or(name, |(_, standard)| standard).clone()
+    };
+    for (alias, standard) in extensions {
+        let _ = writeln!(text, "    {alias};");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym={alias}={standard}");
+    }
     for name in names {
         let _ = writeln!(text, "    P{name};");
-        println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym=P{name}={name}");
+        println!(
+            "cargo:rustc-cdylib-link-arg=-Wl,--defsym=P{name}={}",
+            function(name)
+        );
     }
     text.push_str("};\n");
     std::fs::write(&script, text).expect("OUT_DIR is writable");
@@ -611,6 +691,7 @@ fn main() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
     }
     let text = with_communication_prototypes(&text, &declared);
+    let (text, extensions) = with_extension_prototypes(&text, abi.extensions);
     let (text, names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");
     for name in communication_functions(&crate_dir.join("src/ffi/comm")) {
@@ -619,7 +700,7 @@ fn main() {
             "{name} (src/ffi/comm) has no prototype: declare it in src/ffi/comm/communication.h"
         );
     }
-    profiling_aliases(&names);
+    profiling_aliases(&names, &extensions);
     // Where the tests find the generated header.
     println!(
         "cargo:rustc-env=MPI_DTYPE_GENERATED_HEADER={}",

@@ -239,13 +239,38 @@ pub fn real_function(cell: &AtomicUsize, name: &CStr) -> usize {
     let Some(found) = backend() else {
         return 0;
     };
-    // SAFETY: the library's handle and a NUL-terminated name.
-    let address = unsafe { libc::dlsym(found.handle as *mut c_void, name.as_ptr()) } as usize;
+    let lookup = |name: &CStr| {
+        // SAFETY: the library's handle and a NUL-terminated name.
+        unsafe { libc::dlsym(found.handle as *mut c_void, name.as_ptr()) as usize }
+    };
+    let address = match lookup(name) {
+        0 => extension_name(name).map_or(0, |older| lookup(&older)),
+        address => address,
+    };
     cell.store(
         if address == 0 { MISSING } else { address },
         Ordering::Release,
     );
     address
+}
+
+/// The name under which an MPI older than MPI 4.0 offers the persistent collective `name`
+/// (`MPI_Bcast_init`, `PMPI_Alltoallw_init`, ...) as an extension of the same signature:
+/// `MPIX_Bcast_init`, `PMPIX_Alltoallw_init` (Open MPI 4.1's `pcollreq`, declared in its
+/// `mpi-ext.h`). `None` for any other name. Only tried when `name` itself is missing, so a
+/// library with both keeps its standard one; a point-to-point `_init` is in every MPI, and a
+/// missing one has no such second name either.
+fn extension_name(name: &CStr) -> Option<std::ffi::CString> {
+    let text = name.to_str().ok()?;
+    if !text.ends_with("_init") {
+        return None;
+    }
+    let (profiling, rest) = match text.strip_prefix('P') {
+        Some(rest) => ("P", rest),
+        None => ("", text),
+    };
+    let function = rest.strip_prefix("MPI_")?;
+    std::ffi::CString::new(format!("{profiling}MPIX_{function}")).ok()
 }
 
 /// What [`real_function`]'s cell holds for a function the MPI library behind lacks (an
@@ -395,4 +420,23 @@ pub unsafe fn read_handle(handle: *const crate::abi::MPI_Datatype) -> crate::abi
     }
     // SAFETY: not NULL, and valid for a read by the caller's contract.
     unsafe { handle.read() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extension_name;
+
+    #[test]
+    fn a_persistent_collective_has_its_extension_name_and_nothing_else_has_one() {
+        let name = |text: &std::ffi::CStr| extension_name(text).map(|n| n.into_string().unwrap());
+        assert_eq!(name(c"MPI_Bcast_init").as_deref(), Some("MPIX_Bcast_init"));
+        assert_eq!(
+            name(c"PMPI_Alltoallw_init").as_deref(),
+            Some("PMPIX_Alltoallw_init")
+        );
+        assert_eq!(name(c"MPI_Bcast"), None);
+        assert_eq!(name(c"MPI_Bcast_init_c"), None);
+        assert_eq!(name(c"MPI_T_init_thread"), None);
+        assert_eq!(name(c"MPIX_Bcast_init"), None);
+    }
 }
