@@ -10,7 +10,7 @@
 # MPI_DTYPE_TEST_INCLUDE_DIR (the directory of that build's installed mpi.h and mpi_dtype.h).
 # The sources tell the builds apart by MPI_DTYPE_MPICH_ABI, MPI_DTYPE_STANDARD_ABI and
 # MPI_DTYPE_OMPI_ABI, which each build's header defines; what exists in some ABIs only (the
-# MPI-1 names: MPICH's; the markers: not the standard's; MPICH's handle numbers) is tested in
+# MPI-1 names and the markers: not the standard's; MPICH's handle numbers) is tested in
 # those builds only.
 set(MPI_DTYPE_ABI "mpich" CACHE STRING "The ABI of the mpi-dtype build under test: mpich, standard or ompi")
 set_property(CACHE MPI_DTYPE_ABI PROPERTY STRINGS mpich standard ompi)

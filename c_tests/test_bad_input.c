@@ -36,14 +36,14 @@ static void test_negative_counts(void)
     CHECK_ERR(MPI_Type_vector_c(-1, 1, 1, MPI_INT, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_create_hvector(-2, 1, 8, MPI_INT, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_create_hvector_c(-2, 1, 8, MPI_INT, &t), MPI_ERR_COUNT);
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI-1 names: not in the standard ABI nor in Open MPI's */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI-1 names: not in the standard ABI */
     CHECK_ERR(MPI_Type_hvector(-2, 1, 8, MPI_INT, &t), MPI_ERR_COUNT);
 #endif
     CHECK_ERR(MPI_Type_indexed(-1, b, d, MPI_INT, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_indexed_c(-1, cb, cd, MPI_INT, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_create_hindexed(-1, b, ad, MPI_INT, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_create_hindexed_c(-1, cb, cd, MPI_INT, &t), MPI_ERR_COUNT);
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI-1 names: not in the standard ABI nor in Open MPI's */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI-1 names: not in the standard ABI */
     CHECK_ERR(MPI_Type_hindexed(-1, b, ad, MPI_INT, &t), MPI_ERR_COUNT);
 #endif
     CHECK_ERR(MPI_Type_create_indexed_block(-1, 1, d, MPI_INT, &t), MPI_ERR_COUNT);
@@ -52,7 +52,7 @@ static void test_negative_counts(void)
     CHECK_ERR(MPI_Type_create_hindexed_block_c(-1, 1, cd, MPI_INT, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_create_struct(-1, b, ad, ty, &t), MPI_ERR_COUNT);
     CHECK_ERR(MPI_Type_create_struct_c(-1, cb, cd, ty, &t), MPI_ERR_COUNT);
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI-1 names: not in the standard ABI nor in Open MPI's */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI-1 names: not in the standard ABI */
     CHECK_ERR(MPI_Type_struct(-1, b, ad, ty, &t), MPI_ERR_COUNT);
 #endif
     {
@@ -93,7 +93,7 @@ static void test_negative_blocklengths(void)
     CHECK_ERR(MPI_Type_create_hindexed_block_c(2, -1, cd, MPI_INT, &t), MPI_ERR_ARG);
     CHECK_ERR(MPI_Type_create_struct(2, b, ad, ty, &t), MPI_ERR_ARG);
     CHECK_ERR(MPI_Type_create_struct_c(2, cb, cd, ty, &t), MPI_ERR_ARG);
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI-1 names: not in the standard ABI nor in Open MPI's */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI-1 names: not in the standard ABI */
     CHECK_ERR(MPI_Type_struct(2, b, ad, ty, &t), MPI_ERR_ARG);
 #endif
 }
@@ -129,7 +129,7 @@ static void check_bad_oldtype(MPI_Datatype bad, const char *what)
         int b2[2] = {1, 1};
         MPI_Aint ad2[2] = {0, 4};
         CHECK_ERR(MPI_Type_create_struct(2, b2, ad2, ty, &t), MPI_ERR_TYPE);
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI-1 names: not in the standard ABI nor in Open MPI's */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI-1 names: not in the standard ABI */
         CHECK_ERR(MPI_Type_struct(2, b2, ad2, ty, &t), MPI_ERR_TYPE);
 #endif
     }

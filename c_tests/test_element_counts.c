@@ -70,7 +70,7 @@ static void huge_types_are_counted_quickly(void)
    MPI_LB / MPI_UB): the same type map. */
 static void every_prefix_of_a_struct(void)
 {
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI_Type_struct: MPICH's ABI only */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI_Type_struct: not in the standard ABI */
     int lengths[4] = {1, 2, 1, 1};
     MPI_Aint disps[4] = {-4, 0, 40, 64};
     MPI_Datatype types[4] = {MPI_LB, MPI_DOUBLE_INT, MPI_CHAR, MPI_UB};
@@ -86,7 +86,7 @@ static void every_prefix_of_a_struct(void)
     MPI_Status status;
     int copy, k, inside, bytes = 0, elements = 0, got = -1;
     memset(&status, 0, sizeof status);
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI_Type_struct: MPICH's ABI only */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI_Type_struct: not in the standard ABI */
     CHECK_OK(MPI_Type_struct(4, lengths, disps, types, &t));
 #else
     CHECK_OK(MPI_Type_create_struct(2, lengths, disps, types, &unmarked));

@@ -369,7 +369,7 @@ static void test_pack_size(void)
         long size;
     } cases[6];
     int k, counts[4] = {0, 1, 3, 1000};
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI_Type_struct: MPICH's ABI only */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI_Type_struct: not in the standard ABI */
     MPI_Aint md[3] = {-8, 0, 100};
     int mb[3] = {1, 1, 1};
     MPI_Datatype mt[3] = {MPI_LB, MPI_INT, MPI_UB};
@@ -378,7 +378,7 @@ static void test_pack_size(void)
     CHECK_OK(MPI_Type_vector(3, 2, 4, MPI_SHORT, &v));
     CHECK_OK(MPI_Type_contiguous(0, MPI_DOUBLE, &e));
     /* an int between markers at -8 and 100 (a resize where there are no MPI_LB / MPI_UB) */
-#ifdef MPI_DTYPE_MPICH_ABI /* MPI_Type_struct: MPICH's ABI only */
+#ifndef MPI_DTYPE_STANDARD_ABI /* MPI_Type_struct: not in the standard ABI */
     CHECK_OK(MPI_Type_struct(3, mb, md, mt, &m));
 #else
     CHECK_OK(MPI_Type_create_resized(MPI_INT, -8, 108, &m));

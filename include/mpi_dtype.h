@@ -864,7 +864,7 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 int MPI_Add_error_string(int errorcode, const char *string);
 
 /*
- MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
+ MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH and Open MPI).
  */
 int MPI_Address(void *location, MPI_Aint *address);
 
@@ -2216,7 +2216,7 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
+ MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH and Open MPI).
  */
 int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 
@@ -2310,12 +2310,12 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
 int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
 
 /*
- MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
+ MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH and Open MPI).
  */
 int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
+ MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH and Open MPI).
  */
 int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
@@ -2331,7 +2331,7 @@ int MPI_Type_indexed(int count, const int *array_of_blocklengths, const int *arr
 int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
- MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
+ MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH and Open MPI).
  */
 int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 
@@ -2379,7 +2379,7 @@ int MPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_di
 int MPI_Type_toint(MPI_Datatype datatype);
 
 /*
- MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
+ MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH and Open MPI).
  */
 int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 

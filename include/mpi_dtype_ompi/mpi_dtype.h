@@ -977,6 +977,11 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 int MPI_Add_error_string(int errorcode, const char *string);
 
 /*
+ MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH and Open MPI).
+ */
+int MPI_Address(void *location, MPI_Aint *address);
+
+/*
  `base + disp` as addresses (wrapping like pointer arithmetic).
  */
 MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
@@ -2314,6 +2319,11 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /*
+ MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH and Open MPI).
+ */
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+
+/*
  `MPI_Type_f2c` (Open MPI's ABI): the datatype handle of a Fortran number [`MPI_Type_c2f`]
  gave: while an MPI library behind is initialized, the handle the program holds for the
  type that library gives (a twin's is the handle it was made for); otherwise, or for a
@@ -2412,6 +2422,16 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
 int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
 
 /*
+ MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH and Open MPI).
+ */
+int MPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH and Open MPI).
+ */
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
  Creates blocks of `array_of_blocklengths[i]` copies of `oldtype` at displacements
  `array_of_displacements[i]` counted in extents of `oldtype`.
  */
@@ -2421,6 +2441,11 @@ int MPI_Type_indexed(int count, const int *array_of_blocklengths, const int *arr
  Large-count variant of `MPI_Type_indexed`.
  */
 int MPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/*
+ MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH and Open MPI).
+ */
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 
 /*
  The predefined Fortran-sized type of `typeclass` (`MPI_TYPECLASS_*`) with `size` bytes.
@@ -2454,11 +2479,21 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 
 /*
+ MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
+ */
+int MPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
+
+/*
  The `int` standing for `datatype`, which `MPI_Type_fromint` turns back into the handle.
  A value of no handle's form has none: the answer is then -1. (A freed handle of this
  library still converts, and back: every call with it then reports it invalid.)
  */
 int MPI_Type_toint(MPI_Datatype datatype);
+
+/*
+ MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH and Open MPI).
+ */
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 
 /*
  Creates `count` blocks of `blocklength` copies of `oldtype`, block starts `stride`
@@ -2935,6 +2970,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode);
 int PMPI_Add_error_class(int *errorclass);
 int PMPI_Add_error_code(int errorclass, int *errorcode);
 int PMPI_Add_error_string(int errorcode, const char *string);
+int PMPI_Address(void *location, MPI_Aint *address);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
@@ -3177,6 +3213,7 @@ int PMPI_Type_create_subarray(int ndims, const int *array_of_sizes, const int *a
 int PMPI_Type_create_subarray_c(int ndims, const MPI_Count *array_of_sizes, const MPI_Count *array_of_subsizes, const MPI_Count *array_of_starts, int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
 int PMPI_Type_free(MPI_Datatype *datatype);
 int PMPI_Type_free_keyval(int *type_keyval);
@@ -3194,15 +3231,20 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+int PMPI_Type_hindexed(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_indexed(int count, const int *array_of_blocklengths, const int *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count *array_of_blocklengths, const MPI_Count *array_of_displacements, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int PMPI_Type_size(MPI_Datatype datatype, int *size);
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int PMPI_Type_struct(int count, int *array_of_blocklengths, MPI_Aint *array_of_displacements, MPI_Datatype *array_of_types, MPI_Datatype *newtype);
 int PMPI_Type_toint(MPI_Datatype datatype);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);

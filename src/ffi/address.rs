@@ -38,8 +38,8 @@ pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut 
     })
 }
 
-/// MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH).
-#[cfg(abi = "mpich")]
+/// MPI-1 name of `MPI_Get_address` (removed from the standard, still exported by MPICH and Open MPI).
+#[cfg(not(abi = "standard"))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Address(location: *mut c_void, address: *mut MPI_Aint) -> c_int {
     export("MPI_Address", || {

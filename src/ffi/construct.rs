@@ -116,8 +116,8 @@ exported! {
     fn MPI_Type_create_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
     /// Large-count variant of `MPI_Type_create_hvector`.
     fn MPI_Type_create_hvector_c(count: MPI_Count, blocklength: MPI_Count, stride: MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
-    /// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH).
-    #[cfg(abi = "mpich")]
+    /// MPI-1 name of `MPI_Type_create_hvector` (removed from the standard, still exported by MPICH and Open MPI).
+    #[cfg(not(abi = "standard"))]
     fn MPI_Type_hvector(count: c_int, blocklength: c_int, stride: MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
     foreign if crate::dropin::import::is_unknown(oldtype);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -172,8 +172,8 @@ exported! {
     fn MPI_Type_create_hindexed(count: c_int, array_of_blocklengths: *const c_int, array_of_displacements: *const MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
     /// Large-count variant of `MPI_Type_create_hindexed`.
     fn MPI_Type_create_hindexed_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
-    /// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH).
-    #[cfg(abi = "mpich")]
+    /// MPI-1 name of `MPI_Type_create_hindexed` (removed from the standard, still exported by MPICH and Open MPI).
+    #[cfg(not(abi = "standard"))]
     fn MPI_Type_hindexed(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, oldtype: MPI_Datatype, newtype: *mut MPI_Datatype);
     foreign if crate::dropin::import::is_unknown(oldtype);
     // SAFETY: the caller's pointers, passed on under the same contract.
@@ -267,7 +267,7 @@ exported! {
     /// Large-count variant of `MPI_Type_create_struct`.
     fn MPI_Type_create_struct_c(count: MPI_Count, array_of_blocklengths: *const MPI_Count, array_of_displacements: *const MPI_Count, array_of_types: *const MPI_Datatype, newtype: *mut MPI_Datatype);
     /// MPI-1 name of `MPI_Type_create_struct`; accepts the `MPI_LB` and `MPI_UB` markers.
-    #[cfg(abi = "mpich")]
+    #[cfg(not(abi = "standard"))]
     fn MPI_Type_struct(count: c_int, array_of_blocklengths: *mut c_int, array_of_displacements: *mut MPI_Aint, array_of_types: *mut MPI_Datatype, newtype: *mut MPI_Datatype);
     // SAFETY: the caller's pointers, passed on under the same contract; the array of count
     // handles, as the function requires it.

@@ -301,7 +301,7 @@ exported! {
 }
 
 /// One bound of the MPI-1 queries.
-#[cfg(abi = "mpich")]
+#[cfg(not(abi = "standard"))]
 #[derive(Clone, Copy)]
 enum Mpi1Bound {
     Extent,
@@ -309,7 +309,7 @@ enum Mpi1Bound {
     Ub,
 }
 
-#[cfg(abi = "mpich")]
+#[cfg(not(abi = "standard"))]
 impl MeasuresPart for Mpi1Bound {
     type Value = i64;
     fn of(self, m: &impl ReadMeasures) -> i64 {
@@ -322,11 +322,11 @@ impl MeasuresPart for Mpi1Bound {
 }
 
 /// The output of an MPI-1 bound query and which bound it takes.
-#[cfg(abi = "mpich")]
+#[cfg(not(abi = "standard"))]
 #[derive(Clone, Copy)]
 struct Mpi1Output(*mut MPI_Aint, Mpi1Bound);
 
-#[cfg(abi = "mpich")]
+#[cfg(not(abi = "standard"))]
 impl Mpi1Output {
     /// The output's name in the C prototype, for errors.
     fn name(self) -> &'static str {
@@ -337,7 +337,7 @@ impl Mpi1Output {
     }
 }
 
-#[cfg(abi = "mpich")]
+#[cfg(not(abi = "standard"))]
 impl Outputs for Mpi1Output {
     type Answer = i64;
     unsafe fn write_at_once(self, value: i64) -> bool {
@@ -354,14 +354,14 @@ impl Outputs for Mpi1Output {
 }
 
 exported! {
-    /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH).
-    #[cfg(abi = "mpich")]
+    /// MPI-1: the extent of the datatype (removed from the standard, still exported by MPICH and Open MPI).
+    #[cfg(not(abi = "standard"))]
     fn MPI_Type_extent(datatype: MPI_Datatype, extent: *mut MPI_Aint) with out = (extent, Mpi1Bound::Extent);
-    /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH).
-    #[cfg(abi = "mpich")]
+    /// MPI-1: the lower bound of the datatype (removed from the standard, still exported by MPICH and Open MPI).
+    #[cfg(not(abi = "standard"))]
     fn MPI_Type_lb(datatype: MPI_Datatype, displacement: *mut MPI_Aint) with out = (displacement, Mpi1Bound::Lb);
-    /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH).
-    #[cfg(abi = "mpich")]
+    /// MPI-1: the upper bound of the datatype (removed from the standard, still exported by MPICH and Open MPI).
+    #[cfg(not(abi = "standard"))]
     fn MPI_Type_ub(datatype: MPI_Datatype, displacement: *mut MPI_Aint) with out = (displacement, Mpi1Bound::Ub);
     => {
         let query = &Query {

@@ -14,7 +14,13 @@
  *  - MPI_Type_create_f90_real/_integer/_complex and MPI_Type_match_size types, and a
  *    vector type built on one, in MPI_Bcast; the f90 types in MPI_Allreduce and
  *    MPI_Reduce_local with MPI_SUM.
- *  - Names: of a predefined type, of a new derived type (empty), set on a derived type. */
+ *  - Names: of a predefined type, of a new derived type (empty), set on a derived type.
+ *  - The MPI-1 names MPI removed in 3.0 and MPICH and Open MPI still have (not the standard
+ *    ABI): MPI_Type_hvector, MPI_Type_hindexed, MPI_Type_struct with the MPI_LB and MPI_UB
+ *    markers (where the mpi.h has them), MPI_Type_extent/_lb/_ub, MPI_Address; their
+ *    combiners, and two copies of the struct sent around the ring. */
+/* Open MPI's mpi.h declares the MPI-1 names only when asked. */
+#define OMPI_OMIT_MPI1_COMPAT_DECLS 0
 #include "check_mpi.h"
 #include <stddef.h>
 
@@ -483,6 +489,75 @@ static void test_names(int rank)
     MPI_CHECK(MPI_Type_free(&v));
 }
 
+/* ---- the MPI-1 names ---- */
+
+#if !defined(MPI_ABI_VERSION)
+static int combiner_of(MPI_Datatype t)
+{
+    int ni, na, nd, combiner;
+    MPI_CHECK(MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner));
+    return combiner;
+}
+
+static void test_mpi1_names(int rank)
+{
+    /* hv: pairs of ints (a type of MPI 2's) at ints 0 and 5 (extent 7 ints); hi: one hv at int 0 and two from int 12 (ints
+     * 12, 13, 17, 18, 19, 20, 24, 25); st: hi between an MPI_LB 2 ints before it and an
+     * MPI_UB at int 28, so lb -8 bytes, ub 112 and extent 120 (30 ints). Open MPI 4.1
+     * declares the markers only when built with --enable-mpi1-compatibility: there st has
+     * ints at -2 and 27 instead, which give it the same bounds. */
+    static const int at[14] = {0, 1, 5, 6, 12, 13, 17, 18, 19, 20, 24, 25, -2, 27};
+#ifdef MPI_LB
+    const int moved = 12;
+    MPI_Datatype members[3] = {MPI_LB, MPI_DATATYPE_NULL, MPI_UB};
+    MPI_Aint st_at[3] = {-8, 0, 28 * sizeof(int)};
+#else
+    const int moved = 14;
+    MPI_Datatype members[3] = {MPI_INT, MPI_DATATYPE_NULL, MPI_INT};
+    MPI_Aint st_at[3] = {-8, 0, 27 * sizeof(int)};
+#endif
+    int two[2] = {1, 2}, ones[3] = {1, 1, 1}, s[64], r[64], w[64], i, k;
+    MPI_Aint hi_at[2] = {0, 12 * sizeof(int)};
+    MPI_Aint extent, lb, ub, a0, a3;
+    MPI_Datatype pair, hv, hi, st;
+    MPI_CHECK(MPI_Type_contiguous(2, MPI_INT, &pair));
+    MPI_CHECK(MPI_Type_hvector(2, 1, 5 * sizeof(int), pair, &hv));
+    MPI_CHECK(MPI_Type_hindexed(2, two, hi_at, hv, &hi));
+    members[1] = hi;
+    MPI_CHECK(MPI_Type_struct(3, ones, st_at, members, &st));
+    MPI_CHECK(MPI_Type_commit(&st));
+    CHECK_INT(combiner_of(hv), MPI_COMBINER_HVECTOR, "misc: combiner of MPI_Type_hvector");
+    CHECK_INT(combiner_of(hi), MPI_COMBINER_HINDEXED, "misc: combiner of MPI_Type_hindexed");
+    CHECK_INT(combiner_of(st), MPI_COMBINER_STRUCT, "misc: combiner of MPI_Type_struct");
+    MPI_CHECK(MPI_Type_extent(hv, &extent));
+    CHECK_INT(extent, 7 * sizeof(int), "misc: MPI_Type_extent of the hvector");
+    MPI_CHECK(MPI_Type_extent(st, &extent));
+    MPI_CHECK(MPI_Type_lb(st, &lb));
+    MPI_CHECK(MPI_Type_ub(st, &ub));
+    CHECK_INT(extent, 120, "misc: MPI_Type_extent of the struct with markers");
+    CHECK_INT(lb, -8, "misc: MPI_Type_lb of the struct with markers");
+    CHECK_INT(ub, 112, "misc: MPI_Type_ub of the struct with markers");
+    MPI_CHECK(MPI_Address(&s[0], &a0));
+    MPI_CHECK(MPI_Address(&s[3], &a3));
+    CHECK_INT(a3 - a0, 3 * sizeof(int), "misc: MPI_Address");
+    /* Two copies from int 2 of each buffer (the lower bound at int 0). */
+    for (i = 0; i < 64; i++) {
+        s[i] = rank * 1000 + i;
+        r[i] = w[i] = -1;
+    }
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < moved; i++)
+            w[2 + 30 * k + at[i]] = prev_of(rank) * 1000 + 2 + 30 * k + at[i];
+    MPI_CHECK(MPI_Sendrecv(s + 2, 2, st, next_of(rank), 9, r + 2, 2, st, prev_of(rank), 9,
+                           MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK_INTS(r, w, 64, "misc: MPI_Sendrecv of two copies of the MPI-1 struct");
+    MPI_CHECK(MPI_Type_free(&st));
+    MPI_CHECK(MPI_Type_free(&hi));
+    MPI_CHECK(MPI_Type_free(&hv));
+    MPI_CHECK(MPI_Type_free(&pair));
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -492,5 +567,8 @@ int main(int argc, char **argv)
     test_pack(rank);
     test_f90(rank);
     test_names(rank);
+#if !defined(MPI_ABI_VERSION) /* removed in MPI 3.0: not in the standard ABI */
+    test_mpi1_names(rank);
+#endif
     return finish();
 }
