@@ -2,7 +2,7 @@
 # Installs what the test suite needs beyond the Rust toolchain, gcc, make and python3:
 # cmake, pkg-config, valgrind, and the two MPIs the tests compare against (MPICH: mpich and
 # libmpich-dev; Open MPI: openmpi-bin and libopenmpi-dev, with their compiler wrappers
-# mpicc.mpich and mpicc.openmpi), HDF5 (serial, built on MPICH and built on Open MPI, for the
+# mpicc.mpich and mpicc.openmpi, and gfortran for their Fortran wrappers), HDF5 (serial, built on MPICH and built on Open MPI, for the
 # h5s_mpio port's tests and parallel HDF5 under the preload), Debian's mpi4py (built for Open
 # MPI: python3-mpi4py, whose suite runs under the preload) and Chromium (headless, to render
 # the explanations: scripts/test-explain-render.sh)
@@ -19,6 +19,8 @@ command -v valgrind >/dev/null 2>&1 || packages+=(valgrind)
 [ -f /usr/include/x86_64-linux-gnu/mpich/mpi.h ] || packages+=(libmpich-dev)
 command -v mpicc.mpich >/dev/null 2>&1 || packages+=(mpich libmpich-dev)
 command -v mpicc.openmpi >/dev/null 2>&1 || packages+=(openmpi-bin libopenmpi-dev)
+# the Fortran compiler of both MPIs' Fortran wrappers (mpif90.mpich, mpifort.openmpi)
+command -v gfortran >/dev/null 2>&1 || packages+=(gfortran)
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 [ -f /usr/include/hdf5/mpich/hdf5.h ] || packages+=(libhdf5-mpich-dev)
 [ -f /usr/include/hdf5/serial/hdf5.h ] || packages+=(libhdf5-dev)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Real 4-rank MPI programs (c_tests/drop_in/programs/*.c) with derived datatypes in the MPI
+# Real 4-rank MPI programs (c_tests/drop_in/programs/*.c, and *.f90 through MPI's Fortran
+# bindings) with derived datatypes in the MPI
 # library's own functions: point-to-point, collectives, one-sided, MPI-IO, attributes,
 # threads, MPI-4.0 interfaces, bounds where MPICH and the standard differ.  Each program is
 # built once with Debian's mpicc.mpich and run with `mpiexec -n 4` over every MPI runtime of
@@ -97,7 +98,7 @@ for mode in plain preload; do
 done
 
 tools=(timeout)
-[ "$abi" = mpich ] && tools+=(mpicc.mpich)
+[ "$abi" = mpich ] && tools+=(mpicc.mpich mpif90.mpich)
 for tool in "${tools[@]}"; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "test-drop-in-programs: $tool not found (install MPICH: scripts/install-deps.sh)" >&2
@@ -112,14 +113,18 @@ build=$(cd "$build" && pwd)
 case "$lib" in /*) ;; *) lib="$(pwd)/$lib" ;; esac
 
 shopt -s nullglob
-sources=("$src"/*.c)
-shopt -u nullglob
+sources=("$src"/*.c "$src"/*.f90)
 if [ -n "${DROP_IN_PROGRAMS:-}" ]; then
     sources=()
     for name in $DROP_IN_PROGRAMS; do
-        sources+=("$src/$name.c")
+        if [ -f "$src/$name.f90" ]; then
+            sources+=("$src/$name.f90")
+        else
+            sources+=("$src/$name.c")
+        fi
     done
 fi
+shopt -u nullglob
 if [ "${#sources[@]}" -eq 0 ]; then
     echo "test-drop-in-programs: no programs in $src" >&2
     exit 2
@@ -152,15 +157,33 @@ line() { # STATUS PROGRAM RUNTIME MODE TEXT
     printf '%-5s %-12s %-7s %-8s %s\n' "$@"
 }
 
-# the compiler of the ABI for the runtime RT: Debian's MPICH, MPICH 5.0.2's wrapper of the
-# standard ABI, or that Open MPI's own
-compile() {
-    local rt=$1
-    shift
+# a program's name: its file's without the directory and the extension
+program_name() {
+    local file=${1##*/}
+    echo "${file%.*}"
+}
+
+# builds the program SOURCE into OUT for the runtime RT with the compiler of the ABI: Debian's
+# MPICH, MPICH 5.0.2's wrapper of the standard ABI, or that Open MPI's own. A Fortran program
+# (.f90) is built by the Fortran wrapper of MPICH or Open MPI; MPICH's `mpi` module declares
+# no interfaces for buffers, so gfortran needs -fallow-argument-mismatch to take one program's
+# buffers of several types (it warns). The modules a Fortran program defines (.mod files) go
+# next to it (-J).
+build_program() {
+    local rt=$1 out=$2 source=$3
+    if [[ "$source" == *.f90 ]]; then
+        local flags=(-Wall -O1 -J "$(dirname "$out")" -o "$out" "$source")
+        case "$abi" in
+            ompi) "$root/scripts/with-mpi.sh" "$rt" mpifort -Werror "${flags[@]}" ;;
+            *) mpif90.mpich -fallow-argument-mismatch "${flags[@]}" ;;
+        esac
+        return
+    fi
+    local flags=(-Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$out" "$source")
     case "$abi" in
-        standard) "$root/scripts/with-mpi.sh" mpich5 mpicc_abi "$@" ;;
-        ompi) "$root/scripts/with-mpi.sh" "$rt" mpicc "$@" ;;
-        *) mpicc.mpich "$@" ;;
+        standard) "$root/scripts/with-mpi.sh" mpich5 mpicc_abi "${flags[@]}" ;;
+        ompi) "$root/scripts/with-mpi.sh" "$rt" mpicc "${flags[@]}" ;;
+        *) mpicc.mpich "${flags[@]}" ;;
     esac
 }
 
@@ -179,9 +202,13 @@ for rt in $mpis; do
     rm -rf "$dir"
     mkdir -p "$dir"
     for c in "${sources[@]}"; do
-        name=$(basename "$c" .c)
+        name=$(program_name "$c")
         blog="$build/logs/$name.$(basename "$dir").build.log"
-        if [ -f "$c" ] && compile "$rt" -Wall -Wextra -Werror -O1 -pthread -I"$src" -o "$dir/$name" "$c" >"$blog" 2>&1; then
+        if [ "$abi" = standard ] && [[ "$c" == *.f90 ]]; then
+            line NOTE "$name" all build "not built: MPICH 5.0.2 has no Fortran wrapper for the standard ABI"
+            continue
+        fi
+        if [ -f "$c" ] && build_program "$rt" "$dir/$name" "$c" >"$blog" 2>&1; then
             continue
         fi
         [ -f "$c" ] || echo "no such program: $c" >"$blog"
@@ -200,7 +227,7 @@ done
 
 for rt in $mpis; do
     for c in "${sources[@]}"; do
-        name=$(basename "$c" .c)
+        name=$(program_name "$c")
         exe="$(programs_of "$rt")/$name"
         [ -x "$exe" ] || continue
         plain_ok=""
