@@ -15,7 +15,8 @@ Open MPI leaves some out by configuration (MPI_LB and MPI_UB without its MPI-1
 compatibility, the optional Fortran types).
 
 With --header, every function prototype of mpi-dtype's header of Open MPI's ABI is also
-redeclared after Open MPI's mpi.h in one translation unit: the compiler rejects one that
+redeclared after Open MPI's mpi.h (and its mpi-ext.h, where 4.1 declares the MPIX_ names of
+its persistent collectives) in one translation unit: the compiler rejects one that
 conflicts with Open MPI's declaration. Prototypes naming a type that mpi.h lacks (MPI-4's
 MPI_Session in Open MPI 4.1, MPI_User_function_c) or a function it defines as a macro
 (MPI_Aint_add) are left out and counted.
@@ -126,8 +127,12 @@ def check(include, entries):
 def prototypes_agree(ours, include):
     """(prototypes compatible, left out, conflicts) of OURS's header against INCLUDE's mpi.h."""
     header = (pathlib.Path(ours) / "mpi_dtype.h").read_text()
-    prototypes = re.findall(r"^((?:int|double|MPI_Aint) (?:MPI|OMPI_C)_\w+\(([^;]*)\);)$",
+    prototypes = re.findall(r"^((?:int|double|MPI_Aint) (?:MPIX?|OMPI_C)_\w+\(([^;]*)\);)$",
                             header, re.M)
+    # Open MPI's extensions (4.1's MPIX_*_init) are declared in mpi-ext.h.
+    includes = "#include <mpi.h>\n"
+    if (pathlib.Path(include) / "mpi-ext.h").exists():
+        includes += "#include <mpi-ext.h>\n"
     units = []
     for whole, _ in prototypes:
         name = re.match(r"\w+ (\w+)\(", whole).group(1)
@@ -137,7 +142,7 @@ def prototypes_agree(ours, include):
         work = pathlib.Path(tmp)
         while True:
             kept = [u for i, u in enumerate(units) if i not in left_out]
-            errors = compiles("#include <mpi.h>\n" + "\n".join(kept) + "\n", include, work)
+            errors = compiles(includes + "\n".join(kept) + "\n", include, work)
             if not errors:
                 break
             conflicts = re.findall(r"conflicting types for [‘'](\w+)[’']", errors)
@@ -147,7 +152,7 @@ def prototypes_agree(ours, include):
             lines = {int(n) for n in re.findall(r"probe\.c:(\d+):\d+: error: unknown type", errors)}
             if not lines:
                 sys.exit(f"cannot compile the prototypes against {include}:\n{errors[:4000]}")
-            line = 2
+            line = includes.count("\n") + 1
             for i, unit in enumerate(units):
                 if i in left_out:
                     continue
