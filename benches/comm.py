@@ -14,7 +14,7 @@ MPI_Alltoall, MPI_Ialltoall and MPI_Alltoallv: app_patterns.c); `all`, both.
 
     python3 benches/comm.py [--set basic|apps|all] [--rounds R] [--reps N] [--stat best|median]
                             [--lib PATH] [--mpi RUNTIME] [--timeout S] [--peers auto|any|preloaded]
-                            [--patterns NAME,...] [--openmpi]
+                            [--patterns NAME,...] [--openmpi] [--shm]
 
 What is timed (comm_bench.c says more): one message from rank 0 to rank 1, as a ping with a
 zero-byte acknowledgement, so that the time covers packing, transfer and unpacking; wall
@@ -34,6 +34,13 @@ application's own loop: a memcpy of each contiguous run into a buffer, MPI_BYTEs
 "auto >= best of plain and the loop" asks the question of an application: is sending the
 type under the preload at least as fast as the better of what it does without mpi-dtype,
 sending the type with MPICH or packing with its own loop?
+
+With --shm the plain run also times a fourth variant, "shm" (benches/shm_pipeline.c): the
+application's loop pipelined through memory the two processes share, rank 0 copying the runs
+in chunks of 16 KiB into a ring of 16 slots and rank 1 copying each chunk out as soon as it
+is there. It is no MPI path but what a node-local transport of mpi-dtype's own would do
+(Open MPI's shared-memory transport moves a derived type so): its column tells how fast such
+a transport could move each pattern on this machine.
 
 The four configurations, each one `timeout S mpiexec.mpich -n 2 ...` (default S = 300):
   plain    no preload;
@@ -88,7 +95,8 @@ from run import spread  # benches/run.py: `median (min-max)` of a list of number
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "build" / "comm-bench"
-SOURCES = [ROOT / "benches" / "comm_bench.c", ROOT / "benches" / "app_patterns.c"]
+SOURCES = [ROOT / "benches" / "comm_bench.c", ROOT / "benches" / "app_patterns.c",
+           ROOT / "benches" / "shm_pipeline.c"]
 FLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 # (configuration, MPI_DTYPE_COMM or None for no preload)
@@ -185,7 +193,8 @@ def run_once(name, mode, program, lib, options, env):
             # Open MPI's mpiexec: -x NAME=VALUE; Hydra's: -genv NAME VALUE
             command += (["-x", f"{variable}={value}"] if is_open_mpi(options)
                         else ["-genv", variable, value])
-    command += [str(program), "--reps", str(options.reps), "--variants", "typed,packed,manual",
+    variants = "typed,packed,manual" + (",shm" if options.shm and name == "plain" else "")
+    command += [str(program), "--reps", str(options.reps), "--variants", variants,
                 "--only", ",".join(name for name, _ in chosen(options))]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode == 124 or done.returncode == 137:
@@ -288,7 +297,7 @@ def versus_open_mpi(samples, pattern):
     return [o / a for o, a in zip(open_mpi, auto) if a > 0]
 
 
-def table(samples, sizes, patterns, open_mpi):
+def table(samples, sizes, patterns, open_mpi, shm):
     head = ("| pattern | MB sent | plain | preload mpi | preload engine | preload auto "
             "| by hand, MPICH's pack | by hand, mpi-dtype's pack | the application's loop "
             "| plain / auto | plain / engine | auto >= plain | auto >= best of plain and the loop |")
@@ -296,6 +305,9 @@ def table(samples, sizes, patterns, open_mpi):
     if open_mpi:
         head += " plain Open MPI | auto >= Open MPI |"
         columns += 2
+    if shm:
+        head += " the loop through shared memory |"
+        columns += 1
     lines = [head, "|" + "---|" * columns]
     for pattern, label in patterns:
         if pattern not in sizes:
@@ -314,6 +326,8 @@ def table(samples, sizes, patterns, open_mpi):
         if open_mpi:
             line += (f" {ms(samples.get(('openmpi', pattern, 'typed'), []))}"
                      f" | {judged(versus_open_mpi(samples, pattern), noise(samples, pattern, [OPEN_MPI, ('auto', 'auto')]))} |")
+        if shm:
+            line += f" {ms(samples.get(('plain', pattern, 'shm'), []))} |"
         lines.append(line)
     return lines
 
@@ -343,6 +357,9 @@ def main():
     parser.add_argument("--patterns", help="only these patterns of the set (names, comma-separated)")
     parser.add_argument("--openmpi", action="store_true",
                         help="also time plain Open MPI (mpicc.openmpi, mpiexec.openmpi)")
+    parser.add_argument("--shm", action="store_true",
+                        help="also time the application's loop pipelined through shared memory "
+                             "(the plain run's shm variant)")
     options = parser.parse_args()
     if not chosen(options):
         sys.exit(f"comm.py: --patterns names none of the patterns of the set {options.set}")
@@ -386,7 +403,7 @@ def main():
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.")
     print(f"Library: {lib}, which {p2p}.")
     print()
-    lines = table(samples, sizes, chosen(options), options.openmpi)
+    lines = table(samples, sizes, chosen(options), options.openmpi, options.shm)
     if is_open_mpi(options):
         lines[0] = lines[0].replace("MPICH's pack", "Open MPI's pack")
     print("\n".join(lines))

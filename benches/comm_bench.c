@@ -3,16 +3,19 @@
  * how the library moves its types). benches/comm.py builds and runs it and prints the table;
  * docs/BENCHMARKS.md has the figures.
  *
- *   comm_bench [--reps N] [--variants typed,packed] [--only NAME,NAME...] [--list]
+ *   comm_bench [--reps N] [--variants typed,packed,manual,shm] [--only NAME,NAME...] [--list]
  *
- * For each pattern, a message of one derived type goes from rank 0 to rank 1, in two
- * variants:
+ * For each pattern, a message of one derived type goes from rank 0 to rank 1, by default in
+ * two variants:
  *
  *   typed   rank 0 MPI_Send(buf, count, type), rank 1 MPI_Recv(buf, count, type): the MPI
  *           library (or, preloaded, mpi-dtype's interposition) moves the type itself;
  *   packed  rank 0 MPI_Pack into a buffer and MPI_Send of MPI_PACKED bytes, rank 1 MPI_Recv
  *           of MPI_PACKED bytes and MPI_Unpack: what the engine path does, written by hand.
  *           The pack buffers are allocated and touched once, outside the timing.
+ *
+ * and on request in two more: manual (the application's own copy loop, run by run, and
+ * bytes) and shm (that loop pipelined through shared memory: shm_pipeline.c).
  *
  * One message is timed as a ping with an acknowledgement: after an MPI_Barrier, rank 0 takes
  * MPI_Wtime, sends, and waits for a zero-byte message that rank 1 sends once its receive
@@ -44,7 +47,6 @@
 #include <string.h>
 
 #define TAG_DATA 1
-#define TAG_ACK 2
 #define TAG_HALO 10
 
 int rank;
@@ -257,6 +259,9 @@ static void message_manual(const pattern *p, buffers *b) {
     }
 }
 
+/* The manual loop pipelined through shared memory (shm_pipeline.c). */
+static void message_shm(const pattern *p, buffers *b) { shm_message(p, b->memory, &ack); }
+
 /* Rank 1: every byte of the type map holds the sender's byte, every other byte SENTINEL.
  * Leaves the whole buffer SENTINEL again. */
 static void check_received(const pattern *p, unsigned char *memory, const char *variant) {
@@ -318,7 +323,7 @@ static void measure(const pattern *p, buffers *b, const char *variant, message_f
     free(times);
 }
 
-int want_typed = 1, want_packed = 1, want_manual = 0;
+int want_typed = 1, want_packed = 1, want_manual = 0, want_shm = 0;
 
 static void bench_pattern(pattern *p) {
     int size, packed_size;
@@ -344,6 +349,8 @@ static void bench_pattern(pattern *p) {
         measure(p, &b, "packed", message_packed);
     if (want_manual)
         measure(p, &b, "manual", message_manual);
+    if (want_shm)
+        measure(p, &b, "shm", message_shm);
     free(b.memory);
     free(b.packed);
     free(p->runs);
@@ -533,7 +540,7 @@ int main(int argc, char **argv) {
             return 0;
         } else {
             fprintf(stderr,
-                    "usage: %s [--reps N] [--variants typed,packed,manual] [--only NAME,...] "
+                    "usage: %s [--reps N] [--variants typed,packed,manual,shm] [--only NAME,...] "
                     "[--list]\n",
                     argv[0]);
             return 2;
@@ -546,6 +553,7 @@ int main(int argc, char **argv) {
     want_typed = listed(variants, "typed");
     want_packed = listed(variants, "packed");
     want_manual = listed(variants, "manual");
+    want_shm = listed(variants, "shm");
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -555,6 +563,8 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 2;
     }
+    if (want_shm)
+        shm_setup();
     for (int k = 0; k < PATTERNS; k++)
         if (!only || listed(only, names[k]))
             run_pattern(k);
@@ -566,6 +576,8 @@ int main(int argc, char **argv) {
             if (app_pattern(k, &p))
                 bench_pattern(&p);
         }
+    if (want_shm)
+        shm_teardown();
     MPI_Finalize();
     return 0;
 }
