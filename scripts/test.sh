@@ -168,10 +168,10 @@ python3 benches/drop_in.py --rounds 1 --trials 1 --lib "$root/build/prefix/lib/l
 echo "drop-in benchmark ran over MPICH, preloaded and standalone"
 
 step "communication benchmark, one round, the benchmark's own patterns and the applications' (each message checked before it is timed)"
-python3 benches/comm.py --set all --rounds 1 --reps 2 --openmpi --lib "$root/build/prefix/lib/libmpi_dtype.so" >/dev/null
+python3 benches/comm.py --set all --rounds 1 --reps 2 --openmpi --shm --lib "$root/build/prefix/lib/libmpi_dtype.so" >/dev/null
 mpicc.mpich -O2 -Wall -Wextra -Werror benches/eager_sweep.c -o build/eager_sweep
 timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$root/build/prefix/lib/libmpi_dtype.so" build/eager_sweep floats 20 >/dev/null
-echo "communication benchmark ran over MPICH, plain and preloaded in each MPI_DTYPE_COMM mode, and over plain Open MPI; the eager-limit sweep ran preloaded"
+echo "communication benchmark ran over MPICH, plain (with the pipeline through shared memory) and preloaded in each MPI_DTYPE_COMM mode, and over plain Open MPI; the eager-limit sweep ran preloaded"
 
 step "MPI-IO benchmark, one round (each pattern read back and checked): mpi-dtype alone, MPICH and Open MPI on one process"
 python3 benches/io.py --rounds 1 --reps 1 --lib "$root/build/prefix/lib/libmpi_dtype.so" >/dev/null
