@@ -326,14 +326,7 @@ fn with_extension_prototypes(header: &str, extensions: &[&str]) -> (String, Vec<
         pairs.push((alias, standard));
     }
     block.push('\n');
-    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
-    let at = header
-        .rfind(end)
-        .expect("cbindgen closes the extern \"C\" block at the end");
-    (
-        format!("{}{}{}", &header[..at], block, &header[at..]),
-        pairs,
-    )
+    (at_end_of_extern_c(header, &block), pairs)
 }
 
 /// The header with the prototype of `PMPI_<name>` for every exported `MPI_<name>` /
@@ -349,24 +342,13 @@ fn with_profiling_prototypes(header: &str) -> (String, Vec<String>) {
         let _ = writeln!(block, "{}", line.replacen(name, &format!("P{name}"), 1));
     }
     block.push('\n');
-    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
-    let at = header
-        .rfind(end)
-        .expect("cbindgen closes the extern \"C\" block at the end");
-    (
-        format!("{}{}{}", &header[..at], block, &header[at..]),
-        names,
-    )
+    (at_end_of_extern_c(header, &block), names)
 }
 
 /// The header with the prototypes of `src/ffi/comm/communication.h` (the communication
 /// functions made by macros, which cbindgen does not expand) at the end of its `extern "C"`
 /// block.
 fn with_communication_prototypes(header: &str, declared: &str) -> String {
-    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
-    let at = header
-        .rfind(end)
-        .expect("cbindgen closes the extern \"C\" block at the end");
     let body: String = declared
         .lines()
         .skip_while(|line| !line.trim_end().ends_with("*/"))
@@ -375,6 +357,15 @@ fn with_communication_prototypes(header: &str, declared: &str) -> String {
         .collect();
     let block =
         format!("/* The communication functions (src/ffi/comm/communication.h). */\n{body}\n");
+    at_end_of_extern_c(header, &block)
+}
+
+/// The header with `block` inserted at the end of the `extern "C"` block cbindgen wrote.
+fn at_end_of_extern_c(header: &str, block: &str) -> String {
+    let end = "#ifdef __cplusplus\n}  // extern \"C\"";
+    let at = header
+        .rfind(end)
+        .expect("cbindgen closes the extern \"C\" block at the end");
     format!("{}{}{}", &header[..at], block, &header[at..])
 }
 
