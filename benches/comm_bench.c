@@ -47,6 +47,7 @@
 #include <string.h>
 
 #define TAG_DATA 1
+#define TAG_ACK 2
 #define TAG_HALO 10
 
 int rank;
@@ -198,21 +199,28 @@ typedef struct buffers {
     int packed_size;
 } buffers;
 
-static char ack;
+/* The end of one timed message: rank 1 says with a zero-byte message that it is in, rank 0
+ * waits for that. */
+static void acknowledge(void) {
+    static char ack;
+    if (rank == 0)
+        MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+        MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
+}
 
 static void message_typed(const pattern *p, buffers *b) {
-    if (rank == 0) {
+    if (rank == 0)
         MPI_Send(b->memory + p->origin, p->count, p->type, 1, TAG_DATA, MPI_COMM_WORLD);
-        MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
+    else {
         MPI_Status status;
         int count;
         MPI_Recv(b->memory + p->origin, p->count, p->type, 0, TAG_DATA, MPI_COMM_WORLD, &status);
         MPI_Get_count(&status, p->type, &count);
         if (count != p->count)
             fail(p->name, "MPI_Get_count of the received message is not the count sent");
-        MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
     }
+    acknowledge();
 }
 
 static void message_packed(const pattern *p, buffers *b) {
@@ -223,7 +231,6 @@ static void message_packed(const pattern *p, buffers *b) {
         if ((size_t)position != p->bytes)
             fail(p->name, "MPI_Pack wrote another number of bytes than the type's size");
         MPI_Send(b->packed, position, MPI_PACKED, 1, TAG_DATA, MPI_COMM_WORLD);
-        MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
         MPI_Status status;
         int received;
@@ -233,8 +240,8 @@ static void message_packed(const pattern *p, buffers *b) {
             fail(p->name, "received another number of packed bytes than the type's size");
         MPI_Unpack(b->packed, received, &position, b->memory + p->origin, p->count, p->type,
                    MPI_COMM_WORLD);
-        MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
     }
+    acknowledge();
 }
 
 /* The application's own loop, which the other two variants replace: rank 0 copies each run
@@ -247,7 +254,6 @@ static void message_manual(const pattern *p, buffers *b) {
             at += p->runs[r].length;
         }
         MPI_Send(b->packed, (int)at, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD);
-        MPI_Recv(&ack, 0, MPI_BYTE, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
         MPI_Recv(b->packed, b->packed_size, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
@@ -255,12 +261,15 @@ static void message_manual(const pattern *p, buffers *b) {
             memcpy(b->memory + p->runs[r].offset, b->packed + at, p->runs[r].length);
             at += p->runs[r].length;
         }
-        MPI_Send(&ack, 0, MPI_BYTE, 0, TAG_ACK, MPI_COMM_WORLD);
     }
+    acknowledge();
 }
 
 /* The manual loop pipelined through shared memory (shm_pipeline.c). */
-static void message_shm(const pattern *p, buffers *b) { shm_message(p, b->memory, &ack); }
+static void message_shm(const pattern *p, buffers *b) {
+    shm_message(p, b->memory);
+    acknowledge();
+}
 
 /* Rank 1: every byte of the type map holds the sender's byte, every other byte SENTINEL.
  * Leaves the whole buffer SENTINEL again. */

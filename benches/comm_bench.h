@@ -19,9 +19,6 @@ extern int reps;
  * pipelined through shared memory (shm, shm_pipeline.c). */
 extern int want_typed, want_packed, want_manual, want_shm;
 
-/* The tag of the zero-byte message with which rank 1 says a message is in. */
-#define TAG_ACK 2
-
 /* Reports `what` went wrong in `pattern` and aborts the job. */
 void fail(const char *pattern, const char *what);
 /* malloc, or fail. */
@@ -67,11 +64,10 @@ typedef struct pattern {
 void add_run(pattern *p, size_t offset, size_t length);
 
 /* The shm variant (shm_pipeline.c): the shared memory both processes copy through, made and
- * freed by both; one message of `p`, from rank 0's `memory` into rank 1's, acknowledged with
- * a zero-byte message from `ack`. */
+ * freed by both; one message of `p`, from rank 0's `memory` into rank 1's. */
 void shm_setup(void);
 void shm_teardown(void);
-void shm_message(const pattern *p, unsigned char *memory, char *ack);
+void shm_message(const pattern *p, unsigned char *memory);
 
 /* The application patterns (app_patterns.c): how many, their names, and making pattern
  * `which` into `p` (1), or running it whole itself (0: the FFT transpose, a collective). */
