@@ -501,11 +501,12 @@ static int combiner_of(MPI_Datatype t)
 
 static void test_mpi1_names(int rank)
 {
-    /* hv: pairs of ints (a type of MPI 2's) at ints 0 and 5 (extent 7 ints); hi: one hv at int 0 and two from int 12 (ints
-     * 12, 13, 17, 18, 19, 20, 24, 25); st: hi between an MPI_LB 2 ints before it and an
-     * MPI_UB at int 28, so lb -8 bytes, ub 112 and extent 120 (30 ints). Open MPI 4.1
-     * declares the markers only when built with --enable-mpi1-compatibility: there st has
-     * ints at -2 and 27 instead, which give it the same bounds. */
+    /* hv: pairs of ints (a type of MPI 2's) at ints 0 and 5 (extent 7 ints); hi: one hv at
+     * int 0 and two from int 12 (ints 12, 13, 17, 18, 19, 20, 24, 25); st: hi between an
+     * MPI_LB 2 ints before it and an MPI_UB at int 28, so lb -8 bytes, ub 112 and extent 120
+     * (30 ints). Open MPI 4.1 declares the markers only when built with
+     * --enable-mpi1-compatibility: there st has ints at -2 and 27 instead, which give it the
+     * same bounds. */
     static const int at[14] = {0, 1, 5, 6, 12, 13, 17, 18, 19, 20, 24, 25, -2, 27};
 #ifdef MPI_LB
     const int moved = 12;

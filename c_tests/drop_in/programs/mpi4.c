@@ -13,7 +13,7 @@
  *    MPI_Neighbor_alltoallw_init, MPI_Neighbor_allgather_init), the same way; then vectors
  *    received, on a ring that is not periodic (the block from MPI_PROC_NULL stays), and with
  *    MPI_IN_PLACE. */
-#include "check_mpi.h"
+#include "persistent_starts.h"
 #include <stddef.h>
 
 /* True if the MPI library is MPICH 5 or later, whose rooted persistent collectives work */
@@ -25,60 +25,8 @@ static int rooted_persistent_works(void)
     return sscanf(version, "MPICH Version: %d", &major) == 1 && major >= 5;
 }
 
-/* Fills the send buffer of 48 ints with `first + i`, the receive buffer and the expected one
- * with -1, and runs one start of the persistent request `req` */
-static void one_start(MPI_Request *req, int *s, int first, int *r, int *w)
-{
-    int i;
-    for (i = 0; i < 48; i++) {
-        s[i] = first + i;
-        r[i] = w[i] = -1;
-    }
-    MPI_CHECK(MPI_Start(req));
-    MPI_CHECK(MPI_Wait(req, MPI_STATUS_IGNORE));
-}
-
 static int prev_of(int r) { return (r + 3) % 4; }
 static int next_of(int r) { return (r + 1) % 4; }
-
-/* The vector of sections 5 and 6 holds 3 pairs of ints 5 apart: ints 0, 1, 5, 6, 10 and 11 of
- * its extent of 12. What it moves, written into the expected buffer w: the data of a vector
- * whose ints are first + i, as 6 ints from w[at] (packed_pairs) or at their places from w[at]
- * (placed_pairs); or 6 ints first, first + 1, ... at the places of a vector from w[at]
- * (ints_in_pairs). */
-static int in_pair(int i) { return i % 5 < 2; }
-
-static void packed_pairs(int *w, int at, int first)
-{
-    int i, n = 0;
-    for (i = 0; i < 12; i++)
-        if (in_pair(i))
-            w[at + n++] = first + i;
-}
-
-static void placed_pairs(int *w, int at, int first)
-{
-    int i;
-    for (i = 0; i < 12; i++)
-        if (in_pair(i))
-            w[at + i] = first + i;
-}
-
-static void ints_in_pairs(int *w, int at, int first)
-{
-    int i, n = 0;
-    for (i = 0; i < 12; i++)
-        if (in_pair(i))
-            w[at + i] = first + n++;
-}
-
-/* Checks the 48 ints received at start `start_no` of the persistent collective `name` */
-static void check_start(const int *r, const int *w, const char *name, const char *how, int start_no)
-{
-    char what[160];
-    snprintf(what, sizeof what, "mpi4: %s%s, start %d", name, how, start_no + 1);
-    CHECK_INTS(r, w, 48, what);
-}
 
 int main(int argc, char **argv)
 {

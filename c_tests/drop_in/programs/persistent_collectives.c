@@ -13,7 +13,7 @@
  * MPICH 4.0.2 and Intel MPI 2021.19 themselves get three wrong: MPI_Allgather_init and
  * MPI_Gather_init deliver wrong data, and MPI_Scatter_init made after another persistent
  * collective was freed fails in MPI_Wait. Over those the program skips the three and says so. */
-#include "check_mpi.h"
+#include "persistent_starts.h"
 
 #if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
 #include <mpi-ext.h>
@@ -22,9 +22,7 @@
 #define PERSISTENT(name) MPI_##name
 #endif
 
-#define N 48 /* ints of every buffer */
-
-static int g_me;
+#define N 48 /* ints of every buffer (persistent_starts.h) */
 
 /* True if the MPI library gets the persistent collective `name` wrong itself: one of three, in
  * MPICH before 5 and in Intel MPI. Says so on rank 0. */
@@ -38,8 +36,8 @@ static int skipped(const char *name)
                        !strcmp(name, "Scatter_init");
     if (!broken || !(old_mpich || strstr(version, "Intel")))
         return 0;
-    if (g_me == 0)
-        printf("persistent_collectives: %s skipped (this MPI gets it wrong)\n", name);
+    if (g_rank == 0)
+        printf("%s: %s skipped (this MPI gets it wrong)\n", g_prog, name);
     return 1;
 }
 
@@ -48,45 +46,6 @@ static int next_of(int r) { return (r + 1) % 4; }
 
 /* The data rank r sends at start k: int i of its send buffer is first(r, k) + i. */
 static int first(int r, int k) { return 10000 * k + 100 * r; }
-
-/* The vector sent holds 3 pairs of ints 5 apart: ints 0, 1, 5, 6, 10 and 11 of its extent of
- * 12. The 6 ints of a vector whose first int is at `from` in the send buffer of rank r at
- * start k, written packed into w from w[at]; or at their places from w[at]. */
-static int in_pair(int i) { return i % 5 < 2; }
-
-static void packed_pairs(int *w, int at, int r, int k, int from)
-{
-    int n = 0;
-    for (int i = 0; i < 12; i++)
-        if (in_pair(i))
-            w[at + n++] = first(r, k) + from + i;
-}
-
-static void placed_pairs(int *w, int at, int r, int k)
-{
-    for (int i = 0; i < 12; i++)
-        if (in_pair(i))
-            w[at + i] = first(r, k) + i;
-}
-
-/* Fills the buffers for start k (the send data, -1 in the receive buffer and the expected
- * one), starts the request and waits for it. */
-static void one_start(MPI_Request *req, int *s, int k, int *r, int *w)
-{
-    for (int i = 0; i < N; i++) {
-        s[i] = first(g_me, k) + i;
-        r[i] = w[i] = -1;
-    }
-    MPI_CHECK(MPI_Start(req));
-    MPI_CHECK(MPI_Wait(req, MPI_STATUS_IGNORE));
-}
-
-static void check_start(const int *r, const int *w, const char *name, int k)
-{
-    char what[120];
-    snprintf(what, sizeof what, "persistent_collectives: %s, start %d", name, k + 1);
-    CHECK_INTS(r, w, N, what);
-}
 
 /* The operation of the reductions: adds `len` pairs of ints. */
 static void add_pairs(void *in, void *inout, int *len, MPI_Datatype *datatype)
@@ -107,7 +66,7 @@ static int sum_of(int from, int to, int k, int i)
 
 int main(int argc, char **argv)
 {
-    int size, s[N], r[N], w[N], k, q;
+    int rank, size, s[N], r[N], w[N], k, q;
     int ones[4] = {1, 1, 1, 1}, sixes[4] = {6, 6, 6, 6}, at6[4] = {0, 6, 12, 18};
     int extents[4] = {0, 1, 2, 3}, bytes12[4], bytes6[4];
     MPI_Datatype v, pair, vs[4], ints[4];
@@ -116,7 +75,7 @@ int main(int argc, char **argv)
     MPI_Request req;
     int dims[1] = {4}, periods[1] = {1};
 
-    start(&argc, &argv, "persistent_collectives", &g_me, &size);
+    start(&argc, &argv, "persistent_collectives", &rank, &size);
     MPI_CHECK(MPI_Type_vector(3, 2, 5, MPI_INT, &v));
     MPI_CHECK(MPI_Type_commit(&v));
     MPI_CHECK(MPI_Type_contiguous(2, MPI_INT, &pair));
@@ -134,11 +93,11 @@ int main(int argc, char **argv)
     MPI_CHECK(PERSISTENT(Bcast_init)(r, 1, v, 1, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
     for (k = 0; k < 2; k++) {
         for (int i = 0; i < N; i++)
-            r[i] = w[i] = g_me == 1 ? first(1, k) + i : -1;
+            r[i] = w[i] = rank == 1 ? first(1, k) + i : -1;
         MPI_CHECK(MPI_Start(&req));
         MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        placed_pairs(w, 0, 1, k);
-        check_start(r, w, "Bcast_init of a vector", k);
+        placed_pairs(w, 0, first(1, k));
+        check_start(r, w, "Bcast_init of a vector", "", k);
         CHECK(req != MPI_REQUEST_NULL, "persistent_collectives: the request stays", "null");
     }
     MPI_CHECK(MPI_Request_free(&req));
@@ -163,11 +122,11 @@ int main(int argc, char **argv)
             MPI_CHECK(PERSISTENT(Gatherv_init)(s, 1, v, r, sixes, at6, MPI_INT, root,
                                                MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (k = 0; k < 2; k++) {
-            one_start(&req, s, k, r, w);
-            if (root < 0 || g_me == root)
+            one_start(&req, s, first(rank, k), r, w);
+            if (root < 0 || rank == root)
                 for (q = 0; q < 4; q++)
-                    packed_pairs(w, 6 * q, q, k, 0);
-            check_start(r, w, names[which], k);
+                    packed_pairs(w, 6 * q, first(q, k));
+            check_start(r, w, names[which], "", k);
         }
         MPI_CHECK(MPI_Request_free(&req));
     }
@@ -195,13 +154,13 @@ int main(int argc, char **argv)
             MPI_CHECK(PERSISTENT(Scatterv_init)(s, ones, extents, v, r, 6, MPI_INT, root,
                                                 MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (k = 0; k < 2; k++) {
-            one_start(&req, s, k, r, w);
+            one_start(&req, s, first(rank, k), r, w);
             if (root < 0)
                 for (q = 0; q < 4; q++)
-                    packed_pairs(w, 6 * q, q, k, 12 * g_me);
+                    packed_pairs(w, 6 * q, first(q, k) + 12 * rank);
             else
-                packed_pairs(w, 0, root, k, 12 * g_me);
-            check_start(r, w, names[which], k);
+                packed_pairs(w, 0, first(root, k) + 12 * rank);
+            check_start(r, w, names[which], "", k);
         }
         MPI_CHECK(MPI_Request_free(&req));
     }
@@ -232,10 +191,10 @@ int main(int argc, char **argv)
                                                            MPI_INFO_NULL, &req));
         for (k = 0; k < 2; k++) {
             const int gathers = which >= 3;
-            one_start(&req, s, k, r, w);
-            packed_pairs(w, 0, prev_of(g_me), k, gathers ? 0 : 12);
-            packed_pairs(w, 6, next_of(g_me), k, 0);
-            check_start(r, w, names[which], k);
+            one_start(&req, s, first(rank, k), r, w);
+            packed_pairs(w, 0, first(prev_of(rank), k) + (gathers ? 0 : 12));
+            packed_pairs(w, 6, first(next_of(rank), k));
+            check_start(r, w, names[which], "", k);
         }
         MPI_CHECK(MPI_Request_free(&req));
     }
@@ -264,20 +223,20 @@ int main(int argc, char **argv)
             MPI_CHECK(PERSISTENT(Reduce_scatter_block_init)(s, r, 1, pair, add,
                                                             MPI_COMM_WORLD, MPI_INFO_NULL, &req));
         for (k = 0; k < 2; k++) {
-            one_start(&req, s, k, r, w);
+            one_start(&req, s, first(rank, k), r, w);
             for (int i = 0; i < 6; i++) {
-                if (which == 0 || (which == 1 && g_me == 0))
+                if (which == 0 || (which == 1 && rank == 0))
                     w[i] = sum_of(0, 4, k, i);
                 else if (which == 2)
-                    w[i] = sum_of(0, g_me + 1, k, i);
-                else if (which == 3 && g_me > 0)
-                    w[i] = sum_of(0, g_me, k, i);
+                    w[i] = sum_of(0, rank + 1, k, i);
+                else if (which == 3 && rank > 0)
+                    w[i] = sum_of(0, rank, k, i);
                 else if (which >= 4 && i < 2)
-                    w[i] = sum_of(0, 4, k, 2 * g_me + i);
+                    w[i] = sum_of(0, 4, k, 2 * rank + i);
             }
-            if (which == 3 && g_me == 0) /* rank 0's result of an exscan is undefined */
+            if (which == 3 && rank == 0) /* rank 0's result of an exscan is undefined */
                 memcpy(w, r, 6 * sizeof(int));
-            check_start(r, w, names[which], k);
+            check_start(r, w, names[which], "", k);
         }
         MPI_CHECK(MPI_Request_free(&req));
     }
@@ -287,7 +246,8 @@ int main(int argc, char **argv)
     for (k = 0; k < 2; k++) {
         MPI_CHECK(MPI_Start(&req));
         MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        CHECK(req != MPI_REQUEST_NULL, "persistent_collectives: the barrier's request stays", "null");
+        CHECK(req != MPI_REQUEST_NULL, "persistent_collectives: the barrier's request stays",
+              "null");
     }
     MPI_CHECK(MPI_Request_free(&req));
 
