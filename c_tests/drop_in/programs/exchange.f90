@@ -26,7 +26,8 @@ contains
     n_checks = n_checks + 1
     if (.not. ok) then
       n_failures = n_failures + 1
-      if (n_failures <= 20) write (0, '(a,i0,2a)') 'exchange: rank ', my_rank, ': check failed: ', what
+      if (n_failures <= 20) &
+        write (0, '(a,i0,2a)') 'exchange: rank ', my_rank, ': check failed: ', what
     end if
   end subroutine check
 
