@@ -303,30 +303,30 @@ fn prototypes(header: &str) -> Vec<(&str, &str)> {
 }
 
 /// The header with the prototype of `MPIX_<name>` for each of the ABI's `extensions`, the
-/// one of `MPI_<name>` renamed, and the pairs (`MPIX_<name>`, `MPI_<name>`) of the second
-/// names the linker must define.
-fn with_extension_prototypes(header: &str, extensions: &[&str]) -> (String, Vec<(String, String)>) {
+/// one of `MPI_<name>` renamed.
+fn with_extension_prototypes(header: &str, extensions: &[&str]) -> String {
     if extensions.is_empty() {
-        return (header.to_string(), Vec::new());
+        return header.to_string();
     }
     let found = prototypes(header);
     let mut block = String::from(
         "/*\n Open MPI 4.1's names of the persistent collectives (its pcollreq extension, \
          mpi-ext.h):\n each MPIX_ function is the MPI_ function of the same name.\n */\n",
     );
-    let mut pairs = Vec::new();
     for extension in extensions {
         let standard = format!("MPI_{extension}");
         let (line, _) = found
             .iter()
             .find(|(_, name)| *name == standard)
             .unwrap_or_else(|| panic!("{standard} has no prototype, so MPIX_{extension} cannot"));
-        let alias = format!("MPIX_{extension}");
-        let _ = writeln!(block, "{}", line.replacen(&standard, &alias, 1));
-        pairs.push((alias, standard));
+        let _ = writeln!(
+            block,
+            "{}",
+            line.replacen(&standard, &format!("MPIX_{extension}"), 1)
+        );
     }
     block.push('\n');
-    (at_end_of_extern_c(header, &block), pairs)
+    at_end_of_extern_c(header, &block)
 }
 
 /// The header with the prototype of `PMPI_<name>` for every exported `MPI_<name>` /
@@ -519,20 +519,20 @@ fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
 /// Makes `PMPI_<name>` a second name of each exported function of the shared library: the
 /// linker defines it at the function's address and exports it (a version script of its
 /// own, next to the one rustc writes). A profiling tool that defines `MPI_<name>` and calls
-/// `PMPI_<name>` so reaches this library's function directly. Each of `extensions`' pairs
-/// makes its `MPIX_` name a second name of its `MPI_` function the same way.
-fn profiling_aliases(names: &[String], extensions: &[(String, String)]) {
+/// `PMPI_<name>` so reaches this library's function directly. Each of the ABI's `extensions`
+/// makes `MPIX_<name>` a second name of `MPI_<name>` the same way.
+fn profiling_aliases(names: &[String], extensions: &[&str]) {
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let script = out_dir.join("pmpi.ver");
     let mut text = String::from("{\n  global:\n");
     // The function a name stands for: an extension's name is itself a second one.
-    let function = |name: &String| {
-        let standard = extensions.iter().find(|(alias, _)| alias == name);
-        standard.map_or(name, |(_, standard)| standard).clone()
+    let function = |name: &str| match name.strip_prefix("MPIX_") {
+        Some(extension) if extensions.contains(&extension) => format!("MPI_{extension}"),
+        _ => name.to_string(),
     };
-    for (alias, standard) in extensions {
-        let _ = writeln!(text, "    {alias};");
-        println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym={alias}={standard}");
+    for extension in extensions {
+        let _ = writeln!(text, "    MPIX_{extension};");
+        println!("cargo:rustc-cdylib-link-arg=-Wl,--defsym=MPIX_{extension}=MPI_{extension}");
     }
     for name in names {
         let _ = writeln!(text, "    P{name};");
@@ -682,7 +682,7 @@ fn main() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,{soname}");
     }
     let text = with_communication_prototypes(&text, &declared);
-    let (text, extensions) = with_extension_prototypes(&text, abi.extensions);
+    let text = with_extension_prototypes(&text, abi.extensions);
     let (text, names) = with_profiling_prototypes(&text);
     std::fs::write(&header, text).expect("OUT_DIR is writable");
     for name in communication_functions(&crate_dir.join("src/ffi/comm")) {
@@ -691,7 +691,7 @@ fn main() {
             "{name} (src/ffi/comm) has no prototype: declare it in src/ffi/comm/communication.h"
         );
     }
-    profiling_aliases(&names, &extensions);
+    profiling_aliases(&names, abi.extensions);
     // Where the tests find the generated header.
     println!(
         "cargo:rustc-env=MPI_DTYPE_GENERATED_HEADER={}",
