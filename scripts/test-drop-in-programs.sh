@@ -19,7 +19,8 @@
 # line of its source "Fails plainly over: RT...": it is not run plainly there (a hang would
 # only spend the timeout), and its preload run there counts. A line "Cannot run over: RT..."
 # names runtimes that cannot run it at all here (a function the runtime lacks on this
-# machine): it is not run there.
+# machine): it is not run there. A line "Preloaded with: VAR=VALUE..." sets those
+# environment variables of mpi-dtype for its preload runs.
 #
 # With DROP_IN_ABI=standard the same programs are built for the MPI-5.0 standard ABI instead,
 # with MPICH 5.0.2's mpicc_abi (linked with libmpi_abi.so.1), run over the runtimes that ship
@@ -252,6 +253,10 @@ for rt in $mpis; do
                 # MPI_DTYPE_DEBUG=1: mpi-dtype says on stderr that it forwards to the MPI library
                 # shellcheck disable=SC2207 # words without spaces
                 args+=($(every_rank "$abi" LD_PRELOAD "$lib") $(every_rank "$abi" MPI_DTYPE_DEBUG 1))
+                for setting in $(sed -n 's/^.*Preloaded with: *//p' "$c" | head -1); do
+                    # shellcheck disable=SC2207 # words without spaces
+                    args+=($(every_rank "$abi" "${setting%%=*}" "${setting#*=}"))
+                done
             fi
             t0=$(date +%s.%N)
             rc=0

@@ -283,6 +283,7 @@ pub fn before_finalize() {
 /// every process learns alike.
 pub fn after_finalize() {
     comm::peers::withdraw();
+    comm::node_local::withdraw();
 }
 
 /// Gives back what this library holds in the MPI behind, while that library still runs:

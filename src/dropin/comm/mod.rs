@@ -27,7 +27,9 @@
 pub mod blocks;
 pub mod collective;
 pub mod holed;
+pub mod memory;
 pub mod neighbours;
+pub mod node_local;
 pub mod peers;
 pub mod pending;
 pub mod pool;
@@ -42,7 +44,8 @@ use crate::abi::{
 };
 use crate::behind::forward;
 use crate::dropin::twin::Held;
-use pending::{Memory, Pending, Refill, Work};
+use memory::Memory;
+use pending::{Pending, Refill, Work};
 use pool::Buffer;
 use route::{Packed, Path};
 use std::ffi::c_void;
@@ -360,6 +363,9 @@ pub struct Incoming {
     /// with a hole the bytes land through ([`holed`]), held until the MPI behind has the
     /// receive.
     holed: Option<Arc<Held>>,
+    /// Where a header of a message through a ring may arrive: what the receive looks at
+    /// when it completes ([`node_local`]).
+    watch: Option<node_local::Watch>,
 }
 
 impl Incoming {
@@ -447,6 +453,7 @@ impl Incoming {
             landing: None,
             stand_in,
             holed: None,
+            watch: None,
         }
     }
 
@@ -515,7 +522,24 @@ impl Incoming {
             landing,
             stand_in: None,
             holed,
+            watch: None,
         }
+    }
+
+    /// The same receive of the program's `message` from `source` on `comm` (a
+    /// point-to-point one), looking at what it gets where messages go through rings
+    /// ([`node_local::watch`]).
+    #[inline]
+    pub fn watched(
+        mut self,
+        message: (*mut c_void, i64, MPI_Datatype),
+        source: c_int,
+        comm: crate::abi::MPI_Comm,
+    ) -> Incoming {
+        if node_local::enabled() {
+            self.watch = node_local::watch(message, source, comm);
+        }
+        self
     }
 
     /// Whether the engine takes this message.
@@ -547,14 +571,16 @@ impl Incoming {
     /// `MPI_STATUS_IGNORE` and the engine needs the byte count.
     #[inline]
     pub fn status(&self, program: *mut MPI_Status, local: &mut MPI_Status) -> *mut MPI_Status {
-        match self.landing.is_some() && program == MPI_STATUSES_IGNORE {
+        let counted = self.landing.is_some() || self.watch.is_some();
+        match counted && program == MPI_STATUSES_IGNORE {
             true => local,
             false => program,
         }
     }
 
     /// Completes a blocking receive that returned `rc` with `status` (from
-    /// [`Incoming::status`]): unpacks the bytes received.
+    /// [`Incoming::status`]): takes a message through a ring whose header arrived, or
+    /// unpacks the bytes received. Returns the message that did not fit, if one did not.
     ///
     /// It borrows the receive, which its owner drops where it made it (a receive moved
     /// right after it was made is copied whole, which waits for its fields' writes).
@@ -563,11 +589,43 @@ impl Incoming {
     /// The type map relative to the program's buffer is writable; `status` is the one the MPI
     /// behind wrote.
     #[inline]
-    pub unsafe fn finish(&mut self, rc: c_int, status: *const MPI_Status) {
+    pub unsafe fn finish(
+        &mut self,
+        rc: c_int,
+        status: *mut MPI_Status,
+    ) -> Option<node_local::Overflow> {
+        if self.watch.is_some() {
+            // SAFETY: the caller's contract.
+            let through_ring = unsafe { self.take_through_ring(rc, status) };
+            if through_ring.is_some() {
+                self.landing = None;
+                return through_ring.and_then(|delivered| delivered.overflow);
+            }
+        }
         if self.landing.is_some() {
             // SAFETY: the caller's contract.
             unsafe { self.unpack(rc, status) }
         }
+        None
+    }
+
+    /// [`Incoming::finish`] of a receive that looks at what it got.
+    ///
+    /// # Safety
+    /// As for [`Incoming::finish`].
+    #[inline(never)]
+    unsafe fn take_through_ring(
+        &self,
+        rc: c_int,
+        status: *mut MPI_Status,
+    ) -> Option<node_local::Delivered> {
+        let watch = self.watch.as_ref()?;
+        if !delivered(rc) || status.is_null() {
+            return None;
+        }
+        let landed = self.landing.as_ref().map(|(pooled, _, _)| pooled);
+        // SAFETY: the caller's contract; the status is the one the MPI behind wrote.
+        unsafe { node_local::deliver(watch, landed, &mut *status) }
     }
 
     /// [`Incoming::finish`] of a receive the engine takes.
@@ -629,18 +687,20 @@ impl Incoming {
     /// When `rc` is success, a non-NULL `request` holds the request the MPI behind made.
     #[inline]
     pub unsafe fn keep(self, rc: c_int, request: *const MPI_Request, persistent: bool) {
-        let Some((pooled, _, memory)) = self.landing else {
-            return;
-        };
         if rc != MPI_SUCCESS || request.is_null() {
             return;
         }
+        let entry = match (self.landing, self.watch) {
+            (Some((pooled, _, memory)), watch) => match persistent {
+                true => Pending::persistent(pooled, Work::Receive(memory)),
+                false => Pending::started(pooled, Work::Receive(memory)),
+            }
+            .watching(watch),
+            (None, Some(watch)) => Pending::watched(watch, persistent),
+            (None, None) => return,
+        };
         // SAFETY: the caller's contract.
         let request = unsafe { request.read() };
-        let entry = match persistent {
-            true => Pending::persistent(pooled, Work::Receive(memory)),
-            false => Pending::started(pooled, Work::Receive(memory)),
-        };
         pending::insert(request, entry);
     }
 }
@@ -711,10 +771,12 @@ impl Completion {
     }
 
     /// Finishes the operations the call completed (`rc` its answer, `statuses` the array from
-    /// [`Completion::statuses`]): unpacks received bytes, gives back buffers, and puts back
+    /// [`Completion::statuses`]): takes the messages through rings whose headers arrived
+    /// ([`node_local`]), unpacks received bytes, gives back buffers, and puts back
     /// the entries that stay (persistent requests, the others that did not complete, and
     /// with `keep` every entry: `MPI_Request_get_status` leaves the request to the program).
-    /// `per_status` says the call reports errors per status (`MPI_ERR_IN_STATUS`).
+    /// `per_status` says the call reports errors per status (`MPI_ERR_IN_STATUS`). Returns the
+    /// messages through rings that did not fit, with the index of their status.
     ///
     /// # Safety
     /// The program's memory of each completed receive is writable; `statuses` holds what the
@@ -722,11 +784,12 @@ impl Completion {
     pub unsafe fn finish(
         mut self,
         rc: c_int,
-        statuses: *const MPI_Status,
+        statuses: *mut MPI_Status,
         completed: Completed,
         per_status: bool,
         keep: bool,
-    ) {
+    ) -> Vec<(usize, node_local::Overflow)> {
+        let mut overflows = Vec::new();
         let all: Vec<(usize, usize)>;
         let pairs: &[(usize, usize)] = match completed {
             Completed::None => &[],
@@ -741,7 +804,7 @@ impl Completion {
                 continue;
             };
             // SAFETY: the call wrote this status.
-            let status = unsafe { &*statuses.add(status_index) };
+            let status = unsafe { &mut *statuses.add(status_index) };
             let code = match per_status && rc != MPI_SUCCESS {
                 true => status.MPI_ERROR,
                 false => rc,
@@ -751,8 +814,12 @@ impl Completion {
                 continue;
             }
             // SAFETY: the caller's contract.
-            if let Some(stays) = unsafe { entry.complete(status, delivered(code), keep) } {
+            let (stays, overflow) = unsafe { entry.complete(status, delivered(code), keep) };
+            if let Some(stays) = stays {
                 pending::insert(self.requests[index], stays);
+            }
+            if let Some(overflow) = overflow {
+                overflows.push((status_index, overflow));
             }
         }
         for (index, entry) in self.taken.into_iter().enumerate() {
@@ -760,7 +827,38 @@ impl Completion {
                 pending::insert(self.requests[index], entry);
             }
         }
+        if per_status && rc == MPI_SUCCESS && !overflows.is_empty() {
+            // The call now fails in some statuses: every other one it completed says success.
+            for &(_, status_index) in pairs {
+                // SAFETY: the call wrote this status.
+                unsafe { (*statuses.add(status_index)).MPI_ERROR = MPI_SUCCESS };
+            }
+        }
+        overflows
     }
+}
+
+/// Sends the program's `message` on `envelope` through this process's ring where it may go
+/// so ([`node_local::send`]; with `request`, a nonblocking send, whose header's buffer is
+/// kept with the request): the call's answer, or `None` where the message goes as before.
+///
+/// # Safety
+/// As for [`node_local::send`].
+#[inline]
+pub unsafe fn send_node_local(
+    function: &'static str,
+    message: (*const c_void, i64, MPI_Datatype),
+    envelope: (c_int, c_int, crate::abi::MPI_Comm),
+    request: Option<*mut MPI_Request>,
+) -> Option<c_int> {
+    // SAFETY: the caller's contract.
+    let sent = unsafe { node_local::send(function, message, envelope, request) }?;
+    if let (Some(request), Some(header)) = (request, sent.header) {
+        // SAFETY: the MPI behind wrote the request it made when it succeeded.
+        let request = unsafe { request.read() };
+        pending::insert(request, Pending::started(header, Work::Send));
+    }
+    Some(sent.rc)
 }
 
 /// `MPI_Request_free` of a request of the engine's path: a request whose operation still

@@ -55,6 +55,10 @@ use std::sync::OnceLock;
 /// The first part of every marker's name.
 const MARKER: &str = "mpi-dtype-peer.";
 
+/// The first part of the name of every ring ([`super::node_local`]), a file in the same
+/// directory; the job's name and the process's id follow.
+pub const RING_NAME: &str = "mpi-dtype-ring.";
+
 /// The environment variables that name a job, where its launcher sets them.
 const JOB_NAMES: [&str; 3] = ["PMIX_NAMESPACE", "SLURM_JOB_ID", "SLURM_STEP_ID"];
 
@@ -82,6 +86,19 @@ pub fn all_preloaded() -> bool {
         Peers::Preloaded => true,
         Peers::Auto => LEARNED.get().copied().unwrap_or(false),
     }
+}
+
+/// Whether every process of `MPI_COMM_WORLD` runs this library on this node, as its markers
+/// showed at `MPI_Init` (`auto` only: `preloaded` says nothing of where the processes are).
+#[inline]
+pub fn all_on_this_node() -> bool {
+    peers() == Peers::Auto && LEARNED.get().copied().unwrap_or(false)
+}
+
+/// The name of this process's job in the names of its files in the node's shared memory,
+/// where it left a marker.
+pub fn job_name() -> Option<String> {
+    LEFT.lock().as_ref().map(|left| left.job.clone())
 }
 
 /// Leaves this process's marker, before the MPI behind's `MPI_Init` (`auto` only, and not
@@ -254,10 +271,26 @@ fn names_in(dir: &Path) -> impl Iterator<Item = String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
 }
 
-/// Removes the markers in `dir` (whole or partial) of this user's processes that are gone.
+/// Whether `name` in `dir` is a ring ([`super::node_local`]) of this user's that a process
+/// that is gone left.
+fn ring_left_behind(dir: &Path, name: &str) -> bool {
+    let Some(pid) = name
+        .strip_prefix(RING_NAME)
+        .and_then(|rest| rest.rsplit('.').next())
+        .and_then(|pid| pid.parse::<u32>().ok())
+    else {
+        return false;
+    };
+    let owner = std::fs::symlink_metadata(dir.join(name)).map(|meta| meta.uid());
+    // SAFETY: getuid has no preconditions.
+    owner.is_ok_and(|uid| uid == unsafe { libc::getuid() }) && start_time(pid).is_none()
+}
+
+/// Removes the markers in `dir` (whole or partial) and the rings of this user's processes
+/// that are gone.
 fn remove_stale(dir: &Path) {
     for name in names_in(dir) {
-        if stands(dir, &name) == Some(false) {
+        if stands(dir, &name) == Some(false) || ring_left_behind(dir, &name) {
             let _ = std::fs::remove_file(dir.join(name));
         }
     }

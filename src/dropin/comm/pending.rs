@@ -13,95 +13,16 @@
 //! it complete ([`progress_detached`]) or `MPI_Finalize` waits for it ([`drain_detached`]).
 //! [`outstanding`] counts both kinds, which `MPI_Finalize` reports with `MPI_DTYPE_DEBUG=1`.
 
+use super::memory::Memory;
+use super::node_local::{self, Delivered, Overflow, Watch};
 use super::pool::Buffer;
 use crate::abi::p2p::{MPI_Request, MPI_REQUEST_NULL};
 use crate::abi::MPI_Status;
 use crate::behind::forward;
-use crate::datatype::Datatype;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-
-/// The program's side of a packed message: the copies of a datatype at an address.
-#[derive(Clone)]
-pub struct Memory {
-    /// The address the type map is relative to (`MPI_BOTTOM` included), as an integer.
-    pub address: usize,
-    /// The datatype, kept alive while the request is.
-    pub datatype: Arc<Datatype>,
-    /// The copies.
-    pub count: i64,
-}
-
-impl Memory {
-    fn pointer(&self) -> *mut u8 {
-        std::ptr::with_exposed_provenance_mut(self.address)
-    }
-
-    /// Copies `first` to `first + count - 1` of these copies.
-    pub fn copies(&self, first: i64, count: i64) -> Memory {
-        let offset = first.wrapping_mul(self.datatype.extent()) as isize;
-        Memory {
-            address: self.address.wrapping_add_signed(offset),
-            datatype: self.datatype.clone(),
-            count,
-        }
-    }
-
-    /// Packs the program's data into `buffer`.
-    ///
-    /// # Safety
-    /// The type map relative to the address is readable and `buffer` holds `count * size`
-    /// bytes.
-    pub unsafe fn pack_into(&self, buffer: &Buffer) {
-        // SAFETY: the caller's contract.
-        unsafe { self.pack_to(buffer.as_mut_ptr()) }
-    }
-
-    /// Packs the program's data to `out`.
-    ///
-    /// # Safety
-    /// The type map relative to the address is readable and `out` is writable for
-    /// `count * size` bytes.
-    pub unsafe fn pack_to(&self, out: *mut u8) {
-        // SAFETY: the caller's contract.
-        unsafe { crate::plan::pack_all(&self.datatype.plan, self.count, self.pointer(), out) }
-    }
-
-    /// Unpacks the whole packed stream at `input` into the program's memory.
-    ///
-    /// # Safety
-    /// The type map relative to the address is writable and `input` is readable for
-    /// `count * size` bytes.
-    pub unsafe fn unpack_whole(&self, input: *const u8) {
-        // SAFETY: the caller's contract.
-        unsafe { crate::plan::unpack_all(&self.datatype.plan, self.count, input, self.pointer()) }
-    }
-
-    /// Unpacks the first `received` bytes of `buffer` (the whole packed stream, or the start
-    /// of it for a short or truncated message) into the program's memory, once the last byte
-    /// received through a type with a hole is in its place ([`Buffer::close_hole`]).
-    ///
-    /// # Safety
-    /// The type map relative to the address is writable and the first `received` bytes of
-    /// `buffer` were received.
-    pub unsafe fn unpack_from(&self, buffer: &Buffer, received: usize) {
-        let whole = (self.datatype.size() * self.count) as usize;
-        let received = received.min(whole);
-        // SAFETY: the caller's contract; `received` is within the packed stream.
-        unsafe {
-            buffer.close_hole();
-            let bytes = buffer.filled(received);
-            if received == whole {
-                self.unpack_whole(bytes.as_ptr())
-            } else {
-                crate::plan::unpack_range(&self.datatype.plan, self.count, self.pointer(), 0, bytes)
-            }
-        }
-    }
-}
 
 /// Where a landing buffer's blocks go: each block's copies in the program's memory, and the
 /// offset of its bytes in the buffer.
@@ -169,9 +90,12 @@ pub enum Work {
     Receive(Memory),
     /// A nonblocking collective: its completion unpacks the blocks that landed.
     Collective(Collective),
+    /// A receive into the program's memory that looks at what it got (the entry's watch).
+    Watched,
     /// Nothing: the operation completed and its data are in place, but the request is still
-    /// the program's (`MPI_Request_get_status` said it is complete).
-    Done,
+    /// the program's (`MPI_Request_get_status` said it is complete); with what a message
+    /// through a ring delivered, for the status of the call that completes it.
+    Done(Option<Delivered>),
 }
 
 /// One request of the engine's path.
@@ -185,6 +109,8 @@ pub struct Pending {
     /// Started and not yet completed (a persistent request between `MPI_Start` and its
     /// completion; always true for the others until they complete).
     pub active: bool,
+    /// For a receive that may get a header of a message through a ring, what it looks at.
+    pub watch: Option<Watch>,
 }
 
 impl Pending {
@@ -195,6 +121,7 @@ impl Pending {
             work,
             persistent: false,
             active: true,
+            watch: None,
         }
     }
 
@@ -205,6 +132,7 @@ impl Pending {
             work: Work::Collective(collective),
             persistent: false,
             active: true,
+            watch: None,
         }
     }
 
@@ -215,6 +143,7 @@ impl Pending {
             work: Work::Collective(collective),
             persistent: true,
             active: false,
+            watch: None,
         }
     }
 
@@ -225,6 +154,7 @@ impl Pending {
             work,
             persistent: true,
             active: false,
+            watch: None,
         }
     }
 
@@ -247,21 +177,50 @@ impl Pending {
         self.active = true;
     }
 
-    /// Finishes the operation the MPI behind reported complete with `status`: unpacks what a
-    /// receive got (unless it was cancelled or failed), and gives back what the request kept
-    /// unless it stays (persistent requests, and `keep` for a request the program still
-    /// holds). Returns the entry to put back, if any.
+    /// The same entry, looking at what its receive gets with `watch`.
+    pub fn watching(self, watch: Option<Watch>) -> Pending {
+        Pending { watch, ..self }
+    }
+
+    /// The entry of a receive into the program's memory that only looks at what it gets
+    /// (persistent or not).
+    pub fn watched(watch: Watch, persistent: bool) -> Pending {
+        Pending {
+            buffer: None,
+            work: Work::Watched,
+            persistent,
+            active: !persistent,
+            watch: Some(watch),
+        }
+    }
+
+    /// Finishes the operation the MPI behind reported complete with `status`: a receive that
+    /// got a header takes the message from the sender's ring (and its status the message's
+    /// count); else unpacks what a receive got (unless it was cancelled or failed); and gives
+    /// back what the request kept unless it stays (persistent requests, and `keep` for a
+    /// request the program still holds). Returns the entry to put back, if any, and the
+    /// message that did not fit, if one did not.
     ///
     /// # Safety
     /// A receive's memory is writable, as for the call that created it.
     pub unsafe fn complete(
         mut self,
-        status: &MPI_Status,
+        status: &mut MPI_Status,
         delivered: bool,
         keep: bool,
-    ) -> Option<Pending> {
+    ) -> (Option<Pending>, Option<Overflow>) {
+        let mut through_ring = None;
         if self.active && delivered {
+            if let Some(watch) = &self.watch {
+                let landed = match (&self.work, &self.buffer) {
+                    (Work::Receive(_), Some(buffer)) => Some(buffer),
+                    _ => None,
+                };
+                // SAFETY: the caller's contract; the landing buffer holds what arrived.
+                through_ring = unsafe { node_local::deliver(watch, landed, status) };
+            }
             match (&self.work, &self.buffer) {
+                _ if through_ring.is_some() => {}
                 (Work::Receive(memory), Some(buffer)) if !status.cancelled() => {
                     let received = status.count_bytes().max(0) as usize;
                     // SAFETY: the caller's contract; the MPI behind received these bytes.
@@ -272,20 +231,26 @@ impl Pending {
                 _ => {}
             }
         }
+        if let Work::Done(Some(earlier)) = &self.work {
+            earlier.into_status(status);
+            through_ring = Some(*earlier);
+        }
+        let overflow = through_ring.and_then(|delivered| delivered.overflow);
         self.active = false;
         if self.persistent {
-            return Some(self);
+            return (Some(self), overflow);
         }
-        keep.then(Pending::done)
+        (keep.then(|| Pending::done(through_ring)), overflow)
     }
 
     /// The entry of a request whose operation is over and whose data are in place.
-    fn done() -> Pending {
+    fn done(delivered: Option<Delivered>) -> Pending {
         Pending {
             buffer: None,
-            work: Work::Done,
+            work: Work::Done(delivered),
             persistent: false,
             active: false,
+            watch: None,
         }
     }
 }
@@ -420,10 +385,13 @@ fn finish_detached(request: &mut MPI_Request, pending: &mut Pending, wait: bool)
         return false;
     }
     let delivered = rc.is_some_and(super::delivered);
-    let taken = std::mem::replace(pending, Pending::done());
+    let taken = std::mem::replace(pending, Pending::done(None));
     // SAFETY: the program's memory of a receive stays valid until the operation completes
-    // (MPI-4.1 §3.7.3: freeing an active request does not end the operation).
-    let persistent = unsafe { taken.complete(&status, delivered, false) }.is_some();
+    // (MPI-4.1 §3.7.3: freeing an active request does not end the operation). A message
+    // that did not fit is not reported: the program gave the request up.
+    let persistent = unsafe { taken.complete(&mut status, delivered, false) }
+        .0
+        .is_some();
     if persistent {
         forward!(MPI_Request_free: fn(*mut MPI_Request) -> c_int, request);
     }

@@ -1,6 +1,8 @@
-//! What the two environment variables of the drop-in layer's messages choose, each read
-//! once: `MPI_DTYPE_COMM`, the path of the messages of derived types ([`super::route`]), and
-//! `MPI_DTYPE_PEERS`, who the process exchanges messages with ([`super::peers`]). An unknown
+//! What the three environment variables of the drop-in layer's messages choose, each read
+//! once: `MPI_DTYPE_COMM`, the path of the messages of derived types ([`super::route`]),
+//! `MPI_DTYPE_PEERS`, who the process exchanges messages with ([`super::peers`]), and
+//! `MPI_DTYPE_TRANSPORT`, how messages move between processes of one node
+//! ([`super::node_local`]). An unknown
 //! value is reported on stderr and read as the default.
 
 use std::sync::OnceLock;
@@ -65,6 +67,32 @@ fn choose<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> T {
             ));
             default.1
         }
+    }
+}
+
+/// What `MPI_DTYPE_TRANSPORT` chooses: how messages of derived types move between the
+/// processes of one node ([`super::node_local`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Transport {
+    /// As the path of each message says: the MPI behind moves them.
+    Mpi,
+    /// Through shared memory, packing and unpacking at once, where every process runs this
+    /// library on this node.
+    Shm,
+}
+
+/// The transport `MPI_DTYPE_TRANSPORT` names, read once (`mpi` if unset). Every message
+/// asks it: once read, it is one load, inline.
+#[inline]
+pub fn transport() -> Transport {
+    static TRANSPORT: OnceLock<Transport> = OnceLock::new();
+    match TRANSPORT.get() {
+        Some(&transport) => transport,
+        None => read_once(
+            &TRANSPORT,
+            "MPI_DTYPE_TRANSPORT",
+            &[("mpi", Transport::Mpi), ("shm", Transport::Shm)],
+        ),
     }
 }
 

@@ -24,7 +24,7 @@
 //! are where each is one run of memory, else packed.
 
 use super::collective::{Landing, Refill};
-use super::pending::Memory;
+use super::memory::Memory;
 use super::pool::Buffer;
 use super::route::{self, Path, Side};
 use crate::abi::{MPI_Datatype, MPI_BYTE};

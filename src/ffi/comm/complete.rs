@@ -8,8 +8,9 @@
 use super::serial::{self, Outputs};
 use super::{missing_behind, standalone};
 use crate::abi::p2p::MPI_Request;
-use crate::abi::{MPI_Status, MPI_UNDEFINED};
+use crate::abi::{MPI_Status, MPI_ERR_IN_STATUS, MPI_UNDEFINED};
 use crate::behind::forward;
+use crate::dropin::comm::node_local::Overflow;
 use crate::dropin::comm::{self, Completed, Completion};
 use crate::ffi::export;
 use crate::serial::world::How;
@@ -39,6 +40,37 @@ unsafe fn call_with(
     Ok((completion, statuses, rc))
 }
 
+/// The answer of the completion call `name`, whose MPI behind answered `rc`, once
+/// [`Completion::finish`] found `overflows`: messages through rings larger than their receives
+/// (with the index of their status in `statuses`). Each is an `MPI_ERR_TRUNCATE`: the
+/// call's answer, raised on its receive's communicator; where the call reports errors per
+/// status (`per_status`), in that status, and the call answers `MPI_ERR_IN_STATUS`.
+///
+/// # Safety
+/// `statuses` holds the statuses at the listed indices.
+unsafe fn answer(
+    name: &'static str,
+    rc: c_int,
+    overflows: Vec<(usize, Overflow)>,
+    statuses: *mut MPI_Status,
+    per_status: bool,
+) -> c_int {
+    let Some(&(_, first)) = overflows.first() else {
+        return rc;
+    };
+    if !per_status {
+        return first.raise(first.code(name));
+    }
+    for (index, overflow) in overflows {
+        // SAFETY: the caller's contract.
+        unsafe { (*statuses.add(index)).MPI_ERROR = overflow.code(name) };
+    }
+    match rc == MPI_ERR_IN_STATUS {
+        true => rc, // raised already by the MPI behind
+        false => first.raise(MPI_ERR_IN_STATUS),
+    }
+}
+
 /// `MPI_Wait`: unpacks a receive of the engine's path before it returns.
 ///
 /// # Safety
@@ -59,8 +91,9 @@ pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_St
                 Err(rc) => return rc,
             };
         // SAFETY: the receive's memory is the program's, as when it was posted.
-        unsafe { completion.finish(rc, statuses, Completed::All, false, false) };
-        rc
+        let overflows = unsafe { completion.finish(rc, statuses, Completed::All, false, false) };
+        // SAFETY: the statuses the call wrote.
+        unsafe { answer("MPI_Wait", rc, overflows, statuses, false) }
     })
 }
 
@@ -148,8 +181,9 @@ unsafe fn test_like(
         Completed::None
     };
     // SAFETY: the receive's memory is the program's, as when it was posted.
-    unsafe { completion.finish(rc, statuses, completed, false, keep) };
-    rc
+    let overflows = unsafe { completion.finish(rc, statuses, completed, false, keep) };
+    // SAFETY: the statuses the call wrote.
+    unsafe { answer(name, rc, overflows, statuses, false) }
 }
 
 /// `MPI_Waitall`: unpacks the receives of the engine's path before it returns.
@@ -182,8 +216,9 @@ pub unsafe extern "C" fn MPI_Waitall(
                 Err(rc) => return rc,
             };
         // SAFETY: as for MPI_Wait.
-        unsafe { completion.finish(rc, statuses, Completed::All, true, false) };
-        rc
+        let overflows = unsafe { completion.finish(rc, statuses, Completed::All, true, false) };
+        // SAFETY: the statuses the call wrote.
+        unsafe { answer("MPI_Waitall", rc, overflows, statuses, true) }
     })
 }
 
@@ -258,8 +293,10 @@ unsafe fn all_like(
     let all = !flag.is_null() && unsafe { flag.read() } != 0;
     let completed = if all { Completed::All } else { Completed::None };
     // SAFETY: as for MPI_Wait.
-    unsafe { completion.finish(rc, statuses, completed, true, kind == Kind::GetStatus) };
-    rc
+    let overflows =
+        unsafe { completion.finish(rc, statuses, completed, true, kind == Kind::GetStatus) };
+    // SAFETY: the statuses the call wrote.
+    unsafe { answer(name, rc, overflows, statuses, true) }
 }
 
 /// `MPI_Testall`: when all are complete, unpacks the receives of the engine's path.
@@ -349,8 +386,10 @@ unsafe fn any(
         None => Completed::None,
     };
     // SAFETY: as for MPI_Wait.
-    unsafe { completion.finish(rc, statuses, completed, false, kind == Kind::GetStatus) };
-    rc
+    let overflows =
+        unsafe { completion.finish(rc, statuses, completed, false, kind == Kind::GetStatus) };
+    // SAFETY: the statuses the call wrote.
+    unsafe { answer(name, rc, overflows, statuses, false) }
 }
 
 /// `MPI_Waitany`: unpacks the receive of the engine's path it completes.
@@ -454,7 +493,7 @@ unsafe fn some(
         }
     };
     // SAFETY: as for MPI_Wait.
-    unsafe {
+    let overflows = unsafe {
         completion.finish(
             rc,
             statuses,
@@ -463,7 +502,8 @@ unsafe fn some(
             kind == Kind::GetStatus,
         )
     };
-    rc
+    // SAFETY: the statuses the call wrote.
+    unsafe { answer(name, rc, overflows, statuses, true) }
 }
 
 /// `MPI_Waitsome`: unpacks the receives of the engine's path it completes.

@@ -53,8 +53,10 @@ unsafe fn receive_blocking<C: From<i32>>(
         return missing_behind(function);
     };
     // SAFETY: the caller's contract; the MPI behind wrote the status.
-    unsafe { incoming.finish(rc, status) };
-    rc
+    match unsafe { incoming.finish(rc, status) } {
+        Some(overflow) => overflow.raise(overflow.code(function)),
+        None => rc,
+    }
 }
 
 /// A nonblocking or persistent (`persistent`) receive past the one-process world: `call`,
@@ -131,7 +133,11 @@ macro_rules! matched_receive {
                     return unsafe { serial::$serial(stringify!($matched), buffer, message, $out) };
                 }
                 // SAFETY: the program's message handle.
-                let incoming = Incoming::new(buf, count.into(), datatype, unsafe { source_of(message) }, false);
+                let source = unsafe { source_of(message) };
+                // A matched message's communicator is not known here: a message that does not
+                // fit is reported on the world's.
+                let incoming = Incoming::new(buf, count.into(), datatype, source, false)
+                    .watched((buf, count.into(), datatype), source, crate::abi::MPI_COMM_WORLD);
                 let call = |(b, c, t), out| {
                     or_int_form!(forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                         *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
@@ -163,7 +169,8 @@ macro_rules! blocking_receives {
                         serial::receive(stringify!($name), message, source, tag, comm, status)
                     };
                 }
-                let mut incoming = Incoming::new(buf, count.into(), datatype, source, false);
+                let mut incoming = Incoming::new(buf, count.into(), datatype, source, false)
+                    .watched((buf, count.into(), datatype), source, comm);
                 let call = |(b, c, t), status| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype,
                         c_int, c_int, MPI_Comm, *mut MPI_Status) -> c_int, b, c, t, source, tag, comm, status);
@@ -203,7 +210,8 @@ macro_rules! request_receives {
                         serial::start_point_to_point(stringify!($name), true, message, envelope, $persistent, request)
                     };
                 }
-                let incoming = Incoming::new(buf, count.into(), datatype, source, $persistent);
+                let incoming = Incoming::new(buf, count.into(), datatype, source, $persistent)
+                    .watched((buf, count.into(), datatype), source, comm);
                 let call = |(b, c, t)| {
                     or_int_form!(forward!($name: fn(*mut c_void, $count, MPI_Datatype, c_int,
                         c_int, MPI_Comm, *mut MPI_Request) -> c_int, b, c, t, source, tag, comm, request);
@@ -250,7 +258,8 @@ macro_rules! sendrecvs {
                 }
                 // SAFETY: the program's send buffer holds the message.
                 let outgoing = unsafe { Outgoing::new(sendbuf, sendcount.into(), sendtype, dest, false) };
-                let mut incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source, false);
+                let mut incoming = Incoming::new(recvbuf, recvcount.into(), recvtype, source, false)
+                    .watched((recvbuf, recvcount.into(), recvtype), source, comm);
                 let (sb, sc, st) = outgoing.args(sendbuf, sendcount, sendtype);
                 let call = sendrecvs!(@exchange $name [$($int)?] $count, (sb, sc, st), (dest, sendtag, source, recvtag, comm));
                 let received = (recvbuf, recvcount, recvtype);
@@ -277,14 +286,19 @@ macro_rules! sendrecvs {
                         serial::sendrecv(stringify!($replace), message, (dest, sendtag), received, source, status)
                     };
                 }
-                let mut incoming = Incoming::in_place(buf, count.into(), datatype, source);
+                let mut incoming = Incoming::in_place(buf, count.into(), datatype, source)
+                    .watched((buf, count.into(), datatype), source, comm);
                 if !incoming.packs() {
-                    let rc = or_int_form!(forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
-                        c_int, MPI_Comm, *mut MPI_Status) -> c_int,
-                        buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
-                        $replace [$($rint)?]; on Comm(comm); widths &[]; after Return;
-                        messages [(c, t) = (count, datatype)]; (buf, c, t, dest, sendtag, source, recvtag, comm, status));
-                    return rc.unwrap_or_else(|| missing_behind(stringify!($replace)));
+                    // The MPI behind's own exchange in place, looked at when it returns.
+                    let call = |(_, _, _), status| {
+                        or_int_form!(forward!($replace: fn(*mut c_void, $count, MPI_Datatype, c_int, c_int, c_int,
+                            c_int, MPI_Comm, *mut MPI_Status) -> c_int,
+                            buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+                            $replace [$($rint)?]; on Comm(comm); widths &[]; after Return;
+                            messages [(c, t) = (count, datatype)]; (buf, c, t, dest, sendtag, source, recvtag, comm, status))
+                    };
+                    // SAFETY: the program's buffer and status, as the function requires.
+                    return unsafe { receive_blocking(stringify!($replace), &mut incoming, (buf, count, datatype), status, call) };
                 }
                 // SAFETY: the program's buffer holds the message sent.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };

@@ -1,7 +1,9 @@
 //! The sends: `MPI_Send`, `MPI_Ssend`, `MPI_Rsend`, `MPI_Bsend`, their nonblocking forms
 //! (`MPI_Isend`, ...), their persistent forms (`MPI_Send_init`, ...) and the `_c` form of
 //! each. On the engine's path the data are packed when the call is made (at each
-//! `MPI_Start` for a persistent send) and the MPI behind sends `MPI_BYTE`s. Where that library
+//! `MPI_Start` for a persistent send) and the MPI behind sends `MPI_BYTE`s; with
+//! `MPI_DTYPE_TRANSPORT=shm`, a large one that is not persistent goes through this process's
+//! ring ([`send_node_local`]). Where that library
 //! has no `_c` function, the `_c` form calls its `int` one ([`int_forms`]).
 
 use super::int_forms::or_int_form;
@@ -9,7 +11,7 @@ use super::{missing_behind, serial, standalone};
 use crate::abi::p2p::MPI_Request;
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype};
 use crate::behind::forward;
-use crate::dropin::comm::Outgoing;
+use crate::dropin::comm::{send_node_local, Outgoing};
 use crate::ffi::export;
 use std::ffi::c_void;
 use std::os::raw::c_int;
@@ -49,7 +51,12 @@ macro_rules! blocking_sends {
                     // SAFETY: the program's buffer holds the message, as the function requires.
                     return unsafe { serial::send(stringify!($name), message, dest, tag, comm) };
                 }
+                let message = (buf, count.into(), datatype);
                 // SAFETY: the program's buffer holds the message, as the function requires.
+                if let Some(rc) = unsafe { send_node_local(stringify!($name), message, (dest, tag, comm), None) } {
+                    return rc;
+                }
+                // SAFETY: as above.
                 let outgoing = unsafe { Outgoing::new(buf, count.into(), datatype, dest, false) };
                 let (b, c, t) = outgoing.args(buf, count, datatype);
                 let rc = or_int_form!(forward!($name: fn(*const c_void, $count, MPI_Datatype, c_int, c_int, MPI_Comm) -> c_int,
@@ -78,6 +85,14 @@ macro_rules! request_sends {
                     return unsafe {
                         serial::start_point_to_point(stringify!($name), false, message, envelope, $persistent, request)
                     };
+                }
+                if !$persistent {
+                    let message = (buf, count.into(), datatype);
+                    // SAFETY: the program's buffer and request, as the function requires.
+                    let sent = unsafe { send_node_local(stringify!($name), message, (dest, tag, comm), Some(request)) };
+                    if let Some(rc) = sent {
+                        return rc;
+                    }
                 }
                 // SAFETY: the program's buffer holds the message, as the function requires (a
                 // persistent send reads it at each start).

@@ -1,0 +1,261 @@
+/* node_local: large messages of a derived type around a ring of 4 ranks, in every send mode,
+ * received with predefined and derived types by every kind of receive and completion call.
+ * Preloaded it runs with MPI_DTYPE_TRANSPORT=shm, so these messages go through the senders'
+ * rings in shared memory; the program checks what the standard promises either way: the
+ * data, the gaps of the receive type left alone, the counts of the statuses, the order of
+ * the messages from one sender, MPI_ERR_TRUNCATE for a message larger than its receive, and
+ * a receive of exactly a header's size (1024 bytes) that gets the program's own bytes.
+ *
+ * Preloaded with: MPI_DTYPE_TRANSPORT=shm
+ */
+#include "check_mpi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCKS 2048             /* blocks of 2 doubles, 3 apart: 32 KiB packed */
+#define PACKED (2 * BLOCKS)     /* doubles in a message */
+#define SPAN (3 * BLOCKS)       /* doubles a copy of the vector spans */
+
+static int rank, next, prev;
+static MPI_Datatype vec;
+/* MPI_STATUSES_IGNORE, read at each use: gcc takes the constant for an array too short for
+ * the statuses MPICH's prototype of MPI_Waitall declares. */
+static MPI_Status *volatile statuses_ignore;
+
+/* The value of packed element i of message `round` sent by `from`. */
+static double value(int round, int from, int i)
+{
+    return round * 1.0e6 + from * 1.0e5 + i + 0.5;
+}
+
+/* The program's memory of a copy of the vector, filled for message `round` of this rank. */
+static void fill_vector(double *memory, int round)
+{
+    for (int i = 0; i < SPAN; i++)
+        memory[i] = -7.0;
+    for (int i = 0; i < PACKED; i++)
+        memory[3 * (i / 2) + i % 2] = value(round, rank, i);
+}
+
+/* Checks doubles received packed (contiguously) from prev for `round`. */
+static void check_packed(const double *got, int round, int n, const char *what)
+{
+    double *want = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        want[i] = value(round, prev, i);
+    CHECK_DOUBLES(got, want, n, what);
+    free(want);
+}
+
+/* Checks a copy of the vector received from prev for `round`, gaps untouched (-3). */
+static void check_vector(const double *got, int round, const char *what)
+{
+    double *want = malloc(sizeof(double) * SPAN);
+    for (int i = 0; i < SPAN; i++)
+        want[i] = -3.0;
+    for (int i = 0; i < PACKED; i++)
+        want[3 * (i / 2) + i % 2] = value(round, prev, i);
+    CHECK_DOUBLES(got, want, SPAN, what);
+    free(want);
+}
+
+static void clear(double *memory, int n)
+{
+    for (int i = 0; i < n; i++)
+        memory[i] = -3.0;
+}
+
+static void check_count(const MPI_Status *status, MPI_Datatype type, int want, const char *what)
+{
+    int count = -1;
+    MPI_CHECK(MPI_Get_count(status, type, &count));
+    CHECK_INT(count, want, what);
+}
+
+int main(int argc, char **argv)
+{
+    int size;
+    start(&argc, &argv, "node_local", &rank, &size);
+    statuses_ignore = MPI_STATUSES_IGNORE;
+    next = (rank + 1) % size;
+    prev = (rank + size - 1) % size;
+    MPI_CHECK(MPI_Type_vector(BLOCKS, 2, 3, MPI_DOUBLE, &vec));
+    MPI_CHECK(MPI_Type_commit(&vec));
+    double *out = malloc(sizeof(double) * SPAN), *out2 = malloc(sizeof(double) * SPAN);
+    double *in = malloc(sizeof(double) * SPAN), *in2 = malloc(sizeof(double) * SPAN);
+    MPI_Status status;
+    MPI_Request sends[2], recvs[2];
+
+    /* 1. MPI_Isend; MPI_Recv of doubles with room to spare. */
+    fill_vector(out, 1);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 1, MPI_COMM_WORLD, &sends[0]));
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Recv(in, SPAN, MPI_DOUBLE, prev, 1, MPI_COMM_WORLD, &status));
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+    check_count(&status, MPI_DOUBLE, PACKED, "count of doubles");
+    check_packed(in, 1, PACKED, "Recv of doubles");
+    CHECK(in[PACKED] == -3.0, "Recv of doubles", "wrote past the message");
+
+    /* 2. MPI_Send after MPI_Irecv of the vector; MPI_Wait with MPI_STATUS_IGNORE. */
+    fill_vector(out, 2);
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Irecv(in, 1, vec, prev, 2, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Send(out, 1, vec, next, 2, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Wait(&recvs[0], MPI_STATUS_IGNORE));
+    check_vector(in, 2, "Irecv of the vector");
+
+    /* 3. MPI_Issend; MPI_Recv of bytes from any source with any tag. */
+    fill_vector(out, 3);
+    MPI_CHECK(MPI_Issend(out, 1, vec, next, 3, MPI_COMM_WORLD, &sends[0]));
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Recv(in, (int)(SPAN * sizeof(double)), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG,
+                       MPI_COMM_WORLD, &status));
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+    check_count(&status, MPI_BYTE, (int)(PACKED * sizeof(double)), "count of bytes");
+    CHECK_INT(status.MPI_SOURCE, prev, "source of any source");
+    CHECK_INT(status.MPI_TAG, 3, "tag of any tag");
+    check_packed(in, 3, PACKED, "Recv of bytes");
+
+    /* 4. MPI_Bsend through an attached buffer; MPI_Irecv and MPI_Test until done. */
+    int room = (int)(PACKED * sizeof(double)) + MPI_BSEND_OVERHEAD;
+    char *attached = malloc((size_t)room);
+    MPI_CHECK(MPI_Buffer_attach(attached, room));
+    fill_vector(out, 4);
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Irecv(in, 1, vec, prev, 4, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Bsend(out, 1, vec, next, 4, MPI_COMM_WORLD));
+    for (int done = 0; !done;)
+        MPI_CHECK(MPI_Test(&recvs[0], &done, &status));
+    check_count(&status, vec, 1, "count of a vector");
+    check_vector(in, 4, "Bsend, Test");
+    void *detached;
+    MPI_CHECK(MPI_Buffer_detach(&detached, &room));
+    free(attached);
+
+    /* 5. MPI_Rsend to a receive posted before a barrier. */
+    fill_vector(out, 5);
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Irecv(in, PACKED, MPI_DOUBLE, prev, 5, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Rsend(out, 1, vec, next, 5, MPI_COMM_WORLD));
+    MPI_CHECK(MPI_Wait(&recvs[0], &status));
+    check_packed(in, 5, PACKED, "Rsend");
+
+    /* 6. Two messages received in the other order than sent (their slots released in the
+     *    other order), with MPI_Waitall and no statuses. */
+    fill_vector(out, 6);
+    fill_vector(out2, 7);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 6, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Isend(out2, 1, vec, next, 7, MPI_COMM_WORLD, &sends[1]));
+    clear(in, SPAN);
+    clear(in2, SPAN);
+    MPI_CHECK(MPI_Recv(in2, 1, vec, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_CHECK(MPI_Irecv(in, PACKED, MPI_DOUBLE, prev, 6, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Waitall(1, recvs, statuses_ignore));
+    MPI_CHECK(MPI_Waitall(2, sends, statuses_ignore));
+    check_packed(in, 6, PACKED, "first sent, second received");
+    check_vector(in2, 7, "second sent, first received");
+
+    /* 7. A persistent receive started twice. */
+    MPI_Request persistent;
+    MPI_CHECK(MPI_Recv_init(in, 1, vec, prev, 8, MPI_COMM_WORLD, &persistent));
+    for (int round = 8; round < 10; round++) {
+        fill_vector(out, round);
+        clear(in, SPAN);
+        MPI_CHECK(MPI_Start(&persistent));
+        MPI_CHECK(MPI_Send(out, 1, vec, next, 8, MPI_COMM_WORLD));
+        MPI_CHECK(MPI_Wait(&persistent, &status));
+        check_count(&status, vec, 1, "persistent receive's count");
+        check_vector(in, round, "persistent receive");
+    }
+    MPI_CHECK(MPI_Request_free(&persistent));
+
+    /* 8. MPI_Sendrecv (vector out, doubles in) and MPI_Sendrecv_replace of the vector. */
+    fill_vector(out, 10);
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Sendrecv(out, 1, vec, next, 10, in, PACKED, MPI_DOUBLE, prev, 10, MPI_COMM_WORLD,
+                           &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "Sendrecv's count");
+    check_packed(in, 10, PACKED, "Sendrecv");
+    fill_vector(out, 11);
+    for (int i = 0; i < SPAN; i++)
+        if (out[i] == -7.0)
+            out[i] = -3.0;
+    MPI_CHECK(MPI_Sendrecv_replace(out, 1, vec, next, 11, prev, 11, MPI_COMM_WORLD, &status));
+    check_vector(out, 11, "Sendrecv_replace");
+
+    /* 9. A message larger than its receive: MPI_ERR_TRUNCATE. */
+    fill_vector(out, 12);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 12, MPI_COMM_WORLD, &sends[0]));
+    clear(in, SPAN);
+    int rc = MPI_Recv(in, PACKED / 2, MPI_DOUBLE, prev, 12, MPI_COMM_WORLD, &status);
+    int class = MPI_SUCCESS;
+    MPI_CHECK(MPI_Error_class(rc, &class));
+    CHECK_INT(class, MPI_ERR_TRUNCATE, "class of a truncated receive");
+    CHECK(in[PACKED / 2] == -3.0, "truncated receive", "wrote past the receive");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+
+    /* 10. MPI_Request_get_status until done, then MPI_Wait: the same count twice. */
+    fill_vector(out, 13);
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Irecv(in, SPAN, MPI_DOUBLE, prev, 13, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Send(out, 1, vec, next, 13, MPI_COMM_WORLD));
+    for (int done = 0; !done;)
+        MPI_CHECK(MPI_Request_get_status(recvs[0], &done, &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "count at MPI_Request_get_status");
+    MPI_CHECK(MPI_Wait(&recvs[0], &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "count at MPI_Wait after it");
+    check_packed(in, 13, PACKED, "MPI_Request_get_status");
+
+    /* 11. MPI_Waitsome over a large and a small message. */
+    fill_vector(out, 14);
+    double small[4] = {1.5, 2.5, 3.5, 4.5 + rank}, small_in[4] = {0};
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Irecv(in, 1, vec, prev, 14, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Irecv(small_in, 4, MPI_DOUBLE, prev, 15, MPI_COMM_WORLD, &recvs[1]));
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 14, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Isend(small, 4, MPI_DOUBLE, next, 15, MPI_COMM_WORLD, &sends[1]));
+    int completed = 0;
+    while (completed < 2) {
+        int outcount = 0, indices[2];
+        MPI_Status statuses[2];
+        MPI_CHECK(MPI_Waitsome(2, recvs, &outcount, indices, statuses));
+        for (int k = 0; k < outcount; k++)
+            if (indices[k] == 0)
+                check_count(&statuses[k], vec, 1, "Waitsome's count");
+        completed += outcount;
+    }
+    MPI_CHECK(MPI_Waitall(2, sends, statuses_ignore));
+    check_vector(in, 14, "Waitsome");
+    CHECK(small_in[3] == 4.5 + prev, "Waitsome", "small message");
+
+    /* 12. A large message then a small one with the same tag arrive in order. */
+    fill_vector(out, 16);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 16, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Isend(small, 4, MPI_DOUBLE, next, 16, MPI_COMM_WORLD, &sends[1]));
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Recv(in, SPAN, MPI_DOUBLE, prev, 16, MPI_COMM_WORLD, &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "first of two");
+    MPI_CHECK(MPI_Recv(small_in, 4, MPI_DOUBLE, prev, 16, MPI_COMM_WORLD, &status));
+    check_count(&status, MPI_DOUBLE, 4, "second of two");
+    MPI_CHECK(MPI_Waitall(2, sends, statuses_ignore));
+    check_packed(in, 16, PACKED, "first of two");
+
+    /* 13. A message of exactly 1024 bytes that starts like a header is the program's. */
+    unsigned char bytes[1024], bytes_in[2048];
+    memset(bytes, rank, sizeof bytes);
+    memcpy(bytes, "mpi-dtype\0ring\x01\x02", 16);
+    MPI_CHECK(MPI_Sendrecv(bytes, 1024, MPI_BYTE, next, 17, bytes_in, 2048, MPI_BYTE, prev, 17,
+                           MPI_COMM_WORLD, &status));
+    check_count(&status, MPI_BYTE, 1024, "a header's size");
+    CHECK(memcmp(bytes_in, "mpi-dtype\0ring\x01\x02", 16) == 0 && bytes_in[1023] == prev,
+          "a header's size", "the program's bytes");
+
+    MPI_CHECK(MPI_Type_free(&vec));
+    free(out);
+    free(out2);
+    free(in);
+    free(in2);
+    return finish();
+}
