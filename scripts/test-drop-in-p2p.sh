@@ -8,7 +8,7 @@
 # probe, MPI_Sendrecv(_replace), truncation, cancel and MPI_Bcast, checking every received
 # byte and every status (c_tests/drop_in/p2p/README.md lists the cases).  It runs with
 # `mpiexec -n 4` under `timeout` over each runtime of MPICH's ABI in P2P_MPIS
-# (scripts/with-mpi.sh), in seven modes:
+# (scripts/with-mpi.sh), in eight modes:
 #
 #   plain         no preload
 #   mpi           LD_PRELOAD=libmpi_dtype.so, MPI_DTYPE_COMM=mpi     (the MPI library moves the twins)
@@ -23,6 +23,8 @@
 #   mixed-engine  ranks 0-1 as in engine, ranks 2-3 without the preload (MPMD launch:
 #   mixed-auto    `mpiexec -genv ... -n 2 -env LD_PRELOAD lib prog : -n 2 prog`), and the same
 #                 with auto: processes with and without mpi-dtype exchange every message
+#   shm           auto, with MPI_DTYPE_TRANSPORT=shm: messages of derived types of 8 KiB
+#                 or more go through the senders' rings in shared memory
 #
 # The seeds are run in groups, one `mpiexec` per group; every other group runs with
 # MPI_THREAD_MULTIPLE (`p2p_random -t`), which adds the case with 2 threads per rank.  A run
@@ -62,7 +64,7 @@
 #   P2P_MPIS             runtimes, default "mpich4 mpich5 impi"; one that is not installed
 #                        (scripts/install-mpis.sh) is skipped with a message
 #   P2P_MODES            modes, default "plain mpi engine auto engine-any mixed-engine
-#                        mixed-auto" (plain
+#                        mixed-auto shm" (plain
 #                        always runs first)
 #   P2P_PLAIN_MUST_PASS  runtimes where a plain failure fails the script (default mpich4)
 #   P2P_TIMEOUT          seconds allowed for each mpiexec (default 120)
@@ -90,7 +92,7 @@ nseeds="${P2P_SEEDS:-20}"
 first="${P2P_FIRST_SEED:-1}"
 per_run="${P2P_SEEDS_PER_RUN:-5}"
 mpis="${P2P_MPIS:-$default_mpis}"
-all_modes="plain mpi engine auto engine-any mixed-engine mixed-auto"
+all_modes="plain mpi engine auto engine-any mixed-engine mixed-auto shm"
 modes="${P2P_MODES:-$all_modes}"
 must_pass="${P2P_PLAIN_MUST_PASS:-$default_must}"
 run_timeout="${P2P_TIMEOUT:-120}"
@@ -253,10 +255,12 @@ for rt in $mpis; do
             prog=("$(exe_of "$rt")" "${threads[@]}" $seeds)
             preloaded=0
             # the mode's MPI_DTYPE_COMM and MPI_DTYPE_PEERS, for every preloaded rank
-            comm=${mode#mixed-} peers=auto
+            comm=${mode#mixed-} peers=auto transport=mpi
             [ "$mode" = engine-any ] && comm=engine peers=any
+            [ "$mode" = shm ] && comm=auto transport=shm
             # shellcheck disable=SC2207 # words without spaces
             settings=($(every_rank "$abi" MPI_DTYPE_COMM "$comm") $(every_rank "$abi" MPI_DTYPE_PEERS "$peers")
+                $(every_rank "$abi" MPI_DTYPE_TRANSPORT "$transport")
                 $(every_rank "$abi" MPI_DTYPE_DEBUG 1))
             # shellcheck disable=SC2207 # words without spaces
             case "$mode" in

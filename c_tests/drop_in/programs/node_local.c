@@ -3,85 +3,23 @@
  * Preloaded it runs with MPI_DTYPE_TRANSPORT=shm, so these messages go through the senders'
  * rings in shared memory; the program checks what the standard promises either way: the
  * data, the gaps of the receive type left alone, the counts of the statuses, the order of
- * the messages from one sender, MPI_ERR_TRUNCATE for a message larger than its receive, and
- * a receive of exactly a header's size (1024 bytes) that gets the program's own bytes.
+ * the messages from one sender, MPI_ERR_TRUNCATE for a message larger than its receive, a
+ * receive of exactly a header's size (1024 bytes) that gets the program's own bytes, and
+ * what the probes report (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe) of messages that
+ * later receives take, each kind of them (MPI_Isendrecv and MPI_Isendrecv_replace in
+ * node_local_isendrecv.c).
  *
  * Preloaded with: MPI_DTYPE_TRANSPORT=shm
  */
-#include "check_mpi.h"
+#include "ring_messages.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-#define BLOCKS 2048             /* blocks of 2 doubles, 3 apart: 32 KiB packed */
-#define PACKED (2 * BLOCKS)     /* doubles in a message */
-#define SPAN (3 * BLOCKS)       /* doubles a copy of the vector spans */
-
-static int rank, next, prev;
-static MPI_Datatype vec;
-/* MPI_STATUSES_IGNORE, read at each use: gcc takes the constant for an array too short for
- * the statuses MPICH's prototype of MPI_Waitall declares. */
-static MPI_Status *volatile statuses_ignore;
-
-/* The value of packed element i of message `round` sent by `from`. */
-static double value(int round, int from, int i)
-{
-    return round * 1.0e6 + from * 1.0e5 + i + 0.5;
-}
-
-/* The program's memory of a copy of the vector, filled for message `round` of this rank. */
-static void fill_vector(double *memory, int round)
-{
-    for (int i = 0; i < SPAN; i++)
-        memory[i] = -7.0;
-    for (int i = 0; i < PACKED; i++)
-        memory[3 * (i / 2) + i % 2] = value(round, rank, i);
-}
-
-/* Checks doubles received packed (contiguously) from prev for `round`. */
-static void check_packed(const double *got, int round, int n, const char *what)
-{
-    double *want = malloc(sizeof(double) * (size_t)n);
-    for (int i = 0; i < n; i++)
-        want[i] = value(round, prev, i);
-    CHECK_DOUBLES(got, want, n, what);
-    free(want);
-}
-
-/* Checks a copy of the vector received from prev for `round`, gaps untouched (-3). */
-static void check_vector(const double *got, int round, const char *what)
-{
-    double *want = malloc(sizeof(double) * SPAN);
-    for (int i = 0; i < SPAN; i++)
-        want[i] = -3.0;
-    for (int i = 0; i < PACKED; i++)
-        want[3 * (i / 2) + i % 2] = value(round, prev, i);
-    CHECK_DOUBLES(got, want, SPAN, what);
-    free(want);
-}
-
-static void clear(double *memory, int n)
-{
-    for (int i = 0; i < n; i++)
-        memory[i] = -3.0;
-}
-
-static void check_count(const MPI_Status *status, MPI_Datatype type, int want, const char *what)
-{
-    int count = -1;
-    MPI_CHECK(MPI_Get_count(status, type, &count));
-    CHECK_INT(count, want, what);
-}
 
 int main(int argc, char **argv)
 {
     int size;
     start(&argc, &argv, "node_local", &rank, &size);
-    statuses_ignore = MPI_STATUSES_IGNORE;
-    next = (rank + 1) % size;
-    prev = (rank + size - 1) % size;
-    MPI_CHECK(MPI_Type_vector(BLOCKS, 2, 3, MPI_DOUBLE, &vec));
-    MPI_CHECK(MPI_Type_commit(&vec));
+    ring_start(size);
     double *out = malloc(sizeof(double) * SPAN), *out2 = malloc(sizeof(double) * SPAN);
     double *in = malloc(sizeof(double) * SPAN), *in2 = malloc(sizeof(double) * SPAN);
     MPI_Status status;
@@ -178,10 +116,7 @@ int main(int argc, char **argv)
                            &status));
     check_count(&status, MPI_DOUBLE, PACKED, "Sendrecv's count");
     check_packed(in, 10, PACKED, "Sendrecv");
-    fill_vector(out, 11);
-    for (int i = 0; i < SPAN; i++)
-        if (out[i] == -7.0)
-            out[i] = -3.0;
+    fill_vector_in_place(out, 11);
     MPI_CHECK(MPI_Sendrecv_replace(out, 1, vec, next, 11, prev, 11, MPI_COMM_WORLD, &status));
     check_vector(out, 11, "Sendrecv_replace");
 
@@ -251,6 +186,113 @@ int main(int argc, char **argv)
     check_count(&status, MPI_BYTE, 1024, "a header's size");
     CHECK(memcmp(bytes_in, "mpi-dtype\0ring\x01\x02", 16) == 0 && bytes_in[1023] == prev,
           "a header's size", "the program's bytes");
+
+    /* 14. MPI_Probe: the message's count, then MPI_Recv of it; MPI_Iprobe until it is there,
+     *     then MPI_Irecv of it. */
+    fill_vector(out, 18);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 18, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Probe(prev, 18, MPI_COMM_WORLD, &status));
+    check_count(&status, vec, 1, "MPI_Probe's count");
+    check_count(&status, MPI_DOUBLE, PACKED, "MPI_Probe's count of doubles");
+    CHECK_INT(status.MPI_SOURCE, prev, "MPI_Probe's source");
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Recv(in, 1, vec, prev, 18, MPI_COMM_WORLD, &status));
+    check_count(&status, vec, 1, "Recv after MPI_Probe");
+    check_vector(in, 18, "Recv after MPI_Probe");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+    fill_vector(out, 19);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 19, MPI_COMM_WORLD, &sends[0]));
+    for (int there = 0; !there;)
+        MPI_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &there, &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "MPI_Iprobe's count");
+    CHECK_INT(status.MPI_TAG, 19, "MPI_Iprobe's tag");
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Irecv(in, SPAN, MPI_DOUBLE, MPI_ANY_SOURCE, 19, MPI_COMM_WORLD, &recvs[0]));
+    MPI_CHECK(MPI_Wait(&recvs[0], &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "Irecv after MPI_Iprobe");
+    CHECK_INT(status.MPI_SOURCE, prev, "Irecv after MPI_Iprobe: source");
+    CHECK_INT(status.MPI_TAG, 19, "Irecv after MPI_Iprobe: tag");
+    check_packed(in, 19, PACKED, "Irecv after MPI_Iprobe");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+
+    /* 15. MPI_Mprobe and MPI_Mrecv; MPI_Improbe and MPI_Imrecv. */
+    fill_vector(out, 20);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 20, MPI_COMM_WORLD, &sends[0]));
+    MPI_Message message;
+    MPI_CHECK(MPI_Mprobe(prev, MPI_ANY_TAG, MPI_COMM_WORLD, &message, &status));
+    check_count(&status, vec, 1, "MPI_Mprobe's count");
+    CHECK_INT(status.MPI_TAG, 20, "MPI_Mprobe's tag");
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Mrecv(in, 1, vec, &message, &status));
+    check_count(&status, vec, 1, "MPI_Mrecv's count");
+    CHECK_INT(status.MPI_SOURCE, prev, "MPI_Mrecv's source");
+    CHECK_INT(status.MPI_TAG, 20, "MPI_Mrecv's tag");
+    check_vector(in, 20, "MPI_Mrecv");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+    fill_vector(out, 21);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 21, MPI_COMM_WORLD, &sends[0]));
+    for (int there = 0; !there;)
+        MPI_CHECK(MPI_Improbe(prev, 21, MPI_COMM_WORLD, &there, &message, &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "MPI_Improbe's count");
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Imrecv(in, SPAN, MPI_DOUBLE, &message, &recvs[0]));
+    MPI_CHECK(MPI_Wait(&recvs[0], &status));
+    check_count(&status, MPI_DOUBLE, PACKED, "MPI_Imrecv's count");
+    CHECK_INT(status.MPI_SOURCE, prev, "MPI_Imrecv's source");
+    CHECK_INT(status.MPI_TAG, 21, "MPI_Imrecv's tag");
+    check_packed(in, 21, PACKED, "MPI_Imrecv");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+
+    /* 16. MPI_Probe, then MPI_Mprobe of the message it saw; MPI_Iprobe, then MPI_Sendrecv and
+     *     MPI_Sendrecv_replace that receive the messages probed. */
+    fill_vector(out, 22);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 22, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Probe(prev, 22, MPI_COMM_WORLD, &status));
+    MPI_CHECK(MPI_Mprobe(prev, 22, MPI_COMM_WORLD, &message, &status));
+    check_count(&status, vec, 1, "MPI_Mprobe after MPI_Probe");
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Mrecv(in, 1, vec, &message, &status));
+    CHECK_INT(status.MPI_TAG, 22, "MPI_Mrecv after MPI_Probe's tag");
+    check_vector(in, 22, "MPI_Mrecv after MPI_Probe");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+    fill_vector(out, 23);
+    MPI_CHECK(MPI_Isend(out, 1, vec, next, 23, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Probe(prev, 23, MPI_COMM_WORLD, &status));
+    clear(in2, SPAN);
+    MPI_CHECK(MPI_Irecv(in2, 1, vec, prev, 24, MPI_COMM_WORLD, &recvs[1]));
+    fill_vector(out2, 24);
+    clear(in, SPAN);
+    MPI_CHECK(MPI_Sendrecv(out2, 1, vec, next, 24, in, 1, vec, prev, 23, MPI_COMM_WORLD, &status));
+    check_count(&status, vec, 1, "Sendrecv of a probed message");
+    CHECK_INT(status.MPI_TAG, 23, "Sendrecv of a probed message: tag");
+    check_vector(in, 23, "Sendrecv of a probed message");
+    MPI_CHECK(MPI_Wait(&recvs[1], MPI_STATUS_IGNORE));
+    check_vector(in2, 24, "what Sendrecv sent");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
+    fill_vector(out2, 25);
+    MPI_CHECK(MPI_Isend(out2, 1, vec, next, 25, MPI_COMM_WORLD, &sends[1]));
+    MPI_CHECK(MPI_Probe(prev, 25, MPI_COMM_WORLD, &status));
+    clear(in2, SPAN);
+    MPI_CHECK(MPI_Irecv(in2, 1, vec, prev, 26, MPI_COMM_WORLD, &recvs[1]));
+    fill_vector_in_place(out, 26);
+    MPI_CHECK(MPI_Sendrecv_replace(out, 1, vec, next, 26, prev, 25, MPI_COMM_WORLD, &status));
+    CHECK_INT(status.MPI_TAG, 25, "Sendrecv_replace of a probed message: tag");
+    check_vector(out, 25, "Sendrecv_replace of a probed message");
+    MPI_CHECK(MPI_Wait(&recvs[1], MPI_STATUS_IGNORE));
+    check_vector(in2, 26, "what Sendrecv_replace sent");
+    MPI_CHECK(MPI_Wait(&sends[1], MPI_STATUS_IGNORE));
+
+    /* 17. A probed message of the program's own of exactly 1024 bytes, like a header's start. */
+    MPI_CHECK(MPI_Isend(bytes, 1024, MPI_BYTE, next, 28, MPI_COMM_WORLD, &sends[0]));
+    MPI_CHECK(MPI_Probe(prev, 28, MPI_COMM_WORLD, &status));
+    check_count(&status, MPI_BYTE, 1024, "MPI_Probe of 1024 bytes");
+    memset(bytes_in, 0, sizeof bytes_in);
+    MPI_CHECK(MPI_Recv(bytes_in, 2048, MPI_BYTE, prev, 28, MPI_COMM_WORLD, &status));
+    check_count(&status, MPI_BYTE, 1024, "Recv of 1024 probed bytes");
+    CHECK_INT(status.MPI_SOURCE, prev, "Recv of 1024 probed bytes: source");
+    CHECK(memcmp(bytes_in, "mpi-dtype\0ring\x01\x02", 16) == 0 && bytes_in[1023] == prev,
+          "Recv of 1024 probed bytes", "the program's bytes");
+    MPI_CHECK(MPI_Wait(&sends[0], MPI_STATUS_IGNORE));
 
     MPI_CHECK(MPI_Type_free(&vec));
     free(out);

@@ -366,6 +366,9 @@ pub struct Incoming {
     /// Where a header of a message through a ring may arrive: what the receive looks at
     /// when it completes ([`node_local`]).
     watch: Option<node_local::Watch>,
+    /// For a matched message that stands for a probed one, the probed one's envelope, which
+    /// the status reports ([`node_local::held`]).
+    envelope: Option<node_local::held::Envelope>,
 }
 
 impl Incoming {
@@ -446,6 +449,12 @@ impl Incoming {
         Incoming::routed(side, buffer, count, datatype, source, truncatable, uses)
     }
 
+    /// A receive the MPI behind makes into the program's memory with the program's type as
+    /// it is (one it was handed whole: `MPI_Isendrecv`), to watch.
+    pub fn unpacked() -> Incoming {
+        Incoming::unchanged(None)
+    }
+
     /// A message the MPI behind receives, with `stand_in` for the program's type if any.
     #[inline]
     fn unchanged(stand_in: Option<MPI_Datatype>) -> Incoming {
@@ -454,6 +463,7 @@ impl Incoming {
             stand_in,
             holed: None,
             watch: None,
+            envelope: None,
         }
     }
 
@@ -523,6 +533,7 @@ impl Incoming {
             stand_in: None,
             holed,
             watch: None,
+            envelope: None,
         }
     }
 
@@ -539,6 +550,13 @@ impl Incoming {
         if node_local::enabled() {
             self.watch = node_local::watch(message, source, comm);
         }
+        self
+    }
+
+    /// The same receive of a matched message, reporting `envelope` in its status: the
+    /// probed message's that the matched one stands for ([`node_local::held::take_minted`]).
+    pub fn reporting(mut self, envelope: Option<node_local::held::Envelope>) -> Incoming {
+        self.envelope = envelope;
         self
     }
 
@@ -594,6 +612,15 @@ impl Incoming {
         rc: c_int,
         status: *mut MPI_Status,
     ) -> Option<node_local::Overflow> {
+        if let Some(envelope) = self.envelope {
+            if !status.is_null() && status != MPI_STATUSES_IGNORE {
+                // SAFETY: the status the MPI behind wrote.
+                unsafe {
+                    (*status).MPI_SOURCE = envelope.source;
+                    (*status).MPI_TAG = envelope.tag;
+                }
+            }
+        }
         if self.watch.is_some() {
             // SAFETY: the caller's contract.
             let through_ring = unsafe { self.take_through_ring(rc, status) };
@@ -620,12 +647,13 @@ impl Incoming {
         status: *mut MPI_Status,
     ) -> Option<node_local::Delivered> {
         let watch = self.watch.as_ref()?;
-        if !delivered(rc) || status.is_null() {
+        let truncated = rc != MPI_SUCCESS && class_of(rc) == MPI_ERR_TRUNCATE;
+        if !(delivered(rc) || truncated) || status.is_null() {
             return None;
         }
         let landed = self.landing.as_ref().map(|(pooled, _, _)| pooled);
         // SAFETY: the caller's contract; the status is the one the MPI behind wrote.
-        unsafe { node_local::deliver(watch, landed, &mut *status) }
+        unsafe { node_local::deliver(watch, landed, &mut *status, truncated) }
     }
 
     /// [`Incoming::finish`] of a receive the engine takes.
@@ -690,15 +718,16 @@ impl Incoming {
         if rc != MPI_SUCCESS || request.is_null() {
             return;
         }
-        let entry = match (self.landing, self.watch) {
-            (Some((pooled, _, memory)), watch) => match persistent {
+        let (watch, envelope) = (self.watch, self.envelope);
+        let entry = match self.landing {
+            Some((pooled, _, memory)) => match persistent {
                 true => Pending::persistent(pooled, Work::Receive(memory)),
                 false => Pending::started(pooled, Work::Receive(memory)),
-            }
-            .watching(watch),
-            (None, Some(watch)) => Pending::watched(watch, persistent),
-            (None, None) => return,
+            },
+            None if watch.is_some() || envelope.is_some() => Pending::watched(persistent),
+            None => return,
         };
+        let entry = entry.watching(watch, envelope);
         // SAFETY: the caller's contract.
         let request = unsafe { request.read() };
         pending::insert(request, entry);
@@ -813,8 +842,10 @@ impl Completion {
                 pending::insert(self.requests[index], entry); // not completed
                 continue;
             }
+            let truncated = code != MPI_SUCCESS && class_of(code) == MPI_ERR_TRUNCATE;
+            let how = (delivered(code), truncated);
             // SAFETY: the caller's contract.
-            let (stays, overflow) = unsafe { entry.complete(status, delivered(code), keep) };
+            let (stays, overflow) = unsafe { entry.complete(status, how, keep) };
             if let Some(stays) = stays {
                 pending::insert(self.requests[index], stays);
             }
@@ -836,6 +867,52 @@ impl Completion {
         }
         overflows
     }
+}
+
+/// The program's `count` copies of `datatype` at `buffer` packed into a new vector, where the
+/// engine packs that type (not one the MPI behind made itself and the program never
+/// committed).
+///
+/// # Safety
+/// The type map relative to `buffer` is readable.
+pub unsafe fn packed_copy(
+    buffer: *const c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+) -> Option<Vec<u8>> {
+    let datatype = route::packable(datatype)?;
+    let bytes = usize::try_from(datatype.size().checked_mul(count)?).ok()?;
+    let mut packed = vec![0u8; bytes];
+    let memory = Memory {
+        address: address_of(buffer),
+        datatype,
+        count,
+    };
+    // SAFETY: the caller's contract; the vector holds the packed bytes.
+    unsafe { memory.pack_to(packed.as_mut_ptr()) };
+    Some(packed)
+}
+
+/// Has the completion of the send `request` (started with answer `rc`) report `received`, the
+/// status of a receive made when the call started (an `MPI_Isendrecv` of a message a probe
+/// held), and keep `bytes` (the data it sends) until then.
+///
+/// # Safety
+/// When `rc` is success, `request` holds the request the send made.
+pub unsafe fn report_received(
+    rc: c_int,
+    request: *const MPI_Request,
+    received: MPI_Status,
+    bytes: Option<Vec<u8>>,
+) {
+    if rc != MPI_SUCCESS || request.is_null() {
+        return;
+    }
+    // SAFETY: the caller's contract.
+    let request = unsafe { request.read() };
+    let entry = pending::take(&[request]).pop().flatten();
+    let entry = entry.unwrap_or_else(|| Pending::watched(false));
+    pending::insert(request, entry.received_early(received, bytes));
 }
 
 /// Sends the program's `message` on `envelope` through this process's ring where it may go

@@ -14,6 +14,7 @@
 //! [`outstanding`] counts both kinds, which `MPI_Finalize` reports with `MPI_DTYPE_DEBUG=1`.
 
 use super::memory::Memory;
+use super::node_local::held::Envelope;
 use super::node_local::{self, Delivered, Overflow, Watch};
 use super::pool::Buffer;
 use crate::abi::p2p::{MPI_Request, MPI_REQUEST_NULL};
@@ -111,6 +112,13 @@ pub struct Pending {
     pub active: bool,
     /// For a receive that may get a header of a message through a ring, what it looks at.
     pub watch: Option<Watch>,
+    /// For a receive of a matched message that stands for a probed one, the probed one's
+    /// envelope, which its status reports ([`node_local::held`]).
+    pub envelope: Option<Envelope>,
+    /// For the send of an `MPI_Isendrecv` whose receive was made when it started (of a
+    /// message a probe held), that receive's status, which its completion reports, and the
+    /// bytes the send reads.
+    pub early: Option<(MPI_Status, Option<Vec<u8>>)>,
 }
 
 impl Pending {
@@ -122,6 +130,8 @@ impl Pending {
             persistent: false,
             active: true,
             watch: None,
+            envelope: None,
+            early: None,
         }
     }
 
@@ -133,6 +143,8 @@ impl Pending {
             persistent: false,
             active: true,
             watch: None,
+            envelope: None,
+            early: None,
         }
     }
 
@@ -144,6 +156,8 @@ impl Pending {
             persistent: true,
             active: false,
             watch: None,
+            envelope: None,
+            early: None,
         }
     }
 
@@ -155,6 +169,8 @@ impl Pending {
             persistent: true,
             active: false,
             watch: None,
+            envelope: None,
+            early: None,
         }
     }
 
@@ -177,24 +193,41 @@ impl Pending {
         self.active = true;
     }
 
-    /// The same entry, looking at what its receive gets with `watch`.
-    pub fn watching(self, watch: Option<Watch>) -> Pending {
-        Pending { watch, ..self }
+    /// The same entry, looking at what its receive gets with `watch`, and reporting
+    /// `envelope` in its status.
+    pub fn watching(self, watch: Option<Watch>, envelope: Option<Envelope>) -> Pending {
+        Pending {
+            watch,
+            envelope,
+            ..self
+        }
+    }
+
+    /// The same entry, reporting `received` when it completes and keeping `bytes` until then
+    /// ([`Pending::early`]).
+    pub fn received_early(self, received: MPI_Status, bytes: Option<Vec<u8>>) -> Pending {
+        Pending {
+            early: Some((received, bytes)),
+            ..self
+        }
     }
 
     /// The entry of a receive into the program's memory that only looks at what it gets
-    /// (persistent or not).
-    pub fn watched(watch: Watch, persistent: bool) -> Pending {
+    /// (persistent or not), or reports another envelope.
+    pub fn watched(persistent: bool) -> Pending {
         Pending {
             buffer: None,
             work: Work::Watched,
             persistent,
             active: !persistent,
-            watch: Some(watch),
+            watch: None,
+            envelope: None,
+            early: None,
         }
     }
 
-    /// Finishes the operation the MPI behind reported complete with `status`: a receive that
+    /// Finishes the operation the MPI behind reported complete with `status` (`delivered`:
+    /// with data to take; `truncated`: with `MPI_ERR_TRUNCATE`): a receive that
     /// got a header takes the message from the sender's ring (and its status the message's
     /// count); else unpacks what a receive got (unless it was cancelled or failed); and gives
     /// back what the request kept unless it stays (persistent requests, and `keep` for a
@@ -206,21 +239,21 @@ impl Pending {
     pub unsafe fn complete(
         mut self,
         status: &mut MPI_Status,
-        delivered: bool,
+        (delivered, truncated): (bool, bool),
         keep: bool,
     ) -> (Option<Pending>, Option<Overflow>) {
         let mut through_ring = None;
-        if self.active && delivered {
+        if self.active && (delivered || truncated) {
             if let Some(watch) = &self.watch {
                 let landed = match (&self.work, &self.buffer) {
                     (Work::Receive(_), Some(buffer)) => Some(buffer),
                     _ => None,
                 };
                 // SAFETY: the caller's contract; the landing buffer holds what arrived.
-                through_ring = unsafe { node_local::deliver(watch, landed, status) };
+                through_ring = unsafe { node_local::deliver(watch, landed, status, truncated) };
             }
             match (&self.work, &self.buffer) {
-                _ if through_ring.is_some() => {}
+                _ if through_ring.is_some() || !delivered => {}
                 (Work::Receive(memory), Some(buffer)) if !status.cancelled() => {
                     let received = status.count_bytes().max(0) as usize;
                     // SAFETY: the caller's contract; the MPI behind received these bytes.
@@ -230,6 +263,15 @@ impl Pending {
                 (Work::Collective(collective), _) => unsafe { collective.unpack() },
                 _ => {}
             }
+        }
+        if let Some((received, _)) = self.early.take().filter(|_| self.active) {
+            let error = status.MPI_ERROR;
+            *status = received;
+            status.MPI_ERROR = error;
+        }
+        if let Some(envelope) = self.envelope.filter(|_| self.active) {
+            status.MPI_SOURCE = envelope.source;
+            status.MPI_TAG = envelope.tag;
         }
         if let Work::Done(Some(earlier)) = &self.work {
             earlier.into_status(status);
@@ -251,6 +293,8 @@ impl Pending {
             persistent: false,
             active: false,
             watch: None,
+            envelope: None,
+            early: None,
         }
     }
 }
@@ -385,11 +429,15 @@ fn finish_detached(request: &mut MPI_Request, pending: &mut Pending, wait: bool)
         return false;
     }
     let delivered = rc.is_some_and(super::delivered);
+    let truncated = rc.is_some_and(|rc| {
+        rc != crate::abi::MPI_SUCCESS && super::class_of(rc) == crate::abi::MPI_ERR_TRUNCATE
+    });
     let taken = std::mem::replace(pending, Pending::done(None));
+    let how = (delivered, truncated);
     // SAFETY: the program's memory of a receive stays valid until the operation completes
     // (MPI-4.1 §3.7.3: freeing an active request does not end the operation). A message
     // that did not fit is not reported: the program gave the request up.
-    let persistent = unsafe { taken.complete(&mut status, delivered, false) }
+    let persistent = unsafe { taken.complete(&mut status, how, false) }
         .0
         .is_some();
     if persistent {

@@ -59,7 +59,11 @@ unsafe fn answer(
         return rc;
     };
     if !per_status {
-        return first.raise(first.code(name));
+        // Where the MPI behind failed the call (a truncated header), it raised the error.
+        return match rc == crate::abi::MPI_SUCCESS {
+            true => first.raise(first.code(name)),
+            false => rc,
+        };
     }
     for (index, overflow) in overflows {
         // SAFETY: the caller's contract.

@@ -8,6 +8,7 @@ use super::{missing_behind, serial, standalone};
 use crate::abi::p2p::{MPI_Message, MPI_Request, MPI_MESSAGE_NO_PROC, MPI_PROC_NULL};
 use crate::abi::{MPI_Comm, MPI_Count, MPI_Datatype, MPI_Status};
 use crate::behind::forward;
+use crate::dropin::comm::node_local::held;
 use crate::dropin::comm::{Incoming, Outgoing};
 use crate::ffi::export;
 use std::ffi::c_void;
@@ -24,6 +25,40 @@ unsafe fn source_of(message: *const MPI_Message) -> c_int {
         true => MPI_PROC_NULL,
         false => 0,
     }
+}
+
+/// The envelope of the probed message that the matched message `message` stands for, where
+/// a probe made it ([`held::take_minted`]).
+///
+/// # Safety
+/// A non-NULL `message` is valid for a read.
+unsafe fn minted_envelope(message: *const MPI_Message) -> Option<held::Envelope> {
+    match message.is_null() {
+        true => None,
+        // SAFETY: the caller's contract.
+        false => held::take_minted(unsafe { message.read() }),
+    }
+}
+
+/// For `MPI_Sendrecv_replace` from `source` with `tag` on `comm` where a probe held the
+/// message it receives: that message, and the data to send (the program's `message`)
+/// packed. `None` where none is held, or the type is none the engine packs (the MPI behind's
+/// own: the call then goes as any other).
+///
+/// # Safety
+/// The type map of `message` is readable.
+unsafe fn held_replace(
+    source: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    (buf, count, datatype): Message<*mut c_void, i64>,
+) -> Option<(MPI_Message, Vec<u8>)> {
+    if !held::holds(source, tag, comm) {
+        return None;
+    }
+    // SAFETY: the caller's contract.
+    let bytes = unsafe { crate::dropin::comm::packed_copy(buf.cast_const(), count, datatype) }?;
+    Some((held::take(source, tag, comm)?, bytes))
 }
 
 /// The buffer, count and datatype of one side of a call.
@@ -54,8 +89,9 @@ unsafe fn receive_blocking<C: From<i32>>(
     };
     // SAFETY: the caller's contract; the MPI behind wrote the status.
     match unsafe { incoming.finish(rc, status) } {
-        Some(overflow) => overflow.raise(overflow.code(function)),
-        None => rc,
+        // Where the MPI behind failed the call (a truncated header), it raised the error.
+        Some(overflow) if rc == crate::abi::MPI_SUCCESS => overflow.raise(overflow.code(function)),
+        _ => rc,
     }
 }
 
@@ -134,10 +170,14 @@ macro_rules! matched_receive {
                 }
                 // SAFETY: the program's message handle.
                 let source = unsafe { source_of(message) };
-                // A matched message's communicator is not known here: a message that does not
-                // fit is reported on the world's.
+                // SAFETY: as above.
+                let minted = unsafe { minted_envelope(message) };
+                // A matched message's communicator is not known here, unless it stands for a
+                // probed one: a message that does not fit is reported on the world's.
+                let comm = minted.map_or(crate::abi::MPI_COMM_WORLD, |envelope| envelope.comm);
                 let incoming = Incoming::new(buf, count.into(), datatype, source, false)
-                    .watched((buf, count.into(), datatype), source, crate::abi::MPI_COMM_WORLD);
+                    .watched((buf, count.into(), datatype), source, comm)
+                    .reporting(minted);
                 let call = |(b, c, t), out| {
                     or_int_form!(forward!($matched: fn(*mut c_void, $count, MPI_Datatype,
                         *mut MPI_Message, $out_ty) -> c_int, b, c, t, message, out);
@@ -169,6 +209,10 @@ macro_rules! blocking_receives {
                         serial::receive(stringify!($name), message, source, tag, comm, status)
                     };
                 }
+                if let Some(mut held) = held::take(source, tag, comm) {
+                    // SAFETY: the program's buffer and status; the message a probe held.
+                    return unsafe { $matched(buf, count, datatype, &mut held, status) };
+                }
                 let mut incoming = Incoming::new(buf, count.into(), datatype, source, false)
                     .watched((buf, count.into(), datatype), source, comm);
                 let call = |(b, c, t), status| {
@@ -190,12 +234,12 @@ macro_rules! blocking_receives {
 /// reports them complete.
 macro_rules! request_receives {
     ($count:ty: $name:ident $(as $int:ident)?, $persistent_name:ident $(as $pint:ident)?, $matched:ident $(as $mint:ident)?) => {
-        request_receives!(@one false, $count, $name $(as $int)?);
-        request_receives!(@one true, $count, $persistent_name $(as $pint)?);
+        request_receives!(@one false, $count, $name $(as $int)?, $matched);
+        request_receives!(@one true, $count, $persistent_name $(as $pint)?, $matched);
 
         matched_receive!($matched $(as $mint)?, $count, request: *mut MPI_Request, start_matched, receive_matched_with_request);
     };
-    (@one $persistent:literal, $count:ty, $name:ident $(as $int:ident)?) => {
+    (@one $persistent:literal, $count:ty, $name:ident $(as $int:ident)?, $matched:ident) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for a message it packs.")]
         ///
         /// # Safety
@@ -209,6 +253,12 @@ macro_rules! request_receives {
                     return unsafe {
                         serial::start_point_to_point(stringify!($name), true, message, envelope, $persistent, request)
                     };
+                }
+                if !$persistent {
+                    if let Some(mut held) = held::take(source, tag, comm) {
+                        // SAFETY: the program's buffer and request; the message a probe held.
+                        return unsafe { $matched(buf, count, datatype, &mut held, request) };
+                    }
                 }
                 let incoming = Incoming::new(buf, count.into(), datatype, source, $persistent)
                     .watched((buf, count.into(), datatype), source, comm);
@@ -241,7 +291,7 @@ macro_rules! sendrecvs {
                 ($sb, sc, st, $dest, $sendtag, rb, rc, rt, $source, $recvtag, $comm, status))
         }
     };
-    ($count:ty: $name:ident $(as $int:ident)?, $replace:ident $(as $rint:ident)?) => {
+    ($count:ty: $name:ident $(as $int:ident)?, $replace:ident $(as $rint:ident)?; $send:ident, $mrecv:ident) => {
         #[doc = concat!("`", stringify!($name), "`, on the engine's path for either message it packs.")]
         ///
         /// # Safety
@@ -254,6 +304,17 @@ macro_rules! sendrecvs {
                     // SAFETY: the program's buffers and status, as the function requires.
                     return unsafe {
                         serial::sendrecv(stringify!($name), sent, (dest, sendtag), received, (source, recvtag, comm), status)
+                    };
+                }
+                if let Some(mut held) = held::take(source, recvtag, comm) {
+                    // The message a probe held is here: received first, then the one sent.
+                    // SAFETY: the program's buffers and status, as the function requires.
+                    return unsafe {
+                        let received = $mrecv(recvbuf, recvcount, recvtype, &mut held, status);
+                        match received == crate::abi::MPI_SUCCESS {
+                            true => super::send::$send(sendbuf, sendcount, sendtype, dest, sendtag, comm),
+                            false => received,
+                        }
                     };
                 }
                 // SAFETY: the program's send buffer holds the message.
@@ -284,6 +345,21 @@ macro_rules! sendrecvs {
                     // data sent are packed before the data received are written.
                     return unsafe {
                         serial::sendrecv(stringify!($replace), message, (dest, sendtag), received, source, status)
+                    };
+                }
+                // SAFETY: the program's buffer holds the data to send.
+                if let Some(packed) = unsafe { held_replace(source, recvtag, comm, (buf, count.into(), datatype)) } {
+                    let (mut held, bytes) = packed;
+                    // The message a probe held is here: the data to send are copied out, the
+                    // held message received in their place, then the copy sent.
+                    // SAFETY: the program's buffer and status, as the function requires.
+                    return unsafe {
+                        let received = $mrecv(buf, count, datatype, &mut held, status);
+                        match received == crate::abi::MPI_SUCCESS {
+                            true => super::send::$send(bytes.as_ptr().cast(), <$count>::try_from(bytes.len()).unwrap_or(<$count>::MAX),
+                                crate::abi::MPI_BYTE, dest, sendtag, comm),
+                            false => received,
+                        }
                     };
                 }
                 let mut incoming = Incoming::in_place(buf, count.into(), datatype, source)
@@ -317,7 +393,9 @@ macro_rules! sendrecvs {
 /// once with the status of the message received.
 /// A `_c` function names its `int` form `$int` and its messages, counts `$c` of types `$t`.
 macro_rules! isendrecvs {
-    ($($name:ident $(as $int:ident [$($c:ident $t:ident),*])? => $sendrecv:ident ($($arg:ident: $ty:ty),*);)*) => {$(
+    ($($name:ident $(as $int:ident [$($c:ident $t:ident),*])? => $sendrecv:ident ($($arg:ident: $ty:ty),*)
+        receiving ($rb:ident, $rc:ident, $rt:ident, $source:ident, $tag:ident, $comm:ident)
+        $held:ident ($($held_arg:ident),*);)*) => {$(
         #[doc = concat!("`", stringify!($name), "`: in the one-process world, `", stringify!($sendrecv), "` and a request complete at once.")]
         ///
         /// # Safety
@@ -326,10 +404,21 @@ macro_rules! isendrecvs {
         pub unsafe extern "C" fn $name($($arg: $ty,)* request: *mut MPI_Request) -> c_int {
             export(stringify!($name), || {
                 if !standalone() {
+                    if held::holds($source, $tag, $comm) && !request.is_null() {
+                        // SAFETY: the program's buffers and request, as the function requires.
+                        if let Some(rc) = unsafe { $held($($held_arg,)* request) } {
+                            return rc;
+                        }
+                    }
                     let rc = or_int_form!(forward!($name: fn($($ty,)* *mut MPI_Request) -> c_int, $($arg,)* request);
                         $name [$($int)?]; on Comm(last!($($arg),*)); widths &[]; after Return;
                         messages [$($(($c, $t) = ($c, $t)),*)?]; ($($arg,)* request));
-                    return rc.unwrap_or_else(|| missing_behind(stringify!($name)));
+                    let Some(rc) = rc else {
+                        return missing_behind(stringify!($name));
+                    };
+                    // SAFETY: the MPI behind made the request when it succeeded.
+                    unsafe { watch_request(rc, request, ($rb, $rc.into(), $rt), $source, $comm) };
+                    return rc;
                 }
                 let checked = crate::ffi::guard(stringify!($name), || crate::ffi::check_out(request, "request"));
                 if checked != crate::abi::MPI_SUCCESS {
@@ -348,11 +437,139 @@ macro_rules! isendrecvs {
     )*};
 }
 
+/// Has the receive of an `MPI_Isendrecv` or `MPI_Isendrecv_replace` whose MPI behind's call
+/// answered `rc` with `request` look at what it gets, where messages go through rings.
+///
+/// # Safety
+/// When `rc` is success, `request` holds the request the MPI behind made.
+unsafe fn watch_request(
+    rc: c_int,
+    request: *const MPI_Request,
+    message: Message<*mut c_void, i64>,
+    source: c_int,
+    comm: MPI_Comm,
+) {
+    if rc == crate::abi::MPI_SUCCESS {
+        let incoming = Incoming::unpacked().watched(message, source, comm);
+        // SAFETY: the caller's contract.
+        unsafe { incoming.keep(rc, request, false) };
+    }
+}
+
+/// `MPI_Isendrecv` (`$mrecv`, `$isend`: the matched receive and nonblocking send of the same
+/// count type) where a probe held the message it receives: that message is received now (it
+/// is here), and the request is the send's, whose completion reports the receive's status.
+/// `None` where the held message was taken by another thread first.
+macro_rules! isendrecv_held {
+    ($fn_name:ident, $count:ty, $mrecv:ident, $isend:ident) => {
+        /// See [`isendrecv_held!`].
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $fn_name(
+            sendbuf: *const c_void,
+            sendcount: $count,
+            sendtype: MPI_Datatype,
+            dest: c_int,
+            sendtag: c_int,
+            recvbuf: *mut c_void,
+            recvcount: $count,
+            recvtype: MPI_Datatype,
+            source: c_int,
+            recvtag: c_int,
+            comm: MPI_Comm,
+            request: *mut MPI_Request,
+        ) -> Option<c_int> {
+            let mut held = held::take(source, recvtag, comm)?;
+            let mut received = crate::dropin::comm::empty_status();
+            // SAFETY: the caller's contract; the message a probe held.
+            let rc = unsafe { $mrecv(recvbuf, recvcount, recvtype, &mut held, &mut received) };
+            if rc != crate::abi::MPI_SUCCESS {
+                return Some(rc);
+            }
+            // SAFETY: the caller's contract.
+            let rc = unsafe {
+                super::send::$isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, request)
+            };
+            // SAFETY: the request the send made when it succeeded.
+            unsafe { crate::dropin::comm::report_received(rc, request, received, None) };
+            Some(rc)
+        }
+    };
+}
+
+/// `MPI_Isendrecv_replace` where a probe held the message it receives: the data to send are
+/// packed, the held message received in their place, and the packed bytes sent, kept with
+/// the send's request, whose completion reports the receive's status. `None` where none is
+/// held or the engine cannot pack the type (the MPI behind's own).
+macro_rules! isendrecv_replace_held {
+    ($fn_name:ident, $count:ty, $mrecv:ident, $isend:ident) => {
+        /// See [`isendrecv_replace_held!`].
+        ///
+        /// # Safety
+        /// As for the MPI function.
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $fn_name(
+            buf: *mut c_void,
+            count: $count,
+            datatype: MPI_Datatype,
+            dest: c_int,
+            sendtag: c_int,
+            source: c_int,
+            recvtag: c_int,
+            comm: MPI_Comm,
+            request: *mut MPI_Request,
+        ) -> Option<c_int> {
+            let message = (buf, count.into(), datatype);
+            // SAFETY: the caller's contract.
+            let (mut held, bytes) = unsafe { held_replace(source, recvtag, comm, message) }?;
+            let mut received = crate::dropin::comm::empty_status();
+            // SAFETY: the caller's contract; the message a probe held.
+            let rc = unsafe { $mrecv(buf, count, datatype, &mut held, &mut received) };
+            if rc != crate::abi::MPI_SUCCESS {
+                return Some(rc);
+            }
+            let length = <$count>::try_from(bytes.len()).unwrap_or(<$count>::MAX);
+            // SAFETY: the packed bytes stay with the request until it completes.
+            let rc = unsafe {
+                super::send::$isend(
+                    bytes.as_ptr().cast(),
+                    length,
+                    crate::abi::MPI_BYTE,
+                    dest,
+                    sendtag,
+                    comm,
+                    request,
+                )
+            };
+            // SAFETY: the request the send made when it succeeded.
+            unsafe { crate::dropin::comm::report_received(rc, request, received, Some(bytes)) };
+            Some(rc)
+        }
+    };
+}
+
+// In braces: these define helpers, not exported functions (`build.rs` lists the `MPI_`
+// names of parenthesised invocations as exported).
+isendrecv_held! { isendrecv_held, c_int, MPI_Mrecv, MPI_Isend }
+isendrecv_held! { isendrecv_held_c, MPI_Count, MPI_Mrecv_c, MPI_Isend_c }
+isendrecv_replace_held! { isendrecv_replace_held, c_int, MPI_Mrecv, MPI_Isend }
+isendrecv_replace_held! { isendrecv_replace_held_c, MPI_Count, MPI_Mrecv_c, MPI_Isend_c }
+
 isendrecvs! {
-    MPI_Isendrecv => MPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
-    MPI_Isendrecv_c as MPI_Isendrecv [sendcount sendtype, recvcount recvtype] => MPI_Sendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm);
-    MPI_Isendrecv_replace => MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
-    MPI_Isendrecv_replace_c as MPI_Isendrecv_replace [count datatype] => MPI_Sendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm);
+    MPI_Isendrecv => MPI_Sendrecv(sendbuf: *const c_void, sendcount: c_int, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: c_int, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm)
+        receiving (recvbuf, recvcount, recvtype, source, recvtag, comm)
+        isendrecv_held (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm);
+    MPI_Isendrecv_c as MPI_Isendrecv [sendcount sendtype, recvcount recvtype] => MPI_Sendrecv_c(sendbuf: *const c_void, sendcount: MPI_Count, sendtype: MPI_Datatype, dest: c_int, sendtag: c_int, recvbuf: *mut c_void, recvcount: MPI_Count, recvtype: MPI_Datatype, source: c_int, recvtag: c_int, comm: MPI_Comm)
+        receiving (recvbuf, recvcount, recvtype, source, recvtag, comm)
+        isendrecv_held_c (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm);
+    MPI_Isendrecv_replace => MPI_Sendrecv_replace(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm)
+        receiving (buf, count, datatype, source, recvtag, comm)
+        isendrecv_replace_held (buf, count, datatype, dest, sendtag, source, recvtag, comm);
+    MPI_Isendrecv_replace_c as MPI_Isendrecv_replace [count datatype] => MPI_Sendrecv_replace_c(buf: *mut c_void, count: MPI_Count, datatype: MPI_Datatype, dest: c_int, sendtag: c_int, source: c_int, recvtag: c_int, comm: MPI_Comm)
+        receiving (buf, count, datatype, source, recvtag, comm)
+        isendrecv_replace_held_c (buf, count, datatype, dest, sendtag, source, recvtag, comm);
 }
 
 blocking_receives!(c_int: MPI_Recv, MPI_Mrecv);
@@ -360,5 +577,6 @@ blocking_receives!(MPI_Count: MPI_Recv_c as MPI_Recv, MPI_Mrecv_c as MPI_Mrecv);
 request_receives!(c_int: MPI_Irecv, MPI_Recv_init, MPI_Imrecv);
 request_receives!(MPI_Count: MPI_Irecv_c as MPI_Irecv, MPI_Recv_init_c as MPI_Recv_init,
     MPI_Imrecv_c as MPI_Imrecv);
-sendrecvs!(c_int: MPI_Sendrecv, MPI_Sendrecv_replace);
-sendrecvs!(MPI_Count: MPI_Sendrecv_c as MPI_Sendrecv, MPI_Sendrecv_replace_c as MPI_Sendrecv_replace);
+sendrecvs!(c_int: MPI_Sendrecv, MPI_Sendrecv_replace; MPI_Send, MPI_Mrecv);
+sendrecvs!(MPI_Count: MPI_Sendrecv_c as MPI_Sendrecv, MPI_Sendrecv_replace_c as MPI_Sendrecv_replace;
+    MPI_Send_c, MPI_Mrecv_c);

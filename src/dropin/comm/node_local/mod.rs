@@ -18,18 +18,20 @@
 //!    each how far it got. It never waits for the receiver: the call then returns (a
 //!    nonblocking one with the header's request).
 //!
-//! Every receive with room for a header ([`watch`]), of any datatype, predefined too, looks
+//! Every receive with room for the part of a header that names its slot ([`watch`]), of any
+//! datatype, predefined too, looks
 //! at what arrived when it completes ([`deliver`]): a header sends it to the sender's ring,
 //! where it unpacks each chunk into the program's memory as it appears, releases the slot,
 //! and sets the status's count to the message's bytes. A message larger than the receive
 //! fills what fits and reports `MPI_ERR_TRUNCATE` ([`Overflow`]).
 //!
-//! Not yet looked at: what the probes (`MPI_Probe`, `MPI_Iprobe`, `MPI_Mprobe`,
-//! `MPI_Improbe`) report of such a message (the header's count), and the receives of
-//! `MPI_Isendrecv` and `MPI_Isendrecv_replace`. A program that uses them on messages of
-//! derived types this large keeps the default, `MPI_DTYPE_TRANSPORT=mpi`.
+//! The probes report such a message's size, not its header's ([`held`]).
+//!
+//! Not yet looked at: a persistent receive started after a probe held the message it would
+//! match.
 
 pub mod header;
+pub mod held;
 pub mod ring;
 
 use super::memory::Memory;
@@ -294,8 +296,8 @@ pub struct Watch {
 }
 
 /// The receive of `count` copies of `datatype` at `buffer` from `source` on `comm`, to look
-/// at when it completes, if a header may arrive in it: it has room for one, and messages go
-/// through rings.
+/// at when it completes, if a header (or the part of one that names its slot, where it
+/// truncates a message) may arrive in it, and messages go through rings.
 pub fn watch(
     (buffer, count, datatype): (*mut c_void, i64, MPI_Datatype),
     source: c_int,
@@ -306,7 +308,7 @@ pub fn watch(
     }
     let datatype = super::route::packable(datatype)?;
     let room = datatype.size().checked_mul(count)?;
-    (room >= HEADER_BYTES as i64).then(|| Watch {
+    (room >= HEADER_USED as i64).then(|| Watch {
         memory: Memory {
             address: buffer.expose_provenance(),
             datatype,
@@ -365,7 +367,10 @@ impl Delivered {
 /// Looks at what a receive got (`status`, from a call that delivered it): when it is a
 /// header, copies the message from the sender's ring into the program's memory, chunk by
 /// chunk as the sender fills it, and sets the status's count. `landed`: where the bytes
-/// arrived, if not in the program's memory (a receive the engine unpacks).
+/// arrived, if not in the program's memory (a receive the engine unpacks). A receive with
+/// less room than a header that the MPI behind reports `truncated` may hold the header's
+/// first bytes, whatever count its status gives: where they name a live slot
+/// ([`HEADER_USED`]), the message's bytes that fit replace them.
 ///
 /// # Safety
 /// The program's memory is writable (and readable) for the receive's type map; `landed`, if
@@ -374,15 +379,20 @@ pub unsafe fn deliver(
     watch: &Watch,
     landed: Option<&Buffer>,
     status: &mut MPI_Status,
+    truncated: bool,
 ) -> Option<Delivered> {
-    if status.count_bytes() != HEADER_BYTES as crate::abi::MPI_Count || status.cancelled() {
+    let whole = !truncated && status.count_bytes() == HEADER_BYTES as crate::abi::MPI_Count;
+    if !(whole || truncated) || status.cancelled() {
         return None;
     }
     let mut start = [0u8; HEADER_USED];
     match landed {
         // SAFETY: the caller's contract: the landing buffer holds the bytes received.
-        Some(buffer) => start.copy_from_slice(unsafe { buffer.filled(HEADER_USED) }),
-        // SAFETY: the caller's contract; the receive's room is at least a header.
+        Some(buffer) => unsafe {
+            buffer.close_hole();
+            start.copy_from_slice(buffer.filled(HEADER_USED))
+        },
+        // SAFETY: the caller's contract; at least the header's used bytes arrived.
         None => unsafe { watch.memory.pack_range(0, &mut start) },
     }
     let header = Header::decode(&start)?;
