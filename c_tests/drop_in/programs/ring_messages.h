@@ -14,6 +14,8 @@
 
 static int rank, next, prev;
 static MPI_Datatype vec;
+/* Two buffers to send from and two to receive into, each a copy of the vector's span. */
+static double *out, *out2, *in, *in2;
 /* MPI_STATUSES_IGNORE, read at each use: gcc takes the constant for an array too short for
  * the statuses MPICH's prototype of MPI_Waitall declares. */
 static MPI_Status *volatile statuses_ignore;
@@ -69,7 +71,16 @@ static inline void check_count(const MPI_Status *status, MPI_Datatype type, int 
     CHECK_INT(count, want, what);
 }
 
-/* The ring and the vector: call once after start(). */
+/* Checks the count of `status` in `type` and its envelope: from prev, with `tag`. */
+static inline void check_envelope(const MPI_Status *status, MPI_Datatype type, int want, int tag,
+                                  const char *what)
+{
+    check_count(status, type, want, what);
+    CHECK_INT(status->MPI_SOURCE, prev, what);
+    CHECK_INT(status->MPI_TAG, tag, what);
+}
+
+/* The ring, the vector and the buffers: call once after start(). */
 static inline void ring_start(int size)
 {
     next = (rank + 1) % size;
@@ -77,6 +88,21 @@ static inline void ring_start(int size)
     statuses_ignore = MPI_STATUSES_IGNORE;
     MPI_CHECK(MPI_Type_vector(BLOCKS, 2, 3, MPI_DOUBLE, &vec));
     MPI_CHECK(MPI_Type_commit(&vec));
+    out = malloc(sizeof(double) * SPAN);
+    out2 = malloc(sizeof(double) * SPAN);
+    in = malloc(sizeof(double) * SPAN);
+    in2 = malloc(sizeof(double) * SPAN);
+}
+
+/* Frees what ring_start() made, then finish(): the exit status. */
+static inline int ring_finish(void)
+{
+    MPI_CHECK(MPI_Type_free(&vec));
+    free(out);
+    free(out2);
+    free(in);
+    free(in2);
+    return finish();
 }
 
 /* The vector's memory for message `round` of this rank, its gaps -3 as a receive leaves them
