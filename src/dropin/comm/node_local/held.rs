@@ -110,11 +110,20 @@ fn take_held(wanted: (c_int, c_int, MPI_Comm)) -> Option<Held> {
 /// Whether a message is held that a receive from `source` with `tag` on `comm` matches.
 #[inline]
 pub fn holds(source: c_int, tag: c_int, comm: MPI_Comm) -> bool {
-    QUEUED.load(Ordering::Acquire) != 0
-        && QUEUE
-            .lock()
-            .iter()
-            .any(|held| held.matches((source, tag, comm)))
+    first_status((source, tag, comm)).is_some()
+}
+
+/// The status a probe reports of the first held message a receive of `wanted` (source, tag,
+/// communicator) matches, left held (no lock where nothing is held).
+fn first_status(wanted: (c_int, c_int, MPI_Comm)) -> Option<MPI_Status> {
+    if QUEUED.load(Ordering::Acquire) == 0 {
+        return None;
+    }
+    let queue = QUEUE.lock();
+    queue
+        .iter()
+        .find(|held| held.matches(wanted))
+        .map(Held::status)
 }
 
 /// The envelope of the probed message that the matched message `message` stands for, if this
@@ -169,12 +178,7 @@ pub unsafe fn probe(
         return None;
     }
     loop {
-        let first = {
-            let queue = QUEUE.lock();
-            let first = queue.iter().find(|held| held.matches((source, tag, comm)));
-            first.map(Held::status)
-        };
-        if let Some(found) = first {
+        if let Some(found) = first_status((source, tag, comm)) {
             // SAFETY: the caller's contract.
             unsafe { report(status, &found) };
             // SAFETY: the caller's contract.
